@@ -1,0 +1,3 @@
+"""hubtui: a keyboard-first terminal app for hubs, projects and project users."""
+
+__version__ = "0.1.0"

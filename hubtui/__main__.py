@@ -1,0 +1,3 @@
+from hubtui.cli import main
+
+raise SystemExit(main())
