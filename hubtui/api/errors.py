@@ -1,0 +1,232 @@
+"""One exception tree for every way a call can fail.
+
+``str(error)`` is one sentence a person understands: the operation, what went wrong and the
+server's own words when it gave any. No error ever holds the token.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = [
+    "ApiConnectionError",
+    "ApiStatusError",
+    "ApiTimeoutError",
+    "AuthenticationError",
+    "BadRequestError",
+    "ConflictError",
+    "HubError",
+    "InvalidResponseError",
+    "NotFoundError",
+    "PermissionDeniedError",
+    "RateLimitError",
+    "ServerError",
+    "UnsafeUrlError",
+    "status_error_from_response",
+]
+
+# What each status means, in plain words, for when the server says nothing itself.
+_STATUS_WORDS: dict[int, str] = {
+    400: "the server rejected the request as invalid",
+    401: "the token is missing, expired or not accepted",
+    403: "the token is not allowed to do this",
+    404: "it was not found",
+    405: "the server does not offer this operation",
+    408: "the server timed out waiting for the request",
+    409: "it conflicts with the current state",
+    410: "it no longer exists",
+    421: "the server says this hub is served by another regional address",
+    422: "the server could not process the request",
+    429: "too many requests; the server asks to slow down",
+    500: "the server had an internal error",
+    502: "a gateway in front of the server failed",
+    503: "the service is unavailable",
+    504: "a gateway in front of the server timed out",
+}
+
+
+def status_words(status_code: int) -> str:
+    """Plain words for an HTTP status."""
+    if status_code in _STATUS_WORDS:
+        return _STATUS_WORDS[status_code]
+    if status_code >= 500:
+        return "the server failed"
+    return "the server refused the request"
+
+
+class HubError(Exception):
+    """Base of every error raised by :class:`hubtui.api.HubClient`."""
+
+    def __init__(self, message: str, *, operation: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.operation = operation
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r})"
+
+
+class UnsafeUrlError(HubError):
+    """A URL was refused before anything was sent (for example plain http to a remote host)."""
+
+
+class ApiConnectionError(HubError):
+    """The server could not be reached, or the connection broke before an answer came."""
+
+    def __init__(self, *, operation: str, reason: str, sent: bool | None = None) -> None:
+        super().__init__(f"{_cap(operation)} failed: {reason}.", operation=operation)
+        self.reason = reason
+        #: True if the request may have reached the server (its outcome is unknown).
+        self.sent = sent
+
+
+class ApiTimeoutError(ApiConnectionError):
+    """No answer came in time."""
+
+
+class InvalidResponseError(HubError):
+    """A success response whose body breaks the contract."""
+
+    def __init__(self, *, operation: str, problem: str, location: str | None = None) -> None:
+        where = f" at {location}" if location else ""
+        super().__init__(
+            f"{_cap(operation)} failed: the server's answer was not understood{where}: {problem}.",
+            operation=operation,
+        )
+        self.problem = problem
+        self.location = location
+
+
+class ApiStatusError(HubError):
+    """The server answered with an error status."""
+
+    def __init__(
+        self,
+        *,
+        operation: str,
+        status_code: int,
+        title: str | None = None,
+        detail: str | None = None,
+        code: str | None = None,
+        server_message: str | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        self.status_code = status_code
+        self.title = title
+        self.detail = detail
+        self.code = code
+        self.server_message = server_message
+        self.retry_after = retry_after
+        sentence = f"{_cap(operation)} failed: {status_words(status_code)} (HTTP {status_code})"
+        said = self.server_words
+        if said:
+            sentence += f". The server said: {said}"
+        super().__init__(_end(sentence), operation=operation)
+
+    @property
+    def server_words(self) -> str | None:
+        """What the server itself said about the failure, if anything."""
+        parts: list[str] = []
+        if self.code:
+            parts.append(self.code)
+        for text in (self.server_message, self.title, self.detail):
+            if text and text not in parts:
+                parts.append(text)
+        return " — ".join(_one_line(p) for p in parts) or None
+
+
+class BadRequestError(ApiStatusError):
+    """400: the request was invalid."""
+
+
+class AuthenticationError(ApiStatusError):
+    """401: the token is missing or not accepted."""
+
+
+class PermissionDeniedError(ApiStatusError):
+    """403: the token may not do this."""
+
+
+class NotFoundError(ApiStatusError):
+    """404: no such hub, project or user."""
+
+
+class ConflictError(ApiStatusError):
+    """409: the change conflicts with the current state."""
+
+
+class RateLimitError(ApiStatusError):
+    """429: too many requests. ``retry_after`` holds the server's wait in seconds, if given."""
+
+
+class ServerError(ApiStatusError):
+    """5xx: the server failed."""
+
+
+_STATUS_CLASSES: dict[int, type[ApiStatusError]] = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    409: ConflictError,
+    429: RateLimitError,
+}
+
+#: How much of an error body is read for the server's words.
+_MAX_ERROR_WORDS = 500
+
+
+def status_error_from_response(
+    response: httpx.Response, *, operation: str, now: datetime | None = None
+) -> ApiStatusError:
+    """Map an error response to the right :class:`ApiStatusError` subclass.
+
+    Reads RFC 7807 problem details (``title``, ``detail``) and the service's
+    ``{"Code", "Message"}`` shape; anything else leaves only the status's plain words.
+    """
+    from hubtui.api.retries import parse_retry_after
+
+    status = response.status_code
+    cls = _STATUS_CLASSES.get(status) or (ServerError if status >= 500 else ApiStatusError)
+    fields = _error_fields(response)
+    return cls(
+        operation=operation,
+        status_code=status,
+        title=fields.get("title"),
+        detail=fields.get("detail"),
+        code=fields.get("Code"),
+        server_message=fields.get("Message") or fields.get("message"),
+        retry_after=parse_retry_after(response.headers.get("Retry-After"), now=now),
+    )
+
+
+def _error_fields(response: httpx.Response) -> dict[str, str]:
+    try:
+        body = json.loads(response.content)
+    except (ValueError, UnicodeDecodeError):
+        return {}
+    if not isinstance(body, dict):
+        return {}
+    found: dict[str, str] = {}
+    for key in ("title", "detail", "Code", "Message", "message"):
+        value = body.get(key)
+        if isinstance(value, str) and value.strip():
+            found[key] = value.strip()[:_MAX_ERROR_WORDS]
+    return found
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _end(text: str) -> str:
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

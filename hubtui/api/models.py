@@ -1,0 +1,181 @@
+"""Typed records of the hub and project-user API.
+
+Wire names are PascalCase; Python names are their snake_case. Unknown properties are kept
+(``model_extra``) because the service adds response properties between versions.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.alias_generators import to_pascal
+
+__all__ = [
+    "KNOWN_ROLES",
+    "LIMITED_ACCESS",
+    "Hub",
+    "Image",
+    "Project",
+    "ProjectUser",
+    "RegionSummary",
+    "Team",
+    "UserSummary",
+]
+
+#: Roles the public service documents, in order of growing rights. Others are kept as sent.
+KNOWN_ROLES: tuple[str, ...] = ("Reader", "Editor", "Admin")
+
+#: The one ``ProjectAccess`` value the spec names; its effect is the ``IsLimited`` rule.
+LIMITED_ACCESS = "Limited"
+
+
+class ApiModel(BaseModel):
+    """Base of every record: PascalCase aliases, snake_case names, unknown fields kept."""
+
+    model_config = ConfigDict(
+        alias_generator=to_pascal,
+        validate_by_name=True,
+        validate_by_alias=True,
+        serialize_by_alias=True,
+        extra="allow",
+        frozen=True,
+    )
+
+
+class UserSummary(ApiModel):
+    """The user object embedded in project users and as a hub's or project's author."""
+
+    id: int
+    user_name: str | None = None
+    email: str | None = None
+    first_name: str | None = None
+    last_name: str | None = None
+    avatar_url: str | None = None
+
+    @property
+    def full_name(self) -> str:
+        """First and last name joined; empty when the server sent neither."""
+        return " ".join(part for part in (self.first_name, self.last_name) if part)
+
+    @property
+    def email_domain(self) -> str | None:
+        """The part of the email after the last ``@``, lowercased, if there is one."""
+        if not self.email or "@" not in self.email:
+            return None
+        return self.email.rsplit("@", 1)[1].lower() or None
+
+
+class Team(ApiModel):
+    """A team a project user belongs to."""
+
+    id: int | None = None
+    name: str | None = None
+
+
+class ProjectUser(ApiModel):
+    """A user's permissions in one project (``ProjectUserPermissions`` on the wire)."""
+
+    user: UserSummary
+    role: str
+    default_filter_template_id: int | None = None
+    teams: list[Team] | None = None
+    is_reviewer: bool = False
+    # None means the server did not say (older than the 2024-12-02 change): "unknown", not False.
+    is_limited: bool | None = None
+
+    @property
+    def is_direct_member(self) -> bool | None:
+        """True for a direct member, False for a limited reader, None when unknown."""
+        return None if self.is_limited is None else not self.is_limited
+
+
+class RegionSummary(ApiModel):
+    """Where a hub lives and the base URL of its regional API."""
+
+    location: str | None = None
+    api_regional_url: str | None = None
+
+
+class Image(ApiModel):
+    """An image attached to a hub or project."""
+
+    id: int | str | None = None
+    name: str | None = None
+    size: int | None = None
+    date: datetime | None = None
+    url: str | None = None
+    url_expiration: datetime | None = None
+    thumbnail_url: str | None = None
+    thumbnail_url_expiration: datetime | None = None
+
+
+class Hub(ApiModel):
+    """A hub (``HubDetail`` on the wire).
+
+    ``name`` is the URL identifier (what get-hub-by-name matches); ``display_name`` is what the
+    owner chose to show. ``display_name`` equals ``name`` when the owner set none, and falls back
+    to ``name`` when the server omits it.
+    """
+
+    id: str
+    name: str
+    display_name: str = ""
+    author: UserSummary | None = None
+    image: Image | None = None
+    creation_date: datetime | None = None
+    region_summary: RegionSummary | None = None
+    number_of_users: int | None = None
+    number_of_projects: int | None = None
+    is_user_entra_id_sso_restricted: bool = False
+    restricted_tenant_id: str | None = None
+    restricted_tenant_domain: str | None = None
+    display_name_sent: bool = Field(default=True, exclude=True)
+    """False when the server omitted ``DisplayName`` (a server older than 2026-10-05)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fall_back_to_name(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            shown = data.get("DisplayName", data.get("display_name"))
+            if shown is None:
+                data = {**data, "DisplayName": data.get("Name", data.get("name"))}
+                data["display_name_sent"] = False
+        return data
+
+    @property
+    def has_custom_display_name(self) -> bool:
+        """Whether the owner chose a display name that differs from the URL name."""
+        return self.display_name != self.name
+
+    @property
+    def api_regional_url(self) -> str | None:
+        """The regional API base URL the server names for this hub, if any."""
+        return self.region_summary.api_regional_url if self.region_summary else None
+
+    @property
+    def region_name(self) -> str | None:
+        """The region's name (``RegionSummary.Location``), if any."""
+        return self.region_summary.location if self.region_summary else None
+
+
+class Project(ApiModel):
+    """A project of a hub."""
+
+    id: int
+    name: str
+    author: UserSummary | None = None
+    image: Image | None = None
+    creation_date: datetime | None = None
+    number: str | None = None
+    start_date: datetime | None = None
+    end_date: datetime | None = None
+    project_status: str | None = None
+    project_access: str | None = None
+    project_control_source: str | None = None
+
+    @property
+    def is_access_limited(self) -> bool:
+        """Whether whitelisted hub users appear in this project as limited readers."""
+        return self.project_access == LIMITED_ACCESS

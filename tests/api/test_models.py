@@ -1,0 +1,134 @@
+"""The records accept what real servers send: unknown fields, nulls, older and newer shapes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from hubtui.api import Hub, Project, ProjectUser
+
+AUTHOR: dict[str, Any] = {
+    "Id": 7,
+    "UserName": "0f1e2d3c-4b5a",
+    "Email": None,
+    "FirstName": "Dana",
+    "LastName": None,
+    "AvatarUrl": None,
+}
+
+
+def hub_payload(**changes: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "Id": "hub-1",
+        "Name": "acme-build",
+        "DisplayName": "ACME Construction Group",
+        "Author": AUTHOR,
+        "Image": None,
+        "CreationDate": "2023-03-14T08:30:00Z",
+        "RegionSummary": {"Location": "US East", "ApiRegionalUrl": "https://us.api.example.com"},
+        "NumberOfUsers": 13,
+        "NumberOfProjects": 3,
+        "IsUserEntraIdSsoRestricted": True,
+        "RestrictedTenantId": None,
+        "RestrictedTenantDomain": None,
+        "RequestingUserPermissions": {"Role": "Admin"},
+    }
+    body.update(changes)
+    return body
+
+
+def test_hub_keeps_both_names_and_unknown_fields() -> None:
+    hub = Hub.model_validate(hub_payload())
+    assert hub.name == "acme-build"
+    assert hub.display_name == "ACME Construction Group"
+    assert hub.has_custom_display_name
+    assert hub.display_name_sent
+    assert hub.region_summary is not None
+    assert hub.region_summary.api_regional_url == "https://us.api.example.com"
+    assert hub.is_user_entra_id_sso_restricted is True
+    assert hub.model_extra == {"RequestingUserPermissions": {"Role": "Admin"}}
+    assert hub.author is not None
+    assert hub.author.full_name == "Dana"
+
+
+def test_hub_without_display_name_from_an_older_server_falls_back_to_name() -> None:
+    body = hub_payload()
+    del body["DisplayName"]
+    hub = Hub.model_validate(body)
+    assert hub.display_name == "acme-build"
+    assert not hub.has_custom_display_name
+    assert not hub.display_name_sent
+
+
+def test_hub_whose_owner_set_no_display_name() -> None:
+    hub = Hub.model_validate(hub_payload(DisplayName="acme-build"))
+    assert not hub.has_custom_display_name
+    assert hub.display_name_sent
+
+
+def test_hub_serialises_back_to_wire_names() -> None:
+    dumped = Hub.model_validate(hub_payload()).model_dump(mode="json")
+    assert dumped["DisplayName"] == "ACME Construction Group"
+    assert dumped["RegionSummary"]["ApiRegionalUrl"] == "https://us.api.example.com"
+    assert "display_name_sent" not in dumped
+    assert "DisplayNameSent" not in dumped
+
+
+def user_payload(**changes: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "User": AUTHOR,
+        "DefaultFilterTemplateId": None,
+        "Role": "Reader",
+        "Teams": [{"Id": 1, "Name": "Structural"}],
+        "IsReviewer": False,
+        "IsLimited": True,
+    }
+    body.update(changes)
+    return body
+
+
+def test_limited_reader() -> None:
+    user = ProjectUser.model_validate(user_payload())
+    assert user.is_limited is True
+    assert user.is_direct_member is False
+    assert user.teams is not None
+    assert user.teams[0].name == "Structural"
+
+
+def test_is_limited_omitted_is_unknown_not_false() -> None:
+    body = user_payload()
+    del body["IsLimited"]
+    user = ProjectUser.model_validate(body)
+    assert user.is_limited is None
+    assert user.is_direct_member is None
+
+
+@pytest.mark.parametrize("role", ["Reader", "Editor", "Admin", "SiteOwner"])
+def test_any_role_string_is_kept_as_sent(role: str) -> None:
+    assert ProjectUser.model_validate(user_payload(Role=role)).role == role
+
+
+def test_teams_may_be_null_and_filter_template_an_int() -> None:
+    user = ProjectUser.model_validate(user_payload(Teams=None, DefaultFilterTemplateId=42))
+    assert user.teams is None
+    assert user.default_filter_template_id == 42
+
+
+def test_project_access_limited() -> None:
+    project = Project.model_validate(
+        {"Id": 1001, "Name": "Harbour Bridge", "ProjectAccess": "Limited", "Future": 1}
+    )
+    assert project.is_access_limited
+    assert project.model_extra == {"Future": 1}
+    other = Project.model_validate({"Id": 1002, "Name": "Tower", "ProjectAccess": "Whatever"})
+    assert not other.is_access_limited
+    assert other.project_access == "Whatever"
+
+
+def test_a_record_missing_a_required_field_is_rejected() -> None:
+    body = user_payload()
+    del body["Role"]
+    with pytest.raises(ValidationError):
+        ProjectUser.model_validate(body)
