@@ -1,0 +1,452 @@
+"""The demo API's deterministic store: hubs, projects, users and whitelisted email domains.
+
+The showcase part is the same for every seed; the filler (``DemoSize``) follows the seed.
+Nothing here knows HTTP or the client: the server turns these records into wire JSON.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+ROLES = ("Reader", "Editor", "Admin")
+LIMITED = "Limited"
+DEMO_TOKEN = "demo-token"
+EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+@dataclass(frozen=True)
+class Region:
+    key: str
+    location: str
+    path: str
+    """Where the region's API lives below the server's origin ('' for the home region)."""
+
+
+REGIONS = {
+    "us": Region("us", "US East", ""),
+    "eu": Region("eu", "EU West (Ireland)", "/regions/eu"),
+}
+
+
+@dataclass
+class DemoUser:
+    id: int
+    user_name: str
+    email: str
+    first_name: str
+    last_name: str
+
+    @property
+    def domain(self) -> str:
+        return self.email.rsplit("@", 1)[1].lower()
+
+
+@dataclass
+class Membership:
+    role: str
+    is_reviewer: bool = False
+    teams: list[tuple[int, str]] | None = field(default_factory=list)
+    default_filter_template_id: int | None = None
+
+
+@dataclass
+class DemoProject:
+    id: int
+    name: str
+    number: str
+    status: str
+    access: str
+    created: datetime
+    start: datetime | None
+    end: datetime | None
+    author_id: int
+    members: dict[int, Membership] = field(default_factory=dict)
+
+
+@dataclass
+class DemoHub:
+    id: str
+    name: str
+    display_name: str | None
+    author_id: int
+    created: datetime
+    region: str
+    whitelisted_domains: tuple[str, ...] = ()
+    sso_restricted: bool = False
+    tenant_id: str | None = None
+    tenant_domain: str | None = None
+    user_ids: list[int] = field(default_factory=list)
+    projects: dict[int, DemoProject] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DemoSize:
+    """How much filler to generate beside the showcase (large values are for benchmarks)."""
+
+    seed: int = 0
+    hubs: int = 4
+    projects_per_hub: int = 3
+    users_per_project: int = 8
+    big_project_users: int = 0
+    """When above 0, a hub ``load-test`` holds one project with this many users."""
+
+
+class DemoConflict(Exception):
+    """A change the store refuses because of the current state."""
+
+
+FIRST = (
+    "Dana Aiko Björn Chloé Diego Émile Fatima Grace Hamid Ines Jonas Kai Lena Łukasz Mateo Nadia "
+    "Olu Priya Quentin Rosa Søren Tomás Ulla Vera Wei Ximena Yusuf Zoë Ana Ben"
+).split()
+LAST = (
+    "Whitfield Tanaka Lindqvist Moreau García Dubois Rahman Osei Karimi Nunes Berg Nakamura "
+    "Fischer Kowalski Rossi Haddad Adeyemi Patel Girard Silva Jensen Ortega Virtanen Novak Zhang "
+    "Ruiz Demir Okafor Costa Byrne"
+).split()
+COMPANY = (
+    "Granite Harbor Summit Ironwood Bluewater Cedar Meridian Northgate Redstone Silverline "
+    "Keystone Oakridge Lakeshore Pinnacle Riverbend Stonebridge Westfield Highland Copperleaf"
+).split()
+KIND = "Builders Construction Engineering Infrastructure Developments Contractors Partners".split()
+PLACE = (
+    "Québec Montréal Zürich Malmö Kraków Göteborg Łódź Porto Aarhus Bergen Lyon Sevilla Tromsø "
+    "Gdańsk Köln Nantes Turku Bilbao Tampere Genève"
+).split()
+WORK = (
+    "Office Tower,Hospital Wing,Rail Depot,Bridge Deck,School Campus,Data Centre,Water Works,"
+    "Metro Station,Housing Block,Logistics Hub,Parking Structure,Library Renovation"
+).split(",")
+TEAMS = ((1, "Structural"), (2, "MEP"), (3, "Architecture"), (4, "Site Management"))
+STATUSES = ("Active", "Active", "Active", "Planning", "Completed", "Archived")
+BASE_DATE = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
+
+
+class DemoStore:
+    """Everything the demo API serves, built deterministically from a :class:`DemoSize`."""
+
+    def __init__(self, size: DemoSize | None = None) -> None:
+        self.size = size or DemoSize()
+        self.users: dict[int, DemoUser] = {}
+        self.hubs: dict[str, DemoHub] = {}
+        self._hub_by_name: dict[str, DemoHub] = {}
+        self._user_by_email: dict[str, DemoUser] = {}
+        self._next_user = 1
+        self._email_suffix: dict[str, int] = {}
+        self._next_project = 1001
+        self.creates = 0
+        self.updates = 0
+        self._build_showcase(random.Random("showcase"))
+        self._build_filler(random.Random(self.size.seed))
+
+    # Queries ----------------------------------------------------------------------------------
+
+    def hub_by_name(self, name: str) -> DemoHub | None:
+        """The hub whose URL name is ``name``; display names are never matched."""
+        return self._hub_by_name.get(name)
+
+    def user_by_email(self, email: str) -> DemoUser | None:
+        return self._user_by_email.get(email.lower())
+
+    def limited_reader_ids(self, hub: DemoHub, project: DemoProject) -> list[int]:
+        """Hub users from a whitelisted domain who are not members, in a ``Limited`` project."""
+        if project.access != LIMITED or not hub.whitelisted_domains:
+            return []
+        domains = set(hub.whitelisted_domains)
+        return [
+            uid
+            for uid in hub.user_ids
+            if uid not in project.members and self.users[uid].domain in domains
+        ]
+
+    def project_users(
+        self, hub: DemoHub, project: DemoProject
+    ) -> list[tuple[DemoUser, Membership | None]]:
+        """Members with their membership, then limited readers (membership None)."""
+        rows: list[tuple[DemoUser, Membership | None]] = [
+            (self.users[uid], m) for uid, m in project.members.items()
+        ]
+        rows.extend((self.users[uid], None) for uid in self.limited_reader_ids(hub, project))
+        return rows
+
+    # Changes ----------------------------------------------------------------------------------
+
+    def add_member(
+        self, hub: DemoHub, project: DemoProject, *, email: str, role: str, is_reviewer: bool
+    ) -> tuple[DemoUser, Membership]:
+        """Add a direct member by email; a limited reader who is added becomes a member."""
+        user = self.user_by_email(email)
+        if user is not None and user.id in project.members:
+            raise DemoConflict(f"{email} is already a direct member of this project")
+        if user is None:
+            local = email.split("@", 1)[0]
+            first, _, last = local.replace("_", ".").partition(".")
+            user = self._new_user(first.capitalize(), last.capitalize(), email)
+        if user.id not in hub.user_ids:
+            hub.user_ids.append(user.id)
+        membership = Membership(role=role, is_reviewer=is_reviewer, teams=[])
+        project.members[user.id] = membership
+        self.creates += 1
+        return user, membership
+
+    def update_member(
+        self,
+        hub: DemoHub,
+        project: DemoProject,
+        user_id: int,
+        *,
+        role: str,
+        is_reviewer: bool | None,
+    ) -> Membership:
+        """Change a direct member's role; a limited reader is refused."""
+        membership = project.members.get(user_id)
+        if membership is None:
+            raise DemoConflict("the user is not a direct member of this project")
+        membership.role = role
+        if is_reviewer is not None:
+            membership.is_reviewer = is_reviewer
+        self.updates += 1
+        return membership
+
+    # Building ---------------------------------------------------------------------------------
+
+    def _new_user(self, first: str, last: str, email: str) -> DemoUser:
+        uid = self._next_user
+        self._next_user += 1
+        user_name = str(uuid.UUID(int=(uid * 0x9E3779B97F4A7C15) % (1 << 128), version=4))
+        user = DemoUser(uid, user_name, email, first, last)
+        self.users[uid] = user
+        self._user_by_email[email.lower()] = user
+        return user
+
+    def _add_hub(self, hub: DemoHub) -> DemoHub:
+        self.hubs[hub.id] = hub
+        self._hub_by_name[hub.name] = hub
+        return hub
+
+    def _add_project(
+        self, hub: DemoHub, rng: random.Random, name: str, *, access: str, status: str = "Active"
+    ) -> DemoProject:
+        pid = self._next_project
+        self._next_project += 1
+        created = BASE_DATE - timedelta(days=rng.randint(30, 900), minutes=rng.randint(0, 1439))
+        project = DemoProject(
+            id=pid,
+            name=name,
+            number=f"P-{pid}",
+            status=status,
+            access=access,
+            created=created,
+            start=created + timedelta(days=14),
+            end=created + timedelta(days=rng.randint(200, 900)) if status != "Planning" else None,
+            author_id=hub.author_id,
+        )
+        hub.projects[pid] = project
+        return project
+
+    def _join(
+        self,
+        hub: DemoHub,
+        project: DemoProject,
+        user: DemoUser,
+        role: str,
+        *,
+        reviewer: bool = False,
+        teams: Sequence[tuple[int, str]] | None = (),
+    ) -> None:
+        if user.id not in hub.user_ids:
+            hub.user_ids.append(user.id)
+        project.members[user.id] = Membership(
+            role=role,
+            is_reviewer=reviewer,
+            teams=None if teams is None else list(teams),
+            default_filter_template_id=None,
+        )
+
+    def _person(self, rng: random.Random, domain: str) -> DemoUser:
+        first, last = rng.choice(FIRST), rng.choice(LAST)
+        local = f"{_ascii(first)}.{_ascii(last)}".lower()
+        email = base = f"{local}@{domain}"
+        while email in self._user_by_email:
+            n = self._email_suffix[base] = self._email_suffix.get(base, 1) + 1
+            email = f"{local}{n}@{domain}"
+        return self._new_user(first, last, email)
+
+    def _build_showcase(self, rng: random.Random) -> None:
+        acme_staff = [
+            self._new_user("Dana", "Whitfield", "dana.whitfield@acme-build.com"),
+            self._new_user("Aiko", "Tanaka", "aiko.tanaka@acme-build.com"),
+            self._new_user("Björn", "Lindqvist", "bjorn.lindqvist@acme-build.com"),
+            self._new_user("Chloé", "Moreau", "chloe.moreau@acme-build.com"),
+            self._new_user("Diego", "García", "diego.garcia@acme-build.com"),
+        ]
+        # Server data that would be markup or terminal control if it were not shown literally.
+        tricky = self._new_user(
+            "[bold]Eve[/bold]", "O'Neil\x1b[2J\x1b]0;pwned\x07", "eve@acme-build.com"
+        )
+        partner_member = self._new_user("Fatima", "Rahman", "fatima.rahman@northwind-eng.com")
+        partners = [
+            self._new_user("Grace", "Osei", "grace.osei@northwind-eng.com"),
+            self._new_user("Hamid", "Karimi", "hamid.karimi@northwind-eng.com"),
+            self._new_user("Ines", "Nunes", "ines.nunes@northwind-eng.com"),
+            self._new_user("Jonas", "Berg", "jonas.berg@northwind-eng.com"),
+            self._new_user("Kai", "Nakamura", "kai.nakamura@northwind-eng.com"),
+        ]
+        outsider = self._new_user("Lena", "Fischer", "lena.fischer@example-mail.com")
+
+        acme = self._add_hub(
+            DemoHub(
+                id="7d1f0c3e-4b8a-4f6e-9a51-acme00000001",
+                name="acme-build",
+                display_name="ACME Construction Group",
+                author_id=acme_staff[0].id,
+                created=datetime(2023, 3, 14, 8, 30, tzinfo=UTC),
+                region="us",
+                whitelisted_domains=("northwind-eng.com",),
+                sso_restricted=True,
+                tenant_id="0b9f6c2a-1d3e-4f5a-8b7c-6d5e4f3a2b1c",
+                tenant_domain="acme-build.com",
+            )
+        )
+        for user in (*partners, outsider):
+            acme.user_ids.append(user.id)
+        bridge = self._add_project(acme, rng, "Harbour Bridge Retrofit", access=LIMITED)
+        self._join(acme, bridge, acme_staff[0], "Admin", reviewer=True, teams=[TEAMS[3]])
+        self._join(acme, bridge, acme_staff[1], "Editor", teams=[TEAMS[0]])
+        self._join(acme, bridge, acme_staff[2], "Editor", reviewer=True, teams=[TEAMS[0], TEAMS[1]])
+        self._join(acme, bridge, acme_staff[3], "Reader", teams=None)
+        self._join(acme, bridge, acme_staff[4], "Reader")
+        self._join(acme, bridge, tricky, "Reader")
+        self._join(acme, bridge, partner_member, "Editor", teams=[TEAMS[2]])
+        tower = self._add_project(acme, rng, "Québec Office Tower", access="Private")
+        self._join(acme, tower, acme_staff[0], "Admin")
+        self._join(acme, tower, acme_staff[3], "Editor", reviewer=True)
+        self._join(acme, tower, acme_staff[4], "Reader")
+        self._join(acme, tower, outsider, "Reader")
+        depot = self._add_project(acme, rng, "Depot 7 Fit-out", access=LIMITED, status="Completed")
+        self._join(acme, depot, acme_staff[1], "Admin")
+        self._join(acme, depot, partners[0], "Reader")
+
+        river = self._add_hub(
+            DemoHub(
+                id="3c9e8f10-2a6b-4d7c-b1e2-river0000002",
+                name="riverside-infra",
+                display_name=None,
+                author_id=acme_staff[1].id,
+                created=datetime(2024, 6, 2, 13, 5, tzinfo=UTC),
+                region="eu",
+            )
+        )
+        for name in ("Kraków Water Works", "Riverside Flood Barrier"):
+            project = self._add_project(river, rng, name, access="Private")
+            for role in ("Admin", "Editor", "Reader", "Reader"):
+                self._join(river, project, self._person(rng, "riverside-infra.eu"), role)
+
+        nordic = self._add_hub(
+            DemoHub(
+                id="a42b7e91-5c3d-4e8f-9d06-nordic000003",
+                name="nordic-rail",
+                display_name="Nordic Rail Alliance",
+                author_id=acme_staff[2].id,
+                created=datetime(2025, 1, 20, 7, 45, tzinfo=UTC),
+                region="eu",
+                whitelisted_domains=("trafikverket-partner.se",),
+            )
+        )
+        malmo = self._add_project(nordic, rng, "Malmö Central Platform 4", access=LIMITED)
+        for role in ("Admin", "Editor", "Editor", "Reader"):
+            self._join(nordic, malmo, self._person(rng, "nordic-rail.se"), role)
+        for _ in range(4):
+            nordic.user_ids.append(self._person(rng, "trafikverket-partner.se").id)
+
+        skyline = self._add_hub(
+            DemoHub(
+                id="e5d4c3b2-a190-4f8e-8d7c-skyline00004",
+                name="skyline-dev",
+                display_name="[i]Skyline[/i] Developments",
+                author_id=acme_staff[3].id,
+                created=datetime(2025, 9, 9, 16, 0, tzinfo=UTC),
+                region="us",
+            )
+        )
+        loft = self._add_project(skyline, rng, "Göteborg Loft Conversion", access="Private")
+        for role in ("Admin", "Reader"):
+            self._join(skyline, loft, self._person(rng, "skyline.dev"), role)
+
+    def _build_filler(self, rng: random.Random) -> None:
+        size = self.size
+        for n in range(size.hubs):
+            company = f"{rng.choice(COMPANY)} {rng.choice(KIND)}"
+            name = f"{_slug(company)}-{n + 1}"
+            domain = f"{_slug(company)}.example"
+            partner = f"partner{n + 1}.example"
+            hub = self._add_hub(
+                DemoHub(
+                    id=str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+                    name=name,
+                    display_name=company if rng.random() < 0.7 else None,
+                    author_id=0,
+                    created=BASE_DATE - timedelta(days=rng.randint(1, 1500)),
+                    region="us" if n % 2 == 0 else "eu",
+                    whitelisted_domains=(partner,) if rng.random() < 0.5 else (),
+                )
+            )
+            for p in range(size.projects_per_hub):
+                access = LIMITED if hub.whitelisted_domains and p == 0 else "Private"
+                project = self._add_project(
+                    hub,
+                    rng,
+                    f"{rng.choice(PLACE)} {rng.choice(WORK)}",
+                    access=access,
+                    status=rng.choice(STATUSES),
+                )
+                for u in range(size.users_per_project):
+                    role = "Admin" if u == 0 else rng.choice(("Reader", "Reader", "Editor"))
+                    teams = [rng.choice(TEAMS)] if rng.random() < 0.5 else None
+                    user = self._person(rng, domain)
+                    self._join(hub, project, user, role, reviewer=rng.random() < 0.2, teams=teams)
+            for _ in range(2 if hub.whitelisted_domains else 0):
+                hub.user_ids.append(self._person(rng, partner).id)
+            hub.author_id = hub.user_ids[0] if hub.user_ids else 1
+        if size.big_project_users:
+            self._build_big_project(rng, size.big_project_users)
+
+    def _build_big_project(self, rng: random.Random, count: int) -> None:
+        hub = self._add_hub(
+            DemoHub(
+                id=str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+                name="load-test",
+                display_name="Load Test Holdings",
+                author_id=1,
+                created=BASE_DATE - timedelta(days=10),
+                region="us",
+                whitelisted_domains=("loadtest-partner.example",),
+            )
+        )
+        project = self._add_project(hub, rng, "Load Test Tower", access=LIMITED)
+        limited = count // 10
+        for u in range(count - limited):
+            role = "Admin" if u == 0 else ("Reader", "Editor", "Reader")[u % 3]
+            teams = [TEAMS[u % 4]] if u % 2 else None
+            self._join(hub, project, self._person(rng, "loadtest.example"), role, teams=teams)
+        for _ in range(limited):
+            hub.user_ids.append(self._person(rng, "loadtest-partner.example").id)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", _ascii(text).lower()).strip("-")
+
+
+_ASCII = str.maketrans(
+    "áàâäãåçéèêëíìîïñóòôöõøúùûüýÿłśźżćńęąšžčřÁÀÂÄÃÅÇÉÈÊËÍÌÎÏÑÓÒÔÖÕØÚÙÛÜÝŁŚŹŻĆŃĘĄŠŽČŘ",
+    "aaaaaaceeeeiiiinoooooouuuuyylszzcneaszcrAAAAAACEEEEIIIINOOOOOOUUUUYLSZZCNEASZCR",
+)
+
+
+def _ascii(text: str) -> str:
+    return text.translate(_ASCII).replace("ß", "ss").replace("æ", "ae").replace("Æ", "AE")

@@ -1,0 +1,490 @@
+"""The demo API: an ASGI app implementing the contract over a :class:`DemoStore`.
+
+It shares no code with the client, so the client is tested against an independent
+implementation. Faults (latency, error statuses, malformed or truncated bodies) are off unless
+:class:`Faults` turns them on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from hubtui.demo.data import (
+    DEMO_TOKEN,
+    EMAIL_PATTERN,
+    REGIONS,
+    ROLES,
+    DemoConflict,
+    DemoHub,
+    DemoProject,
+    DemoSize,
+    DemoStore,
+    DemoUser,
+    Membership,
+)
+
+__all__ = ["Faults", "ServerStats", "create_app"]
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+@dataclass
+class Faults:
+    """Misbehaviour to inject; everything off by default."""
+
+    latency: float = 0.0
+    """Seconds added before every API answer."""
+    failure_rate: float = 0.0
+    """Share of API requests answered with one of ``failure_statuses`` instead."""
+    failure_statuses: tuple[int, ...] = (503,)
+    retry_after: int = 1
+    """The ``Retry-After`` seconds sent with injected 429 and 503 answers."""
+    malformed_rate: float = 0.0
+    """Share of successful answers whose body is replaced by broken JSON."""
+    truncated_rate: float = 0.0
+    """Share of successful answers cut off half-way through the body."""
+    omit_new_fields: bool = False
+    """Behave like a server older than the ``IsLimited`` and ``DisplayName`` changes."""
+    projects_listing_status: int | None = None
+    """Answer the (assumed) list-projects operation with this status, e.g. 404 or 405."""
+    seed: int = 0
+
+
+@dataclass
+class ServerStats:
+    requests: int = 0
+    injected_failures: int = 0
+    by_route: dict[str, int] = field(default_factory=dict)
+
+
+def create_app(
+    store: DemoStore | None = None, faults: Faults | None = None, *, size: DemoSize | None = None
+) -> Starlette:
+    """The demo API over ``store`` (built from ``size`` when not given)."""
+    store = store or DemoStore(size)
+    faults = faults or Faults()
+    api = _DemoApi(store, faults)
+    hub_scoped = [
+        Route("/v3/hubs/{hub_id}/projects", api.list_projects),
+        Route(
+            "/{version}/hubs/{hub_id}/projects/{project_id:int}/users",
+            api.project_users,
+            methods=["GET", "POST"],
+        ),
+        Route(
+            "/{version}/hubs/{hub_id}/projects/{project_id:int}/users/{user_id:int}",
+            api.project_user,
+            methods=["GET", "PUT"],
+        ),
+    ]
+    routes = [
+        Route("/v3/hubs", api.list_hubs),
+        Route("/v3/hubs/name/{hub_name:path}", api.hub_by_name),
+        Route("/v3/hubs/{hub_id}", api.get_hub),
+        *hub_scoped,
+        Mount("/regions/{region}", routes=hub_scoped),
+        Route("/_demo/stats", api.stats),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={HTTPException: _http_exception},  # type: ignore[dict-item]
+    )
+    app.state.store = store
+    app.state.faults = faults
+    app.state.stats = api.stats_counter
+    app.add_middleware(_FaultMiddleware, faults=faults, stats=api.stats_counter)
+    return app
+
+
+def problem(
+    status: int, title: str, detail: str, *, headers: dict[str, str] | None = None
+) -> Response:
+    """An RFC 7807 problem-details answer."""
+    body = {"type": "about:blank", "title": title, "status": status, "detail": detail}
+    return JSONResponse(
+        body, status_code=status, media_type="application/problem+json", headers=headers
+    )
+
+
+async def _http_exception(request: Request, exc: HTTPException) -> Response:
+    titles = {404: "Not Found", 405: "Method Not Allowed"}
+    title = titles.get(exc.status_code, "Error")
+    return problem(exc.status_code, title, f"{request.method} {request.url.path}: {exc.detail}")
+
+
+class _DemoApi:
+    def __init__(self, store: DemoStore, faults: Faults) -> None:
+        self.store = store
+        self.faults = faults
+        self.stats_counter = ServerStats()
+
+    # Hubs -------------------------------------------------------------------------------------
+
+    async def list_hubs(self, request: Request) -> Response:
+        if (denied := _check_token(request)) is not None:
+            return denied
+        origin = _origin(request)
+        return _json([self._hub(h, origin) for h in self.store.hubs.values()])
+
+    async def get_hub(self, request: Request) -> Response:
+        if (denied := _check_token(request)) is not None:
+            return denied
+        hub = self.store.hubs.get(request.path_params["hub_id"])
+        if hub is None:
+            return problem(
+                404, "Hub not found", f"No hub has the id {request.path_params['hub_id']!r}."
+            )
+        return _json(self._hub(hub, _origin(request)))
+
+    async def hub_by_name(self, request: Request) -> Response:
+        if (denied := _check_token(request)) is not None:
+            return denied
+        name = request.path_params["hub_name"]
+        hub = self.store.hub_by_name(name)
+        if hub is None:
+            return problem(404, "Hub not found", f"No hub has the URL name {name!r}.")
+        return _json(self._hub(hub, _origin(request)))
+
+    # Projects and users -----------------------------------------------------------------------
+
+    async def list_projects(self, request: Request) -> Response:
+        hub = self._hub_for(request)
+        if isinstance(hub, Response):
+            return hub
+        if self.faults.projects_listing_status is not None:
+            status = self.faults.projects_listing_status
+            return problem(status, "Not available", "This server does not list a hub's projects.")
+        return _json([self._project(p) for p in hub.projects.values()])
+
+    async def project_users(self, request: Request) -> Response:
+        found = self._project_for(request)
+        if isinstance(found, Response):
+            return found
+        hub, project = found
+        if request.method == "POST":
+            return await self._create(request, hub, project)
+        return _json([self._project_user(u, m) for u, m in self.store.project_users(hub, project)])
+
+    async def project_user(self, request: Request) -> Response:
+        found = self._project_for(request)
+        if isinstance(found, Response):
+            return found
+        hub, project = found
+        user_id: int = request.path_params["user_id"]
+        membership = project.members.get(user_id)
+        if membership is None and user_id not in self.store.limited_reader_ids(hub, project):
+            return problem(404, "User not found", f"User {user_id} has no access to this project.")
+        if request.method == "PUT":
+            return await self._update(request, hub, project, user_id)
+        return _json(self._project_user(self.store.users[user_id], membership))
+
+    async def _create(self, request: Request, hub: DemoHub, project: DemoProject) -> Response:
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        email = body.get("Email")
+        if not isinstance(email, str) or not EMAIL_PATTERN.match(email):
+            return problem(400, "Invalid request", "Email must be an email address.")
+        checked = _role_and_reviewer(body)
+        if isinstance(checked, Response):
+            return checked
+        role, is_reviewer = checked
+        try:
+            user, membership = self.store.add_member(
+                hub, project, email=email, role=role, is_reviewer=bool(is_reviewer)
+            )
+        except DemoConflict as exc:
+            return problem(409, "Conflict", f"{exc}.")
+        return _json(self._project_user(user, membership), status=201)
+
+    async def _update(
+        self, request: Request, hub: DemoHub, project: DemoProject, user_id: int
+    ) -> Response:
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        checked = _role_and_reviewer(body)
+        if isinstance(checked, Response):
+            return checked
+        role, is_reviewer = checked
+        try:
+            membership = self.store.update_member(
+                hub, project, user_id, role=role, is_reviewer=is_reviewer
+            )
+        except DemoConflict:
+            return problem(
+                409,
+                "Not a direct member",
+                "This user is a limited reader through a whitelisted email domain, not a direct "
+                "member of the project; add them as a member instead.",
+            )
+        return _json(self._project_user(self.store.users[user_id], membership))
+
+    async def stats(self, request: Request) -> Response:
+        if (denied := _check_token(request)) is not None:
+            return denied
+        counter = self.stats_counter
+        return _json(
+            {
+                "requests": counter.requests,
+                "injected_failures": counter.injected_failures,
+                "creates": self.store.creates,
+                "updates": self.store.updates,
+                "by_route": counter.by_route,
+            }
+        )
+
+    # Look-ups shared by the hub-scoped routes --------------------------------------------------
+
+    def _hub_for(self, request: Request) -> DemoHub | Response:
+        if (denied := _check_token(request)) is not None:
+            return denied
+        params = request.path_params
+        if params.get("version", "v3") not in ("v2", "v3"):
+            return problem(404, "Not Found", f"Unknown API version {params['version']!r}.")
+        hub = self.store.hubs.get(params["hub_id"])
+        if hub is None:
+            return problem(404, "Hub not found", f"No hub has the id {params['hub_id']!r}.")
+        region = params.get("region", "us")
+        if region not in REGIONS:
+            return problem(404, "Not Found", f"Unknown region {region!r}.")
+        if region != hub.region:
+            home = _origin(request) + REGIONS[hub.region].path
+            return problem(
+                421,
+                "Misdirected Request",
+                f"Hub {hub.name} is served by its regional API at {home}.",
+            )
+        return hub
+
+    def _project_for(self, request: Request) -> tuple[DemoHub, DemoProject] | Response:
+        hub = self._hub_for(request)
+        if isinstance(hub, Response):
+            return hub
+        project_id: int = request.path_params["project_id"]
+        project = hub.projects.get(project_id)
+        if project is None:
+            return problem(404, "Project not found", f"Hub {hub.name} has no project {project_id}.")
+        return hub, project
+
+    # Wire shapes ------------------------------------------------------------------------------
+
+    def _user(self, user: DemoUser) -> dict[str, Any]:
+        return {
+            "Id": user.id,
+            "UserName": user.user_name,
+            "Email": user.email,
+            "FirstName": user.first_name,
+            "LastName": user.last_name,
+            "AvatarUrl": f"https://avatars.example/{user.user_name}.png",
+        }
+
+    def _hub(self, hub: DemoHub, origin: str) -> dict[str, Any]:
+        region = REGIONS[hub.region]
+        body: dict[str, Any] = {
+            "Id": hub.id,
+            "Name": hub.name,
+            "DisplayName": hub.display_name or hub.name,
+            "Author": self._user(self.store.users[hub.author_id]),
+            "Image": None,
+            "CreationDate": _iso(hub.created),
+            "RegionSummary": {"Location": region.location, "ApiRegionalUrl": origin + region.path},
+            "NumberOfUsers": len(hub.user_ids),
+            "NumberOfProjects": len(hub.projects),
+            "IsUserEntraIdSsoRestricted": hub.sso_restricted,
+            "RestrictedTenantId": hub.tenant_id,
+            "RestrictedTenantDomain": hub.tenant_domain,
+            "RequestingUserPermissions": {"Role": "Admin"},
+        }
+        if self.faults.omit_new_fields:
+            del body["DisplayName"]
+        return body
+
+    def _project(self, project: DemoProject) -> dict[str, Any]:
+        return {
+            "Id": project.id,
+            "Name": project.name,
+            "Author": self._user(self.store.users[project.author_id]),
+            "Image": None,
+            "CreationDate": _iso(project.created),
+            "Number": project.number,
+            "StartDate": _iso(project.start),
+            "EndDate": _iso(project.end),
+            "ProjectStatus": project.status,
+            "ProjectAccess": project.access,
+            "ProjectControlSource": "Internal",
+        }
+
+    def _project_user(self, user: DemoUser, membership: Membership | None) -> dict[str, Any]:
+        body: dict[str, Any] = {"User": self._user(user)}
+        if membership is None:
+            body |= {
+                "DefaultFilterTemplateId": None,
+                "Role": "Reader",
+                "Teams": [],
+                "IsReviewer": False,
+                "IsLimited": True,
+            }
+        else:
+            teams = membership.teams
+            body |= {
+                "DefaultFilterTemplateId": membership.default_filter_template_id,
+                "Role": membership.role,
+                "Teams": None if teams is None else [{"Id": i, "Name": n} for i, n in teams],
+                "IsReviewer": membership.is_reviewer,
+                "IsLimited": False,
+            }
+        if self.faults.omit_new_fields:
+            del body["IsLimited"]
+        return body
+
+
+def _check_token(request: Request) -> Response | None:
+    if request.headers.get("authorization") == f"Bearer {DEMO_TOKEN}":
+        return None
+    return problem(
+        401,
+        "Unauthorized",
+        "A valid bearer token is required.",
+        headers={"WWW-Authenticate": 'Bearer realm="demo"'},
+    )
+
+
+async def _json_body(request: Request) -> dict[str, Any] | Response:
+    try:
+        body = json.loads(await request.body())
+    except (ValueError, UnicodeDecodeError):
+        return problem(400, "Invalid request", "The body must be a JSON object.")
+    if not isinstance(body, dict):
+        return problem(400, "Invalid request", "The body must be a JSON object.")
+    return body
+
+
+def _role_and_reviewer(body: dict[str, Any]) -> tuple[str, bool | None] | Response:
+    role = body.get("Role")
+    if role not in ROLES:
+        return problem(400, "Invalid request", f"Role must be one of {', '.join(ROLES)}.")
+    is_reviewer = body.get("IsReviewer")
+    if is_reviewer is not None and not isinstance(is_reviewer, bool):
+        return problem(400, "Invalid request", "IsReviewer must be true or false.")
+    return str(role), is_reviewer
+
+
+def _origin(request: Request) -> str:
+    return f"{request.url.scheme}://{request.url.netloc}"
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _json(body: Any, *, status: int = 200) -> Response:
+    content = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+    return Response(content, status_code=status, media_type="application/json")
+
+
+class _FaultMiddleware:
+    """Counts API requests and injects the configured faults (never on ``/_demo``)."""
+
+    def __init__(self, app: ASGIApp, *, faults: Faults, stats: ServerStats) -> None:
+        self.app = app
+        self.faults = faults
+        self.stats = stats
+        self.rng = random.Random(faults.seed)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"].startswith("/_demo"):
+            await self.app(scope, receive, send)
+            return
+        faults = self.faults
+        self.stats.requests += 1
+        key = f"{scope['method']} {_route_kind(scope['path'])}"
+        self.stats.by_route[key] = self.stats.by_route.get(key, 0) + 1
+        if faults.latency > 0:
+            await asyncio.sleep(faults.latency)
+        if faults.failure_rate > 0 and self.rng.random() < faults.failure_rate:
+            self.stats.injected_failures += 1
+            status = self.rng.choice(faults.failure_statuses)
+            headers = {"Retry-After": str(faults.retry_after)} if status in (429, 503) else None
+            response = problem(
+                status, "Injected failure", "The demo server failed on purpose.", headers=headers
+            )
+            await response(scope, receive, send)
+            return
+        mangle = None
+        if faults.malformed_rate > 0 and self.rng.random() < faults.malformed_rate:
+            mangle = "malformed"
+        elif faults.truncated_rate > 0 and self.rng.random() < faults.truncated_rate:
+            mangle = "truncated"
+        if mangle is None:
+            await self.app(scope, receive, send)
+            return
+        await self.app(scope, receive, _mangling_send(send, mangle))
+
+
+def _mangling_send(send: Send, how: str) -> Send:
+    start: Message | None = None
+    chunks: list[bytes] = []
+
+    async def mangled(message: Message) -> None:
+        nonlocal start
+        if message["type"] == "http.response.start":
+            start = message
+            return
+        if message["type"] != "http.response.body":
+            await send(message)
+            return
+        chunks.append(message.get("body", b""))
+        if message.get("more_body"):
+            return
+        assert start is not None
+        body = b"".join(chunks)
+        if start["status"] >= 400:
+            await send(start)
+            await send({"type": "http.response.body", "body": body})
+            return
+        headers = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
+        if how == "malformed":
+            out = b'{"Id": "broken", "Name": [1, 2, ' + b"\x00garbage"
+            headers.append((b"content-length", str(len(out)).encode()))
+            await send({**start, "headers": headers})
+            await send({"type": "http.response.body", "body": out})
+        else:
+            # Announce the whole body, send half: the connection ends mid-body.
+            headers.append((b"content-length", str(len(body)).encode()))
+            await send({**start, "headers": headers})
+            await send({"type": "http.response.body", "body": body[: len(body) // 2]})
+
+    return mangled
+
+
+def _route_kind(path: str) -> str:
+    """A path with its identifiers replaced, for counting requests per operation."""
+    parts = [p for p in path.split("/") if p]
+    if parts[:1] == ["regions"]:
+        parts = parts[2:]
+    kind: list[str] = []
+    for i, part in enumerate(parts):
+        before = parts[i - 1] if i else ""
+        if before == "hubs" and part != "name":
+            kind.append("{hubId}")
+        elif before == "name":
+            kind.append("{hubName}")
+        elif part.isdigit():
+            kind.append("{id}")
+        else:
+            kind.append(part)
+    return "/" + "/".join(kind)

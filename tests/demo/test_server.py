@@ -1,0 +1,193 @@
+"""The demo API's rules, checked with plain HTTP (no code shared with hubtui.api)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from hubtui.demo import DEMO_TOKEN, DemoSize, DemoStore, Faults, create_app
+
+ACME_ID = "7d1f0c3e-4b8a-4f6e-9a51-acme00000001"
+RIVER_ID = "3c9e8f10-2a6b-4d7c-b1e2-river0000002"
+USERS = f"/v3/hubs/{ACME_ID}/projects/1001/users"
+
+
+async def hubs_by_name(raw: httpx.AsyncClient) -> dict[str, dict[str, Any]]:
+    response = await raw.get("/v3/hubs")
+    assert response.status_code == 200
+    return {hub["Name"]: hub for hub in response.json()}
+
+
+async def test_showcase_hubs(raw: httpx.AsyncClient) -> None:
+    hubs = await hubs_by_name(raw)
+    assert hubs["acme-build"]["DisplayName"] == "ACME Construction Group"
+    assert hubs["riverside-infra"]["DisplayName"] == "riverside-infra"
+    assert {h["RegionSummary"]["Location"] for h in hubs.values()} == {
+        "US East",
+        "EU West (Ireland)",
+    }
+    assert any("[" in h["DisplayName"] for h in hubs.values())
+
+
+async def test_by_name_matches_name_only(raw: httpx.AsyncClient) -> None:
+    assert (await raw.get("/v3/hubs/name/acme-build")).json()["Id"] == ACME_ID
+    missed = await raw.get("/v3/hubs/name/ACME Construction Group")
+    assert missed.status_code == 404
+    assert missed.headers["content-type"] == "application/problem+json"
+    assert missed.json()["title"] == "Hub not found"
+
+
+async def test_limited_project_lists_whitelisted_non_members_as_limited_readers(
+    raw: httpx.AsyncClient,
+) -> None:
+    users = (await raw.get(USERS)).json()
+    limited = [u for u in users if u["IsLimited"]]
+    assert len(limited) == 5
+    assert {u["Role"] for u in limited} == {"Reader"}
+    assert {u["User"]["Email"].split("@")[1] for u in limited} == {"northwind-eng.com"}
+    # A member from the whitelisted domain is a direct member, not a limited reader.
+    fatima = next(u for u in users if u["User"]["FirstName"] == "Fatima")
+    assert fatima["IsLimited"] is False
+    assert fatima["Role"] == "Editor"
+    one = await raw.get(f"{USERS}/{limited[0]['User']['Id']}")
+    assert one.json()["IsLimited"] is True
+
+
+async def test_a_project_without_limited_access_has_no_limited_readers(
+    raw: httpx.AsyncClient,
+) -> None:
+    users = (await raw.get(f"/v3/hubs/{ACME_ID}/projects/1002/users")).json()
+    assert users
+    assert not any(u["IsLimited"] for u in users)
+
+
+async def test_adding_a_limited_reader_makes_them_a_member(
+    raw: httpx.AsyncClient, demo_store: DemoStore
+) -> None:
+    limited = [u for u in (await raw.get(USERS)).json() if u["IsLimited"]]
+    email = limited[0]["User"]["Email"]
+    created = await raw.post(USERS, json={"Email": email, "Role": "Editor"})
+    assert created.status_code == 201
+    assert created.json()["IsLimited"] is False
+    again = {u["User"]["Email"]: u for u in (await raw.get(USERS)).json()}
+    assert again[email]["IsLimited"] is False
+    assert again[email]["Role"] == "Editor"
+    assert demo_store.creates == 1
+    twice = await raw.post(USERS, json={"Email": email, "Role": "Editor"})
+    assert twice.status_code == 409
+
+
+async def test_put_on_a_limited_reader_is_a_409_problem(raw: httpx.AsyncClient) -> None:
+    limited = next(u for u in (await raw.get(USERS)).json() if u["IsLimited"])
+    answer = await raw.put(f"{USERS}/{limited['User']['Id']}", json={"Role": "Editor"})
+    assert answer.status_code == 409
+    assert "not a direct member" in answer.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("POST", USERS, {"Email": "not-an-email", "Role": "Reader"}),
+        ("POST", USERS, {"Email": "a@b.com", "Role": "Owner"}),
+        ("POST", USERS, {"Email": "a@b.com", "Role": "Reader", "IsReviewer": "yes"}),
+        ("POST", USERS, ["a list"]),
+        ("PUT", f"{USERS}/1", {"Role": "Superuser"}),
+    ],
+)
+async def test_bad_bodies_are_400(
+    raw: httpx.AsyncClient, method: str, path: str, body: object
+) -> None:
+    answer = await raw.request(method, path, json=body)
+    assert answer.status_code == 400
+    assert answer.json()["status"] == 400
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/v3/hubs/no-such-hub",
+        f"/v3/hubs/{ACME_ID}/projects/9999/users",
+        f"{USERS}/99999",
+        f"/v4/hubs/{ACME_ID}/projects/1001/users",
+    ],
+)
+async def test_unknown_ids_are_404(raw: httpx.AsyncClient, path: str) -> None:
+    assert (await raw.get(path)).status_code == 404
+
+
+@pytest.mark.parametrize("header", [None, "Bearer wrong", f"Basic {DEMO_TOKEN}"])
+async def test_missing_or_wrong_token_is_401(raw: httpx.AsyncClient, header: str | None) -> None:
+    headers = {"Authorization": header} if header else {}
+    raw.headers.pop("Authorization")
+    answer = await raw.get("/v3/hubs", headers=headers)
+    assert answer.status_code == 401
+    assert answer.headers["WWW-Authenticate"].startswith("Bearer")
+
+
+async def test_regional_hubs_answer_only_under_their_regional_base(raw: httpx.AsyncClient) -> None:
+    hub = (await raw.get(f"/v3/hubs/{RIVER_ID}")).json()
+    regional = hub["RegionSummary"]["ApiRegionalUrl"]
+    assert regional == "http://demo.localhost/regions/eu"
+    assert (await raw.get(f"/v3/hubs/{RIVER_ID}/projects")).status_code == 421
+    assert (await raw.get(f"/regions/eu/v3/hubs/{RIVER_ID}/projects")).status_code == 200
+    assert (await raw.get(f"/regions/eu{USERS}")).status_code == 421
+
+
+def app_client(faults: Faults, store: DemoStore | None = None) -> httpx.AsyncClient:
+    return httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=create_app(store or DemoStore(), faults)),
+        base_url="http://demo.localhost",
+        headers={"Authorization": f"Bearer {DEMO_TOKEN}"},
+    )
+
+
+async def test_injected_failures_carry_retry_after() -> None:
+    async with app_client(Faults(failure_rate=1.0, failure_statuses=(429,), retry_after=4)) as c:
+        answer = await c.get("/v3/hubs")
+        stats = (await c.get("/_demo/stats")).json()
+    assert answer.status_code == 429
+    assert answer.headers["Retry-After"] == "4"
+    assert stats["injected_failures"] == 1
+
+
+async def test_malformed_and_truncated_bodies() -> None:
+    async with app_client(Faults(malformed_rate=1.0)) as c:
+        with pytest.raises(ValueError, match="Expecting|Unterminated|Invalid|delimiter"):
+            (await c.get("/v3/hubs")).json()
+    async with app_client(Faults(truncated_rate=1.0)) as c:
+        answer = await c.get("/v3/hubs")
+        full = int(answer.headers["content-length"])
+        assert 0 < len(answer.content) < full
+
+
+async def test_an_older_server_omits_the_new_fields() -> None:
+    async with app_client(Faults(omit_new_fields=True)) as c:
+        hub = (await c.get(f"/v3/hubs/{ACME_ID}")).json()
+        users = (await c.get(USERS)).json()
+    assert "DisplayName" not in hub
+    assert all("IsLimited" not in u for u in users)
+
+
+async def test_project_listing_can_be_switched_off() -> None:
+    async with app_client(Faults(projects_listing_status=405)) as c:
+        assert (await c.get(f"/v3/hubs/{ACME_ID}/projects")).status_code == 405
+        assert (await c.get(USERS)).status_code == 200
+
+
+def test_data_is_deterministic_and_scales() -> None:
+    first, second = DemoStore(DemoSize(seed=3)), DemoStore(DemoSize(seed=3))
+    assert [h.name for h in first.hubs.values()] == [h.name for h in second.hubs.values()]
+    other = DemoStore(DemoSize(seed=4))
+    assert [h.name for h in first.hubs.values()] != [h.name for h in other.hubs.values()]
+    big = DemoStore(
+        DemoSize(hubs=200, projects_per_hub=1, users_per_project=2, big_project_users=2000)
+    )
+    assert len(big.hubs) == 205
+    hub = big.hub_by_name("load-test")
+    assert hub is not None
+    project = next(iter(hub.projects.values()))
+    rows = big.project_users(hub, project)
+    assert len(rows) == 2000
+    assert sum(1 for _, membership in rows if membership is None) == 200
