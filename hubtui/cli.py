@@ -1,0 +1,186 @@
+"""The ``hubtui`` command: the app, the app on the demo API, and the demo API server."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from hubtui import __version__
+from hubtui.config import ConfigError, Settings, load_settings
+
+if TYPE_CHECKING:
+    from hubtui.api import HubClient
+
+#: The in-process demo API's address: loopback by name, no socket is ever opened for it.
+DEMO_BASE_URL = "http://demo.localhost"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hubtui",
+        description="A keyboard-first terminal app for hubs, projects and project users.",
+        epilog="The token comes from HUBTUI_TOKEN, --token-file or the config file's "
+        "token_command; never from a flag value.",
+    )
+    parser.add_argument("--version", action="version", version=f"hubtui {__version__}")
+    parser.add_argument("--demo", action="store_true", help="use the embedded demo API")
+    parser.add_argument("--base-url", help="the API server (or HUBTUI_BASE_URL)")
+    parser.add_argument("--token-file", help="read the bearer token from this file")
+    parser.add_argument("--api-version", choices=("v2", "v3"), help="project-user API version")
+    parser.add_argument(
+        "--read-only", action="store_true", default=None, help="turn every change off"
+    )
+    parser.add_argument(
+        "--allow-insecure-http",
+        action="store_true",
+        default=None,
+        help="allow plain http to a host that is not this machine",
+    )
+    parser.add_argument("--ca-bundle", help="verify TLS against this CA bundle")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    server = commands.add_parser("demo-server", help="serve the demo API over HTTP")
+    server.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    server.add_argument("--port", type=int, default=8765, help="port to listen on")
+    server.add_argument("--seed", type=int, default=0, help="seed of the generated data")
+    server.add_argument("--hubs", type=int, default=4, help="generated hubs beside the showcase")
+    server.add_argument("--projects-per-hub", type=int, default=3)
+    server.add_argument("--users-per-project", type=int, default=8)
+    server.add_argument(
+        "--big-project-users", type=int, default=0, help="add a project with this many users"
+    )
+    server.add_argument("--latency", type=float, default=0.0, help="seconds added to each answer")
+    server.add_argument(
+        "--failure-rate", type=float, default=0.0, help="share of requests that fail (0 to 1)"
+    )
+    server.add_argument(
+        "--failure-statuses",
+        default="503",
+        help="comma-separated statuses for injected failures (e.g. 429,500,503)",
+    )
+    server.add_argument("--retry-after", type=int, default=1, help="Retry-After of 429 and 503")
+    server.add_argument("--malformed-rate", type=float, default=0.0)
+    server.add_argument("--truncated-rate", type=float, default=0.0)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "demo-server":
+        return run_demo_server(args)
+    try:
+        settings = load_settings(
+            base_url=args.base_url,
+            token_file=args.token_file,
+            api_version=args.api_version,
+            read_only=args.read_only,
+            allow_insecure_http=args.allow_insecure_http,
+            ca_bundle=args.ca_bundle,
+            need_token=not args.demo,
+        )
+    except ConfigError as exc:
+        print(f"hubtui: {exc}", file=sys.stderr)
+        return 2
+    if args.demo:
+        connect, server_label = demo_connector(settings), "demo API (in-process)"
+    else:
+        if not settings.base_url:
+            print(
+                "hubtui: no server given. Use --base-url, HUBTUI_BASE_URL or base_url in the "
+                "config file, or try the demo with: hubtui --demo",
+                file=sys.stderr,
+            )
+            return 2
+        connect, server_label = server_connector(settings), _host_of(settings.base_url)
+
+    from hubtui.tui.app import HubTuiApp
+
+    app = HubTuiApp(
+        connect=connect,
+        server_label=server_label,
+        api_version=settings.api_version,
+        read_only=settings.read_only,
+    )
+    app.run()
+    return app.return_code or 0
+
+
+def demo_connector(settings: Settings) -> Callable[[], HubClient]:
+    """Build, when called, a client talking in-process to a fresh demo API."""
+
+    def connect() -> HubClient:
+        import httpx
+
+        from hubtui.api import HubClient
+        from hubtui.demo import DEMO_TOKEN, create_app
+
+        return HubClient(
+            DEMO_BASE_URL,
+            token=DEMO_TOKEN,
+            api_version="v2" if settings.api_version == "v2" else "v3",
+            transport=httpx.ASGITransport(app=create_app()),
+        )
+
+    return connect
+
+
+def server_connector(settings: Settings) -> Callable[[], HubClient]:
+    """Build, when called, a client of the configured server."""
+
+    def connect() -> HubClient:
+        from hubtui.api import HubClient
+
+        assert settings.base_url is not None
+        return HubClient(
+            settings.base_url,
+            token=settings.token,
+            api_version="v2" if settings.api_version == "v2" else "v3",
+            trusted_hosts=settings.trusted_hosts,
+            allow_insecure_http=settings.allow_insecure_http,
+            ca_bundle=settings.ca_bundle,
+        )
+
+    return connect
+
+
+def run_demo_server(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from hubtui.demo import DEMO_TOKEN, DemoSize, DemoStore, Faults, create_app
+
+    try:
+        statuses = tuple(int(s) for s in args.failure_statuses.split(",") if s.strip())
+    except ValueError:
+        print("hubtui: --failure-statuses takes numbers such as 429,500,503", file=sys.stderr)
+        return 2
+    size = DemoSize(
+        seed=args.seed,
+        hubs=args.hubs,
+        projects_per_hub=args.projects_per_hub,
+        users_per_project=args.users_per_project,
+        big_project_users=args.big_project_users,
+    )
+    faults = Faults(
+        latency=args.latency,
+        failure_rate=args.failure_rate,
+        failure_statuses=statuses or (503,),
+        retry_after=args.retry_after,
+        malformed_rate=args.malformed_rate,
+        truncated_rate=args.truncated_rate,
+        seed=args.seed,
+    )
+    app = create_app(DemoStore(size), faults)
+    print(
+        f"hubtui demo API on http://{args.host}:{args.port} (token: {DEMO_TOKEN}). "
+        "Stop with Ctrl+C.",
+        flush=True,
+    )
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+def _host_of(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    return urlsplit(url).netloc or url

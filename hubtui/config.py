@@ -1,0 +1,157 @@
+"""Settings: flags over environment (``HUBTUI_*``) over a TOML file in the user config directory."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ConfigError", "Settings", "config_path", "load_settings"]
+
+API_VERSIONS = ("v2", "v3")
+TOKEN_COMMAND_TIMEOUT = 30.0
+
+
+class ConfigError(Exception):
+    """A setting is missing or wrong; the message says which and how to fix it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    base_url: str | None = None
+    token: str | None = field(default=None, repr=False)
+    api_version: str = "v3"
+    read_only: bool = False
+    trusted_hosts: tuple[str, ...] = ()
+    allow_insecure_http: bool = False
+    ca_bundle: str | None = None
+
+
+def config_path(env: Mapping[str, str] | None = None) -> Path:
+    """Where the config file is: ``HUBTUI_CONFIG``, else ``config.toml`` in the user config dir."""
+    env = os.environ if env is None else env
+    if env.get("HUBTUI_CONFIG"):
+        return Path(env["HUBTUI_CONFIG"]).expanduser()
+    from platformdirs import user_config_path
+
+    return user_config_path("hubtui") / "config.toml"
+
+
+def load_settings(
+    *,
+    base_url: str | None = None,
+    token_file: str | None = None,
+    api_version: str | None = None,
+    read_only: bool | None = None,
+    allow_insecure_http: bool | None = None,
+    ca_bundle: str | None = None,
+    env: Mapping[str, str] | None = None,
+    need_token: bool = True,
+) -> Settings:
+    """Combine flags (the arguments), the environment and the config file, in that order."""
+    env = os.environ if env is None else env
+    file = _read_file(config_path(env))
+    version = api_version or env.get("HUBTUI_API_VERSION") or _str(file, "api_version") or "v3"
+    if version not in API_VERSIONS:
+        raise ConfigError(f"The API version must be v2 or v3, not {version!r}.")
+    token: str | None = None
+    if need_token:
+        token = _token(token_file, env, file)
+    return Settings(
+        base_url=base_url or env.get("HUBTUI_BASE_URL") or _str(file, "base_url"),
+        token=token,
+        api_version=version,
+        read_only=_first_bool(read_only, env.get("HUBTUI_READ_ONLY"), file.get("read_only")),
+        trusted_hosts=tuple(_str_list(file, "trusted_hosts")),
+        allow_insecure_http=_first_bool(
+            allow_insecure_http,
+            env.get("HUBTUI_ALLOW_INSECURE_HTTP"),
+            file.get("allow_insecure_http"),
+        ),
+        ca_bundle=ca_bundle or env.get("HUBTUI_CA_BUNDLE") or _str(file, "ca_bundle"),
+    )
+
+
+def _token(token_file: str | None, env: Mapping[str, str], file: Mapping[str, Any]) -> str | None:
+    if token_file:
+        try:
+            return Path(token_file).expanduser().read_text(encoding="utf-8").strip() or None
+        except OSError as exc:
+            raise ConfigError(
+                f"Could not read the token file {token_file}: {exc.strerror}."
+            ) from None
+    if env.get("HUBTUI_TOKEN"):
+        return env["HUBTUI_TOKEN"].strip()
+    command = _str(file, "token_command")
+    if command:
+        return _run_token_command(command)
+    return None
+
+
+def _run_token_command(command: str) -> str:
+    try:
+        done = subprocess.run(
+            shlex.split(command),
+            capture_output=True,
+            text=True,
+            timeout=TOKEN_COMMAND_TIMEOUT,
+            check=False,
+        )
+    except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
+        raise ConfigError(
+            f"The config's token_command could not run: {type(exc).__name__}."
+        ) from None
+    if done.returncode != 0:
+        raise ConfigError(f"The config's token_command failed with exit status {done.returncode}.")
+    token = done.stdout.strip()
+    if not token:
+        raise ConfigError("The config's token_command printed no token.")
+    return token
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise ConfigError(f"Could not read the config file {path}: {exc.strerror}.") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"The config file {path} is not valid TOML: {exc}.") from None
+
+
+def _str(file: Mapping[str, Any], key: str) -> str | None:
+    value = file.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ConfigError(f"The config setting {key} must be a string.")
+    return value
+
+
+def _str_list(file: Mapping[str, Any], key: str) -> list[str]:
+    value = file.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"The config setting {key} must be a list of strings.")
+    return value
+
+
+def _first_bool(*values: object) -> bool:
+    for value in values:
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            if value.strip().lower() in ("1", "true", "yes", "on"):
+                return True
+            if value.strip().lower() in ("0", "false", "no", "off", ""):
+                return False
+        raise ConfigError(f"Expected true or false, not {value!r}.")
+    return False

@@ -1,0 +1,62 @@
+"""`hubtui demo-server` over real loopback HTTP, as curl and the client see it."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from hubtui.api import ApiConnectionError, HubClient, InvalidResponseError
+from hubtui.demo import DEMO_TOKEN
+from tests.conftest import running_demo_server
+
+
+def test_curl_like_request_lists_the_showcase_hubs(demo_server: str) -> None:
+    answer = httpx.get(f"{demo_server}/v3/hubs", headers={"Authorization": f"Bearer {DEMO_TOKEN}"})
+    assert answer.status_code == 200
+    names = {hub["Name"] for hub in answer.json()}
+    assert {"acme-build", "riverside-infra", "nordic-rail"} <= names
+    assert httpx.get(f"{demo_server}/v3/hubs").status_code == 401
+
+
+async def test_every_operation_over_http(demo_server: str) -> None:
+    async with HubClient(demo_server, token=DEMO_TOKEN) as client:
+        hubs = await client.list_hubs()
+        river = next(h for h in hubs if h.name == "riverside-infra")
+        assert client.regional_route(river).base_url == f"{demo_server}/regions/eu"
+        projects = await client.list_projects(river.id)
+        users = await client.list_project_users(river.id, projects[0].id, api_version="v2")
+        user = await client.get_project_user(river.id, projects[0].id, users[0].user.id)
+        assert user == users[0]
+        created = await client.create_project_user(
+            river.id, projects[0].id, email="night.shift@riverside-infra.eu", role="Reader"
+        )
+        updated = await client.update_project_user(
+            river.id, projects[0].id, created.user.id, role="Admin", is_reviewer=True
+        )
+        assert (updated.role, updated.is_reviewer) == ("Admin", True)
+        assert (await client.get_hub_by_name("riverside-infra")).id == river.id
+    async with httpx.AsyncClient() as plain:
+        answer = await plain.get(
+            f"{demo_server}/_demo/stats", headers={"Authorization": f"Bearer {DEMO_TOKEN}"}
+        )
+        stats = answer.json()
+    assert stats["creates"] == 1
+    assert stats["updates"] == 1
+
+
+async def test_a_body_cut_off_mid_way_is_a_typed_error() -> None:
+    with running_demo_server("--truncated-rate", "1") as url:
+        async with HubClient(url, token=DEMO_TOKEN, max_retries=0) as client:
+            with pytest.raises((ApiConnectionError, InvalidResponseError)) as caught:
+                await client.list_hubs()
+    assert "List hubs failed" in str(caught.value)
+
+
+async def test_a_refused_connection_is_a_typed_error_saying_nothing_was_sent() -> None:
+    from tests.conftest import free_port
+
+    async with HubClient(f"http://127.0.0.1:{free_port()}", max_retries=0) as client:
+        with pytest.raises(ApiConnectionError) as caught:
+            await client.list_hubs()
+    assert caught.value.sent is False
+    assert "could not connect to 127.0.0.1" in str(caught.value)
