@@ -1,0 +1,95 @@
+"""HubTuiApp: owns the client, the screens, the global keys and the command palette."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from hubtui.tui.catalog import Catalog
+from hubtui.tui.commands import LoadedRecords
+from hubtui.tui.screens.hubs import HubListScreen
+
+if TYPE_CHECKING:
+    from hubtui.api import ApiVersion, Hub, HubClient, Project
+
+
+class HubTuiApp(App[None]):
+    """Hub list → hub detail with its projects → project users."""
+
+    CSS_PATH = "hubtui.tcss"
+    TITLE = "hubtui"
+    COMMANDS = App.COMMANDS | {LoadedRecords}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+    ]
+
+    def __init__(
+        self,
+        *,
+        connect: Callable[[], HubClient],
+        server_label: str,
+        api_version: str = "v3",
+        read_only: bool = False,
+    ) -> None:
+        super().__init__()
+        self._connect = connect
+        self._client_task: asyncio.Future[HubClient] | None = None
+        self.server_label = server_label
+        self.api_version: ApiVersion = "v2" if api_version == "v2" else "v3"
+        self.read_only = read_only
+        self.catalog = Catalog()
+
+    def get_default_screen(self) -> Screen[None]:
+        return HubListScreen()
+
+    async def client(self) -> HubClient:
+        """The API client, built on first use (off the event loop, after the first paint)."""
+        task = self._client_task
+        if task is None or (task.done() and task.exception() is not None):
+            task = self._client_task = asyncio.ensure_future(asyncio.to_thread(self._connect))
+        return await asyncio.shield(task)
+
+    async def on_unmount(self) -> None:
+        task = self._client_task
+        if task is not None and task.done() and task.exception() is None:
+            await task.result().aclose()
+
+    def _back_to_hub_list(self) -> None:
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    def open_hub(self, hub: Hub) -> None:
+        """Show a hub's detail, directly above the hub list."""
+        from hubtui.tui.screens.hub_detail import HubDetailScreen
+
+        self._back_to_hub_list()
+        self.push_screen(HubDetailScreen(hub))
+
+    def open_project(
+        self,
+        hub: Hub,
+        project: Project | None,
+        *,
+        project_id: str | None = None,
+        select_user: str | None = None,
+    ) -> None:
+        """Show a project's users, above its hub's detail."""
+        from hubtui.tui.screens.hub_detail import HubDetailScreen
+        from hubtui.tui.screens.project_users import ProjectUsersScreen
+
+        if not (isinstance(self.screen, HubDetailScreen) and self.screen.hub.id == hub.id):
+            self.open_hub(hub)
+        self.push_screen(
+            ProjectUsersScreen(
+                hub,
+                project,
+                project_id=project_id,
+                api_version=self.api_version,
+                select_user=select_user,
+            )
+        )

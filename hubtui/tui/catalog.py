@@ -1,0 +1,80 @@
+"""Everything loaded so far, for the command palette to jump to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from hubtui.tui.text import fold
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub, Project, ProjectUser
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One thing the palette can open: its words, how to show it, and where it lives."""
+
+    kind: str
+    text: str
+    search: str
+    hub: Hub
+    project: Project | None = None
+    project_id: str | None = None
+    user_id: str | None = None
+
+
+@dataclass
+class Catalog:
+    hubs: dict[str, Entry] = field(default_factory=dict)
+    projects: dict[tuple[str, str], Entry] = field(default_factory=dict)
+    users: dict[tuple[str, str], list[Entry]] = field(default_factory=dict)
+
+    def add_hubs(self, hubs: list[Hub]) -> None:
+        for hub in hubs:
+            text = f"Hub {hub.name}"
+            if hub.has_custom_display_name:
+                text += f" · display name {hub.display_name}"
+            self.hubs[hub.id] = Entry("hub", text, fold(text), hub)
+
+    def add_projects(self, hub: Hub, projects: list[Project]) -> None:
+        for project in projects:
+            text = f"Project {project.name} · in hub {hub.name}"
+            self.projects[(hub.id, str(project.id))] = Entry(
+                "project", text, fold(text), hub, project, str(project.id)
+            )
+
+    def add_users(
+        self, hub: Hub, project: Project | None, project_id: str, users: list[ProjectUser]
+    ) -> None:
+        where = project.name if project else f"project {project_id}"
+        entries = []
+        for user in users:
+            name = user.user.full_name or user.user.user_name or f"user {user.user.id}"
+            badge = " · LIMITED reader" if user.is_limited else ""
+            text = f"User {name} <{user.user.email or ''}> · {where}{badge}"
+            entries.append(
+                Entry("user", text, fold(text), hub, project, project_id, str(user.user.id))
+            )
+        self.users[(hub.id, project_id)] = entries
+
+    def entries(self) -> list[Entry]:
+        found = [*self.hubs.values(), *self.projects.values()]
+        for entries in self.users.values():
+            found.extend(entries)
+        return found
+
+    def search(self, query: str, *, limit: int = 40) -> list[tuple[float, Entry]]:
+        """Entries containing every word of ``query``; earlier matches score higher."""
+        words = fold(query).split()
+        if not words:
+            return []
+        hits: list[tuple[float, Entry]] = []
+        for entry in self.entries():
+            if all(word in entry.search for word in words):
+                position = entry.search.find(words[0])
+                hits.append((1.0 / (1 + position / 10), entry))
+                if len(hits) >= limit * 5:
+                    break
+        hits.sort(key=lambda hit: -hit[0])
+        return hits[:limit]

@@ -1,0 +1,79 @@
+"""How records are put into words: hub labels, role meanings, dates, access explanations."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from hubtui.tui.text import inert
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub, ProjectUser
+
+#: The marker of a hub whose display name differs from its URL name (a symbol, not colour).
+DIFFERENT_NAMES_MARK = "≠"
+NO_DISPLAY_NAME = "(none set: same as Name)"
+DISPLAY_NAME_NOT_SENT = "(not sent by server)"
+LIMITED_BADGE = "LIMITED"
+UNKNOWN = "unknown"
+
+ROLE_MEANINGS = {
+    "Reader": "can view the project's content, but not change it",
+    "Editor": "can view and change the project's content",
+    "Admin": "can change content and manage the project's users and settings",
+}
+
+
+def display_name_cell(hub: Hub) -> str:
+    """The DisplayName as a cell: says so when the owner set none, never repeats silently."""
+    if not hub.display_name_sent:
+        return DISPLAY_NAME_NOT_SENT
+    if not hub.has_custom_display_name:
+        return NO_DISPLAY_NAME
+    return inert(hub.display_name)
+
+
+def hub_label(hub: Hub) -> str:
+    """A hub named by both of its names, each labelled."""
+    name = inert(hub.name, limit=60)
+    if hub.has_custom_display_name:
+        return f"{name} (display name: {inert(hub.display_name, limit=60)})"
+    return f"{name} (no display name)"
+
+
+def when(moment: datetime | None) -> str:
+    """A date as local time, short."""
+    if moment is None:
+        return ""
+    return moment.astimezone().strftime("%Y-%m-%d")
+
+
+def when_both(moment: datetime | None) -> str:
+    """A timestamp in local time and in UTC."""
+    if moment is None:
+        return "not given"
+    local = moment.astimezone()
+    utc = moment.astimezone(UTC)
+    return f"{local:%Y-%m-%d %H:%M %Z} (UTC {utc:%Y-%m-%d %H:%M})"
+
+
+def count(value: int | None) -> str:
+    return "?" if value is None else f"{value:,}"
+
+
+def user_name(project_user: ProjectUser) -> str:
+    user = project_user.user
+    return inert(user.full_name or user.user_name or f"user {user.id}")
+
+
+def role_meaning(role: str) -> str:
+    known = ROLE_MEANINGS.get(role)
+    if known:
+        return known
+    return "a role hubtui does not know; shown exactly as the server sent it"
+
+
+def limited_cell(project_user: ProjectUser) -> str:
+    if project_user.is_limited is None:
+        return UNKNOWN
+    return LIMITED_BADGE if project_user.is_limited else ""

@@ -1,0 +1,161 @@
+"""What every list screen shares: filter, back, reload, help, problems and loading."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Footer, Input
+from textual.worker import Worker, WorkerState
+
+from hubtui.tui.widgets.chrome import Breadcrumb, FilterBar, ProblemPanel, StatusLine, Summary
+from hubtui.tui.widgets.record_table import RecordTable
+
+if TYPE_CHECKING:
+    from hubtui.api import HubClient
+    from hubtui.tui.app import HubTuiApp
+
+
+class ListScreen(Screen[None]):
+    """A screen built around one :class:`RecordTable`."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("slash", "filter", "Filter"),
+        Binding("r", "reload", "Reload"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+    #: Lines for the help screen: what each badge and marker on this screen means.
+    LEGEND: ClassVar[tuple[str, ...]] = ()
+    #: Whether escape can go back from this screen (the first screen never quits on escape).
+    CAN_GO_BACK: ClassVar[bool] = True
+
+    @property
+    def hub_app(self) -> HubTuiApp:
+        return cast("HubTuiApp", self.app)
+
+    @property
+    def table(self) -> RecordTable:
+        return self.query_one("#records", RecordTable)
+
+    def compose(self) -> ComposeResult:
+        yield Breadcrumb(id="breadcrumb")
+        yield Summary(id="summary")
+        yield FilterBar(
+            placeholder="Filter: type to narrow the list · enter keeps it · escape clears",
+            id="filter",
+        )
+        yield ProblemPanel(id="problem")
+        yield from self.compose_body()
+        yield StatusLine(id="status")
+        yield Footer(compact=True)
+
+    def compose_body(self) -> ComposeResult:
+        yield RecordTable(id="records")
+
+    def on_mount(self) -> None:
+        # Handlers run for every class in the MRO, so subclasses use start() instead.
+        self.query_one(FilterBar).display = False
+        self.query_one(ProblemPanel).display = False
+        self.refresh_status()
+        self.table.focus()
+        self.start()
+
+    def start(self) -> None:
+        """Set the screen up once mounted: fill the breadcrumb, start the first load."""
+
+    def on_screen_resume(self) -> None:
+        self.refresh_status()
+
+    def refresh_status(self, api_version: str | None = None) -> None:
+        app = self.hub_app
+        self.query_one(StatusLine).show_status(
+            server=app.server_label,
+            api_version=api_version or app.api_version,
+            read_only=app.read_only,
+        )
+
+    # Filter and back --------------------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        bar = self.query_one(FilterBar)
+        bar.display = True
+        bar.focus()
+        self.refresh_bindings()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.table.set_filter(event.value)
+        self.on_view_changed()
+
+    @on(Input.Submitted, "#filter")
+    def _filter_submitted(self) -> None:
+        bar = self.query_one(FilterBar)
+        if not bar.value:
+            bar.display = False
+        self.table.focus()
+
+    def action_back(self) -> None:
+        bar = self.query_one(FilterBar)
+        if bar.display or self.table.filter_text:
+            bar.value = ""
+            bar.display = False
+            self.table.set_filter("")
+            self.table.focus()
+            self.on_view_changed()
+            self.refresh_bindings()
+            return
+        if self.CAN_GO_BACK:
+            self.app.pop_screen()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back" and not self.CAN_GO_BACK:
+            if not self.is_mounted:
+                return False
+            bar = self.query_one(FilterBar)
+            return bar.display or bool(self.table.filter_text)
+        return True
+
+    def on_view_changed(self) -> None:
+        """The rows shown changed (filter, group, load): subclasses refresh their summary."""
+
+    # Loading and problems ---------------------------------------------------------------------
+
+    def action_reload(self) -> None:
+        self.load()
+
+    def load(self) -> None:
+        """Start (or restart) this screen's load."""
+
+    def action_help(self) -> None:
+        from hubtui.tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self))
+
+    async def client(self) -> HubClient:
+        return await self.hub_app.client()
+
+    def begin_loading(self) -> None:
+        self.table.loading = True
+        self.query_one(ProblemPanel).clear()
+
+    def end_loading(self) -> None:
+        self.table.loading = False
+        self.refresh_bindings()
+
+    def show_problem(self, message: str, *, hint: str = "Press r to try again.") -> None:
+        self.query_one(ProblemPanel).show_problem(message, hint=hint)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # A load that failed in a way no handler expected: say so, keep the app running.
+        if event.state is WorkerState.ERROR:
+            self.end_loading()
+            error = event.worker.error
+            self.show_problem(
+                f"Something unexpected went wrong ({type(error).__name__}: {error}). "
+                "This is a bug in hubtui; please report it."
+            )

@@ -1,0 +1,94 @@
+"""`g`: go to a hub by its URL name, the way the by-name operation matches."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from hubtui.api.errors import HubError, NotFoundError
+from hubtui.tui.text import fold, inert
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub
+    from hubtui.tui.app import HubTuiApp
+
+
+class GoToHubScreen(ModalScreen["Hub | None"]):
+    """Asks for a URL name; offers a loaded hub whose DisplayName matches when none does."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, loaded_hubs: list[Hub]) -> None:
+        super().__init__()
+        self.loaded_hubs = loaded_hubs
+        self.offer: Hub | None = None
+        self._offered_for = ""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="go-to-box"):
+            yield Static(
+                Content.assemble(
+                    ("Go to a hub by its URL name", "bold"),
+                    "\nThis matches the hub's Name (the URL identifier, e.g. acme-build), "
+                    "not its DisplayName.",
+                )
+            )
+            yield Input(placeholder="URL name, then enter", id="hub-name-input")
+            yield Static(id="go-to-message")
+
+    @on(Input.Submitted, "#hub-name-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        typed = event.value.strip()
+        if self.offer is not None and typed == self._offered_for:
+            self.dismiss(self.offer)
+            return
+        if not typed:
+            self._say("Type a URL name first.")
+            return
+        self._look_up(typed)
+
+    @work(exclusive=True, exit_on_error=False)
+    async def _look_up(self, typed: str) -> None:
+        self._say(f"Looking up the URL name {inert(typed)}…")
+        self.offer = None
+        try:
+            client = await cast("HubTuiApp", self.app).client()
+            hub = await client.get_hub_by_name(typed)
+        except NotFoundError:
+            self._not_found(typed)
+        except HubError as error:
+            self._say(f"{error} Press enter to try again.")
+        else:
+            self.dismiss(hub)
+
+    def _not_found(self, typed: str) -> None:
+        wanted = fold(typed)
+        matches = [h for h in self.loaded_hubs if fold(h.display_name) == wanted]
+        if not matches:
+            matches = [h for h in self.loaded_hubs if wanted in fold(h.display_name)]
+        if matches:
+            hub = matches[0]
+            self.offer, self._offered_for = hub, typed
+            self._say(
+                f"No hub has the URL name “{inert(typed)}”. The lookup matches the URL name "
+                f"(Name), not the display name. The hub displayed as “{inert(hub.display_name)}” "
+                f"has the URL name “{inert(hub.name)}”. Press enter to open it, or escape."
+            )
+        else:
+            self._say(
+                f"No hub has the URL name “{inert(typed)}”. The lookup matches the URL name "
+                "(Name), not the display name, and no loaded hub's display name matches either."
+            )
+
+    def _say(self, text: str) -> None:
+        self.query_one("#go-to-message", Static).update(Content(text))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

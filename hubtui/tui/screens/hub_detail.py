@@ -1,0 +1,220 @@
+"""A hub's every field, and its projects below."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.widgets import Input, Static
+
+from hubtui.api.errors import ApiStatusError, HubError
+from hubtui.tui.present import count, hub_label, when, when_both
+from hubtui.tui.screens.base import ListScreen
+from hubtui.tui.text import inert
+from hubtui.tui.widgets.chrome import Breadcrumb, Summary
+from hubtui.tui.widgets.record_table import Column, RecordTable, Row
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub, Project, RegionalRoute
+
+PROJECT_COLUMNS = (
+    Column("name", "Project", min_width=18, priority=0),
+    Column("access", "Access", width=9, priority=0),
+    Column("status", "Status", width=10, priority=1),
+    Column("id", "Id", width=7, numeric=True, priority=2),
+    Column("number", "Number", width=8, priority=3),
+    Column("start", "Start", width=10, priority=4),
+)
+#: Statuses with which a server says it does not offer the (assumed) list-projects operation.
+NO_PROJECT_LISTING = (404, 405, 501)
+
+
+class HubDetailScreen(ListScreen):
+    """One hub: its names side by side, region, author, dates, restrictions; its projects."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("p", "project_by_id", "By id"),
+        Binding("y", "copy", "Copy"),
+    ]
+    LEGEND = (
+        "Name: the URL identifier (lowercase, DNS-safe). Links and 'go to URL name' match it.",
+        "DisplayName: chosen by the hub's owner; equals Name when the owner set none.",
+        "Limited (access, highlighted): whitelisted hub users can read the project as limited "
+        "readers without being members.",
+        "Regional API: where this hub's project and user calls go, if hubtui trusts it.",
+        "p opens a project by typing its id (for servers that cannot list projects).",
+    )
+
+    def __init__(self, hub: Hub) -> None:
+        super().__init__()
+        self.hub = hub
+        self.projects: dict[str, Project] = {}
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="hub-names"):
+            yield Static(id="hub-name", classes="name-card")
+            yield Static(id="hub-display-name", classes="name-card")
+        yield Static(id="hub-facts")
+        yield Input(placeholder="Project id, then enter", id="project-id")
+        yield RecordTable(PROJECT_COLUMNS, id="records", empty_text="This hub has no projects.")
+
+    def start(self) -> None:
+        self.query_one("#project-id", Input).display = False
+        self._show_hub(None)
+        self.load()
+
+    def load(self) -> None:
+        self._load()
+
+    @work(exclusive=True, group="load", exit_on_error=False)
+    async def _load(self) -> None:
+        self.begin_loading()
+        self.query_one(Summary).say("Loading projects…")
+        try:
+            client = await self.client()
+            self.hub = await client.get_hub(self.hub.id)
+            self._show_hub(client.regional_route(self.hub))
+            projects = await client.list_projects(self.hub.id)
+        except ApiStatusError as error:
+            if error.status_code in NO_PROJECT_LISTING and "projects" in error.operation:
+                self._ask_for_project_id(str(error))
+            else:
+                self.show_problem(str(error))
+                self.query_one(Summary).say("Projects not loaded.")
+        except HubError as error:
+            self.show_problem(str(error))
+            self.query_one(Summary).say("Projects not loaded.")
+        else:
+            self.projects = {str(p.id): p for p in projects}
+            self.hub_app.catalog.add_projects(self.hub, projects)
+            self.table.set_rows([_project_row(p) for p in projects])
+            self.on_view_changed()
+        finally:
+            self.end_loading()
+
+    def _ask_for_project_id(self, why: str) -> None:
+        self.show_problem(
+            f"{why} This server cannot list a hub's projects.",
+            hint="Type a project id below and press enter to open its users.",
+        )
+        self.query_one(Summary).say("Projects cannot be listed here: open one by its id.")
+        prompt = self.query_one("#project-id", Input)
+        prompt.display = True
+        prompt.focus()
+
+    def action_project_by_id(self) -> None:
+        prompt = self.query_one("#project-id", Input)
+        prompt.display = True
+        prompt.focus()
+
+    @on(Input.Submitted, "#project-id")
+    def _project_id_given(self, event: Input.Submitted) -> None:
+        project_id = event.value.strip()
+        if not project_id:
+            self.notify("Type a project id first.", severity="warning", markup=False)
+            return
+        project = self.projects.get(project_id)
+        self.hub_app.open_project(self.hub, project, project_id=project_id)
+
+    def _show_hub(self, route: RegionalRoute | None) -> None:
+        hub = self.hub
+        self.query_one(Breadcrumb).show_path(hub_label(hub))
+        self.query_one("#hub-name", Static).update(
+            Content.assemble(
+                ("Name", "bold"),
+                " (URL name)\n",
+                (inert(hub.name), "bold"),
+                "\nThe URL identifier: links and 'go to URL name' use it.",
+            )
+        )
+        if not hub.display_name_sent:
+            shown, meaning = inert(hub.name), "The server did not send one; showing Name."
+        elif hub.has_custom_display_name:
+            shown = inert(hub.display_name)
+            meaning = "≠ differs from Name. Chosen by the owner; never used for look-ups."
+        else:
+            shown, meaning = inert(hub.display_name), "No display name set: it equals Name."
+        self.query_one("#hub-display-name", Static).update(
+            Content.assemble(("DisplayName", "bold"), "\n", (shown, "bold"), "\n", meaning)
+        )
+        self.query_one("#hub-facts", Static).update(_facts(hub, route))
+
+    def on_view_changed(self) -> None:
+        table = self.table
+        limited = sum(1 for p in self.projects.values() if p.is_access_limited)
+        parts = [f"{len(self.projects):,} projects", f"{limited} with Limited access"]
+        if table.filter_text:
+            parts.append(f"{table.visible_count:,} match “{table.filter_text}”")
+        if table.sort_label:
+            parts.append(f"sorted by {table.sort_label}")
+        self.query_one(Summary).say(" · ".join(parts))
+
+    @on(RecordTable.Selected, "#records")
+    def _open(self, event: RecordTable.Selected) -> None:
+        project = self.projects.get(event.row.key)
+        if project is not None:
+            self.hub_app.open_project(self.hub, project)
+
+    def action_copy(self) -> None:
+        row = self.table.highlighted_row
+        project = self.projects.get(row.key) if row else None
+        text, what = (str(project.id), "project id") if project else (self.hub.id, "hub id")
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied the {what}: {inert(text)}", markup=False)
+
+
+def _project_row(project: Project) -> Row:
+    return Row(
+        key=str(project.id),
+        cells=(
+            inert(project.name),
+            inert(project.project_access or ""),
+            inert(project.project_status or ""),
+            str(project.id),
+            inert(project.number or ""),
+            when(project.start_date),
+        ),
+        badges=frozenset({1}) if project.is_access_limited else frozenset(),
+    )
+
+
+def _facts(hub: Hub, route: RegionalRoute | None) -> Content:
+    lines: list[Content] = []
+
+    def fact(label: str, *value: str | tuple[str, str]) -> None:
+        lines.append(Content.assemble((f"{label:<13}", "bold"), *value))
+
+    region = inert(hub.region_name or "not given")
+    regional = hub.api_regional_url
+    if route is None:
+        trust = "checking…"
+    elif regional is None:
+        trust = "none named; calls go to the configured server"
+    elif route.trusted:
+        trust = f"trusted: {route.reason.removeprefix('Using the regional API: ').rstrip('.')}"
+    else:
+        trust = f"NOT trusted: {route.reason}"
+    fact("Region", region)
+    fact("Regional API", inert(regional or "—", limit=80), " · ", trust)
+    author = hub.author
+    if author:
+        who = inert(author.full_name or author.user_name or f"user {author.id}")
+        fact("Author", who, f" <{inert(author.email)}>" if author.email else "")
+    else:
+        fact("Author", "not given")
+    fact("Created", when_both(hub.creation_date))
+    fact("Counts", f"{count(hub.number_of_users)} users · {count(hub.number_of_projects)} projects")
+    sso = "yes" if hub.is_user_entra_id_sso_restricted else "no"
+    tenant = ""
+    if hub.restricted_tenant_domain or hub.restricted_tenant_id:
+        tenant = (
+            f" · tenant {inert(hub.restricted_tenant_domain or '—')}"
+            f" ({inert(hub.restricted_tenant_id or 'no id')})"
+        )
+    fact("Entra ID SSO", f"restricted: {sso}{tenant}")
+    fact("Id", inert(hub.id))
+    return Content("\n").join(lines)

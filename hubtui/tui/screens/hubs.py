@@ -1,0 +1,160 @@
+"""The first screen: every hub, by URL name or by display name."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.binding import Binding, BindingType
+
+from hubtui.api.errors import HubError
+from hubtui.tui.present import (
+    DIFFERENT_NAMES_MARK,
+    NO_DISPLAY_NAME,
+    count,
+    display_name_cell,
+    hub_label,
+    when,
+)
+from hubtui.tui.screens.base import ListScreen
+from hubtui.tui.text import inert
+from hubtui.tui.widgets.chrome import Breadcrumb, Summary
+from hubtui.tui.widgets.record_table import Column, RecordTable, Row
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub
+
+NAME_COLUMN = Column("name", "Name (URL name)", min_width=14, priority=0)
+DISPLAY_COLUMN = Column("display_name", "DisplayName", min_width=16, priority=1)
+OTHER_COLUMNS = (
+    Column("region", "Region", width=17, priority=3),
+    Column("users", "Users", width=6, numeric=True, priority=4),
+    Column("projects", "Projects", width=8, numeric=True, priority=4),
+    Column("created", "Created", width=10, priority=5),
+)
+MARK_COLUMN = Column("mark", DIFFERENT_NAMES_MARK, width=1, priority=0)
+
+
+class HubListScreen(ListScreen):
+    """Hubs, with Name and DisplayName side by side and the difference marked."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "toggle_lead", "Names"),
+        Binding("g", "go_to_hub", "Go to"),
+        Binding("y", "copy", "Copy"),
+    ]
+    CAN_GO_BACK = False
+    LEGEND = (
+        f"{DIFFERENT_NAMES_MARK}  the hub's DisplayName differs from its Name (URL name).",
+        "Name: the URL identifier, lowercase and DNS-safe; links and 'go to URL name' use it.",
+        "DisplayName: what the hub's owner chose to show; it is never used to look a hub up.",
+        f"{NO_DISPLAY_NAME}: the owner set no display name, so it equals Name.",
+        "(not sent by server): the server predates DisplayName; hubtui shows Name instead.",
+        "s sorts by the next column, S reverses the order.",
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hubs: dict[str, Hub] = {}
+        self.display_name_leads = False
+
+    def start(self) -> None:
+        self.query_one(Breadcrumb).show_path()
+        self.table.empty_text = "No hubs yet."
+        self._apply_columns()
+        self.load()
+
+    def load(self) -> None:
+        self._load_hubs()
+
+    @work(exclusive=True, group="load", exit_on_error=False)
+    async def _load_hubs(self) -> None:
+        self.begin_loading()
+        self.query_one(Summary).say("Loading hubs…")
+        try:
+            client = await self.client()
+            hubs = await client.list_hubs()
+        except HubError as error:
+            self.show_problem(str(error))
+            self.on_view_changed()
+        else:
+            self.hubs = {hub.id: hub for hub in hubs}
+            self.hub_app.catalog.add_hubs(hubs)
+            self._fill()
+        finally:
+            self.end_loading()
+
+    def _apply_columns(self) -> None:
+        lead, second = (
+            (DISPLAY_COLUMN, NAME_COLUMN)
+            if self.display_name_leads
+            else (NAME_COLUMN, DISPLAY_COLUMN)
+        )
+        self.table.set_columns((MARK_COLUMN, lead, second, *OTHER_COLUMNS))
+
+    def _row(self, hub: Hub) -> Row:
+        name, shown = inert(hub.name), display_name_cell(hub)
+        lead, second = (shown, name) if self.display_name_leads else (name, shown)
+        mark = DIFFERENT_NAMES_MARK if hub.has_custom_display_name else ""
+        return Row(
+            key=hub.id,
+            cells=(
+                mark,
+                lead,
+                second,
+                inert(hub.region_name or ""),
+                count(hub.number_of_users),
+                count(hub.number_of_projects),
+                when(hub.creation_date),
+            ),
+            badges=frozenset({0}) if mark else frozenset(),
+        )
+
+    def _fill(self) -> None:
+        self.table.set_rows([self._row(hub) for hub in self.hubs.values()])
+        if self.table.sort_label is None:
+            self.table.sort_by(1)
+        self.on_view_changed()
+
+    def on_view_changed(self) -> None:
+        table = self.table
+        total = len(self.hubs)
+        lead = "DisplayName" if self.display_name_leads else "Name (URL name)"
+        other = "Name" if self.display_name_leads else "DisplayName"
+        parts = [f"{total:,} hubs"]
+        if table.filter_text:
+            parts.append(f"{table.visible_count:,} match “{table.filter_text}”")
+        parts.append(f"{lead} leads (n: {other} first)")
+        if table.sort_label:
+            parts.append(f"sorted by {table.sort_label}")
+        self.query_one(Summary).say(" · ".join(parts))
+
+    @on(RecordTable.Selected, "#records")
+    def _open(self, event: RecordTable.Selected) -> None:
+        hub = self.hubs.get(event.row.key)
+        if hub is not None:
+            self.hub_app.open_hub(hub)
+
+    def action_toggle_lead(self) -> None:
+        self.display_name_leads = not self.display_name_leads
+        self._apply_columns()
+        self.table.set_rows([self._row(hub) for hub in self.hubs.values()])
+        self.table.sort_by(1)
+        self.on_view_changed()
+
+    def action_go_to_hub(self) -> None:
+        from hubtui.tui.screens.go_to_hub import GoToHubScreen
+
+        def opened(hub: Hub | None) -> None:
+            if hub is not None:
+                self.hub_app.open_hub(hub)
+
+        self.app.push_screen(GoToHubScreen(list(self.hubs.values())), opened)
+
+    def action_copy(self) -> None:
+        row = self.table.highlighted_row
+        hub = self.hubs.get(row.key) if row else None
+        if hub is None:
+            return
+        self.app.copy_to_clipboard(hub.id)
+        self.notify(f"Copied the id of hub {hub_label(hub)}: {inert(hub.id)}", markup=False)

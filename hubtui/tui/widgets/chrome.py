@@ -1,0 +1,48 @@
+"""The lines every screen shares: where you are, what went wrong, which server."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widgets import Input, Static
+
+from hubtui.tui.text import inert
+
+
+class Breadcrumb(Static):
+    """Hubs › hub › project: where the person is."""
+
+    def show_path(self, *parts: str) -> None:
+        """Show the path; each part is server data and is shown literally."""
+        self.update(Content(" › ".join(inert(p, limit=60) for p in ("Hubs", *parts))))
+
+
+class Summary(Static):
+    """One line of counts and state above a list."""
+
+    def say(self, text: str) -> None:
+        self.update(Content(text))
+
+
+class StatusLine(Static):
+    """Server, API version and read-only state, always visible."""
+
+    def show_status(self, *, server: str, api_version: str, read_only: bool) -> None:
+        parts = [f"server {inert(server, limit=60)}", f"API {api_version}"]
+        parts.append("READ-ONLY: changes are off" if read_only else "changes allowed")
+        self.update(Content(" · ".join(parts)))
+
+
+class ProblemPanel(Static):
+    """What went wrong, in words, on the screen that asked; hidden when all is well."""
+
+    def show_problem(self, message: str, *, hint: str = "Press r to try again.") -> None:
+        self.update(Content.assemble(("⚠ ", "bold"), inert(message, limit=600), "\n", hint))
+        self.display = True
+
+    def clear(self) -> None:
+        self.update("")
+        self.display = False
+
+
+class FilterBar(Input):
+    """The `/` filter: hidden until asked for."""

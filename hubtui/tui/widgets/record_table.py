@@ -1,0 +1,428 @@
+"""RecordTable: a keyboard-driven table that renders only the lines on screen.
+
+Textual's stock DataTable builds every row up front (seconds for 50,000 rows); this table keeps
+plain tuples of already-safe strings, paints through the line API only what is visible, and
+filters and sorts index lists, so 50,000 rows fill and filter in milliseconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.strip import Strip
+from textual.widget import Widget
+
+from hubtui.tui.text import fold
+
+__all__ = ["Column", "RecordTable", "Row"]
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: its label and how it gives way when the terminal is narrow."""
+
+    key: str
+    label: str
+    width: int | None = None
+    """A fixed width; None to share the room left over."""
+    min_width: int = 6
+    priority: int = 0
+    """Columns with the highest priority number are dropped first when space runs out."""
+    numeric: bool = False
+    """Right-aligned and sorted as a number."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row: a key, safe display strings (one per column) and how it is marked."""
+
+    key: str
+    cells: tuple[str, ...]
+    tone: str | None = None
+    """A row style: ``record-table--<tone>`` (for example ``limited``)."""
+    badges: frozenset[int] = frozenset()
+    """Indexes of cells shown in the badge style (their text is a word, never colour alone)."""
+    group: str | None = None
+    """What :meth:`RecordTable.show_group` selects on (for example member or limited)."""
+    search: str = field(default="", compare=False)
+
+
+def _sort_key(numeric: bool) -> Callable[[str], tuple[int, float | str]]:
+    def key(text: str) -> tuple[int, float | str]:
+        if numeric:
+            digits = "".join(ch for ch in text if ch.isdigit() or ch == ".")
+            try:
+                return (0, float(digits))
+            except ValueError:
+                return (1, 0.0)
+        return (0 if text else 1, fold(text))
+
+    return key
+
+
+class RecordTable(Widget, can_focus=True):
+    """A table of :class:`Row` under a header line, with a cursor, filter, groups and sorting."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "record-table--header",
+        "record-table--cursor",
+        "record-table--badge",
+        "record-table--limited",
+        "record-table--muted",
+    }
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "cursor(-1)", "Up", show=False),
+        Binding("down,j", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "edge(0)", "First", show=False),
+        Binding("end", "edge(1)", "Last", show=False),
+        Binding("enter", "select", "Open"),
+        Binding("s", "sort", "Sort"),
+        Binding("S", "reverse", "Reverse sort", show=False),
+    ]
+    DEFAULT_CSS = """
+    RecordTable { height: 1fr; }
+    """
+
+    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+
+    class Highlighted(Message):
+        """The cursor moved to ``row`` (None when the table is empty)."""
+
+        def __init__(self, table: RecordTable, row: Row | None) -> None:
+            super().__init__()
+            self.table = table
+            self.row = row
+
+        @property
+        def control(self) -> RecordTable:
+            return self.table
+
+    class Selected(Message):
+        """The person opened ``row`` (enter, or a click on the highlighted row)."""
+
+        def __init__(self, table: RecordTable, row: Row) -> None:
+            super().__init__()
+            self.table = table
+            self.row = row
+
+        @property
+        def control(self) -> RecordTable:
+            return self.table
+
+    def __init__(
+        self,
+        columns: Sequence[Column] = (),
+        *,
+        empty_text: str = "Nothing to show.",
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.columns: tuple[Column, ...] = tuple(columns)
+        self.empty_text = empty_text
+        self.rows: list[Row] = []
+        self._order: list[int] = []
+        self._view: list[int] = []
+        self._filter = ""
+        self._group: str | None = None
+        self._sort_column: int | None = None
+        self._sort_reverse = False
+        self._top = 0
+        self._column_layout: tuple[int, list[tuple[int, int]]] | None = None
+
+    # What is shown ----------------------------------------------------------------------------
+
+    @property
+    def filter_text(self) -> str:
+        return self._filter
+
+    @property
+    def group(self) -> str | None:
+        return self._group
+
+    @property
+    def visible_count(self) -> int:
+        return len(self._view)
+
+    @property
+    def sort_label(self) -> str | None:
+        """The sorted column's label with its direction, or None when unsorted."""
+        if self._sort_column is None:
+            return None
+        arrow = "descending" if self._sort_reverse else "ascending"
+        return f"{self.columns[self._sort_column].label} {arrow}"
+
+    @property
+    def highlighted_row(self) -> Row | None:
+        if not self._view:
+            return None
+        return self.rows[self._view[min(self.cursor, len(self._view) - 1)]]
+
+    def set_columns(self, columns: Sequence[Column]) -> None:
+        self.columns = tuple(columns)
+        self._column_layout = None
+        self.refresh()
+
+    def set_rows(self, rows: Sequence[Row], *, keep_key: str | None = None) -> None:
+        """Replace every row; the cursor stays on ``keep_key`` (or the current row) if present."""
+        keep = keep_key if keep_key is not None else self._highlighted_key()
+        self.rows = [r if r.search else _with_search(r) for r in rows]
+        self._order = list(range(len(self.rows)))
+        if self._sort_column is not None:
+            self._apply_sort()
+        self._refilter(keep)
+
+    def update_row(self, row: Row) -> None:
+        """Replace the row with the same key, or add it; the cursor moves to it."""
+        row = row if row.search else _with_search(row)
+        for index, existing in enumerate(self.rows):
+            if existing.key == row.key:
+                self.rows[index] = row
+                break
+        else:
+            self.rows.append(row)
+            self._order.append(len(self.rows) - 1)
+            if self._sort_column is not None:
+                self._apply_sort()
+        self._refilter(row.key)
+
+    def set_filter(self, text: str) -> None:
+        """Show only rows whose cells contain every word of ``text`` (case and accents ignored)."""
+        self._filter = text
+        self._refilter(self._highlighted_key())
+
+    def show_group(self, group: str | None) -> None:
+        """Show only rows of this group (None for all)."""
+        self._group = group
+        self._refilter(self._highlighted_key())
+
+    def sort_by(self, column: int | None, *, reverse: bool = False) -> None:
+        self._sort_column = column
+        self._sort_reverse = reverse
+        keep = self._highlighted_key()
+        self._order = list(range(len(self.rows)))
+        if column is not None:
+            self._apply_sort()
+        self._refilter(keep)
+
+    def select_key(self, key: str) -> bool:
+        """Move the cursor to the row with this key, if it is shown."""
+        for position, index in enumerate(self._view):
+            if self.rows[index].key == key:
+                self.cursor = position
+                return True
+        return False
+
+    def _highlighted_key(self) -> str | None:
+        row = self.highlighted_row
+        return row.key if row else None
+
+    def _apply_sort(self) -> None:
+        assert self._sort_column is not None
+        column = self._sort_column
+        key = _sort_key(self.columns[column].numeric)
+        self._order.sort(key=lambda i: key(self.rows[i].cells[column]), reverse=self._sort_reverse)
+
+    def _refilter(self, keep_key: str | None) -> None:
+        words = fold(self._filter).split()
+        group = self._group
+        rows = self.rows
+        self._view = [
+            i
+            for i in self._order
+            if (group is None or rows[i].group == group)
+            and all(word in rows[i].search for word in words)
+        ]
+        position = 0
+        if keep_key is not None:
+            for n, index in enumerate(self._view):
+                if rows[index].key == keep_key:
+                    position = n
+                    break
+        self.cursor = position
+        self.refresh()
+
+    # Keys -------------------------------------------------------------------------------------
+
+    @property
+    def _page(self) -> int:
+        return max(1, self.size.height - 1)
+
+    def action_cursor(self, delta: int) -> None:
+        self.cursor = self.cursor + delta
+
+    def action_page(self, direction: int) -> None:
+        self.cursor = self.cursor + direction * self._page
+
+    def action_edge(self, end: int) -> None:
+        self.cursor = len(self._view) - 1 if end else 0
+
+    def action_select(self) -> None:
+        row = self.highlighted_row
+        if row is not None:
+            self.post_message(self.Selected(self, row))
+
+    def action_sort(self) -> None:
+        if not self.columns:
+            return
+        current = -1 if self._sort_column is None else self._sort_column
+        self.sort_by((current + 1) % len(self.columns))
+
+    def action_reverse(self) -> None:
+        self.sort_by(self._sort_column or 0, reverse=not self._sort_reverse)
+
+    def validate_cursor(self, cursor: int) -> int:
+        return max(0, min(cursor, len(self._view) - 1))
+
+    def watch_cursor(self, cursor: int) -> None:
+        page = self._page
+        if cursor < self._top:
+            self._top = cursor
+        elif cursor >= self._top + page:
+            self._top = cursor - page + 1
+        self._top = max(0, min(self._top, max(0, len(self._view) - page)))
+        self.refresh()
+        self.post_message(self.Highlighted(self, self.highlighted_row))
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._column_layout = None
+        self.cursor = self.cursor
+
+    def on_click(self, event: events.Click) -> None:
+        if event.y < 1:
+            return
+        position = self._top + event.y - 1
+        if position >= len(self._view):
+            return
+        if position == self.cursor:
+            self.action_select()
+        else:
+            self.cursor = position
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        self.cursor = self.cursor + 3
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self.cursor = self.cursor - 3
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    # Painting ---------------------------------------------------------------------------------
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._view) + 1
+
+    def _layout(self, width: int) -> list[tuple[int, int]]:
+        """(column index, width) of the columns that fit, in column order."""
+        if self._column_layout and self._column_layout[0] == width:
+            return self._column_layout[1]
+        chosen: list[int] = []
+        used = 0
+        for index in sorted(range(len(self.columns)), key=lambda i: self.columns[i].priority):
+            column = self.columns[index]
+            need = (column.width or column.min_width) + (1 if chosen else 0)
+            if used + need > width and chosen:
+                continue
+            chosen.append(index)
+            used += need
+        chosen.sort()
+        flexible = [i for i in chosen if self.columns[i].width is None]
+        spare = max(0, width - used)
+        widths: list[tuple[int, int]] = []
+        for index in chosen:
+            column = self.columns[index]
+            if column.width is not None:
+                widths.append((index, column.width))
+                continue
+            share = spare // len(flexible) if flexible else 0
+            if flexible and index == flexible[-1]:
+                share = spare - share * (len(flexible) - 1)
+            widths.append((index, column.min_width + share))
+        self._column_layout = (width, widths)
+        return widths
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        base = self.rich_style
+        layout = self._layout(width)
+        if y == 0:
+            header = base + self.get_component_rich_style("record-table--header")
+            labels = []
+            for index, cell_width in layout:
+                label = self.columns[index].label
+                if index == self._sort_column:
+                    label += " ▼" if self._sort_reverse else " ▲"
+                labels.append((label, cell_width, self.columns[index].numeric))
+            return self._strip(labels, header, width, badges=None, badge_style=None)
+        position = self._top + y - 1
+        if position >= len(self._view):
+            if position == 0 and y == 1:
+                muted = base + self.get_component_rich_style("record-table--muted")
+                return Strip([Segment(set_cell_size(f" {self.empty_text}", width), muted)], width)
+            return Strip.blank(width, base)
+        row = self.rows[self._view[position]]
+        style = base
+        if row.tone:
+            style += self.get_component_rich_style(f"record-table--{row.tone}")
+        if position == self.cursor:
+            cursor = self.get_component_rich_style("record-table--cursor")
+            style += cursor if self.has_focus else Style(reverse=True)
+        badge = self.get_component_rich_style("record-table--badge")
+        cells = [
+            (row.cells[index] if index < len(row.cells) else "", w, self.columns[index].numeric)
+            for index, w in layout
+        ]
+        badges = {n for n, (index, _) in enumerate(layout) if index in row.badges}
+        return self._strip(cells, style, width, badges=badges, badge_style=badge)
+
+    @staticmethod
+    def _strip(
+        cells: list[tuple[str, int, bool]],
+        style: Style,
+        width: int,
+        *,
+        badges: set[int] | None,
+        badge_style: Style | None,
+    ) -> Strip:
+        segments: list[Segment] = []
+        for n, (text, cell_width, numeric) in enumerate(cells):
+            if n:
+                segments.append(Segment(" ", style))
+            if cell_len(text) > cell_width:
+                text = set_cell_size(text, max(0, cell_width - 1)) + "…"
+            pad = " " * max(0, cell_width - cell_len(text))
+            fitted = pad + text if numeric else text + pad
+            cell_style = style + badge_style if badges and n in badges and badge_style else style
+            segments.append(Segment(fitted, cell_style))
+        used = sum(cell_len(s.text) for s in segments)
+        if used < width:
+            segments.append(Segment(" " * (width - used), style))
+        return Strip(segments, width).crop(0, width)
+
+
+def _with_search(row: Row) -> Row:
+    return Row(
+        key=row.key,
+        cells=row.cells,
+        tone=row.tone,
+        badges=row.badges,
+        group=row.group,
+        search=fold("\x1f".join(row.cells)),
+    )
