@@ -120,6 +120,10 @@ class ListScreen(Screen[None]):
             return bar.display or bool(self.table.filter_text)
         return True
 
+    @on(RecordTable.ViewChanged, "#records")
+    def _view_changed(self) -> None:
+        self.on_view_changed()
+
     def on_view_changed(self) -> None:
         """The rows shown changed (filter, group, load): subclasses refresh their summary."""
 

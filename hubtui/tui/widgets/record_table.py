@@ -121,6 +121,17 @@ class RecordTable(Widget, can_focus=True):
         def control(self) -> RecordTable:
             return self.table
 
+    class ViewChanged(Message):
+        """The rows shown changed: new rows, filter, group or sort."""
+
+        def __init__(self, table: RecordTable) -> None:
+            super().__init__()
+            self.table = table
+
+        @property
+        def control(self) -> RecordTable:
+            return self.table
+
     def __init__(
         self,
         columns: Sequence[Column] = (),
@@ -254,6 +265,7 @@ class RecordTable(Widget, can_focus=True):
                     break
         self.cursor = position
         self.refresh()
+        self.post_message(self.ViewChanged(self))
 
     # Keys -------------------------------------------------------------------------------------
 

@@ -1,0 +1,255 @@
+"""The browsing flows, driven by keys as a person drives them."""
+
+from __future__ import annotations
+
+from hubtui.demo import DemoSize, DemoStore, Faults
+from hubtui.tui.screens.hub_detail import HubDetailScreen
+from hubtui.tui.screens.hubs import HubListScreen
+from hubtui.tui.screens.project_users import ProjectUsersScreen
+from hubtui.tui.widgets.record_table import RecordTable
+from tests.tui.conftest import press, running, screen_text, screen_words, settle, type_text
+
+
+def table_lines(text: str, header: str) -> list[str]:
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.lstrip("≠ ").startswith(header))
+    return lines[start:]
+
+
+async def test_hub_list_shows_both_names_and_marks_the_difference() -> None:
+    async with running() as pilot:
+        text = screen_text(pilot)
+        assert "8 hubs · Name (URL name) leads" in text
+        acme = next(line for line in text.splitlines() if "acme-build" in line)
+        assert acme.startswith("≠ acme-build")
+        assert "ACME Construction Group" in acme
+        river = next(line for line in text.splitlines() if "riverside-infra" in line)
+        assert "(none set: same as Name)" in river
+        assert not river.startswith("≠")
+
+
+async def test_n_puts_display_name_first() -> None:
+    async with running() as pilot:
+        await press(pilot, "n")
+        text = screen_text(pilot)
+        assert "DisplayName leads (n: Name first)" in text
+        rows = table_lines(text, "DisplayName")
+        assert rows[0].split()[1] == "DisplayName"
+        acme = next(line for line in rows if "acme-build" in line)
+        assert acme.index("ACME Construction Group") < acme.index("acme-build")
+
+
+async def test_sorting_from_the_keyboard() -> None:
+    async with running() as pilot:
+        table = pilot.app.screen.query_one(RecordTable)
+        first = table.highlighted_row
+        assert first is not None
+        assert first.cells[1] == "acme-build"
+        await press(pilot, "S")
+        assert "descending" in screen_text(pilot)
+        await press(pilot, "home")
+        top = table.highlighted_row
+        assert top is not None
+        assert top.cells[1] == "skyline-dev"
+
+
+async def test_hub_list_to_detail_to_users_and_back() -> None:
+    async with running() as pilot:
+        await press(pilot, "enter")
+        assert isinstance(pilot.app.screen, HubDetailScreen)
+        text = screen_text(pilot)
+        assert "Hubs › acme-build (display name: ACME Construction Group)" in text
+        assert "Name (URL name)" in text
+        assert "≠ differs from Name" in text
+        assert "trusted: its host is the configured server's" in text
+        assert "Harbour Bridge Retrofit" in text
+        assert "3 projects · 2 with Limited access" in text
+        await press(pilot, "enter")
+        assert isinstance(pilot.app.screen, ProjectUsersScreen)
+        text = screen_text(pilot)
+        assert "12 users · 7 members · 5 limited readers" in text
+        grace = next(line for line in text.splitlines() if "Grace Osei" in line)
+        assert "LIMITED" in grace
+        await press(pilot, "escape")
+        assert isinstance(pilot.app.screen, HubDetailScreen)
+        await press(pilot, "escape")
+        assert isinstance(pilot.app.screen, HubListScreen)
+        await press(pilot, "escape")
+        assert isinstance(pilot.app.screen, HubListScreen)
+        assert pilot.app.is_running
+
+
+async def test_selecting_a_limited_reader_explains_their_access() -> None:
+    async with running() as pilot:
+        await press(pilot, "enter", "enter", "end")
+        text = screen_text(pilot)
+        assert "LIMITED READER" in text
+        assert "northwind-eng.com" in text
+        assert "not a direct member" in screen_words(pilot)
+        await press(pilot, "home")
+        text = screen_words(pilot)
+        assert "DIRECT MEMBER" in text
+        assert "role Admin" in text
+
+
+async def test_filter_ignores_case_and_accents_and_escape_clears_it_first() -> None:
+    async with running() as pilot:
+        await press(pilot, "enter", "slash")
+        await type_text(pilot, "quebec")
+        await press(pilot, "enter")
+        table = pilot.app.screen.query_one(RecordTable)
+        assert table.visible_count == 1
+        assert "Québec Office Tower" in screen_text(pilot)
+        assert table.has_focus
+        await press(pilot, "escape")
+        assert isinstance(pilot.app.screen, HubDetailScreen)
+        assert table.visible_count == 3
+        await press(pilot, "escape")
+        assert isinstance(pilot.app.screen, HubListScreen)
+
+
+async def test_l_cycles_all_members_and_limited_readers() -> None:
+    async with running() as pilot:
+        await press(pilot, "enter", "enter")
+        table = pilot.app.screen.query_one(RecordTable)
+        assert table.visible_count == 12
+        await press(pilot, "l")
+        assert table.visible_count == 7
+        assert "showing direct members: 7" in screen_text(pilot)
+        await press(pilot, "l")
+        assert table.visible_count == 5
+        assert all(row.cells[4] == "LIMITED" for row in table.rows if row.group == "limited")
+        await press(pilot, "l")
+        assert table.visible_count == 12
+
+
+async def test_v_switches_the_users_screen_between_api_versions() -> None:
+    async with running() as pilot:
+        await press(pilot, "enter", "enter")
+        assert "API v3" in screen_text(pilot)
+        await press(pilot, "v")
+        text = screen_text(pilot)
+        assert "API v2" in text
+        assert "12 users" in text
+
+
+async def test_go_to_url_name() -> None:
+    async with running() as pilot:
+        await press(pilot, "g")
+        await type_text(pilot, "nordic-rail")
+        await press(pilot, "enter")
+        assert isinstance(pilot.app.screen, HubDetailScreen)
+        assert pilot.app.screen.hub.name == "nordic-rail"
+
+
+async def test_go_to_a_display_name_offers_the_hub_and_explains() -> None:
+    async with running() as pilot:
+        await press(pilot, "g")
+        await type_text(pilot, "ACME Construction Group")
+        await press(pilot, "enter")
+        text = screen_words(pilot)
+        assert "No hub has the URL name “ACME Construction Group”" in text
+        assert "matches the URL name (Name), not the display name" in text
+        assert "has the URL name “acme-build”" in text
+        await press(pilot, "enter")
+        assert isinstance(pilot.app.screen, HubDetailScreen)
+        assert pilot.app.screen.hub.name == "acme-build"
+
+
+async def test_an_error_is_shown_on_the_screen_and_r_retries() -> None:
+    faults = Faults(failure_rate=1.0, failure_statuses=(500,))
+    async with running(faults=faults) as pilot:
+        text = screen_words(pilot)
+        assert "List hubs failed: the server had an internal error (HTTP 500)" in text
+        assert "Press r to try again" in text
+        faults.failure_rate = 0.0
+        await press(pilot, "r")
+        text = screen_text(pilot)
+        assert "HTTP 500" not in text
+        assert "acme-build" in text
+
+
+async def test_a_server_that_cannot_list_projects_asks_for_a_project_id() -> None:
+    async with running(faults=Faults(projects_listing_status=404)) as pilot:
+        await press(pilot, "enter")
+        text = screen_words(pilot)
+        assert "cannot list a hub's projects" in text
+        await type_text(pilot, "1001")
+        await press(pilot, "enter")
+        assert isinstance(pilot.app.screen, ProjectUsersScreen)
+        assert "project 1001" in screen_text(pilot)
+        assert "12 users" in screen_text(pilot)
+
+
+async def test_an_older_server_shows_limited_as_unknown() -> None:
+    async with running(faults=Faults(omit_new_fields=True)) as pilot:
+        assert "(not sent by server)" in screen_text(pilot)
+        await press(pilot, "enter", "enter")
+        text = screen_text(pilot)
+        assert "0 members · 0 limited readers · 12 unknown" in text
+        assert "UNKNOWN" in text
+
+
+async def test_server_strings_are_shown_literally() -> None:
+    async with running() as pilot:
+        assert "[i]Skyline[/i] Developments" in screen_text(pilot)
+        await press(pilot, "enter", "enter")
+        table = pilot.app.screen.query_one(RecordTable)
+        assert table.select_key("6")
+        await settle(pilot)
+        text = screen_text(pilot)
+        assert "[bold]Eve[/bold]" in text
+        assert "\x1b" not in text
+        assert "␛" in text
+
+
+async def test_palette_jumps_to_a_loaded_user() -> None:
+    async with running() as pilot:
+        await press(pilot, "enter", "enter", "escape", "escape")
+        await press(pilot, "ctrl+p")
+        await type_text(pilot, "grace osei")
+        await press(pilot, "enter")
+        screen = pilot.app.screen
+        assert isinstance(screen, ProjectUsersScreen)
+        row = screen.query_one(RecordTable).highlighted_row
+        assert row is not None
+        assert row.cells[0] == "Grace Osei"
+
+
+async def test_help_lists_keys_and_badges() -> None:
+    async with running() as pilot:
+        await press(pilot, "enter", "enter", "question_mark")
+        text = screen_words(pilot)
+        assert "LIMITED: a limited reader" in text
+        assert "All/members/limited" in text or "Who" in text
+        await press(pilot, "escape")
+        assert isinstance(pilot.app.screen, ProjectUsersScreen)
+
+
+async def test_q_quits_cleanly() -> None:
+    async with running() as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+        assert pilot.app.return_code == 0
+        assert not pilot.app.is_running
+
+
+async def test_read_only_is_always_visible() -> None:
+    async with running(read_only=True) as pilot:
+        assert "READ-ONLY" in screen_text(pilot)
+        await press(pilot, "enter", "enter")
+        assert "READ-ONLY" in screen_text(pilot)
+
+
+async def test_a_big_project_fills_and_filters() -> None:
+    store = DemoStore(DemoSize(big_project_users=3000))
+    async with running(store=store) as pilot:
+        await press(pilot, "g")
+        await type_text(pilot, "load-test")
+        await press(pilot, "enter", "enter")
+        table = pilot.app.screen.query_one(RecordTable)
+        assert table.visible_count == 3000
+        assert "3,000 users · 2,700 members · 300 limited readers" in screen_text(pilot)
+        await press(pilot, "slash")
+        await type_text(pilot, "partner")
+        assert table.visible_count == 300
