@@ -67,6 +67,8 @@ class HubTuiApp(App[None]):
         """Show a hub's detail, directly above the hub list."""
         from hubtui.tui.screens.hub_detail import HubDetailScreen
 
+        if isinstance(self.screen, HubDetailScreen) and self.screen.hub.id == hub.id:
+            return  # already there (a repeated enter)
         self._back_to_hub_list()
         self.push_screen(HubDetailScreen(hub))
 

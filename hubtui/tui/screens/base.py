@@ -33,6 +33,7 @@ class ListScreen(Screen[None]):
     LEGEND: ClassVar[tuple[str, ...]] = ()
     #: Whether escape can go back from this screen (the first screen never quits on escape).
     CAN_GO_BACK: ClassVar[bool] = True
+    AUTO_FOCUS = "#records"
 
     @property
     def hub_app(self) -> HubTuiApp:
@@ -59,7 +60,6 @@ class ListScreen(Screen[None]):
 
     def on_mount(self) -> None:
         # Handlers run for every class in the MRO, so subclasses use start() instead.
-        self.query_one(FilterBar).display = False
         self.query_one(ProblemPanel).display = False
         self.refresh_status()
         self.table.focus()
@@ -157,6 +157,8 @@ class ListScreen(Screen[None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # A load that failed in a way no handler expected: say so, keep the app running.
         if event.state is WorkerState.ERROR:
+            if not self.is_attached:
+                return  # a screen already closed: nobody is looking at it
             self.end_loading()
             error = event.worker.error
             self.show_problem(

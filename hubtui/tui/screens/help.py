@@ -18,6 +18,7 @@ GLOBAL_KEYS = (
     ("escape", "clear the filter; otherwise back one screen"),
     ("/", "filter the list (case and accents ignored)"),
     ("↑ ↓ pgup pgdn home end", "move in the list"),
+    ("s / S", "sort by the next column / reverse the order"),
     ("ctrl+p", "jump to any loaded hub, project or user"),
     ("q", "quit"),
 )

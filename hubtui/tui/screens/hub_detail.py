@@ -63,7 +63,6 @@ class HubDetailScreen(ListScreen):
         yield RecordTable(PROJECT_COLUMNS, id="records", empty_text="This hub has no projects.")
 
     def start(self) -> None:
-        self.query_one("#project-id", Input).display = False
         self._show_hub(None)
         self.load()
 

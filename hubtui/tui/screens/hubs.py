@@ -24,8 +24,8 @@ from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 if TYPE_CHECKING:
     from hubtui.api import Hub
 
-NAME_COLUMN = Column("name", "Name (URL name)", min_width=14, priority=0)
-DISPLAY_COLUMN = Column("display_name", "DisplayName", min_width=16, priority=1)
+NAME_COLUMN = Column("name", "Name (URL name)", min_width=18, priority=0)
+DISPLAY_COLUMN = Column("display_name", "DisplayName", min_width=20, priority=1)
 OTHER_COLUMNS = (
     Column("region", "Region", width=17, priority=3),
     Column("users", "Users", width=6, numeric=True, priority=4),

@@ -89,6 +89,7 @@ class ProjectUsersScreen(ListScreen):
         return self.project.name if self.project else f"project {self.project_id}"
 
     def start(self) -> None:
+        self.table.can_open = False
         self.query_one(Breadcrumb).show_path(hub_label(self.hub), self.project_title)
         self.refresh_status(self.api_version)
         self.load()

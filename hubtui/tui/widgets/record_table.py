@@ -88,7 +88,7 @@ class RecordTable(Widget, can_focus=True):
         Binding("home", "edge(0)", "First", show=False),
         Binding("end", "edge(1)", "Last", show=False),
         Binding("enter", "select", "Open"),
-        Binding("s", "sort", "Sort"),
+        Binding("s", "sort", "Sort", show=False),
         Binding("S", "reverse", "Reverse sort", show=False),
     ]
     DEFAULT_CSS = """
@@ -144,6 +144,8 @@ class RecordTable(Widget, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.columns: tuple[Column, ...] = tuple(columns)
         self.empty_text = empty_text
+        #: Whether enter opens a row here (and says so in the footer).
+        self.can_open = True
         self.rows: list[Row] = []
         self._order: list[int] = []
         self._view: list[int] = []
@@ -295,6 +297,11 @@ class RecordTable(Widget, can_focus=True):
 
     def action_reverse(self) -> None:
         self.sort_by(self._sort_column or 0, reverse=not self._sort_reverse)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "select":
+            return self.can_open
+        return True
 
     def validate_cursor(self, cursor: int) -> int:
         return max(0, min(cursor, len(self._view) - 1))
