@@ -1,0 +1,42 @@
+"""Pictures of each screen at 80×24 and 120×40, compared with the approved ones.
+
+Update after an intended change with: pytest tests/tui/test_snapshots.py --snapshot-update
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from tests.tui.conftest import make_app, press, settle
+
+SIZES = [(80, 24), (120, 40)]
+SCREENS: dict[str, tuple[str, ...]] = {
+    "hub_list": (),
+    "hub_list_display_name_first": ("n",),
+    "hub_detail": ("enter",),
+    "project_users_limited_reader": ("enter", "enter", "end"),
+    "project_users_filtered": ("enter", "enter", "slash", "n", "o", "r", "t", "h", "enter"),
+    "go_to_display_name_offer": ("g", *"Nordic Rail Alliance", "enter"),
+    "help": ("enter", "enter", "question_mark"),
+}
+
+
+def keys_then_settle(keys: tuple[str, ...]) -> Callable[[Pilot[None]], Any]:
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await press(pilot, *keys)
+        await settle(pilot)
+
+    return run_before
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_screen(snap_compare: Callable[..., bool], screen: str, size: tuple[int, int]) -> None:
+    assert snap_compare(
+        make_app(), terminal_size=size, run_before=keys_then_settle(SCREENS[screen])
+    )
