@@ -1,0 +1,56 @@
+"""The installed `hubtui` command in a real terminal (tmux), as a person runs it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.conftest import hubtui_command
+from tests.e2e.tmux import Terminal
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def demo_terminal() -> Iterator[Terminal]:
+    terminal = Terminal([*hubtui_command(), "--demo"], width=120, height=32)
+    try:
+        yield terminal
+    finally:
+        terminal.close()
+
+
+def test_demo_browsing_in_a_real_terminal(demo_terminal: Terminal) -> None:
+    screen = demo_terminal.wait_for("acme-build", "ACME Construction Group", "8 hubs")
+    assert "(none set: same as Name)" in screen
+    demo_terminal.send("Enter")
+    demo_terminal.wait_for("Harbour Bridge Retrofit", "3 projects · 2 with Limited access")
+    demo_terminal.send("Enter")
+    screen = demo_terminal.wait_for(
+        "Harbour Bridge Retrofit", "12 users · 7 members · 5 limited readers"
+    )
+    assert "Grace Osei" in screen
+    assert "LIMITED" in screen
+    demo_terminal.send("End")
+    demo_terminal.wait_for("LIMITED READER")
+    demo_terminal.send("q")
+    assert demo_terminal.exit_status() == 0
+
+
+def test_against_demo_server_over_http(demo_server: str) -> None:
+    terminal = Terminal(
+        ["env", "HUBTUI_TOKEN=demo-token", *hubtui_command(), "--base-url", demo_server]
+    )
+    try:
+        terminal.wait_for("acme-build", "8 hubs")
+        assert "127.0.0.1" in terminal.screen()
+        terminal.send("g")
+        terminal.wait_for("Go to a hub by its URL name")
+        terminal.type("riverside-infra")
+        terminal.send("Enter")
+        terminal.wait_for("Kraków Water Works", "trusted")
+        terminal.send("q")
+        assert terminal.exit_status() == 0
+    finally:
+        terminal.close()

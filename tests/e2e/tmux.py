@@ -1,0 +1,81 @@
+"""Drive a command in a real terminal: tmux on a private socket, keys in, screen text out."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+
+def _terminal_env() -> dict[str, str]:
+    # COLUMNS and LINES would override the real terminal size, so the app must not inherit them.
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "TMUX")}
+    env["TERM"] = "xterm-256color"
+    return env
+
+
+class Terminal:
+    def __init__(self, command: list[str], *, width: int = 100, height: int = 30) -> None:
+        tmux = shutil.which("tmux")
+        if tmux is None:
+            pytest.fail("the real-terminal tests need tmux (apt-get install tmux)")
+        self.tmux = tmux
+        self.socket = f"hubtui-test-{uuid.uuid4().hex[:8]}"
+        self.status_file = Path(f"/tmp/{self.socket}.status")
+        shell_line = f"{shlex.join(command)}; echo $? > {shlex.quote(str(self.status_file))}"
+        self._tmux(
+            "new-session", "-d", "-s", "main", "-x", str(width), "-y", str(height), shell_line
+        )
+
+    def _tmux(self, *args: str) -> str:
+        done = subprocess.run(
+            [self.tmux, "-L", self.socket, "-f", "/dev/null", *args],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=_terminal_env(),
+        )
+        return done.stdout
+
+    def screen(self) -> str:
+        return self._tmux("capture-pane", "-p", "-t", "main")
+
+    def send(self, *keys: str) -> None:
+        self._tmux("send-keys", "-t", "main", *keys)
+
+    def type(self, text: str) -> None:
+        self._tmux("send-keys", "-t", "main", "-l", text)
+
+    def wait_for(self, *texts: str, timeout: float = 20.0) -> str:
+        return self.wait_until(lambda screen: all(t in screen for t in texts), timeout, texts)
+
+    def wait_until(
+        self, ready: Callable[[str], bool], timeout: float = 20.0, what: object = None
+    ) -> str:
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if ready(screen):
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"the terminal never showed {what!r}; it shows:\n{screen}")
+
+    def exit_status(self, timeout: float = 15.0) -> int:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.status_file.exists() and self.status_file.read_text().strip():
+                return int(self.status_file.read_text())
+            time.sleep(0.1)
+        raise AssertionError(f"the command did not exit; the terminal shows:\n{self.screen()}")
+
+    def close(self) -> None:
+        self._tmux("kill-server")
+        self.status_file.unlink(missing_ok=True)
