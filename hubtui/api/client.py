@@ -371,23 +371,22 @@ class HubClient:
 @dataclass(frozen=True)
 class _Received:
     status_code: int
-    content: bytes
+    content: bytes | bytearray
 
 
 class _TooLarge(Exception):
     pass
 
 
-async def _read_capped(response: httpx.Response) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
+async def _read_capped(response: httpx.Response) -> bytearray:
+    # One growing buffer, parsed as it is: a large list is held in memory once, not twice.
+    content = bytearray()
     async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        if size > MAX_RESPONSE_BYTES:
+        content += chunk
+        if len(content) > MAX_RESPONSE_BYTES:
             raise _TooLarge
-        chunks.append(chunk)
-    content = b"".join(chunks)
-    response._content = content  # so status_error_from_response can read the error body
+    if not response.is_success:
+        response._content = bytes(content)  # status_error_from_response reads the error body
     return content
 
 
@@ -458,7 +457,7 @@ def _parse_one(received: _Received, operation: str, model: type[M]) -> M:
         ) from None
 
 
-def _not_json(operation: str, content: bytes, *, expected: str) -> InvalidResponseError:
+def _not_json(operation: str, content: bytes | bytearray, *, expected: str) -> InvalidResponseError:
     stripped = content.strip()
     if not stripped:
         problem = f"the body is empty where {expected} was expected"

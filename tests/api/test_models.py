@@ -132,3 +132,17 @@ def test_a_record_missing_a_required_field_is_rejected() -> None:
     del body["Role"]
     with pytest.raises(ValidationError):
         ProjectUser.model_validate(body)
+
+
+def test_records_given_the_same_fields_share_one_field_set_safely() -> None:
+    first = ProjectUser.model_validate(user_payload())
+    second = ProjectUser.model_validate(user_payload(Role="Editor"))
+    assert first.model_fields_set is second.model_fields_set
+    changed = first.model_copy(update={"role": "Admin"})
+    assert changed.role == "Admin"
+    assert first.role == "Reader"
+    assert first.model_fields_set == second.model_fields_set
+    fewer = user_payload()
+    del fewer["IsLimited"]
+    assert "is_limited" not in ProjectUser.model_validate(fewer).model_fields_set
+    assert "is_limited" in first.model_fields_set
