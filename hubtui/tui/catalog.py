@@ -1,4 +1,8 @@
-"""Everything loaded so far, for the command palette to jump to."""
+"""Everything loaded so far, for the command palette to jump to.
+
+Loads only record what arrived; the palette's words are built on the first search after a load,
+so a 50,000-user project costs nothing until someone searches.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Entry:
-    """One thing the palette can open: its words, how to show it, and where it lives."""
+    """One thing the palette can open: its words, and where it lives."""
 
     kind: str
     text: str
@@ -25,10 +29,19 @@ class Entry:
 
 
 @dataclass
+class _UserLoad:
+    hub: Hub
+    project: Project | None
+    project_id: str
+    users: list[ProjectUser]
+    entries: list[Entry] | None = None
+
+
+@dataclass
 class Catalog:
     hubs: dict[str, Entry] = field(default_factory=dict)
     projects: dict[tuple[str, str], Entry] = field(default_factory=dict)
-    users: dict[tuple[str, str], list[Entry]] = field(default_factory=dict)
+    _user_loads: dict[tuple[str, str], _UserLoad] = field(default_factory=dict)
 
     def add_hubs(self, hubs: list[Hub]) -> None:
         for hub in hubs:
@@ -47,21 +60,14 @@ class Catalog:
     def add_users(
         self, hub: Hub, project: Project | None, project_id: str, users: list[ProjectUser]
     ) -> None:
-        where = project.name if project else f"project {project_id}"
-        entries = []
-        for user in users:
-            name = user.user.full_name or user.user.user_name or f"user {user.user.id}"
-            badge = " · LIMITED reader" if user.is_limited else ""
-            text = f"User {name} <{user.user.email or ''}> · {where}{badge}"
-            entries.append(
-                Entry("user", text, fold(text), hub, project, project_id, str(user.user.id))
-            )
-        self.users[(hub.id, project_id)] = entries
+        self._user_loads[(hub.id, project_id)] = _UserLoad(hub, project, project_id, users)
 
     def entries(self) -> list[Entry]:
         found = [*self.hubs.values(), *self.projects.values()]
-        for entries in self.users.values():
-            found.extend(entries)
+        for load in self._user_loads.values():
+            if load.entries is None:
+                load.entries = _user_entries(load)
+            found.extend(load.entries)
         return found
 
     def search(self, query: str, *, limit: int = 40) -> list[tuple[float, Entry]]:
@@ -78,3 +84,24 @@ class Catalog:
                     break
         hits.sort(key=lambda hit: -hit[0])
         return hits[:limit]
+
+
+def _user_entries(load: _UserLoad) -> list[Entry]:
+    where = load.project.name if load.project else f"project {load.project_id}"
+    entries = []
+    for user in load.users:
+        name = user.user.full_name or user.user.user_name or f"user {user.user.id}"
+        badge = " · LIMITED reader" if user.is_limited else ""
+        text = f"User {name} <{user.user.email or ''}> · {where}{badge}"
+        entries.append(
+            Entry(
+                "user",
+                text,
+                fold(text),
+                load.hub,
+                load.project,
+                load.project_id,
+                str(user.user.id),
+            )
+        )
+    return entries

@@ -6,10 +6,12 @@ as markup, so ``[bold]x`` shows those characters and an escape sequence is shown
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 _CONTROL_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)} | {0x7F: "\u2421"}
 _FOLD_EXTRA = str.maketrans({"ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d", "ß": "ss"})
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
 #: The longest a single value is shown before it is cut (with its full length said).
 LONG_VALUE = 300
 
@@ -45,4 +47,4 @@ def fold(text: str) -> str:
     if text.isascii():
         return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD_EXTRA))
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    return _COMBINING.sub("", decomposed).casefold()

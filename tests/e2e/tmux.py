@@ -53,11 +53,17 @@ class Terminal:
     def type(self, text: str) -> None:
         self._tmux("send-keys", "-t", "main", "-l", text)
 
-    def wait_for(self, *texts: str, timeout: float = 20.0) -> str:
-        return self.wait_until(lambda screen: all(t in screen for t in texts), timeout, texts)
+    def wait_for(self, *texts: str, timeout: float = 20.0, poll: float = 0.02) -> str:
+        return self.wait_until(
+            lambda screen: all(t in screen for t in texts), timeout, texts, poll=poll
+        )
 
     def wait_until(
-        self, ready: Callable[[str], bool], timeout: float = 20.0, what: object = None
+        self,
+        ready: Callable[[str], bool],
+        timeout: float = 20.0,
+        what: object = None,
+        poll: float = 0.02,
     ) -> str:
         deadline = time.monotonic() + timeout
         screen = ""
@@ -65,7 +71,7 @@ class Terminal:
             screen = self.screen()
             if ready(screen):
                 return screen
-            time.sleep(0.1)
+            time.sleep(poll)
         raise AssertionError(f"the terminal never showed {what!r}; it shows:\n{screen}")
 
     def exit_status(self, timeout: float = 15.0) -> int:

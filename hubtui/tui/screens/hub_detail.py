@@ -90,7 +90,7 @@ class HubDetailScreen(ListScreen):
         else:
             self.projects = {str(p.id): p for p in projects}
             self.hub_app.catalog.add_projects(self.hub, projects)
-            self.table.set_rows([_project_row(p) for p in projects])
+            self.table.set_records(projects, _project_row, key=_project_key)
             self.on_view_changed()
         finally:
             self.end_loading()
@@ -179,6 +179,10 @@ def _project_row(project: Project) -> Row:
         ),
         badges=frozenset({1}) if project.is_access_limited else frozenset(),
     )
+
+
+def _project_key(project: Project) -> str:
+    return str(project.id)
 
 
 def _facts(hub: Hub, route: RegionalRoute | None) -> Content:

@@ -111,7 +111,7 @@ class HubListScreen(ListScreen):
         )
 
     def _fill(self) -> None:
-        self.table.set_rows([self._row(hub) for hub in self.hubs.values()])
+        self.table.set_records(list(self.hubs.values()), self._row, key=_hub_key)
         if self.table.sort_label is None:
             self.table.sort_by(1)
         self.on_view_changed()
@@ -138,7 +138,7 @@ class HubListScreen(ListScreen):
     def action_toggle_lead(self) -> None:
         self.display_name_leads = not self.display_name_leads
         self._apply_columns()
-        self.table.set_rows([self._row(hub) for hub in self.hubs.values()])
+        self.table.set_records(list(self.hubs.values()), self._row, key=_hub_key)
         self.table.sort_by(1)
         self.on_view_changed()
 
@@ -158,3 +158,7 @@ class HubListScreen(ListScreen):
             return
         self.app.copy_to_clipboard(hub.id)
         self.notify(f"Copied the id of hub {hub_label(hub)}: {inert(hub.id)}", markup=False)
+
+
+def _hub_key(hub: Hub) -> str:
+    return hub.id

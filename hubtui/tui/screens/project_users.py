@@ -77,6 +77,7 @@ class ProjectUsersScreen(ListScreen):
         self.project_id = str(project.id) if project else str(project_id)
         self.api_version: ApiVersion = api_version
         self.users: dict[str, ProjectUser] = {}
+        self._counts = (0, 0, 0)
         self._select_user = select_user
         self._group_index = 0
 
@@ -114,18 +115,18 @@ class ProjectUsersScreen(ListScreen):
             self.query_one(Summary).say("Users not loaded.")
         else:
             self.users = {str(u.user.id): u for u in users}
+            limited = sum(1 for u in users if u.is_limited)
+            members = sum(1 for u in users if u.is_limited is False)
+            self._counts = (members, limited, len(users) - members - limited)
             self.hub_app.catalog.add_users(self.hub, self.project, self.project_id, users)
-            self.table.set_rows([user_row(u) for u in users], keep_key=self._select_user)
+            self.table.set_records(users, user_row, key=user_key, keep_key=self._select_user)
             self._select_user = None
             self.on_view_changed()
         finally:
             self.end_loading()
 
     def on_view_changed(self) -> None:
-        users = self.users.values()
-        limited = sum(1 for u in users if u.is_limited)
-        members = sum(1 for u in users if u.is_limited is False)
-        unknown = len(self.users) - limited - members
+        members, limited, unknown = self._counts
         parts = [
             f"{len(self.users):,} users",
             f"{members:,} members",
@@ -172,6 +173,10 @@ class ProjectUsersScreen(ListScreen):
             return
         self.app.copy_to_clipboard(user.user.email)
         self.notify(f"Copied {inert(user.user.email)}", markup=False)
+
+
+def user_key(user: ProjectUser) -> str:
+    return str(user.user.id)
 
 
 def user_row(user: ProjectUser) -> Row:

@@ -1,15 +1,17 @@
 """RecordTable: a keyboard-driven table that renders only the lines on screen.
 
-Textual's stock DataTable builds every row up front (seconds for 50,000 rows); this table keeps
-plain tuples of already-safe strings, paints through the line API only what is visible, and
-filters and sorts index lists, so 50,000 rows fill and filter in milliseconds.
+Textual's stock DataTable builds every row up front (seconds for 50,000 rows). This table keeps
+the records it is given, turns a record into a row of already-safe strings only when that row is
+painted, builds the rest in small chunks after the first paint, and filters and sorts lists of
+indexes: the first rows of 50,000 show at once and a keystroke filters in milliseconds.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -27,7 +29,7 @@ from hubtui.tui.text import fold
 __all__ = ["Column", "RecordTable", "Row"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Column:
     """One column: its label and how it gives way when the terminal is narrow."""
 
@@ -42,7 +44,7 @@ class Column:
     """Right-aligned and sorted as a number."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Row:
     """One row: a key, safe display strings (one per column) and how it is marked."""
 
@@ -54,7 +56,6 @@ class Row:
     """Indexes of cells shown in the badge style (their text is a word, never colour alone)."""
     group: str | None = None
     """What :meth:`RecordTable.show_group` selects on (for example member or limited)."""
-    search: str = field(default="", compare=False)
 
 
 def _sort_key(numeric: bool) -> Callable[[str], tuple[int, float | str]]:
@@ -146,7 +147,12 @@ class RecordTable(Widget, can_focus=True):
         self.empty_text = empty_text
         #: Whether enter opens a row here (and says so in the footer).
         self.can_open = True
-        self.rows: list[Row] = []
+        self._records: list[Any] = []
+        self._make_row: Callable[[Any], Row] = _same_row
+        self._keys: list[str] = []
+        self._rows: list[Row | None] = []
+        self._search: list[str | None] = []
+        self._indexed_up_to = 0
         self._order: list[int] = []
         self._view: list[int] = []
         self._filter = ""
@@ -182,7 +188,7 @@ class RecordTable(Widget, can_focus=True):
     def highlighted_row(self) -> Row | None:
         if not self._view:
             return None
-        return self.rows[self._view[min(self.cursor, len(self._view) - 1)]]
+        return self.row(self._view[min(self.cursor, len(self._view) - 1)])
 
     def set_columns(self, columns: Sequence[Column]) -> None:
         self.columns = tuple(columns)
@@ -191,31 +197,103 @@ class RecordTable(Widget, can_focus=True):
 
     def set_rows(self, rows: Sequence[Row], *, keep_key: str | None = None) -> None:
         """Replace every row; the cursor stays on ``keep_key`` (or the current row) if present."""
+        self.set_records(rows, _same_row, key=_row_key, keep_key=keep_key)
+
+    def set_records(
+        self,
+        records: Sequence[Any],
+        make_row: Callable[[Any], Row],
+        *,
+        key: Callable[[Any], str],
+        keep_key: str | None = None,
+    ) -> None:
+        """Show ``records``, each turned into a row by ``make_row`` only when it is needed."""
         keep = keep_key if keep_key is not None else self._highlighted_key()
-        self.rows = [r if r.search else _with_search(r) for r in rows]
-        self._order = list(range(len(self.rows)))
+        self._records = list(records)
+        self._make_row = make_row
+        self._keys = [key(record) for record in self._records]
+        self._rows = [None] * len(self._records)
+        self._search = [None] * len(self._records)
+        self._indexed_up_to = 0
+        self._order = list(range(len(self._records)))
         if self._sort_column is not None:
             self._apply_sort()
         self._refilter(keep)
+        if self._records and self.is_mounted:
+            # Paint first; build the rest of the rows once the first screenful is shown.
+            self.call_after_refresh(self._start_indexing)
 
-    def update_row(self, row: Row) -> None:
-        """Replace the row with the same key, or add it; the cursor moves to it."""
-        row = row if row.search else _with_search(row)
-        for index, existing in enumerate(self.rows):
-            if existing.key == row.key:
-                self.rows[index] = row
-                break
+    def _start_indexing(self) -> None:
+        if self._indexed_up_to < len(self._records):
+            self.run_worker(self._index_in_chunks(), group="index", exclusive=True)
+
+    def update_record(self, record: Any, *, key: str) -> None:
+        """Replace the record with this key, or add it; the cursor moves to it."""
+        try:
+            index = self._keys.index(key)
+        except ValueError:
+            self._records.append(record)
+            self._keys.append(key)
+            self._rows.append(None)
+            self._search.append(None)
+            self._order.append(len(self._records) - 1)
         else:
-            self.rows.append(row)
-            self._order.append(len(self.rows) - 1)
-            if self._sort_column is not None:
-                self._apply_sort()
-        self._refilter(row.key)
+            self._records[index] = record
+            self._rows[index] = None
+            self._search[index] = None
+            if index < self._indexed_up_to:
+                self._search_key(index)
+        if self._sort_column is not None:
+            self._apply_sort()
+        self._refilter(key)
+
+    @property
+    def total_count(self) -> int:
+        return len(self._records)
+
+    def row(self, index: int) -> Row:
+        """The row of record ``index``, built on first use."""
+        row = self._rows[index]
+        if row is None:
+            row = self._rows[index] = self._make_row(self._records[index])
+        return row
+
+    def row_was_painted(self, position: int) -> bool:
+        """Whether the row shown at ``position`` has been built (it is built when painted)."""
+        return position < len(self._view) and self._rows[self._view[position]] is not None
+
+    @property
+    def rows(self) -> list[Row]:
+        """Every row (builds any not built yet)."""
+        return [self.row(i) for i in range(len(self._records))]
+
+    def _search_key(self, index: int) -> str:
+        text = self._search[index]
+        if text is None:
+            text = self._search[index] = fold("\x1f".join(self.row(index).cells))
+        return text
+
+    def _index_now(self) -> None:
+        """Finish building rows and search keys (a filter needs all of them)."""
+        for index in range(self._indexed_up_to, len(self._records)):
+            self._search_key(index)
+        self._indexed_up_to = len(self._records)
+
+    async def _index_in_chunks(self, chunk: int = 2000) -> None:
+        """Build rows and search keys after the first paint, yielding to input between chunks."""
+        total = len(self._records)
+        while self._indexed_up_to < total:
+            stop = min(total, self._indexed_up_to + chunk)
+            for index in range(self._indexed_up_to, stop):
+                self._search_key(index)
+            self._indexed_up_to = max(self._indexed_up_to, stop)
+            await asyncio.sleep(0)
 
     def set_filter(self, text: str) -> None:
         """Show only rows whose cells contain every word of ``text`` (case and accents ignored)."""
+        narrowing = bool(self._filter) and text.startswith(self._filter) and " " not in text
         self._filter = text
-        self._refilter(self._highlighted_key())
+        self._refilter(self._highlighted_key(), narrowing=narrowing)
 
     def show_group(self, group: str | None) -> None:
         """Show only rows of this group (None for all)."""
@@ -226,7 +304,7 @@ class RecordTable(Widget, can_focus=True):
         self._sort_column = column
         self._sort_reverse = reverse
         keep = self._highlighted_key()
-        self._order = list(range(len(self.rows)))
+        self._order = list(range(len(self._records)))
         if column is not None:
             self._apply_sort()
         self._refilter(keep)
@@ -234,7 +312,7 @@ class RecordTable(Widget, can_focus=True):
     def select_key(self, key: str) -> bool:
         """Move the cursor to the row with this key, if it is shown."""
         for position, index in enumerate(self._view):
-            if self.rows[index].key == key:
+            if self._keys[index] == key:
                 self.cursor = position
                 return True
         return False
@@ -247,22 +325,28 @@ class RecordTable(Widget, can_focus=True):
         assert self._sort_column is not None
         column = self._sort_column
         key = _sort_key(self.columns[column].numeric)
-        self._order.sort(key=lambda i: key(self.rows[i].cells[column]), reverse=self._sort_reverse)
+        self._order.sort(key=lambda i: key(self.row(i).cells[column]), reverse=self._sort_reverse)
 
-    def _refilter(self, keep_key: str | None) -> None:
+    def _refilter(self, keep_key: str | None, *, narrowing: bool = False) -> None:
         words = fold(self._filter).split()
         group = self._group
-        rows = self.rows
-        self._view = [
-            i
-            for i in self._order
-            if (group is None or rows[i].group == group)
-            and all(word in rows[i].search for word in words)
-        ]
+        if not words and group is None:
+            self._view = list(self._order)
+        else:
+            self._index_now()
+            # Typing more of the same filter only narrows: look within what is shown.
+            candidates = self._view if narrowing else self._order
+            search, rows = self._search, self._rows
+            if group is not None:
+                candidates = [i for i in candidates if rows[i].group == group]  # type: ignore[union-attr]
+            for word in words:
+                candidates = [i for i in candidates if word in search[i]]  # type: ignore[operator]
+            self._view = candidates
         position = 0
         if keep_key is not None:
+            keys = self._keys
             for n, index in enumerate(self._view):
-                if rows[index].key == keep_key:
+                if keys[index] == keep_key:
                     position = n
                     break
         self.cursor = position
@@ -396,7 +480,7 @@ class RecordTable(Widget, can_focus=True):
                 muted = base + self.get_component_rich_style("record-table--muted")
                 return Strip([Segment(set_cell_size(f" {self.empty_text}", width), muted)], width)
             return Strip.blank(width, base)
-        row = self.rows[self._view[position]]
+        row = self.row(self._view[position])
         style = base
         if row.tone:
             style += self.get_component_rich_style(f"record-table--{row.tone}")
@@ -436,12 +520,9 @@ class RecordTable(Widget, can_focus=True):
         return Strip(segments, width).crop(0, width)
 
 
-def _with_search(row: Row) -> Row:
-    return Row(
-        key=row.key,
-        cells=row.cells,
-        tone=row.tone,
-        badges=row.badges,
-        group=row.group,
-        search=fold("\x1f".join(row.cells)),
-    )
+def _same_row(row: Row) -> Row:
+    return row
+
+
+def _row_key(row: Row) -> str:
+    return row.key
