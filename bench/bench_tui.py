@@ -1,0 +1,205 @@
+"""Figures for the browsing app at scale, and start-up in a real terminal.
+
+Run:  python -m bench.bench_tui            (all figures)
+      python -m bench.bench_tui --quick    (smaller data, fewer runs)
+
+Scale: `hubtui demo-server` runs in its own process with 5,000 hubs and a project of 50,000
+users; the app runs headless (Textual's test driver) in this process, so the memory figure is
+the app's alone. Start-up: the installed `hubtui --demo` in tmux, from launch until the hub list
+shows a hub name, median of several runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import resource
+import statistics
+import time
+from typing import Any
+
+from textual.pilot import Pilot
+
+from hubtui.api import HubClient
+from hubtui.demo import DEMO_TOKEN
+from hubtui.tui.app import HubTuiApp
+from hubtui.tui.widgets.record_table import RecordTable
+from tests.conftest import hubtui_command, running_demo_server
+from tests.e2e.tmux import Terminal
+
+
+class Timed:
+    """Remembers when each client call returned (the response is in and parsed)."""
+
+    def __init__(self) -> None:
+        self.returned: dict[str, float] = {}
+        self.took: dict[str, float] = {}
+
+    def wrap(self, client: HubClient) -> HubClient:
+        for name in ("list_hubs", "list_project_users"):
+            original = getattr(client, name)
+
+            async def timed(
+                *args: Any, _original: Any = original, _name: str = name, **kw: Any
+            ) -> Any:
+                started = time.perf_counter()
+                result = await _original(*args, **kw)
+                self.returned[_name] = time.perf_counter()
+                self.took[_name] = self.returned[_name] - started
+                return result
+
+            setattr(client, name, timed)
+        return client
+
+
+async def first_rows_painted(pilot: Pilot[None], timed: Timed, call: str) -> float:
+    """Seconds from the call's return until the table's first visible row was rendered."""
+    while True:
+        await asyncio.sleep(0.002)
+        returned = timed.returned.get(call)
+        tables = pilot.app.screen.query(RecordTable)
+        if returned is None or not tables:
+            continue
+        table = tables.first()
+        if table.total_count and table.visible_count and table.row_was_painted(0):
+            return time.perf_counter() - returned
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def filter_work(table: RecordTable, text: str) -> list[float]:
+    """The app's own work per keystroke: re-filter, then render every visible line.
+
+    Measured inside the running app; the pilot's round trip would add its own idle waits.
+    """
+    times = []
+    for end in range(1, len(text) + 1):
+        started = time.perf_counter()
+        table.set_filter(text[:end])
+        for y in range(table.size.height):
+            table.render_line(y)
+        times.append(time.perf_counter() - started)
+    table.set_filter("")
+    return times
+
+
+async def scale(base_url: str, users: int) -> dict[str, float]:
+    timed = Timed()
+
+    def connect() -> HubClient:
+        return timed.wrap(HubClient(base_url, token=DEMO_TOKEN, timeout=120))
+
+    app = HubTuiApp(connect=connect, server_label="bench")
+    figures: dict[str, float] = {}
+    async with app.run_test(size=(120, 40)) as pilot:
+        figures["hubs: response → first rows painted, s"] = await first_rows_painted(
+            pilot, timed, "list_hubs"
+        )
+        await settle(pilot)
+        figures["hubs: call (HTTP + parse), s"] = timed.took["list_hubs"]
+        table = app.screen.query_one(RecordTable)
+        figures["hubs: rows"] = table.visible_count
+        keys = filter_work(table, "harbor")
+        figures["hubs: filter work per keystroke, median ms"] = statistics.median(keys) * 1000
+        figures["hubs: filter work per keystroke, max ms"] = max(keys) * 1000
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.press(*"load-test", "enter")
+        await settle(pilot)
+        # Watch for the paint while the key is being handled: the pilot's press itself waits.
+        watcher = asyncio.create_task(first_rows_painted(pilot, timed, "list_project_users"))
+        await pilot.press("enter")
+        figures["users: response → first rows painted, s"] = await watcher
+        await settle(pilot)
+        figures["users: call (HTTP + parse), s"] = timed.took["list_project_users"]
+        figures["users: response → every row indexed for filtering, s"] = (
+            time.perf_counter() - timed.returned["list_project_users"]
+        )
+        table = app.screen.query_one(RecordTable)
+        figures["users: rows"] = table.visible_count
+        keys = filter_work(table, "partner")
+        figures["users: filter work per keystroke, median ms"] = statistics.median(keys) * 1000
+        figures["users: filter work per keystroke, max ms"] = max(keys) * 1000
+    figures["app max RSS, MB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return figures
+
+
+def keystrokes_in_a_terminal(base_url: str, users: int, text: str) -> list[float]:
+    """Enter on the project until its users show, then each keystroke until the count shows.
+
+    The first figure is the open; the rest are keystrokes (tmux send-keys → pane updated).
+    """
+    command = ["env", f"HUBTUI_TOKEN={DEMO_TOKEN}", *hubtui_command(), "--base-url", base_url]
+    terminal = Terminal(command, width=120, height=40)
+    times = []
+    try:
+        terminal.wait_for("Name (URL name) leads", timeout=60)
+        terminal.send("g")
+        terminal.wait_for("Go to a hub by its URL name")
+        terminal.type("load-test")
+        terminal.send("Enter")
+        terminal.wait_for("Load Test Tower", timeout=30)
+        started = time.perf_counter()
+        terminal.send("Enter")
+        terminal.wait_for(f"{users:,} users · ", "limited readers", timeout=60, poll=0.005)
+        times.append(time.perf_counter() - started)
+        terminal.send("/")
+        terminal.wait_for("Filter:")
+        for end in range(1, len(text) + 1):
+            started = time.perf_counter()
+            terminal.type(text[end - 1])
+            terminal.wait_for(f"matching “{text[:end]}”", timeout=10, poll=0.002)
+            times.append(time.perf_counter() - started)
+        terminal.send("Escape", "q")
+    finally:
+        terminal.close()
+    return times
+
+
+def startup(runs: int) -> tuple[list[float], list[float]]:
+    """Launch → first paint of the hub list screen, and launch → hub names shown."""
+    painted, named = [], []
+    for _ in range(runs):
+        started = time.perf_counter()
+        terminal = Terminal([*hubtui_command(), "--demo"], width=120, height=32)
+        try:
+            terminal.wait_until(lambda s: "Hubs" in s, timeout=20, poll=0.005)
+            painted.append(time.perf_counter() - started)
+            terminal.wait_until(lambda s: "acme-build" in s, timeout=20, poll=0.005)
+            named.append(time.perf_counter() - started)
+            terminal.send("q")
+            terminal.exit_status()
+        finally:
+            terminal.close()
+    return painted, named
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    hubs, users, runs = (500, 5000, 3) if args.quick else (5000, 50000, 7)
+    print(f"== scale: {hubs:,} hubs, a project of {users:,} users (demo-server over HTTP)")
+    flags = ["--hubs", str(hubs), "--projects-per-hub", "1", "--users-per-project", "2"]
+    with running_demo_server(*flags, "--big-project-users", str(users)) as url:
+        for name, value in asyncio.run(scale(url, users)).items():
+            report(name, value)
+        opened, *keys = keystrokes_in_a_terminal(url, users, "partner")
+        report("users: enter → users shown (tmux, HTTP+parse+paint), s", opened)
+        report("users: keystroke → pane updated (tmux), median ms", statistics.median(keys) * 1000)
+        report("users: keystroke → pane updated (tmux), max ms", max(keys) * 1000)
+    print(f"== start-up: hubtui --demo in tmux, {runs} runs")
+    painted, named = startup(runs)
+    report("launch → hub list painted, median s", statistics.median(painted))
+    report("launch → hub names shown, median s", statistics.median(named))
+
+
+def report(name: str, value: float) -> None:
+    print(f"{name:<52} {value:>10,.3f}")
+
+
+if __name__ == "__main__":
+    main()
