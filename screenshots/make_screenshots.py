@@ -1,0 +1,49 @@
+"""Make the README's pictures: an SVG of each screen, from the demo data.
+
+Run from the repository root:  python screenshots/make_screenshots.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+
+from hubtui.cli import demo_connector
+from hubtui.config import Settings
+from hubtui.tui.app import HubTuiApp
+
+HERE = Path(__file__).parent
+SIZE = (110, 32)
+# name → keys pressed from the hub list
+SCREENS: dict[str, tuple[str, ...]] = {
+    "hub-list": (),
+    "hub-detail": ("enter",),
+    "project-users": ("enter", "enter", "end"),
+    "go-to-display-name": ("g", *"Nordic Rail Alliance", "enter"),
+    "help": ("enter", "enter", "question_mark"),
+}
+
+
+async def shoot(name: str, keys: tuple[str, ...]) -> Path:
+    app = HubTuiApp(connect=demo_connector(Settings()), server_label="demo API (in-process)")
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        return Path(app.save_screenshot(f"{name}.svg", str(HERE)))
+
+
+def main() -> None:
+    os.environ["TZ"] = "UTC"  # dates are shown in local time; pictures should not depend on it
+    time.tzset()
+    for name, keys in SCREENS.items():
+        print(asyncio.run(shoot(name, keys)))
+
+
+if __name__ == "__main__":
+    main()
