@@ -1,0 +1,83 @@
+"""Settings: flags over environment over the config file; the token never from a flag value."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from hubtui.cli import main
+from hubtui.config import ConfigError, Settings, load_settings
+
+
+def write_config(tmp_path: Path, text: str) -> dict[str, str]:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return {"HUBTUI_CONFIG": str(path)}
+
+
+def test_flags_beat_environment_beat_file(tmp_path: Path) -> None:
+    env = write_config(tmp_path, 'base_url = "https://file.example"\napi_version = "v2"\n')
+    assert load_settings(env=env).base_url == "https://file.example"
+    assert load_settings(env=env).api_version == "v2"
+    env["HUBTUI_BASE_URL"] = "https://env.example"
+    assert load_settings(env=env).base_url == "https://env.example"
+    assert (
+        load_settings(base_url="https://flag.example", env=env).base_url == "https://flag.example"
+    )
+    assert load_settings(api_version="v3", env=env).api_version == "v3"
+
+
+def test_token_sources_in_order(tmp_path: Path) -> None:
+    command = f"{sys.executable} -c \"print('from-command')\""
+    env = write_config(tmp_path, f"token_command = '''{command}'''\n")
+    assert load_settings(env=env).token == "from-command"
+    env["HUBTUI_TOKEN"] = "from-env"
+    assert load_settings(env=env).token == "from-env"
+    token_file = tmp_path / "token"
+    token_file.write_text("from-file\n", encoding="utf-8")
+    assert load_settings(token_file=str(token_file), env=env).token == "from-file"
+
+
+def test_the_token_is_not_in_the_settings_repr() -> None:
+    settings = Settings(base_url="https://x.example", token="sk-very-secret")
+    assert "sk-very-secret" not in repr(settings)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("base_url = ", "is not valid TOML"),
+        ("base_url = 5", "base_url must be a string"),
+        ('api_version = "v4"', "must be v2 or v3"),
+        ("read_only = 'maybe'", "Expected true or false"),
+        ("token_command = 'false'", "token_command failed with exit status 1"),
+        ("token_command = 'true'", "printed no token"),
+        ("trusted_hosts = 'a.example'", "trusted_hosts must be a list of strings"),
+    ],
+)
+def test_a_bad_setting_is_a_clear_error(tmp_path: Path, text: str, words: str) -> None:
+    with pytest.raises(ConfigError, match=words):
+        load_settings(env=write_config(tmp_path, text + "\n"))
+
+
+def test_a_missing_token_file_says_which(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="Could not read the token file"):
+        load_settings(token_file=str(tmp_path / "nope"), env={})
+
+
+def test_read_only_from_environment(tmp_path: Path) -> None:
+    env = write_config(tmp_path, "read_only = false\n")
+    env["HUBTUI_READ_ONLY"] = "1"
+    assert load_settings(env=env).read_only is True
+    assert load_settings(read_only=False, env=env).read_only is False
+
+
+def test_no_server_given_explains_and_suggests_the_demo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("HUBTUI_CONFIG", str(tmp_path / "none.toml"))
+    monkeypatch.delenv("HUBTUI_BASE_URL", raising=False)
+    assert main([]) == 2
+    assert "hubtui --demo" in capsys.readouterr().err
