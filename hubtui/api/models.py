@@ -71,7 +71,10 @@ class UserSummary(ApiModel):
     @property
     def full_name(self) -> str:
         """First and last name joined; empty when the server sent neither."""
-        return " ".join(part for part in (self.first_name, self.last_name) if part)
+        first, last = self.first_name, self.last_name
+        if first and last:
+            return f"{first} {last}"
+        return first or last or ""
 
     @property
     def email_domain(self) -> str | None:
