@@ -127,16 +127,16 @@ class HubDetailScreen(ListScreen):
                 ("Name", "bold"),
                 " (URL name)\n",
                 (inert(hub.name), "bold"),
-                "\nThe URL identifier: links and 'go to URL name' use it.",
+                "\nIn links; 'go to URL name' matches it.",
             )
         )
         if not hub.display_name_sent:
-            shown, meaning = inert(hub.name), "The server did not send one; showing Name."
+            shown, meaning = inert(hub.name), "Not sent by the server; showing Name."
         elif hub.has_custom_display_name:
             shown = inert(hub.display_name)
-            meaning = "≠ differs from Name. Chosen by the owner; never used for look-ups."
+            meaning = "≠ differs from Name; never used to look up."
         else:
-            shown, meaning = inert(hub.display_name), "No display name set: it equals Name."
+            shown, meaning = inert(hub.display_name), "None set: it equals Name."
         self.query_one("#hub-display-name", Static).update(
             Content.assemble(("DisplayName", "bold"), "\n", (shown, "bold"), "\n", meaning)
         )
@@ -154,13 +154,10 @@ class HubDetailScreen(ListScreen):
 
     @on(RecordTable.Selected, "#records")
     def _open(self, event: RecordTable.Selected) -> None:
-        project = self.projects.get(event.row.key)
-        if project is not None:
-            self.hub_app.open_project(self.hub, project)
+        self.hub_app.open_project(self.hub, event.record)
 
     def action_copy(self) -> None:
-        row = self.table.highlighted_row
-        project = self.projects.get(row.key) if row else None
+        project: Project | None = self.table.highlighted_record
         text, what = (str(project.id), "project id") if project else (self.hub.id, "hub id")
         self.app.copy_to_clipboard(text)
         self.notify(f"Copied the {what}: {inert(text)}", markup=False)
@@ -201,16 +198,18 @@ def _facts(hub: Hub, route: RegionalRoute | None) -> Content:
         trust = f"trusted: {route.reason.removeprefix('Using the regional API: ').rstrip('.')}"
     else:
         trust = f"NOT trusted: {route.reason}"
-    fact("Region", region)
-    fact("Regional API", inert(regional or "—", limit=80), " · ", trust)
+    fact("Region", region, " · API ", inert(regional or "—", limit=80), " · ", trust)
     author = hub.author
     if author:
         who = inert(author.full_name or author.user_name or f"user {author.id}")
         fact("Author", who, f" <{inert(author.email)}>" if author.email else "")
     else:
         fact("Author", "not given")
-    fact("Created", when_both(hub.creation_date))
-    fact("Counts", f"{count(hub.number_of_users)} users · {count(hub.number_of_projects)} projects")
+    fact(
+        "Created",
+        when_both(hub.creation_date),
+        f" · {count(hub.number_of_users)} users · {count(hub.number_of_projects)} projects",
+    )
     sso = "yes" if hub.is_user_entra_id_sso_restricted else "no"
     tenant = ""
     if hub.restricted_tenant_domain or hub.restricted_tenant_id:
@@ -219,5 +218,7 @@ def _facts(hub: Hub, route: RegionalRoute | None) -> Content:
             f" ({inert(hub.restricted_tenant_id or 'no id')})"
         )
     fact("Entra ID SSO", f"restricted: {sso}{tenant}")
-    fact("Id", inert(hub.id))
+    image = hub.image
+    shown = "none" if image is None else inert(image.name or image.url or "unnamed", limit=40)
+    fact("Id", inert(hub.id), f" · image: {shown}")
     return Content("\n").join(lines)

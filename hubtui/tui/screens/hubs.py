@@ -131,9 +131,7 @@ class HubListScreen(ListScreen):
 
     @on(RecordTable.Selected, "#records")
     def _open(self, event: RecordTable.Selected) -> None:
-        hub = self.hubs.get(event.row.key)
-        if hub is not None:
-            self.hub_app.open_hub(hub)
+        self.hub_app.open_hub(event.record)
 
     def action_toggle_lead(self) -> None:
         self.display_name_leads = not self.display_name_leads
@@ -152,8 +150,7 @@ class HubListScreen(ListScreen):
         self.app.push_screen(GoToHubScreen(list(self.hubs.values())), opened)
 
     def action_copy(self) -> None:
-        row = self.table.highlighted_row
-        hub = self.hubs.get(row.key) if row else None
+        hub: Hub | None = self.table.highlighted_record
         if hub is None:
             return
         self.app.copy_to_clipboard(hub.id)

@@ -76,7 +76,7 @@ class ProjectUsersScreen(ListScreen):
         self.project = project
         self.project_id = str(project.id) if project else str(project_id)
         self.api_version: ApiVersion = api_version
-        self.users: dict[str, ProjectUser] = {}
+        self.users: list[ProjectUser] = []
         self._counts = (0, 0, 0)
         self._select_user = select_user
         self._group_index = 0
@@ -114,7 +114,7 @@ class ProjectUsersScreen(ListScreen):
             self.show_problem(str(error))
             self.query_one(Summary).say("Users not loaded.")
         else:
-            self.users = {str(u.user.id): u for u in users}
+            self.users = users
             limited = sum(1 for u in users if u.is_limited)
             members = sum(1 for u in users if u.is_limited is False)
             self._counts = (members, limited, len(users) - members - limited)
@@ -143,15 +143,14 @@ class ProjectUsersScreen(ListScreen):
         if self.project and self.project.is_access_limited:
             parts.append("access Limited")
         self.query_one(Summary).say(" · ".join(parts))
-        self._explain(table.highlighted_row)
+        self._explain(table.highlighted_record)
 
     @on(RecordTable.Highlighted, "#records")
     def _highlighted(self, event: RecordTable.Highlighted) -> None:
-        self._explain(event.row)
+        self._explain(event.record)
 
-    def _explain(self, row: Row | None) -> None:
+    def _explain(self, user: ProjectUser | None) -> None:
         panel = self.query_one("#access", Static)
-        user = self.users.get(row.key) if row else None
         panel.update(explain_access(user, self.project) if user else "")
 
     def action_cycle_group(self) -> None:
@@ -166,8 +165,7 @@ class ProjectUsersScreen(ListScreen):
         self.load()
 
     def action_copy(self) -> None:
-        row = self.table.highlighted_row
-        user = self.users.get(row.key) if row else None
+        user: ProjectUser | None = self.table.highlighted_record
         if user is None or not user.user.email:
             self.notify("The selected user has no email to copy.", severity="warning")
             return
@@ -181,7 +179,7 @@ def user_key(user: ProjectUser) -> str:
 
 def user_row(user: ProjectUser) -> Row:
     limited = limited_cell(user)
-    teams = ", ".join(inert(t.name or f"team {t.id}") for t in user.teams or ())
+    teams = ", ".join([inert(t.name or f"team {t.id}") for t in user.teams]) if user.teams else ""
     if user.is_limited:
         group = "limited"
     elif user.is_limited is False:

@@ -99,24 +99,26 @@ class RecordTable(Widget, can_focus=True):
     cursor: reactive[int] = reactive(0, always_update=True, init=False)
 
     class Highlighted(Message):
-        """The cursor moved to ``row`` (None when the table is empty)."""
+        """The cursor moved to ``row`` of ``record`` (both None when the table is empty)."""
 
-        def __init__(self, table: RecordTable, row: Row | None) -> None:
+        def __init__(self, table: RecordTable, row: Row | None, record: Any) -> None:
             super().__init__()
             self.table = table
             self.row = row
+            self.record = record
 
         @property
         def control(self) -> RecordTable:
             return self.table
 
     class Selected(Message):
-        """The person opened ``row`` (enter, or a click on the highlighted row)."""
+        """The person opened ``row`` of ``record`` (enter, or a click on the highlighted row)."""
 
-        def __init__(self, table: RecordTable, row: Row) -> None:
+        def __init__(self, table: RecordTable, row: Row, record: Any) -> None:
             super().__init__()
             self.table = table
             self.row = row
+            self.record = record
 
         @property
         def control(self) -> RecordTable:
@@ -189,6 +191,13 @@ class RecordTable(Widget, can_focus=True):
         if not self._view:
             return None
         return self.row(self._view[min(self.cursor, len(self._view) - 1)])
+
+    @property
+    def highlighted_record(self) -> Any:
+        """The record under the cursor, or None when nothing is shown."""
+        if not self._view:
+            return None
+        return self._records[self._view[min(self.cursor, len(self._view) - 1)]]
 
     def set_columns(self, columns: Sequence[Column]) -> None:
         self.columns = tuple(columns)
@@ -270,7 +279,8 @@ class RecordTable(Widget, can_focus=True):
     def _search_key(self, index: int) -> str:
         text = self._search[index]
         if text is None:
-            text = self._search[index] = fold("\x1f".join(self.row(index).cells))
+            # Cell by cell: most cells are ASCII and fold without Unicode normalisation.
+            text = self._search[index] = "\x1f".join([fold(c) for c in self.row(index).cells])
         return text
 
     def _index_now(self) -> None:
@@ -371,7 +381,7 @@ class RecordTable(Widget, can_focus=True):
     def action_select(self) -> None:
         row = self.highlighted_row
         if row is not None:
-            self.post_message(self.Selected(self, row))
+            self.post_message(self.Selected(self, row, self.highlighted_record))
 
     def action_sort(self) -> None:
         if not self.columns:
@@ -398,7 +408,7 @@ class RecordTable(Widget, can_focus=True):
             self._top = cursor - page + 1
         self._top = max(0, min(self._top, max(0, len(self._view) - page)))
         self.refresh()
-        self.post_message(self.Highlighted(self, self.highlighted_row))
+        self.post_message(self.Highlighted(self, self.highlighted_row, self.highlighted_record))
 
     def on_resize(self, event: events.Resize) -> None:
         self._column_layout = None
