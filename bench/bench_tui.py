@@ -123,7 +123,9 @@ async def scale(base_url: str, users: int) -> dict[str, float]:
         keys = filter_work(table, "partner")
         figures["users: filter work per keystroke, median ms"] = statistics.median(keys) * 1000
         figures["users: filter work per keystroke, max ms"] = max(keys) * 1000
-    figures["app max RSS, MB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    figures["headless app + bench peak RSS, MB"] = (
+        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    )
     return figures
 
 
@@ -153,6 +155,7 @@ def keystrokes_in_a_terminal(base_url: str, users: int, text: str) -> list[float
             terminal.type(text[end - 1])
             terminal.wait_for(f"matching “{text[:end]}”", timeout=10, poll=0.002)
             times.append(time.perf_counter() - started)
+        times.append(terminal.peak_memory_mb())
         terminal.send("Escape", "q")
     finally:
         terminal.close()
@@ -187,10 +190,11 @@ def main() -> None:
     with running_demo_server(*flags, "--big-project-users", str(users)) as url:
         for name, value in asyncio.run(scale(url, users)).items():
             report(name, value)
-        opened, *keys = keystrokes_in_a_terminal(url, users, "partner")
+        opened, *keys, peak_mb = keystrokes_in_a_terminal(url, users, "partner")
         report("users: enter → users shown (tmux, HTTP+parse+paint), s", opened)
         report("users: keystroke → pane updated (tmux), median ms", statistics.median(keys) * 1000)
         report("users: keystroke → pane updated (tmux), max ms", max(keys) * 1000)
+        report("users: hubtui process peak RSS (tmux), MB", peak_mb)
     print(f"== start-up: hubtui --demo in tmux, {runs} runs")
     painted, named = startup(runs)
     report("launch → hub list painted, median s", statistics.median(painted))

@@ -82,6 +82,15 @@ class Terminal:
             time.sleep(0.1)
         raise AssertionError(f"the command did not exit; the terminal shows:\n{self.screen()}")
 
+    def peak_memory_mb(self) -> float:
+        """Peak resident memory (VmHWM) of the command running in the pane, in MB."""
+        shell = self._tmux("display-message", "-p", "-t", "main", "#{pane_pid}").strip()
+        children = Path(f"/proc/{shell}/task/{shell}/children").read_text().split()
+        for line in Path(f"/proc/{children[0]}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        raise AssertionError("no VmHWM for the command")
+
     def close(self) -> None:
         self._tmux("kill-server")
         self.status_file.unlink(missing_ok=True)
