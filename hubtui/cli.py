@@ -62,6 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
     server.add_argument("--retry-after", type=int, default=1, help="Retry-After of 429 and 503")
     server.add_argument("--malformed-rate", type=float, default=0.0)
     server.add_argument("--truncated-rate", type=float, default=0.0)
+    server.add_argument(
+        "--change-failure-status", type=int, help="answer every create and update with this status"
+    )
+    server.add_argument(
+        "--change-latency", type=float, default=0.0, help="seconds before a change is answered"
+    )
     return parser
 
 
@@ -95,12 +101,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         connect, server_label = server_connector(settings), _host_of(settings.base_url)
 
     from hubtui.tui.app import HubTuiApp
+    from hubtui.tui.changelog import default_change_log_path
 
     app = HubTuiApp(
         connect=connect,
         server_label=server_label,
         api_version=settings.api_version,
         read_only=settings.read_only,
+        change_log_path=default_change_log_path(),
     )
     app.run()
     return app.return_code or 0
@@ -168,6 +176,8 @@ def run_demo_server(args: argparse.Namespace) -> int:
         retry_after=args.retry_after,
         malformed_rate=args.malformed_rate,
         truncated_rate=args.truncated_rate,
+        change_failure_status=args.change_failure_status,
+        change_latency=args.change_latency,
         seed=args.seed,
     )
     app = create_app(DemoStore(size), faults)

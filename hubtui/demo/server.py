@@ -60,6 +60,10 @@ class Faults:
     """Behave like a server older than the ``IsLimited`` and ``DisplayName`` changes."""
     projects_listing_status: int | None = None
     """Answer the (assumed) list-projects operation with this status, e.g. 404 or 405."""
+    change_failure_status: int | None = None
+    """Answer every create and update with this status instead of making the change."""
+    change_latency: float = 0.0
+    """Seconds added after a create or update is made, before its answer is sent."""
     seed: int = 0
 
 
@@ -415,6 +419,14 @@ class _FaultMiddleware:
         self.stats.by_route[key] = self.stats.by_route.get(key, 0) + 1
         if faults.latency > 0:
             await asyncio.sleep(faults.latency)
+        is_change = scope["method"] in ("POST", "PUT")
+        if is_change and faults.change_failure_status is not None:
+            status = faults.change_failure_status
+            response = problem(status, "Injected failure", "The demo server refused the change.")
+            await response(scope, receive, send)
+            return
+        if is_change and faults.change_latency > 0:
+            send = _delayed_send(send, faults.change_latency)
         if faults.failure_rate > 0 and self.rng.random() < faults.failure_rate:
             self.stats.injected_failures += 1
             status = self.rng.choice(faults.failure_statuses)
@@ -433,6 +445,17 @@ class _FaultMiddleware:
             await self.app(scope, receive, send)
             return
         await self.app(scope, receive, _mangling_send(send, mangle))
+
+
+def _delayed_send(send: Send, seconds: float) -> Send:
+    """Send the answer only after a pause: the change is made, its answer is late."""
+
+    async def delayed(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            await asyncio.sleep(seconds)
+        await send(message)
+
+    return delayed
 
 
 def _mangling_send(send: Send, how: str) -> Send:
