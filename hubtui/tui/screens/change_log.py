@@ -1,0 +1,52 @@
+"""`c`: the changes made in this session, newest first, and where the log file is."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from hubtui.tui.changelog import ChangeLog
+from hubtui.tui.text import inert
+
+
+class ChangeLogScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,c,q", "dismiss", "Close")]
+
+    def __init__(self, log: ChangeLog) -> None:
+        super().__init__()
+        self.change_log = log
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box"):
+            yield Static(self._text(), id="change-log-text")
+
+    def _text(self) -> Content:
+        lines: list[Content] = [Content.styled("Changes in this session", "bold")]
+        if not self.change_log.changes:
+            lines.append(Content("None yet."))
+        for change in reversed(self.change_log.changes):
+            who = inert(change.email or change.user_id or "?")
+            where = inert(change.project_name or f"project {change.project_id}")
+            lines.append(
+                Content.assemble(
+                    (f"{change.time} ", "bold"),
+                    (f"{change.outcome.upper():<8}", "bold"),
+                    f"{change.action} {who} in {where} (hub {inert(change.hub_name)}): ",
+                    inert(change.summary),
+                )
+            )
+            if change.detail:
+                lines.append(Content(f"    {inert(change.detail)}"))
+        lines.append(Content(""))
+        if self.change_log.path is not None:
+            lines.append(Content(f"Appended as JSON lines to {self.change_log.path}"))
+        if self.change_log.write_error:
+            lines.append(Content(f"⚠ {self.change_log.write_error}"))
+        lines.append(Content("escape closes."))
+        return Content("\n").join(lines)
