@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App
@@ -11,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from hubtui.tui.catalog import Catalog
+from hubtui.tui.changelog import ChangeLog
 from hubtui.tui.commands import LoadedRecords
 from hubtui.tui.screens.hubs import HubListScreen
 
@@ -35,6 +37,7 @@ class HubTuiApp(App[None]):
         server_label: str,
         api_version: str = "v3",
         read_only: bool = False,
+        change_log_path: Path | None = None,
     ) -> None:
         super().__init__()
         self._connect = connect
@@ -43,6 +46,7 @@ class HubTuiApp(App[None]):
         self.api_version: ApiVersion = "v2" if api_version == "v2" else "v3"
         self.read_only = read_only
         self.catalog = Catalog()
+        self.change_log = ChangeLog(change_log_path)
 
     def get_default_screen(self) -> Screen[None]:
         return HubListScreen()

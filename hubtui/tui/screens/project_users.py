@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
@@ -20,6 +20,7 @@ from hubtui.tui.present import (
     user_name,
 )
 from hubtui.tui.screens.base import ListScreen
+from hubtui.tui.screens.user_form import FormResult, Mode, UserFormScreen
 from hubtui.tui.text import inert
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row
@@ -48,10 +49,14 @@ class ProjectUsersScreen(ListScreen):
     """Who is in a project, and whether each is a direct member or a limited reader."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "add", "Add"),
+        Binding("e", "edit", "Edit"),
         Binding("l", "cycle_group", "Who"),
         Binding("v", "toggle_version", "v2/v3"),
-        Binding("y", "copy", "Copy"),
+        Binding("y", "copy", "Copy email", show=False),
+        Binding("c", "changes", "Change log", show=False),
     ]
+    EDIT_KEYS = ("a", "e")
     LEGEND = (
         f"{LIMITED_BADGE}: a limited reader. They can only read, because their email domain is "
         "whitelisted at hub level and the project's access is Limited. They are not a direct "
@@ -60,6 +65,8 @@ class ProjectUsersScreen(ListScreen):
         "Role: Reader views; Editor views and changes; Admin also manages users and settings.",
         "l shows all users, only direct members, or only limited readers.",
         "v switches this screen between API v2 and v3 (same data, both supported).",
+        "a adds a user; e changes the selected member's role, or offers to add a limited reader "
+        "as a direct member. c lists the changes made in this session.",
     )
 
     def __init__(
@@ -115,15 +122,19 @@ class ProjectUsersScreen(ListScreen):
             self.query_one(Summary).say("Users not loaded.")
         else:
             self.users = users
-            limited = sum(1 for u in users if u.is_limited)
-            members = sum(1 for u in users if u.is_limited is False)
-            self._counts = (members, limited, len(users) - members - limited)
+            self._recount()
             self.hub_app.catalog.add_users(self.hub, self.project, self.project_id, users)
             self.table.set_records(users, user_row, key=user_key, keep_key=self._select_user)
             self._select_user = None
             self.on_view_changed()
         finally:
             self.end_loading()
+
+    def _recount(self) -> None:
+        users = self.users
+        limited = sum(1 for u in users if u.is_limited)
+        members = sum(1 for u in users if u.is_limited is False)
+        self._counts = (members, limited, len(users) - members - limited)
 
     def on_view_changed(self) -> None:
         members, limited, unknown = self._counts
@@ -163,6 +174,71 @@ class ProjectUsersScreen(ListScreen):
         self.refresh_status(self.api_version)
         self.notify(f"Project users now use API {self.api_version}.", markup=False)
         self.load()
+
+    # Edits ------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("add", "edit") and self.hub_app.read_only:
+            return False  # hidden from the footer; on_key says why
+        return super().check_action(action, parameters)
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in self.EDIT_KEYS and self.hub_app.read_only:
+            event.stop()
+            self.notify(
+                "Read-only is on: changes are off. Start hubtui without --read-only to edit.",
+                severity="warning",
+                markup=False,
+            )
+
+    def action_add(self) -> None:
+        self._open_form(Mode.ADD, None)
+
+    def action_edit(self) -> None:
+        user: ProjectUser | None = self.table.highlighted_record
+        if user is None:
+            self.notify("Select a user to change first.", severity="warning", markup=False)
+            return
+        self._open_form(Mode.PROMOTE if user.is_limited else Mode.EDIT, user)
+
+    def _open_form(self, mode: Mode, user: ProjectUser | None) -> None:
+        form = UserFormScreen(
+            mode=mode,
+            hub=self.hub,
+            project=self.project,
+            project_id=self.project_id,
+            api_version=self.api_version,
+            user=user,
+        )
+        self.app.push_screen(form, self._form_done)
+
+    def _form_done(self, result: FormResult | None) -> None:
+        if result is None:
+            return
+        user = result.user
+        key = user_key(user)
+        for index, existing in enumerate(self.users):
+            if user_key(existing) == key:
+                self.users[index] = user
+                break
+        else:
+            self.users.append(user)
+        self._recount()
+        self.hub_app.catalog.add_users(self.hub, self.project, self.project_id, self.users)
+        self.table.update_record(user, key=key)
+        if not self.table.select_key(key):
+            # The changed row is outside the current filter or group: show everyone again.
+            self._group_index = 0
+            self.table.show_group(None)
+            self.action_back()
+            self.table.select_key(key)
+        self.on_view_changed()
+        self.notify(result.message, markup=False)
+
+    def action_changes(self) -> None:
+        from hubtui.tui.screens.change_log import ChangeLogScreen
+
+        self.app.push_screen(ChangeLogScreen(self.hub_app.change_log))
 
     def action_copy(self) -> None:
         user: ProjectUser | None = self.table.highlighted_record

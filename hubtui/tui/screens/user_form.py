@@ -1,0 +1,418 @@
+"""Add a user to a project, or change a member's role, explicitly and recoverably.
+
+Nothing is sent until ctrl+s; an edit is shown as a difference and confirmed first; a failure
+keeps everything typed with the server's reason; a create whose outcome is unknown is never sent
+again until the list has been checked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Checkbox, Footer, Input, RadioButton, RadioSet, Static
+
+from hubtui.api.errors import ApiConnectionError, HubError
+from hubtui.tui.changelog import DONE, FAILED, UNKNOWN, Change, now
+from hubtui.tui.present import user_name
+from hubtui.tui.text import inert
+
+if TYPE_CHECKING:
+    from hubtui.api import ApiVersion, Hub, Project, ProjectUser
+    from hubtui.tui.app import HubTuiApp
+
+#: The roles offered, in order of growing rights (the first is preselected).
+ROLES = ("Reader", "Editor", "Admin")
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
+
+
+class Mode(Enum):
+    ADD = "add"
+    EDIT = "edit"
+    PROMOTE = "promote"
+    """Add a limited reader as a direct member (a create with their email, never an update)."""
+
+
+class State(Enum):
+    EDITING = "editing"
+    CONFIRM_CHANGE = "confirm change"
+    CONFIRM_DISCARD = "confirm discard"
+    SENDING = "sending"
+    UNKNOWN = "unknown"
+    CHECKING = "checking"
+
+
+@dataclass(frozen=True)
+class FormResult:
+    """What the form did: the user as the server now has them, and a sentence saying so."""
+
+    user: ProjectUser
+    message: str
+
+
+def email_problem(email: str) -> str | None:
+    """Why ``email`` cannot be sent, or None when it can."""
+    if not email.strip():
+        return "Type the person's email address."
+    if email != email.strip():
+        return "Remove the spaces around the address."
+    if not EMAIL.match(email):
+        return "This is not an email address (name@domain.example)."
+    return None
+
+
+class UserFormScreen(ModalScreen[FormResult | None]):
+    """The add, edit and promote form."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("escape", "cancel", "Cancel", priority=True),
+        Binding("ctrl+r", "check", "Check list", show=False, priority=True),
+    ]
+
+    def __init__(
+        self,
+        *,
+        mode: Mode,
+        hub: Hub,
+        project: Project | None,
+        project_id: str,
+        api_version: ApiVersion,
+        user: ProjectUser | None = None,
+    ) -> None:
+        super().__init__()
+        self.mode = mode
+        self.hub = hub
+        self.project = project
+        self.project_id = project_id
+        self.api_version: ApiVersion = api_version
+        self.user = user
+        self.state = State.EDITING
+        self._initial = self._starting_values()
+
+    # Layout -----------------------------------------------------------------------------------
+
+    def _starting_values(self) -> tuple[str, str, bool]:
+        if self.mode is Mode.EDIT and self.user is not None:
+            return (self.user.user.email or "", self.user.role, self.user.is_reviewer)
+        email = self.user.user.email or "" if self.user is not None else ""
+        return (email, ROLES[0], False)
+
+    def compose(self) -> ComposeResult:
+        email, role, reviewer = self._initial
+        with Vertical(id="form-box"):
+            yield Static(self._title(), id="form-title")
+            yield Input(
+                value=email,
+                placeholder="name@company.example",
+                id="email",
+                disabled=self.mode is not Mode.ADD,
+            )
+            yield Static(id="email-problem")
+            with RadioSet(id="role"):
+                for choice in ROLES:
+                    yield RadioButton(choice, value=choice == role)
+            if role not in ROLES:
+                yield Static(
+                    Content(f"Current role {inert(role)} is not one hubtui offers."),
+                    id="odd-role",
+                )
+            yield Checkbox("Reviewer", value=reviewer, id="reviewer")
+            yield Static(id="form-message")
+        yield Footer(compact=True)
+
+    def _title(self) -> Content:
+        where = inert(self.project.name if self.project else f"project {self.project_id}")
+        if self.mode is Mode.ADD:
+            return Content.assemble(("Add a user to ", "bold"), (where, "bold"))
+        assert self.user is not None
+        name = user_name(self.user)
+        if self.mode is Mode.EDIT:
+            return Content.assemble(("Change ", "bold"), (name, "bold"), f" in {where}")
+        return Content.assemble(
+            ("Add ", "bold"),
+            (name, "bold"),
+            (" as a direct member", "bold"),
+            f"\n{name} is a limited reader: they can read {where} only because their email "
+            "domain is whitelisted by the hub. They are not a direct member, so there is no role "
+            "to change. Saving adds them as a direct member with the role below.",
+        )
+
+    def on_mount(self) -> None:
+        roles = self.query_one(RadioSet)
+        # RadioSet highlights its first button; start the arrow keys on the chosen role instead.
+        for _ in range(max(0, roles.pressed_index)):
+            roles.action_next_button()
+        if self.mode is Mode.ADD:
+            self.query_one("#email", Input).focus()
+        else:
+            self.query_one(RadioSet).focus()
+
+    # Values -----------------------------------------------------------------------------------
+
+    def values(self) -> tuple[str, str, bool]:
+        email = self.query_one("#email", Input).value
+        pressed = self.query_one(RadioSet).pressed_button
+        role = str(pressed.label) if pressed is not None else self._initial[1]
+        reviewer = self.query_one("#reviewer", Checkbox).value
+        return email, role, reviewer
+
+    @property
+    def dirty(self) -> bool:
+        return self.values() != self._initial
+
+    def _say(self, text: str | Content, *, tone: str = "") -> None:
+        message = self.query_one("#form-message", Static)
+        message.set_classes(tone)
+        message.update(text if isinstance(text, Content) else Content(text))
+
+    @on(Input.Changed, "#email")
+    def _email_changed(self) -> None:
+        self.query_one("#email-problem", Static).update("")
+
+    @on(Input.Submitted, "#email")
+    def _email_submitted(self) -> None:
+        self.query_one(RadioSet).focus()
+
+    # Keys -------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "check":
+            return self.state is State.UNKNOWN
+        return True
+
+    def action_save(self) -> None:
+        if self.state is State.UNKNOWN:
+            self._say(
+                "The earlier add may have reached the server. Check the list first (ctrl+r): "
+                "it is not sent again until then.",
+                tone="warning",
+            )
+            return
+        if self.state is State.CONFIRM_CHANGE:
+            self._send()
+            return
+        if self.state is not State.EDITING:
+            return
+        email, role, reviewer = self.values()
+        if self.mode is Mode.ADD:
+            problem = email_problem(email)
+            if problem:
+                self.query_one("#email-problem", Static).update(Content(f"⚠ {problem}"))
+                self.query_one("#email", Input).focus()
+                return
+            self._send()
+            return
+        if self.mode is Mode.PROMOTE:
+            self._send()
+            return
+        difference = self._difference()
+        if not difference:
+            self._say("Nothing changed, so nothing was sent.")
+            return
+        self.state = State.CONFIRM_CHANGE
+        self.set_focus(None)  # y, n and enter now answer the question, not a field
+        self._say(
+            Content.assemble(
+                ("Confirm: ", "bold"),
+                difference,
+                "\nPress y or enter to save, n or escape to go back to the form.",
+            ),
+            tone="confirm",
+        )
+
+    def _difference(self) -> str:
+        _, role, reviewer = self.values()
+        _, old_role, old_reviewer = self._initial
+        parts = []
+        if role != old_role:
+            parts.append(f"Role: {inert(old_role)} → {role}")
+        if reviewer != old_reviewer:
+            parts.append(f"Reviewer: {_yes(old_reviewer)} → {_yes(reviewer)}")
+        return " · ".join(parts)
+
+    def action_cancel(self) -> None:
+        if self.state is State.CONFIRM_CHANGE or self.state is State.CONFIRM_DISCARD:
+            self._back_to_form()
+        elif self.state is State.SENDING or self.state is State.CHECKING:
+            self._say("Waiting for the server's answer; it cannot be taken back now.")
+        elif self.state is State.EDITING and self.dirty:
+            self.state = State.CONFIRM_DISCARD
+            self.set_focus(None)
+            self._say(
+                "Discard what you typed? Press y to discard, n to keep editing.", tone="confirm"
+            )
+        else:
+            self.dismiss(None)
+
+    def _back_to_form(self) -> None:
+        self.state = State.EDITING
+        self._say("")
+        self.query_one(RadioSet).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        if self.state is State.CONFIRM_CHANGE and event.key in ("y", "enter"):
+            event.stop()
+            self._send()
+        elif self.state is State.CONFIRM_CHANGE and event.key == "n":
+            event.stop()
+            self._back_to_form()
+        elif self.state is State.CONFIRM_DISCARD and event.key == "y":
+            event.stop()
+            self.dismiss(None)
+        elif self.state is State.CONFIRM_DISCARD and event.key == "n":
+            event.stop()
+            self._back_to_form()
+
+    # Sending ----------------------------------------------------------------------------------
+
+    def _send(self) -> None:
+        self.state = State.SENDING
+        self._set_fields_enabled(False)
+        self._say("Sending…")
+        self._send_worker()
+
+    def _set_fields_enabled(self, enabled: bool) -> None:
+        self.query_one("#email", Input).disabled = not enabled or self.mode is not Mode.ADD
+        self.query_one(RadioSet).disabled = not enabled
+        self.query_one("#reviewer", Checkbox).disabled = not enabled
+
+    @work(exclusive=True, group="send", exit_on_error=False)
+    async def _send_worker(self) -> None:
+        app = cast("HubTuiApp", self.app)
+        email, role, reviewer = self.values()
+        adding = self.mode is not Mode.EDIT
+        before = None if adding else {"Role": self._initial[1], "IsReviewer": self._initial[2]}
+        after: dict[str, object] = {"Role": role, "IsReviewer": reviewer}
+        try:
+            client = await app.client()
+            if adding:
+                result = await client.create_project_user(
+                    self.hub.id,
+                    self.project_id,
+                    email=email,
+                    role=role,
+                    is_reviewer=reviewer,
+                    api_version=self.api_version,
+                )
+            else:
+                assert self.user is not None
+                result = await client.update_project_user(
+                    self.hub.id,
+                    self.project_id,
+                    self.user.user.id,
+                    role=role,
+                    is_reviewer=reviewer,
+                    api_version=self.api_version,
+                )
+        except ApiConnectionError as error:
+            if adding and error.sent is not False:
+                self._log(app, before, after, UNKNOWN, str(error))
+                self.state = State.UNKNOWN
+                self._set_fields_enabled(True)
+                self.refresh_bindings()
+                self._say(
+                    f"{error} The user may or may not have been added. Press ctrl+r to reload "
+                    "the list and check before anything is sent again.",
+                    tone="warning",
+                )
+                return
+            self._failed(app, before, after, error)
+        except HubError as error:
+            self._failed(app, before, after, error)
+        else:
+            self._log(app, before, after, DONE, "", user_id=str(result.user.id))
+            self.dismiss(FormResult(result, self._success_message(result)))
+
+    def _failed(
+        self,
+        app: HubTuiApp,
+        before: dict[str, object] | None,
+        after: dict[str, object],
+        error: HubError,
+    ) -> None:
+        self._log(app, before, after, FAILED, str(error))
+        self.state = State.EDITING
+        self._set_fields_enabled(True)
+        self._say(f"{error} Your entries are kept: press ctrl+s to try again.", tone="error")
+        self.query_one(RadioSet).focus()
+
+    def _success_message(self, result: ProjectUser) -> str:
+        name = user_name(result)
+        where = inert(self.project.name if self.project else f"project {self.project_id}")
+        if self.mode is Mode.EDIT:
+            return f"Changed {name} in {where}: {self._difference() or 'saved'}."
+        return f"Added {name} to {where} as {inert(result.role)}."
+
+    def _log(
+        self,
+        app: HubTuiApp,
+        before: dict[str, object] | None,
+        after: dict[str, object],
+        outcome: str,
+        detail: str,
+        *,
+        user_id: str | None = None,
+    ) -> None:
+        email = self.values()[0]
+        app.change_log.record(
+            Change(
+                time=now(),
+                action="add" if before is None else "update",
+                hub_id=self.hub.id,
+                hub_name=self.hub.name,
+                project_id=self.project_id,
+                project_name=self.project.name if self.project else None,
+                user_id=user_id or (str(self.user.user.id) if self.user else None),
+                email=email or None,
+                before=before,
+                after=after,
+                outcome=outcome,
+                detail=detail,
+                api_version=self.api_version,
+            )
+        )
+
+    def action_check(self) -> None:
+        if self.state is State.UNKNOWN:
+            self.state = State.CHECKING
+            self._say("Reloading the list to check…")
+            self._check_worker()
+
+    @work(exclusive=True, group="send", exit_on_error=False)
+    async def _check_worker(self) -> None:
+        app = cast("HubTuiApp", self.app)
+        email = self.values()[0].lower()
+        try:
+            client = await app.client()
+            users = await client.list_project_users(
+                self.hub.id, self.project_id, api_version=self.api_version
+            )
+        except HubError as error:
+            self.state = State.UNKNOWN
+            self._say(f"{error} Still unknown: press ctrl+r to check again.", tone="warning")
+            return
+        found = next(
+            (u for u in users if (u.user.email or "").lower() == email and u.is_limited is False),
+            None,
+        )
+        if found is not None:
+            self.dismiss(
+                FormResult(found, f"The add did reach the server: {user_name(found)} is a member.")
+            )
+            return
+        self.state = State.EDITING
+        self.refresh_bindings()
+        self._say("The list does not have them: nothing was added. Press ctrl+s to send again.")
+
+
+def _yes(value: bool) -> str:
+    return "yes" if value else "no"
