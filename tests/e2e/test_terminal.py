@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -47,6 +48,7 @@ def test_against_demo_server_over_http(demo_server: str) -> None:
         assert "127.0.0.1" in terminal.screen()
         terminal.send("g")
         terminal.wait_for("Go to a hub by its URL name")
+        time.sleep(0.3)  # at a person's pace: the dialog takes a moment to focus its field
         terminal.type("riverside-infra")
         terminal.send("Enter")
         terminal.wait_for("Kraków Water Works", "trusted")

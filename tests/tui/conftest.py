@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import httpx
+from starlette.applications import Starlette
 from textual.pilot import Pilot
 
 from hubtui.api import HubClient
@@ -20,9 +21,11 @@ async def no_sleep(seconds: float) -> None:
 
 
 def demo_connector(
-    store: DemoStore | None = None, faults: Faults | None = None
+    store: DemoStore | None = None,
+    faults: Faults | None = None,
+    server: Starlette | None = None,
 ) -> Callable[[], HubClient]:
-    app = create_app(store or DemoStore(), faults or Faults())
+    app = server or create_app(store or DemoStore(), faults or Faults())
 
     def connect() -> HubClient:
         return HubClient(
@@ -33,10 +36,13 @@ def demo_connector(
 
 
 def make_app(
-    store: DemoStore | None = None, faults: Faults | None = None, **options: object
+    store: DemoStore | None = None,
+    faults: Faults | None = None,
+    server: Starlette | None = None,
+    **options: object,
 ) -> HubTuiApp:
     return HubTuiApp(
-        connect=demo_connector(store, faults),
+        connect=demo_connector(store, faults, server),
         server_label="demo API (in-process)",
         **options,  # type: ignore[arg-type]
     )
@@ -71,10 +77,11 @@ async def running(
     size: tuple[int, int] = (120, 40),
     store: DemoStore | None = None,
     faults: Faults | None = None,
+    server: Starlette | None = None,
     **options: object,
 ) -> AsyncIterator[Pilot[None]]:
-    app = make_app(store, faults, **options)
-    async with app.run_test(size=size) as pilot:
+    app = make_app(store, faults, server, **options)
+    async with app.run_test(size=size, notifications=True) as pilot:
         await settle(pilot)
         yield pilot
 

@@ -22,6 +22,8 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "project_users_filtered": ("enter", "enter", "slash", "n", "o", "r", "t", "h", "enter"),
     "go_to_display_name_offer": ("g", *"Nordic Rail Alliance", "enter"),
     "help": ("enter", "enter", "question_mark"),
+    "edit_confirm_difference": ("enter", "enter", "down", "e", "down", "enter", "ctrl+s"),
+    "promote_limited_reader": ("enter", "enter", "end", "e"),
 }
 
 

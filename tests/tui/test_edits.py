@@ -1,0 +1,212 @@
+"""Adding and changing users from the keyboard: explicit, recoverable, never twice."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual.widgets import Input
+
+from hubtui.demo import DemoStore, Faults, create_app
+from hubtui.tui.screens.project_users import ProjectUsersScreen
+from hubtui.tui.screens.user_form import UserFormScreen
+from hubtui.tui.widgets.record_table import RecordTable
+from tests.tui.conftest import press, running, screen_words, type_text
+
+BRIDGE = 1001
+
+
+def member_roles(store: DemoStore) -> dict[str, str]:
+    hub = store.hub_by_name("acme-build")
+    assert hub is not None
+    members = hub.projects[BRIDGE].members
+    return {store.users[uid].email: m.role for uid, m in members.items()}
+
+
+async def open_bridge_users(pilot: object) -> None:
+    await press(pilot, "enter", "enter")  # type: ignore[arg-type]
+
+
+async def test_add_a_user(tmp_path: Path) -> None:
+    store = DemoStore()
+    log = tmp_path / "changes.jsonl"
+    async with running(store=store, change_log_path=log) as pilot:
+        await open_bridge_users(pilot)
+        await press(pilot, "a")
+        form = pilot.app.screen
+        assert isinstance(form, UserFormScreen)
+        assert isinstance(pilot.app.focused, Input)
+        await type_text(pilot, "night.shift@acme-build.com")
+        await press(pilot, "tab", "down", "enter", "tab", "space", "ctrl+s")
+        screen = pilot.app.screen
+        assert isinstance(screen, ProjectUsersScreen)
+        words = screen_words(pilot)
+        assert "13 users · 8 members · 5 limited readers" in words
+        assert "Added Night Shift to Harbour Bridge Retrofit as Editor" in words
+        row = screen.query_one(RecordTable).highlighted_row
+        assert row is not None
+        assert row.cells[1] == "night.shift@acme-build.com"
+        assert row.cells[2] == "Editor"
+        assert row.cells[3] == "yes"
+    assert member_roles(store)["night.shift@acme-build.com"] == "Editor"
+    entry = json.loads(log.read_text().splitlines()[-1])
+    assert entry["action"] == "add"
+    assert entry["outcome"] == "done"
+    assert entry["after"] == {"Role": "Editor", "IsReviewer": True}
+    assert "demo-token" not in log.read_text()
+
+
+async def test_an_invalid_email_is_refused_before_sending() -> None:
+    store = DemoStore()
+    async with running(store=store) as pilot:
+        await open_bridge_users(pilot)
+        await press(pilot, "a")
+        await type_text(pilot, "not-an-email")
+        await press(pilot, "ctrl+s")
+        assert isinstance(pilot.app.screen, UserFormScreen)
+        assert "This is not an email address" in screen_words(pilot)
+        assert pilot.app.screen.query_one("#email", Input).value == "not-an-email"
+    assert store.creates == 0
+
+
+async def test_edit_shows_the_difference_and_going_back_keeps_the_values() -> None:
+    store = DemoStore()
+    async with running(store=store) as pilot:
+        await open_bridge_users(pilot)
+        await press(pilot, "down", "e")  # Aiko Tanaka, Editor
+        await press(pilot, "down", "enter", "ctrl+s")
+        assert "Confirm: Role: Editor → Admin" in screen_words(pilot)
+        await press(pilot, "n")
+        form = pilot.app.screen
+        assert isinstance(form, UserFormScreen)
+        assert form.values()[1] == "Admin"
+        assert store.updates == 0
+        await press(pilot, "ctrl+s")
+        await press(pilot, "y")
+        assert isinstance(pilot.app.screen, ProjectUsersScreen)
+        words = screen_words(pilot)
+        assert "Changed Aiko Tanaka in Harbour Bridge Retrofit" in words
+        assert "Editor → Admin." in words
+        row = pilot.app.screen.query_one(RecordTable).highlighted_row
+        assert row is not None
+        assert row.cells[2] == "Admin"
+    assert member_roles(store)["aiko.tanaka@acme-build.com"] == "Admin"
+    assert store.updates == 1
+
+
+async def test_no_change_sends_nothing() -> None:
+    store = DemoStore()
+    async with running(store=store) as pilot:
+        await open_bridge_users(pilot)
+        await press(pilot, "e", "ctrl+s")
+        assert "Nothing changed, so nothing was sent." in screen_words(pilot)
+    assert store.updates == 0
+
+
+async def test_escape_asks_before_discarding_what_was_typed() -> None:
+    store = DemoStore()
+    async with running(store=store) as pilot:
+        await open_bridge_users(pilot)
+        await press(pilot, "a")
+        await type_text(pilot, "half.typed@")
+        await press(pilot, "escape")
+        assert "Discard what you typed?" in screen_words(pilot)
+        await press(pilot, "n")
+        form = pilot.app.screen
+        assert isinstance(form, UserFormScreen)
+        assert form.values()[0] == "half.typed@"
+        await press(pilot, "escape", "y")
+        assert isinstance(pilot.app.screen, ProjectUsersScreen)
+        await press(pilot, "a", "escape")
+        assert isinstance(pilot.app.screen, ProjectUsersScreen)
+    assert store.creates == 0
+
+
+async def test_e_on_a_limited_reader_offers_to_add_them_never_updates() -> None:
+    store = DemoStore()
+    async with running(store=store) as pilot:
+        await open_bridge_users(pilot)
+        table = pilot.app.screen.query_one(RecordTable)
+        assert table.select_key("8")  # Grace Osei, a limited reader
+        await press(pilot, "e")
+        words = screen_words(pilot)
+        assert "Add Grace Osei as a direct member" in words
+        assert "They are not a direct member" in words
+        await press(pilot, "ctrl+s")
+        assert "12 users · 8 members · 4 limited readers" in screen_words(pilot)
+        row = table.highlighted_row
+        assert row is not None
+        assert row.cells[4] == ""
+    assert store.creates == 1
+    assert store.updates == 0
+    assert member_roles(store)["grace.osei@northwind-eng.com"] == "Reader"
+
+
+async def test_a_conflict_keeps_the_form_and_says_why() -> None:
+    store = DemoStore()
+    async with running(store=store) as pilot:
+        await open_bridge_users(pilot)
+        await press(pilot, "a")
+        await type_text(pilot, "aiko.tanaka@acme-build.com")
+        await press(pilot, "ctrl+s")
+        form = pilot.app.screen
+        assert isinstance(form, UserFormScreen)
+        words = screen_words(pilot)
+        assert "HTTP 409" in words
+        assert "already a direct member" in words
+        assert "Your entries are kept" in words
+        assert form.values()[0] == "aiko.tanaka@acme-build.com"
+
+
+async def test_server_errors_keep_everything_and_ctrl_s_retries() -> None:
+    faults = Faults(change_failure_status=500)
+    store = DemoStore()
+    async with running(store=store, faults=faults) as pilot:
+        await open_bridge_users(pilot)
+        await press(pilot, "a")
+        await type_text(pilot, "retry.me@acme-build.com")
+        await press(pilot, "ctrl+s")
+        assert "the server had an internal error (HTTP 500)" in screen_words(pilot)
+        faults.change_failure_status = 400
+        await press(pilot, "ctrl+s")
+        assert "HTTP 400" in screen_words(pilot)
+        faults.change_failure_status = None
+        await press(pilot, "ctrl+s")
+        assert isinstance(pilot.app.screen, ProjectUsersScreen)
+    assert "retry.me@acme-build.com" in member_roles(store)
+    assert store.creates == 1
+
+
+async def test_read_only_hides_edit_keys_and_says_so() -> None:
+    store = DemoStore()
+    async with running(store=store, read_only=True) as pilot:
+        await open_bridge_users(pilot)
+        footer = screen_words(pilot).split("changes are off")[-1]
+        assert "Add" not in footer
+        assert "Edit" not in footer
+        await press(pilot, "a")
+        assert isinstance(pilot.app.screen, ProjectUsersScreen)
+        assert "Read-only is on: changes are off" in screen_words(pilot)
+        await press(pilot, "e")
+        assert isinstance(pilot.app.screen, ProjectUsersScreen)
+    assert store.creates == 0
+
+
+async def test_edits_use_the_screens_api_version() -> None:
+    server = create_app(DemoStore(), Faults())
+    async with running(server=server) as pilot:
+        await open_bridge_users(pilot)
+        await press(pilot, "v", "down", "e", "down", "enter", "ctrl+s", "y")
+        assert isinstance(pilot.app.screen, ProjectUsersScreen)
+    routes = server.state.stats.by_route
+    assert routes.get("PUT /v2/hubs/{hubId}/projects/{id}/users/{id}") == 1
+    assert "PUT /v3/hubs/{hubId}/projects/{id}/users/{id}" not in routes
+
+
+async def test_the_change_log_lists_each_change() -> None:
+    async with running() as pilot:
+        await open_bridge_users(pilot)
+        await press(pilot, "down", "e", "down", "enter", "ctrl+s", "y", "c")
+        words = screen_words(pilot)
+        assert "DONE update aiko.tanaka@acme-build.com in Harbour Bridge Retrofit" in words
+        assert "Role: Editor → Admin" in words
