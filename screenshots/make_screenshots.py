@@ -23,6 +23,7 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "project-users": ("enter", "enter", "end"),
     "go-to-display-name": ("g", *"Nordic Rail Alliance", "enter"),
     "help": ("enter", "enter", "question_mark"),
+    "edit-confirm": ("enter", "enter", "down", "e", "down", "enter", "ctrl+s"),
 }
 
 
