@@ -141,6 +141,7 @@ def keystrokes_in_a_terminal(base_url: str, users: int, text: str) -> list[float
         terminal.wait_for("Name (URL name) leads", timeout=60)
         terminal.send("g")
         terminal.wait_for("Go to a hub by its URL name")
+        time.sleep(0.3)
         terminal.type("load-test")
         terminal.send("Enter")
         terminal.wait_for("Load Test Tower", timeout=30)
