@@ -208,7 +208,7 @@ def status_error_from_response(
 def _error_fields(response: httpx.Response) -> dict[str, str]:
     try:
         body = json.loads(response.content)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return {}
     if not isinstance(body, dict):
         return {}

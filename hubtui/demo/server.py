@@ -370,7 +370,7 @@ def _check_token(request: Request) -> Response | None:
 async def _json_body(request: Request) -> dict[str, Any] | Response:
     try:
         body = json.loads(await request.body())
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return problem(400, "Invalid request", "The body must be a JSON object.")
     if not isinstance(body, dict):
         return problem(400, "Invalid request", "The body must be a JSON object.")

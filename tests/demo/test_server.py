@@ -191,3 +191,9 @@ def test_data_is_deterministic_and_scales() -> None:
     rows = big.project_users(hub, project)
     assert len(rows) == 2000
     assert sum(1 for _, membership in rows if membership is None) == 200
+
+
+async def test_a_deeply_nested_body_is_a_400_not_a_crash(raw: httpx.AsyncClient) -> None:
+    body = b"[" * 5000 + b"]" * 5000
+    answer = await raw.post(USERS, content=body, headers={"Content-Type": "application/json"})
+    assert answer.status_code == 400
