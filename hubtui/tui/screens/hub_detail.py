@@ -105,6 +105,15 @@ class HubDetailScreen(ListScreen):
         prompt.display = True
         prompt.focus()
 
+    def action_back(self) -> None:
+        prompt = self.query_one("#project-id", Input)
+        if prompt.has_focus:
+            # Leave the prompt first (keeping what was typed), as escape leaves the filter.
+            prompt.display = False
+            self.table.focus()
+            return
+        super().action_back()
+
     def action_project_by_id(self) -> None:
         prompt = self.query_one("#project-id", Input)
         prompt.display = True
