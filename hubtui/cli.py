@@ -39,6 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="allow plain http to a host that is not this machine",
     )
     parser.add_argument("--ca-bundle", help="verify TLS against this CA bundle")
+    parser.add_argument(
+        "--log-file",
+        help="write a debug log of every request and response here (the token is redacted)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     server = commands.add_parser("demo-server", help="serve the demo API over HTTP")
     server.add_argument("--host", default="127.0.0.1", help="address to listen on")
@@ -88,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"hubtui: {exc}", file=sys.stderr)
         return 2
+    if args.log_file:
+        start_log(args.log_file)
     if args.demo:
         connect, server_label = demo_connector(settings), "demo API (in-process)"
     else:
@@ -112,6 +118,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     app.run()
     return app.return_code or 0
+
+
+def start_log(path: str) -> None:
+    """Send hubtui's debug log (requests and responses, token redacted) to a file."""
+    import logging
+
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    log = logging.getLogger("hubtui")
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
 
 
 def demo_connector(settings: Settings) -> Callable[[], HubClient]:

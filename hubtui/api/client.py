@@ -350,14 +350,19 @@ class HubClient:
                 problem=f"the body is larger than {MAX_RESPONSE_BYTES // (1024 * 1024)} MB",
             )
         elapsed_ms = (time.perf_counter() - started) * 1000
-        logger.debug(
-            "%s %s -> %s (%d bytes, %.0f ms)",
-            method,
-            request.url,
-            response.status_code,
-            len(content),
-            elapsed_ms,
-        )
+        if logger.isEnabledFor(logging.DEBUG):
+            logger.debug(
+                "%s %s %s body=%s -> %s in %.0f ms, %d bytes %s body=%r",
+                method,
+                request.url,
+                _redacted(request.headers),
+                _preview(request.content),
+                response.status_code,
+                elapsed_ms,
+                len(content),
+                _redacted(response.headers),
+                _preview(bytes(content)),
+            )
         if response.is_success:
             return _Received(response.status_code, content)
         if 300 <= response.status_code < 400:
@@ -388,6 +393,23 @@ async def _read_capped(response: httpx.Response) -> bytearray:
     if not response.is_success:
         response._content = bytes(content)  # status_error_from_response reads the error body
     return content
+
+
+#: Headers whose values never reach a log.
+_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
+_PREVIEW_BYTES = 300
+
+
+def _redacted(headers: httpx.Headers) -> dict[str, str]:
+    return {
+        name: "[redacted]" if name.lower() in _SECRET_HEADERS else value
+        for name, value in headers.items()
+    }
+
+
+def _preview(body: bytes) -> str:
+    text = body[:_PREVIEW_BYTES].decode("utf-8", "replace")
+    return text + ("…" if len(body) > _PREVIEW_BYTES else "")
 
 
 def _connection_error(exc: httpx.TransportError, operation: str, host: str) -> ApiConnectionError:
