@@ -1,0 +1,101 @@
+"""Arbitrary JSON and bytes fed to every parser: a model or InvalidResponseError, nothing else."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import partial
+
+import httpx
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hubtui.api import Hub, InvalidResponseError, Project, ProjectUser
+from hubtui.api.client import _parse_list, _parse_one, _Received
+from hubtui.api.errors import ApiStatusError, status_error_from_response
+
+KEYS = st.sampled_from(
+    [
+        "Id",
+        "Name",
+        "DisplayName",
+        "User",
+        "Role",
+        "Teams",
+        "IsLimited",
+        "IsReviewer",
+        "RegionSummary",
+        "ApiRegionalUrl",
+        "Email",
+        "FirstName",
+        "CreationDate",
+        "Image",
+        "value",
+        "title",
+        "detail",
+        "Code",
+        "Message",
+    ]
+)
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**100), max_value=2**100)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(alphabet=st.characters(codec="utf-8"), max_size=40)
+)
+JSON = st.recursive(
+    SCALARS,
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(KEYS | st.text(max_size=8), children, max_size=6)
+    ),
+    max_leaves=40,
+)
+DEEP = st.integers(min_value=1, max_value=5000).map(
+    lambda depth: ("[" * depth + "]" * depth).encode()
+)
+BODIES = JSON.map(lambda value: json.dumps(value).encode()) | st.binary(max_size=200) | DEEP
+COMMON = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def outcome(parse: Callable[[], object]) -> object:
+    """The parser's result, or the InvalidResponseError it raised (anything else propagates)."""
+    try:
+        return parse()
+    except InvalidResponseError as error:
+        return error
+
+
+@COMMON
+@given(BODIES)
+def test_list_parsers(body: bytes) -> None:
+    for model in (Hub, Project, ProjectUser):
+        result = outcome(partial(_parse_list, _Received(200, body), "list things", model))
+        if isinstance(result, InvalidResponseError):
+            assert str(result).startswith("List things failed")
+        else:
+            assert isinstance(result, list)
+            assert all(isinstance(record, model) for record in result)
+
+
+@COMMON
+@given(BODIES)
+def test_record_parsers(body: bytes) -> None:
+    for model in (Hub, Project, ProjectUser):
+        result = outcome(partial(_parse_one, _Received(200, body), "get a thing", model))
+        if isinstance(result, InvalidResponseError):
+            assert str(result).startswith("Get a thing failed")
+        else:
+            assert isinstance(result, model)
+
+
+@COMMON
+@given(BODIES, st.sampled_from([400, 401, 403, 404, 409, 429, 500, 503, 418]))
+def test_error_body_parser(body: bytes, status: int) -> None:
+    response = httpx.Response(status, content=body, headers={"Retry-After": "soon"})
+    error = status_error_from_response(response, operation="do a thing")
+    assert isinstance(error, ApiStatusError)
+    assert error.status_code == status
+    assert str(error).startswith("Do a thing failed")
+    assert "\n" not in str(error)
