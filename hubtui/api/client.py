@@ -114,9 +114,14 @@ class HubClient:
         self._clock = clock or (lambda: datetime.now(UTC))
         self._routes: dict[str, RegionalRoute] = {}
         self._route_locks: dict[str, asyncio.Lock] = {}
-        verify: ssl.SSLContext | bool = (
-            ssl.create_default_context(cafile=ca_bundle) if ca_bundle else True
-        )
+        verify: ssl.SSLContext | bool = True  # TLS is always verified
+        if ca_bundle:
+            try:
+                verify = ssl.create_default_context(cafile=ca_bundle)
+            except (OSError, ssl.SSLError) as exc:
+                raise UnsafeUrlError(
+                    f"The CA bundle {ca_bundle} could not be used: {exc}.", operation="connect"
+                ) from None
         self._http = httpx.AsyncClient(
             transport=transport,
             timeout=httpx.Timeout(timeout),
@@ -414,9 +419,14 @@ def _preview(body: bytes) -> str:
 
 def _connection_error(exc: httpx.TransportError, operation: str, host: str) -> ApiConnectionError:
     if isinstance(exc, httpx.ConnectError):
-        return ApiConnectionError(
-            operation=operation, reason=f"could not connect to {host}", sent=False
-        )
+        if "CERTIFICATE_VERIFY_FAILED" in str(exc):
+            reason = (
+                f"the TLS certificate of {host} could not be verified "
+                "(if it uses a private CA, set a CA bundle)"
+            )
+        else:
+            reason = f"could not connect to {host}"
+        return ApiConnectionError(operation=operation, reason=reason, sent=False)
     if isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError):
         reason = f"the connection to {host} broke before the answer was complete"
     else:
