@@ -1,0 +1,148 @@
+"""The token never leaves through logs, reprs, errors, screens or the change log.
+
+And TLS is always verified, against the system's CAs or a configured bundle.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import trustme
+import uvicorn
+
+from hubtui.api import ApiConnectionError, AuthenticationError, HubClient, UnsafeUrlError
+from hubtui.cli import start_log
+from hubtui.demo import DEMO_TOKEN, create_app
+from hubtui.tui.app import HubTuiApp
+from tests.conftest import free_port
+from tests.tui.conftest import no_sleep, press, screen_text, settle
+
+SECRET = "sk-live-7f3a9c1e-SECRET"
+
+
+def read(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def debug_log(tmp_path: Path) -> Iterator[Path]:
+    path = tmp_path / "debug.log"
+    start_log(str(path))
+    yield path
+    hubtui_log = logging.getLogger("hubtui")
+    for handler in list(hubtui_log.handlers):
+        hubtui_log.removeHandler(handler)
+        handler.close()
+    hubtui_log.setLevel(logging.NOTSET)
+
+
+async def test_the_debug_log_has_requests_and_responses_but_never_the_token(
+    debug_log: Path,
+) -> None:
+    transport = httpx.ASGITransport(app=create_app())
+    async with HubClient("http://demo.localhost", token=DEMO_TOKEN, transport=transport) as c:
+        hubs = await c.list_hubs()
+        await c.create_project_user(hubs[0].id, 1001, email="log.me@acme-build.com", role="Reader")
+    async with HubClient("http://demo.localhost", token=SECRET, transport=transport) as c:
+        with pytest.raises(AuthenticationError) as caught:
+            await c.list_hubs()
+    log = read(debug_log)
+    assert "GET http://demo.localhost/v3/hubs" in log
+    assert "POST http://demo.localhost/v3/hubs/" in log
+    assert "log.me@acme-build.com" in log
+    assert "-> 401" in log
+    assert "'authorization': '[redacted]'" in log
+    for secret in (DEMO_TOKEN, SECRET):
+        assert secret not in log
+        assert secret not in str(caught.value)
+        assert secret not in repr(caught.value)
+        assert secret not in repr(c)
+
+
+async def test_screens_screenshots_and_the_change_log_never_show_the_token(
+    tmp_path: Path,
+) -> None:
+    transport = httpx.ASGITransport(app=create_app())
+    log = tmp_path / "changes.jsonl"
+    for token in (DEMO_TOKEN, SECRET):
+        app = HubTuiApp(
+            connect=lambda t=token: HubClient(  # type: ignore[misc]
+                "http://demo.localhost", token=t, transport=transport, sleep=no_sleep
+            ),
+            server_label="demo",
+            change_log_path=log,
+        )
+        async with app.run_test(size=(120, 40), notifications=True) as pilot:
+            await settle(pilot)
+            texts = [screen_text(pilot)]
+            if token == DEMO_TOKEN:
+                await press(pilot, "enter", "enter", "down", "e", "down", "enter", "ctrl+s", "y")
+                texts.append(screen_text(pilot))
+                await press(pilot, "c")
+            else:
+                assert "HTTP 401" in " ".join(screen_text(pilot).split())
+            texts.append(screen_text(pilot))
+            svg = app.export_screenshot()
+        for text in (*texts, svg):
+            assert token not in text
+    assert read(log)
+    assert DEMO_TOKEN not in read(log)
+
+
+def serve_tls(cert_dir: Path, ca: trustme.CA) -> tuple[str, uvicorn.Server, threading.Thread]:
+    certificate = ca.issue_cert("localhost")
+    key_file, cert_file = cert_dir / "key.pem", cert_dir / "cert.pem"
+    certificate.private_key_pem.write_to_path(str(key_file))
+    certificate.cert_chain_pems[0].write_to_path(str(cert_file))
+    port = free_port()
+    config = uvicorn.Config(
+        create_app(),
+        host="127.0.0.1",
+        port=port,
+        ssl_keyfile=str(key_file),
+        ssl_certfile=str(cert_file),
+        log_level="warning",
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    return f"https://localhost:{port}", server, thread
+
+
+async def test_tls_is_verified_and_a_ca_bundle_can_be_set(tmp_path: Path) -> None:
+    ca = trustme.CA()
+    url, server, thread = serve_tls(tmp_path, ca)
+    try:
+        async with HubClient(url, token=DEMO_TOKEN, max_retries=0) as client:
+            with pytest.raises(ApiConnectionError) as caught:
+                await client.list_hubs()
+        assert "TLS certificate of localhost could not be verified" in str(caught.value)
+        bundle = tmp_path / "ca.pem"
+        ca.cert_pem.write_to_path(str(bundle))
+        async with HubClient(url, token=DEMO_TOKEN, ca_bundle=str(bundle)) as client:
+            hubs = await client.list_hubs()
+        assert any(hub.name == "acme-build" for hub in hubs)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def test_an_unusable_ca_bundle_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(UnsafeUrlError, match="could not be used"):
+        HubClient("https://api.example.com", ca_bundle=str(tmp_path / "missing.pem"))
+    assert ssl.get_default_verify_paths()  # the system store is what is used otherwise
