@@ -413,6 +413,8 @@ class DemoStore:
             for _ in range(2 if hub.whitelisted_domains else 0):
                 hub.user_ids.append(self._person(rng, partner).id)
             hub.author_id = hub.user_ids[0] if hub.user_ids else 1
+            for project in hub.projects.values():
+                project.author_id = hub.author_id
         if size.big_project_users:
             self._build_big_project(rng, size.big_project_users)
 

@@ -197,3 +197,17 @@ async def test_a_deeply_nested_body_is_a_400_not_a_crash(raw: httpx.AsyncClient)
     body = b"[" * 5000 + b"]" * 5000
     answer = await raw.post(USERS, content=body, headers={"Content-Type": "application/json"})
     assert answer.status_code == 400
+
+
+async def test_every_hub_lists_its_projects_and_their_users(
+    raw: httpx.AsyncClient, demo_store: DemoStore
+) -> None:
+    for hub in demo_store.hubs.values():
+        prefix = "/regions/eu" if hub.region == "eu" else ""
+        projects = await raw.get(f"{prefix}/v3/hubs/{hub.id}/projects")
+        assert projects.status_code == 200, hub.name
+        assert {p["Id"] for p in projects.json()} == set(hub.projects)
+        for project in projects.json():
+            assert project["Author"]["Id"] == hub.author_id
+            users = await raw.get(f"{prefix}/v3/hubs/{hub.id}/projects/{project['Id']}/users")
+            assert users.status_code == 200, (hub.name, project["Name"])
