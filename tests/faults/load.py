@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TypeVar
 
 import httpx
@@ -44,7 +45,7 @@ async def browse_every_project(url: str, hub_name: str, *, person_retries: int =
         hub = await again(lambda: client.get_hub_by_name(hub_name))
         projects = await again(lambda: client.list_projects(hub.id))
         for project in projects:
-            users = await again(lambda p=project: client.list_project_users(hub.id, p.id))
+            users = await again(partial(client.list_project_users, hub.id, project.id))
             result.users[project.id] = frozenset(
                 (u.user.email or "", u.role, u.is_limited) for u in users
             )
