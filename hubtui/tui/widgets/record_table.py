@@ -58,6 +58,20 @@ class Row:
     """What :meth:`RecordTable.show_group` selects on (for example member or limited)."""
 
 
+class RowMessage(Message):
+    """A message about one row of a :class:`RecordTable` and the record behind it."""
+
+    def __init__(self, table: RecordTable, row: Row | None, record: Any) -> None:
+        super().__init__()
+        self.table = table
+        self.row = row
+        self.record = record
+
+    @property
+    def control(self) -> RecordTable:
+        return self.table
+
+
 def _sort_key(numeric: bool) -> Callable[[str], tuple[int, float | str]]:
     def key(text: str) -> tuple[int, float | str]:
         if numeric:
@@ -98,31 +112,11 @@ class RecordTable(Widget, can_focus=True):
 
     cursor: reactive[int] = reactive(0, always_update=True, init=False)
 
-    class Highlighted(Message):
+    class Highlighted(RowMessage):
         """The cursor moved to ``row`` of ``record`` (both None when the table is empty)."""
 
-        def __init__(self, table: RecordTable, row: Row | None, record: Any) -> None:
-            super().__init__()
-            self.table = table
-            self.row = row
-            self.record = record
-
-        @property
-        def control(self) -> RecordTable:
-            return self.table
-
-    class Selected(Message):
+    class Selected(RowMessage):
         """The person opened ``row`` of ``record`` (enter, or a click on the highlighted row)."""
-
-        def __init__(self, table: RecordTable, row: Row, record: Any) -> None:
-            super().__init__()
-            self.table = table
-            self.row = row
-            self.record = record
-
-        @property
-        def control(self) -> RecordTable:
-            return self.table
 
     class ViewChanged(Message):
         """The rows shown changed: new rows, filter, group or sort."""
