@@ -7,6 +7,7 @@ from collections.abc import Callable
 from functools import partial
 
 import httpx
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -99,3 +100,31 @@ def test_error_body_parser(body: bytes, status: int) -> None:
     assert error.status_code == status
     assert str(error).startswith("Do a thing failed")
     assert "\n" not in str(error)
+
+
+@COMMON
+@given(BODIES)
+def test_batched_list_parser_agrees_with_the_whole_body_parser(body: bytes) -> None:
+    for model in (Hub, Project, ProjectUser):
+        whole = outcome(partial(_parse_list, _Received(200, body), "list things", model))
+        batched = outcome(
+            partial(_parse_list, _Received(200, body), "list things", model, batched_above=0)
+        )
+        if isinstance(whole, InvalidResponseError):
+            assert isinstance(batched, InvalidResponseError)
+        else:
+            assert batched == whole
+
+
+def test_batched_parse_names_the_bad_record_by_its_place_in_the_whole_list() -> None:
+    users = [{"User": {"Id": n}, "Role": "Reader", "IsLimited": False} for n in range(2500)]
+    users[2100]["Role"] = 7
+    body = json.dumps(users).encode()
+    with pytest.raises(InvalidResponseError, match=r"at \[2100\]\.Role"):
+        _parse_list(_Received(200, body), "list users", ProjectUser, batched_above=0)
+    users[2100]["Role"] = "Editor"
+    parsed = _parse_list(
+        _Received(200, json.dumps(users).encode()), "list users", ProjectUser, batched_above=0
+    )
+    assert [u.user.id for u in parsed] == list(range(2500))
+    assert parsed[2100].role == "Editor"
