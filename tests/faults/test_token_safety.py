@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import socket
-import ssl
 import threading
 import time
 from collections.abc import Iterator
@@ -145,4 +144,3 @@ async def test_tls_is_verified_and_a_ca_bundle_can_be_set(tmp_path: Path) -> Non
 def test_an_unusable_ca_bundle_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(UnsafeUrlError, match="could not be used"):
         HubClient("https://api.example.com", ca_bundle=str(tmp_path / "missing.pem"))
-    assert ssl.get_default_verify_paths()  # the system store is what is used otherwise
