@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 #: The marker of a hub whose display name differs from its URL name (a symbol, not colour).
 DIFFERENT_NAMES_MARK = "≠"
-NO_DISPLAY_NAME = "(none set: same as Name)"
+NO_DISPLAY_NAME = "(none set = Name)"
 DISPLAY_NAME_NOT_SENT = "(not sent by server)"
 LIMITED_BADGE = "LIMITED"
 UNKNOWN = "unknown"

@@ -24,7 +24,7 @@ def demo_terminal() -> Iterator[Terminal]:
 
 def test_demo_browsing_in_a_real_terminal(demo_terminal: Terminal) -> None:
     screen = demo_terminal.wait_for("acme-build", "ACME Construction Group", "8 hubs")
-    assert "(none set: same as Name)" in screen
+    assert "(none set = Name)" in screen
     demo_terminal.send("Enter")
     demo_terminal.wait_for("Harbour Bridge Retrofit", "3 projects · 2 with Limited access")
     demo_terminal.send("Enter")

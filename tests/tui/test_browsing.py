@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from hubtui.demo import DemoSize, DemoStore, Faults
 from hubtui.tui.screens.hub_detail import HubDetailScreen
 from hubtui.tui.screens.hubs import HubListScreen
@@ -24,7 +26,7 @@ async def test_hub_list_shows_both_names_and_marks_the_difference() -> None:
         assert acme.startswith("≠ acme-build")
         assert "ACME Construction Group" in acme
         river = next(line for line in text.splitlines() if "riverside-infra" in line)
-        assert "(none set: same as Name)" in river
+        assert "(none set = Name)" in river
         assert not river.startswith("≠")
 
 
@@ -253,3 +255,18 @@ async def test_a_big_project_fills_and_filters() -> None:
         await press(pilot, "slash")
         await type_text(pilot, "partner")
         assert table.visible_count == 300
+
+
+async def test_marks_are_words_that_survive_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    async with running(size=(80, 24)) as pilot:
+        assert pilot.app.no_color
+        hub_list = screen_text(pilot)
+        assert "≠ acme-build" in hub_list
+        assert "(none set = Name)" in hub_list
+        await press(pilot, "enter")
+        assert "Limited" in screen_text(pilot)
+        await press(pilot, "enter", "end")
+        text = screen_text(pilot)
+        assert "LIMITED READER" in text
+        assert sum(1 for line in text.splitlines() if "LIMITED" in line) >= 5
