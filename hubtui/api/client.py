@@ -117,6 +117,8 @@ class HubClient:
         self._sleep: Sleep = sleep or asyncio.sleep
         self._clock = clock or (lambda: datetime.now(UTC))
         self._routes: dict[str, RegionalRoute] = {}
+        #: Hosts that may receive the token: the server's and those of trusted regional routes.
+        self._token_hosts: frozenset[str] = frozenset({self._base_url.host.lower()})
         self._route_locks: dict[str, asyncio.Lock] = {}
         verify: ssl.SSLContext | bool = True  # TLS is always verified
         if ca_bundle:
@@ -276,6 +278,10 @@ class HubClient:
             if hub.api_regional_url and not route.trusted:
                 logger.warning("hub %s: %s", hub.id, route.reason)
             self._routes[hub.id] = route
+        self._token_hosts = frozenset(
+            {self._base_url.host.lower()}
+            | {httpx.URL(r.base_url).host.lower() for r in self._routes.values() if r.trusted}
+        )
 
     async def _route_for(self, hub_id: Id) -> RegionalRoute:
         key = str(hub_id)
@@ -291,10 +297,7 @@ class HubClient:
         return self._url(f"/{version}/hubs", hub_id, *segments, base=route.base_url)
 
     def _may_hold_token(self, url: httpx.URL) -> bool:
-        host = url.host.lower()
-        if host == self._base_url.host.lower():
-            return True
-        return any(r.trusted and httpx.URL(r.base_url).host == host for r in self._routes.values())
+        return url.host.lower() in self._token_hosts
 
     async def _get_list(self, operation: str, url: str, model: type[M]) -> list[M]:
         response = await self._send("GET", url, operation=operation)
