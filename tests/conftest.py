@@ -80,17 +80,20 @@ def hubtui_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "hubtui"]
 
 
-def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
+def wait_for_port(
+    port: int, process: subprocess.Popen[bytes] | None = None, timeout: float = 20.0
+) -> None:
+    """Wait until a server listens on the loopback port (or its process has exited)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if process.poll() is not None:
+        if process is not None and process.poll() is not None:
             raise RuntimeError(f"demo-server exited with {process.returncode}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return
         except OSError:
             time.sleep(0.05)
-    raise RuntimeError("demo-server did not start listening in time")
+    raise RuntimeError(f"nothing listened on port {port} in time")
 
 
 @pytest.fixture

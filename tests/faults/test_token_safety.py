@@ -6,9 +6,7 @@ And TLS is always verified, against the system's CAs or a configured bundle.
 from __future__ import annotations
 
 import logging
-import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +19,7 @@ from hubtui.api import ApiConnectionError, AuthenticationError, HubClient, Unsaf
 from hubtui.cli import start_log
 from hubtui.demo import DEMO_TOKEN, create_app
 from hubtui.tui.app import HubTuiApp
-from tests.conftest import free_port
+from tests.conftest import free_port, wait_for_port
 from tests.tui.conftest import no_sleep, press, screen_text, settle
 
 SECRET = "sk-live-7f3a9c1e-SECRET"
@@ -113,13 +111,7 @@ def serve_tls(cert_dir: Path, ca: trustme.CA) -> tuple[str, uvicorn.Server, thre
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.05)
+    wait_for_port(port)
     return f"https://localhost:{port}", server, thread
 
 
