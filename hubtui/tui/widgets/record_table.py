@@ -198,10 +198,6 @@ class RecordTable(Widget, can_focus=True):
         self._column_layout = None
         self.refresh()
 
-    def set_rows(self, rows: Sequence[Row], *, keep_key: str | None = None) -> None:
-        """Replace every row; the cursor stays on ``keep_key`` (or the current row) if present."""
-        self.set_records(rows, _same_row, key=_row_key, keep_key=keep_key)
-
     def set_records(
         self,
         records: Sequence[Any],
@@ -210,7 +206,10 @@ class RecordTable(Widget, can_focus=True):
         key: Callable[[Any], str],
         keep_key: str | None = None,
     ) -> None:
-        """Show ``records``, each turned into a row by ``make_row`` only when it is needed."""
+        """Show ``records``, each turned into a row by ``make_row`` only when it is needed.
+
+        The cursor stays on ``keep_key`` (or on the current row) if it is still shown.
+        """
         keep = keep_key if keep_key is not None else self._highlighted_key()
         self._records = list(records)
         self._make_row = make_row
@@ -526,7 +525,3 @@ class RecordTable(Widget, can_focus=True):
 
 def _same_row(row: Row) -> Row:
     return row
-
-
-def _row_key(row: Row) -> str:
-    return row.key
