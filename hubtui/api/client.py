@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import ssl
 import time
@@ -14,11 +13,13 @@ from types import TracebackType
 from typing import Any, Literal, Self, TypeVar
 
 import httpx
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel
 
+from hubtui import __version__
 from hubtui.api import retries
 from hubtui.api.errors import (
     ApiConnectionError,
+    ApiStatusError,
     ApiTimeoutError,
     HubError,
     InvalidResponseError,
@@ -26,18 +27,27 @@ from hubtui.api.errors import (
     status_error_from_response,
 )
 from hubtui.api.models import Hub, Project, ProjectUser
+from hubtui.api.parsing import DEFAULT_MAX_RECORDS, Records, parse_list, parse_one
 from hubtui.api.routing import RegionalRoute, encode_segment, is_loopback_host, judge_regional_url
+from hubtui.api.transport import (
+    ACCEPT_ENCODING,
+    BodyTooLarge,
+    UnreadableEncoding,
+    preview,
+    read_body,
+    redacted,
+)
 
 __all__ = ["ApiVersion", "HubClient", "RequestStats"]
 
 ApiVersion = Literal["v2", "v3"]
 API_VERSIONS: tuple[ApiVersion, ...] = ("v2", "v3")
-#: A body larger than this is refused rather than read into memory.
+#: A body larger than this (once decoded) is refused rather than read into memory.
 MAX_RESPONSE_BYTES = 128 * 1024 * 1024
-#: A list body larger than this is validated in batches: slower by about a third, but its peak
-#: memory is some 40 MB lower for a 50,000-user project.
-BATCHED_LIST_BYTES = 8 * 1024 * 1024
-_BATCH = 2000
+#: The longest one call may take, retries and waits included, however slowly a server answers.
+DEFAULT_DEADLINE = 60.0
+#: A list body larger than this is parsed on a thread, so the app keeps answering keys.
+THREADED_PARSE_BYTES = 256 * 1024
 
 logger = logging.getLogger("hubtui.api")
 
@@ -85,6 +95,8 @@ class HubClient:
         token: str | None = None,
         api_version: ApiVersion = "v3",
         timeout: float = 30.0,
+        deadline: float = DEFAULT_DEADLINE,
+        max_records: int = DEFAULT_MAX_RECORDS,
         max_retries: int = retries.DEFAULT_MAX_RETRIES,
         transport: httpx.AsyncBaseTransport | None = None,
         trusted_hosts: Iterable[str] = (),
@@ -111,14 +123,18 @@ class HubClient:
             )
         self.api_version: ApiVersion = _check_version(api_version)
         self.max_retries = max(0, max_retries)
+        #: Seconds one call may take in all; past it the call ends as a timeout.
+        self.deadline = deadline
+        #: The most records one list answer may hold.
+        self.max_records = max_records
         self.stats = RequestStats()
         self._token = _Token(token) if token else None
         self._trusted_hosts = tuple(trusted_hosts)
         self._sleep: Sleep = sleep or asyncio.sleep
         self._clock = clock or (lambda: datetime.now(UTC))
         self._routes: dict[str, RegionalRoute] = {}
-        #: Hosts that may receive the token: the server's and those of trusted regional routes.
-        self._token_hosts: frozenset[str] = frozenset({self._base_url.host.lower()})
+        #: Where the token may go: the server's host and port and those of trusted regional routes.
+        self._token_origins: frozenset[tuple[str, int]] = frozenset({origin(self._base_url)})
         self._route_locks: dict[str, asyncio.Lock] = {}
         verify: ssl.SSLContext | bool = True  # TLS is always verified
         if ca_bundle:
@@ -131,7 +147,11 @@ class HubClient:
         self._http = httpx.AsyncClient(
             transport=transport,
             timeout=httpx.Timeout(timeout),
-            headers={"Accept": "application/json"},
+            headers={
+                "Accept": "application/json",
+                "Accept-Encoding": ACCEPT_ENCODING,
+                "User-Agent": f"hubtui/{__version__}",
+            },
             follow_redirects=False,
             verify=verify,
         )
@@ -163,7 +183,7 @@ class HubClient:
 
     # Hubs -------------------------------------------------------------------------------------
 
-    async def list_hubs(self) -> list[Hub]:
+    async def list_hubs(self) -> Records[Hub]:
         """Every hub the token can see (``GET /v3/hubs``)."""
         hubs = await self._get_list("list hubs", self._url("/v3/hubs"), Hub)
         self._learn_routes(hubs)
@@ -191,7 +211,7 @@ class HubClient:
 
     # Projects ---------------------------------------------------------------------------------
 
-    async def list_projects(self, hub_id: Id) -> list[Project]:
+    async def list_projects(self, hub_id: Id) -> Records[Project]:
         """The hub's projects (``GET /v3/hubs/{hubId}/projects``).
 
         This operation is assumed, not in the spec: a server may answer 404 or 405.
@@ -203,8 +223,12 @@ class HubClient:
 
     async def list_project_users(
         self, hub_id: Id, project_id: Id, *, api_version: ApiVersion | None = None
-    ) -> list[ProjectUser]:
-        """The project's users, limited readers included."""
+    ) -> Records[ProjectUser]:
+        """The project's users, limited readers included.
+
+        Like every list, a record that breaks the contract is left out and counted in
+        ``skipped_count``; the others come back.
+        """
         url = await self._hub_url(
             hub_id, self._version(api_version), "projects", project_id, "users"
         )
@@ -240,7 +264,17 @@ class HubClient:
             body["IsReviewer"] = is_reviewer
         operation = f"add {email!r} to project {project_id!r}"
         response = await self._send("POST", url, operation=operation, body=body)
-        return _parse_one(response, operation, ProjectUser)
+        try:
+            return parse_one(response.content, operation, ProjectUser)
+        except InvalidResponseError as unreadable:
+            # The server said yes: the user was added. Read them back rather than guess.
+            wanted = email.lower()
+            return await self._read_back(
+                unreadable,
+                response.status_code,
+                lambda: self.list_project_users(hub_id, project_id, api_version=api_version),
+                lambda user: (user.user.email or "").lower() == wanted and not user.is_limited,
+            )
 
     async def update_project_user(
         self,
@@ -261,7 +295,43 @@ class HubClient:
             body["IsReviewer"] = is_reviewer
         operation = f"update user {user_id!r} of project {project_id!r}"
         response = await self._send("PUT", url, operation=operation, body=body)
-        return _parse_one(response, operation, ProjectUser)
+        try:
+            return parse_one(response.content, operation, ProjectUser)
+        except InvalidResponseError as unreadable:
+            return await self._read_back(
+                unreadable,
+                response.status_code,
+                lambda: self._one_user(hub_id, project_id, user_id, api_version),
+                lambda user: True,
+            )
+
+    async def _one_user(
+        self, hub_id: Id, project_id: Id, user_id: Id, api_version: ApiVersion | None
+    ) -> list[ProjectUser]:
+        return [await self.get_project_user(hub_id, project_id, user_id, api_version=api_version)]
+
+    async def _read_back(
+        self,
+        unreadable: InvalidResponseError,
+        status: int,
+        read: Callable[[], Awaitable[list[ProjectUser]]],
+        wanted: Callable[[ProjectUser], bool],
+    ) -> ProjectUser:
+        """After a change answered with success but an unreadable body: the user as now stored."""
+        try:
+            found = next((user for user in await read() if wanted(user)), None)
+        except HubError as error:
+            why = f"reading it back failed too ({error})"
+        else:
+            if found is not None:
+                return found
+            why = "reading it back did not find the user"
+        raise InvalidResponseError(
+            operation=unreadable.operation,
+            problem=f"the server accepted the change (HTTP {status}), but its answer "
+            f"({unreadable.problem}) could not be read and {why}",
+            applied=True,
+        )
 
     # Plumbing ---------------------------------------------------------------------------------
 
@@ -278,9 +348,9 @@ class HubClient:
             if hub.api_regional_url and not route.trusted:
                 logger.warning("hub %s: %s", hub.id, route.reason)
             self._routes[hub.id] = route
-        self._token_hosts = frozenset(
-            {self._base_url.host.lower()}
-            | {httpx.URL(r.base_url).host.lower() for r in self._routes.values() if r.trusted}
+        self._token_origins = frozenset(
+            {origin(self._base_url)}
+            | {r.origin for r in self._routes.values() if r.trusted and r.origin is not None}
         )
 
     async def _route_for(self, hub_id: Id) -> RegionalRoute:
@@ -297,18 +367,46 @@ class HubClient:
         return self._url(f"/{version}/hubs", hub_id, *segments, base=route.base_url)
 
     def _may_hold_token(self, url: httpx.URL) -> bool:
-        return url.host.lower() in self._token_hosts
+        return origin(url) in self._token_origins
 
-    async def _get_list(self, operation: str, url: str, model: type[M]) -> list[M]:
+    async def _get_list(self, operation: str, url: str, model: type[M]) -> Records[M]:
         response = await self._send("GET", url, operation=operation)
-        return _parse_list(response, operation, model)
+        content, limit = response.content, self.max_records
+        if len(content) <= THREADED_PARSE_BYTES:
+            records = parse_list(content, operation, model, max_records=limit)
+        else:
+            # Off the event loop: keys and escape keep working while a large answer is read.
+            records = await asyncio.to_thread(
+                parse_list, content, operation, model, max_records=limit
+            )
+        if records.skipped_count:
+            logger.warning(
+                "%s: %d records left out: %s",
+                operation,
+                records.skipped_count,
+                "; ".join(map(str, records.skipped)),
+            )
+        return records
 
     async def _get_one(self, operation: str, url: str, model: type[M]) -> M:
         response = await self._send("GET", url, operation=operation)
-        return _parse_one(response, operation, model)
+        return parse_one(response.content, operation, model)
 
     async def _send(
         self, method: str, url: str, *, operation: str, body: dict[str, Any] | None = None
+    ) -> _Received:
+        try:
+            async with asyncio.timeout(self.deadline):
+                return await self._send_with_retries(method, url, operation=operation, body=body)
+        except TimeoutError:
+            raise ApiTimeoutError(
+                operation=operation,
+                reason=f"no complete answer within {self.deadline:g} s, the limit for one call",
+                sent=True,
+            ) from None
+
+    async def _send_with_retries(
+        self, method: str, url: str, *, operation: str, body: dict[str, Any] | None
     ) -> _Received:
         attempt = 0
         while True:
@@ -326,11 +424,10 @@ class HubClient:
     def _retry_delay(self, method: str, attempt: int, error: HubError) -> float | None:
         if attempt >= self.max_retries or method not in retries.RETRYABLE_METHODS:
             return None
-        status = getattr(error, "status_code", None)
         if isinstance(error, ApiConnectionError):
             return retries.backoff_delay(attempt)
-        if status in retries.RETRYABLE_STATUSES:
-            return retries.retry_delay(attempt, getattr(error, "retry_after", None))
+        if isinstance(error, ApiStatusError) and error.status_code in retries.RETRYABLE_STATUSES:
+            return retries.retry_delay(attempt, error.retry_after)
         return None
 
     async def _attempt(
@@ -344,7 +441,7 @@ class HubClient:
         try:
             response = await self._http.send(request, stream=True)
             try:
-                content = await _read_capped(response)
+                content = await read_body(response, limit=MAX_RESPONSE_BYTES)
             finally:
                 await response.aclose()
         except httpx.TimeoutException as exc:
@@ -356,10 +453,15 @@ class HubClient:
             )
         except httpx.TransportError as exc:
             return _connection_error(exc, operation, request.url.host)
-        except _TooLarge:
+        except BodyTooLarge:
             return InvalidResponseError(
                 operation=operation,
                 problem=f"the body is larger than {MAX_RESPONSE_BYTES // (1024 * 1024)} MB",
+                applied=method != "GET",
+            )
+        except UnreadableEncoding as exc:
+            return InvalidResponseError(
+                operation=operation, problem=f"the body is unreadable: {exc}", applied=False
             )
         elapsed_ms = (time.perf_counter() - started) * 1000
         if logger.isEnabledFor(logging.DEBUG):
@@ -367,13 +469,13 @@ class HubClient:
                 "%s %s %s body=%s -> %s in %.0f ms, %d bytes %s body=%r",
                 method,
                 request.url,
-                _redacted(request.headers),
-                _preview(request.content),
+                redacted(request.headers),
+                preview(request.content),
                 response.status_code,
                 elapsed_ms,
                 len(content),
-                _redacted(response.headers),
-                _preview(bytes(content)),
+                redacted(response.headers),
+                preview(bytes(content)),
             )
         if response.is_success:
             return _Received(response.status_code, content)
@@ -382,46 +484,15 @@ class HubClient:
                 operation=operation,
                 problem=f"the server redirected (HTTP {response.status_code}); not followed",
             )
-        return status_error_from_response(response, operation=operation, now=self._clock())
+        return status_error_from_response(
+            response, operation=operation, content=content, now=self._clock()
+        )
 
 
 @dataclass(frozen=True)
 class _Received:
     status_code: int
     content: bytes | bytearray
-
-
-class _TooLarge(Exception):
-    pass
-
-
-async def _read_capped(response: httpx.Response) -> bytearray:
-    # One growing buffer, parsed as it is: a large list is held in memory once, not twice.
-    content = bytearray()
-    async for chunk in response.aiter_bytes():
-        content += chunk
-        if len(content) > MAX_RESPONSE_BYTES:
-            raise _TooLarge
-    if not response.is_success:
-        response._content = bytes(content)  # status_error_from_response reads the error body
-    return content
-
-
-#: Headers whose values never reach a log.
-_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
-_PREVIEW_BYTES = 300
-
-
-def _redacted(headers: httpx.Headers) -> dict[str, str]:
-    return {
-        name: "[redacted]" if name.lower() in _SECRET_HEADERS else value
-        for name, value in headers.items()
-    }
-
-
-def _preview(body: bytes) -> str:
-    text = body[:_PREVIEW_BYTES].decode("utf-8", "replace")
-    return text + ("…" if len(body) > _PREVIEW_BYTES else "")
 
 
 def _connection_error(exc: httpx.TransportError, operation: str, host: str) -> ApiConnectionError:
@@ -448,131 +519,7 @@ def _check_version(version: str) -> ApiVersion:
     raise ValueError(f"api_version must be 'v2' or 'v3', not {version!r}")
 
 
-_LIST_ADAPTERS: dict[type[BaseModel], TypeAdapter[Any]] = {}
-
-
-def _list_adapter(model: type[M]) -> TypeAdapter[list[M]]:
-    adapter = _LIST_ADAPTERS.get(model)
-    if adapter is None:
-        adapter = _LIST_ADAPTERS[model] = TypeAdapter(list[model])  # type: ignore[valid-type]
-    return adapter
-
-
-def _parse_list(
-    received: _Received,
-    operation: str,
-    model: type[M],
-    *,
-    batched_above: int = BATCHED_LIST_BYTES,
-) -> list[M]:
-    """A bare JSON array, or an OData ``{"value": [...]}`` wrapper, of records."""
-    content = received.content
-    head = content.lstrip()[:1]
-    try:
-        if head == b"[" and len(content) > batched_above:
-            return _parse_in_batches(content, operation, model)
-        if head == b"[":
-            return _list_adapter(model).validate_json(content)
-        if head == b"{":
-            wrapper = json.loads(content)
-            if isinstance(wrapper, dict) and isinstance(wrapper.get("value"), list):
-                return _list_adapter(model).validate_python(wrapper["value"])
-            raise InvalidResponseError(
-                operation=operation,
-                problem='expected a JSON array or an object with a "value" array',
-            )
-    except ValidationError as exc:
-        raise _invalid(operation, exc) from None
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise InvalidResponseError(
-            operation=operation, problem="the body is not valid JSON"
-        ) from None
-    raise _not_json(operation, content, expected="a JSON array")
-
-
-def _parse_in_batches(content: bytes | bytearray, operation: str, model: type[M]) -> list[M]:
-    """Decode one array element at a time and validate them a batch at a time.
-
-    Validating the whole body at once holds a parse tree of all of it; this holds one batch.
-    """
-    text = content.decode("utf-8")
-    decoder = json.JSONDecoder()
-    adapter = _list_adapter(model)
-    records: list[M] = []
-    batch: list[Any] = []
-    position = _skip_space(text, 0) + 1  # past "["
-    while True:
-        position = _skip_space(text, position)
-        if text.startswith("]", position) and not records and not batch:
-            break
-        item, position = decoder.raw_decode(text, position)
-        batch.append(item)
-        position = _skip_space(text, position)
-        if len(batch) == _BATCH:
-            records.extend(_validate_batch(adapter, batch, operation, len(records)))
-            batch = []
-        if text.startswith(",", position):
-            position += 1
-        elif text.startswith("]", position):
-            break
-        else:
-            raise ValueError("expected , or ]")
-    if _skip_space(text, position + 1) != len(text):
-        raise ValueError("data after the array")
-    records.extend(_validate_batch(adapter, batch, operation, len(records)))
-    return records
-
-
-def _skip_space(text: str, position: int) -> int:
-    while position < len(text) and text[position] in " \t\n\r":
-        position += 1
-    return position
-
-
-def _validate_batch(
-    adapter: TypeAdapter[list[M]], batch: list[Any], operation: str, offset: int
-) -> list[M]:
-    try:
-        return adapter.validate_python(batch)
-    except ValidationError as exc:
-        raise _invalid(operation, exc, offset=offset) from None
-
-
-def _parse_one(received: _Received, operation: str, model: type[M]) -> M:
-    content = received.content
-    if content.lstrip()[:1] != b"{":
-        raise _not_json(operation, content, expected="a JSON object")
-    try:
-        return model.model_validate_json(content)
-    except ValidationError as exc:
-        raise _invalid(operation, exc) from None
-    except (ValueError, RecursionError):
-        raise InvalidResponseError(
-            operation=operation, problem="the body is not valid JSON"
-        ) from None
-
-
-def _not_json(operation: str, content: bytes | bytearray, *, expected: str) -> InvalidResponseError:
-    stripped = content.strip()
-    if not stripped:
-        problem = f"the body is empty where {expected} was expected"
-    elif stripped[:1] == b"<":
-        problem = f"the body is HTML or XML where {expected} was expected"
-    else:
-        problem = f"expected {expected}"
-    return InvalidResponseError(operation=operation, problem=problem)
-
-
-def _invalid(operation: str, exc: ValidationError, *, offset: int = 0) -> InvalidResponseError:
-    first = exc.errors(include_url=False, include_input=False)[0]
-    if first["type"] == "json_invalid":
-        return InvalidResponseError(operation=operation, problem="the body is not valid JSON")
-    loc = list(first["loc"])
-    if loc and isinstance(loc[0], int):
-        loc[0] += offset  # the index in the whole list, not in its batch
-    location = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc).lstrip(
-        "."
-    )
-    return InvalidResponseError(
-        operation=operation, problem=first["msg"].rstrip(".").lower(), location=location or None
-    )
+def origin(url: httpx.URL) -> tuple[str, int]:
+    """A URL's host and port (the scheme's default when none is written)."""
+    default = 443 if url.scheme == "https" else 80
+    return (url.host.lower(), url.port or default)

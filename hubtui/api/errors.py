@@ -26,6 +26,7 @@ __all__ = [
     "PermissionDeniedError",
     "RateLimitError",
     "ServerError",
+    "UnprocessableEntityError",
     "UnsafeUrlError",
     "status_error_from_response",
 ]
@@ -62,6 +63,10 @@ def status_words(status_code: int) -> str:
 class HubError(Exception):
     """Base of every error raised by :class:`hubtui.api.HubClient`."""
 
+    #: Whether a change that failed this way may still have been made by the server: its outcome
+    #: is unknown, so it must not be sent again before the data has been read back.
+    may_have_applied: bool = False
+
     def __init__(self, message: str, *, operation: str) -> None:
         super().__init__(message)
         self.message = message
@@ -83,6 +88,7 @@ class ApiConnectionError(HubError):
         self.reason = reason
         #: True if the request may have reached the server (its outcome is unknown).
         self.sent = sent
+        self.may_have_applied = sent is not False
 
 
 class ApiTimeoutError(ApiConnectionError):
@@ -90,9 +96,20 @@ class ApiTimeoutError(ApiConnectionError):
 
 
 class InvalidResponseError(HubError):
-    """A success response whose body breaks the contract."""
+    """A success response whose body breaks the contract.
 
-    def __init__(self, *, operation: str, problem: str, location: str | None = None) -> None:
+    ``applied`` is True when the answer was a success status to a change: the change was made,
+    only its answer could not be read.
+    """
+
+    def __init__(
+        self,
+        *,
+        operation: str,
+        problem: str,
+        location: str | None = None,
+        applied: bool = False,
+    ) -> None:
         where = f" at {location}" if location else ""
         super().__init__(
             f"{_cap(operation)} failed: the server's answer was not understood{where}: {problem}.",
@@ -100,6 +117,8 @@ class InvalidResponseError(HubError):
         )
         self.problem = problem
         self.location = location
+        self.applied = applied
+        self.may_have_applied = applied
 
 
 class ApiStatusError(HubError):
@@ -122,6 +141,8 @@ class ApiStatusError(HubError):
         self.code = code
         self.server_message = server_message
         self.retry_after = retry_after
+        # A gateway that failed or gave up may have passed the request on before it did.
+        self.may_have_applied = status_code in GATEWAY_STATUSES
         sentence = f"{_cap(operation)} failed: {status_words(status_code)} (HTTP {status_code})"
         said = self.server_words
         if said:
@@ -160,6 +181,10 @@ class ConflictError(ApiStatusError):
     """409: the change conflicts with the current state."""
 
 
+class UnprocessableEntityError(ApiStatusError):
+    """422: the server understood the request but could not act on its values."""
+
+
 class RateLimitError(ApiStatusError):
     """429: too many requests. ``retry_after`` holds the server's wait in seconds, if given."""
 
@@ -174,26 +199,34 @@ _STATUS_CLASSES: dict[int, type[ApiStatusError]] = {
     403: PermissionDeniedError,
     404: NotFoundError,
     409: ConflictError,
+    422: UnprocessableEntityError,
     429: RateLimitError,
 }
+#: Statuses from a gateway in front of the server: the server itself may have acted.
+GATEWAY_STATUSES = frozenset({502, 504})
 
 #: How much of an error body is read for the server's words.
 _MAX_ERROR_WORDS = 500
 
 
 def status_error_from_response(
-    response: httpx.Response, *, operation: str, now: datetime | None = None
+    response: httpx.Response,
+    *,
+    operation: str,
+    content: bytes | bytearray | None = None,
+    now: datetime | None = None,
 ) -> ApiStatusError:
     """Map an error response to the right :class:`ApiStatusError` subclass.
 
     Reads RFC 7807 problem details (``title``, ``detail``) and the service's
-    ``{"Code", "Message"}`` shape; anything else leaves only the status's plain words.
+    ``{"Code", "Message"}`` shape from ``content`` (the body already read, or else
+    ``response.content``); anything else leaves only the status's plain words.
     """
     from hubtui.api.retries import parse_retry_after
 
     status = response.status_code
     cls = _STATUS_CLASSES.get(status) or (ServerError if status >= 500 else ApiStatusError)
-    fields = _error_fields(response)
+    fields = _error_fields(response.content if content is None else content)
     return cls(
         operation=operation,
         status_code=status,
@@ -205,9 +238,9 @@ def status_error_from_response(
     )
 
 
-def _error_fields(response: httpx.Response) -> dict[str, str]:
+def _error_fields(content: bytes | bytearray) -> dict[str, str]:
     try:
-        body = json.loads(response.content)
+        body = json.loads(content)
     except (ValueError, UnicodeDecodeError, RecursionError):
         return {}
     if not isinstance(body, dict):

@@ -2,8 +2,10 @@
 
 A hub names its regional API (``RegionSummary.ApiRegionalUrl``). Calls under ``/hubs/{hubId}/``
 go there only when that URL is trusted: https (or http to a loopback host, for local servers),
-without credentials in it, and its host is the configured API host, a subdomain of the configured
-API's parent domain, or listed by the person. Otherwise they go to the configured base URL.
+without credentials in it, on the configured port (or https's own), and its host is the configured
+API host, under the configured host's registrable domain (by the Public Suffix List, so that
+``evil.co.uk`` is not a sibling of ``api.example.co.uk``), or listed by the person. Otherwise they
+go to the configured base URL.
 """
 
 from __future__ import annotations
@@ -11,9 +13,14 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 import httpx
+
+if TYPE_CHECKING:
+    from publicsuffixlist import PublicSuffixList
 
 __all__ = ["RegionalRoute", "encode_segment", "is_loopback_host", "judge_regional_url"]
 
@@ -28,14 +35,28 @@ class RegionalRoute:
     """The regional URL the server named for the hub, if any."""
     trusted: bool
     """Whether ``regional_url`` is trusted (and so is ``base_url``)."""
-    reason: str
-    """One sentence saying why this base was chosen."""
+    why: str
+    """Why: "its host is listed", "it is not https", "its port 9042 is not 9041"..."""
+    origin: tuple[str, int] | None = None
+    """The host and port of a trusted ``base_url`` (None when not trusted)."""
+
+    @property
+    def reason(self) -> str:
+        """One sentence saying why this base was chosen."""
+        if self.regional_url is None:
+            return "The hub names no regional API; using the server."
+        if self.trusted:
+            return f"Using the regional API: {self.why}."
+        return f"The regional API is not trusted ({self.why}); using the configured server instead."
 
 
 def is_loopback_host(host: str) -> bool:
-    """Whether a host name or address stays on this machine."""
+    """Whether a host stays on this machine: ``localhost``, 127.0.0.0/8 or ::1.
+
+    Names under ``.localhost`` are not counted: a resolver may send them to DNS.
+    """
     host = host.lower().strip("[]")
-    if host == "localhost" or host.endswith(".localhost"):
+    if host == "localhost":
         return True
     try:
         return ipaddress.ip_address(host).is_loopback
@@ -43,55 +64,83 @@ def is_loopback_host(host: str) -> bool:
         return False
 
 
-def parent_domain(host: str) -> str | None:
-    """The configured host less its first label, when that still names a domain of its own."""
-    host = host.lower()
+@cache
+def _suffix_list() -> PublicSuffixList | None:
     try:
-        ipaddress.ip_address(host.strip("[]"))
+        from publicsuffixlist import PublicSuffixList
+    except ImportError:  # no suffix list, no parent-domain trust
+        return None
+    return PublicSuffixList()  # its bundled copy: nothing is fetched
+
+
+def parent_domain(host: str) -> str | None:
+    """The configured host's registrable domain (``example.co.uk`` of ``api.example.co.uk``).
+
+    None for an address, a public suffix itself, or when no suffix list is installed.
+    """
+    host = host.lower().strip("[]")
+    try:
+        ipaddress.ip_address(host)
     except ValueError:
-        labels = host.split(".")
-        return ".".join(labels[1:]) if len(labels) >= 3 else None
+        suffixes = _suffix_list()
+        return suffixes.privatesuffix(host) if suffixes is not None else None
     return None
+
+
+def _port(url: httpx.URL) -> int:
+    return url.port or (443 if url.scheme == "https" else 80)
 
 
 def judge_regional_url(
     regional_url: str | None, *, base_url: httpx.URL, trusted_hosts: Iterable[str] = ()
 ) -> RegionalRoute:
-    """Decide whether a hub's regional URL may receive its calls (and the token)."""
+    """Decide whether a hub's regional URL may receive its calls (and the token).
+
+    Never raises: a URL that cannot be read is an untrusted one, and costs only its own hub.
+    """
     base = str(base_url).rstrip("/")
     if not regional_url:
-        return RegionalRoute(base, None, False, "The hub names no regional API; using the server.")
+        return RegionalRoute(base, None, False, "none named")
+    try:
+        return _judge(regional_url, base, base_url, trusted_hosts)
+    except (httpx.InvalidURL, ValueError, UnicodeError):
+        return RegionalRoute(base, regional_url, False, "its host cannot be read")
+
+
+def _judge(
+    regional_url: str, base: str, base_url: httpx.URL, trusted_hosts: Iterable[str]
+) -> RegionalRoute:
+    def refuse(why: str) -> RegionalRoute:
+        return RegionalRoute(base, regional_url, False, why)
+
     try:
         url = httpx.URL(regional_url)
     except httpx.InvalidURL:
-        return _refuse(base, regional_url, "it is not a valid URL")
+        return refuse("it is not a valid URL")
     host = url.host.lower()
     if not host:
-        return _refuse(base, regional_url, "it names no host")
+        return refuse("it names no host")
     if url.userinfo:
-        return _refuse(base, regional_url, "it carries credentials")
+        return refuse("it carries credentials")
     if url.scheme != "https" and not (url.scheme == "http" and is_loopback_host(host)):
-        return _refuse(base, regional_url, "it is not https")
+        return refuse("it is not https")
+    base_host = base_url.host.lower()
     listed = {h.lower() for h in trusted_hosts}
-    parent = parent_domain(base_url.host)
-    if host == base_url.host.lower() or host in listed:
-        why = "its host is the configured server's" if host not in listed else "its host is listed"
-    elif parent and host.endswith("." + parent):
-        why = f"its host is under {parent}"
+    if host == base_host:
+        why = "its host is the configured server's"
+    elif host in listed:
+        why = "its host is listed"
     else:
-        under = f" nor under {parent}" if parent else ""
-        return _refuse(base, regional_url, f"its host {host} is not {base_url.host}{under}")
+        parent = parent_domain(base_host)
+        if not (parent and host.endswith("." + parent)):
+            under = f" nor under {parent}" if parent else ""
+            return refuse(f"its host {host} is not {base_host}{under}")
+        why = f"its host is under {parent}"
+    port, base_port = _port(url), _port(base_url)
+    if port != base_port and not (url.scheme == "https" and port == 443):
+        return refuse(f"its port {port} is not the configured server's ({base_port})")
     clean = str(url.copy_with(query=None, fragment=None)).rstrip("/")
-    return RegionalRoute(clean, regional_url, True, f"Using the regional API: {why}.")
-
-
-def _refuse(base: str, regional_url: str, why: str) -> RegionalRoute:
-    return RegionalRoute(
-        base,
-        regional_url,
-        False,
-        f"The regional API is not trusted ({why}); using the configured server instead.",
-    )
+    return RegionalRoute(clean, regional_url, True, why, origin=(host, port))
 
 
 def encode_segment(value: int | str) -> str:

@@ -1,5 +1,8 @@
 """Every client operation × every fault: a typed error, or success after a retry where allowed.
 
+A change answered with success but an unreadable body was made: the client reads the user back.
+A change that failed in a way the server may still have acted on says so (``may_have_applied``).
+
 The count of this file's passing cells is the matrix figure in docs/reliability.md.
 """
 
@@ -84,6 +87,10 @@ EXPECTED_ERROR: dict[str, type[HubError]] = {
     "JSON of the wrong shape": InvalidResponseError,
     "empty body": InvalidResponseError,
 }
+#: Success statuses with bodies that cannot be read: a change was made all the same.
+UNREADABLE_SUCCESS = {"malformed JSON", "JSON of the wrong shape", "empty body"}
+#: Failures after which the server may have made a change: sent, then no complete answer.
+MAY_HAVE_APPLIED = {"timeout", "reset mid-body", "502"}
 
 
 @pytest.mark.parametrize("fault", list(FAULTS))
@@ -101,6 +108,10 @@ async def test_cell(name: str, fault: str, sleeps: SleepRecorder) -> None:
             return FAULTS[fault](request, operation.good)
         if request.url.path == "/v3/hubs":
             return httpx.Response(200, json=[HUB])
+        if request.method == "GET" and request.url.path == USERS:
+            return httpx.Response(200, json=[USER])  # a change's answer, read back
+        if request.method == "GET" and request.url.path == f"{USERS}/5":
+            return httpx.Response(200, json=USER)
         return httpx.Response(200, json=operation.good)
 
     client = HubClient(
@@ -118,7 +129,9 @@ async def test_cell(name: str, fault: str, sleeps: SleepRecorder) -> None:
     assert faulted, "the fault was never injected"
     mine = [r for r in sent if r.url.path == operation.path and r.method == operation.method]
     retried = operation.method in ("GET", "PUT") and fault in RETRIED
-    if fault in SUCCEEDS or retried:
+    change = operation.method in ("POST", "PUT")
+    read_back = change and fault in UNREADABLE_SUCCESS
+    if fault in SUCCEEDS or retried or read_back:
         assert not isinstance(outcome, HubError), f"{name} × {fault}: {outcome}"
         expected = operation.good[0] if isinstance(operation.good, list) else operation.good
         record = outcome[0] if isinstance(outcome, list) else outcome
@@ -133,3 +146,4 @@ async def test_cell(name: str, fault: str, sleeps: SleepRecorder) -> None:
         assert isinstance(outcome, EXPECTED_ERROR[fault]), f"{name} × {fault}: {outcome!r}"
         assert " failed: " in str(outcome)
         assert len(mine) == 1
+        assert outcome.may_have_applied == (fault in MAY_HAVE_APPLIED)

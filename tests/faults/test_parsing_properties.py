@@ -1,4 +1,4 @@
-"""Arbitrary JSON and bytes fed to every parser: a model or InvalidResponseError, nothing else."""
+"""Arbitrary JSON and bytes fed to every parser: records or InvalidResponseError, nothing else."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hubtui.api import Hub, InvalidResponseError, Project, ProjectUser
-from hubtui.api.client import _parse_list, _parse_one, _Received
 from hubtui.api.errors import ApiStatusError, status_error_from_response
+from hubtui.api.parsing import Records, parse_list, parse_one
 
 KEYS = st.sampled_from(
     [
@@ -72,19 +72,21 @@ def outcome(parse: Callable[[], object]) -> object:
 @given(BODIES)
 def test_list_parsers(body: bytes) -> None:
     for model in (Hub, Project, ProjectUser):
-        result = outcome(partial(_parse_list, _Received(200, body), "list things", model))
+        result = outcome(partial(parse_list, body, "list things", model))
         if isinstance(result, InvalidResponseError):
             assert str(result).startswith("List things failed")
         else:
-            assert isinstance(result, list)
+            assert isinstance(result, Records)
             assert all(isinstance(record, model) for record in result)
+            # A record is left out only beside at least one that was read.
+            assert result or not result.skipped_count
 
 
 @COMMON
 @given(BODIES)
 def test_record_parsers(body: bytes) -> None:
     for model in (Hub, Project, ProjectUser):
-        result = outcome(partial(_parse_one, _Received(200, body), "get a thing", model))
+        result = outcome(partial(parse_one, body, "get a thing", model))
         if isinstance(result, InvalidResponseError):
             assert str(result).startswith("Get a thing failed")
         else:
@@ -106,25 +108,38 @@ def test_error_body_parser(body: bytes, status: int) -> None:
 @given(BODIES)
 def test_batched_list_parser_agrees_with_the_whole_body_parser(body: bytes) -> None:
     for model in (Hub, Project, ProjectUser):
-        whole = outcome(partial(_parse_list, _Received(200, body), "list things", model))
-        batched = outcome(
-            partial(_parse_list, _Received(200, body), "list things", model, batched_above=0)
-        )
+        whole = outcome(partial(parse_list, body, "list things", model))
+        batched = outcome(partial(parse_list, body, "list things", model, batched_above=0))
         if isinstance(whole, InvalidResponseError):
             assert isinstance(batched, InvalidResponseError)
         else:
+            assert isinstance(batched, Records)
             assert batched == whole
+            assert batched.skipped == whole.skipped
 
 
-def test_batched_parse_names_the_bad_record_by_its_place_in_the_whole_list() -> None:
+def test_one_bad_record_is_left_out_and_named_by_its_place_in_the_whole_list() -> None:
     users = [{"User": {"Id": n}, "Role": "Reader", "IsLimited": False} for n in range(2500)]
     users[2100]["Role"] = 7
     body = json.dumps(users).encode()
-    with pytest.raises(InvalidResponseError, match=r"at \[2100\]\.Role"):
-        _parse_list(_Received(200, body), "list users", ProjectUser, batched_above=0)
-    users[2100]["Role"] = "Editor"
-    parsed = _parse_list(
-        _Received(200, json.dumps(users).encode()), "list users", ProjectUser, batched_above=0
-    )
-    assert [u.user.id for u in parsed] == list(range(2500))
-    assert parsed[2100].role == "Editor"
+    for batched_above in (0, len(body) + 1):
+        parsed = parse_list(body, "list users", ProjectUser, batched_above=batched_above)
+        assert [u.user.id for u in parsed] == [n for n in range(2500) if n != 2100]
+        assert parsed.skipped_count == 1
+        assert (
+            str(parsed.skipped[0]) == "record 2100: input should be a valid string at [2100].Role"
+        )
+
+
+def test_a_list_with_no_readable_record_is_an_error_naming_the_first() -> None:
+    body = json.dumps([{"User": {"Id": 1}, "Role": 7}, {"User": {}}]).encode()
+    with pytest.raises(InvalidResponseError, match=r"at \[0\]\.Role"):
+        parse_list(body, "list users", ProjectUser)
+
+
+@pytest.mark.parametrize("batched_above", [0, 10**9])
+def test_more_records_than_the_limit_are_refused_before_all_are_built(batched_above: int) -> None:
+    body = json.dumps([{"Id": n, "Name": "p"} for n in range(5001)]).encode()
+    with pytest.raises(InvalidResponseError, match="more than 5,000 records"):
+        parse_list(body, "list projects", Project, max_records=5000, batched_above=batched_above)
+    assert len(parse_list(body, "list projects", Project, max_records=5001)) == 5001
