@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hubtui import __version__
 from hubtui.config import ConfigError, Settings, load_settings
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from hubtui.api import HubClient
 
 #: The in-process demo API's address: loopback by name, no socket is ever opened for it.
-DEMO_BASE_URL = "http://demo.localhost"
+DEMO_BASE_URL = "http://localhost"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -121,11 +121,28 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def start_log(path: str) -> None:
-    """Send hubtui's debug log (requests and responses, token redacted) to a file."""
-    import logging
+    """Send hubtui's debug log (requests and responses, token redacted) to a file.
 
-    handler = logging.FileHandler(path, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    The file is the person's alone (0600), and every line is escaped: a server's text never
+    moves the cursor or sets a title in a terminal that reads the log.
+    """
+    import logging
+    import os
+
+    from hubtui.text import log_safe
+
+    class SafeFormatter(logging.Formatter):
+        def format(self, record: logging.LogRecord) -> str:
+            return log_safe(super().format(record))
+
+    class PrivateFileHandler(logging.FileHandler):
+        def _open(self) -> Any:
+            descriptor = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            os.fchmod(descriptor, 0o600)
+            return os.fdopen(descriptor, "a", encoding="utf-8")
+
+    handler = PrivateFileHandler(path, encoding="utf-8")
+    handler.setFormatter(SafeFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     log = logging.getLogger("hubtui")
     log.addHandler(handler)
     log.setLevel(logging.DEBUG)
@@ -145,6 +162,8 @@ def demo_connector(settings: Settings) -> Callable[[], HubClient]:
             token=DEMO_TOKEN,
             api_version="v2" if settings.api_version == "v2" else "v3",
             transport=httpx.ASGITransport(app=create_app()),
+            deadline=settings.deadline,
+            max_records=settings.max_records,
         )
 
     return connect
@@ -164,6 +183,8 @@ def server_connector(settings: Settings) -> Callable[[], HubClient]:
             trusted_hosts=settings.trusted_hosts,
             allow_insecure_http=settings.allow_insecure_http,
             ca_bundle=settings.ca_bundle,
+            deadline=settings.deadline,
+            max_records=settings.max_records,
         )
 
     return connect

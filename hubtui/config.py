@@ -30,6 +30,10 @@ class Settings:
     trusted_hosts: tuple[str, ...] = ()
     allow_insecure_http: bool = False
     ca_bundle: str | None = None
+    deadline: float = 60.0
+    """Seconds one call may take in all, retries included."""
+    max_records: int = 250_000
+    """The most records one list answer may hold."""
 
 
 def config_path(env: Mapping[str, str] | None = None) -> Path:
@@ -74,23 +78,40 @@ def load_settings(
             file.get("allow_insecure_http"),
         ),
         ca_bundle=ca_bundle or env.get("HUBTUI_CA_BUNDLE") or _str(file, "ca_bundle"),
+        deadline=_positive(file, "deadline", 60.0),
+        max_records=int(_positive(file, "max_records", 250_000, whole=True)),
     )
 
 
 def _token(token_file: str | None, env: Mapping[str, str], file: Mapping[str, Any]) -> str | None:
     if token_file:
         try:
-            return Path(token_file).expanduser().read_text(encoding="utf-8").strip() or None
-        except OSError as exc:
-            raise ConfigError(
-                f"Could not read the token file {token_file}: {exc.strerror}."
-            ) from None
+            text = Path(token_file).expanduser().read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
+            raise ConfigError(f"Could not read the token file {token_file}: {why}.") from None
+        return _checked_token(text, f"The token file {token_file}")
     if env.get("HUBTUI_TOKEN"):
-        return env["HUBTUI_TOKEN"].strip()
+        return _checked_token(env["HUBTUI_TOKEN"], "HUBTUI_TOKEN")
     command = _str(file, "token_command")
     if command:
         return _run_token_command(command)
     return None
+
+
+def _checked_token(text: str, source: str) -> str | None:
+    """The token: the first line of ``text`` (``pass show`` prints metadata lines after it).
+
+    A token holding control characters is refused: it cannot go into a header, and it is
+    more likely a mistake than a token. The message never repeats the token.
+    """
+    lines = text.strip().splitlines()
+    token = lines[0].strip() if lines else ""
+    if any(not ch.isprintable() for ch in token):
+        raise ConfigError(
+            f"{source} holds control characters on its first line, so it is not a usable token."
+        )
+    return token or None
 
 
 def _run_token_command(command: str) -> str:
@@ -108,7 +129,7 @@ def _run_token_command(command: str) -> str:
         ) from None
     if done.returncode != 0:
         raise ConfigError(f"The config's token_command failed with exit status {done.returncode}.")
-    token = done.stdout.strip()
+    token = _checked_token(done.stdout, "The output of the config's token_command")
     if not token:
         raise ConfigError("The config's token_command printed no token.")
     return token
@@ -133,6 +154,15 @@ def _str(file: Mapping[str, Any], key: str) -> str | None:
     if not isinstance(value, str):
         raise ConfigError(f"The config setting {key} must be a string.")
     return value
+
+
+def _positive(file: Mapping[str, Any], key: str, default: float, *, whole: bool = False) -> float:
+    value = file.get(key, default)
+    kind = int if whole else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kind) or value <= 0:
+        what = "a whole number" if whole else "a number"
+        raise ConfigError(f"The config setting {key} must be {what} above 0, not {value!r}.")
+    return float(value)
 
 
 def _str_list(file: Mapping[str, Any], key: str) -> list[str]:

@@ -1,13 +1,16 @@
-"""Server strings made safe to show, and folded for matching.
+"""Server strings made safe to show, copy and log, and folded for matching.
 
-Everything from a server is data: it reaches the screen only through :func:`inert` and never
-as markup, so ``[bold]x`` shows those characters and an escape sequence is shown, not obeyed.
+Everything from a server is data: it reaches the screen, a notification, an Input, a log line
+or an export only through :func:`inert` and never as markup, so ``[bold]x`` shows those
+characters and an escape sequence is shown, not obeyed. The clipboard takes only what
+:func:`copy_problem` passes. :func:`lookalike` says when a name only looks like another.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 _CONTROL_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)} | {0x7F: "\u2421"}
 _FOLD_EXTRA = str.maketrans({"ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d", "ß": "ss"})
@@ -48,3 +51,65 @@ def fold(text: str) -> str:
         return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD_EXTRA))
     return _COMBINING.sub("", decomposed).casefold()
+
+
+def copy_problem(value: str) -> str | None:
+    """Why ``value`` must not go to the clipboard, or None when a person could have typed it.
+
+    A control or bidi character in a pasted value can run a command (a newline, or the end of
+    a bracketed paste) or show something other than what is pasted.
+    """
+    if not value:
+        return "it is empty"
+    for ch in value:
+        if not ch.isprintable() or unicodedata.category(ch) == "Cf":
+            return f"it holds the invisible or control character U+{ord(ch):04X}"
+    return None
+
+
+#: Scripts whose letters cannot pass for Latin, Cyrillic or Greek ones: mixing them is normal
+#: (``ACME 東京支社``).
+_DISTINCT_SCRIPTS = frozenset({"CJK", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA", "HANGUL"})
+
+
+def _script(ch: str) -> str | None:
+    if not ch.isalpha():
+        return None
+    name = unicodedata.name(ch, "")
+    word = name.split(" ", 1)[0] if name else "UNKNOWN"
+    return None if word in _DISTINCT_SCRIPTS else word
+
+
+def lookalike(
+    text: str, *, ascii_only: bool = False, placeholders: tuple[str, ...] = ()
+) -> str | None:
+    """Why ``text`` may be mistaken for another name, or None.
+
+    Letters of two scripts (``аcme`` with a Cyrillic ``а``), invisible characters, anything
+    but ASCII where only ASCII belongs (a URL name), or the very words hubtui shows for a
+    missing value.
+    """
+    if text in placeholders:
+        return "it is the same text hubtui shows for a missing value"
+    if any(unicodedata.category(ch) in ("Cf", "Cc", "Zl", "Zp") for ch in text):
+        return "it holds invisible characters"
+    if text.isascii():
+        return None
+    if ascii_only:
+        return "it holds characters that are not plain ASCII, as a URL name should be"
+    scripts = sorted({s for s in map(_script, text) if s})
+    if len(scripts) > 1:
+        return f"it mixes {' and '.join(s.title() for s in scripts)} letters"
+    return None
+
+
+def log_safe(text: str) -> str:
+    """A log line with every control, bidi and invisible character escaped (lines kept)."""
+    return "\n".join(inert(line, limit=None) for line in text.split("\n"))
+
+
+def skipped_words(count: int, examples: Sequence[object]) -> str:
+    """A sentence for records a server sent that could not be read and are left out."""
+    first = f" The first: {inert(examples[0])}." if examples else ""
+    noun = "record" if count == 1 else "records"
+    return f"{count:,} {noun} the server sent could not be read and are not shown.{first}"

@@ -21,7 +21,7 @@ from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 os.environ["TZ"] = "UTC"
 time.tzset()
 
-DEMO_URL = "http://demo.localhost"
+DEMO_URL = "http://localhost"
 
 
 class SleepRecorder:

@@ -55,6 +55,8 @@ def test_the_token_is_not_in_the_settings_repr() -> None:
         ("token_command = 'false'", "token_command failed with exit status 1"),
         ("token_command = 'true'", "printed no token"),
         ("trusted_hosts = 'a.example'", "trusted_hosts must be a list of strings"),
+        ("deadline = 0", "deadline must be a number above 0"),
+        ("max_records = 1.5", "max_records must be a whole number above 0"),
     ],
 )
 def test_a_bad_setting_is_a_clear_error(tmp_path: Path, text: str, words: str) -> None:
@@ -81,3 +83,26 @@ def test_no_server_given_explains_and_suggests_the_demo(
     monkeypatch.delenv("HUBTUI_BASE_URL", raising=False)
     assert main([]) == 2
     assert "hubtui --demo" in capsys.readouterr().err
+
+
+def test_a_token_commands_first_line_is_the_token(tmp_path: Path) -> None:
+    # `pass show` prints the secret, then metadata lines.
+    command = f"{sys.executable} -c \"print('sk-first'); print('login: me'); print('url: x')\""
+    env = write_config(tmp_path, f"token_command = '''{command}'''\n")
+    assert load_settings(env=env).token == "sk-first"
+    token_file = tmp_path / "token"
+    token_file.write_text("sk-file\nsecond line\n", encoding="utf-8")
+    assert load_settings(token_file=str(token_file), env={}).token == "sk-file"
+
+
+@pytest.mark.parametrize("token", ["sk-\x1b[2Jx", "sk-\x00x", "sk-\u202ex"])
+def test_a_token_with_control_characters_is_refused_without_repeating_it(token: str) -> None:
+    with pytest.raises(ConfigError, match="HUBTUI_TOKEN holds control characters") as caught:
+        load_settings(env={"HUBTUI_TOKEN": token, "HUBTUI_CONFIG": "/nonexistent"})
+    assert token not in str(caught.value)
+
+
+def test_deadline_and_max_records_come_from_the_config_file(tmp_path: Path) -> None:
+    settings = load_settings(env=write_config(tmp_path, "deadline = 5\nmax_records = 1000\n"))
+    assert (settings.deadline, settings.max_records) == (5.0, 1000)
+    assert load_settings(env={"HUBTUI_CONFIG": "/nonexistent"}).max_records == 250_000

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.content import Content
 from textual.screen import Screen
 
+from hubtui.text import inert
 from hubtui.tui.catalog import Catalog
 from hubtui.tui.changelog import ChangeLog
 from hubtui.tui.commands import LoadedRecords
@@ -46,7 +49,7 @@ class HubTuiApp(App[None]):
         self.api_version: ApiVersion = "v2" if api_version == "v2" else "v3"
         self.read_only = read_only
         self.catalog = Catalog()
-        self.change_log = ChangeLog(change_log_path)
+        self.change_log = ChangeLog(change_log_path, server=server_label)
 
     def get_default_screen(self) -> Screen[None]:
         return HubListScreen()
@@ -58,7 +61,43 @@ class HubTuiApp(App[None]):
             task = self._client_task = asyncio.ensure_future(asyncio.to_thread(self._connect))
         return await asyncio.shield(task)
 
+    def on_mount(self) -> None:
+        # A terminal closed under hubtui (SSH hang-up) or a kill ends it like a quit: the change
+        # log is completed and the terminal restored, instead of dying in raw mode.
+        loop = asyncio.get_running_loop()
+        for number in (signal.SIGTERM, signal.SIGHUP):
+            loop.add_signal_handler(number, self._signalled, number)
+
+    def _signalled(self, number: int) -> None:
+        name = signal.Signals(number).name
+        self.change_log.abandon_in_flight(f"hubtui was stopped ({name}) before the answer came.")
+        self.exit(return_code=128 + number)
+
+    async def action_quit(self) -> None:
+        """Quit, asking first while a change is on its way to the server."""
+        in_flight = self.change_log.in_flight
+        if not in_flight:
+            self.exit()
+            return
+        from hubtui.tui.screens.confirm import ConfirmScreen
+
+        change = in_flight[0]
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.change_log.abandon_in_flight("hubtui quit before the answer came.")
+                self.exit()
+
+        question = Content.assemble(
+            ("A change is being sent", "bold"),
+            f" ({change.action} {inert(change.email or change.user_id)} in project "
+            f"{inert(change.project_name or change.project_id)}).\n"
+            "Quit anyway? Its outcome would be unknown, and logged so. y quits, n stays.",
+        )
+        self.push_screen(ConfirmScreen(question), answered)
+
     async def on_unmount(self) -> None:
+        self.change_log.abandon_in_flight("hubtui quit before the answer came.")
         task = self._client_task
         if task is not None and task.done() and task.exception() is None:
             await task.result().aclose()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from hubtui.tui.text import fold
+from hubtui.text import fold
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, Project, ProjectUser

@@ -1,17 +1,24 @@
 """Every change hubtui tried, with its outcome: shown in the app, appended as JSON lines.
 
-Each line can be pasted into a ticket. It holds what changed and where, never the token.
+A change is written twice: as ``pending`` before its request leaves, and again, under the same
+``id``, once its outcome is known (``done``, ``failed`` or ``unknown``). Whatever happens in
+between (a signal, an SSH hang-up, a crash), the log holds the attempt. An add whose outcome is
+unknown gets a third line when the project's list is checked (``checked``: found or not found).
+Each line names the server, so changes to a demo and to a real server never mix, and holds what
+changed and where, never the token. The file is the person's alone (0600, in a 0700 folder).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
+import uuid
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-DONE, FAILED, UNKNOWN = "done", "failed", "unknown"
+PENDING, DONE, FAILED, UNKNOWN = "pending", "done", "failed", "unknown"
 
 
 def default_change_log_path() -> Path:
@@ -37,9 +44,15 @@ class Change:
     before: dict[str, object] | None
     after: dict[str, object]
     outcome: str
-    """``done``, ``failed`` or ``unknown`` (the request may or may not have taken effect)."""
+    """``pending``, ``done``, ``failed`` or ``unknown`` (it may or may not have taken effect)."""
     detail: str = ""
     api_version: str = "v3"
+    server: str = ""
+    """The server the change was sent to."""
+    id: str = ""
+    """The same on every line written for this change."""
+    checked: str | None = None
+    """For an unknown add, what reading the list back found: ``found`` or ``not found``."""
 
     @property
     def summary(self) -> str:
@@ -53,6 +66,16 @@ class Change:
                 parts.append(f"{field}: {_word(old)} → {_word(value)}")
         return ", ".join(parts) or "no change"
 
+    def is_unknown_add(self, hub_id: str, project_id: str, email: str | None = None) -> bool:
+        """An add to this project (of this email) that may have reached the server, unchecked."""
+        return (
+            self.action == "add"
+            and self.outcome == UNKNOWN
+            and self.checked is None
+            and (self.hub_id, self.project_id) == (hub_id, project_id)
+            and (email is None or (self.email or "").lower() == email.lower())
+        )
+
 
 def _word(value: object) -> str:
     if isinstance(value, bool):
@@ -61,21 +84,95 @@ def _word(value: object) -> str:
 
 
 class ChangeLog:
-    """The session's changes, newest last, also appended to a JSON-lines file."""
+    """The session's changes (the latest state of each, oldest first), also appended to a file."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, *, server: str = "") -> None:
         self.path = path
+        self.server = server
         self.changes: list[Change] = []
         self.write_error: str | None = None
 
-    def record(self, change: Change) -> None:
+    @property
+    def in_flight(self) -> list[Change]:
+        """Changes whose request has left and whose answer has not come."""
+        return [c for c in self.changes if c.outcome == PENDING]
+
+    def begin(self, change: Change) -> Change:
+        """Record a change about to be sent, as pending; returns it with its id."""
+        change = replace(change, outcome=PENDING, server=self.server, id=uuid.uuid4().hex[:12])
         self.changes.append(change)
+        self._write(change)
+        return change
+
+    def finish(
+        self, change: Change, outcome: str, detail: str = "", *, user_id: str | None = None
+    ) -> Change:
+        """Record how a change ended (once: a change already ended stays as it was logged)."""
+        current = next((c for c in self.changes if c.id == change.id), change)
+        if current.outcome != PENDING:
+            return current
+        done = replace(
+            change,
+            time=now(),
+            outcome=outcome,
+            detail=detail,
+            user_id=user_id or change.user_id,
+        )
+        self._replace(done)
+        return done
+
+    def abandon_in_flight(self, why: str) -> None:
+        """Every change still pending is now unknown: hubtui stops before its answer comes."""
+        for change in self.in_flight:
+            self.finish(change, UNKNOWN, why)
+
+    def unknown_add(self, hub_id: str, project_id: str, email: str) -> Change | None:
+        """The unchecked unknown add of this email to this project, if any."""
+        return next((c for c in self.changes if c.is_unknown_add(hub_id, project_id, email)), None)
+
+    def resolve_adds(self, hub_id: str, project_id: str, present: Iterable[str]) -> list[Change]:
+        """Settle the unknown adds of a project from its list of members' emails."""
+        emails = {e.lower() for e in present}
+        settled = []
+        for change in [c for c in self.changes if c.is_unknown_add(hub_id, project_id)]:
+            found = (change.email or "").lower() in emails
+            settled.append(
+                self._settle(change, "found" if found else "not found", DONE if found else FAILED)
+            )
+        return settled
+
+    def _settle(self, change: Change, checked: str, outcome: str) -> Change:
+        words = (
+            "the list has them: the add reached the server"
+            if checked == "found"
+            else "the list does not have them: nothing was added"
+        )
+        settled = replace(
+            change, time=now(), checked=checked, outcome=outcome, detail=f"Checked: {words}."
+        )
+        self._replace(settled)
+        return settled
+
+    def _replace(self, change: Change) -> None:
+        for index, existing in enumerate(self.changes):
+            if existing.id == change.id:
+                self.changes[index] = change
+                break
+        else:
+            self.changes.append(change)
+        self._write(change)
+
+    def _write(self, change: Change) -> None:
         if self.path is None:
             return
+        line = json.dumps(asdict(change), ensure_ascii=True) + "\n"
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a", encoding="utf-8") as handle:
-                handle.write(json.dumps(asdict(change), ensure_ascii=True) + "\n")
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            descriptor = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            with os.fdopen(descriptor, "a", encoding="utf-8") as handle:
+                handle.write(line)
+                handle.flush()
+                os.fsync(handle.fileno())  # a pending line must survive what comes next
         except OSError as exc:
             self.write_error = f"Could not write the change log {self.path}: {exc.strerror}."
 

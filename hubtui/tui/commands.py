@@ -7,8 +7,8 @@ from typing import cast
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
+from hubtui.text import inert
 from hubtui.tui.catalog import Entry
-from hubtui.tui.text import inert
 
 
 class LoadedRecords(Provider):

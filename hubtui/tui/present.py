@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from hubtui.tui.text import inert
+from hubtui.text import inert, lookalike
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, ProjectUser
@@ -15,6 +15,8 @@ DIFFERENT_NAMES_MARK = "≠"
 NO_DISPLAY_NAME = "(none set = Name)"
 DISPLAY_NAME_NOT_SENT = "(not sent by server)"
 LIMITED_BADGE = "LIMITED"
+#: The marker of a hub whose Name or DisplayName may pass for another (see :func:`name_warning`).
+LOOKALIKE_MARK = "!"
 UNKNOWN = "unknown"
 
 ROLE_MEANINGS = {
@@ -31,6 +33,16 @@ def display_name_cell(hub: Hub) -> str:
     if not hub.has_custom_display_name:
         return NO_DISPLAY_NAME
     return inert(hub.display_name)
+
+
+def name_warnings(hub: Hub) -> tuple[str | None, str | None]:
+    """Why the hub's Name, and why its DisplayName, may be mistaken for another (or None)."""
+    placeholders = (NO_DISPLAY_NAME, DISPLAY_NAME_NOT_SENT)
+    name = lookalike(hub.name, ascii_only=True, placeholders=placeholders)
+    shown = None
+    if hub.display_name_sent and hub.has_custom_display_name:
+        shown = lookalike(hub.display_name, placeholders=placeholders)
+    return name, shown
 
 
 def hub_label(hub: Hub) -> str:

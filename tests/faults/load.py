@@ -64,7 +64,7 @@ async def expected_users(size: DemoSize, hub_name: str) -> Users:
     headers = {"Authorization": f"Bearer {DEMO_TOKEN}"}
     prefix = "/regions/eu" if hub.region == "eu" else ""
     async with httpx.AsyncClient(
-        transport=transport, base_url="http://demo.localhost", headers=headers
+        transport=transport, base_url="http://localhost", headers=headers
     ) as plain:
         for project_id in hub.projects:
             path = f"{prefix}/v3/hubs/{hub.id}/projects/{project_id}/users"

@@ -12,7 +12,7 @@ import pytest
 from textual.pilot import Pilot
 
 from hubtui.demo import DemoStore
-from hubtui.tui.text import inert
+from hubtui.text import inert
 from tests.tui.conftest import press, running, screen_text, type_text
 
 MARKUP = "[bold red]boom[/] [link=https://x.example]x[/link]"

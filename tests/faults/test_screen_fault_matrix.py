@@ -75,7 +75,7 @@ async def test_cell(screen: str, fault: str) -> None:
     transport = FaultyTransport()
     app = HubTuiApp(
         connect=lambda: HubClient(
-            "http://demo.localhost", token=DEMO_TOKEN, transport=transport, sleep=no_sleep
+            "http://localhost", token=DEMO_TOKEN, transport=transport, sleep=no_sleep
         ),
         server_label="demo",
     )

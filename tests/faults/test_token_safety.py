@@ -6,6 +6,8 @@ And TLS is always verified, against the system's CAs or a configured bundle.
 from __future__ import annotations
 
 import logging
+import os
+import stat
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +17,13 @@ import pytest
 import trustme
 import uvicorn
 
-from hubtui.api import ApiConnectionError, AuthenticationError, HubClient, UnsafeUrlError
+from hubtui.api import (
+    ApiConnectionError,
+    AuthenticationError,
+    ConflictError,
+    HubClient,
+    UnsafeUrlError,
+)
 from hubtui.cli import start_log
 from hubtui.demo import DEMO_TOKEN, create_app
 from hubtui.tui.app import HubTuiApp
@@ -45,15 +53,15 @@ async def test_the_debug_log_has_requests_and_responses_but_never_the_token(
     debug_log: Path,
 ) -> None:
     transport = httpx.ASGITransport(app=create_app())
-    async with HubClient("http://demo.localhost", token=DEMO_TOKEN, transport=transport) as c:
+    async with HubClient("http://localhost", token=DEMO_TOKEN, transport=transport) as c:
         hubs = await c.list_hubs()
         await c.create_project_user(hubs[0].id, 1001, email="log.me@acme-build.com", role="Reader")
-    async with HubClient("http://demo.localhost", token=SECRET, transport=transport) as c:
+    async with HubClient("http://localhost", token=SECRET, transport=transport) as c:
         with pytest.raises(AuthenticationError) as caught:
             await c.list_hubs()
     log = read(debug_log)
-    assert "GET http://demo.localhost/v3/hubs" in log
-    assert "POST http://demo.localhost/v3/hubs/" in log
+    assert "GET http://localhost/v3/hubs" in log
+    assert "POST http://localhost/v3/hubs/" in log
     assert "log.me@acme-build.com" in log
     assert "-> 401" in log
     assert "'authorization': '[redacted]'" in log
@@ -72,7 +80,7 @@ async def test_screens_screenshots_and_the_change_log_never_show_the_token(
     for token in (DEMO_TOKEN, SECRET):
         app = HubTuiApp(
             connect=lambda t=token: HubClient(  # type: ignore[misc]
-                "http://demo.localhost", token=t, transport=transport, sleep=no_sleep
+                "http://localhost", token=t, transport=transport, sleep=no_sleep
             ),
             server_label="demo",
             change_log_path=log,
@@ -136,3 +144,26 @@ async def test_tls_is_verified_and_a_ca_bundle_can_be_set(tmp_path: Path) -> Non
 def test_an_unusable_ca_bundle_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(UnsafeUrlError, match="could not be used"):
         HubClient("https://api.example.com", ca_bundle=str(tmp_path / "missing.pem"))
+
+
+async def test_the_debug_log_escapes_server_text_and_is_private(debug_log: Path) -> None:
+    evil = "\x1b]0;owned\x07\x1b[2J\x9b31m\u202eevil"
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v3/hubs":
+            regional = {"ApiRegionalUrl": "https://elsewhere.example.net"}
+            return httpx.Response(
+                200, json=[{"Id": f"h{evil}", "Name": "a", "RegionSummary": regional}]
+            )
+        return httpx.Response(409, json={"title": evil, "Code": evil})
+
+    transport = httpx.MockTransport(answer)
+    async with HubClient("https://api.example.com", token=SECRET, transport=transport) as c:
+        await c.list_hubs()
+        with pytest.raises(ConflictError):
+            await c.create_project_user(f"h{evil}", 1, email="a@b.example", role="Reader")
+    log = read(debug_log)
+    for character in ("\x1b", "\x07", "\x9b", "\u202e"):
+        assert character not in log
+    assert "h␛]0;owned␇" in log  # the hub id, shown, in the routing warning
+    assert stat.S_IMODE(os.stat(debug_log).st_mode) == 0o600

@@ -13,7 +13,7 @@ from hubtui.api import HubClient
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from hubtui.tui.app import HubTuiApp
 
-DEMO_URL = "http://demo.localhost"
+DEMO_URL = "http://localhost"
 
 
 async def no_sleep(seconds: float) -> None:

@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input
 from textual.worker import Worker, WorkerState
 
+from hubtui.text import copy_problem, inert
 from hubtui.tui.widgets.chrome import Breadcrumb, FilterBar, ProblemPanel, StatusLine, Summary
 from hubtui.tui.widgets.record_table import RecordTable
 
@@ -153,6 +154,20 @@ class ListScreen(Screen[None]):
 
     def show_problem(self, message: str, *, hint: str = "Press r to try again.") -> None:
         self.query_one(ProblemPanel).show_problem(message, hint=hint)
+
+    def copy_value(self, value: str, what: str) -> None:
+        """Copy a server's value, if it is one a person could have typed; say what happened."""
+        problem = copy_problem(value)
+        if problem:
+            self.notify(
+                f"Not copied: the {what} {inert(value, limit=60)} {problem}, which could run "
+                "or hide something when pasted.",
+                severity="warning",
+                markup=False,
+            )
+            return
+        self.app.copy_to_clipboard(value)
+        self.notify(f"Copied the {what}: {inert(value)}", markup=False)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # A load that failed in a way no handler expected: say so, keep the app running.

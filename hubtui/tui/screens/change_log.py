@@ -11,8 +11,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from hubtui.text import inert
 from hubtui.tui.changelog import ChangeLog
-from hubtui.tui.text import inert
 
 
 class ChangeLogScreen(ModalScreen[None]):

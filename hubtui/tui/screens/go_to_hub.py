@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from hubtui.api.errors import HubError, NotFoundError
-from hubtui.tui.text import fold, inert
+from hubtui.text import fold, inert
 
 if TYPE_CHECKING:
     from hubtui.api import Hub
@@ -88,7 +88,8 @@ class GoToHubScreen(ModalScreen["Hub | None"]):
             )
 
     def _say(self, text: str) -> None:
-        self.query_one("#go-to-message", Static).update(Content(text))
+        """Show a message; it may hold a server's words, so it is made inert."""
+        self.query_one("#go-to-message", Static).update(Content(inert(text, limit=800)))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

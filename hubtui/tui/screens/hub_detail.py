@@ -12,9 +12,9 @@ from textual.content import Content
 from textual.widgets import Input, Static
 
 from hubtui.api.errors import ApiStatusError, HubError
-from hubtui.tui.present import count, hub_label, when, when_both
+from hubtui.text import inert
+from hubtui.tui.present import count, hub_label, name_warnings, when, when_both
 from hubtui.tui.screens.base import ListScreen
-from hubtui.tui.text import inert
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 
@@ -130,6 +130,7 @@ class HubDetailScreen(ListScreen):
 
     def _show_hub(self, route: RegionalRoute | None) -> None:
         hub = self.hub
+        name_warning, shown_warning = name_warnings(hub)
         self.query_one(Breadcrumb).show_path(hub_label(hub))
         self.query_one("#hub-name", Static).update(
             Content.assemble(
@@ -137,6 +138,7 @@ class HubDetailScreen(ListScreen):
                 " (URL name)\n",
                 (inert(hub.name), "bold"),
                 "\nIn links; 'go to URL name' matches it.",
+                *_warning(name_warning),
             )
         )
         if not hub.display_name_sent:
@@ -147,7 +149,14 @@ class HubDetailScreen(ListScreen):
         else:
             shown, meaning = inert(hub.display_name), "None set: it equals Name."
         self.query_one("#hub-display-name", Static).update(
-            Content.assemble(("DisplayName", "bold"), "\n", (shown, "bold"), "\n", meaning)
+            Content.assemble(
+                ("DisplayName", "bold"),
+                "\n",
+                (shown, "bold"),
+                "\n",
+                meaning,
+                *_warning(shown_warning),
+            )
         )
         self.query_one("#hub-facts", Static).update(_facts(hub, route))
 
@@ -168,8 +177,13 @@ class HubDetailScreen(ListScreen):
     def action_copy(self) -> None:
         project: Project | None = self.table.highlighted_record
         text, what = (str(project.id), "project id") if project else (self.hub.id, "hub id")
-        self.app.copy_to_clipboard(text)
-        self.notify(f"Copied the {what}: {inert(text)}", markup=False)
+        self.copy_value(text, what)
+
+
+def _warning(why: str | None) -> tuple[str | tuple[str, str], ...]:
+    if why is None:
+        return ()
+    return ("\n", ("! LOOKALIKE", "bold reverse"), f" {why}")
 
 
 def _project_row(project: Project) -> Row:
@@ -204,9 +218,9 @@ def _facts(hub: Hub, route: RegionalRoute | None) -> Content:
     elif regional is None:
         trust = "none named; calls go to the configured server"
     elif route.trusted:
-        trust = f"trusted: {route.reason.removeprefix('Using the regional API: ').rstrip('.')}"
+        trust = f"trusted: {inert(route.why)}"
     else:
-        trust = f"NOT trusted: {route.reason}"
+        trust = f"NOT trusted ({inert(route.why)}); calls go to the configured server"
     fact("Region", region, " · API ", inert(regional or "—", limit=80), " · ", trust)
     author = hub.author
     if author:

@@ -8,16 +8,18 @@ from textual import on, work
 from textual.binding import Binding, BindingType
 
 from hubtui.api.errors import HubError
+from hubtui.text import inert
 from hubtui.tui.present import (
     DIFFERENT_NAMES_MARK,
+    LOOKALIKE_MARK,
     NO_DISPLAY_NAME,
     count,
     display_name_cell,
     hub_label,
+    name_warnings,
     when,
 )
 from hubtui.tui.screens.base import ListScreen
-from hubtui.tui.text import inert
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 
@@ -32,7 +34,7 @@ OTHER_COLUMNS = (
     Column("projects", "Projects", width=8, numeric=True, priority=4),
     Column("created", "Created", width=10, priority=5),
 )
-MARK_COLUMN = Column("mark", DIFFERENT_NAMES_MARK, width=1, priority=0)
+MARK_COLUMN = Column("mark", DIFFERENT_NAMES_MARK, width=2, priority=0)
 
 
 class HubListScreen(ListScreen):
@@ -46,9 +48,12 @@ class HubListScreen(ListScreen):
     CAN_GO_BACK = False
     LEGEND = (
         f"{DIFFERENT_NAMES_MARK}  the hub's DisplayName differs from its Name (URL name).",
+        f"{LOOKALIKE_MARK}  the Name or DisplayName may pass for another: it mixes scripts (a "
+        "Cyrillic а in acme), holds invisible characters or reads like hubtui's own words. "
+        "The hub detail says which.",
         "Name: the URL identifier, lowercase and DNS-safe; links and 'go to URL name' use it.",
         "DisplayName: what the hub's owner chose to show; it is never used to look a hub up.",
-        f"{NO_DISPLAY_NAME}: the owner set no display name, so it equals Name.",
+        f"{NO_DISPLAY_NAME} (dim, italic): the owner set no display name, so it equals Name.",
         "(not sent by server): the server predates DisplayName; hubtui shows Name instead.",
         "s sorts by the next column, S reverses the order.",
     )
@@ -95,7 +100,11 @@ class HubListScreen(ListScreen):
     def _row(self, hub: Hub) -> Row:
         name, shown = inert(hub.name), display_name_cell(hub)
         lead, second = (shown, name) if self.display_name_leads else (name, shown)
-        mark = DIFFERENT_NAMES_MARK if hub.has_custom_display_name else ""
+        different = DIFFERENT_NAMES_MARK if hub.has_custom_display_name else " "
+        warned = any(name_warnings(hub))
+        mark = (different + (LOOKALIKE_MARK if warned else "")).rstrip()
+        shown_index = 1 if self.display_name_leads else 2
+        placeholder = not hub.display_name_sent or not hub.has_custom_display_name
         return Row(
             key=hub.id,
             cells=(
@@ -108,6 +117,7 @@ class HubListScreen(ListScreen):
                 when(hub.creation_date),
             ),
             badges=frozenset({0}) if mark else frozenset(),
+            placeholders=frozenset({shown_index}) if placeholder else frozenset(),
         )
 
     def _fill(self) -> None:
@@ -153,8 +163,7 @@ class HubListScreen(ListScreen):
         hub: Hub | None = self.table.highlighted_record
         if hub is None:
             return
-        self.app.copy_to_clipboard(hub.id)
-        self.notify(f"Copied the id of hub {hub_label(hub)}: {inert(hub.id)}", markup=False)
+        self.copy_value(hub.id, f"id of hub {hub_label(hub)}")
 
 
 def _hub_key(hub: Hub) -> str:

@@ -11,6 +11,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from hubtui.api.errors import HubError
+from hubtui.text import inert, skipped_words
 from hubtui.tui.present import (
     LIMITED_BADGE,
     UNKNOWN,
@@ -21,7 +22,6 @@ from hubtui.tui.present import (
 )
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.user_form import FormResult, Mode, UserFormScreen
-from hubtui.tui.text import inert
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 
@@ -122,6 +122,9 @@ class ProjectUsersScreen(ListScreen):
             self.query_one(Summary).say("Users not loaded.")
         else:
             self.users = users
+            self._settle_unknown_adds(users)
+            if users.skipped_count:
+                self.show_problem(skipped_words(users.skipped_count, users.skipped), hint="")
             self._recount()
             self.hub_app.catalog.add_users(self.hub, self.project, self.project_id, users)
             self.table.set_records(users, user_row, key=user_key, keep_key=self._select_user)
@@ -129,6 +132,16 @@ class ProjectUsersScreen(ListScreen):
             self.on_view_changed()
         finally:
             self.end_loading()
+
+    def _settle_unknown_adds(self, users: list[ProjectUser]) -> None:
+        """A fresh list is the check an add of unknown outcome waits for: log what it shows."""
+        members = [u.user.email or "" for u in users if u.is_limited is False]
+        for change in self.hub_app.change_log.resolve_adds(self.hub.id, self.project_id, members):
+            self.notify(
+                f"The add of {inert(change.email)} whose outcome was unknown: {change.detail}",
+                markup=False,
+                timeout=8,
+            )
 
     def _recount(self) -> None:
         users = self.users
@@ -216,6 +229,10 @@ class ProjectUsersScreen(ListScreen):
         if result is None:
             return
         user = result.user
+        if user is None:  # made, but not read back: the list shows it
+            self.notify(result.message, markup=False)
+            self.load()
+            return
         key = user_key(user)
         for index, existing in enumerate(self.users):
             if user_key(existing) == key:
@@ -245,8 +262,7 @@ class ProjectUsersScreen(ListScreen):
         if user is None or not user.user.email:
             self.notify("The selected user has no email to copy.", severity="warning")
             return
-        self.app.copy_to_clipboard(user.user.email)
-        self.notify(f"Copied {inert(user.user.email)}", markup=False)
+        self.copy_value(user.user.email, "email")
 
 
 def user_key(user: ProjectUser) -> str:

@@ -7,6 +7,7 @@ again until the list has been checked.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -19,11 +20,12 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Footer, Input, RadioButton, RadioSet, Static
+from textual.worker import Worker, WorkerState
 
-from hubtui.api.errors import ApiConnectionError, HubError
+from hubtui.api.errors import HubError, InvalidResponseError
+from hubtui.text import inert
 from hubtui.tui.changelog import DONE, FAILED, UNKNOWN, Change, now
 from hubtui.tui.present import user_name
-from hubtui.tui.text import inert
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, Project, ProjectUser
@@ -52,10 +54,21 @@ class State(Enum):
 
 @dataclass(frozen=True)
 class FormResult:
-    """What the form did: the user as the server now has them, and a sentence saying so."""
+    """What the form did: the user as the server now has them, and a sentence saying so.
 
-    user: ProjectUser
+    ``user`` is None when the change was made but the user could not be read back: the list
+    is then reloaded.
+    """
+
+    user: ProjectUser | None
     message: str
+
+
+def change_outcome(error: HubError) -> str:
+    """What a failed change's log line says: done, unknown or failed."""
+    if isinstance(error, InvalidResponseError) and error.applied:
+        return DONE
+    return UNKNOWN if error.may_have_applied else FAILED
 
 
 def email_problem(email: str) -> str | None:
@@ -97,6 +110,8 @@ class UserFormScreen(ModalScreen[FormResult | None]):
         self.user = user
         self.state = State.EDITING
         self._initial = self._starting_values()
+        self._pending: Change | None = None
+        self._sender: Worker[None] | None = None
 
     # Layout -----------------------------------------------------------------------------------
 
@@ -111,7 +126,7 @@ class UserFormScreen(ModalScreen[FormResult | None]):
         with Vertical(id="form-box"):
             yield Static(self._title(), id="form-title")
             yield Input(
-                value=email,
+                value=inert(email),
                 placeholder="name@company.example",
                 id="email",
                 disabled=self.mode is not Mode.ADD,
@@ -159,7 +174,8 @@ class UserFormScreen(ModalScreen[FormResult | None]):
     # Values -----------------------------------------------------------------------------------
 
     def values(self) -> tuple[str, str, bool]:
-        email = self.query_one("#email", Input).value
+        # Only an add takes a typed email; the others send the server's own, exactly.
+        email = self.query_one("#email", Input).value if self.mode is Mode.ADD else self._initial[0]
         pressed = self.query_one(RadioSet).pressed_button
         role = str(pressed.label) if pressed is not None else self._initial[1]
         reviewer = self.query_one("#reviewer", Checkbox).value
@@ -170,9 +186,10 @@ class UserFormScreen(ModalScreen[FormResult | None]):
         return self.values() != self._initial
 
     def _say(self, text: str | Content, *, tone: str = "") -> None:
+        """Show a message; a plain string may hold a server's words, so it is made inert."""
         message = self.query_one("#form-message", Static)
         message.set_classes(tone)
-        message.update(text if isinstance(text, Content) else Content(text))
+        message.update(text if isinstance(text, Content) else Content(inert(text, limit=800)))
 
     @on(Input.Changed, "#email")
     def _email_changed(self) -> None:
@@ -242,8 +259,11 @@ class UserFormScreen(ModalScreen[FormResult | None]):
     def action_cancel(self) -> None:
         if self.state is State.CONFIRM_CHANGE or self.state is State.CONFIRM_DISCARD:
             self._back_to_form()
-        elif self.state is State.SENDING or self.state is State.CHECKING:
-            self._say("Waiting for the server's answer; it cannot be taken back now.")
+        elif self.state is State.SENDING and self._sender is not None:
+            # Stop waiting; the request may have reached the server, so its outcome is unknown.
+            self._sender.cancel()
+        elif self.state is State.CHECKING:
+            self._say("Checking the list; a moment.")
         elif self.state is State.EDITING and self.dirty:
             self.state = State.CONFIRM_DISCARD
             self.set_focus(None)
@@ -275,10 +295,26 @@ class UserFormScreen(ModalScreen[FormResult | None]):
     # Sending ----------------------------------------------------------------------------------
 
     def _send(self) -> None:
+        app = cast("HubTuiApp", self.app)
+        email = self.values()[0]
+        if self.mode is not Mode.EDIT and app.change_log.unknown_add(
+            self.hub.id, self.project_id, email
+        ):
+            self._enter_unknown(
+                "An earlier add of this email to this project may have reached the server. "
+                "Check the list first (ctrl+r): it is not sent again until then."
+            )
+            return
         self.state = State.SENDING
         self._set_fields_enabled(False)
-        self._say("Sending…")
-        self._send_worker()
+        self._say("Sending… (escape stops waiting)")
+        self._sender = self._send_worker()
+
+    def _enter_unknown(self, message: str) -> None:
+        self.state = State.UNKNOWN
+        self._set_fields_enabled(True)
+        self.refresh_bindings()
+        self._say(message, tone="warning")
 
     def _set_fields_enabled(self, enabled: bool) -> None:
         self.query_one("#email", Input).disabled = not enabled or self.mode is not Mode.ADD
@@ -292,6 +328,7 @@ class UserFormScreen(ModalScreen[FormResult | None]):
         adding = self.mode is not Mode.EDIT
         before = None if adding else {"Role": self._initial[1], "IsReviewer": self._initial[2]}
         after: dict[str, object] = {"Role": role, "IsReviewer": reviewer}
+        change = self._pending = app.change_log.begin(self._change(before, after, email))
         try:
             client = await app.client()
             if adding:
@@ -313,37 +350,85 @@ class UserFormScreen(ModalScreen[FormResult | None]):
                     is_reviewer=reviewer,
                     api_version=self.api_version,
                 )
-        except ApiConnectionError as error:
-            if adding and error.sent is not False:
-                self._log(app, before, after, UNKNOWN, str(error))
-                self.state = State.UNKNOWN
-                self._set_fields_enabled(True)
-                self.refresh_bindings()
-                self._say(
-                    f"{error} The user may or may not have been added. Press ctrl+r to reload "
-                    "the list and check before anything is sent again.",
-                    tone="warning",
-                )
-                return
-            self._failed(app, before, after, error)
+        except asyncio.CancelledError:
+            self._pending = None
+            app.change_log.finish(change, UNKNOWN, "Stopped waiting before the answer came.")
+            if self.is_attached and self.state is State.SENDING:
+                self._after_unknown(adding, "You stopped waiting for the server.")
+            raise
         except HubError as error:
-            self._failed(app, before, after, error)
+            self._pending = None
+            self._failed(app, change, adding, error)
         else:
-            self._log(app, before, after, DONE, "", user_id=str(result.user.id))
+            self._pending = None
+            app.change_log.finish(change, DONE, user_id=str(result.user.id))
             self.dismiss(FormResult(result, self._success_message(result)))
 
-    def _failed(
-        self,
-        app: HubTuiApp,
-        before: dict[str, object] | None,
-        after: dict[str, object],
-        error: HubError,
-    ) -> None:
-        self._log(app, before, after, FAILED, str(error))
+    def _change(
+        self, before: dict[str, object] | None, after: dict[str, object], email: str
+    ) -> Change:
+        return Change(
+            time=now(),
+            action="add" if before is None else "update",
+            hub_id=self.hub.id,
+            hub_name=self.hub.name,
+            project_id=self.project_id,
+            project_name=self.project.name if self.project else None,
+            user_id=str(self.user.user.id) if self.user else None,
+            email=email or None,
+            before=before,
+            after=after,
+            outcome="",
+            api_version=self.api_version,
+        )
+
+    def _failed(self, app: HubTuiApp, change: Change, adding: bool, error: HubError) -> None:
+        outcome = change_outcome(error)
+        app.change_log.finish(change, outcome, str(error))
+        if outcome == DONE:
+            self.dismiss(
+                FormResult(None, f"{error} The change was made; the list is reloaded to show it.")
+            )
+        elif outcome == UNKNOWN:
+            self._after_unknown(adding, str(error))
+        else:
+            self.state = State.EDITING
+            self._set_fields_enabled(True)
+            self._say(f"{error} Your entries are kept: press ctrl+s to try again.", tone="error")
+            self.query_one(RadioSet).focus()
+
+    def _after_unknown(self, adding: bool, why: str) -> None:
+        if adding:
+            self._enter_unknown(
+                f"{why} The user may or may not have been added. Press ctrl+r to reload the "
+                "list and check before anything is sent again."
+            )
+            return
+        # A change of role sets values: sending it again cannot make it twice.
         self.state = State.EDITING
         self._set_fields_enabled(True)
-        self._say(f"{error} Your entries are kept: press ctrl+s to try again.", tone="error")
-        self.query_one(RadioSet).focus()
+        self._say(
+            f"{why} The change may or may not have been made; ctrl+s sends it again (it sets "
+            "the same values), escape leaves.",
+            tone="warning",
+        )
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # A bug in a worker must not leave the form stuck in "Sending…".
+        if event.state is not WorkerState.ERROR:
+            return
+        error = event.worker.error
+        bug = f"Something unexpected went wrong ({type(error).__name__}: {error}); this is a bug."
+        pending, self._pending = self._pending, None
+        app = cast("HubTuiApp", self.app)
+        if pending is not None:
+            app.change_log.finish(pending, UNKNOWN, bug)
+            self._after_unknown(self.mode is not Mode.EDIT, bug)
+        else:
+            self.state = State.UNKNOWN if self.state is State.CHECKING else State.EDITING
+            self._set_fields_enabled(True)
+            self.refresh_bindings()
+            self._say(bug, tone="error")
 
     def _success_message(self, result: ProjectUser) -> str:
         name = user_name(result)
@@ -351,35 +436,6 @@ class UserFormScreen(ModalScreen[FormResult | None]):
         if self.mode is Mode.EDIT:
             return f"Changed {name} in {where}: {self._difference() or 'saved'}."
         return f"Added {name} to {where} as {inert(result.role)}."
-
-    def _log(
-        self,
-        app: HubTuiApp,
-        before: dict[str, object] | None,
-        after: dict[str, object],
-        outcome: str,
-        detail: str,
-        *,
-        user_id: str | None = None,
-    ) -> None:
-        email = self.values()[0]
-        app.change_log.record(
-            Change(
-                time=now(),
-                action="add" if before is None else "update",
-                hub_id=self.hub.id,
-                hub_name=self.hub.name,
-                project_id=self.project_id,
-                project_name=self.project.name if self.project else None,
-                user_id=user_id or (str(self.user.user.id) if self.user else None),
-                email=email or None,
-                before=before,
-                after=after,
-                outcome=outcome,
-                detail=detail,
-                api_version=self.api_version,
-            )
-        )
 
     def action_check(self) -> None:
         if self.state is State.UNKNOWN:
@@ -397,13 +453,13 @@ class UserFormScreen(ModalScreen[FormResult | None]):
                 self.hub.id, self.project_id, api_version=self.api_version
             )
         except HubError as error:
-            self.state = State.UNKNOWN
-            self._say(f"{error} Still unknown: press ctrl+r to check again.", tone="warning")
+            self._enter_unknown(f"{error} Still unknown: press ctrl+r to check again.")
             return
-        found = next(
-            (u for u in users if (u.user.email or "").lower() == email and u.is_limited is False),
-            None,
+        members = [u for u in users if u.is_limited is False and u.user.email]
+        app.change_log.resolve_adds(
+            self.hub.id, self.project_id, [u.user.email or "" for u in members]
         )
+        found = next((u for u in members if (u.user.email or "").lower() == email), None)
         if found is not None:
             self.dismiss(
                 FormResult(found, f"The add did reach the server: {user_name(found)} is a member.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Input, Static
 
-from hubtui.tui.text import inert
+from hubtui.text import inert
 
 
 class Breadcrumb(Static):

@@ -24,7 +24,7 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
-from hubtui.tui.text import fold
+from hubtui.text import fold
 
 __all__ = ["Column", "RecordTable", "Row"]
 
@@ -54,6 +54,9 @@ class Row:
     """A row style: ``record-table--<tone>`` (for example ``limited``)."""
     badges: frozenset[int] = frozenset()
     """Indexes of cells shown in the badge style (their text is a word, never colour alone)."""
+    placeholders: frozenset[int] = frozenset()
+    """Indexes of cells holding hubtui's own words for a missing value, not a server's text:
+    shown dim and italic, a style no server string is ever given."""
     group: str | None = None
     """What :meth:`RecordTable.show_group` selects on (for example member or limited)."""
 
@@ -94,6 +97,7 @@ class RecordTable(Widget, can_focus=True):
         "record-table--badge",
         "record-table--limited",
         "record-table--muted",
+        "record-table--placeholder",
     }
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k", "cursor(-1)", "Up", show=False),
@@ -476,7 +480,7 @@ class RecordTable(Widget, can_focus=True):
                 if index == self._sort_column:
                     label += " ▼" if self._sort_reverse else " ▲"
                 labels.append((label, cell_width, self.columns[index].numeric))
-            return self._strip(labels, header, width, badges=None, badge_style=None)
+            return self._strip(labels, header, width, cell_styles={})
         position = self._top + y - 1
         if position >= len(self._view):
             if position == 0 and y == 1:
@@ -490,13 +494,20 @@ class RecordTable(Widget, can_focus=True):
         if position == self.cursor:
             cursor = self.get_component_rich_style("record-table--cursor")
             style += cursor if self.has_focus else Style(reverse=True)
-        badge = self.get_component_rich_style("record-table--badge")
         cells = [
             (row.cells[index] if index < len(row.cells) else "", w, self.columns[index].numeric)
             for index, w in layout
         ]
-        badges = {n for n, (index, _) in enumerate(layout) if index in row.badges}
-        return self._strip(cells, style, width, badges=badges, badge_style=badge)
+        cell_styles: dict[int, Style] = {}
+        if row.badges or row.placeholders:
+            badge = self.get_component_rich_style("record-table--badge")
+            placeholder = self.get_component_rich_style("record-table--placeholder")
+            for n, (index, _) in enumerate(layout):
+                if index in row.badges:
+                    cell_styles[n] = style + badge
+                elif index in row.placeholders:
+                    cell_styles[n] = style + placeholder
+        return self._strip(cells, style, width, cell_styles=cell_styles)
 
     @staticmethod
     def _strip(
@@ -504,8 +515,7 @@ class RecordTable(Widget, can_focus=True):
         style: Style,
         width: int,
         *,
-        badges: set[int] | None,
-        badge_style: Style | None,
+        cell_styles: dict[int, Style],
     ) -> Strip:
         segments: list[Segment] = []
         for n, (text, cell_width, numeric) in enumerate(cells):
@@ -515,8 +525,7 @@ class RecordTable(Widget, can_focus=True):
                 text = set_cell_size(text, max(0, cell_width - 1)) + "…"
             pad = " " * max(0, cell_width - cell_len(text))
             fitted = pad + text if numeric else text + pad
-            cell_style = style + badge_style if badges and n in badges and badge_style else style
-            segments.append(Segment(fitted, cell_style))
+            segments.append(Segment(fitted, cell_styles.get(n, style)))
         used = sum(cell_len(s.text) for s in segments)
         if used < width:
             segments.append(Segment(" " * (width - used), style))
