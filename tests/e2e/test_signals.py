@@ -58,8 +58,10 @@ def test_a_signal_mid_change_restores_the_terminal_and_logs_unknown(
             terminal.wait_for("Add a user to")
             time.sleep(0.3)  # at a person's pace: the form takes a moment to focus its field
             terminal.type("hangup@acme-build.com")
+            terminal.wait_for("hangup@acme-build.com")
+            time.sleep(0.3)
             terminal.send("C-s")
-            terminal.wait_for("Sending")
+            terminal.wait_for("Sending", timeout=30)
             os.kill(pid_with_marker(marker), number)
             deadline = time.monotonic() + 15
             while not (code.exists() and tty.exists() and tty.read_text()):

@@ -23,7 +23,7 @@ async def test_hub_list_shows_both_names_and_marks_the_difference() -> None:
         text = screen_text(pilot)
         assert "8 hubs · Name (URL name) leads" in text
         acme = next(line for line in text.splitlines() if "acme-build" in line)
-        assert acme.startswith("≠ acme-build")
+        assert acme.startswith("≠  acme-build")
         assert "ACME Construction Group" in acme
         river = next(line for line in text.splitlines() if "riverside-infra" in line)
         assert "(none set = Name)" in river
@@ -262,7 +262,7 @@ async def test_marks_are_words_that_survive_no_color(monkeypatch: pytest.MonkeyP
     async with running(size=(80, 24)) as pilot:
         assert pilot.app.no_color
         hub_list = screen_text(pilot)
-        assert "≠ acme-build" in hub_list
+        assert "≠  acme-build" in hub_list
         assert "(none set = Name)" in hub_list
         await press(pilot, "enter")
         assert "Limited" in screen_text(pilot)
