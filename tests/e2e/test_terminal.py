@@ -56,3 +56,14 @@ def test_against_demo_server_over_http(demo_server: str) -> None:
         assert terminal.exit_status() == 0
     finally:
         terminal.close()
+
+
+def test_q_then_e_at_once_quits_cleanly(demo_terminal: Terminal) -> None:
+    # The edit form opened while the app quit, and crashed looking for its fields (exit 1).
+    demo_terminal.wait_for("acme-build", "8 hubs")
+    demo_terminal.send("Enter")
+    demo_terminal.wait_for("Harbour Bridge Retrofit")
+    demo_terminal.send("Enter")
+    demo_terminal.wait_for("12 users")
+    demo_terminal.send("q", "e")
+    assert demo_terminal.exit_status() == 0

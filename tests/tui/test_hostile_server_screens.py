@@ -318,13 +318,6 @@ async def test_quitting_while_a_change_is_in_flight_asks_first(tmp_path: Path) -
     assert "quit before the answer came" in lines[-1]["detail"]
 
 
-async def test_q_then_e_at_once_does_not_crash() -> None:
-    async with running() as pilot:
-        await press(pilot, "enter", "enter")
-        await pilot.press("q", "e")
-        await pilot.pause()
-
-
 KEYS = [
     *"aeglnpqrsvwxyc/?S",
     "enter",

@@ -162,7 +162,9 @@ class UserFormScreen(ModalScreen[FormResult | None]):
         )
 
     def on_mount(self) -> None:
-        roles = self.query_one(RadioSet)
+        roles = next(iter(self.query(RadioSet)), None)
+        if roles is None:  # opened while the app quits (q then e at once): nothing to set up
+            return
         # RadioSet highlights its first button; start the arrow keys on the chosen role instead.
         for _ in range(max(0, roles.pressed_index)):
             roles.action_next_button()

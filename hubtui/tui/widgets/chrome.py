@@ -20,7 +20,8 @@ class Summary(Static):
     """One line of counts and state above a list."""
 
     def say(self, text: str) -> None:
-        self.update(Content(text))
+        """Show one line; it may hold what a person typed or a server sent, so it is inert."""
+        self.update(Content(inert(text, limit=400)))
 
 
 class StatusLine(Static):
