@@ -40,6 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--ca-bundle", help="verify TLS against this CA bundle")
     parser.add_argument(
+        "--concurrency",
+        type=int,
+        help="project-user lists fetched at once by a search across projects (default 8)",
+    )
+    parser.add_argument(
         "--log-file",
         help="write a debug log of every request and response here (the token is redacted)",
     )
@@ -87,10 +92,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             read_only=args.read_only,
             allow_insecure_http=args.allow_insecure_http,
             ca_bundle=args.ca_bundle,
+            concurrency=args.concurrency,
             need_token=not args.demo,
         )
     except ConfigError as exc:
         print(f"hubtui: {exc}", file=sys.stderr)
+        return 2
+    if args.concurrency is not None and args.concurrency < 1:
+        print("hubtui: --concurrency takes a whole number of 1 or more", file=sys.stderr)
         return 2
     if args.log_file:
         start_log(args.log_file)
@@ -115,6 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         api_version=settings.api_version,
         read_only=settings.read_only,
         change_log_path=default_change_log_path(),
+        concurrency=settings.concurrency,
     )
     app.run()
     return app.return_code or 0

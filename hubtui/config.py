@@ -34,6 +34,8 @@ class Settings:
     """Seconds one call may take in all, retries included."""
     max_records: int = 250_000
     """The most records one list answer may hold."""
+    concurrency: int = 8
+    """How many project-user lists a search across projects fetches at once."""
 
 
 def config_path(env: Mapping[str, str] | None = None) -> Path:
@@ -54,6 +56,7 @@ def load_settings(
     read_only: bool | None = None,
     allow_insecure_http: bool | None = None,
     ca_bundle: str | None = None,
+    concurrency: int | None = None,
     env: Mapping[str, str] | None = None,
     need_token: bool = True,
 ) -> Settings:
@@ -80,6 +83,7 @@ def load_settings(
         ca_bundle=ca_bundle or env.get("HUBTUI_CA_BUNDLE") or _str(file, "ca_bundle"),
         deadline=_positive(file, "deadline", 60.0),
         max_records=int(_positive(file, "max_records", 250_000, whole=True)),
+        concurrency=concurrency or int(_positive(file, "concurrency", 8, whole=True)),
     )
 
 

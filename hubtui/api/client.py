@@ -136,6 +136,9 @@ class HubClient:
         #: Where the token may go: the server's host and port and those of trusted regional routes.
         self._token_origins: frozenset[tuple[str, int]] = frozenset({origin(self._base_url)})
         self._route_locks: dict[str, asyncio.Lock] = {}
+        #: No request leaves before this moment (monotonic): a server asked every caller of this
+        #: client to slow down (429, or a Retry-After), not only the request it answered.
+        self._resume_at = 0.0
         verify: ssl.SSLContext | bool = True  # TLS is always verified
         if ca_bundle:
             try:
@@ -410,9 +413,13 @@ class HubClient:
     ) -> _Received:
         attempt = 0
         while True:
+            paused = self._resume_at - time.monotonic()
+            if paused > 0 and attempt == 0:  # a retry has waited already
+                await self._sleep(paused)
             outcome = await self._attempt(method, url, operation=operation, body=body)
             if isinstance(outcome, _Received):
                 return outcome
+            self._slow_down(outcome, attempt)
             delay = self._retry_delay(method, attempt, outcome)
             if delay is None:
                 raise outcome
@@ -420,6 +427,17 @@ class HubClient:
             self.stats.retries += 1
             logger.info("retrying %s in %.2fs after: %s", operation, delay, outcome)
             await self._sleep(delay)
+
+    def _slow_down(self, error: HubError, attempt: int) -> None:
+        if not isinstance(error, ApiStatusError):
+            return
+        if error.status_code != 429 and error.retry_after is None:
+            return
+        wait = error.retry_after
+        if wait is None:
+            wait = retries.backoff_delay(attempt)
+        wait = min(wait, retries.RETRY_AFTER_CEILING)
+        self._resume_at = max(self._resume_at, time.monotonic() + wait)
 
     def _retry_delay(self, method: str, attempt: int, error: HubError) -> float | None:
         if attempt >= self.max_retries or method not in retries.RETRYABLE_METHODS:

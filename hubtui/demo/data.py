@@ -66,6 +66,8 @@ class DemoProject:
     end: datetime | None
     author_id: int
     members: dict[int, Membership] = field(default_factory=dict)
+    subscription_expired: bool = False
+    """Its users are refused with 409 ``EXPIRED_SUBSCRIPTION``, as the public service does."""
 
 
 @dataclass
@@ -377,6 +379,35 @@ class DemoStore:
         loft = self._add_project(skyline, rng, "Göteborg Loft Conversion", access="Private")
         for role in ("Admin", "Reader"):
             self._join(skyline, loft, self._person(rng, "skyline.dev"), role)
+        self._build_triage_showcase(rng, nordic, malmo)
+
+    def _build_triage_showcase(
+        self, rng: random.Random, nordic: DemoHub, malmo: DemoProject
+    ) -> None:
+        """A person worth searching for across projects (``w``), and a project that answers 409.
+
+        Priya Patel (northwind-eng.com) is an Admin in one project, an Editor in another, a limited
+        reader in three (Nordic Rail whitelists her domain) and absent from every other project.
+        Built last, so that the data before it stays the same for every seed.
+        """
+        priya = self._new_user("Priya", "Patel", "priya.patel@northwind-eng.com")
+        nordic.whitelisted_domains = (*nordic.whitelisted_domains, "northwind-eng.com")
+        nordic.user_ids.append(priya.id)
+        del malmo  # already Limited: she reads it as a limited reader
+        for name in ("Lund Signal Upgrade", "Oslo Freight Link"):
+            project = self._add_project(nordic, rng, name, access=LIMITED)
+            for role in ("Admin", "Editor", "Reader"):
+                self._join(nordic, project, self._person(rng, "nordic-rail.se"), role)
+        for name, role in (("Trondheim Yard Expansion", "Admin"), ("Uppsala Depot", "Editor")):
+            project = self._add_project(nordic, rng, name, access="Private")
+            self._join(nordic, project, priya, role, reviewer=role == "Editor", teams=[TEAMS[3]])
+            for other in ("Editor", "Reader"):
+                self._join(nordic, project, self._person(rng, "nordic-rail.se"), other)
+        expired = self._add_project(
+            nordic, rng, "Bergen Tunnel Survey", access=LIMITED, status="Archived"
+        )
+        expired.subscription_expired = True
+        self._join(nordic, expired, self._person(rng, "nordic-rail.se"), "Admin")
 
     def _build_filler(self, rng: random.Random) -> None:
         size = self.size

@@ -72,6 +72,10 @@ class ServerStats:
     requests: int = 0
     injected_failures: int = 0
     by_route: dict[str, int] = field(default_factory=dict)
+    in_flight: int = 0
+    """Requests being answered now."""
+    max_in_flight: int = 0
+    """The most requests ever answered at once (how concurrent a client was)."""
 
 
 def create_app(
@@ -248,6 +252,8 @@ class _DemoApi:
                 "creates": self.store.creates,
                 "updates": self.store.updates,
                 "by_route": counter.by_route,
+                "in_flight": counter.in_flight,
+                "max_in_flight": counter.max_in_flight,
             }
         )
 
@@ -282,6 +288,13 @@ class _DemoApi:
         project = hub.projects.get(project_id)
         if project is None:
             return problem(404, "Project not found", f"Hub {hub.name} has no project {project_id}.")
+        if project.subscription_expired:
+            body = {
+                "Code": "EXPIRED_SUBSCRIPTION",
+                "Message": f"The subscription of project {project.name} has expired.",
+                "WebsiteLoginUrl": "https://login.example.com",
+            }
+            return JSONResponse(body, status_code=409)
         return hub, project
 
     # Wire shapes ------------------------------------------------------------------------------
@@ -413,6 +426,15 @@ class _FaultMiddleware:
         if scope["type"] != "http" or scope["path"].startswith("/_demo"):
             await self.app(scope, receive, send)
             return
+        stats = self.stats
+        stats.in_flight += 1
+        stats.max_in_flight = max(stats.max_in_flight, stats.in_flight)
+        try:
+            await self._answer(scope, receive, send)
+        finally:
+            stats.in_flight -= 1
+
+    async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
         faults = self.faults
         self.stats.requests += 1
         key = f"{scope['method']} {_route_kind(scope['path'])}"

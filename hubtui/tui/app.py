@@ -41,6 +41,7 @@ class HubTuiApp(App[None]):
         api_version: str = "v3",
         read_only: bool = False,
         change_log_path: Path | None = None,
+        concurrency: int = 8,
     ) -> None:
         super().__init__()
         self._connect = connect
@@ -48,6 +49,8 @@ class HubTuiApp(App[None]):
         self.server_label = server_label
         self.api_version: ApiVersion = "v2" if api_version == "v2" else "v3"
         self.read_only = read_only
+        #: How many project-user lists a search across projects fetches at once.
+        self.concurrency = concurrency
         self.catalog = Catalog()
         self.change_log = ChangeLog(change_log_path, server=server_label)
 
@@ -114,6 +117,25 @@ class HubTuiApp(App[None]):
             return  # already there (a repeated enter)
         self._back_to_hub_list()
         self.push_screen(HubDetailScreen(hub))
+
+    def find_person(self, query: str, hubs: list[Hub], scope: str) -> None:
+        """Search the projects of ``hubs`` for a person, above the current screen."""
+        from hubtui.tui.screens.who import WhoScreen
+
+        if not hubs:
+            self.notify("No hubs are loaded to search in yet.", severity="warning", markup=False)
+            return
+        self.push_screen(WhoScreen(query, hubs, scope))
+
+    def ask_who(self, hubs: list[Hub], scope: str) -> None:
+        """Ask whom to find, then search for them."""
+        from hubtui.tui.screens.who import WhoPromptScreen
+
+        def answered(query: str | None) -> None:
+            if query:
+                self.find_person(query, hubs, scope)
+
+        self.push_screen(WhoPromptScreen(scope), answered)
 
     def open_project(
         self,

@@ -6,6 +6,8 @@ so a 50,000-user project costs nothing until someone searches.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -35,6 +37,7 @@ class _UserLoad:
     project_id: str
     users: list[ProjectUser]
     entries: list[Entry] | None = None
+    loaded_at: float = field(default_factory=time.monotonic)
 
 
 @dataclass
@@ -61,6 +64,13 @@ class Catalog:
         self, hub: Hub, project: Project | None, project_id: str, users: list[ProjectUser]
     ) -> None:
         self._user_loads[(hub.id, project_id)] = _UserLoad(hub, project, project_id, users)
+
+    def loaded_users(
+        self, hub_id: str, project_id: str
+    ) -> tuple[Sequence[ProjectUser], float] | None:
+        """A project's users as last loaded in this session, and when (monotonic), if ever."""
+        load = self._user_loads.get((hub_id, project_id))
+        return (load.users, load.loaded_at) if load is not None else None
 
     def entries(self) -> list[Entry]:
         found = [*self.hubs.values(), *self.projects.values()]

@@ -42,6 +42,22 @@ class LoadedRecords(Provider):
         app = self.app
         if not isinstance(app, HubTuiApp):
             return
-        for score, entry in app.catalog.search(query):
+        found = app.catalog.search(query)
+        for score, entry in found:
             shown = inert(entry.text)
             yield Hit(score, Content(shown), lambda e=entry: self._open(e), text=shown)
+        typed = query.strip()
+        if not typed:
+            return
+        hubs = [entry.hub for entry in app.catalog.hubs.values()]
+        # Below the loaded matches; when there are none it says why, and offers the search.
+        note = (
+            "" if found else " (nothing loaded matches: the palette searches only what is loaded)"
+        )
+        offer = f"Find {inert(typed, limit=60)} in all hubs{note}"
+        yield Hit(
+            0.01,
+            Content(offer),
+            lambda: app.find_person(typed, hubs, "all hubs"),
+            text=offer,
+        )

@@ -210,4 +210,29 @@ async def test_every_hub_lists_its_projects_and_their_users(
         for project in projects.json():
             assert project["Author"]["Id"] == hub.author_id
             users = await raw.get(f"{prefix}/v3/hubs/{hub.id}/projects/{project['Id']}/users")
-            assert users.status_code == 200, (hub.name, project["Name"])
+            expired = hub.projects[project["Id"]].subscription_expired
+            assert users.status_code == (409 if expired else 200), (hub.name, project["Name"])
+
+
+async def test_the_triage_showcase(raw: httpx.AsyncClient, demo_store: DemoStore) -> None:
+    """Priya Patel: Admin in one project, Editor in one, limited reader in three, else absent."""
+    seen: dict[str, list[str]] = {"Admin": [], "Editor": [], "limited": []}
+    refused = []
+    for hub in demo_store.hubs.values():
+        prefix = "/regions/eu" if hub.region == "eu" else ""
+        for project in hub.projects.values():
+            users = await raw.get(f"{prefix}/v3/hubs/{hub.id}/projects/{project.id}/users")
+            if users.status_code == 409:
+                assert users.json()["Code"] == "EXPIRED_SUBSCRIPTION"
+                refused.append(project.name)
+                continue
+            for user in users.json():
+                if user["User"]["Email"] == "priya.patel@northwind-eng.com":
+                    kind = "limited" if user["IsLimited"] else user["Role"]
+                    seen[kind].append(project.name)
+    assert {kind: len(names) for kind, names in seen.items()} == {
+        "Admin": 1,
+        "Editor": 1,
+        "limited": 3,
+    }
+    assert refused == ["Bergen Tunnel Survey"]

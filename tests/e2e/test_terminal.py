@@ -58,6 +58,22 @@ def test_against_demo_server_over_http(demo_server: str) -> None:
         terminal.close()
 
 
+def test_w_finds_a_person_across_projects(demo_terminal: Terminal) -> None:
+    demo_terminal.wait_for("acme-build", "8 hubs")
+    demo_terminal.send("w")
+    demo_terminal.wait_for("Find a person in all hubs")
+    time.sleep(0.3)  # at a person's pace: the dialog takes a moment to focus its field
+    demo_terminal.type("priya.patel@northwind-eng.com")
+    demo_terminal.send("Enter")
+    screen = demo_terminal.wait_for(
+        "member of 2 projects (Admin 1, Editor 1), limited reader in 3", "NOT READ"
+    )
+    assert "Uppsala Depot" in screen
+    assert "LIMITED @northwind-eng.com" in screen
+    demo_terminal.send("q")
+    assert demo_terminal.exit_status() == 0
+
+
 def test_q_then_e_at_once_quits_cleanly(demo_terminal: Terminal) -> None:
     # The edit form opened while the app quit, and crashed looking for its fields (exit 1).
     demo_terminal.wait_for("acme-build", "8 hubs")

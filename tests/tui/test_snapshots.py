@@ -21,6 +21,7 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "project_users_limited_reader": ("enter", "enter", "end"),
     "project_users_filtered": ("enter", "enter", "slash", "n", "o", "r", "t", "h", "enter"),
     "go_to_display_name_offer": ("g", *"Nordic Rail Alliance", "enter"),
+    "who_results": ("w", *"priya.patel@northwind-eng.com", "enter"),
     "help": ("enter", "enter", "question_mark"),
     "edit_confirm_difference": ("enter", "enter", "down", "e", "down", "enter", "ctrl+s"),
     "promote_limited_reader": ("enter", "enter", "end", "e"),

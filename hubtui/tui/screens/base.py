@@ -27,6 +27,7 @@ class ListScreen(Screen[None]):
         Binding("escape", "back", "Back"),
         Binding("slash", "filter", "Filter"),
         Binding("r", "reload", "Reload"),
+        Binding("x", "export", "Export"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -135,6 +136,33 @@ class ListScreen(Screen[None]):
 
     def load(self) -> None:
         """Start (or restart) this screen's load."""
+
+    def export_what(self) -> str:
+        """What the exported list is, for its file name and title."""
+        return "list"
+
+    def export_context(self) -> dict[str, str]:
+        """Where the list came from, beyond the server, filter and sort (subclasses add)."""
+        return {}
+
+    def action_export(self) -> None:
+        from datetime import UTC, datetime
+
+        from hubtui.tui.screens.export import ExportScreen
+
+        table = self.table
+        rows = table.shown_rows
+        context = {
+            "exported": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "server": self.hub_app.server_label,
+            **self.export_context(),
+            "filter": table.filter_text or "(none)",
+            "sort": table.sort_label or "(as listed)",
+            "rows": str(len(rows)),
+        }
+        columns = [column.label for column in table.columns]
+        cells = [list(row.cells) + [""] * (len(columns) - len(row.cells)) for row in rows]
+        self.app.push_screen(ExportScreen(self.export_what(), context, columns, cells))
 
     def action_help(self) -> None:
         from hubtui.tui.screens.help import HelpScreen

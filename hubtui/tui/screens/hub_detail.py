@@ -38,6 +38,7 @@ class HubDetailScreen(ListScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "project_by_id", "By id"),
+        Binding("w", "who", "Who"),
         Binding("y", "copy", "Copy"),
     ]
     LEGEND = (
@@ -173,6 +174,15 @@ class HubDetailScreen(ListScreen):
     @on(RecordTable.Selected, "#records")
     def _open(self, event: RecordTable.Selected) -> None:
         self.hub_app.open_project(self.hub, event.record)
+
+    def export_what(self) -> str:
+        return f"projects {self.hub.name}"
+
+    def export_context(self) -> dict[str, str]:
+        return {"hub Name": self.hub.name, "hub DisplayName": self.hub.display_name}
+
+    def action_who(self) -> None:
+        self.hub_app.ask_who([self.hub], f"hub {self.hub.name}")
 
     def action_copy(self) -> None:
         project: Project | None = self.table.highlighted_record

@@ -43,6 +43,7 @@ class HubListScreen(ListScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "toggle_lead", "Names"),
         Binding("g", "go_to_hub", "Go to"),
+        Binding("w", "who", "Who"),
         Binding("y", "copy", "Copy"),
     ]
     CAN_GO_BACK = False
@@ -158,6 +159,12 @@ class HubListScreen(ListScreen):
                 self.hub_app.open_hub(hub)
 
         self.app.push_screen(GoToHubScreen(list(self.hubs.values())), opened)
+
+    def export_what(self) -> str:
+        return "hubs"
+
+    def action_who(self) -> None:
+        self.hub_app.ask_who(list(self.hubs.values()), "all hubs")
 
     def action_copy(self) -> None:
         hub: Hub | None = self.table.highlighted_record

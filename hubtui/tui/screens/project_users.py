@@ -252,6 +252,18 @@ class ProjectUsersScreen(ListScreen):
         self.on_view_changed()
         self.notify(result.message, markup=False)
 
+    def export_what(self) -> str:
+        return f"users {self.project_title}"
+
+    def export_context(self) -> dict[str, str]:
+        return {
+            "hub Name": self.hub.name,
+            "hub DisplayName": self.hub.display_name,
+            "project": f"{self.project_title} (id {self.project_id})",
+            "showing": GROUPS[self._group_index][1],
+            "API": self.api_version,
+        }
+
     def action_changes(self) -> None:
         from hubtui.tui.screens.change_log import ChangeLogScreen
 

@@ -98,6 +98,7 @@ class RecordTable(Widget, can_focus=True):
         "record-table--limited",
         "record-table--muted",
         "record-table--placeholder",
+        "record-table--failed",
     }
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k", "cursor(-1)", "Up", show=False),
@@ -272,6 +273,11 @@ class RecordTable(Widget, can_focus=True):
     def rows(self) -> list[Row]:
         """Every row (builds any not built yet)."""
         return [self.row(i) for i in range(len(self._records))]
+
+    @property
+    def shown_rows(self) -> list[Row]:
+        """The rows shown, in the order shown: after filter, group and sort."""
+        return [self.row(i) for i in self._view]
 
     def _search_key(self, index: int) -> str:
         text = self._search[index]

@@ -1,0 +1,100 @@
+"""`x`: write the list as shown (after filter, group and sort) to a CSV or JSON file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, RadioButton, RadioSet, Static
+
+from hubtui.export import FORMATS, default_file_name, render, write_export
+from hubtui.text import inert
+
+
+class ExportScreen(ModalScreen[None]):
+    """Asks for a format and a path, then writes the rows it was given."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Write", priority=True),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+
+    def __init__(
+        self,
+        what: str,
+        context: dict[str, str],
+        columns: list[str],
+        rows: list[list[str]],
+        *,
+        directory: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.what = what
+        self.context = context
+        self.columns = columns
+        self.rows = rows
+        self.directory = directory or Path.cwd()
+        self._default = default_file_name(what, FORMATS[0])
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Static(
+                Content.assemble(
+                    ("Export ", "bold"),
+                    (inert(self.what), "bold"),
+                    f"\n{len(self.rows):,} rows as shown (filter and sort kept), with where they "
+                    "came from. enter or ctrl+s writes; escape cancels.",
+                )
+            )
+            with RadioSet(id="export-format"):
+                for n, fmt in enumerate(FORMATS):
+                    yield RadioButton(fmt.upper(), value=n == 0)
+            yield Input(value=str(self.directory / self._default), id="export-path")
+            yield Static(id="export-message")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#export-path", Input).focus()
+
+    @property
+    def fmt(self) -> str:
+        pressed = self.query_one(RadioSet).pressed_index
+        return FORMATS[max(0, pressed)]
+
+    @on(RadioSet.Changed, "#export-format")
+    def _format_changed(self) -> None:
+        path = self.query_one("#export-path", Input)
+        current = Path(path.value)
+        if current.name == self._default:  # still the default name: follow the format
+            self._default = default_file_name(self.what, self.fmt)
+            path.value = str(current.with_name(self._default))
+
+    @on(Input.Submitted, "#export-path")
+    def action_save(self) -> None:
+        typed = self.query_one("#export-path", Input).value.strip()
+        message = self.query_one("#export-message", Static)
+        if not typed:
+            message.update("Type a file path.")
+            return
+        path = Path(typed).expanduser()
+        try:
+            write_export(path, render(self.fmt, self.context, self.columns, self.rows))
+        except FileExistsError:
+            message.update(Content(f"{inert(path)} exists already: type another name."))
+            return
+        except OSError as exc:
+            message.update(Content(f"Could not write {inert(path)}: {exc.strerror}."))
+            return
+        self.notify(
+            f"Wrote {len(self.rows):,} rows to {inert(path)} ({self.fmt.upper()}).", markup=False
+        )
+        self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,354 @@
+"""`w`: find a person across every project of the hubs in scope, and why they can only read."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Input, ProgressBar, Static
+
+from hubtui.api.errors import ApiStatusError, HubError, InvalidResponseError
+from hubtui.text import inert
+from hubtui.triage import Finding, PersonQuery, Progress, search_people
+from hubtui.tui.present import LIMITED_BADGE, user_name
+from hubtui.tui.screens.base import ListScreen
+from hubtui.tui.screens.project_users import explain_access
+from hubtui.tui.widgets.chrome import Breadcrumb, Summary
+from hubtui.tui.widgets.record_table import Column, RecordTable, Row
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub
+
+WHO_COLUMNS = (
+    Column("hub", "Hub", min_width=12, priority=1),
+    Column("project", "Project", min_width=14, priority=0),
+    Column("person", "Person", min_width=12, priority=2),
+    Column("email", "Email", min_width=18, priority=0),
+    # The role for a member, the whitelisted domain for a limited reader: the answer itself.
+    Column("access", "Access", min_width=26, priority=0),
+    Column("reviewer", "Reviewer", width=8, priority=4),
+    Column("teams", "Teams", min_width=8, priority=5),
+)
+ACCESS_COLUMN = 4
+
+
+class WhoPromptScreen(ModalScreen[str | None]):
+    """Asks whom to look for."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, scope: str) -> None:
+        super().__init__()
+        self.scope = scope
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Static(
+                Content.assemble(
+                    ("Find a person in ", "bold"),
+                    (inert(self.scope), "bold"),
+                    "\nAn email (jane@acme.com), a domain (@northwind-eng.com) or part of a name; "
+                    "case and accents are ignored.",
+                )
+            )
+            yield Input(placeholder="email, @domain or name, then enter", id="who-input")
+            yield Static(id="who-message")
+
+    @on(Input.Submitted, "#who-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if not text or text == "@":
+            self.query_one("#who-message", Static).update("Type an email, a domain or a name.")
+            return
+        self.dismiss(text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def _short_reason(error: HubError) -> str:
+    if isinstance(error, ApiStatusError):
+        said = error.code or error.server_message or error.title
+        return f"HTTP {error.status_code}" + (f": {said}" if said else "")
+    if isinstance(error, InvalidResponseError):
+        return f"unreadable answer: {error.problem}"
+    reason = getattr(error, "reason", None)
+    return reason if isinstance(reason, str) else str(error)
+
+
+def finding_row(finding: Finding, key: str) -> Row:
+    hub = finding.hub
+    hub_cell = inert(hub.name)
+    if hub.has_custom_display_name:
+        hub_cell += f" ({inert(hub.display_name)})"
+    project = finding.project
+    project_cell = inert(project.name) if project else "(its projects)"
+    if finding.error is not None:
+        return Row(
+            key=key,
+            cells=(
+                hub_cell,
+                project_cell,
+                "—",
+                inert(_short_reason(finding.error)),
+                "NOT READ",
+                "",
+                "",
+            ),
+            tone="failed",
+            badges=frozenset({ACCESS_COLUMN}),
+            group="failed",
+        )
+    user = finding.user
+    assert user is not None
+    if user.is_limited:
+        access = f"{LIMITED_BADGE} @{inert(user.user.email_domain or '?')}"
+    elif user.is_limited is None:
+        access = f"{inert(user.role)} (member? unknown)"
+    else:
+        access = f"{inert(user.role)} (member)"
+    teams = ", ".join(inert(t.name or f"team {t.id}") for t in user.teams) if user.teams else ""
+    return Row(
+        key=key,
+        cells=(
+            hub_cell,
+            project_cell,
+            user_name(user),
+            inert(user.user.email or ""),
+            access,
+            "yes" if user.is_reviewer else "",
+            teams,
+        ),
+        tone="limited" if user.is_limited else None,
+        badges=frozenset({ACCESS_COLUMN}) if user.is_limited else frozenset(),
+        group="limited" if user.is_limited else "member",
+    )
+
+
+def _ago(moment: float) -> str:
+    minutes = int((time.monotonic() - moment) // 60)
+    return "just now" if minutes < 1 else f"{minutes} min ago"
+
+
+class WhoScreen(ListScreen):
+    """Where a person (or a domain's people) has access, streamed as each project answers."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "copy", "Copy summary"),
+    ]
+    LEGEND = (
+        "ROLE (member): a direct member with that role.",
+        f"{LIMITED_BADGE} @DOMAIN: a limited reader. They can only read, because that email "
+        "domain is whitelisted by the hub and the project's access is Limited; they are not a "
+        "member.",
+        "NOT READ: the project (or the hub's project list) could not be read; the row says why. "
+        "r tries those again (or, when none failed, searches again without reusing lists).",
+        "enter opens the project's users with the person selected; escape comes back here.",
+        "escape while searching stops the search; y copies the summary for a ticket.",
+    )
+
+    def __init__(self, query: str, hubs: list[Hub], scope: str) -> None:
+        super().__init__()
+        self.person = PersonQuery(query)
+        self.hubs = hubs
+        self.scope = scope
+        self.findings: list[Finding] = []
+        self.progress = Progress()
+        self._pending_rows = False
+
+    def compose_body(self) -> ComposeResult:
+        yield ProgressBar(id="who-progress", show_eta=False)
+        yield RecordTable(WHO_COLUMNS, id="records", empty_text="No match yet.")
+        yield Static(id="access")
+
+    def start(self) -> None:
+        self.query_one(Breadcrumb).show_path(f"Who: {self.person.text} in {self.scope}")
+        self.load()
+
+    @property
+    def searching(self) -> bool:
+        return any(w.group == "load" and w.is_running for w in self.workers)
+
+    def load(self) -> None:
+        failed = {
+            (f.hub.id, f.project.id if f.project else None) for f in self.findings if f.failed
+        }
+        if failed and not self.searching:
+            # r after a search: only what failed is asked again.
+            self.findings = [f for f in self.findings if not f.failed]
+            self._search(only=failed, reuse=True)
+        else:
+            self.findings = []
+            self._search(only=None, reuse=not self.progress.done)
+
+    @work(exclusive=True, group="load", exit_on_error=False)
+    async def _search(self, only: set[tuple[str, int | None]] | None, reuse: bool) -> None:
+        self.begin_loading()
+        self.table.loading = False  # rows stream in: the progress bar shows the work
+        bar = self.query_one(ProgressBar)
+        bar.display = True
+        carried = self.progress if only is not None else None
+        self.progress = Progress()
+        self._show_findings()
+        catalog = self.hub_app.catalog
+        try:
+            client = await self.client()
+            self.progress = await search_people(
+                client,
+                self.person,
+                self.hubs,
+                on_finding=self._found,
+                on_progress=self._progressed,
+                concurrency=self.hub_app.concurrency,
+                api_version=self.hub_app.api_version,
+                loaded=catalog.loaded_users if reuse else None,
+                only=only,
+            )
+        except HubError as error:
+            self.show_problem(str(error))
+        finally:
+            bar.display = False
+            self.end_loading()
+        if carried is not None:
+            self._merge(carried)
+        self._show_findings()
+
+    def _merge(self, earlier: Progress) -> None:
+        """After retrying the failures: the summary counts the whole search."""
+        now = self.progress
+        now.projects_done += earlier.projects_done - earlier.failures
+        now.projects_total += earlier.projects_total - earlier.failures
+        now.matches += earlier.matches
+        now.projects_with_match |= earlier.projects_with_match
+        now.limited_projects |= earlier.limited_projects
+        now.roles.update(earlier.roles)
+        now.people |= earlier.people
+        now.reused += earlier.reused
+
+    def _found(self, finding: Finding) -> None:
+        self.findings.append(finding)
+        if not self._pending_rows:
+            # Many projects answer within one frame: show them together.
+            self._pending_rows = True
+            self.call_after_refresh(self._show_findings)
+
+    def _progressed(self, progress: Progress) -> None:
+        self.progress = progress
+        bar = self.query_one(ProgressBar)
+        bar.update(total=max(progress.projects_total, 1), progress=progress.projects_done)
+        self.on_view_changed()
+
+    def _show_findings(self) -> None:
+        self._pending_rows = False
+        keyed = list(enumerate(self.findings))
+        self.table.set_records(
+            keyed,
+            lambda item: finding_row(item[1], str(item[0])),
+            key=lambda item: str(item[0]),
+            keep_key=self.table.highlighted_row.key if self.table.highlighted_row else None,
+        )
+        self.on_view_changed()
+
+    def on_view_changed(self) -> None:
+        progress = self.progress
+        if self.searching or not progress.done:
+            text = f"Searching {self.scope}: {progress.line()}"
+        else:
+            text = progress.summary(self.person)
+            if progress.reused and progress.oldest_reuse is not None:
+                text += (
+                    f" · {progress.reused} reused from this session "
+                    f"(loaded {_ago(progress.oldest_reuse)}; r searches afresh)"
+                )
+        if self.table.filter_text:
+            text += f" · {self.table.visible_count:,} shown matching “{self.table.filter_text}”"
+        self.query_one(Summary).say(text)
+        self._explain(self.table.highlighted_record)
+
+    @on(RecordTable.Highlighted, "#records")
+    def _highlighted(self, event: RecordTable.Highlighted) -> None:
+        self._explain(event.record)
+
+    def _explain(self, item: tuple[int, Finding] | None) -> None:
+        panel = self.query_one("#access", Static)
+        if item is None:
+            panel.update("")
+            return
+        finding = item[1]
+        if finding.error is not None:
+            panel.update(
+                Content.assemble(
+                    (" NOT READ ", "bold reverse"), " ", inert(str(finding.error), limit=600)
+                )
+            )
+            return
+        assert finding.user is not None
+        text = explain_access(finding.user, finding.project)
+        if finding.loaded_at is not None:
+            text = Content.assemble(text, f" (Loaded {_ago(finding.loaded_at)}.)")
+        panel.update(text)
+
+    @on(RecordTable.Selected, "#records")
+    def _open(self, event: RecordTable.Selected) -> None:
+        finding: Finding = event.record[1]
+        if finding.project is None or finding.user is None:
+            self.notify("This row has no project users to open.", severity="warning")
+            return
+        from hubtui.tui.screens.project_users import ProjectUsersScreen
+
+        self.app.push_screen(
+            ProjectUsersScreen(
+                finding.hub,
+                finding.project,
+                api_version=self.hub_app.api_version,
+                select_user=str(finding.user.user.id),
+            )
+        )
+
+    def action_back(self) -> None:
+        if self.searching:
+            self.workers.cancel_group(self, "load")
+            self.notify("Search stopped; the results so far are kept.", markup=False)
+            self.progress.finished_after = self.progress.finished_after or 0.0
+            self.on_view_changed()
+            return
+        super().action_back()
+
+    def export_what(self) -> str:
+        return f"who {self.person.text}"
+
+    def export_context(self) -> dict[str, str]:
+        return {
+            "search": f"{self.person.text} in {self.scope}",
+            "summary": self.progress.summary(self.person),
+        }
+
+    def action_copy(self) -> None:
+        lines = [self.progress.summary(self.person)]
+        for finding in self.findings:
+            where = f"{inert(finding.hub.name)} / "
+            where += inert(finding.project.name) if finding.project else "(projects)"
+            if finding.error is not None:
+                lines.append(
+                    f"- {where}: could not be read ({inert(_short_reason(finding.error))})"
+                )
+            elif finding.user is not None:
+                user = finding.user
+                who = f"{user_name(user)} <{inert(user.user.email or '')}>"
+                if user.is_limited:
+                    how = f"limited reader via {inert(user.user.email_domain or '?')}"
+                else:
+                    how = f"member, {inert(user.role)}"
+                lines.append(f"- {where}: {who}, {how}")
+        # Built from inert parts only: safe to paste, newlines included.
+        self.app.copy_to_clipboard("\n".join(lines))
+        self.notify(
+            f"Sent the summary ({len(lines)} lines) to the terminal's clipboard (OSC 52).",
+            markup=False,
+        )

@@ -1,0 +1,284 @@
+"""`w`: one search for a person across every project, and `x`: the answer into a ticket."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+from textual.pilot import Pilot
+
+from hubtui.api import HubClient
+from hubtui.demo import DemoStore, Faults, create_app
+from hubtui.tui.screens.export import ExportScreen
+from hubtui.tui.screens.project_users import ProjectUsersScreen
+from hubtui.tui.screens.who import WhoScreen
+from hubtui.tui.widgets.record_table import RecordTable
+from tests.conftest import SleepRecorder
+from tests.tui.conftest import press, running, screen_words, settle, type_text
+
+PRIYA = "priya.patel@northwind-eng.com"
+
+
+async def search(pilot: Pilot[None], text: str, *, start: tuple[str, ...] = ()) -> WhoScreen:
+    await press(pilot, *start, "w")
+    await type_text(pilot, text)
+    await press(pilot, "enter")
+    screen = pilot.app.screen
+    assert isinstance(screen, WhoScreen)
+    return screen
+
+
+def shown(screen: WhoScreen) -> list[tuple[str, ...]]:
+    return [row.cells for row in screen.table.shown_rows]
+
+
+async def test_search_by_email_finds_every_access_and_says_why() -> None:
+    async with running() as pilot:
+        screen = await search(pilot, "Priya.Patel@NORTHWIND-eng.com")
+        words = screen_words(pilot)
+        assert (
+            "Priya.Patel@NORTHWIND-eng.com: member of 2 projects (Admin 1, Editor 1), limited "
+            "reader in 3, absent from 18; 1 project could not be read" in words
+        )
+        rows = shown(screen)
+        access = sorted((r[1], r[4]) for r in rows)
+        assert access == [
+            ("Bergen Tunnel Survey", "NOT READ"),
+            ("Lund Signal Upgrade", "LIMITED @northwind-eng.com"),
+            ("Malmö Central Platform 4", "LIMITED @northwind-eng.com"),
+            ("Oslo Freight Link", "LIMITED @northwind-eng.com"),
+            ("Trondheim Yard Expansion", "Admin (member)"),
+            ("Uppsala Depot", "Editor (member)"),
+        ]
+        failed = next(r for r in rows if r[4] == "NOT READ")
+        assert failed[3] == "HTTP 409: EXPIRED_SUBSCRIPTION"
+        assert all(r[0] == "nordic-rail (Nordic Rail Alliance)" for r in rows)
+
+
+async def test_search_by_domain_and_by_name() -> None:
+    async with running() as pilot:
+        screen = await search(pilot, "@northwind-eng.com")
+        emails = {r[3] for r in shown(screen)}
+        assert {"fatima.rahman@northwind-eng.com", "grace.osei@northwind-eng.com", PRIYA} <= emails
+        assert all(e.endswith("@northwind-eng.com") for e in emails if "@" in e)
+        assert "(7 people)" in screen_words(pilot)
+        await press(pilot, "escape")
+        screen = await search(pilot, "bjorn lindqvist")  # Björn, accents ignored
+        people = {r[2] for r in shown(screen) if r[2] != "—"}
+        assert people == {"Björn Lindqvist"}
+
+
+async def test_a_hub_detail_searches_only_its_hub() -> None:
+    async with running() as pilot:
+        screen = await search(pilot, "@northwind-eng.com", start=("enter",))  # acme-build
+        hubs = {r[0] for r in shown(screen)}
+        assert hubs == {"acme-build (ACME Construction Group)"}
+        assert "in hub acme-build" in screen_words(pilot)
+
+
+async def test_enter_opens_the_project_with_the_person_selected_and_escape_comes_back() -> None:
+    async with running() as pilot:
+        screen = await search(pilot, PRIYA)
+        table = screen.table
+        position = next(
+            n for n, row in enumerate(table.shown_rows) if row.cells[1] == "Uppsala Depot"
+        )
+        table.cursor = position
+        await press(pilot, "enter")
+        users = pilot.app.screen
+        assert isinstance(users, ProjectUsersScreen)
+        row = users.table.highlighted_row
+        assert row is not None
+        assert row.cells[1] == PRIYA
+        assert "DIRECT MEMBER Priya Patel" in screen_words(pilot)
+        await press(pilot, "escape")
+        assert pilot.app.screen is screen
+        assert len(shown(screen)) == 6
+
+
+async def test_r_retries_only_the_projects_that_failed() -> None:
+    store = DemoStore()
+    server = create_app(store, Faults())
+    async with running(server=server) as pilot:
+        screen = await search(pilot, PRIYA)
+        stats = server.state.stats
+        before = dict(stats.by_route)
+        bergen = next(
+            p for h in store.hubs.values() for p in h.projects.values() if p.subscription_expired
+        )
+        bergen.subscription_expired = False  # the subscription was renewed
+        await press(pilot, "r")
+        after = stats.by_route
+        users_route = "GET /v3/hubs/{hubId}/projects/{id}/users"
+        assert after[users_route] - before[users_route] == 1
+        words = screen_words(pilot)
+        # Renewed, the Limited project shows her as a limited reader there too.
+        summary = "member of 2 projects (Admin 1, Editor 1), limited reader in 4, absent from 18"
+        assert summary in words
+        assert "could not be read" not in words
+        assert len(shown(screen)) == 6
+
+
+async def test_escape_cancels_a_running_search_and_nothing_keeps_running() -> None:
+    server = create_app(DemoStore(), Faults(latency=0.3))
+    async with running(server=server) as pilot:
+        await press(pilot, "w")
+        await type_text(pilot, PRIYA)
+        await pilot.press("enter")
+        await pilot.pause(0.4)
+        screen = pilot.app.screen
+        assert isinstance(screen, WhoScreen)
+        assert screen.searching
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not screen.searching
+        assert pilot.app.screen is screen  # the results so far are kept
+        stats = server.state.stats
+        await asyncio.sleep(0.4)
+        requests = stats.requests
+        await asyncio.sleep(0.7)
+        assert stats.requests == requests  # nothing more was sent
+        assert stats.in_flight == 0
+        assert "Search stopped" in screen_words(pilot)
+
+
+async def test_the_fan_out_is_bounded_by_the_concurrency_setting() -> None:
+    server = create_app(DemoStore(), Faults(latency=0.05))
+    async with running(server=server, concurrency=3) as pilot:
+        await search(pilot, PRIYA)
+        await settle(pilot)
+    assert 2 <= server.state.stats.max_in_flight <= 3
+
+
+async def test_users_loaded_in_the_session_are_reused_and_said_so() -> None:
+    server = create_app(DemoStore(), Faults())
+    async with running(server=server) as pilot:
+        await press(pilot, "enter", "enter", "escape", "escape")  # Harbour Bridge loaded
+        users_route = "GET /v3/hubs/{hubId}/projects/{id}/users"
+        before = server.state.stats.by_route[users_route]
+        await search(pilot, "@northwind-eng.com")
+        words = screen_words(pilot)
+        assert "1 reused from this session (loaded just now; r searches afresh)" in words
+        total = sum(len(h.projects) for h in server.state.store.hubs.values())
+        assert server.state.stats.by_route[users_route] - before == total - 1
+
+
+async def test_the_palette_offers_the_search_and_says_it_searches_only_what_is_loaded() -> None:
+    async with running() as pilot:
+        await press(pilot, "ctrl+p")
+        await type_text(pilot, "priya")
+        words = screen_words(pilot)
+        assert "Find priya in all hubs (nothing loaded matches" in words
+        await press(pilot, "enter")
+        assert isinstance(pilot.app.screen, WhoScreen)
+
+
+def read_csv(path: Path) -> tuple[dict[str, str], list[list[str]]]:
+    context: dict[str, str] = {}
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            key, _, value = line[2:].partition(": ")
+            context[key] = value
+        else:
+            lines.append(line)
+    return context, list(csv.reader(lines))
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+async def test_x_exports_exactly_what_is_shown(tmp_path: Path, fmt: str) -> None:
+    store = DemoStore()
+    for user in store.users.values():
+        if user.first_name == "Grace":
+            user.first_name = '=HYPERLINK("http://x")'
+        if user.first_name == "Hamid":
+            user.last_name = "Karimi\x1b]52;c;x\x07"
+    async with running(store=store) as pilot:
+        await press(pilot, "enter", "enter", "/")
+        await type_text(pilot, "northwind")
+        await press(pilot, "enter", "s", "x")
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ExportScreen)
+        path = tmp_path / f"out.{fmt}"
+        if fmt == "json":
+            await press(pilot, "shift+tab", "down", "enter", "tab")
+        field = dialog.query_one("#export-path")
+        field.value = str(path)  # type: ignore[attr-defined]
+        await press(pilot, "enter")
+        users = pilot.app.screen
+        assert isinstance(users, ProjectUsersScreen)
+        expected = [list(row.cells) for row in users.table.shown_rows]
+        assert "Wrote 6 rows to" in screen_words(pilot)
+    if fmt == "csv":
+        context, table = read_csv(path)
+        header, rows = table[0], table[1:]
+        assert header == ["Name", "Email", "Role", "Reviewer", "Limited", "Teams"]
+        grace = next(r for r in rows if "grace" in r[1])
+        assert grace[0] == '\'=HYPERLINK("http://x") Osei'  # never a formula
+        plain = [[c.removeprefix("'") for c in r] for r in rows]
+        assert plain == expected
+    else:
+        body = json.loads(path.read_text(encoding="utf-8"))
+        context = body["context"]
+        assert [list(r.values()) for r in body["rows"]] == expected
+    assert context["hub Name"] == "acme-build"
+    assert context["hub DisplayName"] == "ACME Construction Group"
+    assert context["project"] == "Harbour Bridge Retrofit (id 1001)"
+    assert context["filter"] == "northwind"
+    assert context["sort"].startswith("Name")
+    assert context["server"] == "demo API (in-process)"
+    raw = path.read_text(encoding="utf-8")
+    assert "\x1b" not in raw
+    assert "\x07" not in raw
+    assert "Karimi␛]52;c;x␇" in raw
+
+
+async def test_y_on_the_results_copies_a_summary_for_a_ticket() -> None:
+    async with running() as pilot:
+        await search(pilot, PRIYA)
+        await press(pilot, "y")
+        copied = pilot.app.clipboard.splitlines()
+        assert copied[0].startswith(f"{PRIYA}: member of 2 projects")
+        assert (
+            "- nordic-rail / Uppsala Depot: Priya Patel <priya.patel@northwind-eng.com>, "
+            "member, Editor" in copied
+        )
+        assert any("Bergen Tunnel Survey: could not be read (HTTP 409" in line for line in copied)
+        assert "Sent the summary (7 lines) to the terminal's clipboard" in screen_words(pilot)
+
+
+async def test_a_429_slows_every_request_of_the_client_down(sleeps: SleepRecorder) -> None:
+    refused: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if path == "/v3/hubs":
+            return httpx.Response(200, json=[{"Id": "h", "Name": "h"}])
+        if path.endswith("/1/users") and not refused:
+            refused.append(path)
+            return httpx.Response(429, headers={"Retry-After": "3"})
+        return httpx.Response(200, json=[])
+
+    transport = httpx.MockTransport(answer)
+    async with HubClient("https://api.example.com", transport=transport, sleep=sleeps) as c:
+        await c.list_hubs()
+        await asyncio.gather(*(c.list_project_users("h", n) for n in (1, 2, 3)))
+    # The refused request waits as asked, and so do the two sent after the 429 came back,
+    # instead of each finding out for itself.
+    assert sleeps.waits[0] == 3
+    assert len(sleeps.waits) == 3
+    assert all(2.5 < wait <= 3 for wait in sleeps.waits[1:])
+
+
+async def test_the_results_table_reads_on_80_columns() -> None:
+    async with running(size=(80, 24)) as pilot:
+        await search(pilot, PRIYA)
+        table = pilot.app.screen.query_one(RecordTable)
+        assert table.visible_count == 6
+        words = screen_words(pilot)
+        assert "NOT READ" in words
+        assert "LIMITED" in words
