@@ -12,9 +12,10 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from hubtui.text import fold
 
@@ -36,24 +37,45 @@ class PersonQuery:
 
     text: str
 
-    @property
+    @cached_property
     def kind(self) -> str:
         text = self.text.strip()
         if text.startswith("@"):
             return "domain"
         return "email" if "@" in text else "name"
 
+    @cached_property
+    def _folded(self) -> str:
+        return fold(self.text.strip())
+
     def matches(self, user: ProjectUser) -> bool:
-        text = fold(self.text.strip())
-        email = fold(user.user.email or "")
-        kind = self.kind
-        if kind == "email":
-            return email == text
-        if kind == "domain":
-            return email.endswith(text)
         person = user.user
-        name = fold(f"{person.full_name} {person.user_name or ''} {email}")
-        return all(word in name for word in text.split())
+        return self._matches(person.first_name, person.last_name, person.user_name, person.email)
+
+    def matches_sent(self, record: Mapping[str, Any]) -> bool:
+        """:meth:`matches` on a project user as the server sent it, before validation."""
+        person = record.get("User")
+        if not isinstance(person, dict):
+            return False
+        if self.kind != "name":  # the common case, kept short: it runs once per user listed
+            email = person.get("Email")
+            return isinstance(email, str) and self._address_matches(fold(email))
+        keys = ("FirstName", "LastName", "UserName", "Email")
+        return self._matches(*(person.get(key) for key in keys))
+
+    def _address_matches(self, address: str) -> bool:
+        if self.kind == "email":
+            return address == self._folded
+        return address.endswith(self._folded)
+
+    def _matches(self, first: object, last: object, user_name: object, email: object) -> bool:
+        address = fold(email) if isinstance(email, str) else ""
+        if self.kind != "name":
+            return self._address_matches(address)
+        names = [n for n in (first, last) if isinstance(n, str) and n]
+        extra = user_name if isinstance(user_name, str) else ""
+        haystack = fold(f"{' '.join(names)} {extra} {address}")
+        return all(word in haystack for word in self._folded.split())
 
 
 @dataclass(frozen=True)
@@ -182,8 +204,9 @@ async def search_people(
                 progress.oldest_reuse = min(progress.oldest_reuse or loaded_at, loaded_at)
             else:
                 async with limiter:
+                    # Only the matches are validated: a search wants a few records of many.
                     users = await client.list_project_users(
-                        hub.id, project.id, api_version=api_version
+                        hub.id, project.id, api_version=api_version, where=query.matches_sent
                     )
                 loaded_at = None
         except HubError as error:

@@ -8,7 +8,7 @@ body that is not a list at all, is an error.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -26,6 +26,8 @@ __all__ = [
 ]
 
 M = TypeVar("M", bound=BaseModel)
+#: A test on a record as the server sent it (a JSON object), before it is validated.
+RawFilter = Callable[[Mapping[str, Any]], bool]
 
 #: The most records one list answer may hold; more is refused before they are all built.
 DEFAULT_MAX_RECORDS = 250_000
@@ -79,13 +81,20 @@ def parse_list(
     *,
     max_records: int = DEFAULT_MAX_RECORDS,
     batched_above: int = BATCHED_LIST_BYTES,
+    where: RawFilter | None = None,
 ) -> Records[M]:
-    """A bare JSON array, or an OData ``{"value": [...]}`` wrapper, of records."""
+    """A bare JSON array, or an OData ``{"value": [...]}`` wrapper, of records.
+
+    ``where``, when given, keeps only the records it accepts as sent, before any is validated:
+    a search that wants a few records of many validates only those.
+    """
     head = content.lstrip()[:1]
-    builder = _Builder(operation, model, max_records)
+    builder = _Builder(operation, model, max_records, where)
     try:
         if head == b"[" and len(content) > min(batched_above, max_records * MIN_RECORD_BYTES):
             _parse_in_batches(content, builder)
+        elif head == b"[" and where is not None:
+            builder.add(json.loads(content))
         elif head == b"[":
             try:
                 builder.take_valid(_list_adapter(model).validate_json(content))
@@ -115,7 +124,10 @@ def parse_list(
 class _Builder:
     """Collects a list's records, batch by batch, skipping the unreadable and counting all."""
 
-    def __init__(self, operation: str, model: type[M], max_records: int) -> None:
+    def __init__(
+        self, operation: str, model: type[M], max_records: int, where: RawFilter | None = None
+    ) -> None:
+        self.where = where
         self.operation = operation
         self.model = model
         self.max_records = max_records
@@ -140,18 +152,30 @@ class _Builder:
 
     def add(self, items: list[Any]) -> None:
         start = self._count(len(items))
+        where = self.where
+        if where is not None:
+            chosen = [
+                (start + n, item)
+                for n, item in enumerate(items)
+                if isinstance(item, dict) and where(item)
+            ]
+            self._validate_each(chosen)
+            return
         try:
             self.records.extend(_list_adapter(self.model).validate_python(items))
             return
         except ValidationError:
             pass
-        for offset, item in enumerate(items):
+        self._validate_each([(start + n, item) for n, item in enumerate(items)])
+
+    def _validate_each(self, items: list[tuple[int, Any]]) -> None:
+        for index, item in items:
             try:
                 self.records.append(self.model.model_validate(item))
             except ValidationError as exc:
-                self._skip(start + offset, exc)
+                self._skip(index, exc)
             except RecursionError:
-                self._skip_problem(start + offset, "it is nested too deeply", None)
+                self._skip_problem(index, "it is nested too deeply", None)
 
     def _skip(self, index: int, exc: ValidationError) -> None:
         error = _invalid(self.operation, exc, offset=index, single=True)

@@ -118,6 +118,17 @@ def test_batched_list_parser_agrees_with_the_whole_body_parser(body: bytes) -> N
             assert batched.skipped == whole.skipped
 
 
+@COMMON
+@given(BODIES)
+def test_a_pre_filter_that_keeps_everything_changes_no_record(body: bytes) -> None:
+    whole = outcome(partial(parse_list, body, "list users", ProjectUser))
+    kept = outcome(partial(parse_list, body, "list users", ProjectUser, where=lambda r: True))
+    if isinstance(whole, Records) and isinstance(kept, Records):
+        assert list(kept) == list(whole)
+    else:
+        assert isinstance(whole, InvalidResponseError) or isinstance(kept, Records)
+
+
 def test_one_bad_record_is_left_out_and_named_by_its_place_in_the_whole_list() -> None:
     users = [{"User": {"Id": n}, "Role": "Reader", "IsLimited": False} for n in range(2500)]
     users[2100]["Role"] = 7

@@ -1,0 +1,114 @@
+"""The search across projects (`w`): time against its floor, first results, loop lag, memory.
+
+`hubtui demo-server --latency 0.02` serves one hub of 500 projects × 100 users. The floor of a
+search is latency × projects ÷ concurrency (0.02 × 500 ÷ 8 = 1.25 s): the search is reported as
+a ratio to it, at concurrency 8 and 16. The event loop's worst lag while searching (a 10 ms
+ticker) stands for how fast a key is answered meanwhile. With 10 % injected 503s the findings are
+compared with the fault-free run.
+
+    python -m bench.bench_who            # about a minute
+"""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+import time
+
+from hubtui.api import HubClient
+from hubtui.demo import DEMO_TOKEN, DemoSize, DemoStore
+from hubtui.triage import Finding, PersonQuery, Progress, search_people
+from tests.conftest import running_demo_server
+
+PROJECTS, USERS, LATENCY = 500, 100, 0.02
+SIZE = DemoSize(seed=3, hubs=1, projects_per_hub=PROJECTS, users_per_project=USERS)
+FLAGS = [
+    *("--seed", "3", "--hubs", "1", "--projects-per-hub", str(PROJECTS)),
+    *("--users-per-project", str(USERS), "--latency", str(LATENCY)),
+]
+
+
+def target() -> tuple[str, str]:
+    """The filler hub's name and one person of it who is in a few projects."""
+    store = DemoStore(SIZE)
+    hub = next(h for h in store.hubs.values() if h.name.endswith("-1"))
+    project = next(iter(hub.projects.values()))
+    user = store.users[next(iter(project.members))]
+    return hub.name, user.email
+
+
+async def one_search(
+    url: str, hub_name: str, email: str, concurrency: int
+) -> tuple[Progress, list[Finding], float, float, float]:
+    findings: list[Finding] = []
+    first_answer: list[float] = []
+    lag = 0.0
+    searching = True
+
+    async def ticker() -> None:
+        nonlocal lag
+        while searching:
+            before = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lag = max(lag, time.perf_counter() - before - 0.01)
+
+    def progressed(progress: Progress) -> None:
+        if progress.projects_done and not first_answer:
+            first_answer.append(time.perf_counter())
+
+    async with HubClient(url, token=DEMO_TOKEN, timeout=30) as client:
+        hub = await client.get_hub_by_name(hub_name)
+        tick = asyncio.create_task(ticker())
+        started = time.perf_counter()
+        progress = await search_people(
+            client,
+            PersonQuery(email),
+            [hub],
+            on_finding=findings.append,
+            on_progress=progressed,
+            concurrency=concurrency,
+        )
+        took = time.perf_counter() - started
+        searching = False
+        await tick
+    return progress, findings, took, first_answer[0] - started, lag
+
+
+def key(findings: list[Finding]) -> set[tuple[int, str]]:
+    return {
+        (f.project.id if f.project else 0, f.user.user.email or "" if f.user else "failed")
+        for f in findings
+    }
+
+
+async def run() -> None:
+    hub_name, email = target()
+    print(f"one hub of {PROJECTS} projects × {USERS} users, latency {LATENCY} s; searching {email}")
+    print(f"{'run':<28} {'search s':>9} {'floor s':>8} {'ratio':>6} {'first s':>8} {'lag ms':>7}")
+    clean: set[tuple[int, str]] = set()
+    with running_demo_server(*FLAGS) as url:
+        for concurrency in (8, 16):
+            progress, findings, took, first, lag = await one_search(
+                url, hub_name, email, concurrency
+            )
+            floor = LATENCY * PROJECTS / concurrency
+            clean = key(findings)
+            print(
+                f"{'concurrency ' + str(concurrency):<28} {took:>9.2f} {floor:>8.2f} "
+                f"{took / floor:>6.2f} {first:>8.3f} {lag * 1000:>7.1f}"
+            )
+            print(f"  {progress.summary(PersonQuery(email))}")
+    with running_demo_server(*FLAGS, "--failure-rate", "0.1", "--retry-after", "0") as url:
+        progress, findings, took, first, lag = await one_search(url, hub_name, email, 8)
+        floor = LATENCY * PROJECTS / 8
+        print(
+            f"{'concurrency 8, 10 % 503s':<28} {took:>9.2f} {floor:>8.2f} {took / floor:>6.2f} "
+            f"{first:>8.3f} {lag * 1000:>7.1f}"
+        )
+        print(f"  findings equal to the fault-free run: {key(findings) == clean}")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS of the searching process: {peak:.0f} MB")
+
+
+if __name__ == "__main__":
+    asyncio.run(run())
