@@ -24,6 +24,7 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "go-to-display-name": ("g", *"Nordic Rail Alliance", "enter"),
     "help": ("enter", "enter", "question_mark"),
     "edit-confirm": ("enter", "enter", "down", "e", "down", "enter", "ctrl+s"),
+    "who": ("w", *"priya.patel@northwind-eng.com", "enter"),
 }
 
 
