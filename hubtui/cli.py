@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -17,15 +18,31 @@ if TYPE_CHECKING:
 DEMO_BASE_URL = "http://localhost"
 
 
+class _NoTokenFlag(argparse.Action):
+    """``--token VALUE`` would put the token in shell history: refuse, without repeating it."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        parser.error("there is no --token flag: use HUBTUI_TOKEN or --token-file")
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from hubtui.headless import EXIT_STATUSES, add_commands
+
     parser = argparse.ArgumentParser(
         prog="hubtui",
-        description="A keyboard-first terminal app for hubs, projects and project users.",
+        description="A keyboard-first terminal app for hubs, projects and project users. "
+        "With a command (hubs, hub, projects, users, who, add-user, set-role) it prints the "
+        "answer and exits.",
         epilog="The token comes from HUBTUI_TOKEN, --token-file or the config file's "
-        "token_command; never from a flag value.",
+        f"token_command; never from a flag value. Commands' {EXIT_STATUSES}.",
+        allow_abbrev=False,
     )
+    parser.add_argument("--token", nargs="?", action=_NoTokenFlag, help=argparse.SUPPRESS)
     parser.add_argument("--version", action="version", version=f"hubtui {__version__}")
     parser.add_argument("--demo", action="store_true", help="use the embedded demo API")
+    parser.add_argument(
+        "--profile", help="use this [profiles.NAME] of the config file (or HUBTUI_PROFILE)"
+    )
     parser.add_argument("--base-url", help="the API server (or HUBTUI_BASE_URL)")
     parser.add_argument("--token-file", help="read the bearer token from this file")
     parser.add_argument("--api-version", choices=("v2", "v3"), help="project-user API version")
@@ -49,7 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="write a debug log of every request and response here (the token is redacted)",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    server = commands.add_parser("demo-server", help="serve the demo API over HTTP")
+    add_commands(commands)
+    server = commands.add_parser(
+        "demo-server", help="serve the demo API over HTTP", allow_abbrev=False
+    )
     server.add_argument("--host", default="127.0.0.1", help="address to listen on")
     server.add_argument("--port", type=int, default=8765, help="port to listen on")
     server.add_argument("--seed", type=int, default=0, help="seed of the generated data")
@@ -84,39 +104,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "demo-server":
         return run_demo_server(args)
-    try:
-        settings = load_settings(
-            base_url=args.base_url,
-            token_file=args.token_file,
-            api_version=args.api_version,
-            read_only=args.read_only,
-            allow_insecure_http=args.allow_insecure_http,
-            ca_bundle=args.ca_bundle,
-            concurrency=args.concurrency,
-            need_token=not args.demo,
-        )
-    except ConfigError as exc:
-        print(f"hubtui: {exc}", file=sys.stderr)
-        return 2
     if args.concurrency is not None and args.concurrency < 1:
         print("hubtui: --concurrency takes a whole number of 1 or more", file=sys.stderr)
         return 2
+    try:
+        settings = settings_from(args, profile=args.profile)
+    except ConfigError as exc:
+        print(f"hubtui: {exc}", file=sys.stderr)
+        return 2
+    if not args.demo and not settings.base_url:
+        print(
+            "hubtui: no server given. Use --base-url, HUBTUI_BASE_URL or base_url in the "
+            "config file, or try the demo with: hubtui --demo",
+            file=sys.stderr,
+        )
+        return 2
     if args.log_file:
         start_log(args.log_file)
-    if args.demo:
-        connect, server_label = demo_connector(settings), "demo API (in-process)"
-    else:
-        if not settings.base_url:
-            print(
-                "hubtui: no server given. Use --base-url, HUBTUI_BASE_URL or base_url in the "
-                "config file, or try the demo with: hubtui --demo",
-                file=sys.stderr,
-            )
-            return 2
-        connect, server_label = server_connector(settings), _host_of(settings.base_url)
+    connect, server_label = connection(args, settings)
 
+    from hubtui.headless import HEADLESS
+
+    if args.command in HEADLESS:
+        from hubtui import headless
+
+        return headless.run(args, connect, settings, server_label)
+    if os.environ.get("TERM") == "dumb":
+        print(
+            "hubtui: this terminal (TERM=dumb) cannot show the app. The same answers come "
+            "from the commands: hubtui hubs, hub, projects, users, who (see hubtui --help).",
+            file=sys.stderr,
+        )
+        return 2
+
+    from hubtui.changelog import default_change_log_path
     from hubtui.tui.app import HubTuiApp
-    from hubtui.tui.changelog import default_change_log_path
+
+    def switch(profile: str | None) -> tuple[Callable[[], HubClient], str, Settings]:
+        """Settings, token included, read again for a profile (ConfigError when wrong)."""
+        fresh = settings_from(args, profile=profile)
+        return (*connection(args, fresh), fresh)
 
     app = HubTuiApp(
         connect=connect,
@@ -125,9 +152,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         read_only=settings.read_only,
         change_log_path=default_change_log_path(),
         concurrency=settings.concurrency,
+        profile=settings.profile,
+        reconnect=switch,
     )
     app.run()
     return app.return_code or 0
+
+
+def settings_from(args: argparse.Namespace, *, profile: str | None) -> Settings:
+    """The settings for these flags and this profile (the token read again)."""
+    return load_settings(
+        base_url=args.base_url,
+        token_file=args.token_file,
+        api_version=args.api_version,
+        read_only=args.read_only,
+        allow_insecure_http=args.allow_insecure_http,
+        ca_bundle=args.ca_bundle,
+        concurrency=args.concurrency,
+        profile=profile,
+        need_token=not args.demo,
+    )
+
+
+def connection(args: argparse.Namespace, settings: Settings) -> tuple[Callable[[], HubClient], str]:
+    """How to build the client, and how the server is named on the screen and in the log."""
+    if args.demo:
+        return demo_connector(settings), "demo API (in-process)"
+    assert settings.base_url is not None
+    return server_connector(settings), _host_of(settings.base_url)
 
 
 def start_log(path: str) -> None:

@@ -1,7 +1,13 @@
-"""Settings: flags over environment (``HUBTUI_*``) over a TOML file in the user config directory."""
+"""Settings: flags over environment (``HUBTUI_*``) over a TOML file in the user config directory.
+
+The file's top-level settings are the defaults; a ``[profiles.NAME]`` table overrides any of them
+for one server (``--profile``, ``HUBTUI_PROFILE`` or ``default_profile`` chooses it), and a
+profile's ``token_command`` runs only when that profile is used.
+"""
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import shlex
 import subprocess
@@ -10,8 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-__all__ = ["ConfigError", "Settings", "config_path", "load_settings"]
+__all__ = ["ConfigError", "Settings", "config_path", "load_settings", "profile_names"]
 
 API_VERSIONS = ("v2", "v3")
 TOKEN_COMMAND_TIMEOUT = 30.0
@@ -36,6 +43,8 @@ class Settings:
     """The most records one list answer may hold."""
     concurrency: int = 8
     """How many project-user lists a search across projects fetches at once."""
+    profile: str | None = None
+    """The profile these settings come from, if any."""
 
 
 def config_path(env: Mapping[str, str] | None = None) -> Path:
@@ -57,34 +66,102 @@ def load_settings(
     allow_insecure_http: bool | None = None,
     ca_bundle: str | None = None,
     concurrency: int | None = None,
+    profile: str | None = None,
     env: Mapping[str, str] | None = None,
     need_token: bool = True,
 ) -> Settings:
-    """Combine flags (the arguments), the environment and the config file, in that order."""
+    """Combine flags (the arguments), the environment and the config file, in that order.
+
+    The server address is checked here, so that a wrong one stops before the app opens.
+    """
     env = os.environ if env is None else env
-    file = _read_file(config_path(env))
+    path = config_path(env)
+    file = _read_file(path)
+    profile = profile or env.get("HUBTUI_PROFILE") or _str(file, "default_profile")
+    file = _with_profile(file, profile, path)
     version = api_version or env.get("HUBTUI_API_VERSION") or _str(file, "api_version") or "v3"
     if version not in API_VERSIONS:
         raise ConfigError(f"The API version must be v2 or v3, not {version!r}.")
     token: str | None = None
     if need_token:
         token = _token(token_file, env, file)
+    url = base_url or env.get("HUBTUI_BASE_URL") or _str(file, "base_url")
+    insecure = _first_bool(
+        allow_insecure_http,
+        env.get("HUBTUI_ALLOW_INSECURE_HTTP"),
+        file.get("allow_insecure_http"),
+        name="allow_insecure_http",
+    )
+    if url:
+        _check_base_url(url, insecure)
     return Settings(
-        base_url=base_url or env.get("HUBTUI_BASE_URL") or _str(file, "base_url"),
+        base_url=url,
         token=token,
         api_version=version,
-        read_only=_first_bool(read_only, env.get("HUBTUI_READ_ONLY"), file.get("read_only")),
-        trusted_hosts=tuple(_str_list(file, "trusted_hosts")),
-        allow_insecure_http=_first_bool(
-            allow_insecure_http,
-            env.get("HUBTUI_ALLOW_INSECURE_HTTP"),
-            file.get("allow_insecure_http"),
+        read_only=_first_bool(
+            read_only, env.get("HUBTUI_READ_ONLY"), file.get("read_only"), name="read_only"
         ),
+        trusted_hosts=tuple(_str_list(file, "trusted_hosts")),
+        allow_insecure_http=insecure,
         ca_bundle=ca_bundle or env.get("HUBTUI_CA_BUNDLE") or _str(file, "ca_bundle"),
         deadline=_positive(file, "deadline", 60.0),
         max_records=int(_positive(file, "max_records", 250_000, whole=True)),
         concurrency=concurrency or int(_positive(file, "concurrency", 8, whole=True)),
+        profile=profile,
     )
+
+
+def profile_names(env: Mapping[str, str] | None = None) -> list[str]:
+    """The profiles of the config file (none when it has none or cannot be read)."""
+    env = os.environ if env is None else env
+    try:
+        profiles = _read_file(config_path(env)).get("profiles", {})
+    except ConfigError:
+        return []
+    return sorted(profiles) if isinstance(profiles, dict) else []
+
+
+def _with_profile(file: dict[str, Any], profile: str | None, path: Path) -> dict[str, Any]:
+    profiles = file.get("profiles", {})
+    if not isinstance(profiles, dict):
+        raise ConfigError(f"In {path}, profiles must be tables: [profiles.NAME].")
+    base = {k: v for k, v in file.items() if k not in ("profiles", "default_profile")}
+    if not profile:
+        return base
+    table = profiles.get(profile)
+    if not isinstance(table, dict):
+        known = ", ".join(sorted(profiles)) or "none"
+        raise ConfigError(
+            f"There is no profile {profile!r} in {path} (profiles: {known}); change --profile, "
+            "HUBTUI_PROFILE or default_profile."
+        )
+    return {**base, **table}
+
+
+def _check_base_url(url: str, allow_insecure_http: bool) -> None:
+    where = "(from --base-url, HUBTUI_BASE_URL or base_url)"
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+    except ValueError:
+        parts, host = None, ""
+    if parts is None or parts.scheme not in ("http", "https") or not host:
+        raise ConfigError(f"The server address {url!r} {where} is not an http(s) URL.")
+    if parts.scheme == "http" and not allow_insecure_http and not _is_loopback(host):
+        raise ConfigError(
+            f"The server address {url} {where} is plain http to another machine, which would "
+            "send the token unencrypted: use https, or --allow-insecure-http "
+            "(HUBTUI_ALLOW_INSECURE_HTTP, allow_insecure_http) if you must."
+        )
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _token(token_file: str | None, env: Mapping[str, str], file: Mapping[str, Any]) -> str | None:
@@ -176,8 +253,10 @@ def _str_list(file: Mapping[str, Any], key: str) -> list[str]:
     return value
 
 
-def _first_bool(*values: object) -> bool:
-    for value in values:
+def _first_bool(*values: object, name: str) -> bool:
+    """The first value given (flag, environment, file) as a bool; a wrong one names the setting."""
+    sources = (f"--{name.replace('_', '-')}", f"HUBTUI_{name.upper()}", name)
+    for source, value in zip(sources, values, strict=True):
         if value is None:
             continue
         if isinstance(value, bool):
@@ -187,5 +266,5 @@ def _first_bool(*values: object) -> bool:
                 return True
             if value.strip().lower() in ("0", "false", "no", "off", ""):
                 return False
-        raise ConfigError(f"Expected true or false, not {value!r}.")
+        raise ConfigError(f"{source} must be true or false, not {value!r}.")
     return False

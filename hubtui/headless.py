@@ -10,21 +10,29 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
-from hubtui.changelog import DONE, FAILED, Change, ChangeLog, now
+from hubtui.changelog import (
+    DONE,
+    FAILED,
+    Change,
+    ChangeLog,
+    change_outcome,
+    default_change_log_path,
+    now,
+)
 from hubtui.export import render
 from hubtui.text import fold, inert
 
 if TYPE_CHECKING:
     import argparse
 
-    from hubtui.api import Hub, HubClient, HubError, ProjectUser
+    from hubtui.api import Hub, HubClient, ProjectUser
+    from hubtui.config import Settings
 
 OK, NOTHING, USAGE, REFUSED, UNKNOWN_OUTCOME = 0, 1, 2, 3, 4
 FORMATS = ("table", "json", "jsonl", "csv")
@@ -48,8 +56,10 @@ class Table:
     """What a command prints: records for JSON, and the same as rows of words for people."""
 
     columns: tuple[str, ...]
-    rows: list[tuple[str, ...]]
+    rows: Sequence[tuple[str, ...]]
     records: list[dict[str, Any]]
+    keep: frozenset[int] = frozenset({0})
+    """Columns never cut to fit the terminal: the identifiers a person must read exactly."""
 
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -99,10 +109,15 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
 HEADLESS = frozenset({"hubs", "hub", "projects", "users", "who", "add-user", "set-role"})
 
 
-def run(args: argparse.Namespace, connect: Callable[[], HubClient], settings: Any) -> int:
+def run(
+    args: argparse.Namespace,
+    connect: Callable[[], HubClient],
+    settings: Settings,
+    server_label: str,
+) -> int:
     """Run one headless command; its exit status."""
     try:
-        return asyncio.run(_run(args, connect, settings))
+        return asyncio.run(_run(args, connect, settings, server_label))
     except Stop as stop:
         print(f"hubtui: {stop.message}", file=sys.stderr)
         return stop.status
@@ -111,14 +126,19 @@ def run(args: argparse.Namespace, connect: Callable[[], HubClient], settings: An
         return 130
 
 
-async def _run(args: argparse.Namespace, connect: Callable[[], HubClient], settings: Any) -> int:
+async def _run(
+    args: argparse.Namespace,
+    connect: Callable[[], HubClient],
+    settings: Settings,
+    server_label: str,
+) -> int:
     from hubtui.api import HubError
 
     client = connect()
     async with client:
         try:
             if args.command in ("add-user", "set-role"):
-                return await _change(args, client, settings)
+                return await _change(args, client, settings, server_label)
             table, status = await _query(args, client, settings)
         except HubError as error:
             raise Stop(REFUSED, inert(str(error), limit=1000)) from None
@@ -126,7 +146,9 @@ async def _run(args: argparse.Namespace, connect: Callable[[], HubClient], setti
     return status
 
 
-async def _query(args: argparse.Namespace, client: HubClient, settings: Any) -> tuple[Table, int]:
+async def _query(
+    args: argparse.Namespace, client: HubClient, settings: Settings
+) -> tuple[Table, int]:
     command = args.command
     if command == "hubs":
         hubs = await client.list_hubs()
@@ -242,11 +264,12 @@ def _users_table(users: Sequence[ProjectUser]) -> Table:
         ("Name", "Email", "Role", "Access", "Reviewer", "Teams", "Id"),
         rows,
         [u.model_dump(mode="json", by_alias=True) for u in users],
+        keep=frozenset({1, 3}),
     )
 
 
 async def _who(
-    args: argparse.Namespace, client: HubClient, settings: Any, hub: Hub | None
+    args: argparse.Namespace, client: HubClient, settings: Settings, hub: Hub | None
 ) -> tuple[Table, int]:
     from hubtui.triage import Finding, PersonQuery, Progress, search_people
 
@@ -296,7 +319,12 @@ async def _who(
                 )
             )
             records.append({**base, "User": user.model_dump(mode="json", by_alias=True)})
-    table = Table(("Hub", "Project", "Name", "Email", "Access", "Role or why"), rows, records)
+    table = Table(
+        ("Hub", "Project", "Name", "Email", "Access", "Role or why"),
+        rows,
+        records,
+        keep=frozenset({0, 3, 4}),
+    )
     matched = progress.matches > 0
     return table, OK if matched else (REFUSED if progress.failures else NOTHING)
 
@@ -310,14 +338,25 @@ def _print(table: Table, fmt: str, out: TextIO) -> None:
     elif fmt == "csv":
         out.write(render("csv", {}, list(table.columns), [list(r) for r in table.rows]))
     else:
-        out.write(aligned(table.columns, table.rows, shutil.get_terminal_size().columns))
+        width = shutil.get_terminal_size().columns
+        out.write(aligned(table.columns, table.rows, width, keep=table.keep))
 
 
-def aligned(columns: Sequence[str], rows: Sequence[Sequence[str]], width: int) -> str:
-    """Columns padded to their widest cell; the widest columns cut first to fit ``width``."""
+def aligned(
+    columns: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    width: int,
+    *,
+    keep: frozenset[int] = frozenset(),
+) -> str:
+    """Columns padded to their widest cell; to fit ``width``, the widest of the columns not in
+    ``keep`` are cut first (never below 6 characters)."""
     widths = [max([len(c), *(len(r[i]) for r in rows)]) for i, c in enumerate(columns)]
-    while sum(widths) + 2 * (len(widths) - 1) > width and max(widths) > 12:
-        widest = widths.index(max(widths))
+    cuttable = [i for i in range(len(widths)) if i not in keep]
+    while cuttable and sum(widths) + 2 * (len(widths) - 1) > width:
+        widest = max(cuttable, key=lambda i: widths[i])
+        if widths[widest] <= 6:
+            break
         widths[widest] -= 1
 
     def line(cells: Sequence[str]) -> str:
@@ -330,7 +369,9 @@ def aligned(columns: Sequence[str], rows: Sequence[Sequence[str]], width: int) -
     return "\n".join([line(columns), *(line(r) for r in rows)]) + "\n"
 
 
-async def _change(args: argparse.Namespace, client: HubClient, settings: Any) -> int:
+async def _change(
+    args: argparse.Namespace, client: HubClient, settings: Settings, server_label: str
+) -> int:
     from hubtui.api import HubError
 
     if settings.read_only:
@@ -348,9 +389,7 @@ async def _change(args: argparse.Namespace, client: HubClient, settings: Any) ->
         method, body = "POST", {"Email": args.email, **after}
     else:
         users = await client.list_project_users(hub.id, args.project)
-        user = next(
-            (u for u in users if (u.user.email or "").lower() == args.email.lower()), None
-        )
+        user = next((u for u in users if (u.user.email or "").lower() == args.email.lower()), None)
         if user is None:
             raise Stop(NOTHING, f"{inert(args.email)} is not in project {inert(args.project)}.")
         if user.is_limited:
@@ -391,11 +430,11 @@ async def _change(args: argparse.Namespace, client: HubClient, settings: Any) ->
     if not args.yes:
         if not sys.stdin.isatty():
             raise Stop(USAGE, "not asking without a terminal: add --yes to send the change.")
-        answer = input("Send this change? [y/N] ").strip().lower()
+        answer = (await asyncio.to_thread(input, "Send this change? [y/N] ")).strip().lower()
         if answer not in ("y", "yes"):
             print("Nothing was sent.", file=sys.stderr)
             return NOTHING
-    log = ChangeLog(_change_log_path(), server=settings.server_label, profile=settings.profile)
+    log = ChangeLog(default_change_log_path(), server=server_label, profile=settings.profile)
     pending = log.begin(change)
     try:
         if adding:
@@ -408,8 +447,6 @@ async def _change(args: argparse.Namespace, client: HubClient, settings: Any) ->
                 hub.id, args.project, user.user.id, role=args.role, is_reviewer=body["IsReviewer"]
             )
     except HubError as error:
-        from hubtui.changelog import change_outcome
-
         outcome = change_outcome(error)
         log.finish(pending, outcome, str(error))
         print(inert(str(error), limit=1000), file=sys.stderr)
@@ -422,13 +459,3 @@ async def _change(args: argparse.Namespace, client: HubClient, settings: Any) ->
     log.finish(pending, DONE, user_id=str(result.user.id))
     print(f"Done: {inert(args.email)} is {inert(result.role)}.", file=sys.stderr)
     return OK
-
-
-def _change_log_path() -> Any:
-    from hubtui.changelog import default_change_log_path
-
-    return default_change_log_path()
-
-
-def stdout_is_terminal() -> bool:
-    return os.isatty(sys.stdout.fileno())

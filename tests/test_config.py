@@ -51,7 +51,7 @@ def test_the_token_is_not_in_the_settings_repr() -> None:
         ("base_url = ", "is not valid TOML"),
         ("base_url = 5", "base_url must be a string"),
         ('api_version = "v4"', "must be v2 or v3"),
-        ("read_only = 'maybe'", "Expected true or false"),
+        ("read_only = 'maybe'", "read_only must be true or false, not 'maybe'"),
         ("token_command = 'false'", "token_command failed with exit status 1"),
         ("token_command = 'true'", "printed no token"),
         ("trusted_hosts = 'a.example'", "trusted_hosts must be a list of strings"),
@@ -106,3 +106,60 @@ def test_deadline_and_max_records_come_from_the_config_file(tmp_path: Path) -> N
     settings = load_settings(env=write_config(tmp_path, "deadline = 5\nmax_records = 1000\n"))
     assert (settings.deadline, settings.max_records) == (5.0, 1000)
     assert load_settings(env={"HUBTUI_CONFIG": "/nonexistent"}).max_records == 250_000
+
+
+def test_an_environment_variable_that_is_not_a_bool_is_named() -> None:
+    env = {"HUBTUI_CONFIG": "/nonexistent", "HUBTUI_READ_ONLY": "maybe"}
+    with pytest.raises(ConfigError, match="HUBTUI_READ_ONLY must be true or false"):
+        load_settings(env=env, need_token=False)
+
+
+PROFILES = """
+base_url = "https://api.example.com"
+api_version = "v2"
+concurrency = 4
+default_profile = "test"
+
+[profiles.test]
+base_url = "https://test.example.com"
+read_only = true
+
+[profiles.eu]
+base_url = "https://eu.example.com"
+token_command = "false"
+"""
+
+
+def test_profiles_inherit_the_top_level_and_are_chosen_in_order(tmp_path: Path) -> None:
+    env = write_config(tmp_path, PROFILES)
+    chosen = load_settings(env=env, need_token=False)  # default_profile
+    assert (chosen.profile, chosen.base_url, chosen.read_only) == (
+        "test",
+        "https://test.example.com",
+        True,
+    )
+    assert (chosen.api_version, chosen.concurrency) == ("v2", 4)  # inherited
+    env["HUBTUI_PROFILE"] = "eu"
+    assert load_settings(env=env, need_token=False).base_url == "https://eu.example.com"
+    flagged = load_settings(env=env, profile="test", need_token=False)
+    assert flagged.base_url == "https://test.example.com"
+    overridden = load_settings(
+        env=env, profile="test", base_url="https://x.example", need_token=False
+    )
+    assert overridden.base_url == "https://x.example"
+
+
+def test_a_profiles_token_command_runs_only_when_that_profile_is_used(tmp_path: Path) -> None:
+    env = write_config(tmp_path, PROFILES)
+    env["HUBTUI_TOKEN"] = "from-env"
+    assert load_settings(env=env, profile="test").token == "from-env"
+    del env["HUBTUI_TOKEN"]
+    assert load_settings(env=env, profile="test").token is None  # eu's failing command not run
+    with pytest.raises(ConfigError, match="token_command failed"):
+        load_settings(env=env, profile="eu")
+
+
+def test_a_missing_profile_names_the_ones_there_are(tmp_path: Path) -> None:
+    env = write_config(tmp_path, PROFILES)
+    with pytest.raises(ConfigError, match=r"no profile 'prod' .* \(profiles: eu, test\)"):
+        load_settings(env=env, profile="prod", need_token=False)

@@ -13,14 +13,18 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import Screen
 
+from hubtui.changelog import ChangeLog
 from hubtui.text import inert
 from hubtui.tui.catalog import Catalog
-from hubtui.tui.changelog import ChangeLog
-from hubtui.tui.commands import LoadedRecords
+from hubtui.tui.commands import LoadedRecords, Profiles
 from hubtui.tui.screens.hubs import HubListScreen
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient, Project
+    from hubtui.config import Settings
+
+    #: Settings (the token read again) for a profile: how to connect, and the server's name.
+    Reconnect = Callable[[str | None], tuple[Callable[[], HubClient], str, Settings]]
 
 
 class HubTuiApp(App[None]):
@@ -28,7 +32,7 @@ class HubTuiApp(App[None]):
 
     CSS_PATH = "hubtui.tcss"
     TITLE = "hubtui"
-    COMMANDS = App.COMMANDS | {LoadedRecords}
+    COMMANDS = App.COMMANDS | {LoadedRecords, Profiles}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
@@ -42,6 +46,8 @@ class HubTuiApp(App[None]):
         read_only: bool = False,
         change_log_path: Path | None = None,
         concurrency: int = 8,
+        profile: str | None = None,
+        reconnect: Reconnect | None = None,
     ) -> None:
         super().__init__()
         self._connect = connect
@@ -52,7 +58,10 @@ class HubTuiApp(App[None]):
         #: How many project-user lists a search across projects fetches at once.
         self.concurrency = concurrency
         self.catalog = Catalog()
-        self.change_log = ChangeLog(change_log_path, server=server_label)
+        self.change_log = ChangeLog(change_log_path, server=server_label, profile=profile)
+        #: The config file's profile in use (None: its top-level settings).
+        self.profile = profile
+        self._reconnect = reconnect
 
     def get_default_screen(self) -> Screen[None]:
         return HubListScreen()
@@ -104,6 +113,60 @@ class HubTuiApp(App[None]):
         task = self._client_task
         if task is not None and task.done() and task.exception() is None:
             await task.result().aclose()
+
+    @property
+    def can_reconnect(self) -> bool:
+        return self._reconnect is not None
+
+    async def reconnect(self, profile: str | None, *, fresh_start: bool) -> None:
+        """Read the settings and the token again (for another profile, or the same one).
+
+        ``fresh_start`` goes back to a new hub list (another server); otherwise the screen
+        shown loads again with the new token. The change log keeps going, naming the server.
+        """
+        if self._reconnect is None:
+            self.notify("Reconnecting is not possible here.", severity="warning", markup=False)
+            return
+        from hubtui.config import ConfigError
+
+        try:
+            connect, label, settings = await asyncio.to_thread(self._reconnect, profile)
+        except ConfigError as exc:
+            self.notify(str(exc), severity="error", markup=False, timeout=10)
+            return
+        old, self._client_task = self._client_task, None
+        self._connect = connect
+        if old is not None and old.done() and old.exception() is None:
+            await old.result().aclose()
+        self.server_label, self.profile = label, settings.profile
+        self.api_version = "v2" if settings.api_version == "v2" else "v3"
+        self.read_only = settings.read_only
+        self.change_log.server, self.change_log.profile = label, settings.profile
+        if fresh_start:
+            self.catalog = Catalog()
+            from textual.command import CommandPalette
+
+            # Asked from the palette: it closes itself; take the screens below it after.
+            for _ in range(100):
+                if not isinstance(self.screen, CommandPalette):
+                    break
+                await asyncio.sleep(0.01)
+            while len(self.screen_stack) > 1:
+                await self.pop_screen()
+            hub_list = self.screen
+            if isinstance(hub_list, HubListScreen):  # the first screen, loaded from the new server
+                hub_list.hubs = {}
+                hub_list.refresh_status()
+                hub_list.load()
+            self.notify(f"Now on {inert(label)} (profile {inert(profile)}).", markup=False)
+            return
+        screen = self.screen
+        from hubtui.tui.screens.base import ListScreen
+
+        if isinstance(screen, ListScreen):
+            screen.refresh_status()
+            screen.load()
+        self.notify("Read the token again; loading again.", markup=False)
 
     def _back_to_hub_list(self) -> None:
         while len(self.screen_stack) > 1:

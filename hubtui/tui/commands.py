@@ -11,6 +11,45 @@ from hubtui.text import inert
 from hubtui.tui.catalog import Entry
 
 
+class Profiles(Provider):
+    """Switch to another profile of the config file; read the token again."""
+
+    def _commands(self) -> list[tuple[str, str | None, bool]]:
+        from hubtui.config import profile_names
+        from hubtui.tui.app import HubTuiApp
+
+        app = self.app
+        if not isinstance(app, HubTuiApp) or not app.can_reconnect:
+            return []
+        found: list[tuple[str, str | None, bool]] = [
+            ("Read the token again and retry (token_command or token file)", app.profile, False)
+        ]
+        for name in profile_names():
+            if name != app.profile:
+                found.append((f"Switch to profile {name}", name, True))
+        return found
+
+    def _run(self, profile: str | None, fresh_start: bool) -> None:
+        from hubtui.tui.app import HubTuiApp
+
+        app = self.app
+        if isinstance(app, HubTuiApp):
+            app.run_worker(app.reconnect(profile, fresh_start=fresh_start), exclusive=True)
+
+    async def discover(self) -> Hits:
+        for text, profile, fresh in self._commands():
+            shown = inert(text)
+            yield DiscoveryHit(Content(shown), lambda p=profile, f=fresh: self._run(p, f))
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for text, profile, fresh in self._commands():
+            shown = inert(text)
+            score = matcher.match(shown)
+            if score > 0:
+                yield Hit(score, Content(shown), lambda p=profile, f=fresh: self._run(p, f))
+
+
 class LoadedRecords(Provider):
     """Hubs (by Name and DisplayName), projects and users loaded so far."""
 

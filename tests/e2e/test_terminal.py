@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
+import httpx
 import pytest
 
-from tests.conftest import hubtui_command
+from tests.conftest import hubtui_command, running_demo_server
 from tests.e2e.tmux import Terminal
 
 pytestmark = pytest.mark.e2e
@@ -83,3 +85,33 @@ def test_q_then_e_at_once_quits_cleanly(demo_terminal: Terminal) -> None:
     demo_terminal.wait_for("12 users")
     demo_terminal.send("q", "e")
     assert demo_terminal.exit_status() == 0
+
+
+def test_switching_profile_between_two_servers(tmp_path: Path) -> None:
+    with running_demo_server() as first, running_demo_server() as second:
+        config = tmp_path / "config.toml"
+        config.write_text(
+            f'default_profile = "a"\n[profiles.a]\nbase_url = "{first}"\n'
+            f'[profiles.b]\nbase_url = "{second}"\n',
+            encoding="utf-8",
+        )
+        terminal = Terminal(
+            ["env", f"HUBTUI_CONFIG={config}", "HUBTUI_TOKEN=demo-token", *hubtui_command()],
+            width=120,
+            height=32,
+        )
+        try:
+            terminal.wait_for("8 hubs", f"profile a · server {first.removeprefix('http://')}")
+            terminal.send("C-p")
+            terminal.wait_for("Search for commands")
+            time.sleep(0.3)
+            terminal.type("switch to profile b")
+            terminal.wait_for("Switch to profile b")
+            terminal.send("Enter")
+            terminal.wait_for("8 hubs", f"profile b · server {second.removeprefix('http://')}")
+            terminal.send("q")
+            assert terminal.exit_status() == 0
+        finally:
+            terminal.close()
+        answer = httpx.get(f"{second}/_demo/stats", headers={"Authorization": "Bearer demo-token"})
+        assert answer.json()["by_route"]["GET /v3/hubs"] == 1

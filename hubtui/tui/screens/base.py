@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input
 from textual.worker import Worker, WorkerState
 
+from hubtui.api.errors import AuthenticationError, HubError
 from hubtui.text import copy_problem, inert
 from hubtui.tui.widgets.chrome import Breadcrumb, FilterBar, ProblemPanel, StatusLine, Summary
 from hubtui.tui.widgets.record_table import RecordTable
@@ -30,6 +31,7 @@ class ListScreen(Screen[None]):
         Binding("x", "export", "Export"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
+        Binding("t", "reread_token", "Read token again", show=False),
     ]
     #: Lines for the help screen: what each badge and marker on this screen means.
     LEGEND: ClassVar[tuple[str, ...]] = ()
@@ -79,6 +81,7 @@ class ListScreen(Screen[None]):
             server=app.server_label,
             api_version=api_version or app.api_version,
             read_only=app.read_only,
+            profile=app.profile,
         )
 
     # Filter and back --------------------------------------------------------------------------
@@ -182,6 +185,21 @@ class ListScreen(Screen[None]):
 
     def show_problem(self, message: str, *, hint: str = "Press r to try again.") -> None:
         self.query_one(ProblemPanel).show_problem(message, hint=hint)
+
+    def show_error(self, error: HubError) -> None:
+        """A failed load, with what to do about it."""
+        hint = "Press r to try again."
+        if isinstance(error, AuthenticationError) and self.hub_app.can_reconnect:
+            hint = (
+                "Press t to read the token again (token_command, or the token file) and retry, "
+                "without a restart."
+            )
+        self.show_problem(str(error), hint=hint)
+
+    def action_reread_token(self) -> None:
+        self.app.run_worker(
+            self.hub_app.reconnect(self.hub_app.profile, fresh_start=False), exclusive=True
+        )
 
     def copy_value(self, value: str, what: str) -> None:
         """Copy a server's value, if it is one a person could have typed; say what happened."""

@@ -83,10 +83,10 @@ class HubDetailScreen(ListScreen):
             if error.status_code in NO_PROJECT_LISTING and "projects" in error.operation:
                 self._ask_for_project_id(str(error))
             else:
-                self.show_problem(str(error))
+                self.show_error(error)
                 self.query_one(Summary).say("Projects not loaded.")
         except HubError as error:
-            self.show_problem(str(error))
+            self.show_error(error)
             self.query_one(Summary).say("Projects not loaded.")
         else:
             self.projects = {str(p.id): p for p in projects}

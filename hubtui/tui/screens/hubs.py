@@ -81,7 +81,7 @@ class HubListScreen(ListScreen):
             client = await self.client()
             hubs = await client.list_hubs()
         except HubError as error:
-            self.show_problem(str(error))
+            self.show_error(error)
             self.on_view_changed()
         else:
             self.hubs = {hub.id: hub for hub in hubs}

@@ -118,7 +118,7 @@ class ProjectUsersScreen(ListScreen):
                 self.hub.id, self.project_id, api_version=self.api_version
             )
         except HubError as error:
-            self.show_problem(str(error))
+            self.show_error(error)
             self.query_one(Summary).say("Users not loaded.")
         else:
             self.users = users

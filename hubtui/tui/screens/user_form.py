@@ -22,9 +22,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Footer, Input, RadioButton, RadioSet, Static
 from textual.worker import Worker, WorkerState
 
-from hubtui.api.errors import HubError, InvalidResponseError
+from hubtui.api.errors import HubError
+from hubtui.changelog import DONE, UNKNOWN, Change, change_outcome, now
 from hubtui.text import inert
-from hubtui.tui.changelog import DONE, FAILED, UNKNOWN, Change, now
 from hubtui.tui.present import user_name
 
 if TYPE_CHECKING:
@@ -62,13 +62,6 @@ class FormResult:
 
     user: ProjectUser | None
     message: str
-
-
-def change_outcome(error: HubError) -> str:
-    """What a failed change's log line says: done, unknown or failed."""
-    if isinstance(error, InvalidResponseError) and error.applied:
-        return DONE
-    return UNKNOWN if error.may_have_applied else FAILED
 
 
 def email_problem(email: str) -> str | None:

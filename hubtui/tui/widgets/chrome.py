@@ -27,8 +27,13 @@ class Summary(Static):
 class StatusLine(Static):
     """Server, API version and read-only state, always visible."""
 
-    def show_status(self, *, server: str, api_version: str, read_only: bool) -> None:
-        parts = [f"server {inert(server, limit=60)}", f"API {api_version}"]
+    def show_status(
+        self, *, server: str, api_version: str, read_only: bool, profile: str | None = None
+    ) -> None:
+        where = f"server {inert(server, limit=60)}"
+        if profile:
+            where = f"profile {inert(profile, limit=30)} · {where}"
+        parts = [where, f"API {api_version}"]
         parts.append("READ-ONLY: changes are off" if read_only else "changes allowed")
         self.update(Content(" · ".join(parts)))
 

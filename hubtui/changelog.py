@@ -17,6 +17,10 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hubtui.api import HubError
 
 PENDING, DONE, FAILED, UNKNOWN = "pending", "done", "failed", "unknown"
 
@@ -49,6 +53,8 @@ class Change:
     api_version: str = "v3"
     server: str = ""
     """The server the change was sent to."""
+    profile: str | None = None
+    """The settings profile in use, if any."""
     id: str = ""
     """The same on every line written for this change."""
     checked: str | None = None
@@ -86,9 +92,10 @@ def _word(value: object) -> str:
 class ChangeLog:
     """The session's changes (the latest state of each, oldest first), also appended to a file."""
 
-    def __init__(self, path: Path | None, *, server: str = "") -> None:
+    def __init__(self, path: Path | None, *, server: str = "", profile: str | None = None) -> None:
         self.path = path
         self.server = server
+        self.profile = profile
         self.changes: list[Change] = []
         self.write_error: str | None = None
 
@@ -99,7 +106,13 @@ class ChangeLog:
 
     def begin(self, change: Change) -> Change:
         """Record a change about to be sent, as pending; returns it with its id."""
-        change = replace(change, outcome=PENDING, server=self.server, id=uuid.uuid4().hex[:12])
+        change = replace(
+            change,
+            outcome=PENDING,
+            server=self.server,
+            profile=self.profile,
+            id=uuid.uuid4().hex[:12],
+        )
         self.changes.append(change)
         self._write(change)
         return change
@@ -175,6 +188,15 @@ class ChangeLog:
                 os.fsync(handle.fileno())  # a pending line must survive what comes next
         except OSError as exc:
             self.write_error = f"Could not write the change log {self.path}: {exc.strerror}."
+
+
+def change_outcome(error: HubError) -> str:
+    """What a failed change's log line says: done, unknown or failed."""
+    from hubtui.api import InvalidResponseError
+
+    if isinstance(error, InvalidResponseError) and error.applied:
+        return DONE
+    return UNKNOWN if error.may_have_applied else FAILED
 
 
 def now() -> str:

@@ -1,0 +1,66 @@
+"""The headless commands beside `curl | jq` on the same server, in the same minute.
+
+`hubtui demo-server --big-project-users 50000`; each figure is the median of 5 runs, the two
+commands alternating:
+- `hubtui users load-test PROJECT --format jsonl` against `curl -s … | jq -c '.[]'`;
+- `hubtui hubs --format jsonl` against `python -c "import textual.app"`, the least the app must
+  import before its first frame.
+
+    python -m bench.bench_headless
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+
+import httpx
+
+from hubtui.demo import DEMO_TOKEN
+from tests.conftest import hubtui_command, running_demo_server
+
+
+def timed(command: str, env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(command, shell=True, check=True, env=env, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    env = {**os.environ, "HUBTUI_TOKEN": DEMO_TOKEN, "HUBTUI_CONFIG": "/nonexistent"}
+    hubtui = shlex.join(hubtui_command())
+    with running_demo_server("--big-project-users", "50000") as url:
+        headers = {"Authorization": f"Bearer {DEMO_TOKEN}"}
+        hub = httpx.get(f"{url}/v3/hubs/name/load-test", headers=headers).json()
+        regional = (hub.get("RegionSummary") or {}).get("ApiRegionalUrl") or url
+        project = httpx.get(f"{regional}/v3/hubs/{hub['Id']}/projects", headers=headers).json()[0]
+        users_url = f"{regional}/v3/hubs/{hub['Id']}/projects/{project['Id']}/users"
+        pairs = {
+            "users of 50,000 as jsonl": (
+                f"{hubtui} --base-url {url} users load-test {project['Id']} --format jsonl",
+                f"curl -s -H 'Authorization: Bearer {DEMO_TOKEN}' {users_url} | jq -c '.[]'",
+                "curl | jq",
+            ),
+            "hubs as jsonl (start-up)": (
+                f"{hubtui} --base-url {url} hubs --format jsonl",
+                f"{shlex.quote(sys.executable)} -c 'import textual.app'",
+                "import textual.app",
+            ),
+        }
+        print(f"{'figure':<28} {'hubtui s':>9} {'anchor s':>9} {'ratio':>6}  anchor")
+        for name, (ours, anchor, anchor_name) in pairs.items():
+            timed(ours, env)  # warm: the server's first answer and the file cache
+            mine, theirs = [], []
+            for _ in range(5):
+                mine.append(timed(ours, env))
+                theirs.append(timed(anchor, env))
+            a, b = statistics.median(mine), statistics.median(theirs)
+            print(f"{name:<28} {a:>9.2f} {b:>9.2f} {a / b:>6.2f}  {anchor_name}")
+
+
+if __name__ == "__main__":
+    main()

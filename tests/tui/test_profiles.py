@@ -1,0 +1,88 @@
+"""Several servers without restarting: switching profile in the app, and a token read again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+
+from hubtui.api import HubClient
+from hubtui.config import Settings
+from hubtui.demo import DEMO_TOKEN, DemoStore, create_app
+from hubtui.tui.app import HubTuiApp
+from tests.tui.conftest import demo_connector, no_sleep, press, screen_words, settle, type_text
+
+
+def other_store() -> DemoStore:
+    store = DemoStore()
+    hub = store.hub_by_name("skyline-dev")
+    assert hub is not None
+    hub.name = "tenant-b-only"
+    store._hub_by_name["tenant-b-only"] = hub  # noqa: SLF001  (a second server's own data)
+    return store
+
+
+def connector(token: str, store: DemoStore | None = None) -> Callable[[], HubClient]:
+    server = create_app(store or DemoStore())
+
+    def connect() -> HubClient:
+        transport = httpx.ASGITransport(app=server)
+        return HubClient("http://localhost", token=token, transport=transport, sleep=no_sleep)
+
+    return connect
+
+
+async def test_switching_profile_resets_to_that_servers_hub_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[profiles.a]\nbase_url = "https://a.example"\n[profiles.b]\n'
+                      'base_url = "https://b.example"\n', encoding="utf-8")  # fmt: skip
+    monkeypatch.setenv("HUBTUI_CONFIG", str(config))
+    asked: list[str | None] = []
+
+    def reconnect(profile: str | None) -> tuple[Callable[[], HubClient], str, Settings]:
+        asked.append(profile)
+        return connector(DEMO_TOKEN, other_store()), "b.example", Settings(profile=profile)
+
+    app = HubTuiApp(
+        connect=demo_connector(),
+        server_label="a.example",
+        profile="a",
+        reconnect=reconnect,
+        change_log_path=tmp_path / "changes.jsonl",
+    )
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        assert "profile a · server a.example" in screen_words(pilot)
+        await press(pilot, "enter")  # into a hub: the switch must come back to a hub list
+        await press(pilot, "ctrl+p")
+        await type_text(pilot, "switch to profile b")
+        await press(pilot, "enter")
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "profile b · server b.example" in words
+        assert "tenant-b-only" in words
+        assert len(app.screen_stack) == 1
+        assert asked == ["b"]
+        assert app.change_log.server == "b.example"
+        assert app.change_log.profile == "b"
+
+
+async def test_a_401_offers_to_read_the_token_again_and_retries() -> None:
+    def reconnect(profile: str | None) -> tuple[Callable[[], HubClient], str, Settings]:
+        return connector(DEMO_TOKEN), "demo", Settings(profile=profile)
+
+    app = HubTuiApp(connect=connector("expired-token"), server_label="demo", reconnect=reconnect)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "HTTP 401" in words
+        assert "Press t to read the token again" in words
+        await press(pilot, "t")
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "acme-build" in words
+        assert "HTTP 401" not in words
