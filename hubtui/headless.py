@@ -53,13 +53,35 @@ class Stop(Exception):
 
 @dataclass(frozen=True)
 class Table:
-    """What a command prints: records for JSON, and the same as rows of words for people."""
+    """What a command prints: records for JSON, and the same as rows of words for people.
+
+    Each is built only when the format asks for it: 50,000 users as JSON lines need no table.
+    """
 
     columns: tuple[str, ...]
-    rows: Sequence[tuple[str, ...]]
-    records: list[dict[str, Any]]
+    items: Sequence[Any]
+    row: Callable[[Any], tuple[str, ...]]
+    dump: Callable[[Sequence[Any]], list[dict[str, Any]]]
     keep: frozenset[int] = frozenset({0})
     """Columns never cut to fit the terminal: the identifiers a person must read exactly."""
+
+    @property
+    def rows(self) -> list[tuple[str, ...]]:
+        return [self.row(item) for item in self.items]
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        return self.dump(self.items)
+
+
+def _dump_models(items: Sequence[Any]) -> list[dict[str, Any]]:
+    """Records as the API names their fields, unknown fields kept (one pydantic call)."""
+    if not items:
+        return []
+    from pydantic import TypeAdapter
+
+    adapter: TypeAdapter[list[Any]] = TypeAdapter(list[type(items[0])])  # type: ignore[misc,arg-type]
+    return adapter.dump_python(list(items), mode="json", by_alias=True)  # type: ignore[no-any-return]
 
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -162,17 +184,15 @@ async def _query(
         projects = await client.list_projects(hub.id)
         table = Table(
             ("Id", "Name", "Access", "Status", "Number"),
-            [
-                (
-                    str(p.id),
-                    inert(p.name),
-                    inert(p.project_access or ""),
-                    inert(p.project_status or ""),
-                    inert(p.number or ""),
-                )
-                for p in projects
-            ],
-            [p.model_dump(mode="json", by_alias=True) for p in projects],
+            projects,
+            lambda p: (
+                str(p.id),
+                inert(p.name),
+                inert(p.project_access or ""),
+                inert(p.project_status or ""),
+                inert(p.number or ""),
+            ),
+            _dump_models,
         )
         return table, OK if projects else NOTHING
     if command == "users":
@@ -213,29 +233,28 @@ async def resolve_hub(client: HubClient, given: str) -> Hub:
 
 
 def _hubs_table(hubs: Sequence[Hub]) -> Table:
-    rows = []
-    for hub in hubs:
+    def row(hub: Hub) -> tuple[str, ...]:
         if not hub.display_name_sent:
             shown, note = "(not sent by server)", ""
         elif hub.has_custom_display_name:
             shown, note = inert(hub.display_name), "differs"
         else:
             shown, note = "(none set = Name)", ""
-        rows.append(
-            (
-                inert(hub.name),
-                shown,
-                note,
-                inert(hub.region_name or ""),
-                "" if hub.number_of_users is None else str(hub.number_of_users),
-                "" if hub.number_of_projects is None else str(hub.number_of_projects),
-                inert(hub.id),
-            )
+        return (
+            inert(hub.name),
+            shown,
+            note,
+            inert(hub.region_name or ""),
+            "" if hub.number_of_users is None else str(hub.number_of_users),
+            "" if hub.number_of_projects is None else str(hub.number_of_projects),
+            inert(hub.id),
         )
+
     return Table(
         ("Name (URL name)", "DisplayName", "Names", "Region", "Users", "Projects", "Id"),
-        rows,
-        [h.model_dump(mode="json", by_alias=True) for h in hubs],
+        hubs,
+        row,
+        _dump_models,
     )
 
 
@@ -248,8 +267,8 @@ def _access(user: ProjectUser) -> str:
 
 
 def _users_table(users: Sequence[ProjectUser]) -> Table:
-    rows = [
-        (
+    def row(u: ProjectUser) -> tuple[str, ...]:
+        return (
             inert(u.user.full_name or u.user.user_name or ""),
             inert(u.user.email or ""),
             inert(u.role),
@@ -258,12 +277,12 @@ def _users_table(users: Sequence[ProjectUser]) -> Table:
             ", ".join(inert(t.name or "") for t in u.teams or []),
             str(u.user.id),
         )
-        for u in users
-    ]
+
     return Table(
         ("Name", "Email", "Role", "Access", "Reviewer", "Teams", "Id"),
-        rows,
-        [u.model_dump(mode="json", by_alias=True) for u in users],
+        users,
+        row,
+        _dump_models,
         keep=frozenset({1, 3}),
     )
 
@@ -321,8 +340,9 @@ async def _who(
             records.append({**base, "User": user.model_dump(mode="json", by_alias=True)})
     table = Table(
         ("Hub", "Project", "Name", "Email", "Access", "Role or why"),
-        rows,
-        records,
+        list(zip(rows, records, strict=True)),
+        lambda pair: pair[0],
+        lambda pairs: [pair[1] for pair in pairs],
         keep=frozenset({0, 3, 4}),
     )
     matched = progress.matches > 0
