@@ -270,3 +270,32 @@ async def test_marks_are_words_that_survive_no_color(monkeypatch: pytest.MonkeyP
         text = screen_text(pilot)
         assert "LIMITED READER" in text
         assert sum(1 for line in text.splitlines() if "LIMITED" in line) >= 5
+
+
+async def test_the_status_line_keeps_the_screens_api_version_after_help() -> None:
+    async with running() as pilot:
+        await press(pilot, "enter", "enter", "v")
+        assert "API v2" in screen_text(pilot)
+        await press(pilot, "question_mark", "escape")
+        status = screen_text(pilot).splitlines()[-2]
+        assert "API v2" in status
+
+
+async def test_an_unexpected_error_in_the_go_to_dialog_is_said_and_the_dialog_still_works(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from hubtui.api import HubClient
+
+    async def broken(self: HubClient, name: str) -> None:
+        raise RuntimeError("injected")
+
+    async with running() as pilot:
+        monkeypatch.setattr(HubClient, "get_hub_by_name", broken)
+        await press(pilot, "g")
+        await type_text(pilot, "acme-build")
+        await press(pilot, "enter")
+        words = screen_words(pilot)
+        assert "Something unexpected went wrong (RuntimeError: injected)" in words
+        monkeypatch.undo()
+        await press(pilot, "enter")
+        assert pilot.app.screen.__class__.__name__ == "HubDetailScreen"

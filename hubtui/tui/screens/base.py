@@ -73,13 +73,20 @@ class ListScreen(Screen[None]):
         """Set the screen up once mounted: fill the breadcrumb, start the first load."""
 
     def on_screen_resume(self) -> None:
+        # The one resume handler: Textual runs an on_* handler of every class in the chain, so a
+        # subclass's own would be overwritten by this one. Subclasses override screen_api_version.
         self.refresh_status()
 
-    def refresh_status(self, api_version: str | None = None) -> None:
+    @property
+    def screen_api_version(self) -> str:
+        """The API version this screen's calls use (the app's, unless the screen has its own)."""
+        return self.hub_app.api_version
+
+    def refresh_status(self) -> None:
         app = self.hub_app
         self.query_one(StatusLine).show_status(
             server=app.server_label,
-            api_version=api_version or app.api_version,
+            api_version=self.screen_api_version,
             read_only=app.read_only,
             profile=app.profile,
         )

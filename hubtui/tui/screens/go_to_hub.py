@@ -11,6 +11,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
+from textual.worker import Worker, WorkerState
 
 from hubtui.api.errors import HubError, NotFoundError
 from hubtui.text import fold, inert
@@ -90,6 +91,15 @@ class GoToHubScreen(ModalScreen["Hub | None"]):
     def _say(self, text: str) -> None:
         """Show a message; it may hold a server's words, so it is made inert."""
         self.query_one("#go-to-message", Static).update(Content(inert(text, limit=800)))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # A bug in the look-up must not leave the dialog saying "Looking up…" for ever.
+        if event.state is WorkerState.ERROR:
+            error = event.worker.error
+            self._say(
+                f"Something unexpected went wrong ({type(error).__name__}: {error}); this is a "
+                "bug in hubtui. Press enter to try again, or escape."
+            )
 
     def action_cancel(self) -> None:
         self.dismiss(None)

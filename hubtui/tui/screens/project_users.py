@@ -99,11 +99,12 @@ class ProjectUsersScreen(ListScreen):
     def start(self) -> None:
         self.table.can_open = False
         self.query_one(Breadcrumb).show_path(hub_label(self.hub), self.project_title)
-        self.refresh_status(self.api_version)
+        self.refresh_status()
         self.load()
 
-    def on_screen_resume(self) -> None:
-        self.refresh_status(self.api_version)
+    @property
+    def screen_api_version(self) -> str:
+        return self.api_version
 
     def load(self) -> None:
         self._load()
@@ -184,7 +185,7 @@ class ProjectUsersScreen(ListScreen):
 
     def action_toggle_version(self) -> None:
         self.api_version = "v2" if self.api_version == "v3" else "v3"
-        self.refresh_status(self.api_version)
+        self.refresh_status()
         self.notify(f"Project users now use API {self.api_version}.", markup=False)
         self.load()
 
