@@ -281,12 +281,30 @@ def run_demo_server(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     app = create_app(DemoStore(size), faults)
+    import socket
+
+    # Bound here, so that the banner names the real port (--port 0 picks a free one) and a busy
+    # port is one clear line.
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        sock.close()
+        print(
+            f"hubtui: cannot listen on {args.host}:{args.port}: {exc.strerror}. Choose another "
+            "with --port (--port 0 picks a free one).",
+            file=sys.stderr,
+        )
+        return 2
+    port = sock.getsockname()[1]
     print(
-        f"hubtui demo API on http://{args.host}:{args.port} (token: {DEMO_TOKEN}). "
-        "Stop with Ctrl+C.",
+        f"hubtui demo API on http://{args.host}:{port} (token: {DEMO_TOKEN}). Stop with Ctrl+C.",
         flush=True,
     )
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server.run(sockets=[sock])
     return 0
 
 

@@ -66,11 +66,19 @@ def when_both(moment: datetime | None) -> str:
         return "not given"
     local = moment.astimezone()
     utc = moment.astimezone(UTC)
+    if local.utcoffset() == utc.utcoffset():
+        return f"{utc:%Y-%m-%d %H:%M} UTC"  # local time is UTC: said once
     return f"{local:%Y-%m-%d %H:%M %Z} (UTC {utc:%Y-%m-%d %H:%M})"
 
 
 def count(value: int | None) -> str:
     return "?" if value is None else f"{value:,}"
+
+
+def amount(value: int | None, noun: str, plural: str | None = None) -> str:
+    """``1 project``, ``3 projects``, ``1 match``, ``4 matches``; ``? projects`` when unknown."""
+    many = plural or (noun + "es" if noun.endswith(("s", "ch", "sh", "x")) else noun + "s")
+    return f"{count(value)} {noun if value == 1 else many}"
 
 
 def user_name(project_user: ProjectUser) -> str:

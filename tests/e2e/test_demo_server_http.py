@@ -60,3 +60,40 @@ async def test_a_refused_connection_is_a_typed_error_saying_nothing_was_sent() -
             await client.list_hubs()
     assert caught.value.sent is False
     assert "could not connect to 127.0.0.1" in str(caught.value)
+
+
+def test_demo_server_names_its_real_port_and_refuses_a_busy_one() -> None:
+    import socket
+    import subprocess
+
+    from tests.conftest import hubtui_command
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run(
+            [*hubtui_command(), "demo-server", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"hubtui: cannot listen on 127.0.0.1:{port}: Address already in use. Choose another "
+        "with --port (--port 0 picks a free one)."
+    ]
+    server = subprocess.Popen(
+        [*hubtui_command(), "demo-server", "--port", "0"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert server.stdout is not None
+        banner = server.stdout.readline()
+        assert banner.startswith("hubtui demo API on http://127.0.0.1:")
+        assert ":0 " not in banner
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        if server.stdout:
+            server.stdout.close()

@@ -86,7 +86,7 @@ async def running(
         yield pilot
 
 
-_FRAME = str.maketrans("", "", "█▀▄▊▎▔▁│─╭╮╰╯┃━▏▕")
+_FRAME = str.maketrans("", "", "█▀▄▊▌▎▔▁│─╭╮╰╯┃━▏▕")
 
 
 def screen_words(pilot: Pilot[None]) -> str:

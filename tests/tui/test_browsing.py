@@ -299,3 +299,43 @@ async def test_an_unexpected_error_in_the_go_to_dialog_is_said_and_the_dialog_st
         monkeypatch.undo()
         await press(pilot, "enter")
         assert pilot.app.screen.__class__.__name__ == "HubDetailScreen"
+
+
+async def test_newcomers_words_one_project_and_utc_said_once() -> None:
+    async with running() as pilot:
+        await press(pilot, "g")
+        await type_text(pilot, "skyline-dev")
+        await press(pilot, "enter")
+        words = screen_words(pilot)
+        assert "1 project · 0 with Limited access" in words
+        assert "2 users · 1 project" in words
+        assert "(UTC " not in words  # local time is UTC here: said once
+        await press(pilot, "slash")
+        await type_text(pilot, "loft")
+        assert "1 match “loft”" in screen_words(pilot)
+
+
+async def test_go_to_ignores_the_case_of_a_url_name() -> None:
+    async with running() as pilot:
+        await press(pilot, "g")
+        await type_text(pilot, "ACME-BUILD")
+        await press(pilot, "enter")
+        screen = pilot.app.screen
+        assert isinstance(screen, HubDetailScreen)
+        assert screen.hub.name == "acme-build"
+        assert "URL names ignore case" in screen_words(pilot)
+
+
+async def test_the_project_id_prompt_is_done_with_once_a_project_opens() -> None:
+    store = DemoStore()
+    async with running(store=store, faults=Faults(projects_listing_status=404)) as pilot:
+        await press(pilot, "enter")
+        await type_text(pilot, "1002")
+        await press(pilot, "enter")
+        assert isinstance(pilot.app.screen, ProjectUsersScreen)
+        await press(pilot, "escape", "p")
+        await type_text(pilot, "1002")
+        await press(pilot, "enter")
+        screen = pilot.app.screen
+        assert isinstance(screen, ProjectUsersScreen)
+        assert screen.project_id == "1002"

@@ -61,7 +61,17 @@ class GoToHubScreen(ModalScreen["Hub | None"]):
         self.offer = None
         try:
             client = await cast("HubTuiApp", self.app).client()
-            hub = await client.get_hub_by_name(typed)
+            try:
+                hub = await client.get_hub_by_name(typed)
+            except NotFoundError:
+                if typed == typed.lower():
+                    raise
+                # URL names are lowercase: ACME-BUILD means acme-build.
+                hub = await client.get_hub_by_name(typed.lower())
+                self.notify(
+                    f"Opened the hub whose URL name is {inert(hub.name)} (URL names ignore case).",
+                    markup=False,
+                )
         except NotFoundError:
             self._not_found(typed)
         except HubError as error:

@@ -13,7 +13,7 @@ from textual.widgets import Input, Static
 
 from hubtui.api.errors import ApiStatusError, HubError
 from hubtui.text import inert
-from hubtui.tui.present import count, hub_label, name_warnings, when, when_both
+from hubtui.tui.present import amount, hub_label, name_warnings, when, when_both
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row
@@ -127,6 +127,11 @@ class HubDetailScreen(ListScreen):
             self.notify("Type a project id first.", severity="warning", markup=False)
             return
         project = self.projects.get(project_id)
+        # Done with the prompt: coming back, keys go to the list again, not into old text.
+        prompt = self.query_one("#project-id", Input)
+        prompt.value = ""
+        prompt.display = False
+        self.table.focus()
         self.hub_app.open_project(self.hub, project, project_id=project_id)
 
     def _show_hub(self, route: RegionalRoute | None) -> None:
@@ -164,9 +169,9 @@ class HubDetailScreen(ListScreen):
     def on_view_changed(self) -> None:
         table = self.table
         limited = sum(1 for p in self.projects.values() if p.is_access_limited)
-        parts = [f"{len(self.projects):,} projects", f"{limited} with Limited access"]
+        parts = [amount(len(self.projects), "project"), f"{limited} with Limited access"]
         if table.filter_text:
-            parts.append(f"{table.visible_count:,} match “{table.filter_text}”")
+            parts.append(f"{amount(table.visible_count, 'match')} “{table.filter_text}”")
         if table.sort_label:
             parts.append(f"sorted by {table.sort_label}")
         self.query_one(Summary).say(" · ".join(parts))
@@ -241,7 +246,7 @@ def _facts(hub: Hub, route: RegionalRoute | None) -> Content:
     fact(
         "Created",
         when_both(hub.creation_date),
-        f" · {count(hub.number_of_users)} users · {count(hub.number_of_projects)} projects",
+        f" · {amount(hub.number_of_users, 'user')} · {amount(hub.number_of_projects, 'project')}",
     )
     sso = "yes" if hub.is_user_entra_id_sso_restricted else "no"
     tenant = ""

@@ -13,6 +13,7 @@ from hubtui.tui.present import (
     DIFFERENT_NAMES_MARK,
     LOOKALIKE_MARK,
     NO_DISPLAY_NAME,
+    amount,
     count,
     display_name_cell,
     hub_label,
@@ -132,9 +133,9 @@ class HubListScreen(ListScreen):
         total = len(self.hubs)
         lead = "DisplayName" if self.display_name_leads else "Name (URL name)"
         other = "Name" if self.display_name_leads else "DisplayName"
-        parts = [f"{total:,} hubs"]
+        parts = [amount(total, "hub")]
         if table.filter_text:
-            parts.append(f"{table.visible_count:,} match “{table.filter_text}”")
+            parts.append(f"{amount(table.visible_count, 'match')} “{table.filter_text}”")
         parts.append(f"{lead} leads (n: {other} first)")
         if table.sort_label:
             parts.append(f"sorted by {table.sort_label}")

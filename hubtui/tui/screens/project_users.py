@@ -15,6 +15,7 @@ from hubtui.text import inert, skipped_words
 from hubtui.tui.present import (
     LIMITED_BADGE,
     UNKNOWN,
+    amount,
     hub_label,
     limited_cell,
     role_meaning,
@@ -153,9 +154,9 @@ class ProjectUsersScreen(ListScreen):
     def on_view_changed(self) -> None:
         members, limited, unknown = self._counts
         parts = [
-            f"{len(self.users):,} users",
-            f"{members:,} members",
-            f"{limited:,} limited readers",
+            amount(len(self.users), "user"),
+            amount(members, "member"),
+            amount(limited, "limited reader"),
         ]
         if unknown:
             parts.append(f"{unknown:,} unknown")
@@ -200,7 +201,8 @@ class ProjectUsersScreen(ListScreen):
         if event.key in self.EDIT_KEYS and self.hub_app.read_only:
             event.stop()
             self.notify(
-                "Read-only is on: changes are off. Start hubtui without --read-only to edit.",
+                "Read-only is on (--read-only, HUBTUI_READ_ONLY or read_only in the config "
+                "file): changes are off.",
                 severity="warning",
                 markup=False,
             )
