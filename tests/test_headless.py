@@ -219,3 +219,15 @@ def test_a_dumb_terminal_is_pointed_to_the_commands(
     status, _, err = run(capsys, "--demo")
     assert status == 2
     assert "hubtui hubs, hub, projects, users, who" in err
+
+
+def test_json_lines_and_json_give_the_same_records_with_terminal_control_escaped(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, lines, _ = run(capsys, "--demo", "users", "acme-build", "1001", "--format", "jsonl")
+    status, whole, _ = run(capsys, "--demo", "users", "acme-build", "1001", "--format", "json")
+    assert [json.loads(line) for line in lines.splitlines()] == json.loads(whole)
+    eve = next(json.loads(x) for x in lines.splitlines() if "eve@acme-build.com" in x)
+    assert eve["User"]["LastName"] == "O'Neil\x1b[2J\x1b]0;pwned\x07"  # kept exactly...
+    assert "\x1b" not in lines  # ...and written as escapes
+    assert "\x07" not in lines

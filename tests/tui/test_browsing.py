@@ -339,3 +339,29 @@ async def test_the_project_id_prompt_is_done_with_once_a_project_opens() -> None
         screen = pilot.app.screen
         assert isinstance(screen, ProjectUsersScreen)
         assert screen.project_id == "1002"
+
+
+async def test_back_has_keys_that_do_not_start_with_escape() -> None:
+    async with running() as pilot:
+        await press(pilot, "enter", "enter")
+        assert isinstance(pilot.app.screen, ProjectUsersScreen)
+        await press(pilot, "left")
+        assert isinstance(pilot.app.screen, HubDetailScreen)
+        await press(pilot, "enter", "h")
+        assert isinstance(pilot.app.screen, HubDetailScreen)
+        await press(pilot, "backspace")
+        assert isinstance(pilot.app.screen, HubListScreen)
+        await press(pilot, "backspace", "left", "h")
+        assert isinstance(pilot.app.screen, HubListScreen)  # the first screen stays
+        assert pilot.app.is_running
+        await press(pilot, "enter")
+        assert "esc/⌫ Back" in screen_words(pilot)  # the footer says it
+
+
+async def test_a_limited_reader_has_no_role_of_their_own_in_the_table() -> None:
+    async with running() as pilot:
+        await press(pilot, "enter", "enter")
+        table = pilot.app.screen.query_one(RecordTable)
+        limited = [row for row in table.rows if row.cells[4] == "LIMITED"]
+        assert len(limited) == 5
+        assert {row.cells[2] for row in limited} == {"—"}

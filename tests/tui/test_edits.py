@@ -186,7 +186,7 @@ async def test_read_only_hides_edit_keys_and_says_so() -> None:
         assert "Edit" not in footer
         await press(pilot, "a")
         assert isinstance(pilot.app.screen, ProjectUsersScreen)
-        assert "Read-only is on: changes are off" in screen_words(pilot)
+        assert "Read-only is on (--read-only, HUBTUI_READ_ONLY or" in screen_words(pilot)
         await press(pilot, "e")
         assert isinstance(pilot.app.screen, ProjectUsersScreen)
     assert store.creates == 0
@@ -210,3 +210,15 @@ async def test_the_change_log_lists_each_change() -> None:
         words = screen_words(pilot)
         assert "DONE update aiko.tanaka@acme-build.com in Harbour Bridge Retrofit" in words
         assert "Role: Editor → Admin" in words
+
+
+async def test_a_refused_add_puts_the_cursor_back_in_the_email() -> None:
+    async with running() as pilot:
+        await open_bridge_users(pilot)
+        await press(pilot, "a")
+        await type_text(pilot, "aiko.tanaka@acme-build.com")
+        await press(pilot, "tab", "ctrl+s")  # focus on Role when sending
+        assert "HTTP 409" in screen_words(pilot)
+        focused = pilot.app.focused
+        assert isinstance(focused, Input)
+        assert focused.id == "email"

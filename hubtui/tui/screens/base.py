@@ -25,7 +25,9 @@ class ListScreen(Screen[None]):
     """A screen built around one :class:`RecordTable`."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back"),
+        Binding("escape", "back", "Back", key_display="esc/⌫"),
+        # Keys that do not start with ESC: no wait for an escape sequence (tmux's escape-time).
+        Binding("backspace,left,h", "back", "Back", show=False),
         Binding("slash", "filter", "Filter"),
         Binding("r", "reload", "Reload"),
         Binding("x", "export", "Export"),
@@ -220,7 +222,11 @@ class ListScreen(Screen[None]):
             )
             return
         self.app.copy_to_clipboard(value)
-        self.notify(f"Copied the {what}: {inert(value)}", markup=False)
+        self.notify(
+            f"Sent the {what} {inert(value)} to the terminal's clipboard (OSC 52; in tmux it "
+            "needs set-clipboard on).",
+            markup=False,
+        )
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # A load that failed in a way no handler expected: say so, keep the app running.

@@ -15,7 +15,7 @@ from hubtui.tui.screens.base import ListScreen
 
 GLOBAL_KEYS = (
     ("enter", "open the selected row"),
-    ("escape", "clear the filter; otherwise back one screen"),
+    ("escape backspace ← h", "clear the filter; otherwise back one screen"),
     ("/", "filter the list (case and accents ignored)"),
     ("↑ ↓ pgup pgdn home end", "move in the list"),
     ("s / S", "sort by the next column / reverse the order"),
@@ -44,6 +44,8 @@ class HelpScreen(ModalScreen[None]):
         keys: list[tuple[str, str]] = list(GLOBAL_KEYS)
         for cls in type(screen).__mro__:
             for binding in cls.__dict__.get("BINDINGS", []):
+                if binding.action == "back":
+                    continue  # among the keys every screen shares, above
                 if isinstance(binding, Binding) and binding.show and binding.description:
                     entry = (
                         binding.key.replace("slash", "/").replace("question_mark", "?"),

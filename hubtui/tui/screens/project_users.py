@@ -298,7 +298,8 @@ def user_row(user: ProjectUser) -> Row:
         cells=(
             user_name(user),
             inert(user.user.email or ""),
-            inert(user.role),
+            # A limited reader has no role of their own (the server says Reader): say so.
+            "—" if user.is_limited else inert(user.role),
             "yes" if user.is_reviewer else "",
             limited,
             teams,

@@ -390,7 +390,9 @@ class UserFormScreen(ModalScreen[FormResult | None]):
             self.state = State.EDITING
             self._set_fields_enabled(True)
             self._say(f"{error} Your entries are kept: press ctrl+s to try again.", tone="error")
-            self.query_one(RadioSet).focus()
+            # An add the server refused is most often about the email: start there.
+            field = "#email" if self.mode is Mode.ADD else "#role"
+            self.query_one(field).focus()
 
     def _after_unknown(self, adding: bool, why: str) -> None:
         if adding:
