@@ -44,9 +44,9 @@ class HelpScreen(ModalScreen[None]):
         keys: list[tuple[str, str]] = list(GLOBAL_KEYS)
         for cls in type(screen).__mro__:
             for binding in cls.__dict__.get("BINDINGS", []):
-                if binding.action == "back":
-                    continue  # among the keys every screen shares, above
-                if isinstance(binding, Binding) and binding.show and binding.description:
+                if not isinstance(binding, Binding) or binding.action == "back":
+                    continue  # back is among the keys every screen shares, above
+                if binding.show and binding.description:
                     entry = (
                         binding.key.replace("slash", "/").replace("question_mark", "?"),
                         binding.description,

@@ -232,7 +232,12 @@ class RecordTable(Widget, can_focus=True):
 
     def _start_indexing(self) -> None:
         if self._indexed_up_to < len(self._records):
-            self.run_worker(self._index_in_chunks(), group="index", exclusive=True)
+            # The function, not a coroutine: a worker the app never starts (it is quitting)
+            # leaves no coroutine behind that was never awaited.
+            self.run_worker(self._index_rest, group="index", exclusive=True)  # type: ignore[arg-type]
+
+    async def _index_rest(self) -> None:
+        await self._index_in_chunks()
 
     def update_record(self, record: Any, *, key: str) -> None:
         """Replace the record with this key, or add it; the cursor moves to it."""
