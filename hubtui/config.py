@@ -7,7 +7,6 @@ profile's ``token_command`` runs only when that profile is used.
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import shlex
 import subprocess
@@ -17,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from hubtui.hosts import is_loopback_host
 
 __all__ = ["ConfigError", "Settings", "config_path", "load_settings", "profile_names"]
 
@@ -147,21 +148,12 @@ def _check_base_url(url: str, allow_insecure_http: bool) -> None:
         parts, host = None, ""
     if parts is None or parts.scheme not in ("http", "https") or not host:
         raise ConfigError(f"The server address {url!r} {where} is not an http(s) URL.")
-    if parts.scheme == "http" and not allow_insecure_http and not _is_loopback(host):
+    if parts.scheme == "http" and not allow_insecure_http and not is_loopback_host(host):
         raise ConfigError(
             f"The server address {url} {where} is plain http to another machine, which would "
             "send the token unencrypted: use https, or --allow-insecure-http "
             "(HUBTUI_ALLOW_INSECURE_HTTP, allow_insecure_http) if you must."
         )
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _token(token_file: str | None, env: Mapping[str, str], file: Mapping[str, Any]) -> str | None:

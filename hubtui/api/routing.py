@@ -19,6 +19,8 @@ from urllib.parse import quote
 
 import httpx
 
+from hubtui.hosts import is_loopback_host
+
 if TYPE_CHECKING:
     from publicsuffixlist import PublicSuffixList
 
@@ -48,20 +50,6 @@ class RegionalRoute:
         if self.trusted:
             return f"Using the regional API: {self.why}."
         return f"The regional API is not trusted ({self.why}); using the configured server instead."
-
-
-def is_loopback_host(host: str) -> bool:
-    """Whether a host stays on this machine: ``localhost``, 127.0.0.0/8 or ::1.
-
-    Names under ``.localhost`` are not counted: a resolver may send them to DNS.
-    """
-    host = host.lower().strip("[]")
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 @cache
