@@ -365,3 +365,21 @@ async def test_a_limited_reader_has_no_role_of_their_own_in_the_table() -> None:
         limited = [row for row in table.rows if row.cells[4] == "LIMITED"]
         assert len(limited) == 5
         assert {row.cells[2] for row in limited} == {"—"}
+
+
+async def test_y_on_the_hub_list_offers_name_id_or_display_name() -> None:
+    async with running() as pilot:
+        table = pilot.app.screen.query_one(RecordTable)
+        acme = next(row.key for row in table.rows if row.cells[1] == "acme-build")
+        assert table.select_key(acme)
+        await press(pilot, "y")
+        words = screen_words(pilot)
+        assert "Name (URL name): acme-build" in words
+        assert "DisplayName: ACME Construction Group" in words
+        await press(pilot, "enter")
+        assert pilot.app.clipboard == "acme-build"
+        assert "Sent the Name (URL name) of hub" in screen_words(pilot)
+        await press(pilot, "y", "down", "down", "enter")
+        assert pilot.app.clipboard == "ACME Construction Group"
+        await press(pilot, "y", "down", "enter")
+        assert pilot.app.clipboard == acme

@@ -160,6 +160,8 @@ async def test_hub_ids_are_inert_and_not_copied() -> None:
         table = pilot.app.screen.query_one(RecordTable)
         assert table.select_key(hub.id)
         await press(pilot, "y")
+        assert "Id: id␛]52;c;" in assert_inert(pilot)  # the choice itself is inert
+        await press(pilot, "down", "enter")  # Id
         assert_inert(pilot)
         words = screen_words(pilot)
         assert "Not copied" in words

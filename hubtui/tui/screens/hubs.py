@@ -171,7 +171,18 @@ class HubListScreen(ListScreen):
         hub: Hub | None = self.table.highlighted_record
         if hub is None:
             return
-        self.copy_value(hub.id, f"id of hub {hub_label(hub)}")
+        from hubtui.tui.screens.copy_choice import CopyChoiceScreen
+
+        choices = [("Name (URL name)", hub.name), ("Id", hub.id)]
+        if hub.has_custom_display_name:
+            choices.append(("DisplayName", hub.display_name))
+
+        def chosen(choice: tuple[str, str] | None) -> None:
+            if choice is not None:
+                label, value = choice
+                self.copy_value(value, f"{label} of hub {hub_label(hub)}")
+
+        self.app.push_screen(CopyChoiceScreen(f"from hub {hub.name}", choices), chosen)
 
 
 def _hub_key(hub: Hub) -> str:
