@@ -28,6 +28,7 @@ from hubtui.changelog import (
 )
 from hubtui.export import render
 from hubtui.text import fold, inert
+from hubtui.tui.present import DISPLAY_NAME_NOT_SENT, NO_DISPLAY_NAME  # words only: no Textual
 
 if TYPE_CHECKING:
     import argparse
@@ -255,11 +256,11 @@ async def resolve_hub(client: HubClient, given: str) -> Hub:
 def _hubs_table(hubs: Sequence[Hub]) -> Table:
     def row(hub: Hub) -> tuple[str, ...]:
         if not hub.display_name_sent:
-            shown, note = "(not sent by server)", ""
+            shown, note = DISPLAY_NAME_NOT_SENT, ""
         elif hub.has_custom_display_name:
             shown, note = inert(hub.display_name), "differs"
         else:
-            shown, note = "(none set = Name)", ""
+            shown, note = NO_DISPLAY_NAME, ""
         return (
             inert(hub.name),
             shown,

@@ -28,7 +28,13 @@ from hubtui.api.errors import (
 )
 from hubtui.api.models import Hub, Project, ProjectUser
 from hubtui.api.parsing import DEFAULT_MAX_RECORDS, RawFilter, Records, parse_list, parse_one
-from hubtui.api.routing import RegionalRoute, encode_segment, is_loopback_host, judge_regional_url
+from hubtui.api.routing import (
+    RegionalRoute,
+    encode_segment,
+    is_loopback_host,
+    judge_regional_url,
+    origin,
+)
 from hubtui.api.transport import (
     ACCEPT_ENCODING,
     BodyTooLarge,
@@ -543,9 +549,3 @@ def _check_version(version: str) -> ApiVersion:
         if version == known:
             return known
     raise ValueError(f"api_version must be 'v2' or 'v3', not {version!r}")
-
-
-def origin(url: httpx.URL) -> tuple[str, int]:
-    """A URL's host and port (the scheme's default when none is written)."""
-    default = 443 if url.scheme == "https" else 80
-    return (url.host.lower(), url.port or default)

@@ -24,7 +24,7 @@ from hubtui.hosts import is_loopback_host
 if TYPE_CHECKING:
     from publicsuffixlist import PublicSuffixList
 
-__all__ = ["RegionalRoute", "encode_segment", "is_loopback_host", "judge_regional_url"]
+__all__ = ["RegionalRoute", "encode_segment", "is_loopback_host", "judge_regional_url", "origin"]
 
 
 @dataclass(frozen=True)
@@ -75,8 +75,9 @@ def parent_domain(host: str) -> str | None:
     return None
 
 
-def _port(url: httpx.URL) -> int:
-    return url.port or (443 if url.scheme == "https" else 80)
+def origin(url: httpx.URL) -> tuple[str, int]:
+    """A URL's host (lowercase) and port (the scheme's default when none is written)."""
+    return (url.host.lower(), url.port or (443 if url.scheme == "https" else 80))
 
 
 def judge_regional_url(
@@ -124,7 +125,7 @@ def _judge(
             under = f" nor under {parent}" if parent else ""
             return refuse(f"its host {host} is not {base_host}{under}")
         why = f"its host is under {parent}"
-    port, base_port = _port(url), _port(base_url)
+    port, base_port = origin(url)[1], origin(base_url)[1]
     if port != base_port and not (url.scheme == "https" and port == 443):
         return refuse(f"its port {port} is not the configured server's ({base_port})")
     clean = str(url.copy_with(query=None, fragment=None)).rstrip("/")

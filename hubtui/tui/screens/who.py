@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, ProgressBar, Static
 
-from hubtui.api.errors import ApiStatusError, HubError, InvalidResponseError
+from hubtui.api.errors import ApiConnectionError, ApiStatusError, HubError, InvalidResponseError
 from hubtui.text import inert
 from hubtui.triage import Finding, PersonQuery, Progress, search_people
 from hubtui.tui.present import LIMITED_BADGE, user_name
@@ -78,8 +78,9 @@ def _short_reason(error: HubError) -> str:
         return f"HTTP {error.status_code}" + (f": {said}" if said else "")
     if isinstance(error, InvalidResponseError):
         return f"unreadable answer: {error.problem}"
-    reason = getattr(error, "reason", None)
-    return reason if isinstance(reason, str) else str(error)
+    if isinstance(error, ApiConnectionError):
+        return error.reason
+    return str(error)
 
 
 def finding_row(finding: Finding, key: str) -> Row:
