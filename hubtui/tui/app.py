@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.content import Content
@@ -118,6 +119,7 @@ class HubTuiApp(App[None]):
     def can_reconnect(self) -> bool:
         return self._reconnect is not None
 
+    @work(exclusive=True, group="reconnect")
     async def reconnect(self, profile: str | None, *, fresh_start: bool) -> None:
         """Read the settings and the token again (for another profile, or the same one).
 

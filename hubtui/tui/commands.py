@@ -34,7 +34,7 @@ class Profiles(Provider):
 
         app = self.app
         if isinstance(app, HubTuiApp):
-            app.run_worker(app.reconnect(profile, fresh_start=fresh_start), exclusive=True)
+            app.reconnect(profile, fresh_start=fresh_start)
 
     async def discover(self) -> Hits:
         for text, profile, fresh in self._commands():

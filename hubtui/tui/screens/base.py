@@ -158,14 +158,13 @@ class ListScreen(Screen[None]):
         return {}
 
     def action_export(self) -> None:
-        from datetime import UTC, datetime
-
+        from hubtui.changelog import now
         from hubtui.tui.screens.export import ExportScreen
 
         table = self.table
         rows = table.shown_rows
         context = {
-            "exported": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "exported": now(),
             "server": self.hub_app.server_label,
             **self.export_context(),
             "filter": table.filter_text or "(none)",
@@ -206,9 +205,7 @@ class ListScreen(Screen[None]):
         self.show_problem(str(error), hint=hint)
 
     def action_reread_token(self) -> None:
-        self.app.run_worker(
-            self.hub_app.reconnect(self.hub_app.profile, fresh_start=False), exclusive=True
-        )
+        self.hub_app.reconnect(self.hub_app.profile, fresh_start=False)
 
     def copy_value(self, value: str, what: str) -> None:
         """Copy a server's value, if it is one a person could have typed; say what happened."""
