@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import httpx
+import pytest
 from starlette.applications import Starlette
 from textual.pilot import Pilot
 
@@ -14,6 +16,12 @@ from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from hubtui.tui.app import HubTuiApp
 
 DEMO_URL = "http://localhost"
+
+
+@pytest.fixture(autouse=True)
+def _work_in_a_temporary_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Exports and files typed as relative paths land in the test's own folder, never the repo."""
+    monkeypatch.chdir(tmp_path)
 
 
 async def no_sleep(seconds: float) -> None:
@@ -90,5 +98,8 @@ _FRAME = str.maketrans("", "", "█▀▄▊▌▎▔▁│─╭╮╰╯┃━
 
 
 def screen_words(pilot: Pilot[None]) -> str:
-    """The screen's words in reading order, frames removed and wrapped lines joined."""
-    return " ".join(screen_text(pilot).translate(_FRAME).split())
+    """The screen's words in reading order, frames removed and wrapped lines joined; then each
+    notification shown, whole (on screen it lies over the list, its lines between the rows)."""
+    words = " ".join(screen_text(pilot).translate(_FRAME).split())
+    notices = [str(toast.render()) for toast in pilot.app.screen.query("Toast")]
+    return " ".join([words, *(" ".join(notice.split()) for notice in notices)])
