@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.segment import Segment
 from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.color import Color
 from textual.content import Content
+from textual.filter import LineFilter
 from textual.screen import Screen
+from textual.theme import BUILTIN_THEMES
 
 from hubtui.changelog import ChangeLog
 from hubtui.text import inert
 from hubtui.tui.catalog import Catalog
 from hubtui.tui.commands import LoadedRecords, Profiles
+from hubtui.tui.glyphs import PLAIN, console_text, plain_keys
 from hubtui.tui.screens.hubs import HubListScreen
 
 if TYPE_CHECKING:
@@ -26,6 +33,28 @@ if TYPE_CHECKING:
 
     #: Settings (the token read again) for a profile: how to connect, and the server's name.
     Reconnect = Callable[[str | None], tuple[Callable[[], HubClient], str, Settings]]
+
+
+#: The themes offered (ctrl+p → theme): Textual's own two, with the amber of LIMITED text made
+#: dark enough on the light one that every mark passes WCAG AA contrast (tests/tui/test_themes.py).
+OFFERED_THEMES = (
+    replace(BUILTIN_THEMES["textual-dark"], name="hubtui-dark"),
+    replace(
+        BUILTIN_THEMES["textual-light"],
+        name="hubtui-light",
+        variables={**BUILTIN_THEMES["textual-light"].variables, "text-warning": "#6B4500"},
+    ),
+)
+THEMES = tuple(theme.name for theme in OFFERED_THEMES)
+#: Under NO_COLOR only: the terminal's ANSI colours, which the NoColor filter then removes.
+ANSI_THEME = BUILTIN_THEMES["ansi-dark"]
+
+
+class ConsoleGlyphs(LineFilter):
+    """Replaces, in every line drawn, the characters a Linux console cannot show."""
+
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        return [Segment(console_text(text), style, control) for text, style, control in segments]
 
 
 class HubTuiApp(App[None]):
@@ -50,7 +79,22 @@ class HubTuiApp(App[None]):
         profile: str | None = None,
         reconnect: Reconnect | None = None,
     ) -> None:
-        super().__init__()
+        # NO_COLOR: the terminal's own colours only, then none at all (Textual's NoColor filter):
+        # emphasis is bold, reverse and italic, and every mark is a word.
+        no_color = "NO_COLOR" in os.environ
+        super().__init__(ansi_color=True if no_color else None)
+        for name in list(self.available_themes):
+            self.unregister_theme(name)
+        for theme in OFFERED_THEMES:
+            self.register_theme(theme)
+        self.theme = THEMES[0]
+        if no_color:
+            self.register_theme(ANSI_THEME)
+            self.theme = ANSI_THEME.name
+        # A Linux console: square ASCII frames instead of rounded ones (hubtui.tcss, .-plain).
+        self.set_class(PLAIN, "-plain")
+        if PLAIN:
+            self._filters.append(ConsoleGlyphs())
         self._connect = connect
         self._client_task: asyncio.Future[HubClient] | None = None
         self.server_label = server_label
@@ -63,6 +107,9 @@ class HubTuiApp(App[None]):
         #: The config file's profile in use (None: its top-level settings).
         self.profile = profile
         self._reconnect = reconnect
+
+    def get_key_display(self, binding: Binding) -> str:
+        return plain_keys(super().get_key_display(binding))
 
     def get_default_screen(self) -> Screen[None]:
         return HubListScreen()

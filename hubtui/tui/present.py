@@ -6,12 +6,13 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from hubtui.text import inert, lookalike
+from hubtui.tui.glyphs import NOT_EQUAL
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, ProjectUser
 
 #: The marker of a hub whose display name differs from its URL name (a symbol, not colour).
-DIFFERENT_NAMES_MARK = "≠"
+DIFFERENT_NAMES_MARK = NOT_EQUAL
 NO_DISPLAY_NAME = "(none set = Name)"
 DISPLAY_NAME_NOT_SENT = "(not sent by server)"
 LIMITED_BADGE = "LIMITED"

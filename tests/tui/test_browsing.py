@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hubtui.demo import DemoSize, DemoStore, Faults
+from hubtui.tui.screens.help import HelpScreen
 from hubtui.tui.screens.hub_detail import HubDetailScreen
 from hubtui.tui.screens.hubs import HubListScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
@@ -219,11 +220,23 @@ async def test_palette_jumps_to_a_loaded_user() -> None:
 
 
 async def test_help_lists_keys_and_badges() -> None:
-    async with running() as pilot:
+    async with running(size=(80, 24)) as pilot:
         await press(pilot, "enter", "enter", "question_mark")
-        text = screen_words(pilot)
-        assert "LIMITED: a limited reader" in text
-        assert "All/members/limited" in text or "Who" in text
+        help_screen = pilot.app.screen
+        assert isinstance(help_screen, HelpScreen)
+        keys = dict(help_screen.keys())
+        for key in ("a", "e", "l", "v", "y", "c", "r", "x", "t"):
+            assert len(keys[key].split()) >= 3, f"{key}: {keys[key]!r} is not a sentence"
+        assert "copy the highlighted email" in keys["y"]
+        # A long sentence wraps beside its key, not back under it.
+        lines = screen_text(pilot).splitlines()
+        first = next(n for n, line in enumerate(lines) if "add a person to this" in line)
+        column = lines[first].index("add a person to this")
+        assert lines[first + 1][column - 2 : column] == "  "
+        assert lines[first + 1][column:].startswith("role")
+        await pilot.press("end")
+        await press(pilot)
+        assert "email domain is whitelisted at" in screen_words(pilot)  # the LIMITED legend
         await press(pilot, "escape")
         assert isinstance(pilot.app.screen, ProjectUsersScreen)
 
@@ -383,3 +396,62 @@ async def test_y_on_the_hub_list_offers_name_id_or_display_name() -> None:
         assert pilot.app.clipboard == "ACME Construction Group"
         await press(pilot, "y", "down", "enter")
         assert pilot.app.clipboard == acme
+
+
+async def test_empty_and_failed_lists_never_contradict_the_counts() -> None:
+    faults = Faults(failure_rate=1.0, failure_statuses=(500,))
+    async with running(faults=faults) as pilot:
+        text = screen_words(pilot)
+        assert "Not loaded: the message above says why." in text
+        assert "No hubs yet" not in text
+        faults.failure_rate = 0.0
+        await press(pilot, "r", "slash")
+        await type_text(pilot, "zzz")
+        text = screen_words(pilot)
+        assert "8 hubs" in text
+        assert "None of the 8 match; escape clears the filter." in text
+        assert "No hubs yet" not in text
+        await press(pilot, "escape", "escape")
+        faults.failure_rate = 1.0
+        await press(pilot, "enter")
+        text = screen_words(pilot)
+        assert "Projects not loaded." in text
+        assert "Not loaded: the message above says why." in text
+        assert "This hub has no projects" not in text
+        assert "checking…" not in text
+        assert "not checked: the hub could not be read" in text
+
+
+async def test_n_twice_gives_back_the_same_sort_and_s_skips_hidden_columns() -> None:
+    async with running(size=(60, 20)) as pilot:
+        await press(pilot, "S")
+        before = [row.key for row in pilot.app.screen.query_one(RecordTable).shown_rows]
+        assert "sorted by Name (URL name) descending" in screen_words(pilot)
+        await press(pilot, "n")
+        assert "sorted by Name (URL name) descending" in screen_words(pilot)
+        await press(pilot, "n")
+        table = pilot.app.screen.query_one(RecordTable)
+        assert [row.key for row in table.shown_rows] == before
+        shown_labels = screen_text(pilot)
+        for _ in range(len(table.columns) + 1):
+            await press(pilot, "s")
+            label = table.sort_label or ""
+            assert "hidden" not in label
+            assert label.split(" ascending")[0] in shown_labels or "≠" in label
+
+
+async def test_the_sort_arrow_stays_in_a_narrow_header_and_a_click_sorts() -> None:
+    async with running(size=(60, 20)) as pilot:
+        table = pilot.app.screen.query_one(RecordTable)
+        widths = dict(table._layout(table.size.width))
+        region = next(i for i, c in enumerate(table.columns) if c.key == "region")
+        left = sum(w + 1 for i, w in sorted(widths.items()) if i < region)
+        await pilot.click(RecordTable, offset=(left + 1, 0))
+        await pilot.pause()
+        assert table.sort_label == "Region ascending"
+        header = screen_text(pilot).splitlines()[3]
+        assert "▲" in header
+        await pilot.click(RecordTable, offset=(left + 1, 0))
+        await pilot.pause()
+        assert table.sort_label == "Region descending"
+        assert "▼" in screen_text(pilot).splitlines()[3]

@@ -25,6 +25,17 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "help": ("enter", "enter", "question_mark"),
     "edit_confirm_difference": ("enter", "enter", "down", "e", "down", "enter", "ctrl+s"),
     "promote_limited_reader": ("enter", "enter", "end", "e"),
+    "add_form": ("enter", "enter", "a"),
+    "change_log": ("enter", "enter", "c"),
+    "who_prompt": ("w",),
+    "copy_choice": ("y",),
+    "project_id_prompt": ("enter", "p"),
+    "filter_matches_nothing": ("slash", "z", "z", "z"),
+}
+#: Small windows: where you are, both names and the LIMITED word must still read.
+SMALL = {
+    name: SCREENS[name]
+    for name in ("hub_list", "hub_detail", "project_users_limited_reader", "who_results")
 }
 
 
@@ -42,4 +53,11 @@ def keys_then_settle(keys: tuple[str, ...]) -> Callable[[Pilot[None]], Any]:
 def test_screen(snap_compare: Callable[..., bool], screen: str, size: tuple[int, int]) -> None:
     assert snap_compare(
         make_app(), terminal_size=size, run_before=keys_then_settle(SCREENS[screen])
+    )
+
+
+@pytest.mark.parametrize("screen", list(SMALL))
+def test_small_window(snap_compare: Callable[..., bool], screen: str) -> None:
+    assert snap_compare(
+        make_app(), terminal_size=(60, 16), run_before=keys_then_settle(SMALL[screen])
     )

@@ -29,11 +29,24 @@ class ListScreen(Screen[None]):
         # Keys that do not start with ESC: no wait for an escape sequence (tmux's escape-time).
         Binding("backspace,left,h", "back", "Back", show=False),
         Binding("slash", "filter", "Filter"),
-        Binding("r", "reload", "Reload"),
-        Binding("x", "export", "Export"),
-        Binding("question_mark", "help", "Help"),
-        Binding("q", "app.quit", "Quit"),
-        Binding("t", "reread_token", "Read token again", show=False),
+        Binding("r", "reload", "Reload", tooltip="load this list again from the server"),
+        Binding(
+            "x",
+            "export",
+            "Export",
+            tooltip="write the rows shown (filter and sort kept) to a CSV or JSON file",
+        ),
+        Binding("question_mark", "help", "Help", tooltip="this help"),
+        Binding(
+            "q", "app.quit", "Quit", tooltip="quit hubtui (it asks first while a change is sent)"
+        ),
+        Binding(
+            "t",
+            "reread_token",
+            "Read token again",
+            show=False,
+            tooltip="read the token again (token_command or token file) and reconnect",
+        ),
     ]
     #: Lines for the help screen: what each badge and marker on this screen means.
     LEGEND: ClassVar[tuple[str, ...]] = ()
@@ -127,6 +140,8 @@ class ListScreen(Screen[None]):
             self.app.pop_screen()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "filter" and self.is_mounted and self.query_one(FilterBar).has_focus:
+            return False  # "/" is typed into the filter there; the footer does not offer it
         if action == "back" and not self.CAN_GO_BACK:
             if not self.is_mounted:
                 return False
@@ -185,6 +200,7 @@ class ListScreen(Screen[None]):
 
     def begin_loading(self) -> None:
         self.table.loading = True
+        self.table.set_note("Loading…")
         self.query_one(ProblemPanel).clear()
 
     def end_loading(self) -> None:
@@ -193,6 +209,7 @@ class ListScreen(Screen[None]):
 
     def show_problem(self, message: str, *, hint: str = "Press r to try again.") -> None:
         self.query_one(ProblemPanel).show_problem(message, hint=hint)
+        self.table.set_note("Not loaded: the message above says why.")
 
     def show_error(self, error: HubError) -> None:
         """A failed load, with what to do about it."""

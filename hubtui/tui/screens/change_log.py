@@ -9,10 +9,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from hubtui.changelog import ChangeLog
 from hubtui.text import inert
+from hubtui.tui.glyphs import WARNING
 
 
 class ChangeLogScreen(ModalScreen[None]):
@@ -23,8 +24,9 @@ class ChangeLogScreen(ModalScreen[None]):
         self.change_log = log
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-box"):
+        with VerticalScroll(classes="dialog-box"):
             yield Static(self._text(), id="change-log-text")
+        yield Footer(compact=True)
 
     def _text(self) -> Content:
         lines: list[Content] = [Content.styled("Changes in this session", "bold")]
@@ -47,6 +49,6 @@ class ChangeLogScreen(ModalScreen[None]):
         if self.change_log.path is not None:
             lines.append(Content(f"Appended as JSON lines to {self.change_log.path}"))
         if self.change_log.write_error:
-            lines.append(Content(f"⚠ {self.change_log.write_error}"))
+            lines.append(Content(f"{WARNING} {self.change_log.write_error}"))
         lines.append(Content("escape closes."))
         return Content("\n").join(lines)

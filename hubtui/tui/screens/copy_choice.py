@@ -10,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from hubtui.text import inert
@@ -36,6 +36,7 @@ class CopyChoiceScreen(ModalScreen["tuple[str, str] | None"]):
                 ),
                 id="copy-choices",
             )
+        yield Footer(compact=True)
 
     @on(OptionList.OptionSelected, "#copy-choices")
     def _chosen(self, event: OptionList.OptionSelected) -> None:

@@ -10,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState
 
 from hubtui.api.errors import HubError, NotFoundError
@@ -43,6 +43,7 @@ class GoToHubScreen(ModalScreen["Hub | None"]):
             )
             yield Input(placeholder="URL name, then enter", id="hub-name-input")
             yield Static(id="go-to-message")
+        yield Footer(compact=True)
 
     @on(Input.Submitted, "#hub-name-input")
     def _submitted(self, event: Input.Submitted) -> None:

@@ -6,10 +6,10 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from hubtui.tui.screens.base import ListScreen
 
@@ -25,7 +25,7 @@ GLOBAL_KEYS = (
 
 
 class HelpScreen(ModalScreen[None]):
-    """Keys and legend for one screen."""
+    """Keys and legend for one screen: each key with a sentence that wraps beside it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,q", "dismiss", "Close help"),
@@ -36,27 +36,36 @@ class HelpScreen(ModalScreen[None]):
         self.for_screen = screen
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-box"):
-            yield Static(self._text(), id="help-text")
+        with VerticalScroll(classes="dialog-box"):
+            yield Static(Content.styled("Keys", "bold"), classes="help-heading")
+            for key, sentence in self.keys():
+                with Horizontal(classes="help-row"):
+                    yield Static(Content.styled(key, "bold"), classes="help-key")
+                    yield Static(sentence, classes="help-what")
+            if self.for_screen.LEGEND:
+                yield Static(Content.styled("What the marks mean", "bold"), classes="help-heading")
+                for line in self.for_screen.LEGEND:
+                    yield Static(line, classes="help-legend")
+            yield Static("escape or ? closes this help.", classes="help-heading")
+        yield Footer(compact=True)
 
-    def _text(self) -> Content:
-        screen = self.for_screen
+    def keys(self) -> list[tuple[str, str]]:
+        """(keys, what they do) for the screen below: shared keys first, then its own."""
         keys: list[tuple[str, str]] = list(GLOBAL_KEYS)
-        for cls in type(screen).__mro__:
+        seen = {key for key, _ in keys}
+        for cls in type(self.for_screen).__mro__:
             for binding in cls.__dict__.get("BINDINGS", []):
                 if not isinstance(binding, Binding) or binding.action == "back":
                     continue  # back is among the keys every screen shares, above
-                if binding.show and binding.description:
-                    entry = (
-                        binding.key.replace("slash", "/").replace("question_mark", "?"),
-                        binding.description,
-                    )
-                    if entry[0] not in {k for k, _ in keys}:
-                        keys.append(entry)
-        lines: list[Content] = [Content.styled("Keys", "bold")]
-        lines += [Content.assemble((f"  {key:<24}", "bold"), text) for key, text in keys]
-        if screen.LEGEND:
-            lines += [Content(""), Content.styled("What the marks mean", "bold")]
-            lines += [Content(f"  {line}") for line in screen.LEGEND]
-        lines += [Content(""), Content("escape or ? closes this help.")]
-        return Content("\n").join(lines)
+                if not binding.tooltip and not (binding.show and binding.description):
+                    continue
+                key = binding.key_display or _key_names(binding.key)
+                if key not in seen:
+                    seen.add(key)
+                    keys.append((key, binding.tooltip or binding.description))
+        return keys
+
+
+def _key_names(keys: str) -> str:
+    names = {"slash": "/", "question_mark": "?", "backspace": "⌫"}
+    return " ".join(names.get(key, key) for key in keys.split(","))

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Input, Static
 
 from hubtui.api.errors import ApiStatusError, HubError
 from hubtui.text import inert
+from hubtui.tui.glyphs import NOT_EQUAL
 from hubtui.tui.present import amount, hub_label, name_warnings, when, when_both
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
@@ -29,6 +30,9 @@ PROJECT_COLUMNS = (
     Column("number", "Number", width=8, priority=3),
     Column("start", "Start", width=10, priority=4),
 )
+#: Below this many rows the names lose their frame and the facts scroll in a short box, so the
+#: breadcrumb, the counts, both names and some projects stay on screen down to 60×16.
+COMPACT_BELOW_ROWS = 24
 #: Statuses with which a server says it does not offer the (assumed) list-projects operation.
 NO_PROJECT_LISTING = (404, 405, 501)
 
@@ -37,9 +41,9 @@ class HubDetailScreen(ListScreen):
     """One hub: its names side by side, region, author, dates, restrictions; its projects."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("p", "project_by_id", "By id"),
-        Binding("w", "who", "Who"),
-        Binding("y", "copy", "Copy"),
+        Binding("p", "project_by_id", "By id", tooltip="open a project by typing its id"),
+        Binding("w", "who", "Who", tooltip="find a person (email, domain or name) in this hub"),
+        Binding("y", "copy", "Copy", tooltip="copy the highlighted project's id (or the hub's)"),
     ]
     LEGEND = (
         "Name: the URL identifier (lowercase, DNS-safe). Links and 'go to URL name' match it.",
@@ -54,12 +58,17 @@ class HubDetailScreen(ListScreen):
         super().__init__()
         self.hub = hub
         self.projects: dict[str, Project] = {}
+        self._route: RegionalRoute | None = None
+        #: Whether the hub itself could not be read (its region is then not being checked).
+        self._hub_failed = False
+        self._compact = False
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="hub-names"):
             yield Static(id="hub-name", classes="name-card")
             yield Static(id="hub-display-name", classes="name-card")
-        yield Static(id="hub-facts")
+        with VerticalScroll(id="hub-facts-box"):
+            yield Static(id="hub-facts")
         yield Input(placeholder="Project id, then enter", id="project-id")
         yield RecordTable(PROJECT_COLUMNS, id="records", empty_text="This hub has no projects.")
 
@@ -73,21 +82,25 @@ class HubDetailScreen(ListScreen):
     @work(exclusive=True, group="load", exit_on_error=False)
     async def _load(self) -> None:
         self.begin_loading()
+        self._hub_failed = False
         self.query_one(Summary).say("Loading projects…")
         try:
             client = await self.client()
             self.hub = await client.get_hub(self.hub.id)
-            self._show_hub(client.regional_route(self.hub))
+            self._route = client.regional_route(self.hub)
+            self._show_hub(self._route)
             projects = await client.list_projects(self.hub.id)
         except ApiStatusError as error:
+            self._hub_unread(error)
             if error.status_code in NO_PROJECT_LISTING and "projects" in error.operation:
                 self._ask_for_project_id(str(error))
             else:
                 self.show_error(error)
-                self.query_one(Summary).say("Projects not loaded.")
+                self._say_not_loaded()
         except HubError as error:
+            self._hub_unread(error)
             self.show_error(error)
-            self.query_one(Summary).say("Projects not loaded.")
+            self._say_not_loaded()
         else:
             self.projects = {str(p.id): p for p in projects}
             self.hub_app.catalog.add_projects(self.hub, projects)
@@ -95,6 +108,19 @@ class HubDetailScreen(ListScreen):
             self.on_view_changed()
         finally:
             self.end_loading()
+
+    def _say_not_loaded(self) -> None:
+        if self.projects:
+            self.query_one(Summary).say(
+                f"Reload failed: the {amount(len(self.projects), 'project')} below are from before."
+            )
+        else:
+            self.query_one(Summary).say("Projects not loaded.")
+
+    def _hub_unread(self, error: HubError) -> None:
+        if self._route is None and "projects" not in error.operation:
+            self._hub_failed = True
+            self._show_hub(None)
 
     def _ask_for_project_id(self, why: str) -> None:
         self.show_problem(
@@ -134,16 +160,25 @@ class HubDetailScreen(ListScreen):
         self.table.focus()
         self.hub_app.open_project(self.hub, project, project_id=project_id)
 
+    def on_resize(self, event: events.Resize) -> None:
+        compact = event.size.height < COMPACT_BELOW_ROWS
+        if compact != self._compact:
+            self._compact = compact
+            self.set_class(compact, "-compact")
+            self._show_hub(self._route)
+
     def _show_hub(self, route: RegionalRoute | None) -> None:
         hub = self.hub
         name_warning, shown_warning = name_warnings(hub)
+        # Small windows: each name on one line with its label; the warnings always show.
+        explain = not self._compact
         self.query_one(Breadcrumb).show_path(hub_label(hub))
         self.query_one("#hub-name", Static).update(
             Content.assemble(
                 ("Name", "bold"),
-                " (URL name)\n",
+                " (URL name)\n" if explain else " (URL name) ",
                 (inert(hub.name), "bold"),
-                "\nIn links; 'go to URL name' matches it.",
+                "\nIn links; 'go to URL name' matches it." if explain else "",
                 *_warning(name_warning),
             )
         )
@@ -151,20 +186,22 @@ class HubDetailScreen(ListScreen):
             shown, meaning = inert(hub.name), "Not sent by the server; showing Name."
         elif hub.has_custom_display_name:
             shown = inert(hub.display_name)
-            meaning = "≠ differs from Name; never used to look up."
+            meaning = f"{NOT_EQUAL} differs from Name; never used to look up."
         else:
             shown, meaning = inert(hub.display_name), "None set: it equals Name."
+        if not explain and hub.has_custom_display_name:
+            meaning = f"{NOT_EQUAL} Name"
         self.query_one("#hub-display-name", Static).update(
             Content.assemble(
                 ("DisplayName", "bold"),
-                "\n",
+                "\n" if explain else " ",
                 (shown, "bold"),
-                "\n",
+                "\n" if explain else " · ",
                 meaning,
                 *_warning(shown_warning),
             )
         )
-        self.query_one("#hub-facts", Static).update(_facts(hub, route))
+        self.query_one("#hub-facts", Static).update(_facts(hub, route, failed=self._hub_failed))
 
     def on_view_changed(self) -> None:
         table = self.table
@@ -220,7 +257,7 @@ def _project_key(project: Project) -> str:
     return str(project.id)
 
 
-def _facts(hub: Hub, route: RegionalRoute | None) -> Content:
+def _facts(hub: Hub, route: RegionalRoute | None, *, failed: bool = False) -> Content:
     lines: list[Content] = []
 
     def fact(label: str, *value: str | tuple[str, str]) -> None:
@@ -229,7 +266,7 @@ def _facts(hub: Hub, route: RegionalRoute | None) -> Content:
     region = inert(hub.region_name or "not given")
     regional = hub.api_regional_url
     if route is None:
-        trust = "checking…"
+        trust = "not checked: the hub could not be read" if failed else "checking…"
     elif regional is None:
         trust = "none named; calls go to the configured server"
     elif route.trusted:

@@ -27,25 +27,28 @@ from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 if TYPE_CHECKING:
     from hubtui.api import Hub
 
-NAME_COLUMN = Column("name", "Name (URL name)", min_width=18, priority=0)
-DISPLAY_COLUMN = Column("display_name", "DisplayName", min_width=20, priority=1)
+NAME_COLUMN = Column("name", "Name (URL name)", min_width=18, priority=0, keep=True)
+# The DisplayName is what gives way at 80 columns: it shrinks, and is never hidden.
+DISPLAY_COLUMN = Column("display_name", "DisplayName", min_width=12, priority=0)
 OTHER_COLUMNS = (
-    Column("region", "Region", width=17, priority=3),
+    Column("region", "Region", min_width=7, priority=3),
     Column("users", "Users", width=6, numeric=True, priority=4),
     Column("projects", "Projects", width=8, numeric=True, priority=4),
     Column("created", "Created", width=10, priority=5),
 )
-MARK_COLUMN = Column("mark", DIFFERENT_NAMES_MARK, width=2, priority=0)
+MARK_COLUMN = Column("mark", DIFFERENT_NAMES_MARK, width=len(DIFFERENT_NAMES_MARK) + 1, priority=0)
 
 
 class HubListScreen(ListScreen):
     """Hubs, with Name and DisplayName side by side and the difference marked."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "toggle_lead", "Names"),
-        Binding("g", "go_to_hub", "Go to"),
-        Binding("w", "who", "Who"),
-        Binding("y", "copy", "Copy"),
+        Binding(
+            "n", "toggle_lead", "Names", tooltip="put DisplayName first, or Name (URL name) again"
+        ),
+        Binding("g", "go_to_hub", "Go to", tooltip="open a hub by its Name (URL name)"),
+        Binding("w", "who", "Who", tooltip="find a person (email, domain or name) in every hub"),
+        Binding("y", "copy", "Copy", tooltip="copy the highlighted hub's Name, Id or DisplayName"),
     ]
     CAN_GO_BACK = False
     LEGEND = (
@@ -147,9 +150,10 @@ class HubListScreen(ListScreen):
 
     def action_toggle_lead(self) -> None:
         self.display_name_leads = not self.display_name_leads
+        # The sort follows its column (sorted by Name stays sorted by Name), so a second n
+        # gives back exactly the list of before.
         self._apply_columns()
         self.table.set_records(list(self.hubs.values()), self._row, key=_hub_key)
-        self.table.sort_by(1)
         self.on_view_changed()
 
     def action_go_to_hub(self) -> None:

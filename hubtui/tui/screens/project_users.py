@@ -8,7 +8,6 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widgets import Static
 
 from hubtui.api.errors import HubError
 from hubtui.text import inert, skipped_words
@@ -23,19 +22,19 @@ from hubtui.tui.present import (
 )
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.user_form import FormResult, Mode, UserFormScreen
-from hubtui.tui.widgets.chrome import Breadcrumb, Summary
+from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, Project, ProjectUser
 
 USER_COLUMNS = (
-    Column("name", "Name", min_width=16, priority=0),
-    Column("email", "Email", min_width=18, priority=1),
+    Column("name", "Name", min_width=12, priority=0),
+    Column("email", "Email", min_width=18, priority=0, keep=True),
     Column("role", "Role", width=7, priority=0),
     Column("reviewer", "Reviewer", width=8, priority=3),
     Column("limited", "Limited", width=8, priority=0),
-    Column("teams", "Teams", min_width=10, priority=4),
+    Column("teams", "Teams", min_width=6, priority=4),
 )
 LIMITED_COLUMN = 4
 #: What `l` cycles through: all users, direct members only, limited readers only.
@@ -50,12 +49,25 @@ class ProjectUsersScreen(ListScreen):
     """Who is in a project, and whether each is a direct member or a limited reader."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "add", "Add"),
-        Binding("e", "edit", "Edit"),
-        Binding("l", "cycle_group", "Who"),
-        Binding("v", "toggle_version", "v2/v3"),
-        Binding("y", "copy", "Copy email", show=False),
-        Binding("c", "changes", "Change log", show=False),
+        Binding("a", "add", "Add", tooltip="add a person to this project, with a role"),
+        Binding(
+            "e",
+            "edit",
+            "Edit",
+            tooltip="change the highlighted person's role (a limited reader becomes a member)",
+        ),
+        Binding(
+            "l", "cycle_group", "Who", tooltip="show all users, members only or limited readers"
+        ),
+        Binding("v", "toggle_version", "v2/v3", tooltip="switch this list between API v3 and v2"),
+        Binding("y", "copy", "Copy email", show=False, tooltip="copy the highlighted email"),
+        Binding(
+            "c",
+            "changes",
+            "Change log",
+            show=False,
+            tooltip="the changes made in this session, and their outcome",
+        ),
     ]
     EDIT_KEYS = ("a", "e")
     LEGEND = (
@@ -91,7 +103,7 @@ class ProjectUsersScreen(ListScreen):
 
     def compose_body(self) -> ComposeResult:
         yield RecordTable(USER_COLUMNS, id="records", empty_text="This project has no users.")
-        yield Static(id="access")
+        yield AccessPanel(id="access")
 
     @property
     def project_title(self) -> str:
@@ -121,7 +133,11 @@ class ProjectUsersScreen(ListScreen):
             )
         except HubError as error:
             self.show_error(error)
-            self.query_one(Summary).say("Users not loaded.")
+            self.query_one(Summary).say(
+                f"Reload failed: the {amount(len(self.users), 'user')} below are from before."
+                if self.users
+                else "Users not loaded."
+            )
         else:
             self.users = users
             self._settle_unknown_adds(users)
@@ -176,8 +192,7 @@ class ProjectUsersScreen(ListScreen):
         self._explain(event.record)
 
     def _explain(self, user: ProjectUser | None) -> None:
-        panel = self.query_one("#access", Static)
-        panel.update(explain_access(user, self.project) if user else "")
+        self.query_one(AccessPanel).explain(explain_access(user, self.project) if user else "")
 
     def action_cycle_group(self) -> None:
         self._group_index = (self._group_index + 1) % len(GROUPS)

@@ -25,6 +25,7 @@ from textual.worker import Worker, WorkerState
 from hubtui.api.errors import HubError
 from hubtui.changelog import DONE, UNKNOWN, Change, change_outcome, now
 from hubtui.text import inert
+from hubtui.tui.glyphs import WARNING
 from hubtui.tui.present import user_name
 
 if TYPE_CHECKING:
@@ -218,7 +219,7 @@ class UserFormScreen(ModalScreen[FormResult | None]):
         if self.mode is Mode.ADD:
             problem = email_problem(email)
             if problem:
-                self.query_one("#email-problem", Static).update(Content(f"⚠ {problem}"))
+                self.query_one("#email-problem", Static).update(Content(f"{WARNING} {problem}"))
                 self.query_one("#email", Input).focus()
                 return
             self._send()

@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Input, ProgressBar, Static
+from textual.widgets import Footer, Input, ProgressBar, Static
 
 from hubtui.api.errors import ApiConnectionError, ApiStatusError, HubError, InvalidResponseError
 from hubtui.text import inert
@@ -19,17 +19,17 @@ from hubtui.triage import Finding, PersonQuery, Progress, search_people
 from hubtui.tui.present import LIMITED_BADGE, user_name
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.project_users import explain_access
-from hubtui.tui.widgets.chrome import Breadcrumb, Summary
+from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 
 if TYPE_CHECKING:
     from hubtui.api import Hub
 
 WHO_COLUMNS = (
-    Column("hub", "Hub", min_width=12, priority=1),
+    Column("hub", "Hub", min_width=12, priority=0, keep=True),
     Column("project", "Project", min_width=14, priority=0),
     Column("person", "Person", min_width=12, priority=2),
-    Column("email", "Email", min_width=18, priority=0),
+    Column("email", "Email", min_width=18, priority=0, keep=True),
     # The role for a member, the whitelisted domain for a limited reader: the answer itself.
     Column("access", "Access", min_width=26, priority=0),
     Column("reviewer", "Reviewer", width=8, priority=4),
@@ -59,6 +59,7 @@ class WhoPromptScreen(ModalScreen[str | None]):
             )
             yield Input(placeholder="email, @domain or name, then enter", id="who-input")
             yield Static(id="who-message")
+        yield Footer(compact=True)
 
     @on(Input.Submitted, "#who-input")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -141,7 +142,7 @@ class WhoScreen(ListScreen):
     """Where a person (or a domain's people) has access, streamed as each project answers."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "copy", "Copy summary"),
+        Binding("y", "copy", "Copy summary", tooltip="copy the summary of the findings"),
     ]
     LEGEND = (
         "ROLE (member): a direct member with that role.",
@@ -166,7 +167,7 @@ class WhoScreen(ListScreen):
     def compose_body(self) -> ComposeResult:
         yield ProgressBar(id="who-progress", show_eta=False)
         yield RecordTable(WHO_COLUMNS, id="records", empty_text="No match yet.")
-        yield Static(id="access")
+        yield AccessPanel(id="access")
 
     def start(self) -> None:
         self.query_one(Breadcrumb).show_path(f"Who: {self.person.text} in {self.scope}")
@@ -277,13 +278,13 @@ class WhoScreen(ListScreen):
         self._explain(event.record)
 
     def _explain(self, item: tuple[int, Finding] | None) -> None:
-        panel = self.query_one("#access", Static)
+        panel = self.query_one(AccessPanel)
         if item is None:
-            panel.update("")
+            panel.explain("")
             return
         finding = item[1]
         if finding.error is not None:
-            panel.update(
+            panel.explain(
                 Content.assemble(
                     (" NOT READ ", "bold reverse"), " ", inert(str(finding.error), limit=600)
                 )
@@ -293,7 +294,7 @@ class WhoScreen(ListScreen):
         text = explain_access(finding.user, finding.project)
         if finding.loaded_at is not None:
             text = Content.assemble(text, f" (Loaded {_ago(finding.loaded_at)}.)")
-        panel.update(text)
+        panel.explain(text)
 
     @on(RecordTable.Selected, "#records")
     def _open(self, event: RecordTable.Selected) -> None:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Input, Static
 
 from hubtui.text import inert
+from hubtui.tui.glyphs import SEPARATOR, WARNING
 
 
 class Breadcrumb(Static):
@@ -13,7 +19,7 @@ class Breadcrumb(Static):
 
     def show_path(self, *parts: str) -> None:
         """Show the path; each part is server data and is shown literally."""
-        self.update(Content(" › ".join(inert(p, limit=60) for p in ("Hubs", *parts))))
+        self.update(Content(f" {SEPARATOR} ".join(inert(p, limit=60) for p in ("Hubs", *parts))))
 
 
 class Summary(Static):
@@ -42,7 +48,9 @@ class ProblemPanel(Static):
     """What went wrong, in words, on the screen that asked; hidden when all is well."""
 
     def show_problem(self, message: str, *, hint: str = "Press r to try again.") -> None:
-        self.update(Content.assemble(("⚠ ", "bold"), inert(message, limit=600), "\n", hint))
+        self.update(
+            Content.assemble((f"{WARNING} ", "bold"), inert(message, limit=600), "\n", hint)
+        )
         self.display = True
 
     def clear(self) -> None:
@@ -50,5 +58,35 @@ class ProblemPanel(Static):
         self.display = False
 
 
+class AccessPanel(Vertical):
+    """Why the highlighted person can do what they can, in words, under the list.
+
+    Its height never changes, and the words are only sent again when they differ: moving the
+    cursor costs the terminal the panel's text, never a repaint of the list or of the rule above.
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._shown: Content | str = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static()
+
+    def explain(self, text: Content | str) -> None:
+        """Show ``text`` (hubtui's words around inert server data)."""
+        if text != self._shown:
+            self._shown = text
+            self.query_one(Static).update(text)
+
+    @property
+    def text(self) -> str:
+        return self._shown.plain if isinstance(self._shown, Content) else self._shown
+
+
 class FilterBar(Input):
     """The `/` filter: hidden until asked for."""
+
+    # In the filter box, escape clears it (backspace edits the text): the footer says so.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "screen.back", "Clear filter", key_display="esc")
+    ]

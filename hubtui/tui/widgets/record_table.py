@@ -18,13 +18,14 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
 from hubtui.text import fold
+from hubtui.tui.glyphs import ASCENDING, DESCENDING, ELLIPSIS
 
 __all__ = ["Column", "RecordTable", "Row"]
 
@@ -39,7 +40,10 @@ class Column:
     """A fixed width; None to share the room left over."""
     min_width: int = 6
     priority: int = 0
-    """Columns with the highest priority number are dropped first when space runs out."""
+    """Columns with the highest priority number are dropped first when space runs out; 0 is
+    never dropped."""
+    keep: bool = False
+    """Never cut while a column that is not kept can shrink or hide (URL names, emails)."""
     numeric: bool = False
     """Right-aligned and sorted as a number."""
 
@@ -115,7 +119,7 @@ class RecordTable(Widget, can_focus=True):
     RecordTable { height: 1fr; }
     """
 
-    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+    cursor: reactive[int] = reactive(0, always_update=True, init=False, repaint=False)
 
     class Highlighted(RowMessage):
         """The cursor moved to ``row`` of ``record`` (both None when the table is empty)."""
@@ -146,6 +150,8 @@ class RecordTable(Widget, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.columns: tuple[Column, ...] = tuple(columns)
         self.empty_text = empty_text
+        #: Said instead of ``empty_text`` while nothing is loaded: loading, or why not.
+        self.note: str | None = None
         #: Whether enter opens a row here (and says so in the footer).
         self.can_open = True
         self._records: list[Any] = []
@@ -162,6 +168,11 @@ class RecordTable(Widget, can_focus=True):
         self._sort_reverse = False
         self._top = 0
         self._column_layout: tuple[int, list[tuple[int, int]]] | None = None
+        # Which list of shown rows was last painted in full (a new view repaints everything).
+        self._view_serial = 0
+        self._painted_view = -1
+        # The longest text seen in each column, for the layout (see fit_columns).
+        self._natural: list[int] = [0] * len(self.columns)
 
     # What is shown ----------------------------------------------------------------------------
 
@@ -178,12 +189,30 @@ class RecordTable(Widget, can_focus=True):
         return len(self._view)
 
     @property
+    def empty_message(self) -> str:
+        """What an empty list says: never that there are none when they were only hidden."""
+        if self._records:
+            if self._filter.strip():
+                return f"None of the {len(self._records):,} match; escape clears the filter."
+            return f"None of the {len(self._records):,} are in this group."
+        if self.note is not None:
+            return self.note
+        return self.empty_text
+
+    def set_note(self, note: str | None) -> None:
+        self.note = note
+        self.refresh()
+
+    @property
     def sort_label(self) -> str | None:
         """The sorted column's label with its direction, or None when unsorted."""
         if self._sort_column is None:
             return None
         arrow = "descending" if self._sort_reverse else "ascending"
-        return f"{self.columns[self._sort_column].label} {arrow}"
+        label = f"{self.columns[self._sort_column].label} {arrow}"
+        if self.size.width and self._sort_column not in dict(self._layout(self.size.width)):
+            label += " (a column hidden at this width)"
+        return label
 
     @property
     def highlighted_row(self) -> Row | None:
@@ -199,7 +228,15 @@ class RecordTable(Widget, can_focus=True):
         return self._records[self._view[min(self.cursor, len(self._view) - 1)]]
 
     def set_columns(self, columns: Sequence[Column]) -> None:
+        """Show these columns; a sort by a column that is still there (by key) is kept."""
+        sorted_key = None if self._sort_column is None else self.columns[self._sort_column].key
         self.columns = tuple(columns)
+        keys = [column.key for column in self.columns]
+        self._sort_column = keys.index(sorted_key) if sorted_key in keys else None
+        self._natural = [0] * len(self.columns)
+        for row in self._rows:
+            if row is not None:
+                self._note_widths(row)
         self._column_layout = None
         self.refresh()
 
@@ -216,11 +253,14 @@ class RecordTable(Widget, can_focus=True):
         The cursor stays on ``keep_key`` (or on the current row) if it is still shown.
         """
         keep = keep_key if keep_key is not None else self._highlighted_key()
+        self.note = None
         self._records = list(records)
         self._make_row = make_row
         self._keys = [key(record) for record in self._records]
         self._rows = [None] * len(self._records)
         self._search = [None] * len(self._records)
+        self._natural = [0] * len(self.columns)
+        self._column_layout = None
         self._indexed_up_to = 0
         self._order = list(range(len(self._records)))
         if self._sort_column is not None:
@@ -268,6 +308,7 @@ class RecordTable(Widget, can_focus=True):
         row = self._rows[index]
         if row is None:
             row = self._rows[index] = self._make_row(self._records[index])
+            self._note_widths(row)
         return row
 
     def row_was_painted(self, position: int) -> bool:
@@ -360,6 +401,7 @@ class RecordTable(Widget, can_focus=True):
             for word in words:
                 candidates = [i for i in candidates if word in search[i]]  # type: ignore[operator]
             self._view = candidates
+        self._view_serial += 1
         position = 0
         if keep_key is not None:
             keys = self._keys
@@ -392,10 +434,15 @@ class RecordTable(Widget, can_focus=True):
             self.post_message(self.Selected(self, row, self.highlighted_record))
 
     def action_sort(self) -> None:
-        if not self.columns:
+        """Sort by the next column shown (a column hidden at this width is skipped)."""
+        shown = [index for index, _ in self._layout(self.size.width)] or list(
+            range(len(self.columns))
+        )
+        if not shown:
             return
-        current = -1 if self._sort_column is None else self._sort_column
-        self.sort_by((current + 1) % len(self.columns))
+        current = self._sort_column
+        later = [index for index in shown if current is None or index > current]
+        self.sort_by(later[0] if later else shown[0])
 
     def action_reverse(self) -> None:
         self.sort_by(self._sort_column or 0, reverse=not self._sort_reverse)
@@ -408,22 +455,32 @@ class RecordTable(Widget, can_focus=True):
     def validate_cursor(self, cursor: int) -> int:
         return max(0, min(cursor, len(self._view) - 1))
 
-    def watch_cursor(self, cursor: int) -> None:
+    def watch_cursor(self, old: int, cursor: int) -> None:
         page = self._page
+        top = self._top
         if cursor < self._top:
             self._top = cursor
         elif cursor >= self._top + page:
             self._top = cursor - page + 1
         self._top = max(0, min(self._top, max(0, len(self._view) - page)))
-        self.refresh()
+        if self._top == top and self._painted_view == self._view_serial:
+            # Only the two rows whose cursor style changed are sent to the terminal: a move
+            # costs a few hundred bytes over SSH, not a repaint of the whole list.
+            width = self.size.width
+            self.refresh(Region(0, old - top + 1, width, 1), Region(0, cursor - top + 1, width, 1))
+        else:
+            self._painted_view = self._view_serial
+            self.refresh()
         self.post_message(self.Highlighted(self, self.highlighted_row, self.highlighted_record))
 
     def on_resize(self, event: events.Resize) -> None:
         self._column_layout = None
+        self._painted_view = -1
         self.cursor = self.cursor
 
     def on_click(self, event: events.Click) -> None:
         if event.y < 1:
+            self._header_clicked(event.x)
             return
         position = self._top + event.y - 1
         if position >= len(self._view):
@@ -432,6 +489,16 @@ class RecordTable(Widget, can_focus=True):
             self.action_select()
         else:
             self.cursor = position
+
+    def _header_clicked(self, x: int) -> None:
+        """A click on a column's label sorts by it; a second click reverses the order."""
+        left = 0
+        for index, width in self._layout(self.size.width):
+            if left <= x < left + width:
+                same = index == self._sort_column
+                self.sort_by(index, reverse=same and not self._sort_reverse)
+                return
+            left += width + 1
 
     def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         self.cursor = self.cursor + 3
@@ -454,30 +521,25 @@ class RecordTable(Widget, can_focus=True):
         """(column index, width) of the columns that fit, in column order."""
         if self._column_layout and self._column_layout[0] == width:
             return self._column_layout[1]
-        chosen: list[int] = []
-        used = 0
-        for index in sorted(range(len(self.columns)), key=lambda i: self.columns[i].priority):
-            column = self.columns[index]
-            need = (column.width or column.min_width) + (1 if chosen else 0)
-            if used + need > width and chosen:
-                continue
-            chosen.append(index)
-            used += need
-        chosen.sort()
-        flexible = [i for i in chosen if self.columns[i].width is None]
-        spare = max(0, width - used)
-        widths: list[tuple[int, int]] = []
-        for index in chosen:
-            column = self.columns[index]
-            if column.width is not None:
-                widths.append((index, column.width))
-                continue
-            share = spare // len(flexible) if flexible else 0
-            if flexible and index == flexible[-1]:
-                share = spare - share * (len(flexible) - 1)
-            widths.append((index, column.min_width + share))
+        widths = fit_columns(self.columns, self._natural, width)
         self._column_layout = (width, widths)
         return widths
+
+    def _note_widths(self, row: Row) -> None:
+        """Widen a column's wish when a row needs more room than any row before it."""
+        natural = self._natural
+        layout = self._column_layout
+        for index, text in enumerate(row.cells[: len(natural)]):
+            need = cell_len(text)
+            if need > natural[index]:
+                natural[index] = need
+                if layout is not None and need <= WISH_CAP and self.columns[index].keep:
+                    laid = dict(layout[1]).get(index)
+                    if laid is None or laid < need:
+                        # A kept column would cut this row: lay out again on the next paint.
+                        self._column_layout = None
+                        self._painted_view = -1
+                        self.refresh()
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
@@ -489,14 +551,19 @@ class RecordTable(Widget, can_focus=True):
             for index, cell_width in layout:
                 label = self.columns[index].label
                 if index == self._sort_column:
-                    label += " ▼" if self._sort_reverse else " ▲"
+                    # The arrow stays however narrow the column: the label gives way to it.
+                    arrow = f" {DESCENDING}" if self._sort_reverse else f" {ASCENDING}"
+                    if cell_len(label) + 2 > cell_width:
+                        label = set_cell_size(label, max(0, cell_width - 3)) + ELLIPSIS
+                    label += arrow
                 labels.append((label, cell_width, self.columns[index].numeric))
             return self._strip(labels, header, width, cell_styles={})
         position = self._top + y - 1
         if position >= len(self._view):
             if position == 0 and y == 1:
                 muted = base + self.get_component_rich_style("record-table--muted")
-                return Strip([Segment(set_cell_size(f" {self.empty_text}", width), muted)], width)
+                text = f" {self.empty_message}"
+                return Strip([Segment(set_cell_size(text, width), muted)], width)
             return Strip.blank(width, base)
         row = self.row(self._view[position])
         style = base
@@ -504,7 +571,11 @@ class RecordTable(Widget, can_focus=True):
             style += self.get_component_rich_style(f"record-table--{row.tone}")
         if position == self.cursor:
             cursor = self.get_component_rich_style("record-table--cursor")
-            style += cursor if self.has_focus else Style(reverse=True)
+            if self.app.no_color:
+                # Without colour the cursor is reverse video, focused or not.
+                style += Style(reverse=True, bold=self.has_focus)
+            else:
+                style += cursor if self.has_focus else Style(reverse=True)
         cells = [
             (row.cells[index] if index < len(row.cells) else "", w, self.columns[index].numeric)
             for index, w in layout
@@ -516,6 +587,8 @@ class RecordTable(Widget, can_focus=True):
             for n, (index, _) in enumerate(layout):
                 if index in row.badges:
                     cell_styles[n] = style + badge
+                    if self.app.no_color:
+                        cell_styles[n] += Style(reverse=True)
                 elif index in row.placeholders:
                     cell_styles[n] = style + placeholder
         return self._strip(cells, style, width, cell_styles=cell_styles)
@@ -533,14 +606,77 @@ class RecordTable(Widget, can_focus=True):
             if n:
                 segments.append(Segment(" ", style))
             if cell_len(text) > cell_width:
-                text = set_cell_size(text, max(0, cell_width - 1)) + "…"
+                text = set_cell_size(text, max(0, cell_width - 1)) + ELLIPSIS
             pad = " " * max(0, cell_width - cell_len(text))
             fitted = pad + text if numeric else text + pad
             segments.append(Segment(fitted, cell_styles.get(n, style)))
         used = sum(cell_len(s.text) for s in segments)
         if used < width:
             segments.append(Segment(" " * (width - used), style))
-        return Strip(segments, width).crop(0, width)
+        # One run of text per style: far fewer escape sequences per line sent to the terminal.
+        return Strip(segments, width).crop(0, width).simplify()
+
+
+WISH_CAP = 48
+"""No column asks for more than this many cells, whatever one row holds (a server can send a
+200-character email; it is cut rather than pushing every other column off the screen)."""
+
+
+def fit_columns(
+    columns: Sequence[Column], natural: Sequence[int], width: int
+) -> list[tuple[int, int]]:
+    """(column index, width) of the columns shown in ``width`` cells, in column order.
+
+    Columns join by priority while they fit at their smallest width. Then the ``keep`` columns
+    (the identifiers a person must read exactly) get room for their longest text: columns that
+    may give way are dropped for it, highest priority number first, before a kept one is cut.
+    What is left widens the other flexible columns towards their longest text, then evenly.
+    """
+
+    def base(i: int) -> int:
+        return columns[i].width or columns[i].min_width
+
+    def wish(i: int) -> int:
+        column = columns[i]
+        if column.width is not None:
+            return column.width
+        label = cell_len(column.label) + 2  # room for the sort arrow
+        longest = max(label, natural[i] if i < len(natural) else 0)
+        return max(column.min_width, min(longest, WISH_CAP))
+
+    chosen: list[int] = []
+    used = 0
+    for index in sorted(range(len(columns)), key=lambda i: columns[i].priority):
+        need = base(index) + (1 if chosen else 0)
+        if used + need > width and chosen:
+            continue
+        chosen.append(index)
+        used += need
+    while True:
+        spare = width - used
+        short = sum(wish(i) - base(i) for i in chosen if columns[i].keep)
+        droppable = [i for i in chosen if not columns[i].keep and columns[i].priority > 0]
+        if short <= spare or not droppable:
+            break
+        drop = max(droppable, key=lambda i: (columns[i].priority, i))
+        chosen.remove(drop)
+        used -= base(drop) + 1
+    chosen.sort()
+    given = {i: base(i) for i in chosen}
+    spare = max(0, width - used)
+    for kept_first in (True, False):
+        for i in chosen:
+            if columns[i].keep != kept_first or columns[i].width is not None:
+                continue
+            extra = min(spare, wish(i) - given[i])
+            given[i] += extra
+            spare -= extra
+    flexible = [i for i in chosen if columns[i].width is None]
+    others = [i for i in flexible if not columns[i].keep] or flexible
+    for n, i in enumerate(others):
+        share = spare // len(others) + (1 if n < spare % len(others) else 0)
+        given[i] += share
+    return [(i, given[i]) for i in chosen]
 
 
 def _same_row(row: Row) -> Row:

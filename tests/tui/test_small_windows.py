@@ -1,0 +1,87 @@
+"""What a person reads in small terminals: identifiers whole, and where they are always shown."""
+
+from __future__ import annotations
+
+import pytest
+
+from hubtui.tui.widgets.record_table import Column, fit_columns
+from tests.tui.conftest import press, running, screen_text
+
+
+def test_a_kept_column_takes_room_from_the_columns_that_may_give_way() -> None:
+    columns = [
+        Column("name", "Name", min_width=10, keep=True),
+        Column("teams", "Teams", min_width=10, priority=4),
+        Column("region", "Region", min_width=10, priority=2),
+    ]
+    # 30 cells for names as long as 25: Teams (highest number) goes first, Region then shrinks.
+    layout = dict(fit_columns(columns, [25, 20, 20], 40))
+    assert layout == {0: 25, 2: 14}
+
+
+def test_columns_that_fit_share_what_is_left_and_nothing_is_dropped_for_no_reason() -> None:
+    columns = [
+        Column("name", "Name", min_width=10, keep=True),
+        Column("teams", "Teams", min_width=6, priority=4),
+    ]
+    layout = dict(fit_columns(columns, [12, 30], 60))
+    assert layout[0] == 12
+    assert layout[1] == 60 - 12 - 1
+
+
+def test_one_hostile_value_cannot_push_every_other_column_off() -> None:
+    columns = [
+        Column("email", "Email", min_width=18, keep=True),
+        Column("region", "Region", min_width=7, priority=3),
+    ]
+    layout = dict(fit_columns(columns, [400, 17], 80))
+    assert 1 in layout  # the long email is cut at its cap, Region stays
+    assert layout[0] <= 48
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 16)])
+async def test_url_names_are_never_cut_on_the_hub_list(size: tuple[int, int]) -> None:
+    async with running(size=size) as pilot:
+        text = screen_text(pilot)
+        for name in ("copperleaf-partners-3", "harbor-contractors-2", "silverline-contractors-4"):
+            assert name in text, f"{name} cut at {size}"
+        assert "…" in text  # what gave way is the DisplayName or the Region
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 16)])
+async def test_emails_are_never_cut_on_the_users_list(size: tuple[int, int]) -> None:
+    async with running(size=size) as pilot:
+        await press(pilot, "enter", "enter")
+        text = screen_text(pilot)
+        assert "bjorn.lindqvist@acme-build.com" in text
+        await press(pilot, "end")
+        text = screen_text(pilot)
+        assert "kai.nakamura@northwind-eng.com" in text
+        assert "LIMITED" in text
+
+
+@pytest.mark.parametrize("size", [(80, 20), (60, 16)])
+async def test_the_hub_detail_keeps_where_you_are_and_both_names_in_a_small_window(
+    size: tuple[int, int],
+) -> None:
+    async with running(size=size) as pilot:
+        await press(pilot, "enter")
+        lines = screen_text(pilot).splitlines()
+        assert lines[0].startswith(" Hubs › acme-build")
+        assert "3 projects · 2 with Limited access" in lines[1]
+        names = "\n".join(lines[2:6])
+        assert "acme-build" in names
+        assert "ACME" in names
+        assert "≠ Name" in names
+        assert any(line.startswith("Harbour Bridge Retro") for line in lines)
+        # The list still works: the last project can be reached.
+        await press(pilot, "end")
+        assert any("Depot 7 Fit-out" in line for line in screen_text(pilot).splitlines())
+
+
+async def test_the_hub_detail_explains_the_names_in_a_full_size_window() -> None:
+    async with running(size=(80, 24)) as pilot:
+        await press(pilot, "enter")
+        text = screen_text(pilot)
+        assert "In links; 'go to URL name' matches" in text
+        assert "≠ differs from Name; never used to" in text
