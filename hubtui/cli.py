@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -67,6 +68,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_commands(commands)
+    web = commands.add_parser(
+        "serve",
+        help="serve the app to a web browser on this machine (needs hubtui[web])",
+        description="Serve the app, with the options given before 'serve', to a web browser. "
+        "It listens on loopback only: from elsewhere, forward the port over SSH "
+        "(ssh -L 8000:127.0.0.1:8000 host).",
+        allow_abbrev=False,
+    )
+    web.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     server = commands.add_parser(
         "demo-server", help="serve the demo API over HTTP", allow_abbrev=False
     )
@@ -119,6 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.command == "serve":
+        return run_web(args)  # each page's app checks and logs for itself
     if args.log_file:
         start_log(args.log_file)
     connect, server_label = connection(args, settings)
@@ -312,3 +324,39 @@ def _host_of(url: str) -> str:
     from urllib.parse import urlsplit
 
     return urlsplit(url).netloc or url
+
+
+def app_options(args: argparse.Namespace) -> list[str]:
+    """The options given before the command, as flags again (the token is never among them)."""
+    options = ["--demo"] if args.demo else []
+    for flag, value in (
+        ("--profile", args.profile),
+        ("--base-url", args.base_url),
+        ("--token-file", args.token_file),
+        ("--api-version", args.api_version),
+        ("--ca-bundle", args.ca_bundle),
+        ("--concurrency", args.concurrency),
+        ("--log-file", args.log_file),
+    ):
+        if value is not None:
+            options += [flag, str(value)]
+    if args.read_only:
+        options.append("--read-only")
+    if args.allow_insecure_http:
+        options.append("--allow-insecure-http")
+    return options
+
+
+def run_web(args: argparse.Namespace) -> int:
+    """The app in a browser: each page runs ``hubtui`` with the options given before ``serve``."""
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        print("hubtui: serve needs the web extra: pip install 'hubtui[web]'", file=sys.stderr)
+        return 2
+    command = shlex.join([sys.executable, "-m", "hubtui", *app_options(args)])
+    # The page acts with this person's token: only this machine may open it.
+    server = Server(command, host="127.0.0.1", port=args.port, title="hubtui")
+    print(f"hubtui: serving the app at http://127.0.0.1:{args.port} (ctrl+c stops)", flush=True)
+    server.serve()
+    return 0
