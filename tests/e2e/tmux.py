@@ -47,6 +47,10 @@ class Terminal:
     def screen(self) -> str:
         return self._tmux("capture-pane", "-p", "-t", "main")
 
+    def screen_with_attributes(self) -> str:
+        """The screen with its colours and styles as escape sequences (capture-pane -e)."""
+        return self._tmux("capture-pane", "-p", "-e", "-t", "main")
+
     def send(self, *keys: str) -> None:
         self._tmux("send-keys", "-t", "main", *keys)
 
