@@ -27,7 +27,14 @@ from hubtui.api.errors import (
     status_error_from_response,
 )
 from hubtui.api.models import Hub, Project, ProjectUser
-from hubtui.api.parsing import DEFAULT_MAX_RECORDS, RawFilter, Records, parse_list, parse_one
+from hubtui.api.parsing import (
+    DEFAULT_MAX_RECORDS,
+    RawFilter,
+    Records,
+    parse_first,
+    parse_list,
+    parse_one,
+)
 from hubtui.api.routing import (
     RegionalRoute,
     encode_segment,
@@ -54,6 +61,8 @@ MAX_RESPONSE_BYTES = 128 * 1024 * 1024
 DEFAULT_DEADLINE = 60.0
 #: A list body larger than this is parsed on a thread, so the app keeps answering keys.
 THREADED_PARSE_BYTES = 256 * 1024
+#: How many records of a large list are handed to ``first`` before the whole list is read.
+FIRST_RECORDS = 200
 
 logger = logging.getLogger("hubtui.api")
 
@@ -237,18 +246,21 @@ class HubClient:
         *,
         api_version: ApiVersion | None = None,
         where: RawFilter | None = None,
+        first: Callable[[Records[ProjectUser]], object] | None = None,
     ) -> Records[ProjectUser]:
         """The project's users, limited readers included.
 
         Like every list, a record that breaks the contract is left out and counted in
         ``skipped_count``; the others come back. ``where`` keeps only the records it accepts
         as the server sent them (a JSON object), before they are validated: a fast pre-filter.
+        ``first``, for a large list, is called with its first records as soon as the answer is
+        in, before the whole list is read (a screen shows them meanwhile).
         """
         url = await self._hub_url(
             hub_id, self._version(api_version), "projects", project_id, "users"
         )
         operation = f"list users of project {project_id!r}"
-        return await self._get_list(operation, url, ProjectUser, where=where)
+        return await self._get_list(operation, url, ProjectUser, where=where, first=first)
 
     async def get_project_user(
         self, hub_id: Id, project_id: Id, user_id: Id, *, api_version: ApiVersion | None = None
@@ -385,13 +397,23 @@ class HubClient:
         return origin(url) in self._token_origins
 
     async def _get_list(
-        self, operation: str, url: str, model: type[M], *, where: RawFilter | None = None
+        self,
+        operation: str,
+        url: str,
+        model: type[M],
+        *,
+        where: RawFilter | None = None,
+        first: Callable[[Records[M]], object] | None = None,
     ) -> Records[M]:
         response = await self._send("GET", url, operation=operation)
         content, limit = response.content, self.max_records
         if len(content) <= THREADED_PARSE_BYTES:
             records = parse_list(content, operation, model, max_records=limit, where=where)
         else:
+            if first is not None and where is None:
+                head = parse_first(content, model, FIRST_RECORDS)
+                if head:
+                    first(head)
             # Off the event loop: keys and escape keep working while a large answer is read.
             records = await asyncio.to_thread(
                 parse_list, content, operation, model, max_records=limit, where=where

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic_core import from_json
 
 from hubtui.api.errors import InvalidResponseError
 
@@ -21,6 +22,7 @@ __all__ = [
     "DEFAULT_MAX_RECORDS",
     "Records",
     "SkippedRecord",
+    "parse_first",
     "parse_list",
     "parse_one",
 ]
@@ -235,6 +237,35 @@ def _skip_space(text: str, position: int) -> int:
     while position < len(text) and text[position] in " \t\n\r":
         position += 1
     return position
+
+
+#: How much of a large list's body is read for its first records (a screenful and more).
+FIRST_BYTES = 128 * 1024
+
+
+def parse_first(content: bytes | bytearray, model: type[M], count: int) -> Records[M]:
+    """Up to ``count`` records from the start of a list body, read from its first bytes only.
+
+    What a screen shows while the whole list is parsed: a record that cannot be read is left
+    out here (the whole list's parse describes it), and nothing is an error (that parse says).
+    """
+    head = bytes(content[:FIRST_BYTES])
+    try:
+        value = from_json(head, allow_partial=True)
+    except ValueError:
+        return Records()
+    items = value.get("value") if isinstance(value, dict) else value
+    if not isinstance(items, list):
+        return Records()
+    if len(content) > len(head):
+        items = items[:-1]  # the last may be cut short: absent fields would read as not sent
+    records: Records[M] = Records()
+    for item in items[:count]:
+        try:
+            records.append(model.model_validate(item))
+        except (ValidationError, RecursionError):
+            continue
+    return records
 
 
 def parse_one(content: bytes | bytearray, operation: str, model: type[M]) -> M:
