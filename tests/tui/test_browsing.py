@@ -455,3 +455,21 @@ async def test_the_sort_arrow_stays_in_a_narrow_header_and_a_click_sorts() -> No
         await pilot.pause()
         assert table.sort_label == "Region descending"
         assert "▼" in screen_text(pilot).splitlines()[3]
+
+
+async def test_a_filter_typed_before_a_large_list_is_indexed_finds_every_match() -> None:
+    store = DemoStore(DemoSize(big_project_users=20_000))
+    faults = Faults()
+    async with running(store=store, faults=faults) as pilot:
+        await press(pilot, "g")
+        await type_text(pilot, "load-test")
+        await press(pilot, "enter")
+        faults.latency = 1.5  # the whole filter is typed while the list is on its way
+        await pilot.press("enter", "slash", *"partner")
+        await settle(pilot)
+        table = pilot.app.screen.query_one(RecordTable)
+        assert table.filter_complete
+        assert table.visible_count == 2000
+        words = screen_words(pilot)
+        assert "showing all users matching “partner”: 2,000" in words
+        assert "so far" not in words

@@ -27,6 +27,7 @@ from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, Project, ProjectUser
+    from hubtui.api.parsing import Records
 
 USER_COLUMNS = (
     Column("name", "Name", min_width=12, priority=0),
@@ -100,6 +101,8 @@ class ProjectUsersScreen(ListScreen):
         self._counts = (0, 0, 0)
         self._select_user = select_user
         self._group_index = 0
+        #: How many users a large list shows while the rest is read (None: the whole list).
+        self._first_shown: int | None = None
 
     def compose_body(self) -> ComposeResult:
         yield RecordTable(USER_COLUMNS, id="records", empty_text="This project has no users.")
@@ -129,9 +132,13 @@ class ProjectUsersScreen(ListScreen):
         try:
             client = await self.client()
             users = await client.list_project_users(
-                self.hub.id, self.project_id, api_version=self.api_version
+                self.hub.id, self.project_id, api_version=self.api_version, first=self._first_users
             )
         except HubError as error:
+            if self._first_shown is not None:
+                # The first records of a list that then failed are not kept.
+                self._first_shown = None
+                self.table.set_records(self.users, user_row, key=user_key)
             self.show_error(error)
             self.query_one(Summary).say(
                 f"Reload failed: the {amount(len(self.users), 'user')} below are from before."
@@ -139,6 +146,7 @@ class ProjectUsersScreen(ListScreen):
                 else "Users not loaded."
             )
         else:
+            self._first_shown = None
             self.users = users
             self._settle_unknown_adds(users)
             if users.skipped_count:
@@ -150,6 +158,12 @@ class ProjectUsersScreen(ListScreen):
             self.on_view_changed()
         finally:
             self.end_loading()
+
+    def _first_users(self, users: Records[ProjectUser]) -> None:
+        """A large list's first records, shown while the rest is read (not yet filterable)."""
+        self._first_shown = len(users)
+        self.table.set_records(users, user_row, key=user_key, keep_key=self._select_user)
+        self.on_view_changed()
 
     def _settle_unknown_adds(self, users: list[ProjectUser]) -> None:
         """A fresh list is the check an add of unknown outcome waits for: log what it shows."""
@@ -168,6 +182,12 @@ class ProjectUsersScreen(ListScreen):
         self._counts = (members, limited, len(users) - members - limited)
 
     def on_view_changed(self) -> None:
+        if self._first_shown is not None:
+            self.query_one(Summary).say(
+                f"Reading every user… the first {self._first_shown:,} are shown; counts follow."
+            )
+            self._explain(self.table.highlighted_record)
+            return
         members, limited, unknown = self._counts
         parts = [
             amount(len(self.users), "user"),
@@ -181,6 +201,8 @@ class ProjectUsersScreen(ListScreen):
         shown = f"showing {label}"
         if table.filter_text:
             shown += f" matching “{table.filter_text}”"
+        if not table.filter_complete:
+            shown += " so far (indexing the rest)"
         parts.append(f"{shown}: {table.visible_count:,}")
         if self.project and self.project.is_access_limited:
             parts.append("access Limited")

@@ -171,6 +171,7 @@ class RecordTable(Widget, can_focus=True):
         # Which list of shown rows was last painted in full (a new view repaints everything).
         self._view_serial = 0
         self._painted_view = -1
+        self._view_complete = True
         # The longest text seen in each column, for the layout (see fit_columns).
         self._natural: list[int] = [0] * len(self.columns)
 
@@ -333,10 +334,21 @@ class RecordTable(Widget, can_focus=True):
         return text
 
     def _index_now(self) -> None:
-        """Finish building rows and search keys (a filter needs all of them)."""
+        """Finish building rows and search keys, when few are left (a large rest is left to the
+        background: a keystroke never waits for tens of thousands of rows)."""
+        if len(self._records) - self._indexed_up_to > INDEX_NOW_AT_MOST:
+            return
         for index in range(self._indexed_up_to, len(self._records)):
             self._search_key(index)
         self._indexed_up_to = len(self._records)
+
+    @property
+    def filter_complete(self) -> bool:
+        """Whether the rows shown were chosen from every row (False while a large list is
+        still being indexed: more matches come as it goes)."""
+        return self._indexed_up_to >= len(self._records) or not (
+            self._filter.split() or self._group is not None
+        )
 
     async def _index_in_chunks(self, chunk: int = 2000) -> None:
         """Build rows and search keys after the first paint, yielding to input between chunks."""
@@ -346,6 +358,9 @@ class RecordTable(Widget, can_focus=True):
             for index in range(self._indexed_up_to, stop):
                 self._search_key(index)
             self._indexed_up_to = max(self._indexed_up_to, stop)
+            if self._filter.split() or self._group is not None:
+                # A filter typed before indexing finished: add the matches of this chunk.
+                self._refilter(self._highlighted_key())
             await asyncio.sleep(0)
 
     def set_filter(self, text: str) -> None:
@@ -393,14 +408,18 @@ class RecordTable(Widget, can_focus=True):
             self._view = list(self._order)
         else:
             self._index_now()
+            indexed = self._indexed_up_to
             # Typing more of the same filter only narrows: look within what is shown.
-            candidates = self._view if narrowing else self._order
+            candidates = self._view if narrowing and self._view_complete else self._order
+            if indexed < len(self._records):
+                candidates = [i for i in candidates if i < indexed]
             search, rows = self._search, self._rows
             if group is not None:
                 candidates = [i for i in candidates if rows[i].group == group]  # type: ignore[union-attr]
             for word in words:
                 candidates = [i for i in candidates if word in search[i]]  # type: ignore[operator]
             self._view = candidates
+        self._view_complete = self.filter_complete
         self._view_serial += 1
         position = 0
         if keep_key is not None:
@@ -617,6 +636,8 @@ class RecordTable(Widget, can_focus=True):
         return Strip(segments, width).crop(0, width).simplify()
 
 
+#: A filter typed before indexing finished builds the rest at once only when this few are left.
+INDEX_NOW_AT_MOST = 5000
 WISH_CAP = 48
 """No column asks for more than this many cells, whatever one row holds (a server can send a
 200-character email; it is cut rather than pushing every other column off the screen)."""
