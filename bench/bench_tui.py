@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import resource
 import statistics
+import sys
 import time
 from typing import Any
 
@@ -145,8 +146,11 @@ def keystrokes_in_a_terminal(base_url: str, users: int, text: str) -> list[float
         terminal.type("load-test")
         terminal.send("Enter")
         terminal.wait_for("Load Test Tower", timeout=30)
+        time.sleep(0.5)
         started = time.perf_counter()
         terminal.send("Enter")
+        terminal.wait_for("@loadtest.example", timeout=60, poll=0.005)
+        times.append(time.perf_counter() - started)
         terminal.wait_for(f"{users:,} users · ", "limited readers", timeout=60, poll=0.005)
         times.append(time.perf_counter() - started)
         terminal.send("/")
@@ -163,22 +167,37 @@ def keystrokes_in_a_terminal(base_url: str, users: int, text: str) -> list[float
     return times
 
 
-def startup(runs: int) -> tuple[list[float], list[float]]:
-    """Launch → first paint of the hub list screen, and launch → hub names shown."""
-    painted, named = [], []
+def launch_until(command: list[str], text: str) -> float:
+    """Seconds from launch until ``text`` shows in the terminal."""
+    started = time.perf_counter()
+    terminal = Terminal(command, width=120, height=32)
+    try:
+        terminal.wait_until(lambda s: text in s, timeout=30, poll=0.005)
+        took = time.perf_counter() - started
+        terminal.send("q")
+        terminal.exit_status()
+    finally:
+        terminal.close()
+    return took
+
+
+def startup_beside_bare_textual(runs: int, base_url: str) -> dict[str, float]:
+    """Launch → first hub name, for hubtui and a bare Textual app, alternating in one run."""
+    bare, demo, http = [], [], []
     for _ in range(runs):
-        started = time.perf_counter()
-        terminal = Terminal([*hubtui_command(), "--demo"], width=120, height=32)
-        try:
-            terminal.wait_until(lambda s: "Hubs" in s, timeout=20, poll=0.005)
-            painted.append(time.perf_counter() - started)
-            terminal.wait_until(lambda s: "acme-build" in s, timeout=20, poll=0.005)
-            named.append(time.perf_counter() - started)
-            terminal.send("q")
-            terminal.exit_status()
-        finally:
-            terminal.close()
-    return painted, named
+        bare.append(launch_until([sys.executable, "-m", "bench.bare_app"], "acme-build"))
+        demo.append(launch_until([*hubtui_command(), "--demo"], "acme-build"))
+        http.append(
+            launch_until(
+                ["env", f"HUBTUI_TOKEN={DEMO_TOKEN}", *hubtui_command(), "--base-url", base_url],
+                "acme-build",
+            )
+        )
+    return {
+        "bare": statistics.median(bare),
+        "demo": statistics.median(demo),
+        "http": statistics.median(http),
+    }
 
 
 def main() -> None:
@@ -191,15 +210,20 @@ def main() -> None:
     with running_demo_server(*flags, "--big-project-users", str(users)) as url:
         for name, value in asyncio.run(scale(url, users)).items():
             report(name, value)
-        opened, *keys, peak_mb = keystrokes_in_a_terminal(url, users, "partner")
-        report("users: enter → users shown (tmux, HTTP+parse+paint), s", opened)
+        first, opened, *keys, peak_mb = keystrokes_in_a_terminal(url, users, "partner")
+        report("users: enter → first rows shown (tmux), s", first)
+        report("users: enter → every row counted and filterable (tmux), s", opened)
         report("users: keystroke → pane updated (tmux), median ms", statistics.median(keys) * 1000)
         report("users: keystroke → pane updated (tmux), max ms", max(keys) * 1000)
         report("users: hubtui process peak RSS (tmux), MB", peak_mb)
-    print(f"== start-up: hubtui --demo in tmux, {runs} runs")
-    painted, named = startup(runs)
-    report("launch → hub list painted, median s", statistics.median(painted))
-    report("launch → hub names shown, median s", statistics.median(named))
+    print(f"== start-up in tmux, launch → first hub name, median of {runs}, alternating")
+    with running_demo_server() as url:
+        times = startup_beside_bare_textual(runs, url)
+    report("bare Textual app (Header, DataTable, Footer), s", times["bare"])
+    report("hubtui --demo, s", times["demo"])
+    report("hubtui --demo ÷ bare Textual", times["demo"] / times["bare"])
+    report("hubtui --base-url demo-server, s", times["http"])
+    report("hubtui --base-url ÷ bare Textual", times["http"] / times["bare"])
 
 
 def report(name: str, value: float) -> None:
