@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from hubtui.demo import DemoSize, DemoStore, Faults
@@ -473,3 +475,37 @@ async def test_a_filter_typed_before_a_large_list_is_indexed_finds_every_match()
         words = screen_words(pilot)
         assert "showing all users matching “partner”: 2,000" in words
         assert "so far" not in words
+
+
+async def test_a_large_project_shows_its_first_rows_while_the_rest_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    import hubtui.api.client as client_module
+
+    release = threading.Event()
+    parse_list = client_module.parse_list  # type: ignore[attr-defined]
+
+    def slow_parse_list(*args: Any, **kwargs: Any) -> Any:
+        release.wait(timeout=30)  # the whole list is read only when the test says so
+        return parse_list(*args, **kwargs)
+
+    store = DemoStore(DemoSize(big_project_users=5000))
+    async with running(store=store) as pilot:
+        await press(pilot, "g")
+        await type_text(pilot, "load-test")
+        await press(pilot, "enter")
+        monkeypatch.setattr(client_module, "parse_list", slow_parse_list)
+        await pilot.press("enter")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if "@loadtest.example" in screen_text(pilot):
+                break
+        words = screen_words(pilot)
+        assert "@loadtest.example" in words
+        assert "the first 200 are shown; counts follow" in words
+        assert "5,000 users" not in words
+        release.set()
+        await settle(pilot)
+        assert "5,000 users · 4,500 members · 500 limited readers" in screen_words(pilot)

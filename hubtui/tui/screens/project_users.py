@@ -162,6 +162,7 @@ class ProjectUsersScreen(ListScreen):
     def _first_users(self, users: Records[ProjectUser]) -> None:
         """A large list's first records, shown while the rest is read (not yet filterable)."""
         self._first_shown = len(users)
+        self.table.loading = False  # the rows show; the summary says the rest is on its way
         self.table.set_records(users, user_row, key=user_key, keep_key=self._select_user)
         self.on_view_changed()
 
