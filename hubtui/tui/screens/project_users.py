@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on, work
@@ -11,6 +12,7 @@ from textual.content import Content
 
 from hubtui.api.errors import HubError
 from hubtui.text import inert, skipped_words
+from hubtui.tui.collection import collector_paused
 from hubtui.tui.present import (
     LIMITED_BADGE,
     UNKNOWN,
@@ -103,6 +105,8 @@ class ProjectUsersScreen(ListScreen):
         self._group_index = 0
         #: How many users a large list shows while the rest is read (None: the whole list).
         self._first_shown: int | None = None
+        #: What a load holds until it ends (the collector's pause, for a large list).
+        self._load_pauses = ExitStack()
 
     def compose_body(self) -> ComposeResult:
         yield RecordTable(USER_COLUMNS, id="records", empty_text="This project has no users.")
@@ -157,11 +161,14 @@ class ProjectUsersScreen(ListScreen):
             self._select_user = None
             self.on_view_changed()
         finally:
+            self._load_pauses.close()
             self.end_loading()
 
     def _first_users(self, users: Records[ProjectUser]) -> None:
         """A large list's first records, shown while the rest is read (not yet filterable)."""
         self._first_shown = len(users)
+        # A large list: the collector waits while the rest is read (see tui/collection.py).
+        self._load_pauses.enter_context(collector_paused())
         self.table.loading = False  # the rows show; the summary says the rest is on its way
         self.table.set_records(users, user_row, key=user_key, keep_key=self._select_user)
         self.on_view_changed()

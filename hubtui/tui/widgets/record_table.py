@@ -25,6 +25,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from hubtui.text import fold
+from hubtui.tui.collection import collector_paused, release_frozen
 from hubtui.tui.glyphs import ASCENDING, DESCENDING, ELLIPSIS
 
 __all__ = ["Column", "RecordTable", "Row"]
@@ -255,6 +256,8 @@ class RecordTable(Widget, can_focus=True):
         """
         keep = keep_key if keep_key is not None else self._highlighted_key()
         self.note = None
+        if len(self._records) >= FREEZE_AT_LEAST:
+            release_frozen()  # the list replaced may be collected now
         self._records = list(records)
         self._make_row = make_row
         self._keys = [key(record) for record in self._records]
@@ -353,6 +356,13 @@ class RecordTable(Widget, can_focus=True):
     async def _index_in_chunks(self, chunk: int = 2000) -> None:
         """Build rows and search keys after the first paint, yielding to input between chunks."""
         total = len(self._records)
+        if total < FREEZE_AT_LEAST:
+            await self._index_chunks(total, chunk)
+            return
+        with collector_paused():  # see hubtui/tui/collection.py
+            await self._index_chunks(total, chunk)
+
+    async def _index_chunks(self, total: int, chunk: int) -> None:
         while self._indexed_up_to < total:
             stop = min(total, self._indexed_up_to + chunk)
             for index in range(self._indexed_up_to, stop):
@@ -525,6 +535,10 @@ class RecordTable(Widget, can_focus=True):
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         self.cursor = self.cursor - 3
 
+    def on_unmount(self) -> None:
+        if len(self._records) >= FREEZE_AT_LEAST:
+            release_frozen()  # the screen is closed: its list may be collected
+
     def on_focus(self) -> None:
         self.refresh()
 
@@ -636,6 +650,8 @@ class RecordTable(Widget, can_focus=True):
         return Strip(segments, width).crop(0, width).simplify()
 
 
+#: From this many records, a list's objects are left out of garbage collections once indexed.
+FREEZE_AT_LEAST = 10_000
 #: A filter typed before indexing finished builds the rest at once only when this few are left.
 INDEX_NOW_AT_MOST = 5000
 WISH_CAP = 48

@@ -1,0 +1,40 @@
+"""Garbage collection kept out of the way while a large list is read and indexed.
+
+Reading 50,000 users builds about a million objects. Python's collector, triggered by the
+allocations, then scans every object alive again and again: 0.8 s of a 2 s load, and pauses of
+0.2 to 0.5 s in the middle of someone's typing. While a list is loaded and indexed the collector
+waits; afterwards what was built is frozen (Python's ``gc.freeze``): it lives as long as its
+screen, and later collections skip it instead of scanning it each time.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+_held = 0
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No automatic collection inside; what was built is frozen at the end (nests)."""
+    global _held
+    if _held == 0 and not gc.isenabled():
+        yield  # someone else (a test, an embedding program) turned the collector off
+        return
+    _held += 1
+    gc.disable()
+    try:
+        yield
+    finally:
+        _held -= 1
+        if _held == 0:
+            gc.freeze()
+            gc.enable()
+
+
+def release_frozen() -> None:
+    """A large list is gone (replaced, or its screen closed): let collections see it again."""
+    if gc.get_freeze_count():
+        gc.unfreeze()
