@@ -234,7 +234,7 @@ def demo_connector(settings: Settings) -> Callable[[], HubClient]:
         return HubClient(
             DEMO_BASE_URL,
             token=DEMO_TOKEN,
-            api_version="v2" if settings.api_version == "v2" else "v3",
+            api_version=settings.api_version,
             transport=httpx.ASGITransport(app=create_app()),
             deadline=settings.deadline,
             max_records=settings.max_records,
@@ -253,7 +253,7 @@ def server_connector(settings: Settings) -> Callable[[], HubClient]:
         return HubClient(
             settings.base_url,
             token=settings.token,
-            api_version="v2" if settings.api_version == "v2" else "v3",
+            api_version=settings.api_version,
             trusted_hosts=settings.trusted_hosts,
             allow_insecure_http=settings.allow_insecure_http,
             ca_bundle=settings.ca_bundle,

@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from hubtui.api.versions import ApiVersion, is_api_version
 from hubtui.hosts import is_loopback_host
 
 __all__ = ["ConfigError", "Settings", "config_path", "load_settings", "profile_names"]
 
-API_VERSIONS = ("v2", "v3")
 TOKEN_COMMAND_TIMEOUT = 30.0
 
 
@@ -33,7 +33,7 @@ class ConfigError(Exception):
 class Settings:
     base_url: str | None = None
     token: str | None = field(default=None, repr=False)
-    api_version: str = "v3"
+    api_version: ApiVersion = "v3"
     read_only: bool = False
     trusted_hosts: tuple[str, ...] = ()
     allow_insecure_http: bool = False
@@ -81,7 +81,7 @@ def load_settings(
     profile = profile or env.get("HUBTUI_PROFILE") or _str(file, "default_profile")
     file = _with_profile(file, profile, path)
     version = api_version or env.get("HUBTUI_API_VERSION") or _str(file, "api_version") or "v3"
-    if version not in API_VERSIONS:
+    if not is_api_version(version):
         raise ConfigError(f"The API version must be v2 or v3, not {version!r}.")
     token: str | None = None
     if need_token:

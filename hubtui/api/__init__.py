@@ -11,7 +11,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hubtui.api.client import ApiVersion, HubClient, RequestStats
+    from hubtui.api.client import HubClient, RequestStats
     from hubtui.api.errors import (
         ApiConnectionError,
         ApiStatusError,
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         UserSummary,
     )
     from hubtui.api.routing import RegionalRoute
+    from hubtui.api.versions import ApiVersion
 
 # The package is imported lazily so that importing an error class (as the app does at start)
 # does not pull in httpx and pydantic before the first screen is painted.
@@ -48,7 +49,7 @@ _EXPORTS: dict[str, str] = {
     "ApiConnectionError": "hubtui.api.errors",
     "ApiStatusError": "hubtui.api.errors",
     "ApiTimeoutError": "hubtui.api.errors",
-    "ApiVersion": "hubtui.api.client",
+    "ApiVersion": "hubtui.api.versions",
     "AuthenticationError": "hubtui.api.errors",
     "BadRequestError": "hubtui.api.errors",
     "ConflictError": "hubtui.api.errors",

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any, Literal, Self, TypeVar
+from typing import Any, Self, TypeVar
 
 import httpx
 from pydantic import BaseModel
@@ -50,11 +50,10 @@ from hubtui.api.transport import (
     read_body,
     redacted,
 )
+from hubtui.api.versions import ApiVersion, is_api_version
 
 __all__ = ["ApiVersion", "HubClient", "RequestStats"]
 
-ApiVersion = Literal["v2", "v3"]
-API_VERSIONS: tuple[ApiVersion, ...] = ("v2", "v3")
 #: A body larger than this (once decoded) is refused rather than read into memory.
 MAX_RESPONSE_BYTES = 128 * 1024 * 1024
 #: The longest one call may take, retries and waits included, however slowly a server answers.
@@ -567,7 +566,6 @@ def _connection_error(exc: httpx.TransportError, operation: str, host: str) -> A
 
 
 def _check_version(version: str) -> ApiVersion:
-    for known in API_VERSIONS:
-        if version == known:
-            return known
+    if is_api_version(version):
+        return version
     raise ValueError(f"api_version must be 'v2' or 'v3', not {version!r}")

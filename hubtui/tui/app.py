@@ -72,7 +72,7 @@ class HubTuiApp(App[None]):
         *,
         connect: Callable[[], HubClient],
         server_label: str,
-        api_version: str = "v3",
+        api_version: ApiVersion = "v3",
         read_only: bool = False,
         change_log_path: Path | None = None,
         concurrency: int = 8,
@@ -98,7 +98,7 @@ class HubTuiApp(App[None]):
         self._connect = connect
         self._client_task: asyncio.Future[HubClient] | None = None
         self.server_label = server_label
-        self.api_version: ApiVersion = "v2" if api_version == "v2" else "v3"
+        self.api_version: ApiVersion = api_version
         self.read_only = read_only
         #: How many project-user lists a search across projects fetches at once.
         self.concurrency = concurrency
@@ -188,7 +188,7 @@ class HubTuiApp(App[None]):
         if old is not None and old.done() and old.exception() is None:
             await old.result().aclose()
         self.server_label, self.profile = label, settings.profile
-        self.api_version = "v2" if settings.api_version == "v2" else "v3"
+        self.api_version = settings.api_version
         self.read_only = settings.read_only
         self.change_log.server, self.change_log.profile = label, settings.profile
         if fresh_start:

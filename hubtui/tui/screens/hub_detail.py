@@ -86,19 +86,24 @@ class HubDetailScreen(ListScreen):
         self.query_one(Summary).say("Loading projects…")
         try:
             client = await self.client()
-            self.hub = await client.get_hub(self.hub.id)
+            try:
+                self.hub = await client.get_hub(self.hub.id)
+            except HubError:
+                if self._route is None:
+                    # Its region is not being checked: the hub itself could not be read.
+                    self._hub_failed = True
+                    self._show_hub(None)
+                raise
             self._route = client.regional_route(self.hub)
             self._show_hub(self._route)
-            projects = await client.list_projects(self.hub.id)
-        except ApiStatusError as error:
-            self._hub_unread(error)
-            if error.status_code in NO_PROJECT_LISTING and "projects" in error.operation:
+            try:
+                projects = await client.list_projects(self.hub.id)
+            except ApiStatusError as error:
+                if error.status_code not in NO_PROJECT_LISTING:
+                    raise
                 self._ask_for_project_id(str(error))
-            else:
-                self.show_error(error)
-                self._say_not_loaded()
+                return
         except HubError as error:
-            self._hub_unread(error)
             self.show_error(error)
             self._say_not_loaded()
         else:
@@ -116,11 +121,6 @@ class HubDetailScreen(ListScreen):
             )
         else:
             self.query_one(Summary).say("Projects not loaded.")
-
-    def _hub_unread(self, error: HubError) -> None:
-        if self._route is None and "projects" not in error.operation:
-            self._hub_failed = True
-            self._show_hub(None)
 
     def _ask_for_project_id(self, why: str) -> None:
         self.show_problem(
