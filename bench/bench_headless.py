@@ -20,8 +20,8 @@ import time
 
 import httpx
 
+from bench.harness import hubtui_command, running_demo_server
 from hubtui.demo import DEMO_TOKEN
-from tests.conftest import hubtui_command, running_demo_server
 
 
 def timed(command: str, env: dict[str, str]) -> float:

@@ -21,12 +21,12 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from bench.harness import hubtui_command, running_demo_server
+from bench.tmux import Terminal
 from hubtui.api import HubClient
 from hubtui.demo import DEMO_TOKEN
 from hubtui.tui.app import HubTuiApp
 from hubtui.tui.widgets.record_table import RecordTable
-from tests.conftest import hubtui_command, running_demo_server
-from tests.e2e.tmux import Terminal
 
 
 class Timed:

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
 import httpx
 import pytest
 
+from bench.harness import free_port as free_port
+from bench.harness import hubtui_command as hubtui_command
+from bench.harness import running_demo_server as running_demo_server
+from bench.harness import wait_for_port as wait_for_port
 from hubtui.api import HubClient
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 
@@ -67,60 +66,8 @@ async def raw(demo_store: DemoStore, faults: Faults) -> AsyncIterator[httpx.Asyn
         yield c
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def hubtui_command() -> list[str]:
-    """The installed command, beside this interpreter."""
-    script = Path(sys.executable).with_name("hubtui")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "hubtui"]
-
-
-def wait_for_port(
-    port: int, process: subprocess.Popen[bytes] | None = None, timeout: float = 20.0
-) -> None:
-    """Wait until a server listens on the loopback port (or its process has exited)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process is not None and process.poll() is not None:
-            raise RuntimeError(f"demo-server exited with {process.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"nothing listened on port {port} in time")
-
-
 @pytest.fixture
 def demo_server() -> Iterator[str]:
     """`hubtui demo-server` running over real HTTP on a free loopback port; yields its URL."""
     with running_demo_server() as url:
         yield url
-
-
-@contextmanager
-def running_demo_server(*flags: str) -> Iterator[str]:
-    """Run `hubtui demo-server` with these flags on a free loopback port; yield its URL."""
-    port = free_port()
-    process = subprocess.Popen(
-        [*hubtui_command(), "demo-server", "--port", str(port), *flags],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        wait_for_port(port, process)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stderr:
-            process.stderr.close()

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import httpx
 
+from bench.tmux import Terminal
 from hubtui.api import HubClient
 from hubtui.demo import DEMO_TOKEN
 from hubtui.tui.app import HubTuiApp
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.user_form import UserFormScreen
 from tests.conftest import hubtui_command, running_demo_server
-from tests.e2e.tmux import Terminal
 from tests.tui.conftest import press, screen_words, settle, type_text
 
 AUTH = {"Authorization": f"Bearer {DEMO_TOKEN}"}

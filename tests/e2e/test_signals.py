@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.tmux import Terminal
 from tests.conftest import hubtui_command, running_demo_server
-from tests.e2e.tmux import Terminal
 
 pytestmark = pytest.mark.e2e
 

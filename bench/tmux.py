@@ -11,8 +11,6 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
 
 def _terminal_env() -> dict[str, str]:
     # COLUMNS and LINES would override the real terminal size, so the app must not inherit them.
@@ -25,7 +23,7 @@ class Terminal:
     def __init__(self, command: list[str], *, width: int = 100, height: int = 30) -> None:
         tmux = shutil.which("tmux")
         if tmux is None:
-            pytest.fail("the real-terminal tests need tmux (apt-get install tmux)")
+            raise RuntimeError("the real-terminal tests need tmux (apt-get install tmux)")
         self.tmux = tmux
         self.socket = f"hubtui-test-{uuid.uuid4().hex[:8]}"
         self.status_file = Path(f"/tmp/{self.socket}.status")

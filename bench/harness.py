@@ -1,0 +1,63 @@
+"""Running hubtui and its demo server as separate processes, for benchmarks and tests."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def hubtui_command() -> list[str]:
+    """The installed command, beside this interpreter."""
+    script = Path(sys.executable).with_name("hubtui")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "hubtui"]
+
+
+def wait_for_port(
+    port: int, process: subprocess.Popen[bytes] | None = None, timeout: float = 20.0
+) -> None:
+    """Wait until a server listens on the loopback port (or its process has exited)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"demo-server exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing listened on port {port} in time")
+
+
+@contextmanager
+def running_demo_server(*flags: str) -> Iterator[str]:
+    """Run `hubtui demo-server` with these flags on a free loopback port; yield its URL."""
+    port = free_port()
+    process = subprocess.Popen(
+        [*hubtui_command(), "demo-server", "--port", str(port), *flags],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stderr:
+            process.stderr.close()
