@@ -5,6 +5,7 @@ implementation to test the client against.
 """
 
 from hubtui.demo.data import DEMO_TOKEN, DemoSize, DemoStore
-from hubtui.demo.server import Faults, ServerStats, create_app
+from hubtui.demo.faults import Faults, ServerStats
+from hubtui.demo.server import create_app
 
 __all__ = ["DEMO_TOKEN", "DemoSize", "DemoStore", "Faults", "ServerStats", "create_app"]

@@ -7,11 +7,8 @@ implementation. Faults (latency, error statuses, malformed or truncated bodies) 
 
 from __future__ import annotations
 
-import asyncio
 import json
-import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -20,7 +17,6 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hubtui.demo.data import (
     DEMO_TOKEN,
@@ -35,47 +31,12 @@ from hubtui.demo.data import (
     DemoUser,
     Membership,
 )
+from hubtui.demo.faults import FaultMiddleware, Faults, ServerStats
+from hubtui.demo.problems import problem
 
 __all__ = ["Faults", "ServerStats", "create_app"]
 
 Handler = Callable[[Request], Awaitable[Response]]
-
-
-@dataclass
-class Faults:
-    """Misbehaviour to inject; everything off by default."""
-
-    latency: float = 0.0
-    """Seconds added before every API answer."""
-    failure_rate: float = 0.0
-    """Share of API requests answered with one of ``failure_statuses`` instead."""
-    failure_statuses: tuple[int, ...] = (503,)
-    retry_after: int = 1
-    """The ``Retry-After`` seconds sent with injected 429 and 503 answers."""
-    malformed_rate: float = 0.0
-    """Share of successful answers whose body is replaced by broken JSON."""
-    truncated_rate: float = 0.0
-    """Share of successful answers cut off half-way through the body."""
-    omit_new_fields: bool = False
-    """Behave like a server older than the ``IsLimited`` and ``DisplayName`` changes."""
-    projects_listing_status: int | None = None
-    """Answer the (assumed) list-projects operation with this status, e.g. 404 or 405."""
-    change_failure_status: int | None = None
-    """Answer every create and update with this status instead of making the change."""
-    change_latency: float = 0.0
-    """Seconds added after a create or update is made, before its answer is sent."""
-    seed: int = 0
-
-
-@dataclass
-class ServerStats:
-    requests: int = 0
-    injected_failures: int = 0
-    by_route: dict[str, int] = field(default_factory=dict)
-    in_flight: int = 0
-    """Requests being answered now."""
-    max_in_flight: int = 0
-    """The most requests ever answered at once (how concurrent a client was)."""
 
 
 def create_app(
@@ -113,18 +74,8 @@ def create_app(
     app.state.store = store
     app.state.faults = faults
     app.state.stats = api.stats_counter
-    app.add_middleware(_FaultMiddleware, faults=faults, stats=api.stats_counter)
+    app.add_middleware(FaultMiddleware, faults=faults, stats=api.stats_counter)
     return app
-
-
-def problem(
-    status: int, title: str, detail: str, *, headers: dict[str, str] | None = None
-) -> Response:
-    """An RFC 7807 problem-details answer."""
-    body = {"type": "about:blank", "title": title, "status": status, "detail": detail}
-    return JSONResponse(
-        body, status_code=status, media_type="application/problem+json", headers=headers
-    )
 
 
 async def _http_exception(request: Request, exc: HTTPException) -> Response:
@@ -411,125 +362,3 @@ def _iso(moment: datetime | None) -> str | None:
 def _json(body: Any, *, status: int = 200) -> Response:
     content = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
     return Response(content, status_code=status, media_type="application/json")
-
-
-class _FaultMiddleware:
-    """Counts API requests and injects the configured faults (never on ``/_demo``)."""
-
-    def __init__(self, app: ASGIApp, *, faults: Faults, stats: ServerStats) -> None:
-        self.app = app
-        self.faults = faults
-        self.stats = stats
-        self.rng = random.Random(faults.seed)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"].startswith("/_demo"):
-            await self.app(scope, receive, send)
-            return
-        stats = self.stats
-        stats.in_flight += 1
-        stats.max_in_flight = max(stats.max_in_flight, stats.in_flight)
-        try:
-            await self._answer(scope, receive, send)
-        finally:
-            stats.in_flight -= 1
-
-    async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
-        faults = self.faults
-        self.stats.requests += 1
-        key = f"{scope['method']} {_route_kind(scope['path'])}"
-        self.stats.by_route[key] = self.stats.by_route.get(key, 0) + 1
-        if faults.latency > 0:
-            await asyncio.sleep(faults.latency)
-        is_change = scope["method"] in ("POST", "PUT")
-        if is_change and faults.change_failure_status is not None:
-            status = faults.change_failure_status
-            response = problem(status, "Injected failure", "The demo server refused the change.")
-            await response(scope, receive, send)
-            return
-        if is_change and faults.change_latency > 0:
-            send = _delayed_send(send, faults.change_latency)
-        if faults.failure_rate > 0 and self.rng.random() < faults.failure_rate:
-            self.stats.injected_failures += 1
-            status = self.rng.choice(faults.failure_statuses)
-            headers = {"Retry-After": str(faults.retry_after)} if status in (429, 503) else None
-            response = problem(
-                status, "Injected failure", "The demo server failed on purpose.", headers=headers
-            )
-            await response(scope, receive, send)
-            return
-        mangle = None
-        if faults.malformed_rate > 0 and self.rng.random() < faults.malformed_rate:
-            mangle = "malformed"
-        elif faults.truncated_rate > 0 and self.rng.random() < faults.truncated_rate:
-            mangle = "truncated"
-        if mangle is None:
-            await self.app(scope, receive, send)
-            return
-        await self.app(scope, receive, _mangling_send(send, mangle))
-
-
-def _delayed_send(send: Send, seconds: float) -> Send:
-    """Send the answer only after a pause: the change is made, its answer is late."""
-
-    async def delayed(message: Message) -> None:
-        if message["type"] == "http.response.start":
-            await asyncio.sleep(seconds)
-        await send(message)
-
-    return delayed
-
-
-def _mangling_send(send: Send, how: str) -> Send:
-    start: Message | None = None
-    chunks: list[bytes] = []
-
-    async def mangled(message: Message) -> None:
-        nonlocal start
-        if message["type"] == "http.response.start":
-            start = message
-            return
-        if message["type"] != "http.response.body":
-            await send(message)
-            return
-        chunks.append(message.get("body", b""))
-        if message.get("more_body"):
-            return
-        assert start is not None
-        body = b"".join(chunks)
-        if start["status"] >= 400:
-            await send(start)
-            await send({"type": "http.response.body", "body": body})
-            return
-        headers = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
-        if how == "malformed":
-            out = b'{"Id": "broken", "Name": [1, 2, ' + b"\x00garbage"
-            headers.append((b"content-length", str(len(out)).encode()))
-            await send({**start, "headers": headers})
-            await send({"type": "http.response.body", "body": out})
-        else:
-            # Announce the whole body, send half: the connection ends mid-body.
-            headers.append((b"content-length", str(len(body)).encode()))
-            await send({**start, "headers": headers})
-            await send({"type": "http.response.body", "body": body[: len(body) // 2]})
-
-    return mangled
-
-
-def _route_kind(path: str) -> str:
-    """A path with its identifiers replaced, for counting requests per operation."""
-    parts = [p for p in path.split("/") if p]
-    if parts[:1] == ["regions"]:
-        parts = parts[2:]
-    kind: list[str] = []
-    for i, part in enumerate(parts):
-        before = parts[i - 1] if i else ""
-        if before == "hubs" and part != "name":
-            kind.append("{hubId}")
-        elif before == "name":
-            kind.append("{hubName}")
-        elif part.isdigit():
-            kind.append("{id}")
-        else:
-            kind.append(part)
-    return "/" + "/".join(kind)
