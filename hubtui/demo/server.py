@@ -15,7 +15,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Mount, Route
 
 from hubtui.demo.data import (
@@ -32,7 +32,7 @@ from hubtui.demo.data import (
     Membership,
 )
 from hubtui.demo.faults import FaultMiddleware, Faults, ServerStats
-from hubtui.demo.problems import problem
+from hubtui.demo.problems import Problem, problem
 
 __all__ = ["Faults", "ServerStats", "create_app"]
 
@@ -79,6 +79,8 @@ def create_app(
 
 
 async def _http_exception(request: Request, exc: HTTPException) -> Response:
+    if isinstance(exc, Problem):
+        return exc.response()
     titles = {404: "Not Found", 405: "Method Not Allowed"}
     title = titles.get(exc.status_code, "Error")
     return problem(exc.status_code, title, f"{request.method} {request.url.path}: {exc.detail}")
@@ -93,14 +95,12 @@ class _DemoApi:
     # Hubs -------------------------------------------------------------------------------------
 
     async def list_hubs(self, request: Request) -> Response:
-        if (denied := _check_token(request)) is not None:
-            return denied
+        _check_token(request)
         origin = _origin(request)
         return _json([self._hub(h, origin) for h in self.store.hubs.values()])
 
     async def get_hub(self, request: Request) -> Response:
-        if (denied := _check_token(request)) is not None:
-            return denied
+        _check_token(request)
         hub = self.store.hubs.get(request.path_params["hub_id"])
         if hub is None:
             return problem(
@@ -109,8 +109,7 @@ class _DemoApi:
         return _json(self._hub(hub, _origin(request)))
 
     async def hub_by_name(self, request: Request) -> Response:
-        if (denied := _check_token(request)) is not None:
-            return denied
+        _check_token(request)
         name = request.path_params["hub_name"]
         hub = self.store.hub_by_name(name)
         if hub is None:
@@ -121,8 +120,6 @@ class _DemoApi:
 
     async def list_projects(self, request: Request) -> Response:
         hub = self._hub_for(request)
-        if isinstance(hub, Response):
-            return hub
         if self.faults.projects_listing_status is not None:
             status = self.faults.projects_listing_status
             return problem(status, "Not available", "This server does not list a hub's projects.")
@@ -130,8 +127,6 @@ class _DemoApi:
 
     async def project_users(self, request: Request) -> Response:
         found = self._project_for(request)
-        if isinstance(found, Response):
-            return found
         hub, project = found
         if request.method == "POST":
             return await self._create(request, hub, project)
@@ -139,8 +134,6 @@ class _DemoApi:
 
     async def project_user(self, request: Request) -> Response:
         found = self._project_for(request)
-        if isinstance(found, Response):
-            return found
         hub, project = found
         user_id: int = request.path_params["user_id"]
         membership = project.members.get(user_id)
@@ -152,14 +145,10 @@ class _DemoApi:
 
     async def _create(self, request: Request, hub: DemoHub, project: DemoProject) -> Response:
         body = await _json_body(request)
-        if isinstance(body, Response):
-            return body
         email = body.get("Email")
         if not isinstance(email, str) or not EMAIL_PATTERN.match(email):
             return problem(400, "Invalid request", "Email must be an email address.")
         checked = _role_and_reviewer(body)
-        if isinstance(checked, Response):
-            return checked
         role, is_reviewer = checked
         try:
             user, membership = self.store.add_member(
@@ -173,11 +162,7 @@ class _DemoApi:
         self, request: Request, hub: DemoHub, project: DemoProject, user_id: int
     ) -> Response:
         body = await _json_body(request)
-        if isinstance(body, Response):
-            return body
         checked = _role_and_reviewer(body)
-        if isinstance(checked, Response):
-            return checked
         role, is_reviewer = checked
         try:
             membership = self.store.update_member(
@@ -193,8 +178,7 @@ class _DemoApi:
         return _json(self._project_user(self.store.users[user_id], membership))
 
     async def stats(self, request: Request) -> Response:
-        if (denied := _check_token(request)) is not None:
-            return denied
+        _check_token(request)
         counter = self.stats_counter
         return _json(
             {
@@ -210,42 +194,39 @@ class _DemoApi:
 
     # Look-ups shared by the hub-scoped routes --------------------------------------------------
 
-    def _hub_for(self, request: Request) -> DemoHub | Response:
-        if (denied := _check_token(request)) is not None:
-            return denied
+    def _hub_for(self, request: Request) -> DemoHub:
+        _check_token(request)
         params = request.path_params
         if params.get("version", "v3") not in ("v2", "v3"):
-            return problem(404, "Not Found", f"Unknown API version {params['version']!r}.")
+            raise Problem(404, "Not Found", f"Unknown API version {params['version']!r}.")
         hub = self.store.hubs.get(params["hub_id"])
         if hub is None:
-            return problem(404, "Hub not found", f"No hub has the id {params['hub_id']!r}.")
+            raise Problem(404, "Hub not found", f"No hub has the id {params['hub_id']!r}.")
         region = params.get("region", "us")
         if region not in REGIONS:
-            return problem(404, "Not Found", f"Unknown region {region!r}.")
+            raise Problem(404, "Not Found", f"Unknown region {region!r}.")
         if region != hub.region:
             home = _origin(request) + REGIONS[hub.region].path
-            return problem(
+            raise Problem(
                 421,
                 "Misdirected Request",
                 f"Hub {hub.name} is served by its regional API at {home}.",
             )
         return hub
 
-    def _project_for(self, request: Request) -> tuple[DemoHub, DemoProject] | Response:
+    def _project_for(self, request: Request) -> tuple[DemoHub, DemoProject]:
         hub = self._hub_for(request)
-        if isinstance(hub, Response):
-            return hub
         project_id: int = request.path_params["project_id"]
         project = hub.projects.get(project_id)
         if project is None:
-            return problem(404, "Project not found", f"Hub {hub.name} has no project {project_id}.")
+            raise Problem(404, "Project not found", f"Hub {hub.name} has no project {project_id}.")
         if project.subscription_expired:
             body = {
                 "Code": "EXPIRED_SUBSCRIPTION",
                 "Message": f"The subscription of project {project.name} has expired.",
                 "WebsiteLoginUrl": "https://login.example.com",
             }
-            return JSONResponse(body, status_code=409)
+            raise Problem(409, "Conflict", body["Message"], body=body)
         return hub, project
 
     # Wire shapes ------------------------------------------------------------------------------
@@ -320,10 +301,10 @@ class _DemoApi:
         return body
 
 
-def _check_token(request: Request) -> Response | None:
+def _check_token(request: Request) -> None:
     if request.headers.get("authorization") == f"Bearer {DEMO_TOKEN}":
-        return None
-    return problem(
+        return
+    raise Problem(
         401,
         "Unauthorized",
         "A valid bearer token is required.",
@@ -331,23 +312,23 @@ def _check_token(request: Request) -> Response | None:
     )
 
 
-async def _json_body(request: Request) -> dict[str, Any] | Response:
+async def _json_body(request: Request) -> dict[str, Any]:
     try:
         body = json.loads(await request.body())
     except (ValueError, UnicodeDecodeError, RecursionError):
-        return problem(400, "Invalid request", "The body must be a JSON object.")
+        raise Problem(400, "Invalid request", "The body must be a JSON object.") from None
     if not isinstance(body, dict):
-        return problem(400, "Invalid request", "The body must be a JSON object.")
+        raise Problem(400, "Invalid request", "The body must be a JSON object.")
     return body
 
 
-def _role_and_reviewer(body: dict[str, Any]) -> tuple[str, bool | None] | Response:
+def _role_and_reviewer(body: dict[str, Any]) -> tuple[str, bool | None]:
     role = body.get("Role")
     if role not in ROLES:
-        return problem(400, "Invalid request", f"Role must be one of {', '.join(ROLES)}.")
+        raise Problem(400, "Invalid request", f"Role must be one of {', '.join(ROLES)}.")
     is_reviewer = body.get("IsReviewer")
     if is_reviewer is not None and not isinstance(is_reviewer, bool):
-        return problem(400, "Invalid request", "IsReviewer must be true or false.")
+        raise Problem(400, "Invalid request", "IsReviewer must be true or false.")
     return str(role), is_reviewer
 
 
