@@ -116,8 +116,7 @@ class ListScreen(Screen[None]):
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
-        self.table.set_filter(event.value)
-        self.on_view_changed()
+        self.table.set_filter(event.value)  # the summary follows on ViewChanged
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
@@ -133,7 +132,6 @@ class ListScreen(Screen[None]):
             bar.display = False
             self.table.set_filter("")
             self.table.focus()
-            self.on_view_changed()
             self.refresh_bindings()
             return
         if self.CAN_GO_BACK:
@@ -151,10 +149,11 @@ class ListScreen(Screen[None]):
 
     @on(RecordTable.ViewChanged, "#records")
     def _view_changed(self) -> None:
-        self.on_view_changed()
+        self.refresh_summary()
 
-    def on_view_changed(self) -> None:
-        """The rows shown changed (filter, group, load): subclasses refresh their summary."""
+    def refresh_summary(self) -> None:
+        """Say what is shown (counts, filter, sort): once per change of the rows shown, on the
+        table's ViewChanged, and when something else the summary says changes."""
 
     # Loading and problems ---------------------------------------------------------------------
 

@@ -110,7 +110,6 @@ class HubDetailScreen(ListScreen):
             self.projects = {str(p.id): p for p in projects}
             self.hub_app.catalog.add_projects(self.hub, projects)
             self.table.set_records(projects, _project_row, key=_project_key)
-            self.on_view_changed()
         finally:
             self.end_loading()
 
@@ -203,7 +202,7 @@ class HubDetailScreen(ListScreen):
         )
         self.query_one("#hub-facts", Static).update(_facts(hub, route, failed=self._hub_failed))
 
-    def on_view_changed(self) -> None:
+    def refresh_summary(self) -> None:
         table = self.table
         limited = sum(1 for p in self.projects.values() if p.is_access_limited)
         parts = [amount(len(self.projects), "project"), f"{limited} with Limited access"]

@@ -86,7 +86,7 @@ class HubListScreen(ListScreen):
             hubs = await client.list_hubs()
         except HubError as error:
             self.show_error(error)
-            self.on_view_changed()
+            self.refresh_summary()
         else:
             self.hubs = {hub.id: hub for hub in hubs}
             self.hub_app.catalog.add_hubs(hubs)
@@ -129,9 +129,8 @@ class HubListScreen(ListScreen):
         self.table.set_records(list(self.hubs.values()), self._row, key=_hub_key)
         if self.table.sort_label is None:
             self.table.sort_by(1)
-        self.on_view_changed()
 
-    def on_view_changed(self) -> None:
+    def refresh_summary(self) -> None:
         table = self.table
         total = len(self.hubs)
         lead = "DisplayName" if self.display_name_leads else "Name (URL name)"
@@ -154,7 +153,6 @@ class HubListScreen(ListScreen):
         # gives back exactly the list of before.
         self._apply_columns()
         self.table.set_records(list(self.hubs.values()), self._row, key=_hub_key)
-        self.on_view_changed()
 
     def action_go_to_hub(self) -> None:
         from hubtui.tui.screens.go_to_hub import GoToHubScreen

@@ -159,7 +159,6 @@ class ProjectUsersScreen(ListScreen):
             self.hub_app.catalog.add_users(self.hub, self.project, self.project_id, users)
             self.table.set_records(users, user_row, key=user_key, keep_key=self._select_user)
             self._select_user = None
-            self.on_view_changed()
         finally:
             self._load_pauses.close()
             self.end_loading()
@@ -171,7 +170,6 @@ class ProjectUsersScreen(ListScreen):
         self._load_pauses.enter_context(collector_paused())
         self.table.loading = False  # the rows show; the summary says the rest is on its way
         self.table.set_records(users, user_row, key=user_key, keep_key=self._select_user)
-        self.on_view_changed()
 
     def _settle_unknown_adds(self, users: list[ProjectUser]) -> None:
         """A fresh list is the check an add of unknown outcome waits for: log what it shows."""
@@ -189,7 +187,7 @@ class ProjectUsersScreen(ListScreen):
         members = sum(1 for u in users if u.is_limited is False)
         self._counts = (members, limited, len(users) - members - limited)
 
-    def on_view_changed(self) -> None:
+    def refresh_summary(self) -> None:
         if self._first_shown is not None:
             self.query_one(Summary).say(
                 f"Reading every user… the first {self._first_shown:,} are shown; counts follow."
@@ -227,7 +225,6 @@ class ProjectUsersScreen(ListScreen):
     def action_cycle_group(self) -> None:
         self._group_index = (self._group_index + 1) % len(GROUPS)
         self.table.show_group(GROUPS[self._group_index][0])
-        self.on_view_changed()
 
     def action_toggle_version(self) -> None:
         self.api_version = "v2" if self.api_version == "v3" else "v3"
@@ -297,7 +294,7 @@ class ProjectUsersScreen(ListScreen):
             self.table.show_group(None)
             self.action_back()
             self.table.select_key(key)
-        self.on_view_changed()
+        self.refresh_summary()
         self.notify(result.message, markup=False)
 
     def export_what(self) -> str:

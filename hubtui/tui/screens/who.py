@@ -244,7 +244,7 @@ class WhoScreen(ListScreen):
         self.progress = progress
         bar = self.query_one(ProgressBar)
         bar.update(total=max(progress.projects_total, 1), progress=progress.projects_done)
-        self.on_view_changed()
+        self.refresh_summary()
 
     def _show_findings(self) -> None:
         self._pending_rows = False
@@ -255,9 +255,8 @@ class WhoScreen(ListScreen):
             key=lambda item: str(item[0]),
             keep_key=self.table.highlighted_row.key if self.table.highlighted_row else None,
         )
-        self.on_view_changed()
 
-    def on_view_changed(self) -> None:
+    def refresh_summary(self) -> None:
         progress = self.progress
         if self.searching or not progress.done:
             text = f"Searching {self.scope}: {progress.line()}"
@@ -318,7 +317,7 @@ class WhoScreen(ListScreen):
             self.workers.cancel_group(self, "load")
             self.notify("Search stopped; the results so far are kept.", markup=False)
             self.progress.finished_after = self.progress.finished_after or 0.0
-            self.on_view_changed()
+            self.refresh_summary()
             return
         super().action_back()
 
