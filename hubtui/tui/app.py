@@ -25,6 +25,15 @@ from hubtui.text import inert
 from hubtui.tui.catalog import Catalog
 from hubtui.tui.commands import LoadedRecords, Profiles
 from hubtui.tui.glyphs import PLAIN, console_text, plain_keys
+from hubtui.tui.messages import (
+    FindPerson,
+    HubsLoaded,
+    OpenHub,
+    OpenProject,
+    ProjectsLoaded,
+    Reconnect,
+    UsersLoaded,
+)
 from hubtui.tui.screens.hubs import HubListScreen
 
 if TYPE_CHECKING:
@@ -32,7 +41,7 @@ if TYPE_CHECKING:
     from hubtui.config import Settings
 
     #: Settings (the token read again) for a profile: how to connect, and the server's name.
-    Reconnect = Callable[[str | None], tuple[Callable[[], HubClient], str, Settings]]
+    Reconnector = Callable[[str | None], tuple[Callable[[], HubClient], str, Settings]]
 
 
 #: The themes offered (ctrl+p → theme): Textual's own two, with the amber of LIMITED text made
@@ -77,7 +86,7 @@ class HubTuiApp(App[None]):
         change_log_path: Path | None = None,
         concurrency: int = 8,
         profile: str | None = None,
-        reconnect: Reconnect | None = None,
+        reconnect: Reconnector | None = None,
     ) -> None:
         # NO_COLOR: the terminal's own colours only, then none at all (Textual's NoColor filter):
         # emphasis is bold, reverse and italic, and every mark is a word.
@@ -217,6 +226,37 @@ class HubTuiApp(App[None]):
             screen.load()
         self.notify("Read the token again; loading again.", markup=False)
 
+    # What the screens ask (hubtui/tui/messages.py) --------------------------------------------
+
+    def on_open_hub(self, message: OpenHub) -> None:
+        self.open_hub(message.hub)
+
+    def on_open_project(self, message: OpenProject) -> None:
+        self.open_project(
+            message.hub,
+            message.project,
+            project_id=message.project_id,
+            select_user=message.select_user,
+        )
+
+    def on_find_person(self, message: FindPerson) -> None:
+        if message.query is None:
+            self.ask_who(message.hubs, message.scope)
+        else:
+            self.find_person(message.query, message.hubs, message.scope)
+
+    def on_reconnect(self, message: Reconnect) -> None:
+        self.reconnect(message.profile, fresh_start=message.fresh_start)
+
+    def on_hubs_loaded(self, message: HubsLoaded) -> None:
+        self.catalog.add_hubs(message.hubs)
+
+    def on_projects_loaded(self, message: ProjectsLoaded) -> None:
+        self.catalog.add_projects(message.hub, message.projects)
+
+    def on_users_loaded(self, message: UsersLoaded) -> None:
+        self.catalog.add_users(message.hub, message.project, message.project_id, message.users)
+
     def _back_to_hub_list(self) -> None:
         while len(self.screen_stack) > 1:
             self.pop_screen()
@@ -272,3 +312,11 @@ class HubTuiApp(App[None]):
                 select_user=select_user,
             )
         )
+
+
+if TYPE_CHECKING:
+    from hubtui.tui.session import Session
+
+    def _app_is_a_session(app: HubTuiApp) -> Session:
+        """Checked by mypy only: the app gives its screens all that :class:`Session` says."""
+        return app

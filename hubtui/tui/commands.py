@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import cast
-
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
 from hubtui.text import inert
 from hubtui.tui.catalog import Entry
+from hubtui.tui.messages import FindPerson, OpenHub, OpenProject, Reconnect
+from hubtui.tui.session import session_of
 
 
 class Profiles(Provider):
@@ -16,25 +16,20 @@ class Profiles(Provider):
 
     def _commands(self) -> list[tuple[str, str | None, bool]]:
         from hubtui.config import profile_names
-        from hubtui.tui.app import HubTuiApp
 
-        app = self.app
-        if not isinstance(app, HubTuiApp) or not app.can_reconnect:
+        session = session_of(self.app)
+        if not session.can_reconnect:
             return []
         found: list[tuple[str, str | None, bool]] = [
-            ("Read the token again and retry (token_command or token file)", app.profile, False)
+            ("Read the token again and retry (token_command or token file)", session.profile, False)
         ]
         for name in profile_names():
-            if name != app.profile:
+            if name != session.profile:
                 found.append((f"Switch to profile {name}", name, True))
         return found
 
     def _run(self, profile: str | None, fresh_start: bool) -> None:
-        from hubtui.tui.app import HubTuiApp
-
-        app = self.app
-        if isinstance(app, HubTuiApp):
-            app.reconnect(profile, fresh_start=fresh_start)
+        self.app.post_message(Reconnect(profile, fresh_start=fresh_start))
 
     async def discover(self) -> Hits:
         for text, profile, fresh in self._commands():
@@ -54,21 +49,17 @@ class LoadedRecords(Provider):
     """Hubs (by Name and DisplayName), projects and users loaded so far."""
 
     def _open(self, entry: Entry) -> None:
-        from hubtui.tui.app import HubTuiApp
-
-        app = cast(HubTuiApp, self.app)
         if entry.kind == "hub":
-            app.open_hub(entry.hub)
+            self.app.post_message(OpenHub(entry.hub))
         else:
-            app.open_project(
-                entry.hub, entry.project, project_id=entry.project_id, select_user=entry.user_id
+            self.app.post_message(
+                OpenProject(
+                    entry.hub, entry.project, project_id=entry.project_id, select_user=entry.user_id
+                )
             )
 
     def _catalog(self) -> list[Entry]:
-        from hubtui.tui.app import HubTuiApp
-
-        app = self.app
-        return app.catalog.entries() if isinstance(app, HubTuiApp) else []
+        return session_of(self.app).catalog.entries()
 
     async def discover(self) -> Hits:
         for entry in self._catalog()[:30]:
@@ -76,19 +67,15 @@ class LoadedRecords(Provider):
             yield DiscoveryHit(Content(inert(entry.text)), lambda e=entry: self._open(e))
 
     async def search(self, query: str) -> Hits:
-        from hubtui.tui.app import HubTuiApp
-
-        app = self.app
-        if not isinstance(app, HubTuiApp):
-            return
-        found = app.catalog.search(query)
+        catalog = session_of(self.app).catalog
+        found = catalog.search(query)
         for score, entry in found:
             shown = inert(entry.text)
             yield Hit(score, Content(shown), lambda e=entry: self._open(e), text=shown)
         typed = query.strip()
         if not typed:
             return
-        hubs = [entry.hub for entry in app.catalog.hubs.values()]
+        hubs = [entry.hub for entry in catalog.hubs.values()]
         # Below the loaded matches; when there are none it says why, and offers the search.
         note = (
             "" if found else " (nothing loaded matches: the palette searches only what is loaded)"
@@ -97,6 +84,6 @@ class LoadedRecords(Provider):
         yield Hit(
             0.01,
             Content(offer),
-            lambda: app.find_person(typed, hubs, "all hubs"),
+            lambda: self.app.post_message(FindPerson(hubs, "all hubs", typed)),
             text=offer,
         )

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -13,16 +13,27 @@ from textual.worker import Worker, WorkerState
 
 from hubtui.api.errors import AuthenticationError, HubError
 from hubtui.text import copy_problem, inert
+from hubtui.tui.messages import Reconnect
+from hubtui.tui.present import amount
+from hubtui.tui.session import session_of
 from hubtui.tui.widgets.chrome import Breadcrumb, FilterBar, ProblemPanel, StatusLine, Summary
 from hubtui.tui.widgets.record_table import RecordTable
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient
-    from hubtui.tui.app import HubTuiApp
+    from hubtui.tui.session import Session
 
 
-class ListScreen(Screen[None]):
-    """A screen built around one :class:`RecordTable`."""
+Loaded = TypeVar("Loaded")
+
+
+class ListScreen(Screen[None], Generic[Loaded]):
+    """A screen built around one :class:`RecordTable`, filled by one load.
+
+    The load is a template (:meth:`load`): a subclass says what it reads (:meth:`fetch`) and
+    shows what came (:meth:`show_loaded`); the loading state, the problem panel and the summary
+    of a failed load are the same on every screen.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", key_display="esc/⌫"),
@@ -52,11 +63,13 @@ class ListScreen(Screen[None]):
     LEGEND: ClassVar[tuple[str, ...]] = ()
     #: Whether escape can go back from this screen (the first screen never quits on escape).
     CAN_GO_BACK: ClassVar[bool] = True
+    #: What one row is, for "Loading hubs…" and "Reload failed: the 3 hubs below are from before".
+    NOUN: ClassVar[str] = "row"
     AUTO_FOCUS = "#records"
 
     @property
-    def hub_app(self) -> HubTuiApp:
-        return cast("HubTuiApp", self.app)
+    def session(self) -> Session:
+        return session_of(self.app)
 
     @property
     def table(self) -> RecordTable:
@@ -95,15 +108,15 @@ class ListScreen(Screen[None]):
     @property
     def screen_api_version(self) -> str:
         """The API version this screen's calls use (the app's, unless the screen has its own)."""
-        return self.hub_app.api_version
+        return self.session.api_version
 
     def refresh_status(self) -> None:
-        app = self.hub_app
+        session = self.session
         self.query_one(StatusLine).show_status(
-            server=app.server_label,
+            server=session.server_label,
             api_version=self.screen_api_version,
-            read_only=app.read_only,
-            profile=app.profile,
+            read_only=session.read_only,
+            profile=session.profile,
         )
 
     # Filter and back --------------------------------------------------------------------------
@@ -161,7 +174,46 @@ class ListScreen(Screen[None]):
         self.load()
 
     def load(self) -> None:
-        """Start (or restart) this screen's load."""
+        """Start (or restart) this screen's load (a new load cancels the one running)."""
+        self._load()
+
+    @work(exclusive=True, group="load", exit_on_error=False)
+    async def _load(self) -> None:
+        self.begin_loading()
+        self.query_one(Summary).say(self.loading_words())
+        try:
+            client = await self.client()
+            loaded = await self.fetch(client)
+        except HubError as error:
+            self.show_failed(error)
+        else:
+            self.show_loaded(loaded)
+        finally:
+            self.load_ended()
+
+    def loading_words(self) -> str:
+        return f"Loading {self.NOUN}s…"
+
+    async def fetch(self, client: HubClient) -> Loaded:
+        """Read this screen's list (a :class:`HubError` says why it could not)."""
+        raise NotImplementedError
+
+    def show_loaded(self, loaded: Loaded) -> None:
+        """Show what :meth:`fetch` read."""
+
+    def show_failed(self, error: HubError) -> None:
+        """A failed load: why, what to do, and whether the rows shown are from before."""
+        self.show_error(error)
+        shown = self.table.total_count
+        self.query_one(Summary).say(
+            f"Reload failed: the {amount(shown, self.NOUN)} below are from before."
+            if shown
+            else f"{self.NOUN.capitalize()}s not loaded."
+        )
+
+    def load_ended(self) -> None:
+        """After every load, whatever its end."""
+        self.end_loading()
 
     def export_what(self) -> str:
         """What the exported list is, for its file name and title."""
@@ -179,7 +231,7 @@ class ListScreen(Screen[None]):
         rows = table.shown_rows
         context = {
             "exported": now(),
-            "server": self.hub_app.server_label,
+            "server": self.session.server_label,
             **self.export_context(),
             "filter": table.filter_text or "(none)",
             "sort": table.sort_label or "(as listed)",
@@ -195,7 +247,7 @@ class ListScreen(Screen[None]):
         self.app.push_screen(HelpScreen(self))
 
     async def client(self) -> HubClient:
-        return await self.hub_app.client()
+        return await self.session.client()
 
     def begin_loading(self) -> None:
         self.table.loading = True
@@ -213,7 +265,7 @@ class ListScreen(Screen[None]):
     def show_error(self, error: HubError) -> None:
         """A failed load, with what to do about it."""
         hint = "Press r to try again."
-        if isinstance(error, AuthenticationError) and self.hub_app.can_reconnect:
+        if isinstance(error, AuthenticationError) and self.session.can_reconnect:
             hint = (
                 "Press t to read the token again (token_command, or the token file) and retry, "
                 "without a restart."
@@ -221,7 +273,7 @@ class ListScreen(Screen[None]):
         self.show_problem(str(error), hint=hint)
 
     def action_reread_token(self) -> None:
-        self.hub_app.reconnect(self.hub_app.profile, fresh_start=False)
+        self.post_message(Reconnect(self.session.profile, fresh_start=False))
 
     def copy_value(self, value: str, what: str) -> None:
         """Copy a server's value, if it is one a person could have typed; say what happened."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -15,10 +15,10 @@ from textual.worker import Worker, WorkerState
 
 from hubtui.api.errors import HubError, NotFoundError
 from hubtui.text import fold, inert
+from hubtui.tui.session import session_of
 
 if TYPE_CHECKING:
     from hubtui.api import Hub
-    from hubtui.tui.app import HubTuiApp
 
 
 class GoToHubScreen(ModalScreen["Hub | None"]):
@@ -61,7 +61,7 @@ class GoToHubScreen(ModalScreen["Hub | None"]):
         self._say(f"Looking up the URL name {inert(typed)}…")
         self.offer = None
         try:
-            client = await cast("HubTuiApp", self.app).client()
+            client = await session_of(self.app).client()
             try:
                 hub = await client.get_hub_by_name(typed)
             except NotFoundError:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -31,7 +31,7 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,question_mark,q", "dismiss", "Close help"),
     ]
 
-    def __init__(self, screen: ListScreen) -> None:
+    def __init__(self, screen: ListScreen[Any]) -> None:
         super().__init__()
         self.for_screen = screen
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -14,13 +14,14 @@ from textual.widgets import Input, Static
 from hubtui.api.errors import ApiStatusError, HubError
 from hubtui.text import inert
 from hubtui.tui.glyphs import NOT_EQUAL
+from hubtui.tui.messages import FindPerson, OpenProject, ProjectsLoaded
 from hubtui.tui.present import amount, hub_label, name_warnings, when, when_both
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 
 if TYPE_CHECKING:
-    from hubtui.api import Hub, Project, RegionalRoute
+    from hubtui.api import Hub, HubClient, Project, RegionalRoute
 
 PROJECT_COLUMNS = (
     Column("name", "Project", min_width=18, priority=0),
@@ -37,7 +38,7 @@ COMPACT_BELOW_ROWS = 24
 NO_PROJECT_LISTING = (404, 405, 501)
 
 
-class HubDetailScreen(ListScreen):
+class HubDetailScreen(ListScreen["list[Project] | None"]):
     """One hub: its names side by side, region, author, dates, restrictions; its projects."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -53,6 +54,7 @@ class HubDetailScreen(ListScreen):
         "Regional API: where this hub's project and user calls go, if hubtui trusts it.",
         "p opens a project by typing its id (for servers that cannot list projects).",
     )
+    NOUN = "project"
 
     def __init__(self, hub: Hub) -> None:
         super().__init__()
@@ -76,50 +78,34 @@ class HubDetailScreen(ListScreen):
         self._show_hub(None)
         self.load()
 
-    def load(self) -> None:
-        self._load()
-
-    @work(exclusive=True, group="load", exit_on_error=False)
-    async def _load(self) -> None:
-        self.begin_loading()
+    async def fetch(self, client: HubClient) -> list[Project] | None:
+        """The hub read again (its facts and region), then its projects; None when this
+        server cannot list them (the person is asked for a project id instead)."""
         self._hub_failed = False
-        self.query_one(Summary).say("Loading projects…")
         try:
-            client = await self.client()
-            try:
-                self.hub = await client.get_hub(self.hub.id)
-            except HubError:
-                if self._route is None:
-                    # Its region is not being checked: the hub itself could not be read.
-                    self._hub_failed = True
-                    self._show_hub(None)
+            self.hub = await client.get_hub(self.hub.id)
+        except HubError:
+            if self._route is None:
+                # Its region is not being checked: the hub itself could not be read.
+                self._hub_failed = True
+                self._show_hub(None)
+            raise
+        self._route = client.regional_route(self.hub)
+        self._show_hub(self._route)
+        try:
+            return await client.list_projects(self.hub.id)
+        except ApiStatusError as error:
+            if error.status_code not in NO_PROJECT_LISTING:
                 raise
-            self._route = client.regional_route(self.hub)
-            self._show_hub(self._route)
-            try:
-                projects = await client.list_projects(self.hub.id)
-            except ApiStatusError as error:
-                if error.status_code not in NO_PROJECT_LISTING:
-                    raise
-                self._ask_for_project_id(str(error))
-                return
-        except HubError as error:
-            self.show_error(error)
-            self._say_not_loaded()
-        else:
-            self.projects = {str(p.id): p for p in projects}
-            self.hub_app.catalog.add_projects(self.hub, projects)
-            self.table.set_records(projects, _project_row, key=_project_key)
-        finally:
-            self.end_loading()
+            self._ask_for_project_id(str(error))
+            return None
 
-    def _say_not_loaded(self) -> None:
-        if self.projects:
-            self.query_one(Summary).say(
-                f"Reload failed: the {amount(len(self.projects), 'project')} below are from before."
-            )
-        else:
-            self.query_one(Summary).say("Projects not loaded.")
+    def show_loaded(self, loaded: list[Project] | None) -> None:
+        if loaded is None:
+            return
+        self.projects = {str(p.id): p for p in loaded}
+        self.post_message(ProjectsLoaded(self.hub, loaded))
+        self.table.set_records(loaded, _project_row, key=_project_key)
 
     def _ask_for_project_id(self, why: str) -> None:
         self.show_problem(
@@ -157,7 +143,7 @@ class HubDetailScreen(ListScreen):
         prompt.value = ""
         prompt.display = False
         self.table.focus()
-        self.hub_app.open_project(self.hub, project, project_id=project_id)
+        self.post_message(OpenProject(self.hub, project, project_id=project_id))
 
     def on_resize(self, event: events.Resize) -> None:
         compact = event.size.height < COMPACT_BELOW_ROWS
@@ -214,7 +200,7 @@ class HubDetailScreen(ListScreen):
 
     @on(RecordTable.Selected, "#records")
     def _open(self, event: RecordTable.Selected) -> None:
-        self.hub_app.open_project(self.hub, event.record)
+        self.post_message(OpenProject(self.hub, event.record))
 
     def export_what(self) -> str:
         return f"projects {self.hub.name}"
@@ -223,7 +209,7 @@ class HubDetailScreen(ListScreen):
         return {"hub Name": self.hub.name, "hub DisplayName": self.hub.display_name}
 
     def action_who(self) -> None:
-        self.hub_app.ask_who([self.hub], f"hub {self.hub.name}")
+        self.post_message(FindPerson([self.hub], f"hub {self.hub.name}"))
 
     def action_copy(self) -> None:
         project: Project | None = self.table.highlighted_record

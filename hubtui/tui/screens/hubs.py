@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+from textual import on
 from textual.binding import Binding, BindingType
 
-from hubtui.api.errors import HubError
 from hubtui.text import inert
+from hubtui.tui.messages import FindPerson, HubsLoaded, OpenHub
 from hubtui.tui.present import (
     DIFFERENT_NAMES_MARK,
     LOOKALIKE_MARK,
@@ -25,7 +25,7 @@ from hubtui.tui.widgets.chrome import Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 
 if TYPE_CHECKING:
-    from hubtui.api import Hub
+    from hubtui.api import Hub, HubClient
 
 NAME_COLUMN = Column("name", "Name (URL name)", min_width=18, priority=0, keep=True)
 # The DisplayName is what gives way at 80 columns: it shrinks, and is never hidden.
@@ -39,7 +39,7 @@ OTHER_COLUMNS = (
 MARK_COLUMN = Column("mark", DIFFERENT_NAMES_MARK, width=len(DIFFERENT_NAMES_MARK) + 1, priority=0)
 
 
-class HubListScreen(ListScreen):
+class HubListScreen(ListScreen["list[Hub]"]):
     """Hubs, with Name and DisplayName side by side and the difference marked."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -51,6 +51,7 @@ class HubListScreen(ListScreen):
         Binding("y", "copy", "Copy", tooltip="copy the highlighted hub's Name, Id or DisplayName"),
     ]
     CAN_GO_BACK = False
+    NOUN = "hub"
     LEGEND = (
         f"{DIFFERENT_NAMES_MARK}  the hub's DisplayName differs from its Name (URL name).",
         f"{LOOKALIKE_MARK}  the Name or DisplayName may pass for another: it mixes scripts (a "
@@ -74,25 +75,13 @@ class HubListScreen(ListScreen):
         self._apply_columns()
         self.load()
 
-    def load(self) -> None:
-        self._load_hubs()
+    async def fetch(self, client: HubClient) -> list[Hub]:
+        return await client.list_hubs()
 
-    @work(exclusive=True, group="load", exit_on_error=False)
-    async def _load_hubs(self) -> None:
-        self.begin_loading()
-        self.query_one(Summary).say("Loading hubs…")
-        try:
-            client = await self.client()
-            hubs = await client.list_hubs()
-        except HubError as error:
-            self.show_error(error)
-            self.refresh_summary()
-        else:
-            self.hubs = {hub.id: hub for hub in hubs}
-            self.hub_app.catalog.add_hubs(hubs)
-            self._fill()
-        finally:
-            self.end_loading()
+    def show_loaded(self, loaded: list[Hub]) -> None:
+        self.hubs = {hub.id: hub for hub in loaded}
+        self.post_message(HubsLoaded(loaded))
+        self._fill()
 
     def _apply_columns(self) -> None:
         lead, second = (
@@ -145,7 +134,7 @@ class HubListScreen(ListScreen):
 
     @on(RecordTable.Selected, "#records")
     def _open(self, event: RecordTable.Selected) -> None:
-        self.hub_app.open_hub(event.record)
+        self.post_message(OpenHub(event.record))
 
     def action_toggle_lead(self) -> None:
         self.display_name_leads = not self.display_name_leads
@@ -159,7 +148,7 @@ class HubListScreen(ListScreen):
 
         def opened(hub: Hub | None) -> None:
             if hub is not None:
-                self.hub_app.open_hub(hub)
+                self.post_message(OpenHub(hub))
 
         self.app.push_screen(GoToHubScreen(list(self.hubs.values())), opened)
 
@@ -167,7 +156,7 @@ class HubListScreen(ListScreen):
         return "hubs"
 
     def action_who(self) -> None:
-        self.hub_app.ask_who(list(self.hubs.values()), "all hubs")
+        self.post_message(FindPerson(list(self.hubs.values()), "all hubs"))
 
     def action_copy(self) -> None:
         hub: Hub | None = self.table.highlighted_record

@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
@@ -13,6 +13,7 @@ from textual.content import Content
 from hubtui.api.errors import HubError
 from hubtui.text import inert, skipped_words
 from hubtui.tui.collection import collector_paused
+from hubtui.tui.messages import UsersLoaded
 from hubtui.tui.present import (
     LIMITED_BADGE,
     UNKNOWN,
@@ -28,7 +29,7 @@ from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 
 if TYPE_CHECKING:
-    from hubtui.api import ApiVersion, Hub, Project, ProjectUser
+    from hubtui.api import ApiVersion, Hub, HubClient, Project, ProjectUser
     from hubtui.api.parsing import Records
 
 USER_COLUMNS = (
@@ -48,7 +49,7 @@ GROUPS: tuple[tuple[str | None, str], ...] = (
 )
 
 
-class ProjectUsersScreen(ListScreen):
+class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
     """Who is in a project, and whether each is a direct member or a limited reader."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -73,6 +74,7 @@ class ProjectUsersScreen(ListScreen):
         ),
     ]
     EDIT_KEYS = ("a", "e")
+    NOUN = "user"
     LEGEND = (
         f"{LIMITED_BADGE}: a limited reader. They can only read, because their email domain is "
         "whitelisted at hub level and the project's access is Limited. They are not a direct "
@@ -126,42 +128,35 @@ class ProjectUsersScreen(ListScreen):
     def screen_api_version(self) -> str:
         return self.api_version
 
-    def load(self) -> None:
-        self._load()
+    def loading_words(self) -> str:
+        return f"Loading users ({self.api_version})…"
 
-    @work(exclusive=True, group="load", exit_on_error=False)
-    async def _load(self) -> None:
-        self.begin_loading()
-        self.query_one(Summary).say(f"Loading users ({self.api_version})…")
-        try:
-            client = await self.client()
-            users = await client.list_project_users(
-                self.hub.id, self.project_id, api_version=self.api_version, first=self._first_users
-            )
-        except HubError as error:
-            if self._first_shown is not None:
-                # The first records of a list that then failed are not kept.
-                self._first_shown = None
-                self.table.set_records(self.users, user_row, key=user_key)
-            self.show_error(error)
-            self.query_one(Summary).say(
-                f"Reload failed: the {amount(len(self.users), 'user')} below are from before."
-                if self.users
-                else "Users not loaded."
-            )
-        else:
+    async def fetch(self, client: HubClient) -> Records[ProjectUser]:
+        return await client.list_project_users(
+            self.hub.id, self.project_id, api_version=self.api_version, first=self._first_users
+        )
+
+    def show_failed(self, error: HubError) -> None:
+        if self._first_shown is not None:
+            # The first records of a list that then failed are not kept.
             self._first_shown = None
-            self.users = users
-            self._settle_unknown_adds(users)
-            if users.skipped_count:
-                self.show_problem(skipped_words(users.skipped_count, users.skipped), hint="")
-            self._recount()
-            self.hub_app.catalog.add_users(self.hub, self.project, self.project_id, users)
-            self.table.set_records(users, user_row, key=user_key, keep_key=self._select_user)
-            self._select_user = None
-        finally:
-            self._load_pauses.close()
-            self.end_loading()
+            self.table.set_records(self.users, user_row, key=user_key)
+        super().show_failed(error)
+
+    def show_loaded(self, loaded: Records[ProjectUser]) -> None:
+        self._first_shown = None
+        self.users = loaded
+        self._settle_unknown_adds(loaded)
+        if loaded.skipped_count:
+            self.show_problem(skipped_words(loaded.skipped_count, loaded.skipped), hint="")
+        self._recount()
+        self.post_message(UsersLoaded(self.hub, self.project, self.project_id, loaded))
+        self.table.set_records(loaded, user_row, key=user_key, keep_key=self._select_user)
+        self._select_user = None
+
+    def load_ended(self) -> None:
+        self._load_pauses.close()
+        super().load_ended()
 
     def _first_users(self, users: Records[ProjectUser]) -> None:
         """A large list's first records, shown while the rest is read (not yet filterable)."""
@@ -174,7 +169,7 @@ class ProjectUsersScreen(ListScreen):
     def _settle_unknown_adds(self, users: list[ProjectUser]) -> None:
         """A fresh list is the check an add of unknown outcome waits for: log what it shows."""
         members = [u.user.email or "" for u in users if u.is_limited is False]
-        for change in self.hub_app.change_log.resolve_adds(self.hub.id, self.project_id, members):
+        for change in self.session.change_log.resolve_adds(self.hub.id, self.project_id, members):
             self.notify(
                 f"The add of {inert(change.email)} whose outcome was unknown: {change.detail}",
                 markup=False,
@@ -235,12 +230,12 @@ class ProjectUsersScreen(ListScreen):
     # Edits ------------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("add", "edit") and self.hub_app.read_only:
+        if action in ("add", "edit") and self.session.read_only:
             return False  # hidden from the footer; on_key says why
         return super().check_action(action, parameters)
 
     def on_key(self, event: events.Key) -> None:
-        if event.key in self.EDIT_KEYS and self.hub_app.read_only:
+        if event.key in self.EDIT_KEYS and self.session.read_only:
             event.stop()
             self.notify(
                 "Read-only is on (--read-only, HUBTUI_READ_ONLY or read_only in the config "
@@ -286,7 +281,7 @@ class ProjectUsersScreen(ListScreen):
         else:
             self.users.append(user)
         self._recount()
-        self.hub_app.catalog.add_users(self.hub, self.project, self.project_id, self.users)
+        self.post_message(UsersLoaded(self.hub, self.project, self.project_id, self.users))
         self.table.update_record(user, key=key)
         if not self.table.select_key(key):
             # The changed row is outside the current filter or group: show everyone again.
@@ -312,7 +307,7 @@ class ProjectUsersScreen(ListScreen):
     def action_changes(self) -> None:
         from hubtui.tui.screens.change_log import ChangeLogScreen
 
-        self.app.push_screen(ChangeLogScreen(self.hub_app.change_log))
+        self.app.push_screen(ChangeLogScreen(self.session.change_log))
 
     def action_copy(self) -> None:
         user: ProjectUser | None = self.table.highlighted_record

@@ -11,7 +11,7 @@ import asyncio
 import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -27,10 +27,11 @@ from hubtui.changelog import DONE, UNKNOWN, Change, change_outcome, now
 from hubtui.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.present import user_name
+from hubtui.tui.session import session_of
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, Project, ProjectUser
-    from hubtui.tui.app import HubTuiApp
+    from hubtui.tui.session import Session
 
 #: The roles offered, in order of growing rights (the first is preselected).
 ROLES = ("Reader", "Editor", "Admin")
@@ -291,7 +292,7 @@ class UserFormScreen(ModalScreen[FormResult | None]):
     # Sending ----------------------------------------------------------------------------------
 
     def _send(self) -> None:
-        app = cast("HubTuiApp", self.app)
+        app = session_of(self.app)
         email = self.values()[0]
         if self.mode is not Mode.EDIT and app.change_log.unknown_add(
             self.hub.id, self.project_id, email
@@ -319,7 +320,7 @@ class UserFormScreen(ModalScreen[FormResult | None]):
 
     @work(exclusive=True, group="send", exit_on_error=False)
     async def _send_worker(self) -> None:
-        app = cast("HubTuiApp", self.app)
+        app = session_of(self.app)
         email, role, reviewer = self.values()
         adding = self.mode is not Mode.EDIT
         before = None if adding else {"Role": self._initial[1], "IsReviewer": self._initial[2]}
@@ -378,7 +379,7 @@ class UserFormScreen(ModalScreen[FormResult | None]):
             api_version=self.api_version,
         )
 
-    def _failed(self, app: HubTuiApp, change: Change, adding: bool, error: HubError) -> None:
+    def _failed(self, app: Session, change: Change, adding: bool, error: HubError) -> None:
         outcome = change_outcome(error)
         app.change_log.finish(change, outcome, str(error))
         if outcome == DONE:
@@ -418,7 +419,7 @@ class UserFormScreen(ModalScreen[FormResult | None]):
         error = event.worker.error
         bug = f"Something unexpected went wrong ({type(error).__name__}: {error}); this is a bug."
         pending, self._pending = self._pending, None
-        app = cast("HubTuiApp", self.app)
+        app = session_of(self.app)
         if pending is not None:
             app.change_log.finish(pending, UNKNOWN, bug)
             self._after_unknown(self.mode is not Mode.EDIT, bug)
@@ -443,7 +444,7 @@ class UserFormScreen(ModalScreen[FormResult | None]):
 
     @work(exclusive=True, group="send", exit_on_error=False)
     async def _check_worker(self) -> None:
-        app = cast("HubTuiApp", self.app)
+        app = session_of(self.app)
         email = self.values()[0].lower()
         try:
             client = await app.client()

@@ -138,7 +138,7 @@ def _ago(moment: float) -> str:
     return "just now" if minutes < 1 else f"{minutes} min ago"
 
 
-class WhoScreen(ListScreen):
+class WhoScreen(ListScreen[None]):
     """Where a person (or a domain's people) has access, streamed as each project answers."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -198,7 +198,7 @@ class WhoScreen(ListScreen):
         carried = self.progress if only is not None else None
         self.progress = Progress()
         self._show_findings()
-        catalog = self.hub_app.catalog
+        catalog = self.session.catalog
         try:
             client = await self.client()
             self.progress = await search_people(
@@ -207,8 +207,8 @@ class WhoScreen(ListScreen):
                 self.hubs,
                 on_finding=self._found,
                 on_progress=self._progressed,
-                concurrency=self.hub_app.concurrency,
-                api_version=self.hub_app.api_version,
+                concurrency=self.session.concurrency,
+                api_version=self.session.api_version,
                 loaded=catalog.loaded_users if reuse else None,
                 only=only,
             )
@@ -307,7 +307,7 @@ class WhoScreen(ListScreen):
             ProjectUsersScreen(
                 finding.hub,
                 finding.project,
-                api_version=self.hub_app.api_version,
+                api_version=self.session.api_version,
                 select_user=str(finding.user.user.id),
             )
         )

@@ -1,0 +1,41 @@
+"""What a screen reads from the app it runs in: the connection and the settings of the session.
+
+A description (a Protocol), not the app: screens import this, never ``hubtui.tui.app``, so the
+app can import every screen without a circle. What a screen asks the app to *do* goes up as a
+message (``hubtui.tui.messages``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from hubtui.api import ApiVersion, HubClient
+    from hubtui.changelog import ChangeLog
+    from hubtui.tui.catalog import Catalog
+
+
+class Session(Protocol):
+    """The app as its screens see it."""
+
+    server_label: str
+    api_version: ApiVersion
+    read_only: bool
+    profile: str | None
+    concurrency: int
+    catalog: Catalog
+    #: Handed down, not messaged up: a change is logged before its request leaves, so the log
+    #: is written where the change is made, at once, never a message later.
+    change_log: ChangeLog
+
+    @property
+    def can_reconnect(self) -> bool: ...
+
+    async def client(self) -> HubClient: ...
+
+
+def session_of(app: App[Any]) -> Session:
+    """The session ``app`` runs (a :class:`~hubtui.tui.app.HubTuiApp`: the one app of hubtui)."""
+    return cast("Session", app)
