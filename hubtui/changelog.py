@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hubtui.api import HubError
+    from hubtui.api import Hub, HubError, Project, ProjectUser
 
 PENDING, DONE, FAILED, UNKNOWN = "pending", "done", "failed", "unknown"
 
@@ -188,6 +188,41 @@ class ChangeLog:
                 os.fsync(handle.fileno())  # a pending line must survive what comes next
         except OSError as exc:
             self.write_error = f"Could not write the change log {self.path}: {exc.strerror}."
+
+
+def planned_change(
+    *,
+    hub: Hub,
+    project: Project | None,
+    project_id: str,
+    user: ProjectUser | None,
+    email: str,
+    role: str,
+    is_reviewer: bool,
+    adding: bool,
+    api_version: str,
+) -> Change:
+    """The change a form is about to send: an add (with ``email``) or an update of ``user``'s
+    role and reviewer flag (what they had is its ``before``). Not yet begun: see
+    :meth:`ChangeLog.begin`."""
+    before: dict[str, object] | None = None
+    if not adding:
+        assert user is not None, "an update changes a user who is there"
+        before = {"Role": user.role, "IsReviewer": user.is_reviewer}
+    return Change(
+        time=now(),
+        action="add" if adding else "update",
+        hub_id=hub.id,
+        hub_name=hub.name,
+        project_id=project_id,
+        project_name=project.name if project else None,
+        user_id=str(user.user.id) if user else None,
+        email=email or None,
+        before=before,
+        after={"Role": role, "IsReviewer": is_reviewer},
+        outcome="",
+        api_version=api_version,
+    )
 
 
 def change_outcome(error: HubError) -> str:

@@ -115,6 +115,12 @@ async def test_escape_asks_before_discarding_what_was_typed() -> None:
         form = pilot.app.screen
         assert isinstance(form, UserFormScreen)
         assert form.values()[0] == "half.typed@"
+        # Enter does not answer yes to losing what was typed: only y does.
+        await press(pilot, "escape", "enter")
+        assert "Discard what you typed?" in screen_words(pilot)
+        await press(pilot, "escape")
+        assert isinstance(pilot.app.screen, UserFormScreen)
+        assert pilot.app.screen.values()[0] == "half.typed@"
         await press(pilot, "escape", "y")
         assert isinstance(pilot.app.screen, ProjectUsersScreen)
         await press(pilot, "a", "escape")

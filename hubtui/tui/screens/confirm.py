@@ -1,4 +1,5 @@
-"""A yes-or-no question over the current screen: y or enter says yes, n or escape says no."""
+"""A yes-or-no question over the current screen: y says yes, n or escape says no, and enter
+says yes unless the yes loses something (a discard asks for y itself)."""
 
 from __future__ import annotations
 
@@ -16,18 +17,24 @@ class ConfirmScreen(ModalScreen[bool]):
     """Asks ``question`` (already safe Content); dismisses with the answer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "answer(True)", "Yes"),
+        Binding("y", "answer(True)", "Yes"),
+        Binding("enter", "enter", "Yes", show=False),
         Binding("n,escape", "answer(False)", "No"),
     ]
 
-    def __init__(self, question: Content) -> None:
+    def __init__(self, question: Content, *, enter_says_yes: bool = True) -> None:
         super().__init__()
         self.question = question
+        self.enter_says_yes = enter_says_yes
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Static(self.question)
         yield Footer(compact=True)
+
+    def action_enter(self) -> None:
+        if self.enter_says_yes:
+            self.dismiss(True)
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

@@ -13,20 +13,22 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
+from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Footer, Input, RadioButton, RadioSet, Static
 from textual.worker import Worker, WorkerState
 
 from hubtui.api.errors import HubError
-from hubtui.changelog import DONE, UNKNOWN, Change, change_outcome, now
+from hubtui.changelog import DONE, UNKNOWN, Change, change_outcome, planned_change
 from hubtui.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.present import user_name
+from hubtui.tui.screens.confirm import ConfirmScreen
 from hubtui.tui.session import session_of
 
 if TYPE_CHECKING:
@@ -46,11 +48,14 @@ class Mode(Enum):
 
 
 class State(Enum):
+    """Where the form is. Each key's meaning follows from it (``check_action``), and the fields
+    are editable in every state but SENDING (``watch_state``); the questions (save this
+    change? discard what was typed?) are dialogs above the form, answered before it goes on."""
+
     EDITING = "editing"
-    CONFIRM_CHANGE = "confirm change"
-    CONFIRM_DISCARD = "confirm discard"
     SENDING = "sending"
     UNKNOWN = "unknown"
+    """An add may have reached the server: nothing is sent again until the list is checked."""
     CHECKING = "checking"
 
 
@@ -83,8 +88,10 @@ class UserFormScreen(ModalScreen[FormResult | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("escape", "cancel", "Cancel", priority=True),
-        Binding("ctrl+r", "check", "Check list", show=False, priority=True),
+        Binding("ctrl+r", "check", "Check list", priority=True),
     ]
+
+    state: reactive[State] = reactive(State.EDITING, bindings=True, init=False)
 
     def __init__(
         self,
@@ -103,7 +110,6 @@ class UserFormScreen(ModalScreen[FormResult | None]):
         self.project_id = project_id
         self.api_version: ApiVersion = api_version
         self.user = user
-        self.state = State.EDITING
         self._initial = self._starting_values()
         self._pending: Change | None = None
         self._sender: Worker[None] | None = None
@@ -203,6 +209,13 @@ class UserFormScreen(ModalScreen[FormResult | None]):
             return self.state is State.UNKNOWN
         return True
 
+    def watch_state(self, state: State) -> None:
+        # What was typed stays in the fields, editable again as soon as nothing is on its way.
+        editable = state is not State.SENDING
+        self.query_one("#email", Input).disabled = not editable or self.mode is not Mode.ADD
+        self.query_one(RadioSet).disabled = not editable
+        self.query_one("#reviewer", Checkbox).disabled = not editable
+
     def action_save(self) -> None:
         if self.state is State.UNKNOWN:
             self._say(
@@ -210,9 +223,6 @@ class UserFormScreen(ModalScreen[FormResult | None]):
                 "it is not sent again until then.",
                 tone="warning",
             )
-            return
-        if self.state is State.CONFIRM_CHANGE:
-            self._send()
             return
         if self.state is not State.EDITING:
             return
@@ -232,16 +242,17 @@ class UserFormScreen(ModalScreen[FormResult | None]):
         if not difference:
             self._say("Nothing changed, so nothing was sent.")
             return
-        self.state = State.CONFIRM_CHANGE
-        self.set_focus(None)  # y, n and enter now answer the question, not a field
-        self._say(
-            Content.assemble(
-                ("Confirm: ", "bold"),
-                difference,
-                "\nPress y or enter to save, n or escape to go back to the form.",
-            ),
-            tone="confirm",
+        question = Content.assemble(
+            ("Confirm: ", "bold"),
+            difference,
+            "\nPress y or enter to save, n or escape to go back to the form.",
         )
+
+        def answered(yes: bool | None) -> None:
+            if yes and self.state is State.EDITING:
+                self._send()
+
+        self.app.push_screen(ConfirmScreen(question), answered)
 
     def _difference(self) -> str:
         _, role, reviewer = self.values()
@@ -254,40 +265,22 @@ class UserFormScreen(ModalScreen[FormResult | None]):
         return " · ".join(parts)
 
     def action_cancel(self) -> None:
-        if self.state is State.CONFIRM_CHANGE or self.state is State.CONFIRM_DISCARD:
-            self._back_to_form()
-        elif self.state is State.SENDING and self._sender is not None:
+        if self.state is State.SENDING and self._sender is not None:
             # Stop waiting; the request may have reached the server, so its outcome is unknown.
             self._sender.cancel()
         elif self.state is State.CHECKING:
             self._say("Checking the list; a moment.")
         elif self.state is State.EDITING and self.dirty:
-            self.state = State.CONFIRM_DISCARD
-            self.set_focus(None)
-            self._say(
-                "Discard what you typed? Press y to discard, n to keep editing.", tone="confirm"
-            )
+            # Enter does not discard: losing what was typed takes a y.
+            question = Content("Discard what you typed? Press y to discard, n to keep editing.")
+
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.dismiss(None)
+
+            self.app.push_screen(ConfirmScreen(question, enter_says_yes=False), answered)
         else:
             self.dismiss(None)
-
-    def _back_to_form(self) -> None:
-        self.state = State.EDITING
-        self._say("")
-        self.query_one(RadioSet).focus()
-
-    def on_key(self, event: events.Key) -> None:
-        if self.state is State.CONFIRM_CHANGE and event.key in ("y", "enter"):
-            event.stop()
-            self._send()
-        elif self.state is State.CONFIRM_CHANGE and event.key == "n":
-            event.stop()
-            self._back_to_form()
-        elif self.state is State.CONFIRM_DISCARD and event.key == "y":
-            event.stop()
-            self.dismiss(None)
-        elif self.state is State.CONFIRM_DISCARD and event.key == "n":
-            event.stop()
-            self._back_to_form()
 
     # Sending ----------------------------------------------------------------------------------
 
@@ -303,29 +296,30 @@ class UserFormScreen(ModalScreen[FormResult | None]):
             )
             return
         self.state = State.SENDING
-        self._set_fields_enabled(False)
         self._say("Sending… (escape stops waiting)")
         self._sender = self._send_worker()
 
     def _enter_unknown(self, message: str) -> None:
         self.state = State.UNKNOWN
-        self._set_fields_enabled(True)
-        self.refresh_bindings()
         self._say(message, tone="warning")
-
-    def _set_fields_enabled(self, enabled: bool) -> None:
-        self.query_one("#email", Input).disabled = not enabled or self.mode is not Mode.ADD
-        self.query_one(RadioSet).disabled = not enabled
-        self.query_one("#reviewer", Checkbox).disabled = not enabled
 
     @work(exclusive=True, group="send", exit_on_error=False)
     async def _send_worker(self) -> None:
         app = session_of(self.app)
         email, role, reviewer = self.values()
         adding = self.mode is not Mode.EDIT
-        before = None if adding else {"Role": self._initial[1], "IsReviewer": self._initial[2]}
-        after: dict[str, object] = {"Role": role, "IsReviewer": reviewer}
-        change = self._pending = app.change_log.begin(self._change(before, after, email))
+        planned = planned_change(
+            hub=self.hub,
+            project=self.project,
+            project_id=self.project_id,
+            user=self.user,
+            email=email,
+            role=role,
+            is_reviewer=reviewer,
+            adding=adding,
+            api_version=self.api_version,
+        )
+        change = self._pending = app.change_log.begin(planned)
         try:
             client = await app.client()
             if adding:
@@ -361,24 +355,6 @@ class UserFormScreen(ModalScreen[FormResult | None]):
             app.change_log.finish(change, DONE, user_id=str(result.user.id))
             self.dismiss(FormResult(result, self._success_message(result)))
 
-    def _change(
-        self, before: dict[str, object] | None, after: dict[str, object], email: str
-    ) -> Change:
-        return Change(
-            time=now(),
-            action="add" if before is None else "update",
-            hub_id=self.hub.id,
-            hub_name=self.hub.name,
-            project_id=self.project_id,
-            project_name=self.project.name if self.project else None,
-            user_id=str(self.user.user.id) if self.user else None,
-            email=email or None,
-            before=before,
-            after=after,
-            outcome="",
-            api_version=self.api_version,
-        )
-
     def _failed(self, app: Session, change: Change, adding: bool, error: HubError) -> None:
         outcome = change_outcome(error)
         app.change_log.finish(change, outcome, str(error))
@@ -390,7 +366,6 @@ class UserFormScreen(ModalScreen[FormResult | None]):
             self._after_unknown(adding, str(error))
         else:
             self.state = State.EDITING
-            self._set_fields_enabled(True)
             self._say(f"{error} Your entries are kept: press ctrl+s to try again.", tone="error")
             # An add the server refused is most often about the email: start there.
             field = "#email" if self.mode is Mode.ADD else "#role"
@@ -405,7 +380,6 @@ class UserFormScreen(ModalScreen[FormResult | None]):
             return
         # A change of role sets values: sending it again cannot make it twice.
         self.state = State.EDITING
-        self._set_fields_enabled(True)
         self._say(
             f"{why} The change may or may not have been made; ctrl+s sends it again (it sets "
             "the same values), escape leaves.",
@@ -425,8 +399,6 @@ class UserFormScreen(ModalScreen[FormResult | None]):
             self._after_unknown(self.mode is not Mode.EDIT, bug)
         else:
             self.state = State.UNKNOWN if self.state is State.CHECKING else State.EDITING
-            self._set_fields_enabled(True)
-            self.refresh_bindings()
             self._say(bug, tone="error")
 
     def _success_message(self, result: ProjectUser) -> str:
@@ -465,7 +437,6 @@ class UserFormScreen(ModalScreen[FormResult | None]):
             )
             return
         self.state = State.EDITING
-        self.refresh_bindings()
         self._say("The list does not have them: nothing was added. Press ctrl+s to send again.")
 
 
