@@ -71,7 +71,7 @@ async def settle(pilot: Pilot[None]) -> None:
     await pilot.pause()
 
 
-def filter_work(table: RecordTable, text: str) -> list[float]:
+def filter_work(table: RecordTable[Any], text: str) -> list[float]:
     """The app's own work per keystroke: re-filter, then render every visible line.
 
     Measured inside the running app; the pilot's round trip would add its own idle waits.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hubtui.tui.widgets.record_table import Column, fit_columns
+from hubtui.tui.record_view import Column, fit_columns
 from tests.tui.conftest import press, running, screen_text
 
 

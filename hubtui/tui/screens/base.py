@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -72,7 +72,7 @@ class ListScreen(Screen[None], Generic[Loaded]):
         return session_of(self.app)
 
     @property
-    def table(self) -> RecordTable:
+    def table(self) -> RecordTable[Any]:
         return self.query_one("#records", RecordTable)
 
     def compose(self) -> ComposeResult:

@@ -1,0 +1,368 @@
+"""RecordView: which records a list shows, in what order, without any widget.
+
+The model behind :class:`~hubtui.tui.widgets.record_table.RecordTable`: the records it was
+given, their rows (built from a record only when first needed), the search keys built after the
+first paint, and the filter, group and sort that choose the rows shown. It never imports
+Textual, so every rule of what is shown is tested on its own (tests/tui/test_record_view.py);
+the widget adds the cursor, the painting and the keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from rich.cells import cell_len
+
+from hubtui.text import fold
+
+__all__ = ["INDEX_NOW_AT_MOST", "WISH_CAP", "Column", "RecordView", "Row", "fit_columns"]
+
+T = TypeVar("T")
+
+#: A filter typed before indexing finished builds the rest at once only when this few are left.
+INDEX_NOW_AT_MOST = 5000
+WISH_CAP = 48
+"""No column asks for more than this many cells, whatever one row holds (a server can send a
+200-character email; it is cut rather than pushing every other column off the screen)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column: its label and how it gives way when the terminal is narrow."""
+
+    key: str
+    label: str
+    width: int | None = None
+    """A fixed width; None to share the room left over."""
+    min_width: int = 6
+    priority: int = 0
+    """Columns with the highest priority number are dropped first when space runs out; 0 is
+    never dropped."""
+    keep: bool = False
+    """Never cut while a column that is not kept can shrink or hide (URL names, emails)."""
+    numeric: bool = False
+    """Right-aligned and sorted as a number."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row: a key, safe display strings (one per column) and how it is marked."""
+
+    key: str
+    cells: tuple[str, ...]
+    tone: str | None = None
+    """A row style: ``record-table--<tone>`` (for example ``limited``)."""
+    badges: frozenset[int] = frozenset()
+    """Indexes of cells shown in the badge style (their text is a word, never colour alone)."""
+    placeholders: frozenset[int] = frozenset()
+    """Indexes of cells holding hubtui's own words for a missing value, not a server's text:
+    shown dim and italic, a style no server string is ever given."""
+    group: str | None = None
+    """What :meth:`RecordView.show_group` selects on (for example member or limited)."""
+
+
+def _sort_key(numeric: bool) -> Callable[[str], tuple[int, float | str]]:
+    def key(text: str) -> tuple[int, float | str]:
+        if numeric:
+            digits = "".join(ch for ch in text if ch.isdigit() or ch == ".")
+            try:
+                return (0, float(digits))
+            except ValueError:
+                return (1, 0.0)
+        return (0 if text else 1, fold(text))
+
+    return key
+
+
+class RecordView(Generic[T]):
+    """Records of type ``T``, each shown as a :class:`Row`; filtered, grouped and sorted.
+
+    Positions (what the cursor counts) are places in :attr:`shown`; indexes are places in the
+    records as given. ``on_widen`` is told when a row built needs more room in a column than
+    any row before it (the widget lays its columns out again).
+    """
+
+    def __init__(
+        self, columns: Sequence[Column] = (), *, on_widen: Callable[[int], None] | None = None
+    ) -> None:
+        self.columns: tuple[Column, ...] = tuple(columns)
+        self._on_widen = on_widen
+        self._records: list[T] = []
+        self._make_row: Callable[[T], Row] = _no_row
+        self._keys: list[str] = []
+        self._rows: list[Row | None] = []
+        self._search: list[str | None] = []
+        self._indexed_up_to = 0
+        self._order: list[int] = []
+        #: The indexes of the records shown, in the order shown.
+        self.shown: list[int] = []
+        self._filter = ""
+        self._group: str | None = None
+        self._sort_column: int | None = None
+        self._sort_reverse = False
+        self._shown_complete = True
+        #: The longest text seen in each column, for the layout (see :func:`fit_columns`).
+        self.natural: list[int] = [0] * len(self.columns)
+
+    # Records ----------------------------------------------------------------------------------
+
+    @property
+    def total(self) -> int:
+        return len(self._records)
+
+    def record(self, index: int) -> T:
+        return self._records[index]
+
+    def key(self, index: int) -> str:
+        return self._keys[index]
+
+    def row(self, index: int) -> Row:
+        """The row of record ``index``, built on first use."""
+        row = self._rows[index]
+        if row is None:
+            row = self._rows[index] = self._make_row(self._records[index])
+            self._note_widths(row)
+        return row
+
+    def is_built(self, index: int) -> bool:
+        return self._rows[index] is not None
+
+    def set_columns(self, columns: Sequence[Column]) -> None:
+        """Show these columns; a sort by a column that is still there (by key) is kept."""
+        sorted_key = None if self._sort_column is None else self.columns[self._sort_column].key
+        self.columns = tuple(columns)
+        keys = [column.key for column in self.columns]
+        self._sort_column = keys.index(sorted_key) if sorted_key in keys else None
+        self.natural = [0] * len(self.columns)
+        for row in self._rows:
+            if row is not None:
+                self._note_widths(row)
+
+    def replace(
+        self, records: Sequence[T], make_row: Callable[[T], Row], key: Callable[[T], str]
+    ) -> None:
+        """Show ``records``; each becomes a row by ``make_row`` only when it is needed."""
+        self._records = list(records)
+        self._make_row = make_row
+        self._keys = [key(record) for record in self._records]
+        self._rows = [None] * len(self._records)
+        self._search = [None] * len(self._records)
+        self.natural = [0] * len(self.columns)
+        self._indexed_up_to = 0
+        self._order = list(range(len(self._records)))
+        if self._sort_column is not None:
+            self._apply_sort()
+        self.refilter()
+
+    def update(self, record: T, key: str) -> None:
+        """Replace the record with this key, or add it."""
+        try:
+            index = self._keys.index(key)
+        except ValueError:
+            self._records.append(record)
+            self._keys.append(key)
+            self._rows.append(None)
+            self._search.append(None)
+            self._order.append(len(self._records) - 1)
+        else:
+            self._records[index] = record
+            self._rows[index] = None
+            self._search[index] = None
+            if index < self._indexed_up_to:
+                self._search_key(index)
+        if self._sort_column is not None:
+            self._apply_sort()
+        self.refilter()
+
+    def position_of(self, key: str | None) -> int | None:
+        """Where the record with this key is shown, if it is."""
+        if key is None:
+            return None
+        keys = self._keys
+        for position, index in enumerate(self.shown):
+            if keys[index] == key:
+                return position
+        return None
+
+    # What is shown ----------------------------------------------------------------------------
+
+    @property
+    def filter_text(self) -> str:
+        return self._filter
+
+    @property
+    def group(self) -> str | None:
+        return self._group
+
+    @property
+    def sort_column(self) -> int | None:
+        return self._sort_column
+
+    @property
+    def sort_reverse(self) -> bool:
+        return self._sort_reverse
+
+    def set_filter(self, text: str) -> None:
+        """Show only rows whose cells contain every word of ``text`` (case and accents ignored)."""
+        narrowing = bool(self._filter) and text.startswith(self._filter) and " " not in text
+        self._filter = text
+        self.refilter(narrowing=narrowing)
+
+    def show_group(self, group: str | None) -> None:
+        """Show only rows of this group (None for all)."""
+        self._group = group
+        self.refilter()
+
+    def sort_by(self, column: int | None, *, reverse: bool = False) -> None:
+        self._sort_column = column
+        self._sort_reverse = reverse
+        self._order = list(range(len(self._records)))
+        if column is not None:
+            self._apply_sort()
+        self.refilter()
+
+    def _apply_sort(self) -> None:
+        assert self._sort_column is not None
+        column = self._sort_column
+        key = _sort_key(self.columns[column].numeric)
+        self._order.sort(key=lambda i: key(self.row(i).cells[column]), reverse=self._sort_reverse)
+
+    def refilter(self, *, narrowing: bool = False) -> None:
+        """Choose the rows shown again, from the rows indexed so far."""
+        words = fold(self._filter).split()
+        group = self._group
+        if not words and group is None:
+            self.shown = list(self._order)
+        else:
+            self._index_now()
+            indexed = self._indexed_up_to
+            # Typing more of the same filter only narrows: look within what is shown.
+            candidates = self.shown if narrowing and self._shown_complete else self._order
+            if indexed < len(self._records):
+                candidates = [i for i in candidates if i < indexed]
+            search, rows = self._search, self._rows
+            if group is not None:
+                candidates = [i for i in candidates if rows[i].group == group]  # type: ignore[union-attr]
+            for word in words:
+                candidates = [i for i in candidates if word in search[i]]  # type: ignore[operator]
+            self.shown = candidates
+        self._shown_complete = self.complete
+
+    @property
+    def choosing(self) -> bool:
+        """Whether a filter or a group chooses among the rows (more come as indexing goes)."""
+        return bool(self._filter.split()) or self._group is not None
+
+    @property
+    def complete(self) -> bool:
+        """Whether the rows shown were chosen from every row (False while a large list is
+        still being indexed under a filter or group: more matches come as it goes)."""
+        return self._indexed_up_to >= len(self._records) or not self.choosing
+
+    # Indexing ---------------------------------------------------------------------------------
+
+    @property
+    def indexed(self) -> bool:
+        return self._indexed_up_to >= len(self._records)
+
+    def _search_key(self, index: int) -> str:
+        text = self._search[index]
+        if text is None:
+            # Cell by cell: most cells are ASCII and fold without Unicode normalisation.
+            text = self._search[index] = "\x1f".join([fold(c) for c in self.row(index).cells])
+        return text
+
+    def index_next(self, chunk: int) -> bool:
+        """Build the rows and search keys of the next ``chunk`` records; whether any are left.
+
+        Under a filter or a group, the matches of this chunk join the rows shown.
+        """
+        total = len(self._records)
+        stop = min(total, self._indexed_up_to + chunk)
+        for index in range(self._indexed_up_to, stop):
+            self._search_key(index)
+        self._indexed_up_to = max(self._indexed_up_to, stop)
+        if self.choosing:
+            self.refilter()
+        return self._indexed_up_to < total
+
+    def _index_now(self) -> None:
+        """Finish building rows and search keys, when few are left (a large rest is left to the
+        background: a keystroke never waits for tens of thousands of rows)."""
+        if len(self._records) - self._indexed_up_to > INDEX_NOW_AT_MOST:
+            return
+        for index in range(self._indexed_up_to, len(self._records)):
+            self._search_key(index)
+        self._indexed_up_to = len(self._records)
+
+    def _note_widths(self, row: Row) -> None:
+        natural = self.natural
+        for index, text in enumerate(row.cells[: len(natural)]):
+            need = cell_len(text)
+            if need > natural[index]:
+                natural[index] = need
+                if self._on_widen is not None:
+                    self._on_widen(index)
+
+
+def fit_columns(
+    columns: Sequence[Column], natural: Sequence[int], width: int
+) -> list[tuple[int, int]]:
+    """(column index, width) of the columns shown in ``width`` cells, in column order.
+
+    Columns join by priority while they fit at their smallest width. Then the ``keep`` columns
+    (the identifiers a person must read exactly) get room for their longest text: columns that
+    may give way are dropped for it, highest priority number first, before a kept one is cut.
+    What is left widens the other flexible columns towards their longest text, then evenly.
+    """
+
+    def base(i: int) -> int:
+        return columns[i].width or columns[i].min_width
+
+    def wish(i: int) -> int:
+        column = columns[i]
+        if column.width is not None:
+            return column.width
+        label = cell_len(column.label) + 2  # room for the sort arrow
+        longest = max(label, natural[i] if i < len(natural) else 0)
+        return max(column.min_width, min(longest, WISH_CAP))
+
+    chosen: list[int] = []
+    used = 0
+    for index in sorted(range(len(columns)), key=lambda i: columns[i].priority):
+        need = base(index) + (1 if chosen else 0)
+        if used + need > width and chosen:
+            continue
+        chosen.append(index)
+        used += need
+    while True:
+        spare = width - used
+        short = sum(wish(i) - base(i) for i in chosen if columns[i].keep)
+        droppable = [i for i in chosen if not columns[i].keep and columns[i].priority > 0]
+        if short <= spare or not droppable:
+            break
+        drop = max(droppable, key=lambda i: (columns[i].priority, i))
+        chosen.remove(drop)
+        used -= base(drop) + 1
+    chosen.sort()
+    given = {i: base(i) for i in chosen}
+    spare = max(0, width - used)
+    for kept_first in (True, False):
+        for i in chosen:
+            if columns[i].keep != kept_first or columns[i].width is not None:
+                continue
+            extra = min(spare, wish(i) - given[i])
+            given[i] += extra
+            spare -= extra
+    flexible = [i for i in chosen if columns[i].width is None]
+    others = [i for i in flexible if not columns[i].keep] or flexible
+    for n, i in enumerate(others):
+        share = spare // len(others) + (1 if n < spare % len(others) else 0)
+        given[i] += share
+    return [(i, given[i]) for i in chosen]
+
+
+def _no_row(record: object) -> Row:
+    raise LookupError("a view with no records has no rows")

@@ -1,0 +1,163 @@
+"""What a list shows, without a terminal: the filter, group, sort and indexing rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hubtui.tui.record_view import INDEX_NOW_AT_MOST, Column, RecordView, Row
+
+COLUMNS = (
+    Column("name", "Name"),
+    Column("email", "Email", keep=True),
+    Column("n", "N", numeric=True),
+)
+
+
+@dataclass
+class Person:
+    id: int
+    name: str
+    email: str
+    n: int
+    limited: bool = False
+
+
+def person_row(person: Person) -> Row:
+    return Row(
+        key=str(person.id),
+        cells=(person.name, person.email, str(person.n)),
+        group="limited" if person.limited else "member",
+    )
+
+
+def person_key(person: Person) -> str:
+    return str(person.id)
+
+
+PEOPLE = [
+    Person(1, "Zoë Ångström", "zoe@acme-build.com", 10),
+    Person(2, "Aiko Tanaka", "aiko.tanaka@acme-build.com", 9),
+    Person(3, "Grace Osei", "grace.osei@northwind.example", 100, limited=True),
+    Person(4, "Björn Lind", "bjorn@northwind.example", 2),
+]
+
+
+def view_of(people: list[Person]) -> RecordView[Person]:
+    view: RecordView[Person] = RecordView(COLUMNS)
+    view.replace(people, person_row, person_key)
+    return view
+
+
+def shown_keys(view: RecordView[Person]) -> list[str]:
+    return [view.key(i) for i in view.shown]
+
+
+def test_the_filter_ignores_case_and_accents_and_needs_every_word() -> None:
+    view = view_of(PEOPLE)
+    view.set_filter("ANGSTROM")
+    assert shown_keys(view) == ["1"]
+    view.set_filter("northwind grace")
+    assert shown_keys(view) == ["3"]
+    view.set_filter("northwind nobody")
+    assert shown_keys(view) == []
+    view.set_filter("")
+    assert shown_keys(view) == ["1", "2", "3", "4"]
+
+
+def test_narrowing_a_filter_and_widening_it_again_gives_the_same_rows() -> None:
+    view = view_of(PEOPLE)
+    typed = []
+    for text in ("n", "no", "nor", "north", "nort", "no", ""):
+        view.set_filter(text)
+        typed.append(shown_keys(view))
+    assert typed[1] == typed[5]
+    assert typed[-1] == ["1", "2", "3", "4"]
+    assert typed[3] == ["3", "4"]
+
+
+def test_a_group_and_a_filter_choose_together() -> None:
+    view = view_of(PEOPLE)
+    view.show_group("limited")
+    assert shown_keys(view) == ["3"]
+    view.show_group("member")
+    view.set_filter("acme")
+    assert shown_keys(view) == ["1", "2"]
+
+
+def test_numbers_sort_as_numbers_and_text_ignoring_accents() -> None:
+    view = view_of(PEOPLE)
+    view.sort_by(2)
+    assert shown_keys(view) == ["4", "2", "1", "3"]  # 2 < 9 < 10 < 100, not "10" < "100" < "2"
+    view.sort_by(0)
+    assert shown_keys(view) == ["2", "4", "3", "1"]  # Björn between Aiko and Grace; Zoë last
+    view.sort_by(0, reverse=True)
+    assert shown_keys(view) == ["1", "3", "4", "2"]
+
+
+def test_a_sort_survives_new_records_and_a_changed_column_set() -> None:
+    view = view_of(PEOPLE)
+    view.sort_by(1)
+    view.replace([*PEOPLE, Person(5, "Al", "a@a.example", 1)], person_row, person_key)
+    assert shown_keys(view)[0] == "5"
+    view.set_columns((Column("email", "Email"), Column("name", "Name")))
+    assert view.sort_column == 0  # still the email column, by its key
+
+
+def test_an_update_replaces_its_record_or_adds_it() -> None:
+    view = view_of(PEOPLE)
+    view.set_filter("editor")
+    view.update(Person(2, "Aiko Tanaka", "aiko@editor.example", 9), "2")
+    assert shown_keys(view) == ["2"]
+    view.update(Person(9, "New Editor", "new@x.example", 1), "9")
+    assert shown_keys(view) == ["2", "9"]
+    assert view.total == 5
+    assert view.position_of("9") == 1
+    assert view.position_of("1") is None
+
+
+def test_rows_are_built_only_when_asked_for() -> None:
+    built: list[int] = []
+
+    def counting_row(person: Person) -> Row:
+        built.append(person.id)
+        return person_row(person)
+
+    view: RecordView[Person] = RecordView(COLUMNS)
+    view.replace(PEOPLE, counting_row, person_key)
+    assert built == []
+    assert view.row(2).cells[0] == "Grace Osei"
+    assert view.row(2) is view.row(2)
+    assert built == [3]
+
+
+def test_a_large_list_filters_what_is_indexed_and_adds_each_chunk() -> None:
+    many = [Person(i, f"Person {i}", f"p{i}@x.example", i) for i in range(INDEX_NOW_AT_MOST * 3)]
+    view = view_of(many)
+    view.set_filter("p1@")  # typed before any indexing: nothing indexed is searched yet
+    assert not view.complete
+    assert shown_keys(view) == []
+    view.index_next(2)
+    assert shown_keys(view) == ["1"]
+    while view.index_next(4000):
+        pass
+    assert view.complete
+    assert shown_keys(view) == ["1"]
+
+
+def test_a_small_rest_is_indexed_at_once_when_a_filter_needs_it() -> None:
+    many = [Person(i, f"Person {i}", f"p{i}@x.example", i) for i in range(INDEX_NOW_AT_MOST)]
+    view = view_of(many)
+    view.set_filter(f"p{INDEX_NOW_AT_MOST - 1}@")
+    assert view.complete
+    assert shown_keys(view) == [str(INDEX_NOW_AT_MOST - 1)]
+
+
+def test_a_longer_cell_widens_its_column_and_says_so() -> None:
+    widened: list[int] = []
+    view: RecordView[Person] = RecordView(COLUMNS, on_widen=widened.append)
+    view.replace(PEOPLE, person_row, person_key)
+    view.row(0)
+    assert view.natural == [len("Zoë Ångström"), len("zoe@acme-build.com"), 2]
+    widened.clear()
+    view.row(2)  # a longer email, a longer number; a shorter name
+    assert sorted(widened) == [1, 2]
