@@ -92,7 +92,6 @@ class ListScreen(Screen[None], Generic[Loaded]):
 
     def on_mount(self) -> None:
         # Handlers run for every class in the MRO, so subclasses use start() instead.
-        self.query_one(ProblemPanel).display = False
         self.refresh_status()
         self.table.focus()
         self.start()

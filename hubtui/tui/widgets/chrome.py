@@ -17,6 +17,17 @@ from hubtui.tui.glyphs import SEPARATOR, WARNING
 class Breadcrumb(Static):
     """Hubs › hub › project: where the person is."""
 
+    DEFAULT_CSS = """
+    Breadcrumb {
+        height: auto;
+        max-height: 2;
+        padding: 0 1;
+        background: $primary-muted;
+        color: $text;
+        text-style: bold;
+    }
+    """
+
     def show_path(self, *parts: str) -> None:
         """Show the path; each part is server data and is shown literally."""
         self.update(Content(f" {SEPARATOR} ".join(inert(p, limit=60) for p in ("Hubs", *parts))))
@@ -25,6 +36,15 @@ class Breadcrumb(Static):
 class Summary(Static):
     """One line of counts and state above a list."""
 
+    DEFAULT_CSS = """
+    Summary {
+        height: auto;
+        max-height: 2;
+        padding: 0 1;
+        color: $text-muted;
+    }
+    """
+
     def say(self, text: str) -> None:
         """Show one line; it may hold what a person typed or a server sent, so it is inert."""
         self.update(Content(inert(text, limit=400)))
@@ -32,6 +52,15 @@ class Summary(Static):
 
 class StatusLine(Static):
     """Server, API version and read-only state, always visible."""
+
+    DEFAULT_CSS = """
+    StatusLine {
+        height: 1;
+        padding: 0 1;
+        background: $panel;
+        color: $text-muted;
+    }
+    """
 
     def show_status(
         self, *, server: str, api_version: str, read_only: bool, profile: str | None = None
@@ -46,6 +75,18 @@ class StatusLine(Static):
 
 class ProblemPanel(Static):
     """What went wrong, in words, on the screen that asked; hidden when all is well."""
+
+    DEFAULT_CSS = """
+    ProblemPanel {
+        display: none;
+        height: auto;
+        max-height: 6;
+        padding: 0 1;
+        background: $error-muted;
+        color: $text;
+        border-left: thick $error;
+    }
+    """
 
     def show_problem(self, message: str, *, hint: str = "Press r to try again.") -> None:
         self.update(
@@ -63,6 +104,15 @@ class AccessPanel(Vertical):
 
     Its height never changes, and the words are only sent again when they differ: moving the
     cursor costs the terminal the panel's text, never a repaint of the list or of the rule above.
+    """
+
+    # A fixed height: moving between rows never resizes the list above (which would repaint it).
+    DEFAULT_CSS = """
+    AccessPanel {
+        height: 5;
+        padding: 0 1;
+        border-top: solid $primary;
+    }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -85,6 +135,13 @@ class AccessPanel(Vertical):
 
 class FilterBar(Input):
     """The `/` filter: hidden until asked for."""
+
+    DEFAULT_CSS = """
+    FilterBar {
+        display: none;
+        height: 3;
+    }
+    """
 
     # In the filter box, escape clears it (backspace edits the text): the footer says so.
     BINDINGS: ClassVar[list[BindingType]] = [
