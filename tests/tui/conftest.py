@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
 import pytest
+from rich.cells import cell_len
 from starlette.applications import Starlette
+from textual.message import Message
 from textual.pilot import Pilot
 
 from hubtui.api import HubClient
@@ -74,10 +78,55 @@ async def type_text(pilot: Pilot[None], text: str) -> None:
     await settle(pilot)
 
 
+_SVG_TEXT = re.compile(
+    r'<text class="terminal-(?:\d+-)?(r\d+)" x="([\d.]+)" y="[\d.]+" textLength="([\d.]+)" '
+    r'clip-path="url\(#terminal-(?:\d+-)?line-(\d+)\)">([^<]*)</text>'
+)
+_SVG_FILL = re.compile(r"\.terminal-(?:\d+-)?(r\d+) \{ fill: (#[0-9a-f]{6})")
+_SVG_BACKGROUND = re.compile(
+    r'<rect fill="(#[0-9a-f]{6})" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height'
+)
+#: The width of one cell in Textual's SVG screenshots.
+_CELL = 12.2
+
+
 def screen_text(pilot: Pilot[None]) -> str:
-    """What the terminal shows for the active screen, as plain text."""
-    strips = pilot.app.screen._compositor.render_strips()
-    return "\n".join(strip.text for strip in strips)
+    """What the terminal shows for the active screen, as plain text, one line per row.
+
+    Read from Textual's public screenshot (the SVG a snapshot test compares), never from the
+    compositor: each run of text is placed at its column, so the lines read as on screen.
+    """
+    lines: dict[int, list[str]] = {}
+    for _, x, _, line, text in _SVG_TEXT.findall(pilot.app.export_screenshot()):
+        cells = lines.setdefault(int(line), [])
+        column = round(float(x) / _CELL)
+        cells.extend(" " * max(0, column - cell_len("".join(cells))))
+        cells.append(html.unescape(text).replace("\xa0", " "))
+    height = pilot.app.size.height
+    return "\n".join("".join(lines.get(row, [])).rstrip() for row in range(height))
+
+
+def screen_colours(pilot: Pilot[None]) -> list[tuple[str, str, str]]:
+    """Each run of text on screen with its colours as drawn: (text, foreground, background),
+    from the same public screenshot (reverse video and themes already applied)."""
+    svg = pilot.app.export_screenshot()
+    fills = dict(_SVG_FILL.findall(svg))
+    rows: dict[float, list[tuple[float, float, str]]] = {}
+    for fill, x, y, width in _SVG_BACKGROUND.findall(svg):
+        rows.setdefault(float(y), []).append((float(x), float(width), fill))
+    by_line = [rows[y] for y in sorted(rows)]
+    found = []
+    for style, x, _, line, text in _SVG_TEXT.findall(svg):
+        if not text.strip():
+            continue  # spaces and line ends: no text to read
+        left = float(x)
+        background = next(
+            (fill for start, width, fill in by_line[int(line)] if start <= left < start + width),
+            None,
+        )
+        assert background is not None, f"no background drawn under {text!r}"
+        found.append((html.unescape(text).replace("\xa0", " "), fills[style], background))
+    return found
 
 
 @asynccontextmanager
@@ -86,10 +135,13 @@ async def running(
     store: DemoStore | None = None,
     faults: Faults | None = None,
     server: Starlette | None = None,
+    messages: list[Message] | None = None,
     **options: object,
 ) -> AsyncIterator[Pilot[None]]:
+    """The app on the demo API; every message any part of it handles is added to ``messages``."""
     app = make_app(store, faults, server, **options)
-    async with app.run_test(size=size, notifications=True) as pilot:
+    hook = None if messages is None else messages.append
+    async with app.run_test(size=size, notifications=True, message_hook=hook) as pilot:
         await settle(pilot)
         yield pilot
 

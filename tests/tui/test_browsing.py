@@ -445,7 +445,7 @@ async def test_n_twice_gives_back_the_same_sort_and_s_skips_hidden_columns() -> 
 async def test_the_sort_arrow_stays_in_a_narrow_header_and_a_click_sorts() -> None:
     async with running(size=(60, 20)) as pilot:
         table = pilot.app.screen.query_one(RecordTable)
-        widths = dict(table._layout(table.size.width))
+        widths = dict(table.column_widths(table.size.width))
         region = next(i for i, c in enumerate(table.columns) if c.key == "region")
         left = sum(w + 1 for i, w in sorted(widths.items()) if i < region)
         await pilot.click(RecordTable, offset=(left + 1, 0))

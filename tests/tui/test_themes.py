@@ -5,37 +5,29 @@ from __future__ import annotations
 
 import pytest
 from rich.color import Color
-from rich.segment import Segment
 from textual.pilot import Pilot
 
 from hubtui.tui.app import THEMES
-from tests.tui.conftest import press, running
+from tests.tui.conftest import press, running, screen_colours
 
 
-def luminance(color: Color) -> float:
+def luminance(hex_colour: str) -> float:
     def channel(value: int) -> float:
         c = value / 255
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
 
-    r, g, b = color.get_truecolor()
+    r, g, b = Color.parse(hex_colour).get_truecolor()
     return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
 
 
-def contrast(segment: Segment) -> float:
-    style = segment.style
-    assert style is not None
-    fg, bg = style.color, style.bgcolor
-    assert fg is not None
-    assert bg is not None
-    if style.reverse:
-        fg, bg = bg, fg
+def contrast(run: tuple[str, str, str]) -> float:
+    _, fg, bg = run
     light, dark = sorted((luminance(fg), luminance(bg)), reverse=True)
     return (light + 0.05) / (dark + 0.05)
 
 
-def segments_with(pilot: Pilot[None], word: str) -> list[Segment]:
-    strips = pilot.app.screen._compositor.render_strips()
-    return [s for strip in strips for s in strip if word in s.text and s.text.strip()]
+def segments_with(pilot: Pilot[None], word: str) -> list[tuple[str, str, str]]:
+    return [run for run in screen_colours(pilot) if word in run[0] and run[0].strip()]
 
 
 def test_hubtui_offers_only_the_themes_it_checks() -> None:

@@ -182,7 +182,7 @@ class RecordTable(Widget, Generic[T], can_focus=True):
             return None
         arrow = "descending" if self.view.sort_reverse else "ascending"
         label = f"{self.columns[column].label} {arrow}"
-        if self.size.width and column not in dict(self._layout(self.size.width)):
+        if self.size.width and column not in dict(self.column_widths(self.size.width)):
             label += " (a column hidden at this width)"
         return label
 
@@ -339,7 +339,7 @@ class RecordTable(Widget, Generic[T], can_focus=True):
 
     def action_sort(self) -> None:
         """Sort by the next column shown (a column hidden at this width is skipped)."""
-        shown = [index for index, _ in self._layout(self.size.width)] or list(
+        shown = [index for index, _ in self.column_widths(self.size.width)] or list(
             range(len(self.columns))
         )
         if not shown:
@@ -397,7 +397,7 @@ class RecordTable(Widget, Generic[T], can_focus=True):
     def _header_clicked(self, x: int) -> None:
         """A click on a column's label sorts by it; a second click reverses the order."""
         left = 0
-        for index, width in self._layout(self.size.width):
+        for index, width in self.column_widths(self.size.width):
             if left <= x < left + width:
                 same = index == self.view.sort_column
                 self.sort_by(index, reverse=same and not self.view.sort_reverse)
@@ -425,7 +425,7 @@ class RecordTable(Widget, Generic[T], can_focus=True):
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self.view.shown) + 1
 
-    def _layout(self, width: int) -> list[tuple[int, int]]:
+    def column_widths(self, width: int) -> list[tuple[int, int]]:
         """(column index, width) of the columns that fit, in column order."""
         if self._column_layout and self._column_layout[0] == width:
             return self._column_layout[1]
@@ -448,7 +448,7 @@ class RecordTable(Widget, Generic[T], can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         base = self.rich_style
-        layout = self._layout(width)
+        layout = self.column_widths(width)
         if y == 0:
             header = base + self.get_component_rich_style("record-table--header")
             labels = []
