@@ -167,6 +167,44 @@ def keystrokes_in_a_terminal(base_url: str, users: int, text: str) -> list[float
     return times
 
 
+async def users_url(base_url: str) -> str:
+    """The load-test project's users URL, where hubtui itself would send the call."""
+    async with HubClient(base_url, token=DEMO_TOKEN, timeout=120) as client:
+        hub = await client.get_hub_by_name("load-test")
+        projects = await client.list_projects(hub.id)
+        project = next(p for p in projects if p.name == "Load Test Tower")
+        route = client.regional_route(hub)
+    return f"{route.base_url.rstrip('/')}/v3/hubs/{hub.id}/projects/{project.id}/users"
+
+
+def stock_keystrokes_in_a_terminal(url: str, users: int, text: str) -> list[float]:
+    """The same open and keystrokes on the anchor (bench/stock_users_app.py), in tmux."""
+    command = ["env", f"HUBTUI_TOKEN={DEMO_TOKEN}", sys.executable, "-m", "bench.stock_users_app"]
+    terminal = Terminal([*command, url], width=120, height=40)
+    times = []
+    try:
+        terminal.wait_for("l loads the users", timeout=60)
+        time.sleep(0.5)
+        started = time.perf_counter()
+        terminal.send("l")
+        terminal.wait_for("@loadtest.example", timeout=120, poll=0.005)
+        times.append(time.perf_counter() - started)
+        terminal.wait_for(f"{users:,} users · loaded", timeout=120, poll=0.005)
+        times.append(time.perf_counter() - started)
+        terminal.send("/")
+        time.sleep(0.3)
+        for end in range(1, len(text) + 1):
+            started = time.perf_counter()
+            terminal.type(text[end - 1])
+            terminal.wait_for(f"matching “{text[:end]}”", timeout=30, poll=0.002)
+            times.append(time.perf_counter() - started)
+        times.append(terminal.peak_memory_mb())
+        terminal.send("Escape", "q")
+    finally:
+        terminal.close()
+    return times
+
+
 def launch_until(command: list[str], text: str) -> float:
     """Seconds from launch until ``text`` shows in the terminal."""
     started = time.perf_counter()
@@ -211,23 +249,35 @@ def main() -> None:
         for name, value in asyncio.run(scale(url, users)).items():
             report(name, value)
         first, opened, *keys, peak_mb = keystrokes_in_a_terminal(url, users, "partner")
-        report("users: enter → first rows shown (tmux), s", first)
-        report("users: enter → every row counted and filterable (tmux), s", opened)
-        report("users: keystroke → pane updated (tmux), median ms", statistics.median(keys) * 1000)
-        report("users: keystroke → pane updated (tmux), max ms", max(keys) * 1000)
-        report("users: hubtui process peak RSS (tmux), MB", peak_mb)
+        # The anchor in the same minute: a stock DataTable, plain httpx + json, the same list.
+        s_first, s_opened, *s_keys, s_peak = stock_keystrokes_in_a_terminal(
+            asyncio.run(users_url(url)), users, "partner"
+        )
+        print(f"== {users:,} users in tmux, beside a stock DataTable (httpx + json, add_rows)")
+        print(f"{'':<52} {'hubtui':>10} {'stock':>10} {'ratio':>7}")
+        report("users: enter → first rows shown, s", first, s_first)
+        report("users: enter → every row counted and filterable, s", opened, s_opened)
+        report(
+            "users: keystroke → pane updated, median ms",
+            statistics.median(keys) * 1000,
+            statistics.median(s_keys) * 1000,
+        )
+        report("users: keystroke → pane updated, max ms", max(keys) * 1000, max(s_keys) * 1000)
+        report("users: process peak RSS, MB", peak_mb, s_peak)
     print(f"== start-up in tmux, launch → first hub name, median of {runs}, alternating")
     with running_demo_server() as url:
         times = startup_beside_bare_textual(runs, url)
-    report("bare Textual app (Header, DataTable, Footer), s", times["bare"])
-    report("hubtui --demo, s", times["demo"])
-    report("hubtui --demo ÷ bare Textual", times["demo"] / times["bare"])
-    report("hubtui --base-url demo-server, s", times["http"])
-    report("hubtui --base-url ÷ bare Textual", times["http"] / times["bare"])
+    print(f"{'':<52} {'hubtui':>10} {'bare':>10} {'ratio':>7}")
+    report("start-up: hubtui --demo, s", times["demo"], times["bare"])
+    report("start-up: hubtui --base-url demo-server, s", times["http"], times["bare"])
 
 
-def report(name: str, value: float) -> None:
-    print(f"{name:<52} {value:>10,.3f}")
+def report(name: str, value: float, anchor: float | None = None) -> None:
+    """One figure; with its anchor (measured in the same run) and the ratio to it."""
+    line = f"{name:<52} {value:>10,.3f}"
+    if anchor is not None:
+        line += f" {anchor:>10,.3f} {value / anchor:>6.2f}×"
+    print(line)
 
 
 if __name__ == "__main__":
