@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hubtui.tui.record_view import Column, fit_columns
+from hubtui.tui.widgets.record_table import RecordTable
 from tests.tui.conftest import press, running, screen_text
 
 
@@ -85,3 +86,27 @@ async def test_the_hub_detail_explains_the_names_in_a_full_size_window() -> None
         text = screen_text(pilot)
         assert "In links; 'go to URL name' matches" in text
         assert "≠ differs from Name; never used to" in text
+
+
+async def test_a_list_longer_than_its_window_shows_where_you_are_from_80_columns() -> None:
+    async with running(size=(90, 20)) as pilot:
+        await press(pilot, "enter", "enter", "end")
+        table = pilot.app.screen.query_one(RecordTable)
+        assert table.show_vertical_scrollbar
+        assert table.scrollable_content_region.width == table.size.width - 1
+        assert table.scroll_y > 0  # scrolled to the last row, under the header that stays
+        lines = screen_text(pilot).splitlines()
+        header = next(n for n, line in enumerate(lines) if "Email" in line and "Role" in line)
+        assert "Name" in lines[header]
+        assert any("kai.nakamura@northwind-eng.com" in line for line in lines[header:])
+        await press(pilot, "home")
+        assert table.scroll_y == 0
+
+
+async def test_below_80_columns_the_scrollbar_gives_its_column_to_the_emails() -> None:
+    async with running(size=(60, 16)) as pilot:
+        await press(pilot, "enter", "enter", "end")
+        table = pilot.app.screen.query_one(RecordTable)
+        assert table.scroll_y > 0
+        assert table.scrollable_content_region.width == table.size.width
+        assert "kai.nakamura@northwind-eng.com" in screen_text(pilot)

@@ -22,8 +22,8 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
+from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widget import Widget
 
 from hubtui.tui.collection import collector_paused, release_frozen
 from hubtui.tui.glyphs import ASCENDING, DESCENDING, ELLIPSIS
@@ -35,6 +35,8 @@ T = TypeVar("T")
 
 #: From this many records, a list's objects are left out of garbage collections once indexed.
 FREEZE_AT_LEAST = 10_000
+#: Narrower than this, the list shows no scrollbar: its column goes to the Name and the email.
+NARROW_BELOW = 80
 
 
 class RowMessage(Message):
@@ -51,7 +53,7 @@ class RowMessage(Message):
         return self.table
 
 
-class RecordTable(Widget, Generic[T], can_focus=True):
+class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False):
     """A table of records of type ``T`` under a header line: a cursor, filter, groups, sorting."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -79,6 +81,10 @@ class RecordTable(Widget, Generic[T], can_focus=True):
     RecordTable {
         height: 1fr;
         min-height: 4;
+        overflow-x: hidden;
+        overflow-y: auto;
+        scrollbar-size-vertical: 1;
+        &.-narrow { scrollbar-size-vertical: 0; }
         & > .record-table--header { text-style: bold; background: $panel; }
         & > .record-table--cursor { background: $primary-darken-2; color: $text; text-style: bold; }
         & > .record-table--badge { text-style: bold; background: $warning; color: auto 90%; }
@@ -124,7 +130,6 @@ class RecordTable(Widget, Generic[T], can_focus=True):
         self.note: str | None = None
         #: Whether enter opens a row here (and says so in the footer).
         self.can_open = True
-        self._top = 0
         self._column_layout: tuple[int, list[tuple[int, int]]] | None = None
         # Which list of shown rows was last painted in full (a new view repaints everything).
         self._view_serial = 0
@@ -182,7 +187,7 @@ class RecordTable(Widget, Generic[T], can_focus=True):
             return None
         arrow = "descending" if self.view.sort_reverse else "ascending"
         label = f"{self.columns[column].label} {arrow}"
-        if self.size.width and column not in dict(self.column_widths(self.size.width)):
+        if self._width and column not in dict(self.column_widths(self._width)):
             label += " (a column hidden at this width)"
         return label
 
@@ -286,6 +291,7 @@ class RecordTable(Widget, Generic[T], can_focus=True):
     def _shown_changed(self, keep_key: str | None) -> None:
         """The rows shown changed: the cursor stays on its record if it can; tell the screen."""
         self._view_serial += 1
+        self.virtual_size = Size(self._width, len(self.view.shown) + 1)
         self.cursor = self.view.position_of(keep_key) or 0
         self.refresh()
         self.post_message(self.ViewChanged(self))
@@ -339,7 +345,7 @@ class RecordTable(Widget, Generic[T], can_focus=True):
 
     def action_sort(self) -> None:
         """Sort by the next column shown (a column hidden at this width is skipped)."""
-        shown = [index for index, _ in self.column_widths(self.size.width)] or list(
+        shown = [index for index, _ in self.column_widths(self._width)] or list(
             range(len(self.columns))
         )
         if not shown:
@@ -361,16 +367,19 @@ class RecordTable(Widget, Generic[T], can_focus=True):
 
     def watch_cursor(self, old: int, cursor: int) -> None:
         page = self._page
-        top = self._top
-        if cursor < self._top:
-            self._top = cursor
-        elif cursor >= self._top + page:
-            self._top = cursor - page + 1
-        self._top = max(0, min(self._top, max(0, len(self.view.shown) - page)))
-        if self._top == top and self._painted_view == self._view_serial:
+        top = new_top = self._top
+        if cursor < top:
+            new_top = cursor
+        elif cursor >= top + page:
+            new_top = cursor - page + 1
+        new_top = max(0, min(new_top, max(0, len(self.view.shown) - page)))
+        if new_top != top:
+            # The header stays; the rows scroll (and the scrollbar says where they are).
+            self.scroll_to(y=new_top, animate=False, immediate=True)
+        if new_top == top and self._painted_view == self._view_serial:
             # Only the two rows whose cursor style changed are sent to the terminal: a move
             # costs a few hundred bytes over SSH, not a repaint of the whole list.
-            width = self.size.width
+            width = self._width
             self.refresh(Region(0, old - top + 1, width, 1), Region(0, cursor - top + 1, width, 1))
         else:
             self._painted_view = self._view_serial
@@ -378,6 +387,10 @@ class RecordTable(Widget, Generic[T], can_focus=True):
         self.post_message(self.Highlighted(self, self.highlighted_row, self.highlighted_record))
 
     def on_resize(self, event: events.Resize) -> None:
+        # Below 80 columns every cell goes to the identifiers: no scrollbar (the counts line
+        # still says how many rows there are).
+        self.set_class(event.size.width < NARROW_BELOW, "-narrow")
+        self.virtual_size = Size(event.size.width, len(self.view.shown) + 1)
         self._column_layout = None
         self._painted_view = -1
         self.cursor = self.cursor
@@ -397,7 +410,7 @@ class RecordTable(Widget, Generic[T], can_focus=True):
     def _header_clicked(self, x: int) -> None:
         """A click on a column's label sorts by it; a second click reverses the order."""
         left = 0
-        for index, width in self.column_widths(self.size.width):
+        for index, width in self.column_widths(self._width):
             if left <= x < left + width:
                 same = index == self.view.sort_column
                 self.sort_by(index, reverse=same and not self.view.sort_reverse)
@@ -405,9 +418,11 @@ class RecordTable(Widget, Generic[T], can_focus=True):
             left += width + 1
 
     def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.prevent_default()  # the wheel moves the cursor; the rows follow it
         self.cursor = self.cursor + 3
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.prevent_default()
         self.cursor = self.cursor - 3
 
     def on_unmount(self) -> None:
@@ -422,8 +437,15 @@ class RecordTable(Widget, Generic[T], can_focus=True):
 
     # Painting ---------------------------------------------------------------------------------
 
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self.view.shown) + 1
+    @property
+    def _width(self) -> int:
+        """The cells a row has: the widget's width less its scrollbar, when it shows one."""
+        return self.scrollable_content_region.width
+
+    @property
+    def _top(self) -> int:
+        """The position of the first row shown, below the header."""
+        return round(self.scroll_y)
 
     def column_widths(self, width: int) -> list[tuple[int, int]]:
         """(column index, width) of the columns that fit, in column order."""
@@ -446,7 +468,7 @@ class RecordTable(Widget, Generic[T], can_focus=True):
                 self.refresh()
 
     def render_line(self, y: int) -> Strip:
-        width = self.size.width
+        width = self._width
         base = self.rich_style
         layout = self.column_widths(width)
         if y == 0:
