@@ -27,7 +27,8 @@ from hubtui.changelog import (
     now,
 )
 from hubtui.export import render
-from hubtui.text import fold, inert
+from hubtui.names import displayed_as
+from hubtui.text import inert
 from hubtui.tui.present import DISPLAY_NAME_NOT_SENT, NO_DISPLAY_NAME  # words only: no Textual
 
 if TYPE_CHECKING:
@@ -239,17 +240,18 @@ async def resolve_hub(client: HubClient, given: str) -> Hub:
         return await client.get_hub(given)
     except NotFoundError:
         pass
-    wanted = fold(given)
-    for hub in await client.list_hubs():
+    hubs = await client.list_hubs()
+    for hub in hubs:
         if hub.name.lower() == given.lower():
             return hub
-        if fold(hub.display_name) == wanted:
-            raise Stop(
-                NOTHING,
-                f"No hub has the URL name or id “{inert(given)}”. Hubs are named by their URL "
-                "name (Name), not their display name: the hub displayed as "
-                f"“{inert(hub.display_name)}” has the URL name “{inert(hub.name)}”.",
-            )
+    shown = displayed_as(hubs, given)
+    if shown is not None:
+        raise Stop(
+            NOTHING,
+            f"No hub has the URL name or id “{inert(given)}”. Hubs are named by their URL "
+            "name (Name), not their display name: the hub displayed as "
+            f"“{inert(shown.display_name)}” has the URL name “{inert(shown.name)}”.",
+        )
     raise Stop(NOTHING, f"No hub has the URL name or id “{inert(given)}”.")
 
 

@@ -14,7 +14,8 @@ from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState
 
 from hubtui.api.errors import HubError, NotFoundError
-from hubtui.text import fold, inert
+from hubtui.names import displayed_as
+from hubtui.text import inert
 from hubtui.tui.session import session_of
 
 if TYPE_CHECKING:
@@ -81,12 +82,8 @@ class GoToHubScreen(ModalScreen["Hub | None"]):
             self.dismiss(hub)
 
     def _not_found(self, typed: str) -> None:
-        wanted = fold(typed)
-        matches = [h for h in self.loaded_hubs if fold(h.display_name) == wanted]
-        if not matches:
-            matches = [h for h in self.loaded_hubs if wanted in fold(h.display_name)]
-        if matches:
-            hub = matches[0]
+        hub = displayed_as(self.loaded_hubs, typed, partial=True)
+        if hub is not None:
             self.offer, self._offered_for = hub, typed
             self._say(
                 f"No hub has the URL name “{inert(typed)}”. The lookup matches the URL name "
