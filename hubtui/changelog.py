@@ -144,10 +144,14 @@ class ChangeLog:
         return next((c for c in self.changes if c.is_unknown_add(hub_id, project_id, email)), None)
 
     def resolve_adds(self, hub_id: str, project_id: str, present: Iterable[str]) -> list[Change]:
-        """Settle the unknown adds of a project from its list of members' emails."""
+        """Settle the unknown adds of a project from its list of members' emails (read only
+        when there is one to settle: a list of 50,000 is not walked for nothing)."""
+        unknown = [c for c in self.changes if c.is_unknown_add(hub_id, project_id)]
+        if not unknown:
+            return []
         emails = {e.lower() for e in present}
         settled = []
-        for change in [c for c in self.changes if c.is_unknown_add(hub_id, project_id)]:
+        for change in unknown:
             found = (change.email or "").lower() in emails
             settled.append(
                 self._settle(change, "found" if found else "not found", DONE if found else FAILED)

@@ -300,7 +300,8 @@ class RecordView(Generic[T]):
     def _note_widths(self, row: Row) -> None:
         natural = self.natural
         for index, text in enumerate(row.cells[: len(natural)]):
-            need = cell_len(text)
+            # Most cells are ASCII, one cell per character: len() in C instead of a scan.
+            need = len(text) if text.isascii() else cell_len(text)
             if need > natural[index]:
                 natural[index] = need
                 if self._on_widen is not None:

@@ -168,7 +168,7 @@ class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
 
     def _settle_unknown_adds(self, users: list[ProjectUser]) -> None:
         """A fresh list is the check an add of unknown outcome waits for: log what it shows."""
-        members = [u.user.email or "" for u in users if u.is_limited is False]
+        members = (u.user.email or "" for u in users if u.is_limited is False)
         for change in self.session.change_log.resolve_adds(self.hub.id, self.project_id, members):
             self.notify(
                 f"The add of {inert(change.email)} whose outcome was unknown: {change.detail}",
