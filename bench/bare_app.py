@@ -18,7 +18,10 @@ class Bare(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
+        # Handlers run for every class in the chain: a subclass fills the table in fill().
+        self.fill(self.query_one(DataTable))
+
+    def fill(self, table: DataTable[str]) -> None:
         table.add_columns("Name", "DisplayName")
         for row in (("acme-build", "ACME"), ("nordic-rail", "Nordic"), ("skyline-dev", "Sky")):
             table.add_row(*row)

@@ -8,26 +8,20 @@ from __future__ import annotations
 
 import sys
 
-from textual.app import App, ComposeResult
-from textual.widgets import DataTable, Footer, Header
+from textual.widgets import DataTable
 
+from bench.bare_app import Bare
 from hubtui.demo import DemoStore
 
 
-class StockTable(App[None]):
-    BINDINGS = [("q", "quit", "Quit")]
+class StockTable(Bare):
+    """The bare app's layout, filled with the demo's data."""
 
     def __init__(self, what: str) -> None:
         super().__init__()
         self.what = what
 
-    def compose(self) -> ComposeResult:
-        yield Header()
-        yield DataTable(cursor_type="row")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        table = self.query_one(DataTable)
+    def fill(self, table: DataTable[str]) -> None:
         store = DemoStore()
         if self.what == "hubs":
             table.add_columns("Name", "DisplayName", "Region", "Id", "Created")

@@ -37,7 +37,7 @@ from hubtui.tui.messages import (
 from hubtui.tui.screens.hubs import HubListScreen
 
 if TYPE_CHECKING:
-    from hubtui.api import ApiVersion, Hub, HubClient, Project
+    from hubtui.api import ApiVersion, Hub, HubClient
     from hubtui.config import Settings
 
     #: Settings (the token read again) for a profile: how to connect, and the server's name.
@@ -232,11 +232,21 @@ class HubTuiApp(App[None]):
         self.open_hub(message.hub)
 
     def on_open_project(self, message: OpenProject) -> None:
-        self.open_project(
-            message.hub,
-            message.project,
-            project_id=message.project_id,
-            select_user=message.select_user,
+        """Show a project's users, above its hub's detail."""
+        from hubtui.tui.screens.hub_detail import HubDetailScreen
+        from hubtui.tui.screens.project_users import ProjectUsersScreen
+
+        hub = message.hub
+        if not (isinstance(self.screen, HubDetailScreen) and self.screen.hub.id == hub.id):
+            self.open_hub(hub)
+        self.push_screen(
+            ProjectUsersScreen(
+                hub,
+                message.project,
+                project_id=message.project_id,
+                api_version=self.api_version,
+                select_user=message.select_user,
+            )
         )
 
     def on_find_person(self, message: FindPerson) -> None:
@@ -288,30 +298,6 @@ class HubTuiApp(App[None]):
                 self.find_person(query, hubs, scope)
 
         self.push_screen(WhoPromptScreen(scope), answered)
-
-    def open_project(
-        self,
-        hub: Hub,
-        project: Project | None,
-        *,
-        project_id: str | None = None,
-        select_user: str | None = None,
-    ) -> None:
-        """Show a project's users, above its hub's detail."""
-        from hubtui.tui.screens.hub_detail import HubDetailScreen
-        from hubtui.tui.screens.project_users import ProjectUsersScreen
-
-        if not (isinstance(self.screen, HubDetailScreen) and self.screen.hub.id == hub.id):
-            self.open_hub(hub)
-        self.push_screen(
-            ProjectUsersScreen(
-                hub,
-                project,
-                project_id=project_id,
-                api_version=self.api_version,
-                select_user=select_user,
-            )
-        )
 
 
 if TYPE_CHECKING:

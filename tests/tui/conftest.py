@@ -90,6 +90,11 @@ _SVG_BACKGROUND = re.compile(
 _CELL = 12.2
 
 
+def _plain(svg_text: str) -> str:
+    """A run of text as the screenshot wrote it (entities, non-breaking spaces), as shown."""
+    return html.unescape(svg_text).replace("\xa0", " ")
+
+
 def screen_text(pilot: Pilot[None]) -> str:
     """What the terminal shows for the active screen, as plain text, one line per row.
 
@@ -101,7 +106,7 @@ def screen_text(pilot: Pilot[None]) -> str:
         cells = lines.setdefault(int(line), [])
         column = round(float(x) / _CELL)
         cells.extend(" " * max(0, column - cell_len("".join(cells))))
-        cells.append(html.unescape(text).replace("\xa0", " "))
+        cells.append(_plain(text))
     height = pilot.app.size.height
     return "\n".join("".join(lines.get(row, [])).rstrip() for row in range(height))
 
@@ -125,7 +130,7 @@ def screen_colours(pilot: Pilot[None]) -> list[tuple[str, str, str]]:
             None,
         )
         assert background is not None, f"no background drawn under {text!r}"
-        found.append((html.unescape(text).replace("\xa0", " "), fills[style], background))
+        found.append((_plain(text), fills[style], background))
     return found
 
 
