@@ -35,7 +35,7 @@ CHROMIUM_FLAGS = [
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[str]:
     if not Path(CHROMIUM).exists():
-        pytest.skip("no chromium installed (.ci/run installs Debian's chromium)")
+        pytest.fail(f"{CHROMIUM} is needed for this test: apt-get install chromium")
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "hubtui", "--demo", "serve", "--port", str(port)],
