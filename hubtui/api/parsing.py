@@ -7,7 +7,9 @@ body that is not a list at all, is an error.
 
 from __future__ import annotations
 
+import codecs
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -204,39 +206,99 @@ def _parse_in_batches(content: bytes | bytearray, builder: _Builder) -> None:
     """Decode one array element at a time and validate them a batch at a time.
 
     Validating the whole body at once holds a parse tree of all of it; this holds one batch,
-    and counts the records as it goes, so that a flood of tiny records is refused early.
+    and counts the records as it goes, so that a flood of tiny records is refused early. The
+    body is turned into text a window at a time, so its text is never held whole either.
     """
-    text = content.decode("utf-8")
+    text = _TextWindows(content, _WINDOW)
     decoder = json.JSONDecoder()
     batch: list[Any] = []
-    position = _skip_space(text, 0) + 1  # past "["
-    first = True
-    while True:
-        position = _skip_space(text, position)
-        if first and text.startswith("]", position):
-            break
-        first = False
-        item, position = decoder.raw_decode(text, position)
+    position, char = text.after_space(0)
+    if char != "[":
+        raise ValueError("expected [")
+    position, char = text.after_space(position + 1)
+    while char != "]":
+        item, position = text.value(decoder, position)
         batch.append(item)
-        position = _skip_space(text, position)
         if len(batch) == _BATCH:
             builder.add(batch)
             batch = []
-        if text.startswith(",", position):
-            position += 1
-        elif text.startswith("]", position):
-            break
-        else:
+        position, char = text.after_space(position)
+        if char == ",":
+            position, char = text.after_space(position + 1)
+            if char == "]":
+                raise ValueError("a comma before ]")
+        elif char != "]":
             raise ValueError("expected , or ]")
-    if _skip_space(text, position + 1) != len(text):
-        raise ValueError("data after the array")
+    text.expect_end(position + 1)
     builder.add(batch)
 
 
-def _skip_space(text: str, position: int) -> int:
-    while position < len(text) and text[position] in " \t\n\r":
-        position += 1
-    return position
+#: How many bytes of a large body are turned into text at a time.
+_WINDOW = 1024 * 1024
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+class _TextWindows:
+    """A body's UTF-8 text, decoded a window at a time as the reading moves along it."""
+
+    def __init__(self, content: bytes | bytearray, window: int) -> None:
+        self._content = content
+        self._window = window
+        self._decoder = codecs.getincrementaldecoder("utf-8")()
+        self._read = 0
+        self.text = ""
+        self._more(0)
+
+    @property
+    def _ended(self) -> bool:
+        return self._read >= len(self._content)
+
+    def _more(self, keep_from: int) -> int:
+        """Forget the text before ``keep_from`` and decode more; ``keep_from`` is now 0.
+
+        Each call while one value is unfinished reads as much again as is held, so a value
+        larger than a window is decoded in a number of steps that grows with its log.
+        """
+        size = max(self._window, len(self.text) - keep_from)
+        chunk = self._content[self._read : self._read + size]
+        self._read += len(chunk)
+        self.text = self.text[keep_from:] + self._decoder.decode(chunk, final=self._ended)
+        return 0
+
+    def after_space(self, position: int) -> tuple[int, str]:
+        """The place of the next character that is not white space, and that character
+        (empty at the end of the body)."""
+        char = self.text[position : position + 1]
+        if char and char not in " \t\n\r":
+            return position, char
+        while True:
+            match = _SPACE.match(self.text, position)
+            assert match is not None  # the pattern matches the empty string
+            position = match.end()
+            if position < len(self.text) or self._ended:
+                return position, self.text[position : position + 1]
+            position = self._more(position)
+
+    def value(self, decoder: json.JSONDecoder, position: int) -> tuple[Any, int]:
+        """The JSON value starting at ``position``, and the place after it."""
+        while True:
+            try:
+                item, end = decoder.raw_decode(self.text, position)
+            except ValueError:
+                if self._ended:
+                    raise
+                position = self._more(position)
+                continue
+            if end == len(self.text) and not self._ended:
+                position = self._more(position)  # a number may go on in the next window
+                continue
+            return item, end
+
+    def expect_end(self, position: int) -> None:
+        """Nothing but white space from ``position`` to the end of the body."""
+        position, char = self.after_space(position)
+        if char:
+            raise ValueError("data after the array")
 
 
 #: How much of a large list's body is read for its first records (a screenful and more).

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import partial
+from unittest.mock import patch
 
 import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hubtui.api import Hub, InvalidResponseError, Project, ProjectUser
+from hubtui.api import Hub, InvalidResponseError, Project, ProjectUser, parsing
 from hubtui.api.errors import ApiStatusError, status_error_from_response
 from hubtui.api.parsing import Records, parse_list, parse_one
 
@@ -116,6 +117,42 @@ def test_batched_list_parser_agrees_with_the_whole_body_parser(body: bytes) -> N
             assert isinstance(batched, Records)
             assert batched == whole
             assert batched.skipped == whole.skipped
+
+
+@COMMON
+@given(BODIES, st.integers(min_value=1, max_value=64))
+def test_a_large_body_read_a_window_of_text_at_a_time_gives_the_same_records(
+    body: bytes, window: int
+) -> None:
+    # Windows this small split records, numbers, strings and multi-byte characters.
+    whole = outcome(partial(parse_list, body, "list things", ProjectUser))
+    with patch.object(parsing, "_WINDOW", window):
+        windowed = outcome(partial(parse_list, body, "list things", ProjectUser, batched_above=0))
+    if isinstance(whole, InvalidResponseError):
+        assert isinstance(windowed, InvalidResponseError)
+    else:
+        assert isinstance(windowed, Records)
+        assert windowed == whole
+        assert windowed.skipped == whole.skipped
+
+
+def test_records_split_across_windows_are_read_whole() -> None:
+    users = [
+        {"User": {"Id": n, "FirstName": "Zoë ✓ 𝄞" * (n % 3)}, "Role": "Reader", "IsLimited": n > 2}
+        for n in range(2500)
+    ]
+    # A number where a record belongs is left out as that number, however it is split.
+    records: list[object] = [1234567, *users]
+    body = json.dumps(records, ensure_ascii=False, indent=1).encode()
+    for window in (1, 2, 3, 5, 4096):
+        with patch.object(parsing, "_WINDOW", window):
+            parsed = parse_list(body, "list users", ProjectUser, batched_above=0)
+        assert [(u.user.id, u.user.first_name, u.is_limited) for u in parsed] == [
+            (n, "Zoë ✓ 𝄞" * (n % 3), n > 2) for n in range(2500)
+        ]
+        assert [str(s) for s in parsed.skipped] == [
+            "record 0: input should be a valid dictionary or instance of projectuser at [0]"
+        ]
 
 
 @COMMON
