@@ -33,6 +33,8 @@ LIMITED_ACCESS = "Limited"
 
 # One set of field names per distinct combination, shared by every record that has it.
 _SHARED_FIELD_SETS: dict[frozenset[str], set[str]] = {}
+# The unknown fields of every record that has none.
+_NO_EXTRA: dict[str, Any] = {}
 
 
 class ApiModel(BaseModel):
@@ -49,12 +51,15 @@ class ApiModel(BaseModel):
 
     @model_validator(mode="after")
     def _share_fields_set(self) -> Self:
-        # Each record would otherwise hold its own set of the field names it was given (~0.7 KB):
-        # 100 MB for a 50,000-user project. Records are frozen, so nothing adds to the set, and
-        # model_copy() copies it before changing it; records given the same fields can share one.
+        # Each record would otherwise hold its own set of the field names it was given (~0.7 KB)
+        # and its own empty dict of unknown fields: 100 MB and 6 MB for a 50,000-user project.
+        # Records are frozen, so nothing adds to either, and model_copy() copies both before
+        # changing them; records given the same fields can share one set, and one empty dict.
         names = self.__pydantic_fields_set__
         shared = _SHARED_FIELD_SETS.setdefault(frozenset(names), names)
         object.__setattr__(self, "__pydantic_fields_set__", shared)
+        if not self.__pydantic_extra__:
+            object.__setattr__(self, "__pydantic_extra__", _NO_EXTRA)
         return self
 
 

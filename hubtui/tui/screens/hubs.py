@@ -22,7 +22,7 @@ from hubtui.tui.present import (
 )
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
-from hubtui.tui.widgets.record_table import Column, RecordTable, Row
+from hubtui.tui.widgets.record_table import Column, RecordTable, Row, badge_cells
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
@@ -110,7 +110,7 @@ class HubListScreen(ListScreen["list[Hub]"]):
                 count(hub.number_of_projects),
                 when(hub.creation_date),
             ),
-            badges=frozenset({0}) if mark else frozenset(),
+            badges=badge_cells(0) if mark else badge_cells(),
             placeholders=frozenset({shown_index}) if placeholder else frozenset(),
         )
 

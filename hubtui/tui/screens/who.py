@@ -20,7 +20,7 @@ from hubtui.tui.present import LIMITED_BADGE, user_name
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.project_users import explain_access
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
-from hubtui.tui.widgets.record_table import Column, RecordTable, Row
+from hubtui.tui.widgets.record_table import Column, RecordTable, Row, badge_cells
 
 if TYPE_CHECKING:
     from hubtui.api import Hub
@@ -104,7 +104,7 @@ def finding_row(finding: Finding, key: str) -> Row:
                 "",
             ),
             tone="failed",
-            badges=frozenset({ACCESS_COLUMN}),
+            badges=badge_cells(ACCESS_COLUMN),
             group="failed",
         )
     user = finding.user
@@ -128,7 +128,7 @@ def finding_row(finding: Finding, key: str) -> Row:
             teams,
         ),
         tone="limited" if user.is_limited else None,
-        badges=frozenset({ACCESS_COLUMN}) if user.is_limited else frozenset(),
+        badges=badge_cells(ACCESS_COLUMN) if user.is_limited else badge_cells(),
         group="limited" if user.is_limited else "member",
     )
 
