@@ -9,7 +9,7 @@ the widget adds the cursor, the painting and the keys.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Generic, TypeVar
@@ -239,9 +239,7 @@ class RecordView(Generic[T]):
 
     def refilter(self, *, narrowing: bool = False) -> None:
         """Choose the rows shown again, from the rows indexed so far."""
-        words = fold(self._filter).split()
-        group = self._group
-        if not words and group is None:
+        if not self.choosing:
             self.shown = list(self._order)
         else:
             self._index_now()
@@ -250,13 +248,18 @@ class RecordView(Generic[T]):
             candidates = self.shown if narrowing and self._shown_complete else self._order
             if indexed < len(self._records):
                 candidates = [i for i in candidates if i < indexed]
-            search, rows = self._search, self._rows
-            if group is not None:
-                candidates = [i for i in candidates if rows[i].group == group]  # type: ignore[union-attr]
-            for word in words:
-                candidates = [i for i in candidates if word in search[i]]  # type: ignore[operator]
-            self.shown = candidates
+            self.shown = self._matching(candidates)
         self._shown_complete = self.complete
+
+    def _matching(self, candidates: Iterable[int]) -> list[int]:
+        """The indexes among ``candidates`` (all indexed) that the filter and group choose."""
+        chosen = list(candidates)
+        search, rows, group = self._search, self._rows, self._group
+        if group is not None:
+            chosen = [i for i in chosen if rows[i].group == group]  # type: ignore[union-attr]
+        for word in fold(self._filter).split():
+            chosen = [i for i in chosen if word in search[i]]  # type: ignore[operator]
+        return chosen
 
     @property
     def choosing(self) -> bool:
@@ -287,12 +290,17 @@ class RecordView(Generic[T]):
 
         Under a filter or a group, the matches of this chunk join the rows shown.
         """
-        total = len(self._records)
-        stop = min(total, self._indexed_up_to + chunk)
-        for index in range(self._indexed_up_to, stop):
+        total, start = len(self._records), self._indexed_up_to
+        stop = min(total, start + chunk)
+        for index in range(start, stop):
             self._search_key(index)
-        self._indexed_up_to = max(self._indexed_up_to, stop)
-        if self.choosing:
+        self._indexed_up_to = max(start, stop)
+        if self.choosing and self._sort_column is None and not self._shown_complete:
+            # In the records' own order the chunk's matches come after every match so far:
+            # only the chunk is searched (a keystroke never waits behind a search of them all).
+            self.shown.extend(self._matching(range(start, stop)))
+            self._shown_complete = self.complete
+        elif self.choosing:
             self.refilter()
         return self._indexed_up_to < total
 

@@ -144,6 +144,35 @@ def test_a_large_list_filters_what_is_indexed_and_adds_each_chunk() -> None:
     assert shown_keys(view) == ["1"]
 
 
+def test_matches_added_chunk_by_chunk_are_those_a_search_of_the_indexed_rows_finds() -> None:
+    total = INDEX_NOW_AT_MOST * 3
+    many = [
+        Person(i, f"Person {i}", f"p{i}@x.example", i % 7, limited=i % 3 == 0) for i in range(total)
+    ]
+    for sort in (None, 2):  # in the records' order, and sorted by N
+        whole = view_of(many)
+        while whole.index_next(total):
+            pass
+        view = view_of(many)
+        for chosen in (whole, view):
+            if sort is not None:
+                chosen.sort_by(sort)
+        view.index_next(1000)
+        for chosen in (whole, view):
+            chosen.show_group("limited")
+            chosen.set_filter("person 1")
+        indexed = 1000
+        while not view.complete:
+            assert view.shown == [i for i in whole.shown if i < indexed]
+            view.index_next(777)
+            indexed += 777
+        assert view.shown == whole.shown
+        # Every name holds "person": the rows are the limited ones with a 1 in some cell.
+        assert sorted(view.shown) == [
+            i for i, p in enumerate(many) if p.limited and "1" in f"{p.name} {p.email} {p.n}"
+        ]
+
+
 def test_a_small_rest_is_indexed_at_once_when_a_filter_needs_it() -> None:
     many = [Person(i, f"Person {i}", f"p{i}@x.example", i) for i in range(INDEX_NOW_AT_MOST)]
     view = view_of(many)

@@ -11,6 +11,7 @@ milliseconds. Moving the cursor repaints two lines, not the list.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -311,17 +312,24 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         with collector_paused():  # see hubtui/tui/collection.py
             await self._index_in_chunks()
 
-    async def _index_in_chunks(self, chunk: int = 2000) -> None:
-        """Build rows and search keys, yielding to input between chunks."""
+    async def _index_in_chunks(self, chunk: int = 500) -> None:
+        """Build rows and search keys, yielding to input between chunks.
+
+        A keystroke crosses the event loop several times (key, input, filter, paint) and waits
+        behind a chunk at each: chunks are a few milliseconds long.
+        """
+        shown_at = time.monotonic()
         while True:
             keep = self._highlighted_key()
             more = self.view.index_next(chunk)
-            if self.view.choosing:
-                # A filter typed before indexing finished: the matches of this chunk joined.
+            # A filter typed before indexing finished: the matches of each chunk joined. They
+            # are shown ten times a second, and at the end.
+            if self.view.choosing and (not more or time.monotonic() - shown_at >= 0.1):
                 self._shown_changed(keep)
+                shown_at = time.monotonic()
             if not more:
                 return
-            await asyncio.sleep(0)
+            await asyncio.sleep(0.001)
 
     # Keys -------------------------------------------------------------------------------------
 
