@@ -29,6 +29,7 @@ from hubtui.api.errors import (
 from hubtui.api.models import Hub, Project, ProjectUser
 from hubtui.api.parsing import (
     DEFAULT_MAX_RECORDS,
+    FIRST_BYTES,
     RawFilter,
     Records,
     parse_first,
@@ -404,15 +405,24 @@ class HubClient:
         where: RawFilter | None = None,
         first: Callable[[Records[M]], object] | None = None,
     ) -> Records[M]:
-        response = await self._send("GET", url, operation=operation)
+        shown_first = False
+
+        def show_first(content: bytes | bytearray) -> None:
+            nonlocal shown_first
+            assert first is not None
+            head = parse_first(content, model, FIRST_RECORDS)
+            if head:
+                shown_first = True
+                first(head)
+
+        early = show_first if first is not None and where is None else None
+        response = await self._send("GET", url, operation=operation, on_head=early)
         content, limit = response.content, self.max_records
         if len(content) <= THREADED_PARSE_BYTES:
             records = parse_list(content, operation, model, max_records=limit, where=where)
         else:
-            if first is not None and where is None:
-                head = parse_first(content, model, FIRST_RECORDS)
-                if head:
-                    first(head)
+            if early is not None and not shown_first:
+                early(content)  # the body came whole (a transport that reads it at once)
             # Off the event loop: keys and escape keep working while a large answer is read.
             records = await asyncio.to_thread(
                 parse_list, content, operation, model, max_records=limit, where=where
@@ -431,11 +441,21 @@ class HubClient:
         return parse_one(response.content, operation, model)
 
     async def _send(
-        self, method: str, url: str, *, operation: str, body: dict[str, Any] | None = None
+        self,
+        method: str,
+        url: str,
+        *,
+        operation: str,
+        body: dict[str, Any] | None = None,
+        on_head: Callable[[bytearray], object] | None = None,
     ) -> _Received:
+        """The answer, retried when that is safe; ``on_head`` sees a successful answer's first
+        :data:`FIRST_BYTES` as soon as they arrive (on each attempt that gets that far)."""
         try:
             async with asyncio.timeout(self.deadline):
-                return await self._send_with_retries(method, url, operation=operation, body=body)
+                return await self._send_with_retries(
+                    method, url, operation=operation, body=body, on_head=on_head
+                )
         except TimeoutError:
             raise ApiTimeoutError(
                 operation=operation,
@@ -444,14 +464,22 @@ class HubClient:
             ) from None
 
     async def _send_with_retries(
-        self, method: str, url: str, *, operation: str, body: dict[str, Any] | None
+        self,
+        method: str,
+        url: str,
+        *,
+        operation: str,
+        body: dict[str, Any] | None,
+        on_head: Callable[[bytearray], object] | None,
     ) -> _Received:
         attempt = 0
         while True:
             paused = self._resume_at - time.monotonic()
             if paused > 0 and attempt == 0:  # a retry has waited already
                 await self._sleep(paused)
-            outcome = await self._attempt(method, url, operation=operation, body=body)
+            outcome = await self._attempt(
+                method, url, operation=operation, body=body, on_head=on_head
+            )
             if isinstance(outcome, _Received):
                 return outcome
             self._slow_down(outcome, attempt)
@@ -484,7 +512,13 @@ class HubClient:
         return None
 
     async def _attempt(
-        self, method: str, url: str, *, operation: str, body: dict[str, Any] | None
+        self,
+        method: str,
+        url: str,
+        *,
+        operation: str,
+        body: dict[str, Any] | None,
+        on_head: Callable[[bytearray], object] | None,
     ) -> _Received | HubError:
         request = self._http.build_request(method, url, json=body)
         if self._token and self._may_hold_token(request.url):
@@ -494,7 +528,12 @@ class HubClient:
         try:
             response = await self._http.send(request, stream=True)
             try:
-                content = await read_body(response, limit=MAX_RESPONSE_BYTES)
+                content = await read_body(
+                    response,
+                    limit=MAX_RESPONSE_BYTES,
+                    on_head=on_head if response.is_success else None,
+                    head_bytes=FIRST_BYTES,
+                )
             finally:
                 await response.aclose()
         except httpx.TimeoutException as exc:

@@ -22,6 +22,7 @@ from hubtui.api.errors import InvalidResponseError
 __all__ = [
     "BATCHED_LIST_BYTES",
     "DEFAULT_MAX_RECORDS",
+    "FIRST_BYTES",
     "Records",
     "SkippedRecord",
     "parse_first",

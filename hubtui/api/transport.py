@@ -87,10 +87,18 @@ def _decoder(content_encoding: str) -> _Inflater | None:
     raise UnreadableEncoding(f"its encoding {coding!r} is not one hubtui asked for")
 
 
-async def read_body(response: httpx.Response, *, limit: int) -> bytearray:
+async def read_body(
+    response: httpx.Response,
+    *,
+    limit: int,
+    on_head: Callable[[bytearray], object] | None = None,
+    head_bytes: int = 0,
+) -> bytearray:
     """The decoded body, refused (:class:`BodyTooLarge`) as soon as it grows past ``limit``.
 
     One growing buffer, parsed as it is: a large list is held in memory once, not twice.
+    ``on_head`` is called once with the body so far, as soon as it is longer than
+    ``head_bytes``: a screen shows a large list's first records while the rest arrives.
     """
     if response.is_stream_consumed:
         # Built in memory (a mock transport): httpx has read and decoded it already.
@@ -114,6 +122,9 @@ async def read_body(response: httpx.Response, *, limit: int) -> bytearray:
 
     async for chunk in response.aiter_raw():
         append(chunk)
+        if on_head is not None and len(content) > head_bytes:
+            on_head(content)
+            on_head = None
     if inflater is not None:
         inflater.finish(content, limit)
     return content

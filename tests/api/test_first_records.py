@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import AsyncIterator
 
 import httpx
 
@@ -65,3 +67,56 @@ async def test_a_large_project_hands_over_its_first_users_before_the_rest() -> N
     assert len(seen) == 1
     assert len(seen[0]) == FIRST_RECORDS
     assert [u.user.id for u in seen[0]] == [u.user.id for u in users[:FIRST_RECORDS]]
+
+
+class HeldBack(httpx.AsyncBaseTransport):
+    """The demo API, but a project's users list arrives in two parts: the second only once
+    the first records were shown (or after 5 s, remembered as too late)."""
+
+    def __init__(self, body: bytes, *, failures_first: int = 0) -> None:
+        self.demo = httpx.ASGITransport(app=create_app())
+        self.body = body
+        self.shown = asyncio.Event()
+        self.rest_sent_before_shown = False
+        self.failures_left = failures_first
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if not request.url.path.endswith("/users"):
+            return await self.demo.handle_async_request(request)
+        if self.failures_left:
+            self.failures_left -= 1
+            # A failed answer as long as a list: its start is never taken for records.
+            return httpx.Response(503, content=self._failed())
+        return httpx.Response(200, content=self._parts())
+
+    async def _failed(self) -> AsyncIterator[bytes]:
+        yield self.body[: FIRST_BYTES * 2]
+
+    async def _parts(self) -> AsyncIterator[bytes]:
+        yield self.body[: FIRST_BYTES + 1000]
+        try:
+            await asyncio.wait_for(self.shown.wait(), 5)
+        except TimeoutError:
+            self.rest_sent_before_shown = True
+        yield self.body[FIRST_BYTES + 1000 :]
+
+
+async def test_the_first_users_are_shown_while_the_rest_of_the_answer_is_on_its_way() -> None:
+    body = json.dumps([user(n) for n in range(20_000)]).encode()
+    transport = HeldBack(body, failures_first=1)
+    seen: list[Records[ProjectUser]] = []
+
+    def first(records: Records[ProjectUser]) -> None:
+        seen.append(records)
+        transport.shown.set()
+
+    async with HubClient(
+        DEMO_URL, token=DEMO_TOKEN, transport=transport, sleep=lambda _: asyncio.sleep(0)
+    ) as client:
+        users = await client.list_project_users(
+            "7d1f0c3e-4b8a-4f6e-9a51-acme00000001", 1001, first=first
+        )
+    assert not transport.rest_sent_before_shown
+    assert [len(records) for records in seen] == [FIRST_RECORDS]  # not from the failed answer
+    assert [u.user.id for u in seen[0]] == list(range(FIRST_RECORDS))
+    assert [u.user.id for u in users] == list(range(20_000))
