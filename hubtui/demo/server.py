@@ -8,14 +8,14 @@ implementation. Faults (latency, error statuses, malformed or truncated bodies) 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Mount, Route
 
 from hubtui.demo.data import (
@@ -33,6 +33,8 @@ from hubtui.demo.data import (
 )
 from hubtui.demo.faults import FaultMiddleware, Faults, ServerStats
 from hubtui.demo.problems import Problem, problem
+
+T = TypeVar("T")
 
 __all__ = ["Faults", "ServerStats", "create_app"]
 
@@ -97,7 +99,7 @@ class _DemoApi:
     async def list_hubs(self, request: Request) -> Response:
         _check_token(request)
         origin = _origin(request)
-        return _json([self._hub(h, origin) for h in self.store.hubs.values()])
+        return _json_list(list(self.store.hubs.values()), lambda h: self._hub(h, origin))
 
     async def get_hub(self, request: Request) -> Response:
         _check_token(request)
@@ -123,14 +125,15 @@ class _DemoApi:
         if self.faults.projects_listing_status is not None:
             status = self.faults.projects_listing_status
             return problem(status, "Not available", "This server does not list a hub's projects.")
-        return _json([self._project(p) for p in hub.projects.values()])
+        return _json_list(list(hub.projects.values()), self._project)
 
     async def project_users(self, request: Request) -> Response:
         found = self._project_for(request)
         hub, project = found
         if request.method == "POST":
             return await self._create(request, hub, project)
-        return _json([self._project_user(u, m) for u, m in self.store.project_users(hub, project)])
+        rows = self.store.project_users(hub, project)
+        return _json_list(rows, lambda row: self._project_user(*row))
 
     async def project_user(self, request: Request) -> Response:
         found = self._project_for(request)
@@ -340,6 +343,31 @@ def _iso(moment: datetime | None) -> str | None:
     return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _dumps(body: Any) -> str:
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+
+
 def _json(body: Any, *, status: int = 200) -> Response:
-    content = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
-    return Response(content, status_code=status, media_type="application/json")
+    return Response(_dumps(body).encode(), status_code=status, media_type="application/json")
+
+
+#: A list this long or longer is sent as it is written, a part at a time, as a large service
+#: sends it: its first records arrive while the rest is still being written.
+STREAMED_LIST_AT_LEAST = 1000
+_STREAMED_PART = 500
+
+
+def _json_list(items: Sequence[T], render: Callable[[T], Any]) -> Response:
+    """A JSON array of ``items``, each as ``render`` writes it."""
+    if len(items) < STREAMED_LIST_AT_LEAST:
+        return _json([render(item) for item in items])
+
+    async def parts() -> AsyncIterator[bytes]:
+        for start in range(0, len(items), _STREAMED_PART):
+            part = ",".join(
+                [_dumps(render(item)) for item in items[start : start + _STREAMED_PART]]
+            )
+            yield f"{',' if start else '['}{part}".encode()
+        yield b"]"
+
+    return StreamingResponse(parts(), media_type="application/json")

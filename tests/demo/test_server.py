@@ -236,3 +236,19 @@ async def test_the_triage_showcase(raw: httpx.AsyncClient, demo_store: DemoStore
         "limited": 3,
     }
     assert refused == ["Bergen Tunnel Survey"]
+
+
+async def test_a_large_list_is_sent_as_it_is_written_and_arrives_whole() -> None:
+    store = DemoStore(DemoSize(hubs=1, users_per_project=2, big_project_users=3000))
+    hub = store.hub_by_name("load-test")
+    assert hub is not None
+    project = next(iter(hub.projects.values()))
+    path = f"/v3/hubs/{hub.id}/projects/{project.id}/users"
+    async with app_client(Faults(), store=store) as c:
+        large, small = await c.get(path), await c.get(USERS)
+    # Sent in parts: no length announced before the body is written.
+    assert "content-length" not in large.headers
+    assert "content-length" in small.headers
+    users = large.json()
+    assert [u["User"]["Id"] for u in users] == [u.id for u, _ in store.project_users(hub, project)]
+    assert sum(1 for u in users if u["IsLimited"]) == 300
