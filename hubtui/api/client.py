@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 import httpx
 from pydantic import BaseModel
@@ -30,6 +30,7 @@ from hubtui.api.models import Hub, Project, ProjectUser
 from hubtui.api.parsing import (
     DEFAULT_MAX_RECORDS,
     FIRST_BYTES,
+    GrowingBody,
     RawFilter,
     Records,
     parse_first,
@@ -405,28 +406,21 @@ class HubClient:
         where: RawFilter | None = None,
         first: Callable[[Records[M]], object] | None = None,
     ) -> Records[M]:
-        shown_first = False
-
         def show_first(content: bytes | bytearray) -> None:
-            nonlocal shown_first
             assert first is not None
             head = parse_first(content, model, FIRST_RECORDS)
             if head:
-                shown_first = True
                 first(head)
 
-        early = show_first if first is not None and where is None else None
-        response = await self._send("GET", url, operation=operation, on_head=early)
-        content, limit = response.content, self.max_records
-        if len(content) <= THREADED_PARSE_BYTES:
-            records = parse_list(content, operation, model, max_records=limit, where=where)
-        else:
-            if early is not None and not shown_first:
-                early(content)  # the body came whole (a transport that reads it at once)
-            # Off the event loop: keys and escape keep working while a large answer is read.
-            records = await asyncio.to_thread(
-                parse_list, content, operation, model, max_records=limit, where=where
-            )
+        def parse(content: bytes | bytearray | GrowingBody) -> Records[M]:
+            return parse_list(content, operation, model, max_records=self.max_records, where=where)
+
+        reader = _ListReader(parse, show_first if first is not None and where is None else None)
+        try:
+            response = await self._send("GET", url, operation=operation, reader=reader)
+            records = await reader.records(response.content)
+        finally:
+            reader.close()
         if records.skipped_count:
             logger.warning(
                 "%s: %d records left out: %s",
@@ -447,14 +441,14 @@ class HubClient:
         *,
         operation: str,
         body: dict[str, Any] | None = None,
-        on_head: Callable[[bytearray], object] | None = None,
+        reader: _ListReader[Any] | None = None,
     ) -> _Received:
-        """The answer, retried when that is safe; ``on_head`` sees a successful answer's first
-        :data:`FIRST_BYTES` as soon as they arrive (on each attempt that gets that far)."""
+        """The answer, retried when that is safe; ``reader`` reads each successful answer
+        of a list as it arrives."""
         try:
             async with asyncio.timeout(self.deadline):
                 return await self._send_with_retries(
-                    method, url, operation=operation, body=body, on_head=on_head
+                    method, url, operation=operation, body=body, reader=reader
                 )
         except TimeoutError:
             raise ApiTimeoutError(
@@ -470,7 +464,7 @@ class HubClient:
         *,
         operation: str,
         body: dict[str, Any] | None,
-        on_head: Callable[[bytearray], object] | None,
+        reader: _ListReader[Any] | None,
     ) -> _Received:
         attempt = 0
         while True:
@@ -478,7 +472,7 @@ class HubClient:
             if paused > 0 and attempt == 0:  # a retry has waited already
                 await self._sleep(paused)
             outcome = await self._attempt(
-                method, url, operation=operation, body=body, on_head=on_head
+                method, url, operation=operation, body=body, reader=reader
             )
             if isinstance(outcome, _Received):
                 return outcome
@@ -518,7 +512,7 @@ class HubClient:
         *,
         operation: str,
         body: dict[str, Any] | None,
-        on_head: Callable[[bytearray], object] | None,
+        reader: _ListReader[Any] | None,
     ) -> _Received | HubError:
         request = self._http.build_request(method, url, json=body)
         if self._token and self._may_hold_token(request.url):
@@ -528,11 +522,12 @@ class HubClient:
         try:
             response = await self._http.send(request, stream=True)
             try:
+                into = reader.begin() if reader is not None and response.is_success else None
                 content = await read_body(
                     response,
                     limit=MAX_RESPONSE_BYTES,
-                    on_head=on_head if response.is_success else None,
-                    head_bytes=FIRST_BYTES,
+                    into=into,
+                    grew=None if reader is None else reader.grew,
                 )
             finally:
                 await response.aclose()
@@ -579,6 +574,61 @@ class HubClient:
         return status_error_from_response(
             response, operation=operation, content=content, now=self._clock()
         )
+
+
+class _ListReader(Generic[M]):
+    """A list answer read as it arrives, afresh on each attempt: its first records are shown
+    once :data:`FIRST_BYTES` are in, and from :data:`THREADED_PARSE_BYTES` on it is parsed on a
+    thread while the rest downloads (keys and escape keep working meanwhile)."""
+
+    def __init__(
+        self,
+        parse: Callable[[bytes | bytearray | GrowingBody], Records[M]],
+        show_first: Callable[[bytearray], None] | None,
+    ) -> None:
+        self._parse = parse
+        self._show_first = show_first
+        self._body: GrowingBody | None = None
+        self._parsing: asyncio.Future[Records[M]] | None = None
+        self._shown = False
+
+    def begin(self) -> bytearray:
+        """A successful answer starts: the buffer its body is read into."""
+        self.close()
+        self._body, self._shown = GrowingBody(), False
+        return self._body.data
+
+    def grew(self, content: bytearray) -> None:
+        if self._body is None or content is not self._body.data:
+            return
+        if self._show_first is not None and not self._shown and len(content) > FIRST_BYTES:
+            self._shown = True
+            self._show_first(content)
+        if self._parsing is None and len(content) > THREADED_PARSE_BYTES:
+            self._parsing = asyncio.ensure_future(asyncio.to_thread(self._parse, self._body))
+        self._body.grew()
+
+    async def records(self, content: bytes | bytearray) -> Records[M]:
+        """The records of the whole answer, ``content``."""
+        if self._body is not None and content is self._body.data and self._parsing is not None:
+            self._body.end()
+            return await self._parsing
+        if len(content) <= THREADED_PARSE_BYTES:
+            return self._parse(content)
+        if self._show_first is not None and not self._shown:
+            self._show_first(bytearray(content))  # the body came whole (read at once)
+        return await asyncio.to_thread(self._parse, content)
+
+    def close(self) -> None:
+        """Stop reading an answer given up (a failed attempt, a cancelled call)."""
+        if self._body is not None:
+            self._body.abandon()
+        if self._parsing is not None:
+            if self._parsing.done() and not self._parsing.cancelled():
+                self._parsing.exception()  # seen: an abandoned parse ends in Abandoned
+            else:
+                self._parsing.cancel()
+        self._body, self._parsing = None, None
 
 
 @dataclass(frozen=True)

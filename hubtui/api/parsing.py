@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -23,6 +24,8 @@ __all__ = [
     "BATCHED_LIST_BYTES",
     "DEFAULT_MAX_RECORDS",
     "FIRST_BYTES",
+    "Abandoned",
+    "GrowingBody",
     "Records",
     "SkippedRecord",
     "parse_first",
@@ -79,8 +82,59 @@ def _list_adapter(model: type[M]) -> TypeAdapter[list[M]]:
     return adapter
 
 
+class Abandoned(Exception):
+    """The answer being read was given up (its request failed or was cancelled)."""
+
+
+class GrowingBody:
+    """A body that is still arriving, read on another thread as it grows.
+
+    The event loop appends to :attr:`data` and calls :meth:`grew`; :func:`parse_list` reads it
+    on a thread, waiting where it has caught up, so that a large list is parsed while it
+    downloads. :meth:`end` says it is complete; :meth:`abandon` stops the reading.
+    """
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self._changed = threading.Condition()
+        self.ended = False
+        self._abandoned = False
+
+    def grew(self) -> None:
+        with self._changed:
+            self._changed.notify_all()
+
+    def end(self) -> None:
+        with self._changed:
+            self.ended = True
+            self._changed.notify_all()
+
+    def abandon(self) -> None:
+        with self._changed:
+            self._abandoned = True
+            self._changed.notify_all()
+
+    def read(self, start: int, size: int) -> bytes:
+        """``size`` bytes from ``start``, waiting for them; fewer only at the end."""
+        with self._changed:
+            while not self._abandoned and not self.ended and len(self.data) < start + size:
+                self._changed.wait()
+            if self._abandoned:
+                raise Abandoned
+            return bytes(self.data[start : start + size])
+
+    def whole(self) -> bytes:
+        """All of it, once it has ended."""
+        with self._changed:
+            while not self._abandoned and not self.ended:
+                self._changed.wait()
+            if self._abandoned:
+                raise Abandoned
+            return bytes(self.data)
+
+
 def parse_list(
-    content: bytes | bytearray,
+    content: bytes | bytearray | GrowingBody,
     operation: str,
     model: type[M],
     *,
@@ -91,13 +145,24 @@ def parse_list(
     """A bare JSON array, or an OData ``{"value": [...]}`` wrapper, of records.
 
     ``where``, when given, keeps only the records it accepts as sent, before any is validated:
-    a search that wants a few records of many validates only those.
+    a search that wants a few records of many validates only those. A :class:`GrowingBody`
+    that holds an array is read as it arrives (anything else is read once it has ended).
     """
-    head = content.lstrip()[:1]
     builder = _Builder(operation, model, max_records, where)
+    if isinstance(content, GrowingBody):
+        if _first_byte(content.read) == b"[":
+            try:
+                _parse_in_batches(content.read, builder)
+            except (ValueError, UnicodeDecodeError, RecursionError):
+                raise InvalidResponseError(
+                    operation=operation, problem="the body is not valid JSON"
+                ) from None
+            return builder.finish()
+        content = content.whole()
+    head = content.lstrip()[:1]
     try:
         if head == b"[" and len(content) > min(batched_above, max_records * MIN_RECORD_BYTES):
-            _parse_in_batches(content, builder)
+            _parse_in_batches(_reader_of(content), builder)
         elif head == b"[" and where is not None:
             builder.add(json.loads(content))
         elif head == b"[":
@@ -203,14 +268,33 @@ class _Builder:
         return self.records
 
 
-def _parse_in_batches(content: bytes | bytearray, builder: _Builder) -> None:
+#: Reads ``size`` bytes of a body from ``start`` (fewer only at its end).
+ReadAt = Callable[[int, int], bytes | bytearray]
+
+
+def _reader_of(content: bytes | bytearray) -> ReadAt:
+    return lambda start, size: content[start : start + size]
+
+
+def _first_byte(read: ReadAt) -> bytes:
+    """The body's first byte that is not white space (empty if there is none)."""
+    start = 0
+    while True:
+        chunk = read(start, 4096)
+        stripped = chunk.lstrip()
+        if stripped or len(chunk) < 4096:
+            return bytes(stripped[:1])
+        start += len(chunk)
+
+
+def _parse_in_batches(read: ReadAt, builder: _Builder) -> None:
     """Decode one array element at a time and validate them a batch at a time.
 
     Validating the whole body at once holds a parse tree of all of it; this holds one batch,
     and counts the records as it goes, so that a flood of tiny records is refused early. The
     body is turned into text a window at a time, so its text is never held whole either.
     """
-    text = _TextWindows(content, _WINDOW)
+    text = _TextWindows(read, _WINDOW)
     decoder = json.JSONDecoder()
     batch: list[Any] = []
     position, char = text.after_space(0)
@@ -242,17 +326,14 @@ _SPACE = re.compile(r"[ \t\n\r]*")
 class _TextWindows:
     """A body's UTF-8 text, decoded a window at a time as the reading moves along it."""
 
-    def __init__(self, content: bytes | bytearray, window: int) -> None:
-        self._content = content
+    def __init__(self, read: ReadAt, window: int) -> None:
+        self._read_at = read
         self._window = window
         self._decoder = codecs.getincrementaldecoder("utf-8")()
         self._read = 0
+        self._ended = False
         self.text = ""
         self._more(0)
-
-    @property
-    def _ended(self) -> bool:
-        return self._read >= len(self._content)
 
     def _more(self, keep_from: int) -> int:
         """Forget the text before ``keep_from`` and decode more; ``keep_from`` is now 0.
@@ -261,8 +342,9 @@ class _TextWindows:
         larger than a window is decoded in a number of steps that grows with its log.
         """
         size = max(self._window, len(self.text) - keep_from)
-        chunk = self._content[self._read : self._read + size]
+        chunk = self._read_at(self._read, size)
         self._read += len(chunk)
+        self._ended = len(chunk) < size
         self.text = self.text[keep_from:] + self._decoder.decode(chunk, final=self._ended)
         return 0
 

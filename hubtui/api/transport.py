@@ -91,14 +91,14 @@ async def read_body(
     response: httpx.Response,
     *,
     limit: int,
-    on_head: Callable[[bytearray], object] | None = None,
-    head_bytes: int = 0,
+    into: bytearray | None = None,
+    grew: Callable[[bytearray], object] | None = None,
 ) -> bytearray:
     """The decoded body, refused (:class:`BodyTooLarge`) as soon as it grows past ``limit``.
 
     One growing buffer, parsed as it is: a large list is held in memory once, not twice.
-    ``on_head`` is called once with the body so far, as soon as it is longer than
-    ``head_bytes``: a screen shows a large list's first records while the rest arrives.
+    ``into``, when given, is the buffer it is read into, and ``grew`` is called with it after
+    each part: a large list is shown and parsed while the rest of it arrives.
     """
     if response.is_stream_consumed:
         # Built in memory (a mock transport): httpx has read and decoded it already.
@@ -106,7 +106,7 @@ async def read_body(
             raise BodyTooLarge
         return bytearray(response.content)
     inflater = _decoder(response.headers.get("Content-Encoding", ""))
-    content = bytearray()
+    content = bytearray() if into is None else into
     append: Callable[[bytes], None]
     if inflater is None:
 
@@ -122,9 +122,8 @@ async def read_body(
 
     async for chunk in response.aiter_raw():
         append(chunk)
-        if on_head is not None and len(content) > head_bytes:
-            on_head(content)
-            on_head = None
+        if grew is not None:
+            grew(content)
     if inflater is not None:
         inflater.finish(content, limit)
     return content

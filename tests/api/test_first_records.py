@@ -1,16 +1,29 @@
-"""A large list's first records, handed over before the whole list is read."""
+"""A large list as it arrives: its first records handed over, and the rest parsed meanwhile."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
+import random
+import threading
 from collections.abc import AsyncIterator
+from typing import Any
 
 import httpx
+import pytest
 
 from hubtui.api import HubClient, ProjectUser
+from hubtui.api import client as client_module
 from hubtui.api.client import FIRST_RECORDS
-from hubtui.api.parsing import FIRST_BYTES, Records, parse_first
+from hubtui.api.parsing import (
+    FIRST_BYTES,
+    Abandoned,
+    GrowingBody,
+    Records,
+    parse_first,
+    parse_list,
+)
 from hubtui.demo import DEMO_TOKEN, DemoSize, DemoStore, Faults, create_app
 from tests.conftest import DEMO_URL
 
@@ -120,3 +133,110 @@ async def test_the_first_users_are_shown_while_the_rest_of_the_answer_is_on_its_
     assert [len(records) for records in seen] == [FIRST_RECORDS]  # not from the failed answer
     assert [u.user.id for u in seen[0]] == list(range(FIRST_RECORDS))
     assert [u.user.id for u in users] == list(range(20_000))
+
+
+def test_a_body_read_on_a_thread_while_it_arrives_gives_the_records_of_the_whole() -> None:
+    users: list[object] = [user(n) for n in range(3000)]
+    users[1234] = {"User": {"Id": "not a number"}}
+    body = json.dumps(users, ensure_ascii=False).encode()
+    expected = parse_list(body, "list users", ProjectUser)
+    for seed in range(5):
+        growing = GrowingBody()
+        parsed: list[Records[ProjectUser]] = []
+        reading = threading.Thread(
+            target=lambda out=parsed, body=growing: out.append(
+                parse_list(body, "list users", ProjectUser)
+            )
+        )
+        reading.start()
+        sizes = random.Random(seed)
+        sent = 0
+        while sent < len(body):
+            part = body[sent : sent + sizes.randint(1, 40_000)]
+            growing.data.extend(part)
+            growing.grew()
+            sent += len(part)
+        growing.end()
+        reading.join(10)
+        assert parsed == [expected]
+        assert parsed[0].skipped == expected.skipped
+
+
+def test_giving_up_an_answer_stops_the_thread_reading_it() -> None:
+    growing = GrowingBody()
+    growing.data.extend(json.dumps([user(n) for n in range(100)]).encode()[:-500])
+    failures: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            parse_list(growing, "list users", ProjectUser)
+        except Abandoned as exc:
+            failures.append(exc)
+
+    reading = threading.Thread(target=read)
+    reading.start()
+    growing.abandon()
+    reading.join(10)
+    assert not reading.is_alive()
+    assert len(failures) == 1
+
+
+class Dropped(httpx.AsyncBaseTransport):
+    """The demo API, but the users list: sent in parts, the first answer cut off midway."""
+
+    def __init__(self, body: bytes) -> None:
+        self.demo = httpx.ASGITransport(app=create_app())
+        self.body = body
+        self.answers = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if not request.url.path.endswith("/users"):
+            return await self.demo.handle_async_request(request)
+        self.answers += 1
+        return httpx.Response(200, content=self._parts(cut=self.answers == 1))
+
+    async def _parts(self, *, cut: bool) -> AsyncIterator[bytes]:
+        half = len(self.body) // 2
+        yield self.body[:half]
+        await asyncio.sleep(0.05)  # the parse has started on what came
+        if cut:
+            raise httpx.ReadError("connection reset")
+        yield self.body[half:]
+
+
+async def test_a_list_is_parsed_while_it_arrives_and_a_cut_answer_is_read_afresh(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    body = json.dumps([user(n) for n in range(20_000)]).encode()
+    ended_when_parsed: list[bool] = []
+    outcomes: list[str] = []
+
+    def watched(content: object, *args: Any, **kwargs: Any) -> Records[Any]:
+        if isinstance(content, GrowingBody):
+            ended_when_parsed.append(content.ended)
+        try:
+            records = parse_list(content, *args, **kwargs)  # type: ignore[arg-type]
+        except Abandoned:
+            outcomes.append("given up")
+            raise
+        outcomes.append("read")
+        return records
+
+    monkeypatch.setattr(client_module, "parse_list", watched)
+    transport = Dropped(body)
+    async with HubClient(
+        DEMO_URL, token=DEMO_TOKEN, transport=transport, sleep=lambda _: asyncio.sleep(0)
+    ) as client:
+        users = await client.list_project_users("7d1f0c3e-4b8a-4f6e-9a51-acme00000001", 1001)
+    assert transport.answers == 2
+    # Each answer's parse began before its body had all come; the cut one's was given up.
+    assert ended_when_parsed == [False, False]
+    assert [u.user.id for u in users] == list(range(20_000))
+    for _ in range(100):  # the thread reading the cut answer stops, and is not left waiting
+        if len(outcomes) == 2:
+            break
+        await asyncio.sleep(0.01)
+    assert sorted(outcomes) == ["given up", "read"]
+    gc.collect()
+    await asyncio.sleep(0)
+    assert "never retrieved" not in caplog.text
