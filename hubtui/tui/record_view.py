@@ -24,6 +24,9 @@ T = TypeVar("T")
 
 #: A filter typed before indexing finished builds the rest at once only when this few are left.
 INDEX_NOW_AT_MOST = 5000
+#: How many built rows are kept (those on the screen and near it); any other is built again
+#: from its record when it is needed. Keeping all of a 50,000-user list's would take 14 MB.
+ROWS_KEPT = 2048
 WISH_CAP = 48
 """No column asks for more than this many cells, whatever one row holds (a server can send a
 200-character email; it is cut rather than pushing every other column off the screen)."""
@@ -100,8 +103,12 @@ class RecordView(Generic[T]):
         self._records: list[T] = []
         self._make_row: Callable[[T], Row] = _no_row
         self._keys: list[str] = []
-        self._rows: list[Row | None] = []
+        # Rows lately built, oldest first; the others are built again from their records.
+        self._kept: dict[int, Row] = {}
         self._search: list[str | None] = []
+        self._groups: list[str | None] = []
+        # The sort keys of every record, for the column last sorted by.
+        self._sort_keys: tuple[int, list[tuple[int, float | str]]] | None = None
         self._indexed_up_to = 0
         self._order: list[int] = []
         #: The indexes of the records shown, in the order shown.
@@ -127,15 +134,28 @@ class RecordView(Generic[T]):
         return self._keys[index]
 
     def row(self, index: int) -> Row:
-        """The row of record ``index``, built on first use."""
-        row = self._rows[index]
+        """The row of record ``index``; the rows lately asked for are kept."""
+        row = self._kept.get(index)
         if row is None:
-            row = self._rows[index] = self._make_row(self._records[index])
-            self._note_widths(row)
+            row = self._build(index)
+            if len(self._kept) >= ROWS_KEPT:
+                del self._kept[next(iter(self._kept))]  # the one kept longest
+            self._kept[index] = row
+        return row
+
+    def rows(self, indexes: Iterable[int]) -> list[Row]:
+        """The rows of these records, built for the caller and not kept."""
+        kept, build = self._kept, self._build
+        return [kept.get(i) or build(i) for i in indexes]
+
+    def _build(self, index: int) -> Row:
+        row = self._make_row(self._records[index])
+        self._note_widths(row)
         return row
 
     def is_built(self, index: int) -> bool:
-        return self._rows[index] is not None
+        """Whether the row of record ``index`` was lately built (shown, for one)."""
+        return index in self._kept
 
     def set_columns(self, columns: Sequence[Column]) -> None:
         """Show these columns; a sort by a column that is still there (by key) is kept."""
@@ -144,9 +164,9 @@ class RecordView(Generic[T]):
         keys = [column.key for column in self.columns]
         self._sort_column = keys.index(sorted_key) if sorted_key in keys else None
         self.natural = [0] * len(self.columns)
-        for row in self._rows:
-            if row is not None:
-                self._note_widths(row)
+        self._sort_keys = None
+        seen = [i for i in range(len(self._records)) if self._search[i] is not None]
+        self.rows(sorted({*seen, *self._kept}))  # their widths, in the new columns
 
     def replace(
         self, records: Sequence[T], make_row: Callable[[T], Row], key: Callable[[T], str]
@@ -155,8 +175,10 @@ class RecordView(Generic[T]):
         self._records = list(records)
         self._make_row = make_row
         self._keys = [key(record) for record in self._records]
-        self._rows = [None] * len(self._records)
+        self._kept = {}
         self._search = [None] * len(self._records)
+        self._groups = [None] * len(self._records)
+        self._sort_keys = None
         self.natural = [0] * len(self.columns)
         self._indexed_up_to = 0
         self._order = list(range(len(self._records)))
@@ -169,17 +191,25 @@ class RecordView(Generic[T]):
         try:
             index = self._keys.index(key)
         except ValueError:
+            index = len(self._records)
             self._records.append(record)
             self._keys.append(key)
-            self._rows.append(None)
             self._search.append(None)
-            self._order.append(len(self._records) - 1)
+            self._groups.append(None)
+            self._order.append(index)
         else:
             self._records[index] = record
-            self._rows[index] = None
+            self._kept.pop(index, None)
             self._search[index] = None
             if index < self._indexed_up_to:
                 self._search_key(index)
+        if self._sort_keys is not None:
+            column, keys = self._sort_keys
+            sort_key = _sort_key(self.columns[column].numeric)(self.row(index).cells[column])
+            if index < len(keys):
+                keys[index] = sort_key
+            else:
+                keys.append(sort_key)
         if self._sort_column is not None:
             self._apply_sort()
         self.refilter()
@@ -234,8 +264,11 @@ class RecordView(Generic[T]):
     def _apply_sort(self) -> None:
         assert self._sort_column is not None
         column = self._sort_column
-        key = _sort_key(self.columns[column].numeric)
-        self._order.sort(key=lambda i: key(self.row(i).cells[column]), reverse=self._sort_reverse)
+        if self._sort_keys is None or self._sort_keys[0] != column:
+            key = _sort_key(self.columns[column].numeric)
+            every = self.rows(range(len(self._records)))
+            self._sort_keys = (column, [key(row.cells[column]) for row in every])
+        self._order.sort(key=self._sort_keys[1].__getitem__, reverse=self._sort_reverse)
 
     def refilter(self, *, narrowing: bool = False) -> None:
         """Choose the rows shown again, from the rows indexed so far."""
@@ -254,9 +287,9 @@ class RecordView(Generic[T]):
     def _matching(self, candidates: Iterable[int]) -> list[int]:
         """The indexes among ``candidates`` (all indexed) that the filter and group choose."""
         chosen = list(candidates)
-        search, rows, group = self._search, self._rows, self._group
+        search, groups, group = self._search, self._groups, self._group
         if group is not None:
-            chosen = [i for i in chosen if rows[i].group == group]  # type: ignore[union-attr]
+            chosen = [i for i in chosen if groups[i] == group]
         for word in fold(self._filter).split():
             chosen = [i for i in chosen if word in search[i]]  # type: ignore[operator]
         return chosen
@@ -281,8 +314,10 @@ class RecordView(Generic[T]):
     def _search_key(self, index: int) -> str:
         text = self._search[index]
         if text is None:
+            row = self._kept.get(index) or self._build(index)
+            self._groups[index] = row.group
             # Cell by cell: most cells are ASCII and fold without Unicode normalisation.
-            text = self._search[index] = "\x1f".join([fold(c) for c in self.row(index).cells])
+            text = self._search[index] = "\x1f".join([fold(c) for c in row.cells])
         return text
 
     def index_next(self, chunk: int) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hubtui.tui.record_view import INDEX_NOW_AT_MOST, Column, RecordView, Row
+from hubtui.tui.record_view import INDEX_NOW_AT_MOST, ROWS_KEPT, Column, RecordView, Row
 
 COLUMNS = (
     Column("name", "Name"),
@@ -171,6 +171,30 @@ def test_matches_added_chunk_by_chunk_are_those_a_search_of_the_indexed_rows_fin
         assert sorted(view.shown) == [
             i for i, p in enumerate(many) if p.limited and "1" in f"{p.name} {p.email} {p.n}"
         ]
+
+
+def test_a_long_list_keeps_few_rows_built_and_still_groups_sorts_and_lays_out() -> None:
+    total = ROWS_KEPT * 3
+    many = [
+        Person(i, f"Person {i}", f"p{i}@x.example", total - i, limited=i % 2 == 0)
+        for i in range(total)
+    ]
+    view = view_of(many)
+    while view.index_next(1000):
+        pass
+    for index in range(total):
+        assert view.row(index).cells[0] == f"Person {index}"
+    assert sum(view.is_built(i) for i in range(total)) == ROWS_KEPT
+    view.show_group("limited")
+    assert len(view.shown) == total // 2
+    view.sort_by(2)  # N, as numbers: the reverse of the records' order
+    assert view.shown[:2] == [total - 2, total - 4]
+    view.update(Person(0, "Person 0", "p0@x.example", -1, limited=True), "0")
+    assert view.shown[:2] == [0, total - 2]
+    view.set_filter("p2")  # found by their search keys, limited ones only, in sorted order
+    chosen = [i for i in range(total) if i % 2 == 0 and f"p{i}".startswith("p2")]
+    assert view.shown == sorted(chosen, reverse=True)
+    assert view.natural == [len(f"Person {total - 1}"), len(f"p{total - 1}@x.example"), 4]
 
 
 def test_a_small_rest_is_indexed_at_once_when_a_filter_needs_it() -> None:

@@ -208,7 +208,7 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         return self.view.record(shown[min(self.cursor, len(shown) - 1)])
 
     def row(self, index: int) -> Row:
-        """The row of record ``index``, built on first use."""
+        """The row of record ``index``."""
         return self.view.row(index)
 
     def row_was_painted(self, position: int) -> bool:
@@ -218,13 +218,13 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
 
     @property
     def rows(self) -> list[Row]:
-        """Every row (builds any not built yet)."""
-        return [self.view.row(i) for i in range(self.view.total)]
+        """Every row."""
+        return self.view.rows(range(self.view.total))
 
     @property
     def shown_rows(self) -> list[Row]:
         """The rows shown, in the order shown: after filter, group and sort."""
-        return [self.view.row(i) for i in self.view.shown]
+        return self.view.rows(self.view.shown)
 
     def set_columns(self, columns: Sequence[Column]) -> None:
         """Show these columns; a sort by a column that is still there (by key) is kept."""
