@@ -24,6 +24,8 @@ Handler = Callable[[str, str, bytes], Answer | Awaitable[Answer]]
 class HostileServer:
     url: str
     requests: list[tuple[str, str]] = field(default_factory=list)
+    #: Bytes of answer bodies written so far.
+    sent: int = 0
 
     def count(self, method: str, path_start: str = "") -> int:
         return sum(1 for m, p in self.requests if m == method and p.startswith(path_start))
@@ -61,6 +63,7 @@ async def hostile_server(handler: Handler) -> AsyncIterator[HostileServer]:
                         await asyncio.sleep(pause)
                     writer.write(chunk)
                     await writer.drain()
+                    state.sent += len(chunk)
         except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError):
             pass
         finally:

@@ -601,6 +601,11 @@ class _ListReader(Generic[M]):
     def grew(self, content: bytearray) -> None:
         if self._body is None or content is not self._body.data:
             return
+        parsing = self._parsing
+        if parsing is not None and parsing.done() and not parsing.cancelled():
+            refused = parsing.exception()
+            if isinstance(refused, InvalidResponseError):
+                raise refused  # refused already (a flood of records, broken JSON): read no more
         if self._show_first is not None and not self._shown and len(content) > FIRST_BYTES:
             self._shown = True
             self._show_first(content)

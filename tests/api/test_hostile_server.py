@@ -101,6 +101,18 @@ async def test_a_flood_of_tiny_records_is_refused_by_count() -> None:
                 await client.list_hubs()
 
 
+async def test_a_flood_refused_while_it_arrives_is_read_no_further() -> None:
+    flood = json.dumps([{"Id": str(n), "Name": "x"} for n in range(400_000)]).encode()
+    parts = [flood[i : i + 65536] for i in range(0, len(flood), 65536)]
+    answer: Answer = (200, {}, parts, 0.005)
+    async with hostile_server(lambda m, p, b: answer) as server:
+        async with HubClient(server.url, max_records=20_000) as client:
+            with pytest.raises(InvalidResponseError, match="more than 20,000 records"):
+                await client.list_hubs()
+        # Refused by count on the thread parsing it, a few parts in: the rest is never read.
+        assert server.sent < len(flood) // 4
+
+
 async def test_one_unreadable_regional_url_costs_only_its_own_hub() -> None:
     bad = {
         **HUB,
