@@ -262,13 +262,13 @@ def main() -> None:
             )
         print(
             f"== {users:,} users in tmux, beside a stock DataTable (httpx + json, add_rows); "
-            f"{opens} opens each, alternating"
+            f"{opens} open{'s' if opens > 1 else ''} each, alternating"
         )
         print(f"{'':<52} {'hubtui':>10} {'stock':>10} {'ratio':>7}")
         first, counted, peak = 0, 1, -1  # each run: these, and the keystrokes between
         report("users: enter → first rows shown, median s", *_medians(ours, stock, first))
         report(
-            "users: enter → every row counted and filterable, median s",
+            "users: enter → counted and filterable, median s",
             *_medians(ours, stock, counted),
         )
         report(

@@ -9,6 +9,12 @@ from hubtui.api import ApiConnectionError, HubClient, InvalidResponseError
 from hubtui.demo import DEMO_TOKEN
 from tests.conftest import running_demo_server
 
+SEED = "2"
+
+
+async def no_wait(seconds: float) -> None:
+    """Retries without their pauses."""
+
 
 def test_curl_like_request_lists_the_showcase_hubs(demo_server: str) -> None:
     answer = httpx.get(f"{demo_server}/v3/hubs", headers={"Authorization": f"Bearer {DEMO_TOKEN}"})
@@ -97,3 +103,20 @@ def test_demo_server_names_its_real_port_and_refuses_a_busy_one() -> None:
         server.wait(timeout=10)
         if server.stdout:
             server.stdout.close()
+
+
+async def test_a_large_list_cut_off_while_it_is_parsed_is_read_whole_on_a_retry() -> None:
+    # Half of the answers are cut off midway; this seed cuts the users list's first two answers
+    # after far more than the 256 KB from which a list is parsed while it arrives.
+    flags = ["--big-project-users", "5000", "--truncated-rate", "0.5", "--seed", SEED]
+    with running_demo_server(*flags) as url:
+        async with HubClient(url, token=DEMO_TOKEN, sleep=no_wait) as client:
+            hub = await client.get_hub_by_name("load-test")
+            project = (await client.list_projects(hub.id))[0]
+            before = client.stats.retries
+            users = await client.list_project_users(hub.id, project.id)
+            retried = client.stats.retries - before
+    assert retried >= 1
+    assert len(users) == 5000
+    assert len({u.user.id for u in users}) == 5000
+    assert sum(1 for u in users if u.is_limited) == 500
