@@ -11,7 +11,8 @@ import codecs
 import json
 import re
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -151,16 +152,12 @@ def parse_list(
     builder = _Builder(operation, model, max_records, where)
     if isinstance(content, GrowingBody):
         if _first_byte(content.read) == b"[":
-            try:
+            with _read_as_json(operation):
                 _parse_in_batches(content.read, builder)
-            except (ValueError, UnicodeDecodeError, RecursionError):
-                raise InvalidResponseError(
-                    operation=operation, problem="the body is not valid JSON"
-                ) from None
             return builder.finish()
         content = content.whole()
     head = content.lstrip()[:1]
-    try:
+    with _read_as_json(operation):
         if head == b"[" and len(content) > min(batched_above, max_records * MIN_RECORD_BYTES):
             _parse_in_batches(_reader_of(content), builder)
         elif head == b"[" and where is not None:
@@ -182,13 +179,20 @@ def parse_list(
             builder.add(wrapper["value"])
         else:
             raise _not_json(operation, content, expected="a JSON array")
-    except ValidationError as exc:
+    return builder.finish()
+
+
+@contextmanager
+def _read_as_json(operation: str) -> Iterator[None]:
+    """A body that breaks the contract, or is not JSON at all, as an InvalidResponseError."""
+    try:
+        yield
+    except ValidationError as exc:  # a ValueError too: named first
         raise _invalid(operation, exc) from None
-    except (ValueError, UnicodeDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         raise InvalidResponseError(
             operation=operation, problem="the body is not valid JSON"
         ) from None
-    return builder.finish()
 
 
 class _Builder:
@@ -417,14 +421,8 @@ def parse_one(content: bytes | bytearray, operation: str, model: type[M]) -> M:
     """One JSON object as a record."""
     if content.lstrip()[:1] != b"{":
         raise _not_json(operation, content, expected="a JSON object")
-    try:
+    with _read_as_json(operation):
         return model.model_validate_json(content)
-    except ValidationError as exc:
-        raise _invalid(operation, exc) from None
-    except (ValueError, RecursionError):
-        raise InvalidResponseError(
-            operation=operation, problem="the body is not valid JSON"
-        ) from None
 
 
 def _not_json(operation: str, content: bytes | bytearray, *, expected: str) -> InvalidResponseError:
