@@ -52,9 +52,9 @@ class Column:
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One row: a key, safe display strings (one per column) and how it is marked."""
+    """One row: safe display strings (one per column) and how it is marked. (Its record's key
+    is the view's: :meth:`RecordView.key`.)"""
 
-    key: str
     cells: tuple[str, ...]
     tone: str | None = None
     """A row style: ``record-table--<tone>`` (for example ``limited``)."""

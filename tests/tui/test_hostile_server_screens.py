@@ -197,7 +197,8 @@ async def test_lookalike_names_are_marked_and_explained() -> None:
         )
         assert 2 in genuine.placeholders  # hubtui's own words: dim italic
         assert 2 not in imitation.placeholders  # the server's: plain, and marked
-        assert table.select_key(next(r.key for r in table.rows if r.cells[1] == "\u0430cme-build"))
+        lookalike = next(i for i, r in enumerate(table.rows) if r.cells[1] == "\u0430cme-build")
+        assert table.select_key(table.view.key(lookalike))
         await press(pilot, "enter")
         words = screen_words(pilot)
         assert "! LOOKALIKE it holds characters that are not plain ASCII" in words

@@ -24,7 +24,6 @@ class Person:
 
 def person_row(person: Person) -> Row:
     return Row(
-        key=str(person.id),
         cells=(person.name, person.email, str(person.n)),
         group="limited" if person.limited else "member",
     )

@@ -225,7 +225,6 @@ def _warning(why: str | None) -> tuple[str | tuple[str, str], ...]:
 
 def _project_row(project: Project) -> Row:
     return Row(
-        key=str(project.id),
         cells=(
             inert(project.name),
             inert(project.project_access or ""),

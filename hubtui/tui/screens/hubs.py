@@ -100,7 +100,6 @@ class HubListScreen(ListScreen["list[Hub]"]):
         shown_index = 1 if self.display_name_leads else 2
         placeholder = not hub.display_name_sent or not hub.has_custom_display_name
         return Row(
-            key=hub.id,
             cells=(
                 mark,
                 lead,

@@ -331,7 +331,6 @@ def user_row(user: ProjectUser) -> Row:
     else:
         group = "unknown"
     return Row(
-        key=str(user.user.id),
         cells=(
             user_name(user),
             inert(user.user.email or ""),

@@ -84,7 +84,7 @@ def _short_reason(error: HubError) -> str:
     return str(error)
 
 
-def finding_row(finding: Finding, key: str) -> Row:
+def finding_row(finding: Finding) -> Row:
     hub = finding.hub
     hub_cell = inert(hub.name)
     if hub.has_custom_display_name:
@@ -93,7 +93,6 @@ def finding_row(finding: Finding, key: str) -> Row:
     project_cell = inert(project.name) if project else "(its projects)"
     if finding.error is not None:
         return Row(
-            key=key,
             cells=(
                 hub_cell,
                 project_cell,
@@ -117,7 +116,6 @@ def finding_row(finding: Finding, key: str) -> Row:
         access = f"{inert(user.role)} (member)"
     teams = ", ".join(inert(t.name or f"team {t.id}") for t in user.teams) if user.teams else ""
     return Row(
-        key=key,
         cells=(
             hub_cell,
             project_cell,
@@ -251,9 +249,8 @@ class WhoScreen(ListScreen[None]):
         keyed = list(enumerate(self.findings))
         self.table.set_records(
             keyed,
-            lambda item: finding_row(item[1], str(item[0])),
+            lambda item: finding_row(item[1]),
             key=lambda item: str(item[0]),
-            keep_key=self.table.highlighted_row.key if self.table.highlighted_row else None,
         )
 
     def refresh_summary(self) -> None:

@@ -193,19 +193,21 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         return label
 
     @property
-    def highlighted_row(self) -> Row | None:
+    def _highlighted_index(self) -> int | None:
+        """The index of the record under the cursor, or None when nothing is shown."""
         shown = self.view.shown
-        if not shown:
-            return None
-        return self.view.row(shown[min(self.cursor, len(shown) - 1)])
+        return shown[min(self.cursor, len(shown) - 1)] if shown else None
+
+    @property
+    def highlighted_row(self) -> Row | None:
+        index = self._highlighted_index
+        return None if index is None else self.view.row(index)
 
     @property
     def highlighted_record(self) -> T | None:
         """The record under the cursor, or None when nothing is shown."""
-        shown = self.view.shown
-        if not shown:
-            return None
-        return self.view.record(shown[min(self.cursor, len(shown) - 1)])
+        index = self._highlighted_index
+        return None if index is None else self.view.record(index)
 
     def row(self, index: int) -> Row:
         """The row of record ``index``."""
@@ -286,8 +288,8 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         return True
 
     def _highlighted_key(self) -> str | None:
-        row = self.highlighted_row
-        return row.key if row else None
+        index = self._highlighted_index
+        return None if index is None else self.view.key(index)
 
     def _shown_changed(self, keep_key: str | None) -> None:
         """The rows shown changed: the cursor stays on its record if it can; tell the screen."""
