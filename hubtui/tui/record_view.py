@@ -327,9 +327,7 @@ class RecordView(Generic[T]):
         """
         total, start = len(self._records), self._indexed_up_to
         stop = min(total, start + chunk)
-        for index in range(start, stop):
-            self._search_key(index)
-        self._indexed_up_to = max(start, stop)
+        self._index_to(stop)
         if self.choosing and self._sort_column is None and not self._shown_complete:
             # In the records' own order the chunk's matches come after every match so far:
             # only the chunk is searched (a keystroke never waits behind a search of them all).
@@ -342,11 +340,14 @@ class RecordView(Generic[T]):
     def _index_now(self) -> None:
         """Finish building rows and search keys, when few are left (a large rest is left to the
         background: a keystroke never waits for tens of thousands of rows)."""
-        if len(self._records) - self._indexed_up_to > INDEX_NOW_AT_MOST:
-            return
-        for index in range(self._indexed_up_to, len(self._records)):
+        if len(self._records) - self._indexed_up_to <= INDEX_NOW_AT_MOST:
+            self._index_to(len(self._records))
+
+    def _index_to(self, stop: int) -> None:
+        """Build the search keys of the records not indexed yet, up to ``stop``."""
+        for index in range(self._indexed_up_to, stop):
             self._search_key(index)
-        self._indexed_up_to = len(self._records)
+        self._indexed_up_to = max(self._indexed_up_to, stop)
 
     def _note_widths(self, row: Row) -> None:
         natural = self.natural
