@@ -7,7 +7,7 @@ Wire names are PascalCase; Python names are their snake_case. Unknown properties
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_pascal
@@ -35,6 +35,33 @@ LIMITED_ACCESS = "Limited"
 _SHARED_FIELD_SETS: dict[frozenset[str], set[str]] = {}
 # The unknown fields of every record that has none.
 _NO_EXTRA: dict[str, Any] = {}
+# Values that repeat from record to record (a role, a first name, a team), one object for each.
+# Bounded: emptied when full, so a list of a million distinct names costs at most this many.
+_SHARED_VALUES: dict[Any, Any] = {}
+_SHARED_VALUES_MAX = 16_384
+_SHARED_TEXT_MAX = 64
+
+
+def _shared(value: Any) -> Any:
+    """One object for each repeated short text or small record; anything else as it is."""
+    if type(value) is str:
+        if len(value) > _SHARED_TEXT_MAX:
+            return value
+        key: Any = value
+    elif type(value) is list:
+        value[:] = [_shared(item) for item in value]
+        return value
+    elif isinstance(value, ApiModel) and value.__pydantic_extra__ is _NO_EXTRA:
+        # Equal values, the same fields sent (absent is not null) and no unknown fields.
+        key = (type(value), id(value.__pydantic_fields_set__), *value.__dict__.values())
+    else:
+        return value
+    if len(_SHARED_VALUES) >= _SHARED_VALUES_MAX:
+        _SHARED_VALUES.clear()
+    try:
+        return _SHARED_VALUES.setdefault(key, value)
+    except TypeError:  # an unhashable value inside a record
+        return value
 
 
 class ApiModel(BaseModel):
@@ -49,6 +76,10 @@ class ApiModel(BaseModel):
         frozen=True,
     )
 
+    #: Fields whose values repeat across a list (a role, a first name): every record that has
+    #: the same value holds the same object. Records are frozen, so nothing changes one in place.
+    _repeated: ClassVar[tuple[str, ...]] = ()
+
     @model_validator(mode="after")
     def _share_fields_set(self) -> Self:
         # Each record would otherwise hold its own set of the field names it was given (~0.7 KB)
@@ -60,6 +91,9 @@ class ApiModel(BaseModel):
         object.__setattr__(self, "__pydantic_fields_set__", shared)
         if not self.__pydantic_extra__:
             object.__setattr__(self, "__pydantic_extra__", _NO_EXTRA)
+        values = self.__dict__
+        for name in self._repeated:
+            values[name] = _shared(values[name])
         return self
 
 
@@ -72,6 +106,8 @@ class UserSummary(ApiModel):
     first_name: str | None = None
     last_name: str | None = None
     avatar_url: str | None = None
+
+    _repeated = ("first_name", "last_name")
 
     @property
     def full_name(self) -> str:
@@ -106,6 +142,8 @@ class ProjectUser(ApiModel):
     is_reviewer: bool = False
     # None means the server did not say (older than the 2024-12-02 change): "unknown", not False.
     is_limited: bool | None = None
+
+    _repeated = ("role", "teams")
 
     @property
     def is_direct_member(self) -> bool | None:
@@ -156,6 +194,8 @@ class Hub(ApiModel):
     display_name_sent: bool = Field(default=True, exclude=True)
     """False when the server omitted ``DisplayName`` (a server older than 2026-10-05)."""
 
+    _repeated = ("region_summary",)
+
     @model_validator(mode="before")
     @classmethod
     def _fall_back_to_name(cls, data: Any) -> Any:
@@ -196,6 +236,8 @@ class Project(ApiModel):
     project_status: str | None = None
     project_access: str | None = None
     project_control_source: str | None = None
+
+    _repeated = ("project_status", "project_access", "project_control_source")
 
     @property
     def is_access_limited(self) -> bool:

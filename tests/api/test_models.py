@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from hubtui.api import Hub, Project, ProjectUser
+from hubtui.api import Hub, Project, ProjectUser, models
 
 AUTHOR: dict[str, Any] = {
     "Id": 7,
@@ -146,3 +146,48 @@ def test_records_given_the_same_fields_share_one_field_set_safely() -> None:
     del fewer["IsLimited"]
     assert "is_limited" not in ProjectUser.model_validate(fewer).model_fields_set
     assert "is_limited" in first.model_fields_set
+
+
+def test_repeated_values_are_held_once_and_read_as_sent() -> None:
+    payloads = [
+        user_payload(Role="Editor", Teams=[{"Id": 1, "Name": "Structural"}]),
+        user_payload(Role="Editor", Teams=[{"Id": 1, "Name": "Structural"}]),
+    ]
+    first, second = (ProjectUser.model_validate(p) for p in payloads)
+    # The same role, names and team: one object each, not one per record.
+    assert first.role is second.role
+    assert first.user.first_name is second.user.first_name
+    assert first.teams is not None
+    assert second.teams is not None
+    assert first.teams[0] is second.teams[0]
+    assert first == second
+    assert first.model_dump(by_alias=True)["Teams"] == [{"Id": 1, "Name": "Structural"}]
+    hubs = [Hub.model_validate(hub_payload(Id=f"hub-{n}")) for n in (1, 2)]
+    assert hubs[0].region_summary is hubs[1].region_summary
+    assert hubs[0].region_name == "US East"
+
+
+def test_shared_values_keep_absent_apart_from_null_and_unknown_fields() -> None:
+    sent = ProjectUser.model_validate(user_payload(Teams=[{"Id": 1, "Name": None}]))
+    absent = ProjectUser.model_validate(user_payload(Teams=[{"Id": 1}]))
+    unknown = ProjectUser.model_validate(user_payload(Teams=[{"Id": 1, "Name": None, "Lead": 9}]))
+    assert sent.teams
+    assert absent.teams
+    assert unknown.teams
+    assert sent.teams[0] is not absent.teams[0]
+    assert "name" in sent.teams[0].model_fields_set
+    assert "name" not in absent.teams[0].model_fields_set
+    assert absent.teams[0].model_dump(exclude_unset=True) == {"Id": 1}
+    assert unknown.teams[0].model_extra == {"Lead": 9}
+    assert sent.teams[0].model_extra == {}
+
+
+def test_a_flood_of_distinct_values_is_held_in_bounded_memory() -> None:
+    names = [f"Person{n}" for n in range(models._SHARED_VALUES_MAX + 10)]
+    users = [ProjectUser.model_validate(user_payload(Role=name)) for name in names]
+    assert len(models._SHARED_VALUES) <= models._SHARED_VALUES_MAX
+    # Every record still reads what was sent for it, after the cache was emptied.
+    assert [user.role for user in users] == names
+    long_role = "R" * 65
+    assert ProjectUser.model_validate(user_payload(Role=long_role)).role == long_role
+    assert long_role not in models._SHARED_VALUES
