@@ -111,6 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # `import httpx` loads httpx's own command-line client whenever click is installed
+    # (uvicorn brings it), with click and pygments: 15 ms of every start. hubtui never runs it.
+    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
     args = build_parser().parse_args(argv)
     if args.command == "demo-server":
         return run_demo_server(args)
