@@ -52,8 +52,12 @@ def _shared(value: Any) -> Any:
         value[:] = [_shared(item) for item in value]
         return value
     elif isinstance(value, ApiModel) and value.__pydantic_extra__ is _NO_EXTRA:
-        # Equal values, the same fields sent (absent is not null) and no unknown fields.
-        key = (type(value), id(value.__pydantic_fields_set__), *value.__dict__.values())
+        # Equal values, the same fields sent (absent is not null) and no unknown fields; only
+        # short texts, so that what is held stays small whatever a server sends.
+        values = value.__dict__.values()
+        if any(type(v) is str and len(v) > _SHARED_TEXT_MAX for v in values):
+            return value
+        key = (type(value), id(value.__pydantic_fields_set__), *values)
     else:
         return value
     if len(_SHARED_VALUES) >= _SHARED_VALUES_MAX:

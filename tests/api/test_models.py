@@ -191,3 +191,9 @@ def test_a_flood_of_distinct_values_is_held_in_bounded_memory() -> None:
     long_role = "R" * 65
     assert ProjectUser.model_validate(user_payload(Role=long_role)).role == long_role
     assert long_role not in models._SHARED_VALUES
+    long_team = [{"Id": 1, "Name": "T" * 65}]
+    first, second = (ProjectUser.model_validate(user_payload(Teams=long_team)) for _ in "12")
+    assert first.teams is not None
+    assert second.teams is not None
+    assert first.teams[0] is not second.teams[0]
+    assert first.teams[0] == second.teams[0]
