@@ -584,7 +584,7 @@ class _ListReader(Generic[M]):
     def __init__(
         self,
         parse: Callable[[bytes | bytearray | GrowingBody], Records[M]],
-        show_first: Callable[[bytearray], None] | None,
+        show_first: Callable[[bytes | bytearray], None] | None,
     ) -> None:
         self._parse = parse
         self._show_first = show_first
@@ -621,7 +621,7 @@ class _ListReader(Generic[M]):
         if len(content) <= THREADED_PARSE_BYTES:
             return self._parse(content)
         if self._show_first is not None and not self._shown:
-            self._show_first(bytearray(content))  # the body came whole (read at once)
+            self._show_first(content)  # the body came whole (read at once)
         return await asyncio.to_thread(self._parse, content)
 
     def close(self) -> None:
