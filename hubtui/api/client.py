@@ -445,11 +445,10 @@ class HubClient:
     ) -> _Received:
         """The answer, retried when that is safe; ``reader`` reads each successful answer
         of a list as it arrives."""
+        call = _Call(method, url, operation, body, reader)
         try:
             async with asyncio.timeout(self.deadline):
-                return await self._send_with_retries(
-                    method, url, operation=operation, body=body, reader=reader
-                )
+                return await self._send_with_retries(call)
         except TimeoutError:
             raise ApiTimeoutError(
                 operation=operation,
@@ -457,32 +456,22 @@ class HubClient:
                 sent=True,
             ) from None
 
-    async def _send_with_retries(
-        self,
-        method: str,
-        url: str,
-        *,
-        operation: str,
-        body: dict[str, Any] | None,
-        reader: _ListReader[Any] | None,
-    ) -> _Received:
+    async def _send_with_retries(self, call: _Call) -> _Received:
         attempt = 0
         while True:
             paused = self._resume_at - time.monotonic()
             if paused > 0 and attempt == 0:  # a retry has waited already
                 await self._sleep(paused)
-            outcome = await self._attempt(
-                method, url, operation=operation, body=body, reader=reader
-            )
+            outcome = await self._attempt(call)
             if isinstance(outcome, _Received):
                 return outcome
             self._slow_down(outcome, attempt)
-            delay = self._retry_delay(method, attempt, outcome)
+            delay = self._retry_delay(call.method, attempt, outcome)
             if delay is None:
                 raise outcome
             attempt += 1
             self.stats.retries += 1
-            logger.info("retrying %s in %.2fs after: %s", operation, delay, outcome)
+            logger.info("retrying %s in %.2fs after: %s", call.operation, delay, outcome)
             await self._sleep(delay)
 
     def _slow_down(self, error: HubError, attempt: int) -> None:
@@ -505,16 +494,9 @@ class HubClient:
             return retries.retry_delay(attempt, error.retry_after)
         return None
 
-    async def _attempt(
-        self,
-        method: str,
-        url: str,
-        *,
-        operation: str,
-        body: dict[str, Any] | None,
-        reader: _ListReader[Any] | None,
-    ) -> _Received | HubError:
-        request = self._http.build_request(method, url, json=body)
+    async def _attempt(self, call: _Call) -> _Received | HubError:
+        method, operation, reader = call.method, call.operation, call.reader
+        request = self._http.build_request(method, call.url, json=call.body)
         if self._token and self._may_hold_token(request.url):
             request.headers["Authorization"] = f"Bearer {self._token.reveal()}"
         self.stats.requests += 1
@@ -634,6 +616,18 @@ class _ListReader(Generic[M]):
             else:
                 self._parsing.cancel()
         self._body, self._parsing = None, None
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One call as the client makes it, through its retries: what is sent, and for what."""
+
+    method: str
+    url: str
+    operation: str
+    body: dict[str, Any] | None
+    reader: _ListReader[Any] | None
+    """Reads each successful answer of a list as it arrives."""
 
 
 @dataclass(frozen=True)
