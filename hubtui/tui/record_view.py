@@ -68,9 +68,9 @@ class Row:
 
 
 @cache
-def badge_cells(*indexes: int) -> frozenset[int]:
-    """:attr:`Row.badges` for these cells: one set shared by every row that has them (a set
-    per row would be 10 MB for 50,000 rows)."""
+def cell_indexes(*indexes: int) -> frozenset[int]:
+    """These cells, as :attr:`Row.badges` or :attr:`Row.placeholders` name them: one set shared
+    by every row that has them (a set per row would be 10 MB for 50,000 rows)."""
     return frozenset(indexes)
 
 

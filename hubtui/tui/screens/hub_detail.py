@@ -18,7 +18,7 @@ from hubtui.tui.messages import FindPerson, OpenProject, ProjectsLoaded
 from hubtui.tui.present import amount, hub_label, name_warnings, when, when_both
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
-from hubtui.tui.widgets.record_table import Column, RecordTable, Row, badge_cells
+from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient, Project, RegionalRoute
@@ -233,7 +233,7 @@ def _project_row(project: Project) -> Row:
             inert(project.number or ""),
             when(project.start_date),
         ),
-        badges=badge_cells(1) if project.is_access_limited else badge_cells(),
+        badges=cell_indexes(1) if project.is_access_limited else cell_indexes(),
     )
 
 

@@ -22,7 +22,7 @@ from hubtui.tui.present import (
 )
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
-from hubtui.tui.widgets.record_table import Column, RecordTable, Row, badge_cells
+from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
@@ -109,8 +109,8 @@ class HubListScreen(ListScreen["list[Hub]"]):
                 count(hub.number_of_projects),
                 when(hub.creation_date),
             ),
-            badges=badge_cells(0) if mark else badge_cells(),
-            placeholders=frozenset({shown_index}) if placeholder else frozenset(),
+            badges=cell_indexes(0) if mark else cell_indexes(),
+            placeholders=cell_indexes(shown_index) if placeholder else cell_indexes(),
         )
 
     def _fill(self) -> None:

@@ -26,7 +26,7 @@ from hubtui.tui.present import (
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.user_form import FormResult, Mode, UserFormScreen
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
-from hubtui.tui.widgets.record_table import Column, RecordTable, Row, badge_cells
+from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient, Project, ProjectUser
@@ -341,7 +341,7 @@ def user_row(user: ProjectUser) -> Row:
             teams,
         ),
         tone="limited" if user.is_limited else None,
-        badges=badge_cells(LIMITED_COLUMN) if limited else badge_cells(),
+        badges=cell_indexes(LIMITED_COLUMN) if limited else cell_indexes(),
         group=group,
     )
 

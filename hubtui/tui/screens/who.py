@@ -20,7 +20,7 @@ from hubtui.tui.present import LIMITED_BADGE, user_name
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.project_users import explain_access
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
-from hubtui.tui.widgets.record_table import Column, RecordTable, Row, badge_cells
+from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
 if TYPE_CHECKING:
     from hubtui.api import Hub
@@ -103,7 +103,7 @@ def finding_row(finding: Finding) -> Row:
                 "",
             ),
             tone="failed",
-            badges=badge_cells(ACCESS_COLUMN),
+            badges=cell_indexes(ACCESS_COLUMN),
             group="failed",
         )
     user = finding.user
@@ -126,7 +126,7 @@ def finding_row(finding: Finding) -> Row:
             teams,
         ),
         tone="limited" if user.is_limited else None,
-        badges=badge_cells(ACCESS_COLUMN) if user.is_limited else badge_cells(),
+        badges=cell_indexes(ACCESS_COLUMN) if user.is_limited else cell_indexes(),
         group="limited" if user.is_limited else "member",
     )
 

@@ -28,9 +28,9 @@ from textual.strip import Strip
 
 from hubtui.tui.collection import collector_paused, release_frozen
 from hubtui.tui.glyphs import ASCENDING, DESCENDING, ELLIPSIS
-from hubtui.tui.record_view import WISH_CAP, Column, RecordView, Row, badge_cells, fit_columns
+from hubtui.tui.record_view import WISH_CAP, Column, RecordView, Row, cell_indexes, fit_columns
 
-__all__ = ["FREEZE_AT_LEAST", "Column", "RecordTable", "Row", "badge_cells", "fit_columns"]
+__all__ = ["FREEZE_AT_LEAST", "Column", "RecordTable", "Row", "cell_indexes", "fit_columns"]
 
 T = TypeVar("T")
 
