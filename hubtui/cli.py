@@ -351,15 +351,29 @@ def app_options(args: argparse.Namespace) -> list[str]:
 
 
 def run_web(args: argparse.Namespace) -> int:
-    """The app in a browser: each page runs ``hubtui`` with the options given before ``serve``."""
+    """The app in a browser: each page runs ``hubtui`` with the options given before ``serve``.
+
+    Only the page opened from the address printed here can use it (see :mod:`hubtui.web`).
+    """
     try:
-        from textual_serve.server import Server
+        import textual_serve  # noqa: F401
     except ImportError:
         print("hubtui: serve needs the web extra: pip install 'hubtui[web]'", file=sys.stderr)
         return 2
+    import logging
+
+    from hubtui.web import guarded_server, new_secret, page_url
+
     command = shlex.join([sys.executable, "-m", "hubtui", *app_options(args)])
-    # The page acts with this person's token: only this machine may open it.
-    server = Server(command, host="127.0.0.1", port=args.port, title="hubtui")
-    print(f"hubtui: serving the app at http://127.0.0.1:{args.port} (ctrl+c stops)", flush=True)
+    secret = new_secret()
+    server = guarded_server(command, args.port, secret)
+    # aiohttp's access log would print the address with its secret.
+    logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+    print(
+        f"hubtui: serving the app at {page_url(args.port, secret)}\n"
+        "Open that address (it holds a secret made for this run; without it the page is "
+        "refused). Ctrl+C stops.",
+        flush=True,
+    )
     server.serve()
     return 0
