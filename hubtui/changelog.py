@@ -10,10 +10,11 @@ changed and where, never the token. The file is the person's alone (0600, in a 0
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -89,15 +90,33 @@ def _word(value: object) -> str:
     return str(value)
 
 
-class ChangeLog:
-    """The session's changes (the latest state of each, oldest first), also appended to a file."""
+class ChangeLogError(Exception):
+    """The change log could not be written; the message names the file and why."""
 
-    def __init__(self, path: Path | None, *, server: str = "", profile: str | None = None) -> None:
+
+class ChangeLog:
+    """The session's changes (the latest state of each, oldest first), also appended to a file.
+
+    Write-ahead: :meth:`begin` raises :class:`ChangeLogError` when the ``pending`` line cannot be
+    written and flushed to disk, and then nothing may be sent. A later line (the outcome) that
+    cannot be written is kept in :attr:`write_error`, with the line to add by hand.
+    """
+
+    def __init__(
+        self,
+        path: Path | None,
+        *,
+        server: str = "",
+        profile: str | None = None,
+        on_write_error: Callable[[str], None] | None = None,
+    ) -> None:
         self.path = path
         self.server = server
         self.profile = profile
         self.changes: list[Change] = []
         self.write_error: str | None = None
+        #: Told, in words that end with the line to add by hand, when an outcome is not logged.
+        self.on_write_error = on_write_error
 
     @property
     def in_flight(self) -> list[Change]:
@@ -113,8 +132,8 @@ class ChangeLog:
             profile=self.profile,
             id=uuid.uuid4().hex[:12],
         )
+        self._write(change)  # raises, and nothing is kept, when the line cannot be written
         self.changes.append(change)
-        self._write(change)
         return change
 
     def finish(
@@ -177,21 +196,62 @@ class ChangeLog:
                 break
         else:
             self.changes.append(change)
-        self._write(change)
+        try:
+            self._write(change)
+        except ChangeLogError as error:
+            line = json.dumps(asdict(change), ensure_ascii=True)
+            self.write_error = f"{error} The line it should hold: {line}"
+            if self.on_write_error is not None:
+                self.on_write_error(self.write_error)
 
     def _write(self, change: Change) -> None:
+        """Append one line, flushed to disk, or raise :class:`ChangeLogError`."""
         if self.path is None:
             return
-        line = json.dumps(asdict(change), ensure_ascii=True) + "\n"
+        line = (json.dumps(asdict(change), ensure_ascii=True) + "\n").encode()
         try:
-            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            descriptor = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-            with os.fdopen(descriptor, "a", encoding="utf-8") as handle:
-                handle.write(line)
-                handle.flush()
-                os.fsync(handle.fileno())  # a pending line must survive what comes next
+            descriptor = open_private(self.path)
+            try:
+                _check_room(descriptor, len(line))
+                written = os.write(descriptor, line)
+                if written != len(line):  # a size limit or a full disk cut it short
+                    raise OSError(errno.ENOSPC, "only part of the line could be written")
+                os.fsync(descriptor)  # a pending line must survive what comes next
+            finally:
+                os.close(descriptor)
         except OSError as exc:
-            self.write_error = f"Could not write the change log {self.path}: {exc.strerror}."
+            why = exc.strerror or str(exc)
+            if exc.errno == errno.ELOOP:
+                why = "it is a symbolic link, which hubtui does not follow"
+            raise ChangeLogError(f"Could not write the change log {self.path}: {why}.") from None
+
+
+def _check_room(descriptor: int, size: int) -> None:
+    """Refuse a line a file-size limit would cut, rather than leave half a line behind."""
+    import resource
+
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    if limit != resource.RLIM_INFINITY and os.fstat(descriptor).st_size + size > limit:
+        raise OSError(errno.EFBIG, "the file has reached the size limit set for this process")
+
+
+def open_private(path: Path) -> int:
+    """Open ``path`` for appending as the person's alone: its folder made 0700 and the file 0600
+    (both tightened if they were looser), a symbolic link refused (``ELOOP``)."""
+    folder = path.parent
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = folder.stat()
+    if info.st_mode & 0o077 and info.st_uid == os.getuid():
+        folder.chmod(0o700)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
+    descriptor = os.open(path, flags, 0o600)
+    try:
+        if os.fstat(descriptor).st_mode & 0o077:
+            os.fchmod(descriptor, 0o600)
+    except OSError:
+        os.close(descriptor)
+        raise
+    return descriptor
 
 
 def planned_change(

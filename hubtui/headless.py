@@ -22,6 +22,7 @@ from hubtui.changelog import (
     FAILED,
     Change,
     ChangeLog,
+    ChangeLogError,
     change_outcome,
     default_change_log_path,
     now,
@@ -480,8 +481,23 @@ async def _change(
         if answer not in ("y", "yes"):
             print("Nothing was sent.", file=sys.stderr)
             return NOTHING
-    log = ChangeLog(default_change_log_path(), server=server_label, profile=settings.profile)
-    pending = log.begin(change)
+
+    def unlogged(message: str) -> None:
+        print(
+            f"hubtui: WARNING: an outcome is not in the change log. {inert(message, limit=None)}",
+            file=sys.stderr,
+        )
+
+    log = ChangeLog(
+        default_change_log_path(),
+        server=server_label,
+        profile=settings.profile,
+        on_write_error=unlogged,
+    )
+    try:
+        pending = log.begin(change)
+    except ChangeLogError as error:
+        raise Stop(USAGE, f"{inert(str(error), limit=None)} Nothing was sent.") from None
     try:
         if adding:
             result = await client.create_project_user(

@@ -112,10 +112,25 @@ class HubTuiApp(App[None]):
         #: How many project-user lists a search across projects fetches at once.
         self.concurrency = concurrency
         self.catalog = Catalog()
-        self.change_log = ChangeLog(change_log_path, server=server_label, profile=profile)
+        self.change_log = ChangeLog(
+            change_log_path,
+            server=server_label,
+            profile=profile,
+            on_write_error=self._outcome_not_logged,
+        )
         #: The config file's profile in use (None: its top-level settings).
         self.profile = profile
         self._reconnect = reconnect
+
+    def _outcome_not_logged(self, message: str) -> None:
+        """An outcome line could not be written: say so until dismissed, with the line."""
+        self.notify(
+            f"The change log could not take this outcome. {inert(message, limit=None)}",
+            title="Not logged",
+            severity="error",
+            markup=False,
+            timeout=600,
+        )
 
     def get_key_display(self, binding: Binding) -> str:
         return plain_keys(super().get_key_display(binding))
@@ -190,7 +205,7 @@ class HubTuiApp(App[None]):
         try:
             connect, label, settings = await asyncio.to_thread(self._reconnect, profile)
         except ConfigError as exc:
-            self.notify(str(exc), severity="error", markup=False, timeout=10)
+            self.notify(inert(str(exc), limit=None), severity="error", markup=False, timeout=10)
             return
         old, self._client_task = self._client_task, None
         self._connect = connect

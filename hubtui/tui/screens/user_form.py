@@ -24,7 +24,14 @@ from textual.widgets import Checkbox, Footer, Input, RadioButton, RadioSet, Stat
 from textual.worker import Worker, WorkerState
 
 from hubtui.api.errors import HubError
-from hubtui.changelog import DONE, UNKNOWN, Change, change_outcome, planned_change
+from hubtui.changelog import (
+    DONE,
+    UNKNOWN,
+    Change,
+    ChangeLogError,
+    change_outcome,
+    planned_change,
+)
 from hubtui.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.present import user_name
@@ -319,7 +326,16 @@ class UserFormScreen(ModalScreen[FormResult | None]):
             adding=adding,
             api_version=self.api_version,
         )
-        change = self._pending = app.change_log.begin(planned)
+        try:
+            change = self._pending = app.change_log.begin(planned)
+        except ChangeLogError as error:
+            self.state = State.EDITING
+            self._say(
+                f"{error} Nothing was sent: every change is logged before it goes out. Your "
+                "entries are kept.",
+                tone="error",
+            )
+            return
         try:
             client = await app.client()
             if adding:

@@ -1,0 +1,193 @@
+"""The change log: written ahead of every change, or the change is not sent; the file is private.
+
+Root writes through any mode, so "cannot be written" is made here as a data folder that is a
+file (ENOTDIR) and as a file-size limit (RLIMIT_FSIZE binds root too).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from hubtui.changelog import Change, ChangeLog, ChangeLogError, now
+from hubtui.cli import main
+from tests.conftest import running_demo_server
+from tests.tui.conftest import press, running, screen_words, type_text
+
+NEW = "night.shift@acme-build.com"
+
+
+def change() -> Change:
+    return Change(
+        time=now(),
+        action="add",
+        hub_id="h",
+        hub_name="acme-build",
+        project_id="1001",
+        project_name=None,
+        user_id=None,
+        email=NEW,
+        before=None,
+        after={"Role": "Reader", "IsReviewer": False},
+        outcome="",
+    )
+
+
+def test_a_pending_line_that_cannot_be_written_raises_and_keeps_nothing(tmp_path: Path) -> None:
+    blocker = tmp_path / "data"
+    blocker.write_text("a file where the data folder should be")
+    log = ChangeLog(blocker / "changes.jsonl")
+    with pytest.raises(ChangeLogError, match=r"Could not write the change log .*data/changes"):
+        log.begin(change())
+    assert log.changes == []
+    assert log.in_flight == []
+
+
+def test_a_symlinked_log_is_refused_and_its_target_untouched(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("keep me\n")
+    (tmp_path / "data").mkdir(mode=0o700)
+    (tmp_path / "data" / "changes.jsonl").symlink_to(target)
+    log = ChangeLog(tmp_path / "data" / "changes.jsonl")
+    with pytest.raises(ChangeLogError, match="symbolic link"):
+        log.begin(change())
+    assert target.read_text() == "keep me\n"
+
+
+def test_a_loose_folder_and_file_are_tightened(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    path = folder / "changes.jsonl"
+    path.write_text("")
+    path.chmod(0o644)
+    ChangeLog(path).begin(change())
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert json.loads(path.read_text())["outcome"] == "pending"
+
+
+def test_an_outcome_that_cannot_be_written_is_said_with_its_line(tmp_path: Path) -> None:
+    said: list[str] = []
+    path = tmp_path / "changes.jsonl"
+    log = ChangeLog(path, on_write_error=said.append)
+    pending = log.begin(change())
+    path.unlink()
+    path.mkdir()  # the outcome line now meets a folder
+    log.finish(pending, "done")
+    assert len(said) == 1
+    assert "Could not write the change log" in said[0]
+    line = json.loads(said[0].split("The line it should hold: ", 1)[1])
+    assert (line["id"], line["outcome"]) == (pending.id, "done")
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    with running_demo_server() as url:
+        yield url
+
+
+def creates(url: str) -> int:
+    answer = httpx.get(f"{url}/_demo/stats", headers={"Authorization": "Bearer demo-token"})
+    count: int = answer.json()["creates"]
+    return count
+
+
+def headless_add(
+    url: str, data: Path, tmp_path: Path, *, size_limit: int | None = None
+) -> subprocess.CompletedProcess[str]:
+    def limit() -> None:
+        if size_limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (size_limit, size_limit))
+
+    env = {
+        **os.environ,
+        "HUBTUI_TOKEN": "demo-token",
+        "HUBTUI_DATA_DIR": str(data),
+        "HUBTUI_CONFIG": str(tmp_path / "none.toml"),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "hubtui", "--base-url", url, "add-user", "acme-build", "1001"]
+        + [NEW, "Editor", "--yes"],
+        env=env,
+        capture_output=True,
+        text=True,
+        preexec_fn=limit,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.mark.e2e
+def test_headless_add_sends_nothing_when_the_folder_is_unwritable(
+    server: str, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "data"
+    blocker.write_text("")
+    done = headless_add(server, blocker, tmp_path)
+    assert done.returncode == 2
+    assert f"Could not write the change log {blocker}/changes.jsonl" in done.stderr
+    assert "Nothing was sent." in done.stderr
+    assert "Done" not in done.stderr
+    assert creates(server) == 0
+
+
+@pytest.mark.e2e
+def test_headless_add_sends_nothing_past_a_file_size_limit(server: str, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    (data / "changes.jsonl").write_text("x" * 1000 + "\n")
+    done = headless_add(server, data, tmp_path, size_limit=1200)
+    assert done.returncode == 2, done.stderr
+    assert "size limit" in done.stderr
+    assert creates(server) == 0
+    assert (data / "changes.jsonl").read_text() == "x" * 1000 + "\n"  # no half line either
+
+
+def test_headless_says_loudly_when_the_outcome_is_not_logged(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("HUBTUI_CONFIG", str(tmp_path / "none.toml"))
+    monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path / "data"))
+    real = ChangeLog._write
+
+    def only_pending(self: ChangeLog, entry: Change) -> None:
+        if entry.outcome != "pending":
+            raise ChangeLogError("Could not write the change log (test): No space left.")
+        real(self, entry)
+
+    monkeypatch.setattr(ChangeLog, "_write", only_pending)
+    status = main(["--demo", "add-user", "acme-build", "1001", NEW, "Editor", "--yes"])
+    err = capsys.readouterr().err
+    assert status == 0
+    assert "WARNING: an outcome is not in the change log" in err
+    assert '"outcome": "done"' in err  # the line, to paste by hand
+    assert "Done: night.shift@acme-build.com is Editor." in err
+
+
+async def test_the_form_sends_nothing_when_the_log_cannot_be_written(tmp_path: Path) -> None:
+    from hubtui.demo import DemoStore
+    from hubtui.tui.screens.user_form import UserFormScreen
+
+    store = DemoStore()
+    blocker = tmp_path / "data"
+    blocker.write_text("")
+    async with running(store=store, change_log_path=blocker / "changes.jsonl") as pilot:
+        await press(pilot, "enter", "enter", "a")
+        await type_text(pilot, NEW)
+        await press(pilot, "ctrl+s")
+        assert isinstance(pilot.app.screen, UserFormScreen)
+        words = screen_words(pilot)
+        assert "Could not write the change log" in words
+        assert "Nothing was sent" in words
+        assert pilot.app.screen.query_one("#email").value == NEW  # type: ignore[attr-defined]
+    assert store.creates == 0
