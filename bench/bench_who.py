@@ -97,7 +97,7 @@ async def run() -> None:
                 f"{'concurrency ' + str(concurrency):<28} {took:>9.2f} {floor:>8.2f} "
                 f"{took / floor:>6.2f} {first:>8.3f} {lag * 1000:>7.1f}"
             )
-            print(f"  {progress.summary(PersonQuery(email))}")
+            print(f"  {progress.summary(PersonQuery(email), findings)}")
     with running_demo_server(*FLAGS, "--failure-rate", "0.1", "--retry-after", "0") as url:
         progress, findings, took, first, lag = await one_search(url, hub_name, email, 8)
         floor = LATENCY * PROJECTS / 8

@@ -156,8 +156,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from hubtui.tui.app import HubTuiApp
 
     def switch(profile: str | None) -> tuple[Callable[[], HubClient], str, Settings]:
-        """Settings, token included, read again for a profile (ConfigError when wrong)."""
-        fresh = settings_from(args, profile=profile)
+        """Settings, token included, read again for a profile (ConfigError when wrong).
+
+        --base-url and --token-file name the server hubtui started on and its token: they
+        never go with another profile."""
+        same = profile == settings.profile
+        fresh = settings_from(args, profile=profile, flags=same)
         return (*connection(args, fresh), fresh)
 
     app = HubTuiApp(
@@ -167,6 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         read_only=settings.read_only,
         change_log_path=default_change_log_path(),
         concurrency=settings.concurrency,
+        search_deadline=settings.search_deadline,
         profile=settings.profile,
         reconnect=switch,
     )
@@ -174,11 +179,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     return app.return_code or 0
 
 
-def settings_from(args: argparse.Namespace, *, profile: str | None) -> Settings:
-    """The settings for these flags and this profile (the token read again)."""
+def settings_from(args: argparse.Namespace, *, profile: str | None, flags: bool = True) -> Settings:
+    """The settings for these flags and this profile (the token read again); ``flags`` False
+    leaves out the server and token flags (another profile's server is not theirs)."""
     return load_settings(
-        base_url=args.base_url,
-        token_file=args.token_file,
+        base_url=args.base_url if flags else None,
+        token_file=args.token_file if flags else None,
         api_version=args.api_version,
         read_only=args.read_only,
         allow_insecure_http=args.allow_insecure_http,

@@ -7,18 +7,21 @@ profile's ``token_command`` runs only when that profile is used.
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
+import stat
 import subprocess
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from hubtui.api.versions import ApiVersion, is_api_version
 from hubtui.hosts import is_loopback_host
+from hubtui.text import inert
 
 __all__ = ["ConfigError", "Settings", "config_path", "load_settings", "profile_names"]
 
@@ -44,6 +47,9 @@ class Settings:
     """The most records one list answer may hold."""
     concurrency: int = 8
     """How many project-user lists a search across projects fetches at once."""
+    search_deadline: float = 300.0
+    """Seconds a whole search across projects may take; what has not answered by then is
+    reported as not read."""
     profile: str | None = None
     """The profile these settings come from, if any."""
 
@@ -77,16 +83,21 @@ def load_settings(
     """
     env = os.environ if env is None else env
     path = config_path(env)
-    file = _read_file(path)
-    profile = profile or env.get("HUBTUI_PROFILE") or _str(file, "default_profile")
-    file = _with_profile(file, profile, path)
+    whole = _read_file(path)
+    profile = profile or env.get("HUBTUI_PROFILE") or _str(whole, "default_profile")
+    file = _with_profile(whole, profile, path)
+    own = _profile_table(whole, profile)
     version = api_version or env.get("HUBTUI_API_VERSION") or _str(file, "api_version") or "v3"
     if not is_api_version(version):
-        raise ConfigError(f"The API version must be v2 or v3, not {version!r}.")
-    token: str | None = None
-    if need_token:
-        token = _token(token_file, env, file)
-    url = base_url or env.get("HUBTUI_BASE_URL") or _str(file, "base_url")
+        raise ConfigError(f"The API version must be v2 or v3, not {inert(version)!r}.")
+    profile_url = _str(own, "base_url")
+    if profile_url and base_url and base_url != profile_url:
+        raise ConfigError(
+            f"--base-url {inert(base_url)} is not the server of profile {inert(profile)!r} "
+            f"({inert(profile_url)}), and that profile's token belongs to its own server: drop "
+            "--base-url, or --profile."
+        )
+    url = base_url or profile_url or env.get("HUBTUI_BASE_URL") or _str(whole, "base_url")
     insecure = _first_bool(
         allow_insecure_http,
         env.get("HUBTUI_ALLOW_INSECURE_HTTP"),
@@ -95,9 +106,8 @@ def load_settings(
     )
     if url:
         _check_base_url(url, insecure)
-    return Settings(
+    settings = Settings(
         base_url=url,
-        token=token,
         api_version=version,
         read_only=_first_bool(
             read_only, env.get("HUBTUI_READ_ONLY"), file.get("read_only"), name="read_only"
@@ -105,11 +115,22 @@ def load_settings(
         trusted_hosts=tuple(_str_list(file, "trusted_hosts")),
         allow_insecure_http=insecure,
         ca_bundle=ca_bundle or env.get("HUBTUI_CA_BUNDLE") or _str(file, "ca_bundle"),
-        deadline=_positive(file, "deadline", 60.0),
-        max_records=int(_positive(file, "max_records", 250_000, whole=True)),
-        concurrency=concurrency or int(_positive(file, "concurrency", 8, whole=True)),
+        deadline=_number(file, "deadline", 60.0, 1, 3600),
+        max_records=int(_number(file, "max_records", 250_000, 1, 10_000_000, whole=True)),
+        concurrency=concurrency or int(_number(file, "concurrency", 8, 1, 64, whole=True)),
+        search_deadline=_number(file, "search_deadline", 300.0, 1, 86_400),
         profile=profile,
     )
+    if not need_token:
+        return settings
+    # Last, once every other setting is right: a token_command runs only for settings in use.
+    token = _token(token_file, env, whole, own, profile, path, base_url)
+    if token is None and url:
+        raise ConfigError(
+            "No token is configured: set HUBTUI_TOKEN, use --token-file FILE, or add "
+            f"token_command (or token_file) to {path}."
+        )
+    return replace(settings, token=token)
 
 
 def profile_names(env: Mapping[str, str] | None = None) -> list[str]:
@@ -122,6 +143,12 @@ def profile_names(env: Mapping[str, str] | None = None) -> list[str]:
     return sorted(profiles) if isinstance(profiles, dict) else []
 
 
+def _profile_table(file: Mapping[str, Any], profile: str | None) -> dict[str, Any]:
+    """The profile's own settings (none inherited); {} without a profile."""
+    table = file.get("profiles", {}).get(profile) if profile else None
+    return table if isinstance(table, dict) else {}
+
+
 def _with_profile(file: dict[str, Any], profile: str | None, path: Path) -> dict[str, Any]:
     profiles = file.get("profiles", {})
     if not isinstance(profiles, dict):
@@ -131,10 +158,10 @@ def _with_profile(file: dict[str, Any], profile: str | None, path: Path) -> dict
         return base
     table = profiles.get(profile)
     if not isinstance(table, dict):
-        known = ", ".join(sorted(profiles)) or "none"
+        known = ", ".join(inert(name) for name in sorted(profiles)) or "none"
         raise ConfigError(
-            f"There is no profile {profile!r} in {path} (profiles: {known}); change --profile, "
-            "HUBTUI_PROFILE or default_profile."
+            f"There is no profile {inert(profile)!r} in {path} (profiles: {known}); change "
+            "--profile, HUBTUI_PROFILE or default_profile."
         )
     return {**base, **table}
 
@@ -147,29 +174,122 @@ def _check_base_url(url: str, allow_insecure_http: bool) -> None:
     except ValueError:
         parts, host = None, ""
     if parts is None or parts.scheme not in ("http", "https") or not host:
-        raise ConfigError(f"The server address {url!r} {where} is not an http(s) URL.")
+        raise ConfigError(f"The server address {inert(url)!r} {where} is not an http(s) URL.")
+    if parts.username is not None or parts.password is not None:
+        raise ConfigError(
+            f"The server address {where} holds a user name or password before its host: hubtui "
+            "would show and log it. Give the address without it, and the token through "
+            "HUBTUI_TOKEN, --token-file or token_command."
+        )
     if parts.scheme == "http" and not allow_insecure_http and not is_loopback_host(host):
         raise ConfigError(
-            f"The server address {url} {where} is plain http to another machine, which would "
+            f"The server address {inert(url)} {where} is plain http to another machine, which "
+            "would "
             "send the token unencrypted: use https, or --allow-insecure-http "
             "(HUBTUI_ALLOW_INSECURE_HTTP, allow_insecure_http) if you must."
         )
 
 
-def _token(token_file: str | None, env: Mapping[str, str], file: Mapping[str, Any]) -> str | None:
+def _token(
+    token_file: str | None,
+    env: Mapping[str, str],
+    whole: Mapping[str, Any],
+    own: Mapping[str, Any],
+    profile: str | None,
+    path: Path,
+    base_url: str | None,
+) -> str | None:
+    """The token, from a source configured for the server in use: a token belongs to the server
+    it was configured for.
+
+    A profile that names its own ``base_url`` takes its token only from its own
+    ``token_command`` or ``token_file``. ``--token-file`` and ``HUBTUI_TOKEN`` go with the
+    default server (or the one ``--base-url`` gives); the top-level ``token_command`` with the
+    top-level ``base_url``. None when no source is configured.
+    """
+    if own.get("base_url") is not None:
+        if token_file:
+            raise ConfigError(
+                f"--token-file is for the default server, not profile {inert(profile)!r}, which "
+                f"names its own base_url: give the profile its token_command or token_file in "
+                f"{path}, and drop --token-file."
+            )
+        token = _file_token(own, path)
+        if token is None:
+            raise ConfigError(
+                f"Profile {inert(profile)!r} names its own base_url but no token source: add "
+                f"token_command or token_file to [profiles.{inert(profile)}] in {path} "
+                "(HUBTUI_TOKEN and --token-file are for the default server only)."
+            )
+        return token
     if token_file:
-        try:
-            text = Path(token_file).expanduser().read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
-            raise ConfigError(f"Could not read the token file {token_file}: {why}.") from None
-        return _checked_token(text, f"The token file {token_file}")
+        return _read_token_file(token_file, "The token file")
     if env.get("HUBTUI_TOKEN"):
-        return _checked_token(env["HUBTUI_TOKEN"], "HUBTUI_TOKEN")
-    command = _str(file, "token_command")
-    if command:
+        return _required(_checked_token(env["HUBTUI_TOKEN"], "HUBTUI_TOKEN"), "HUBTUI_TOKEN")
+    file_url = _str(whole, "base_url")
+    chosen_url = base_url or env.get("HUBTUI_BASE_URL")
+    return _file_token(
+        {**whole, **own}, path, guard=not (chosen_url and file_url and chosen_url != file_url)
+    )
+
+
+def _file_token(table: Mapping[str, Any], path: Path, *, guard: bool = True) -> str | None:
+    """The token from a table's ``token_command`` or ``token_file``, if it has one.
+
+    ``guard`` False: the server in use is not the file's ``base_url``, so the file's token
+    source is not for it (an error, naming what to use instead)."""
+    command = _str(table, "token_command")
+    file_name = _str(table, "token_file")
+    if command is None and file_name is None:
+        return None
+    if not guard:
+        raise ConfigError(
+            f"The token_command or token_file in {path} is for its base_url, not the server "
+            "given by --base-url or HUBTUI_BASE_URL: give that server's token with "
+            "HUBTUI_TOKEN or --token-file."
+        )
+    if command is not None:
+        _check_trusted(path)
         return _run_token_command(command)
-    return None
+    assert file_name is not None
+    return _read_token_file(file_name, f"The token_file of {path}")
+
+
+def _read_token_file(name: str, what: str) -> str:
+    try:
+        text = Path(name).expanduser().read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "it is not UTF-8 text"
+        raise ConfigError(f"Could not read {what.lower()} {name}: {why}.") from None
+    return _required(_checked_token(text, f"{what} {name}"), f"{what} {name}")
+
+
+def _required(token: str | None, source: str) -> str:
+    if not token:
+        raise ConfigError(f"{source} holds no token.")
+    return token
+
+
+def _check_trusted(path: Path) -> None:
+    """Refuse to run a command from a file others could have written, as ssh does with its
+    config: the file and its folder must be the person's (or root's) and not writable by
+    group or others, and the file must not be reached through a symbolic link."""
+    if path.is_symlink():
+        raise ConfigError(
+            f"The config file {path} is a symbolic link: hubtui runs no token_command from it. "
+            "Use the file itself (HUBTUI_CONFIG)."
+        )
+    for place in (path, path.parent):
+        try:
+            info = place.stat()
+        except OSError as exc:
+            raise ConfigError(f"Could not check {place}: {exc.strerror}.") from None
+        mode = stat.S_IMODE(info.st_mode)
+        if info.st_uid not in (0, os.getuid()) or mode & 0o022:
+            raise ConfigError(
+                f"{place} can be written by other users (mode {mode:04o}), so hubtui runs no "
+                f"token_command from {path}: chmod go-w {place}."
+            )
 
 
 def _checked_token(text: str, source: str) -> str | None:
@@ -229,12 +349,28 @@ def _str(file: Mapping[str, Any], key: str) -> str | None:
     return value
 
 
-def _positive(file: Mapping[str, Any], key: str, default: float, *, whole: bool = False) -> float:
+def _number(
+    file: Mapping[str, Any],
+    key: str,
+    default: float,
+    low: float,
+    high: float,
+    *,
+    whole: bool = False,
+) -> float:
+    """A number setting within [low, high] (never NaN or infinite), or an error naming it."""
     value = file.get(key, default)
     kind = int if whole else (int, float)
-    if isinstance(value, bool) or not isinstance(value, kind) or value <= 0:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, kind)
+        or not math.isfinite(value)
+        or not low <= value <= high
+    ):
         what = "a whole number" if whole else "a number"
-        raise ConfigError(f"The config setting {key} must be {what} above 0, not {value!r}.")
+        raise ConfigError(
+            f"The config setting {key} must be {what} from {low:g} to {high:g}, not {value!r}."
+        )
     return float(value)
 
 
@@ -258,5 +394,5 @@ def _first_bool(*values: object, name: str) -> bool:
                 return True
             if value.strip().lower() in ("0", "false", "no", "off", ""):
                 return False
-        raise ConfigError(f"{source} must be true or false, not {value!r}.")
+        raise ConfigError(f"{source} must be true or false, not {inert(value)!r}.")
     return False

@@ -2,10 +2,11 @@
 
 Textual-free, so that the app's `x` and a headless command write the same files. The cells are
 the ones shown (already inert: control characters as pictures); in CSV a cell that a spreadsheet
-would run as a formula (it begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return)
-gets a leading ``'``, the usual rule. The context (server, hub, project, filter, time) comes
-first: ``#`` lines in CSV, a ``context`` object in JSON. The file is created 0600 and never
-replaces an existing one.
+would run as a formula (it begins, after any spaces, with ``=``, ``+``, ``-``, ``@``, a tab or a
+carriage return) gets a leading ``'``, the usual rule. The context (server, hub, project, filter,
+time) comes first: ``#`` lines in CSV, each one cell written by the same CSV writer under the
+same rule, a ``context`` object in JSON. The file is created 0600 and never replaces an existing
+one.
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ from hubtui.text import inert
 __all__ = ["FORMATS", "default_file_name", "formula_safe", "render", "write_export"]
 
 FORMATS = ("csv", "json")
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 
 def formula_safe(cell: str) -> str:
-    """A cell no spreadsheet runs as a formula."""
-    return "'" + cell if cell.startswith(_FORMULA_STARTS) else cell
+    """A cell no spreadsheet runs as a formula, even one that trims spaces on import
+    (`` =1+1``) or reads full-width signs (``＝``)."""
+    return "'" + cell if cell.lstrip().startswith(_FORMULA_STARTS) else cell
 
 
 def default_file_name(what: str, fmt: str, moment: datetime | None = None) -> str:
@@ -55,9 +57,11 @@ def render(
     if fmt != "csv":
         raise ValueError(f"unknown export format {fmt!r}")
     out = io.StringIO()
-    for key, value in context.items():
-        out.write(f"# {key}: {value}\n")
     writer = csv.writer(out, lineterminator="\n")
+    for key, value in context.items():
+        # One quoted cell a line, under the same rules as the body: a comma or a quote in a
+        # hub or project name never opens a cell of its own.
+        writer.writerow([formula_safe(f"# {key}: {value}")])
     writer.writerow([formula_safe(c) for c in columns])
     for row in rows:
         writer.writerow([formula_safe(cell) for cell in row])

@@ -28,9 +28,14 @@ from hubtui.changelog import (
     now,
 )
 from hubtui.export import render
-from hubtui.names import displayed_as
+from hubtui.names import (
+    DISPLAY_NAME_NOT_SENT,
+    LOOKALIKE_MARK,
+    NO_DISPLAY_NAME,
+    lookalike_words,
+    match_hub,
+)
 from hubtui.text import inert
-from hubtui.tui.present import DISPLAY_NAME_NOT_SENT, NO_DISPLAY_NAME  # words only: no Textual
 
 if TYPE_CHECKING:
     import argparse
@@ -230,30 +235,21 @@ async def _query(
 
 
 async def resolve_hub(client: HubClient, given: str) -> Hub:
-    """A hub by its Name (URL name) or its Id; a DisplayName is refused, naming the Name."""
+    """A hub by its exact Name (URL name) or Id; anything nearer is named, never taken
+    (:func:`hubtui.names.match_hub`, the app's rule too)."""
     from hubtui.api import NotFoundError
 
-    try:
-        return await client.get_hub_by_name(given)
-    except NotFoundError:
-        pass
-    try:
-        return await client.get_hub(given)
-    except NotFoundError:
-        pass
-    hubs = await client.list_hubs()
-    for hub in hubs:
-        if hub.name.lower() == given.lower():
+    for look_up in (client.get_hub_by_name, client.get_hub):
+        try:
+            hub = await look_up(given)
+        except NotFoundError:
+            continue
+        if given in (hub.name, hub.id):  # a server that matched loosely is not taken at its word
             return hub
-    shown = displayed_as(hubs, given)
-    if shown is not None:
-        raise Stop(
-            NOTHING,
-            f"No hub has the URL name or id “{inert(given)}”. Hubs are named by their URL "
-            "name (Name), not their display name: the hub displayed as "
-            f"“{inert(shown.display_name)}” has the URL name “{inert(shown.name)}”.",
-        )
-    raise Stop(NOTHING, f"No hub has the URL name or id “{inert(given)}”.")
+    found = match_hub(await client.list_hubs(), given)
+    if found.hub is not None:
+        return found.hub
+    raise Stop(NOTHING, found.words())
 
 
 def _hubs_table(hubs: Sequence[Hub]) -> Table:
@@ -264,6 +260,8 @@ def _hubs_table(hubs: Sequence[Hub]) -> Table:
             shown, note = inert(hub.display_name), "differs"
         else:
             shown, note = NO_DISPLAY_NAME, ""
+        if lookalike_words(hub):
+            note = f"{note} {LOOKALIKE_MARK}lookalike".strip()
         return (
             inert(hub.name),
             shown,
@@ -274,11 +272,19 @@ def _hubs_table(hubs: Sequence[Hub]) -> Table:
             inert(hub.id),
         )
 
+    def dump(items: Sequence[Hub]) -> list[dict[str, Any]]:
+        records = _dump_models(items)
+        for hub, record in zip(items, records, strict=True):
+            why = lookalike_words(hub)
+            if why:  # hubtui's own word, named as such beside the fields the server sent
+                record["hubtui_lookalike"] = why
+        return records
+
     return Table(
         ("Name (URL name)", "DisplayName", "Names", "Region", "Users", "Projects", "Id"),
         hubs,
         row,
-        _dump_models,
+        dump,
     )
 
 
@@ -333,10 +339,11 @@ async def _who(
         on_finding=findings.append,
         on_progress=progressed,
         concurrency=settings.concurrency,
+        deadline=settings.search_deadline,
     )
     if show_progress:
         print("\r\x1b[K", end="", file=sys.stderr)
-    print(inert(progress.summary(query), limit=None), file=sys.stderr)
+    print(inert(progress.summary(query, findings), limit=None), file=sys.stderr)
     rows, records = [], []
     for finding in findings:
         project = finding.project
@@ -370,8 +377,10 @@ async def _who(
         lambda pairs: [pair[1] for pair in pairs],
         keep=frozenset({0, 3, 4}),
     )
-    matched = progress.matches > 0
-    return table, OK if matched else (REFUSED if progress.failures else NOTHING)
+    # Completeness first: an answer with a project not read is not the whole answer.
+    if any(finding.failed for finding in findings):
+        return table, REFUSED
+    return table, OK if progress.matches else NOTHING
 
 
 def _print(table: Table, fmt: str, out: TextIO) -> None:

@@ -2,8 +2,9 @@
 
 Everything from a server is data: it reaches the screen, a notification, an Input, a log line
 or an export only through :func:`inert` and never as markup, so ``[bold]x`` shows those
-characters and an escape sequence is shown, not obeyed. The clipboard takes only what
-:func:`copy_problem` passes. :func:`lookalike` says when a name only looks like another.
+characters and an escape sequence is shown, not obeyed. The clipboard takes one value only when
+:func:`copy_problem` passes it, and several lines only as :func:`copy_lines` makes them.
+:func:`lookalike` says when a name only looks like another.
 """
 
 from __future__ import annotations
@@ -51,6 +52,13 @@ def fold(text: str) -> str:
         return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD_EXTRA))
     return _COMBINING.sub("", decomposed).casefold()
+
+
+def copy_lines(lines: Sequence[object]) -> str:
+    """Lines for the clipboard or a file header, each made inert: whatever a line was built
+    from, no control, bidi or invisible character survives (a newline inside a value shows as
+    ␊), so a paste cannot end a bracketed paste, run a command or show other text."""
+    return "\n".join(inert(line, limit=None) for line in lines)
 
 
 def copy_problem(value: str) -> str | None:

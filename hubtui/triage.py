@@ -17,15 +17,25 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from hubtui.text import fold
+from hubtui.text import fold, inert
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient, HubError, Project, ProjectUser
 
-__all__ = ["DEFAULT_CONCURRENCY", "Finding", "PersonQuery", "Progress", "search_people"]
+__all__ = [
+    "DEFAULT_CONCURRENCY",
+    "DEFAULT_SEARCH_DEADLINE",
+    "Finding",
+    "PersonQuery",
+    "Progress",
+    "search_people",
+    "summary",
+]
 
 #: How many project-user lists are fetched at once by default.
 DEFAULT_CONCURRENCY = 8
+#: How long a whole search may take by default (seconds), retries and waits included.
+DEFAULT_SEARCH_DEADLINE = 300.0
 
 #: The users of a project already loaded in the session, and when (``time.monotonic()``).
 Loaded = Callable[[str, str], "tuple[Sequence[ProjectUser], float] | None"]
@@ -96,7 +106,10 @@ class Finding:
 
 @dataclass
 class Progress:
-    """How far a search is, and what it found so far."""
+    """How far a search is: what was listed, what answered, and the counts of its live line.
+
+    The summary is never kept here: :func:`summary` counts it from the findings the rows show.
+    """
 
     projects_total: int = 0
     projects_done: int = 0
@@ -109,14 +122,29 @@ class Progress:
     started: float = field(default_factory=time.monotonic)
     first_match_after: float | None = None
     finished_after: float | None = None
-    projects_with_match: set[tuple[str, int]] = field(default_factory=set)
-    roles: Counter[str] = field(default_factory=Counter)
-    limited_projects: set[tuple[str, int]] = field(default_factory=set)
-    people: set[str] = field(default_factory=set)
+    listed: dict[str, dict[int, Project]] = field(default_factory=dict)
+    """Each listed hub's projects by id (each once, however often the server lists it)."""
+    answered: set[tuple[str, int]] = field(default_factory=set)
+    """The projects whose users were read."""
+    stopped: bool = False
+    """The search was stopped before every project answered."""
 
     @property
     def done(self) -> bool:
         return self.finished_after is not None
+
+    def unanswered(self, hubs: Iterable[Hub]) -> set[tuple[str, int | None]]:
+        """What a search has no answer from yet: (hub, project), or (hub, None) for a hub whose
+        projects were never listed. ``r`` asks exactly these."""
+        left: set[tuple[str, int | None]] = set()
+        for hub in hubs:
+            if hub.id not in self.listed:
+                left.add((hub.id, None))
+                continue
+            left.update(
+                (hub.id, p) for p in self.listed[hub.id] if (hub.id, p) not in self.answered
+            )
+        return left
 
     def line(self) -> str:
         """``37 / 120 projects · 9 matches · 2 could not be read``."""
@@ -131,23 +159,54 @@ class Progress:
             parts.append(f"{self.failures:,} could not be read")
         return " · ".join(parts)
 
-    def summary(self, query: PersonQuery) -> str:
-        """One sentence a ticket can hold."""
-        member_projects = len(self.projects_with_match - self.limited_projects)
-        roles = ", ".join(f"{role} {n}" for role, n in sorted(self.roles.items()))
-        absent = self.projects_done - len(self.projects_with_match) - self.failures
-        who = query.text.strip()
-        if query.kind != "email":
-            people = len(self.people)
-            who += f" ({people} {'person' if people == 1 else 'people'})"
-        text = (
-            f"{who}: member of {_projects(member_projects)}"
-            + (f" ({roles})" if roles else "")
-            + f", limited reader in {len(self.limited_projects)}, absent from {max(absent, 0)}"
-        )
-        if self.failures:
-            text += f"; {_projects(self.failures)} could not be read"
-        return text
+    def summary(self, query: PersonQuery, findings: Iterable[Finding]) -> str:
+        """One sentence a ticket can hold, counted from ``findings`` (the rows shown)."""
+        return summary(query, findings, self)
+
+
+def summary(query: PersonQuery, findings: Iterable[Finding], progress: Progress) -> str:
+    """``priya@…: member of 2 projects (Admin 1, Editor 1), limited reader in 3, absent from
+    18; 1 project could not be read``: every count is of the rows a person sees."""
+    members: set[tuple[str, int]] = set()
+    limited: set[tuple[str, int]] = set()
+    not_read: set[tuple[str, int | None]] = set()
+    roles: Counter[str] = Counter()
+    people: set[str] = set()
+    for finding in findings:
+        hub_id = finding.hub.id
+        if finding.error is not None:
+            not_read.add((hub_id, finding.project.id if finding.project else None))
+        elif finding.user is not None and finding.project is not None:
+            key = (hub_id, finding.project.id)
+            people.add((finding.user.user.email or str(finding.user.user.id)).lower())
+            if finding.user.is_limited:
+                limited.add(key)
+            else:
+                members.add(key)
+                roles[inert(finding.user.role)] += 1
+    found_in = members | limited
+    absent = len(progress.answered - found_in)
+    who = inert(query.text.strip())
+    if query.kind != "email":
+        who += f" ({len(people)} {'person' if len(people) == 1 else 'people'})"
+    role_words = ", ".join(f"{role} {n}" for role, n in sorted(roles.items()))
+    text = (
+        f"{who}: member of {_projects(len(members))}"
+        + (f" ({role_words})" if role_words else "")
+        + f", limited reader in {len(limited)}, absent from {absent}"
+    )
+    projects_not_read = sum(1 for _, project in not_read if project is not None)
+    hubs_not_listed = len(not_read) - projects_not_read
+    if projects_not_read:
+        text += f"; {_projects(projects_not_read)} could not be read"
+    if hubs_not_listed:
+        hubs = "1 hub" if hubs_not_listed == 1 else f"{hubs_not_listed:,} hubs"
+        text += f"; the projects of {hubs} could not be listed"
+    total = sum(len(projects) for projects in progress.listed.values())
+    if progress.stopped:
+        searched = len(progress.answered) + projects_not_read
+        text += f"; stopped: {searched:,} of {total:,} projects searched"
+    return text
 
 
 def _projects(n: int) -> str:
@@ -164,35 +223,39 @@ async def search_people(
     concurrency: int = DEFAULT_CONCURRENCY,
     api_version: ApiVersion | None = None,
     loaded: Loaded | None = None,
-    only: set[tuple[str, int | None]] | None = None,
+    resume: Progress | None = None,
+    deadline: float | None = DEFAULT_SEARCH_DEADLINE,
 ) -> Progress:
     """Search the projects of ``hubs`` for ``query``; report each finding as it comes.
 
-    ``loaded`` gives users already loaded in the session (reused, not fetched again); ``only``
-    limits the search to these (hub id, project id) pairs, a project id of None meaning every
-    project of that hub, as when retrying the failures.
-    Cancelling the task cancels every request under way.
+    ``loaded`` gives users already loaded in the session (reused, not fetched again).
+    ``resume`` continues an earlier search: only what has no answer in it is asked (projects
+    that failed or were never asked, hubs never listed), and it goes on counting.
+    ``deadline`` bounds the whole search (seconds): what has not answered by then becomes a
+    "not read" finding saying so, and a server's wait beyond it is not waited out.
+    A project the server lists twice is searched once. Cancelling the task cancels every
+    request under way.
     """
     from hubtui.api import HubError
 
-    hubs = list(hubs)
-    progress = Progress(hubs_total=len(hubs))
+    hubs = list({hub.id: hub for hub in hubs}.values())
+    progress = resume or Progress(hubs_total=len(hubs))
+    only = progress.unanswered(hubs) if resume is not None else None
+    if resume is not None:
+        progress.stopped = False
+        progress.finished_after = None
+        progress.failures = 0
+        progress.projects_done = len(progress.answered)
+        progress.hubs_listed = len(progress.listed)
     limiter = asyncio.Semaphore(max(1, concurrency))
 
     def report(finding: Finding) -> None:
         if finding.failed:
             progress.failures += 1
         elif finding.user is not None and finding.project is not None:
-            key = (finding.hub.id, finding.project.id)
             if progress.first_match_after is None:
                 progress.first_match_after = time.monotonic() - progress.started
             progress.matches += 1
-            progress.projects_with_match.add(key)
-            progress.people.add((finding.user.user.email or str(finding.user.user.id)).lower())
-            if finding.user.is_limited:
-                progress.limited_projects.add(key)
-            else:
-                progress.roles[finding.user.role] += 1
         on_finding(finding)
 
     async def one_project(hub: Hub, project: Project) -> None:
@@ -212,6 +275,7 @@ async def search_people(
         except HubError as error:
             report(Finding(hub, project, error=error))
         else:
+            progress.answered.add((hub.id, project.id))
             for user in users:
                 if query.matches(user):
                     report(Finding(hub, project, user, loaded_at=loaded_at))
@@ -219,28 +283,32 @@ async def search_people(
         on_progress(progress)
 
     async def one_hub(hub: Hub, group: asyncio.TaskGroup) -> None:
-        try:
-            async with limiter:
-                projects = await client.list_projects(hub.id)
-        except HubError as error:
+        if hub.id not in progress.listed:  # a resumed search has listed it already
+            try:
+                async with limiter:
+                    projects = await client.list_projects(hub.id)
+            except HubError as error:
+                progress.hubs_listed += 1
+                report(Finding(hub, None, error=error))
+                on_progress(progress)
+                return
+            progress.listed[hub.id] = {p.id: p for p in projects}
+            progress.projects_total += len(progress.listed[hub.id])
             progress.hubs_listed += 1
-            report(Finding(hub, None, error=error))
-            on_progress(progress)
-            return
-        whole = only is None or (hub.id, None) in only
-        chosen = [p for p in projects if whole or (hub.id, p.id) in (only or ())]
-        progress.hubs_listed += 1
-        progress.projects_total += len(chosen)
+        chosen = [
+            project
+            for key, project in progress.listed[hub.id].items()
+            if only is None or (hub.id, key) in only or (hub.id, None) in only
+        ]
         on_progress(progress)
         for project in chosen:
             group.create_task(one_project(hub, project))
 
-    async with asyncio.TaskGroup() as group:
-        for hub in hubs:
-            if only is None or any(h == hub.id for h, _ in only):
-                group.create_task(one_hub(hub, group))
-            else:
-                progress.hubs_listed += 1
+    with client.within(deadline):
+        async with asyncio.TaskGroup() as group:
+            for hub in hubs:
+                if only is None or any(h == hub.id for h, _ in only):
+                    group.create_task(one_hub(hub, group))
     progress.finished_after = time.monotonic() - progress.started
     on_progress(progress)
     return progress

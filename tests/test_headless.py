@@ -96,15 +96,22 @@ def test_users_members_and_limited_readers(capsys: pytest.CaptureFixture[str]) -
 
 def test_who_prints_findings_and_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "--demo", "who", PRIYA)
-    assert status == 0
+    assert status == 3  # found, but one project could not be read: the answer is incomplete
     rows = [json.loads(line) for line in out.splitlines()]
     assert len(rows) == 6
     assert sum(1 for r in rows if "Error" in r) == 1
     assert {r["User"]["IsLimited"] for r in rows if "User" in r} == {True, False}
     assert "member of 2 projects (Admin 1, Editor 1), limited reader in 3" in err
     status, out, err = run(capsys, "--demo", "who", "nobody@nowhere.example", "--hub", "acme-build")
-    assert status == 1
+    assert status == 1  # complete, nobody found
     assert out == ""
+    status, out, err = run(capsys, "--demo", "who", "nobody@nowhere.example")
+    assert status == 3  # nobody found, but not every project answered
+    assert "1 project could not be read" in err
+    status, out, err = run(
+        capsys, "--demo", "who", "grace.osei@northwind-eng.com", "--hub", "acme-build"
+    )
+    assert status == 0  # complete, found
 
 
 @pytest.fixture

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import logging
 import ssl
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
@@ -173,6 +175,10 @@ class HubClient:
             },
             follow_redirects=False,
             verify=verify,
+            # A proxy from the environment (http_proxy, ALL_PROXY) is used for https to other
+            # machines only: plain http and loopback never go through one, which would read
+            # the token in clear or send a local server's token away.
+            mounts=dict.fromkeys(NO_PROXY_PATTERNS),
         )
 
     @property
@@ -445,30 +451,47 @@ class HubClient:
     ) -> _Received:
         """The answer, retried when that is safe; ``reader`` reads each successful answer
         of a list as it arrives."""
-        call = _Call(method, url, operation, body, reader)
+        limit = self.deadline
+        why = f"no complete answer within {self.deadline:g} s, the limit for one call"
+        overall = _OVERALL_DEADLINE.get()
+        if overall is not None and overall[0] - time.monotonic() < limit:
+            limit = overall[0] - time.monotonic()
+            why = f"gave up after {overall[1]:g} s, the limit for the whole search"
+            if limit <= 0:
+                raise ApiTimeoutError(operation=operation, reason=why, sent=False)
+        call = _Call(method, url, operation, body, reader, ends=time.monotonic() + limit)
         try:
-            async with asyncio.timeout(self.deadline):
+            async with asyncio.timeout(limit):
                 return await self._send_with_retries(call)
         except TimeoutError:
-            raise ApiTimeoutError(
-                operation=operation,
-                reason=f"no complete answer within {self.deadline:g} s, the limit for one call",
-                sent=True,
-            ) from None
+            raise ApiTimeoutError(operation=operation, reason=why, sent=True) from None
+
+    def within(self, seconds: float | None) -> contextlib.AbstractContextManager[None]:
+        """Bound every call made inside (and in the tasks started inside) by one deadline,
+        ``seconds`` from now, beside each call's own: a call past it fails at once, saying so,
+        and no wait for a server's ``Retry-After`` reaches beyond it. None: no bound."""
+        return _within(None if seconds is None else (time.monotonic() + seconds, seconds))
 
     async def _send_with_retries(self, call: _Call) -> _Received:
         attempt = 0
         while True:
             paused = self._resume_at - time.monotonic()
             if paused > 0 and attempt == 0:  # a retry has waited already
+                if time.monotonic() + paused > call.ends:
+                    raise ApiTimeoutError(
+                        operation=call.operation,
+                        reason=f"the server asked to wait {paused:.0f} s, past the time left "
+                        "for this call",
+                        sent=False,
+                    )
                 await self._sleep(paused)
             outcome = await self._attempt(call)
             if isinstance(outcome, _Received):
                 return outcome
             self._slow_down(outcome, attempt)
             delay = self._retry_delay(call.method, attempt, outcome)
-            if delay is None:
-                raise outcome
+            if delay is None or time.monotonic() + delay > call.ends:
+                raise outcome  # a wait past the deadline would only end in a timeout
             attempt += 1
             self.stats.retries += 1
             logger.info("retrying %s in %.2fs after: %s", call.operation, delay, outcome)
@@ -482,7 +505,8 @@ class HubClient:
         wait = error.retry_after
         if wait is None:
             wait = retries.backoff_delay(attempt)
-        wait = min(wait, retries.RETRY_AFTER_CEILING)
+        if wait > retries.RETRY_AFTER_CEILING:
+            return  # not waited out: the call ends now, and the others need not stop for it
         self._resume_at = max(self._resume_at, time.monotonic() + wait)
 
     def _retry_delay(self, method: str, attempt: int, error: HubError) -> float | None:
@@ -522,15 +546,20 @@ class HubClient:
             )
         except httpx.TransportError as exc:
             return _connection_error(exc, operation, request.url.host)
-        except BodyTooLarge:
-            return InvalidResponseError(
-                operation=operation,
-                problem=f"the body is larger than {MAX_RESPONSE_BYTES // (1024 * 1024)} MB",
-                applied=method != "GET",
+        except (BodyTooLarge, UnreadableEncoding) as exc:
+            # The status decides what happened, not the method: a 2xx was done (its details
+            # unknown), a 4xx or 5xx was not (a gateway's 502/504: unknown, as always).
+            if not response.is_success:
+                return status_error_from_response(
+                    response, operation=operation, content=b"", now=self._clock()
+                )
+            problem = (
+                f"the body is larger than {MAX_RESPONSE_BYTES // (1024 * 1024)} MB"
+                if isinstance(exc, BodyTooLarge)
+                else f"the body is unreadable: {exc}"
             )
-        except UnreadableEncoding as exc:
             return InvalidResponseError(
-                operation=operation, problem=f"the body is unreadable: {exc}", applied=False
+                operation=operation, problem=problem, applied=method != "GET"
             )
         elapsed_ms = (time.perf_counter() - started) * 1000
         if logger.isEnabledFor(logging.DEBUG):
@@ -628,6 +657,29 @@ class _Call:
     body: dict[str, Any] | None
     reader: _ListReader[Any] | None
     """Reads each successful answer of a list as it arrives."""
+    ends: float
+    """When the call must be over (``time.monotonic()``): no retry waits past it."""
+
+
+#: What never goes through a proxy from the environment (None: the direct transport).
+NO_PROXY_PATTERNS = ("http://", "all://localhost", "all://127.0.0.1", "all://[::1]")
+
+#: The deadline of every call made within :meth:`HubClient.within`: (when, of how many seconds).
+_OVERALL_DEADLINE: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar(
+    "hubtui_overall_deadline", default=None
+)
+
+
+@contextlib.contextmanager
+def _within(deadline: tuple[float, float] | None) -> Iterator[None]:
+    if deadline is None:
+        yield
+        return
+    token = _OVERALL_DEADLINE.set(deadline)
+    try:
+        yield
+    finally:
+        _OVERALL_DEADLINE.reset(token)
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,7 @@ class HubTuiApp(App[None]):
         read_only: bool = False,
         change_log_path: Path | None = None,
         concurrency: int = 8,
+        search_deadline: float | None = 300.0,
         profile: str | None = None,
         reconnect: Reconnector | None = None,
     ) -> None:
@@ -111,6 +112,8 @@ class HubTuiApp(App[None]):
         self.read_only = read_only
         #: How many project-user lists a search across projects fetches at once.
         self.concurrency = concurrency
+        #: Seconds a whole search across projects may take.
+        self.search_deadline = search_deadline
         self.catalog = Catalog()
         self.change_log = ChangeLog(
             change_log_path,

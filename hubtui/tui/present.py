@@ -5,7 +5,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from hubtui.text import inert, lookalike
+from hubtui.names import (
+    DISPLAY_NAME_NOT_SENT,
+    LOOKALIKE_MARK,
+    NO_DISPLAY_NAME,
+    name_warnings,
+)
+from hubtui.text import inert
 from hubtui.tui.glyphs import NOT_EQUAL
 
 if TYPE_CHECKING:
@@ -13,12 +19,18 @@ if TYPE_CHECKING:
 
 #: The marker of a hub whose display name differs from its URL name (a symbol, not colour).
 DIFFERENT_NAMES_MARK = NOT_EQUAL
-NO_DISPLAY_NAME = "(none set = Name)"
-DISPLAY_NAME_NOT_SENT = "(not sent by server)"
 LIMITED_BADGE = "LIMITED"
-#: The marker of a hub whose Name or DisplayName may pass for another (see :func:`name_warning`).
-LOOKALIKE_MARK = "!"
 UNKNOWN = "unknown"
+
+__all__ = [
+    "DIFFERENT_NAMES_MARK",
+    "DISPLAY_NAME_NOT_SENT",
+    "LIMITED_BADGE",
+    "LOOKALIKE_MARK",
+    "NO_DISPLAY_NAME",
+    "UNKNOWN",
+    "name_warnings",
+]
 
 ROLE_MEANINGS = {
     "Reader": "can view the project's content, but not change it",
@@ -34,16 +46,6 @@ def display_name_cell(hub: Hub) -> str:
     if not hub.has_custom_display_name:
         return NO_DISPLAY_NAME
     return inert(hub.display_name)
-
-
-def name_warnings(hub: Hub) -> tuple[str | None, str | None]:
-    """Why the hub's Name, and why its DisplayName, may be mistaken for another (or None)."""
-    placeholders = (NO_DISPLAY_NAME, DISPLAY_NAME_NOT_SENT)
-    name = lookalike(hub.name, ascii_only=True, placeholders=placeholders)
-    shown = None
-    if hub.display_name_sent and hub.has_custom_display_name:
-        shown = lookalike(hub.display_name, placeholders=placeholders)
-    return name, shown
 
 
 def hub_label(hub: Hub) -> str:

@@ -25,6 +25,8 @@ class Session(Protocol):
     read_only: bool
     profile: str | None
     concurrency: int
+    search_deadline: float | None
+    """Seconds a whole search across projects may take (None: no bound)."""
     catalog: Catalog
     #: Handed down, not messaged up: a change is logged before its request leaves, so the log
     #: is written where the change is made, at once, never a message later.

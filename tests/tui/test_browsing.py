@@ -158,8 +158,8 @@ async def test_go_to_a_display_name_offers_the_hub_and_explains() -> None:
         await type_text(pilot, "ACME Construction Group")
         await press(pilot, "enter")
         text = screen_words(pilot)
-        assert "No hub has the URL name “ACME Construction Group”" in text
-        assert "matches the URL name (Name), not the display name" in text
+        assert "No hub has the URL name or id “ACME Construction Group”" in text
+        assert "named by their URL name (Name), not their display name" in text
         assert "has the URL name “acme-build”" in text
         await press(pilot, "enter")
         assert isinstance(pilot.app.screen, HubDetailScreen)
@@ -335,15 +335,17 @@ async def test_newcomers_words_one_project_and_utc_said_once() -> None:
         assert "1 match “loft”" in screen_words(pilot)
 
 
-async def test_go_to_ignores_the_case_of_a_url_name() -> None:
+async def test_go_to_offers_a_url_name_that_differs_only_in_case_never_takes_it() -> None:
     async with running() as pilot:
         await press(pilot, "g")
         await type_text(pilot, "ACME-BUILD")
         await press(pilot, "enter")
+        assert not isinstance(pilot.app.screen, HubDetailScreen)
+        assert "differs from it only in case or form: “acme-build”" in screen_words(pilot)
+        await press(pilot, "enter")  # the offer, taken by the person
         screen = pilot.app.screen
         assert isinstance(screen, HubDetailScreen)
         assert screen.hub.name == "acme-build"
-        assert "URL names ignore case" in screen_words(pilot)
 
 
 async def test_the_project_id_prompt_is_done_with_once_a_project_opens() -> None:

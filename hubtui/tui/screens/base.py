@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from textual import on, work
@@ -12,7 +13,7 @@ from textual.widgets import Footer, Input
 from textual.worker import Worker, WorkerState
 
 from hubtui.api.errors import AuthenticationError, HubError
-from hubtui.text import copy_problem, inert
+from hubtui.text import copy_lines, copy_problem, inert
 from hubtui.tui.messages import Reconnect
 from hubtui.tui.present import amount
 from hubtui.tui.session import session_of
@@ -289,6 +290,14 @@ class ListScreen(Screen[None], Generic[Loaded]):
         self.notify(
             f"Sent the {what} {inert(value)} to the terminal's clipboard (OSC 52; in tmux it "
             "needs set-clipboard on).",
+            markup=False,
+        )
+
+    def copy_lines(self, lines: Sequence[str], what: str) -> None:
+        """Copy several lines for a ticket, each through :func:`hubtui.text.copy_lines`."""
+        self.app.copy_to_clipboard(copy_lines(lines))
+        self.notify(
+            f"Sent the {what} ({len(lines)} lines) to the terminal's clipboard (OSC 52).",
             markup=False,
         )
 

@@ -14,7 +14,7 @@ from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState
 
 from hubtui.api.errors import HubError, NotFoundError
-from hubtui.names import displayed_as
+from hubtui.names import match_hub
 from hubtui.text import inert
 from hubtui.tui.session import session_of
 
@@ -63,37 +63,30 @@ class GoToHubScreen(ModalScreen["Hub | None"]):
         self.offer = None
         try:
             client = await session_of(self.app).client()
-            try:
-                hub = await client.get_hub_by_name(typed)
-            except NotFoundError:
-                if typed == typed.lower():
-                    raise
-                # URL names are lowercase: ACME-BUILD means acme-build.
-                hub = await client.get_hub_by_name(typed.lower())
-                self.notify(
-                    f"Opened the hub whose URL name is {inert(hub.name)} (URL names ignore case).",
-                    markup=False,
-                )
+            hub = await client.get_hub_by_name(typed)
         except NotFoundError:
             self._not_found(typed)
         except HubError as error:
             self._say(f"{error} Press enter to try again.")
         else:
-            self.dismiss(hub)
+            if hub.name == typed:
+                self.dismiss(hub)
+            else:  # a server that matched loosely is not taken at its word
+                self._not_found(typed)
 
     def _not_found(self, typed: str) -> None:
-        hub = displayed_as(self.loaded_hubs, typed, partial=True)
-        if hub is not None:
-            self.offer, self._offered_for = hub, typed
-            self._say(
-                f"No hub has the URL name “{inert(typed)}”. The lookup matches the URL name "
-                f"(Name), not the display name. The hub displayed as “{inert(hub.display_name)}” "
-                f"has the URL name “{inert(hub.name)}”. Press enter to open it, or escape."
-            )
+        found = match_hub(self.loaded_hubs, typed, partial=True)
+        if found.hub is not None:
+            self.dismiss(found.hub)
+        elif found.offer is not None:
+            self.offer, self._offered_for = found.offer, typed
+            self._say(f"{found.words()} Press enter to open it, or escape.")
+        elif found.candidates:
+            self._say(found.words())
         else:
             self._say(
-                f"No hub has the URL name “{inert(typed)}”. The lookup matches the URL name "
-                "(Name), not the display name, and no loaded hub's display name matches either."
+                f"{found.words()} The lookup matches the URL name (Name), not the display "
+                "name, and no loaded hub's display name matches either."
             )
 
     def _say(self, text: str) -> None:

@@ -148,7 +148,8 @@ class WhoScreen(ListScreen[None]):
         "domain is whitelisted by the hub and the project's access is Limited; they are not a "
         "member.",
         "NOT READ: the project (or the hub's project list) could not be read; the row says why. "
-        "r tries those again (or, when none failed, searches again without reusing lists).",
+        "r asks every project without an answer again (those not read, and those a stopped "
+        "search never asked); when all answered, r searches again without reusing lists.",
         "enter opens the project's users with the person selected; escape comes back here.",
         "escape while searching stops the search; y copies the summary for a ticket.",
     )
@@ -176,30 +177,28 @@ class WhoScreen(ListScreen[None]):
         return any(w.group == "load" and w.is_running for w in self.workers)
 
     def load(self) -> None:
-        failed = {
-            (f.hub.id, f.project.id if f.project else None) for f in self.findings if f.failed
-        }
-        if failed and not self.searching:
-            # r after a search: only what failed is asked again.
+        progress = self.progress
+        if progress.done and not self.searching and progress.unanswered(self.hubs):
+            # r after a stop or a failure: every project without an answer is asked, the
+            # unreadable and the never asked, and the search goes on counting.
             self.findings = [f for f in self.findings if not f.failed]
-            self._search(only=failed, reuse=True)
+            self._search(progress, reuse=True)
         else:
             self.findings = []
-            self._search(only=None, reuse=not self.progress.done)
+            self._search(Progress(hubs_total=len(self.hubs)), reuse=not progress.done)
 
     @work(exclusive=True, group="load", exit_on_error=False)
-    async def _search(self, only: set[tuple[str, int | None]] | None, reuse: bool) -> None:
+    async def _search(self, progress: Progress, reuse: bool) -> None:
         self.begin_loading()
         self.table.loading = False  # rows stream in: the progress bar shows the work
         bar = self.query_one(ProgressBar)
         bar.display = True
-        carried = self.progress if only is not None else None
-        self.progress = Progress()
+        self.progress = progress
         self._show_findings()
         catalog = self.session.catalog
         try:
             client = await self.client()
-            self.progress = await search_people(
+            await search_people(
                 client,
                 self.person,
                 self.hubs,
@@ -208,28 +207,15 @@ class WhoScreen(ListScreen[None]):
                 concurrency=self.session.concurrency,
                 api_version=self.session.api_version,
                 loaded=catalog.loaded_users if reuse else None,
-                only=only,
+                resume=progress,
+                deadline=self.session.search_deadline,
             )
         except HubError as error:
             self.show_problem(str(error))
         finally:
             bar.display = False
             self.end_loading()
-        if carried is not None:
-            self._merge(carried)
         self._show_findings()
-
-    def _merge(self, earlier: Progress) -> None:
-        """After retrying the failures: the summary counts the whole search."""
-        now = self.progress
-        now.projects_done += earlier.projects_done - earlier.failures
-        now.projects_total += earlier.projects_total - earlier.failures
-        now.matches += earlier.matches
-        now.projects_with_match |= earlier.projects_with_match
-        now.limited_projects |= earlier.limited_projects
-        now.roles.update(earlier.roles)
-        now.people |= earlier.people
-        now.reused += earlier.reused
 
     def _found(self, finding: Finding) -> None:
         self.findings.append(finding)
@@ -255,10 +241,10 @@ class WhoScreen(ListScreen[None]):
 
     def refresh_summary(self) -> None:
         progress = self.progress
-        if self.searching or not progress.done:
+        if not progress.stopped and (self.searching or not progress.done):
             text = f"Searching {self.scope}: {progress.line()}"
         else:
-            text = progress.summary(self.person)
+            text = progress.summary(self.person, self.findings)
             if progress.reused and progress.oldest_reuse is not None:
                 text += (
                     f" · {progress.reused} reused from this session "
@@ -312,7 +298,10 @@ class WhoScreen(ListScreen[None]):
     def action_back(self) -> None:
         if self.searching:
             self.workers.cancel_group(self, "load")
-            self.notify("Search stopped; the results so far are kept.", markup=False)
+            self.notify(
+                "Search stopped; the results so far are kept (r asks the rest).", markup=False
+            )
+            self.progress.stopped = True
             self.progress.finished_after = self.progress.finished_after or 0.0
             self.refresh_summary()
             return
@@ -324,11 +313,11 @@ class WhoScreen(ListScreen[None]):
     def export_context(self) -> dict[str, str]:
         return {
             "search": f"{self.person.text} in {self.scope}",
-            "summary": self.progress.summary(self.person),
+            "summary": self.progress.summary(self.person, self.findings),
         }
 
     def action_copy(self) -> None:
-        lines = [self.progress.summary(self.person)]
+        lines = [self.progress.summary(self.person, self.findings)]
         for finding in self.findings:
             where = f"{inert(finding.hub.name)} / "
             where += inert(finding.project.name) if finding.project else "(projects)"
@@ -344,9 +333,4 @@ class WhoScreen(ListScreen[None]):
                 else:
                     how = f"member, {inert(user.role)}"
                 lines.append(f"- {where}: {who}, {how}")
-        # Built from inert parts only: safe to paste, newlines included.
-        self.app.copy_to_clipboard("\n".join(lines))
-        self.notify(
-            f"Sent the summary ({len(lines)} lines) to the terminal's clipboard (OSC 52).",
-            markup=False,
-        )
+        self.copy_lines(lines, "summary")
