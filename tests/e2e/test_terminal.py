@@ -91,12 +91,14 @@ def test_switching_profile_between_two_servers(tmp_path: Path) -> None:
     with running_demo_server() as first, running_demo_server() as second:
         config = tmp_path / "config.toml"
         config.write_text(
+            # Each profile with its own server has its own token source.
             f'default_profile = "a"\n[profiles.a]\nbase_url = "{first}"\n'
-            f'[profiles.b]\nbase_url = "{second}"\n',
+            'token_command = "echo demo-token"\n'
+            f'[profiles.b]\nbase_url = "{second}"\ntoken_command = "echo demo-token"\n',
             encoding="utf-8",
         )
         terminal = Terminal(
-            ["env", f"HUBTUI_CONFIG={config}", "HUBTUI_TOKEN=demo-token", *hubtui_command()],
+            ["env", f"HUBTUI_CONFIG={config}", "HUBTUI_TOKEN=not-for-profiles", *hubtui_command()],
             width=120,
             height=32,
         )
