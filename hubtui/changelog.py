@@ -199,8 +199,7 @@ class ChangeLog:
         try:
             self._write(change)
         except ChangeLogError as error:
-            line = json.dumps(asdict(change), ensure_ascii=True)
-            self.write_error = f"{error} The line it should hold: {line}"
+            self.write_error = f"{error} The line it should hold: {_line(change)}"
             if self.on_write_error is not None:
                 self.on_write_error(self.write_error)
 
@@ -208,7 +207,7 @@ class ChangeLog:
         """Append one line, flushed to disk, or raise :class:`ChangeLogError`."""
         if self.path is None:
             return
-        line = (json.dumps(asdict(change), ensure_ascii=True) + "\n").encode()
+        line = (_line(change) + "\n").encode()
         try:
             descriptor = open_private(self.path)
             try:
@@ -224,6 +223,11 @@ class ChangeLog:
             if exc.errno == errno.ELOOP:
                 why = "it is a symbolic link, which hubtui does not follow"
             raise ChangeLogError(f"Could not write the change log {self.path}: {why}.") from None
+
+
+def _line(change: Change) -> str:
+    """A change as its line of the log (JSON, ASCII only), without the newline."""
+    return json.dumps(asdict(change), ensure_ascii=True)
 
 
 def _check_room(descriptor: int, size: int) -> None:

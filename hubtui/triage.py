@@ -202,8 +202,8 @@ def summary(query: PersonQuery, findings: Iterable[Finding], progress: Progress)
     if hubs_not_listed:
         hubs = "1 hub" if hubs_not_listed == 1 else f"{hubs_not_listed:,} hubs"
         text += f"; the projects of {hubs} could not be listed"
-    total = sum(len(projects) for projects in progress.listed.values())
     if progress.stopped:
+        total = sum(len(projects) for projects in progress.listed.values())
         searched = len(progress.answered) + projects_not_read
         text += f"; stopped: {searched:,} of {total:,} projects searched"
     return text
@@ -306,8 +306,9 @@ async def search_people(
 
     with client.within(deadline):
         async with asyncio.TaskGroup() as group:
+            asked = None if only is None else {hub_id for hub_id, _ in only}
             for hub in hubs:
-                if only is None or any(h == hub.id for h, _ in only):
+                if asked is None or hub.id in asked:
                     group.create_task(one_hub(hub, group))
     progress.finished_after = time.monotonic() - progress.started
     on_progress(progress)
