@@ -16,6 +16,10 @@ from hubtui.text import fold
 if TYPE_CHECKING:
     from hubtui.api import Hub, Project, ProjectUser
 
+#: The user lists of this many projects (the last opened) are kept for the palette and for a
+#: search to reuse; an older one is read again when needed. An app open all day visits many.
+USER_LISTS_KEPT = 24
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -63,7 +67,11 @@ class Catalog:
     def add_users(
         self, hub: Hub, project: Project | None, project_id: str, users: list[ProjectUser]
     ) -> None:
-        self._user_loads[(hub.id, project_id)] = _UserLoad(hub, project, project_id, users)
+        key = (hub.id, project_id)
+        self._user_loads.pop(key, None)  # the newest last: the oldest is let go first
+        self._user_loads[key] = _UserLoad(hub, project, project_id, users)
+        while len(self._user_loads) > USER_LISTS_KEPT:
+            del self._user_loads[next(iter(self._user_loads))]
 
     def loaded_users(
         self, hub_id: str, project_id: str

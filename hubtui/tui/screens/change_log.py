@@ -9,11 +9,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from hubtui.changelog import ChangeLog
 from hubtui.text import inert
 from hubtui.tui.glyphs import WARNING
+from hubtui.tui.widgets.chrome import KeyFooter
 
 
 class ChangeLogScreen(ModalScreen[None]):
@@ -26,7 +27,7 @@ class ChangeLogScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog-box"):
             yield Static(self._text(), id="change-log-text")
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def _text(self) -> Content:
         lines: list[Content] = [Content.styled("Changes in this session", "bold")]

@@ -10,7 +10,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from hubtui.tui.widgets.chrome import KeyFooter
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -30,7 +32,7 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Static(self.question)
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def action_enter(self) -> None:
         if self.enter_says_yes:

@@ -10,10 +10,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from hubtui.text import inert
+from hubtui.tui.widgets.chrome import KeyFooter
 
 
 class CopyChoiceScreen(ModalScreen["tuple[str, str] | None"]):
@@ -36,7 +37,7 @@ class CopyChoiceScreen(ModalScreen["tuple[str, str] | None"]):
                 ),
                 id="copy-choices",
             )
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     @on(OptionList.OptionSelected, "#copy-choices")
     def _chosen(self, event: OptionList.OptionSelected) -> None:

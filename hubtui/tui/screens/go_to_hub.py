@@ -10,13 +10,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
 from hubtui.api.errors import HubError, NotFoundError
 from hubtui.names import match_hub
 from hubtui.text import inert
 from hubtui.tui.session import session_of
+from hubtui.tui.widgets.chrome import KeyFooter
 
 if TYPE_CHECKING:
     from hubtui.api import Hub
@@ -44,7 +45,7 @@ class GoToHubScreen(ModalScreen["Hub | None"]):
             )
             yield Input(placeholder="URL name, then enter", id="hub-name-input")
             yield Static(id="go-to-message")
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     @on(Input.Submitted, "#hub-name-input")
     def _submitted(self, event: Input.Submitted) -> None:

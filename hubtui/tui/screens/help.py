@@ -9,9 +9,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from hubtui.tui.screens.base import ListScreen
+from hubtui.tui.widgets.chrome import KeyFooter
 
 GLOBAL_KEYS = (
     ("enter", "open the selected row"),
@@ -47,7 +48,7 @@ class HelpScreen(ModalScreen[None]):
                 for line in self.for_screen.LEGEND:
                     yield Static(line, classes="help-legend")
             yield Static("escape or ? closes this help.", classes="help-heading")
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def keys(self) -> list[tuple[str, str]]:
         """(keys, what they do) for the screen below: shared keys first, then its own."""

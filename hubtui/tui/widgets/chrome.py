@@ -8,10 +8,22 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import Input, Static
+from textual.widgets import Footer, Input, Static
 
 from hubtui.text import inert
 from hubtui.tui.glyphs import SEPARATOR, WARNING
+
+
+class KeyFooter(Footer):
+    """Textual's footer, without its leak: each recompose (every change of the keys shown, so
+    every load) binds its new keys to the footer's ``compact``, and the old keys' bindings were
+    dropped only when ``compact`` changed, which it never does. An open app kept ~10 dead key
+    widgets per reload; they are let go here as soon as they are removed."""
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        for watchers in getattr(self, "__watchers", {}).values():
+            watchers[:] = [(node, call) for node, call in watchers if node.is_attached]
 
 
 class Breadcrumb(Static):

@@ -1,0 +1,109 @@
+"""An app left open all day: resident memory per 100 operations, beside the idle line.
+
+Run:  python -m bench.bench_soak            (300 of each operation)
+      python -m bench.bench_soak --quick    (40 of each)
+
+The app runs headless on the in-process demo API. Each operation is warmed up 20 times, then
+repeated; the figure is the growth of the process's resident memory (VmRSS) per 100 operations.
+The anchor is the same app left idle for as long as the slowest operation took.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from hubtui.cli import demo_connector
+from hubtui.config import load_settings
+from hubtui.tui.app import HubTuiApp
+
+Operation = Callable[[Pilot[None]], Awaitable[None]]
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def keys(pilot: Pilot[None], *pressed: str) -> None:
+    for key in pressed:
+        await pilot.press(key)
+        await settle(pilot)
+
+
+async def reload(pilot: Pilot[None]) -> None:
+    await keys(pilot, "r")
+
+
+async def open_and_back(pilot: Pilot[None]) -> None:
+    await keys(pilot, "enter", "enter", "escape", "escape")
+
+
+async def search(pilot: Pilot[None]) -> None:
+    await keys(pilot, "w")
+    await pilot.press(*"@northwind-eng.com")
+    await keys(pilot, "enter", "escape", "escape")
+
+
+async def soak(name: str, operation: Operation | None, count: int, seconds: float) -> float:
+    """MB of resident memory per 100 operations (per the same time idle, for None)."""
+    settings = load_settings(need_token=False)
+    app = HubTuiApp(connect=demo_connector(settings), server_label="demo API (in-process)")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        for _ in range(20):
+            if operation is not None:
+                await operation(pilot)
+        gc.collect()
+        before, started = rss_mb(), time.perf_counter()
+        if operation is None:
+            await asyncio.sleep(seconds)
+        else:
+            for _ in range(count):
+                await operation(pilot)
+        took = time.perf_counter() - started
+        gc.collect()
+        grown = rss_mb() - before
+    per_100 = grown * 100 / count
+    print(f"{name:<22} {count:>6} {took:>8.1f} {grown:>+9.2f} {per_100:>+11.2f}", flush=True)
+    return took
+
+
+async def run(count: int) -> None:
+    print(f"{'operation':<22} {'count':>6} {'seconds':>8} {'RSS MB':>9} {'MB per 100':>11}")
+    slowest = 0.0
+    for name, operation in (
+        ("reload the hub list", reload),
+        ("open hub, project, back", open_and_back),
+        ("search @domain", search),
+    ):
+        slowest = max(slowest, await soak(name, operation, count, 0))
+    await soak("idle (anchor)", None, count, slowest)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true")
+    count = 40 if parser.parse_args().quick else 300
+    os.environ.setdefault("HUBTUI_DATA_DIR", tempfile.mkdtemp(prefix="hubtui-soak-"))
+    asyncio.run(run(count))
+
+
+if __name__ == "__main__":
+    main()
