@@ -6,6 +6,11 @@ a ratio to it, at concurrency 8 and 16. The event loop's worst lag while searchi
 ticker) stands for how fast a key is answered meanwhile. With 10 % injected 503s the findings are
 compared with the fault-free run.
 
+The anchor below the ratios: one project's users asked again and again on one kept-alive
+connection, beside a fresh connection each time (a server that holds back the end of an answer
+until the client's delayed ACK shows as +40 ms on the kept-alive line), and hubtui's own client
+against a server that writes each answer in several pieces, as a production service may.
+
     python -m bench.bench_who            # about a minute
 """
 
@@ -13,7 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import resource
+import statistics
 import time
+
+import httpx
 
 from bench.harness import running_demo_server
 from hubtui.api import HubClient
@@ -81,12 +89,67 @@ def key(findings: list[Finding]) -> set[tuple[int, str]]:
     }
 
 
+async def keep_alive_probe(url: str, path: str, rounds: int = 15) -> tuple[float, float]:
+    """Median ms of one GET on a kept-alive connection, and on a fresh connection each time."""
+    headers = {"Authorization": f"Bearer {DEMO_TOKEN}"}
+    kept: list[float] = []
+    async with httpx.AsyncClient(base_url=url, headers=headers) as client:
+        await client.get(path)
+        for _ in range(rounds):
+            started = time.perf_counter()
+            (await client.get(path)).raise_for_status()
+            kept.append(time.perf_counter() - started)
+    fresh: list[float] = []
+    for _ in range(rounds):
+        async with httpx.AsyncClient(base_url=url, headers=headers) as client:
+            started = time.perf_counter()
+            (await client.get(path)).raise_for_status()
+            fresh.append(time.perf_counter() - started)
+    return statistics.median(kept) * 1000, statistics.median(fresh) * 1000
+
+
+async def pieces_probe(rounds: int = 15) -> float:
+    """Median ms of hubtui's client reading a 50 KB list that a server writes in four pieces
+    (headers, then the body in three writes) on one kept-alive connection."""
+    body = b"[" + b",".join(b'{"Id":%d,"Name":"project %d"}' % (n, n) for n in range(1700)) + b"]"
+    head = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: %d\r\n\r\n"
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while await reader.readuntil(b"\r\n\r\n"):
+            writer.write(head % len(body))
+            third = len(body) // 3
+            for part in (body[:third], body[third : 2 * third], body[2 * third :]):
+                await writer.drain()
+                writer.write(part)
+            await writer.drain()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    took: list[float] = []
+    async with server, HubClient(f"http://127.0.0.1:{port}", token=DEMO_TOKEN) as client:
+        await client.list_projects("h")
+        for _ in range(rounds):
+            started = time.perf_counter()
+            await client.list_projects("h")
+            took.append(time.perf_counter() - started)
+    return statistics.median(took) * 1000
+
+
 async def run() -> None:
     hub_name, email = target()
     print(f"one hub of {PROJECTS} projects × {USERS} users, latency {LATENCY} s; searching {email}")
     print(f"{'run':<28} {'search s':>9} {'floor s':>8} {'ratio':>6} {'first s':>8} {'lag ms':>7}")
     clean: set[tuple[int, str]] = set()
     with running_demo_server(*FLAGS) as url:
+        async with HubClient(url, token=DEMO_TOKEN) as client:
+            hub = await client.get_hub_by_name(hub_name)
+            projects = await client.list_projects(hub.id)
+        path = f"/v3/hubs/{hub.id}/projects/{projects[0].id}/users"
+        kept, fresh = await keep_alive_probe(url, path)
+        print(
+            f"anchor: one project's users, median of 15: kept-alive {kept:.1f} ms, fresh "
+            f"connection {fresh:.1f} ms (server latency {LATENCY * 1000:.0f} ms)"
+        )
         for concurrency in (8, 16):
             progress, findings, took, first, lag = await one_search(
                 url, hub_name, email, concurrency
@@ -106,6 +169,10 @@ async def run() -> None:
             f"{first:>8.3f} {lag * 1000:>7.1f}"
         )
         print(f"  findings equal to the fault-free run: {key(findings) == clean}")
+    print(
+        f"hubtui's client, a 50 KB answer written in four pieces, kept-alive: "
+        f"{await pieces_probe():.1f} ms median"
+    )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS of the searching process: {peak:.0f} MB")
 

@@ -7,6 +7,11 @@ carriage return) gets a leading ``'``, the usual rule. The context (server, hub,
 time) comes first: ``#`` lines in CSV, each one cell written by the same CSV writer under the
 same rule, a ``context`` object in JSON. The file is created 0600 and never replaces an existing
 one.
+
+Cells keep their kind: a yes/no column is ``True``/``False`` (``None`` where the server did not
+say), a count an ``int``. JSON keeps them as JSON booleans and numbers; CSV writes ``yes``,
+``no`` or an empty cell. A CSV file may start with a UTF-8 byte-order mark, so that a
+spreadsheet reads ``Malmö`` as such.
 """
 
 from __future__ import annotations
@@ -18,10 +23,26 @@ import os
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import TypeAlias
 
 from hubtui.text import inert
 
-__all__ = ["FORMATS", "default_file_name", "formula_safe", "render", "write_export"]
+__all__ = [
+    "FORMATS",
+    "Cell",
+    "default_file_name",
+    "formula_safe",
+    "render",
+    "typed_cell",
+    "write_export",
+]
+
+#: One exported value: text as shown, a yes/no (None: not said), or a count.
+Cell: TypeAlias = str | bool | int | None
+#: What a spreadsheet needs to read a CSV file as UTF-8.
+BOM = "\ufeff"
+#: hubtui's words for a yes/no the server did not give.
+_NOT_SAID = frozenset({"unknown", "?"})
 
 FORMATS = ("csv", "json")
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
@@ -41,30 +62,62 @@ def default_file_name(what: str, fmt: str, moment: datetime | None = None) -> st
     return f"hubtui-{slug}-{stamp}.{fmt}"
 
 
+def typed_cell(text: str, *, boolean: bool = False, numeric: bool = False) -> Cell:
+    """A shown cell as the value it stands for: a yes/no column's mark (``LIMITED``, ``yes``,
+    ``≠``) is True, an empty one False, ``unknown`` None; a count is an int."""
+    if boolean:
+        return None if text in _NOT_SAID else bool(text)
+    if numeric:
+        digits = text.replace(",", "")
+        if digits.isdigit():
+            return int(digits)
+    return text
+
+
+def _csv_cell(cell: Cell) -> str:
+    if cell is None:
+        return ""
+    if isinstance(cell, bool):
+        return "yes" if cell else "no"
+    if isinstance(cell, int):
+        return str(cell)
+    return formula_safe(inert(cell, limit=None))
+
+
 def render(
     fmt: str,
     context: Mapping[str, str],
     columns: Sequence[str],
-    rows: Sequence[Sequence[str]],
+    rows: Sequence[Sequence[Cell]],
+    *,
+    bom: bool = False,
 ) -> str:
-    """The file's text; every value goes through :func:`hubtui.text.inert` (uncut)."""
+    """The file's text; every text goes through :func:`hubtui.text.inert` (uncut). ``bom``
+    starts a CSV file with a UTF-8 byte-order mark, for spreadsheets."""
     context = {key: inert(value, limit=None) for key, value in context.items()}
-    rows = [[inert(cell, limit=None) for cell in row] for row in rows]
     if fmt == "json":
-        records = [dict(zip(columns, row, strict=False)) for row in rows]
+        records = [
+            {
+                column: inert(cell, limit=None) if isinstance(cell, str) else cell
+                for column, cell in zip(columns, row, strict=False)
+            }
+            for row in rows
+        ]
         body = {"context": dict(context), "columns": list(columns), "rows": records}
         return json.dumps(body, ensure_ascii=False, indent=2) + "\n"
     if fmt != "csv":
         raise ValueError(f"unknown export format {fmt!r}")
     out = io.StringIO()
+    if bom:
+        out.write(BOM)
     writer = csv.writer(out, lineterminator="\n")
     for key, value in context.items():
         # One quoted cell a line, under the same rules as the body: a comma or a quote in a
         # hub or project name never opens a cell of its own.
         writer.writerow([formula_safe(f"# {key}: {value}")])
-    writer.writerow([formula_safe(c) for c in columns])
+    writer.writerow([formula_safe(inert(c, limit=None)) for c in columns])
     for row in rows:
-        writer.writerow([formula_safe(cell) for cell in row])
+        writer.writerow([_csv_cell(cell) for cell in row])
     return out.getvalue()
 
 

@@ -1,18 +1,20 @@
 """The same answers without the screen: commands that print and exit, for scripts and tickets.
 
 They share every setting, the token rules, the client, the search engine and the export rules
-with the app, and never import Textual, so they start fast. Exit statuses: 0 done or found,
-1 nothing matched or not found, 2 usage or settings, 3 the server refused or failed, 4 the outcome
-of a change is unknown.
+with the app, and never import Textual, so they start fast. Every command is held to one table
+of exit statuses (:data:`EXIT_TABLE`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import shutil
 import sys
+import textwrap
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
@@ -27,7 +29,10 @@ from hubtui.changelog import (
     default_change_log_path,
     now,
 )
-from hubtui.export import render
+from hubtui.core.emails import email_problem
+from hubtui.core.layout import Column, fit_columns
+from hubtui.core.words import hub_facts
+from hubtui.export import Cell, render, typed_cell
 from hubtui.names import (
     DISPLAY_NAME_NOT_SENT,
     LOOKALIKE_MARK,
@@ -40,15 +45,28 @@ from hubtui.text import inert
 if TYPE_CHECKING:
     import argparse
 
-    from hubtui.api import Hub, HubClient, ProjectUser
+    from hubtui.api import Hub, HubClient, Project, ProjectUser
     from hubtui.config import Settings
 
-OK, NOTHING, USAGE, REFUSED, UNKNOWN_OUTCOME = 0, 1, 2, 3, 4
-FORMATS = ("table", "json", "jsonl", "csv")
-EXIT_STATUSES = (
-    "exit status: 0 done or found, 1 nothing matched or not found, 2 usage or settings, "
-    "3 the server refused or failed, 4 the outcome of a change is unknown"
+OK, NOTHING, NOT_SENT, REFUSED, UNKNOWN_OUTCOME, INTERRUPTED = 0, 1, 2, 3, 4, 130
+USAGE = NOT_SENT
+#: Every command's exit statuses: the same table in --help, the README and the tests.
+EXIT_TABLE = (
+    (OK, "done, found, or already so (nothing to change)"),
+    (NOTHING, "not found: no such hub, project or person, or nothing matched"),
+    (
+        NOT_SENT,
+        "not sent: a wrong option or setting, read-only, a change hubtui refuses (an invalid "
+        "email, a limited reader's role, someone already a member) or the question answered no",
+    ),
+    (REFUSED, "the server refused or failed, or part of the answer could not be read"),
+    (UNKNOWN_OUTCOME, "the outcome of a change is unknown"),
+    (INTERRUPTED, "stopped with Ctrl+C"),
 )
+EXIT_STATUSES = "exit status: " + "; ".join(f"{code} {words}" for code, words in EXIT_TABLE)
+#: A reader of our output went away (``| head``): end quietly, as other Unix tools do.
+BROKEN_PIPE = 141
+FORMATS = ("table", "json", "jsonl", "csv")
 
 
 class Stop(Exception):
@@ -67,14 +85,21 @@ class Table:
     Each is built only when the format asks for it: 50,000 users as JSON lines need no table.
     """
 
-    columns: tuple[str, ...]
+    columns: tuple[Column, ...]
     items: Sequence[Any]
     row: Callable[[Any], tuple[str, ...]]
     dump: Callable[[Sequence[Any]], list[dict[str, Any]]]
-    keep: frozenset[int] = frozenset({0})
-    """Columns never cut to fit the terminal: the identifiers a person must read exactly."""
+    empty: str = "nothing matched"
+    """Said on stderr (on a terminal, or as a table) when there is no row: stdout stays empty."""
+    note: int | None = None
+    """A column of prose (a reason): on a terminal, written whole under its row, wrapped to
+    the width, instead of as a column; a column like any other in CSV."""
     lines: Callable[[Sequence[Any]], str] | None = None
     """JSON lines written straight from the records, when that is faster than :attr:`dump`."""
+    before: str = ""
+    """Lines printed above the table on a terminal (a hub's facts)."""
+    csv: tuple[tuple[str, ...], Callable[[Any], tuple[Cell, ...]]] | None = None
+    """CSV's own columns and cells, where the table's words (placeholders) are not values."""
 
     @property
     def rows(self) -> list[tuple[str, ...]]:
@@ -83,6 +108,10 @@ class Table:
     @property
     def records(self) -> list[dict[str, Any]]:
         return self.dump(self.items)
+
+    @property
+    def labels(self) -> list[str]:
+        return [column.label for column in self.columns]
 
 
 #: What JSON leaves raw but a terminal would obey or hide: C1 controls, bidi and invisible marks.
@@ -97,7 +126,9 @@ def _model_lines(items: Sequence[Any]) -> str:
     from pydantic import TypeAdapter
 
     adapter: TypeAdapter[Any] = TypeAdapter(type(items[0]))
-    text = b"\n".join(adapter.dump_json(item, by_alias=True) for item in items).decode()
+    text = b"\n".join(
+        adapter.dump_json(item, by_alias=True, exclude_unset=True) for item in items
+    ).decode()
     safe: str = _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return safe + "\n"
 
@@ -109,7 +140,8 @@ def _dump_models(items: Sequence[Any]) -> list[dict[str, Any]]:
     from pydantic import TypeAdapter
 
     adapter: TypeAdapter[list[Any]] = TypeAdapter(list[type(items[0])])  # type: ignore[misc,arg-type]
-    return adapter.dump_python(list(items), mode="json", by_alias=True)  # type: ignore[no-any-return]
+    dumped = adapter.dump_python(list(items), mode="json", by_alias=True, exclude_unset=True)
+    return dumped  # type: ignore[no-any-return]
 
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -135,7 +167,12 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     only = users.add_mutually_exclusive_group()
     only.add_argument("--limited", action="store_true", help="only limited readers")
     only.add_argument("--members", action="store_true", help="only direct members")
-    who = command("who", "find a person (email, @domain or name) in every project")
+    who = command(
+        "who",
+        "find a person (email, @domain or name) in every project. Exit status 0: every project "
+        "read and someone found; 1: every project read and nobody found; 3: a project could "
+        "not be read, whatever was found (the output lists it)",
+    )
     who.add_argument("query", metavar="QUERY")
     who.add_argument("--hub", help="search only this hub (Name or Id)")
     for name, help_text in (
@@ -172,8 +209,13 @@ def run(
         print(f"hubtui: {stop.message}", file=sys.stderr)
         return stop.status
     except KeyboardInterrupt:
-        print("hubtui: stopped.", file=sys.stderr)
-        return 130
+        print("\nhubtui: stopped.", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:
+        # Whatever is still buffered goes nowhere, quietly, instead of a traceback at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BROKEN_PIPE
 
 
 async def _run(
@@ -182,7 +224,7 @@ async def _run(
     settings: Settings,
     server_label: str,
 ) -> int:
-    from hubtui.api import HubError
+    from hubtui.api import HubError, NotFoundError
 
     client = connect()
     async with client:
@@ -190,9 +232,14 @@ async def _run(
             if args.command in ("add-user", "set-role"):
                 return await _change(args, client, settings, server_label)
             table, status = await _query(args, client, settings)
+        except NotFoundError as error:
+            raise Stop(NOTHING, inert(str(error), limit=1000)) from None
         except HubError as error:
             raise Stop(REFUSED, inert(str(error), limit=1000)) from None
-    _print(table, args.format or ("table" if sys.stdout.isatty() else "jsonl"), sys.stdout)
+    fmt = args.format or ("table" if sys.stdout.isatty() else "jsonl")
+    if not table.items and (fmt == "table" or sys.stderr.isatty()):
+        print(f"hubtui: {table.empty}.", file=sys.stderr)
+    _print(table, fmt, sys.stdout)
     return status
 
 
@@ -206,31 +253,22 @@ async def _query(
     hub = await resolve_hub(client, args.hub) if command != "who" or args.hub else None
     if command == "hub":
         assert hub is not None
-        return _hubs_table([hub]), OK
+        return await _hub_table(client, hub), OK
     if command == "projects":
         assert hub is not None
         projects = await client.list_projects(hub.id)
-        table = Table(
-            ("Id", "Name", "Access", "Status", "Number"),
-            projects,
-            lambda p: (
-                str(p.id),
-                inert(p.name),
-                inert(p.project_access or ""),
-                inert(p.project_status or ""),
-                inert(p.number or ""),
-            ),
-            _dump_models,
-        )
+        table = _projects_table(projects, f"no projects in hub {inert(hub.name)}")
         return table, OK if projects else NOTHING
     if command == "users":
         assert hub is not None
         users = list(await client.list_project_users(hub.id, args.project))
+        which = "users"
         if args.limited:
-            users = [u for u in users if u.is_limited]
+            users, which = [u for u in users if u.is_limited], "limited readers"
         elif args.members:
-            users = [u for u in users if u.is_limited is False]
-        return _users_table(users), OK if users else NOTHING
+            users, which = [u for u in users if u.is_direct_member], "direct members"
+        table = _users_table(users, f"no {which} in project {inert(args.project)}")
+        return table, OK if users else NOTHING
     return await _who(args, client, settings, hub)
 
 
@@ -252,16 +290,27 @@ async def resolve_hub(client: HubClient, given: str) -> Hub:
     raise Stop(NOTHING, found.words())
 
 
+def _id_column(label: str = "Id") -> Column:
+    # Never cut: its width is set to its longest value when the table is laid out.
+    return Column("id", label, min_width=len(label), keep=True)
+
+
+def _display_name_words(hub: Hub) -> tuple[str, str]:
+    """The DisplayName cell and the Names note, in words (the app shows the same)."""
+    if not hub.display_name_sent:
+        shown, note = DISPLAY_NAME_NOT_SENT, ""
+    elif hub.has_custom_display_name:
+        shown, note = inert(hub.display_name), "differs"
+    else:
+        shown, note = NO_DISPLAY_NAME, ""
+    if lookalike_words(hub):
+        note = f"{note} {LOOKALIKE_MARK}lookalike".strip()
+    return shown, note
+
+
 def _hubs_table(hubs: Sequence[Hub]) -> Table:
     def row(hub: Hub) -> tuple[str, ...]:
-        if not hub.display_name_sent:
-            shown, note = DISPLAY_NAME_NOT_SENT, ""
-        elif hub.has_custom_display_name:
-            shown, note = inert(hub.display_name), "differs"
-        else:
-            shown, note = NO_DISPLAY_NAME, ""
-        if lookalike_words(hub):
-            note = f"{note} {LOOKALIKE_MARK}lookalike".strip()
+        shown, note = _display_name_words(hub)
         return (
             inert(hub.name),
             shown,
@@ -280,23 +329,107 @@ def _hubs_table(hubs: Sequence[Hub]) -> Table:
                 record["hubtui_lookalike"] = why
         return records
 
+    def cells(hub: Hub) -> tuple[Cell, ...]:
+        # Values only: the DisplayName as sent (empty when not sent), and whether it was.
+        return (
+            hub.name,
+            hub.display_name if hub.display_name_sent else "",
+            hub.display_name_sent,
+            hub.has_custom_display_name,
+            lookalike_words(hub) or "",
+            hub.region_name or "",
+            hub.number_of_users,
+            hub.number_of_projects,
+            hub.id,
+        )
+
+    csv_columns = (
+        "Name (URL name)",
+        "DisplayName",
+        "DisplayName sent",
+        "DisplayName differs",
+        "Lookalike",
+        "Region",
+        "Users",
+        "Projects",
+        "Id",
+    )
     return Table(
-        ("Name (URL name)", "DisplayName", "Names", "Region", "Users", "Projects", "Id"),
+        (
+            Column("name", "Name (URL name)", min_width=18, keep=True),
+            Column("display_name", "DisplayName", min_width=12),
+            Column("names", "Names", min_width=7),
+            Column("region", "Region", min_width=7, priority=3),
+            Column("users", "Users", width=5, numeric=True, priority=4),
+            Column("projects", "Projects", width=8, numeric=True, priority=4),
+            _id_column(),
+        ),
         hubs,
         row,
         dump,
+        empty="no hubs",
+        csv=(csv_columns, cells),
+    )
+
+
+async def _hub_table(client: HubClient, hub: Hub) -> Table:
+    """One hub: the facts the hub detail screen shows, then its projects (on a terminal)."""
+    from hubtui.api import HubError
+
+    shown, note = _display_name_words(hub)
+    facts = [
+        ("Name", f"{inert(hub.name)}  (URL name: in links; what 'hubtui hub' matches)"),
+        ("DisplayName", f"{shown}  ({note or 'as shown'}; never used to look up)"),
+        *hub_facts(hub, client.regional_route(hub)),
+    ]
+    why = lookalike_words(hub)
+    if why:
+        facts.append(("Lookalike", inert(why, limit=None)))
+    lines = [f"{label:<13} {words}" for label, words in facts]
+    try:
+        projects = await client.list_projects(hub.id)
+    except HubError as error:
+        lines.append(f"\nProjects: not read ({inert(str(error), limit=300)})")
+    else:
+        listed = _projects_table(projects, "no projects")
+        width = shutil.get_terminal_size().columns
+        lines.append(f"\nProjects ({len(projects)}):")
+        lines.append(aligned(listed, width)[0].rstrip("\n") if projects else "(none)")
+    table = _hubs_table([hub])
+    return Table(table.columns, table.items, table.row, table.dump, before="\n".join(lines) + "\n")
+
+
+def _projects_table(projects: Sequence[Project], empty: str) -> Table:
+    return Table(
+        (
+            Column("name", "Name", min_width=18),
+            Column("access", "Access", min_width=7),
+            Column("status", "Status", min_width=6, priority=1),
+            _id_column(),
+            Column("number", "Number", min_width=6, priority=3),
+        ),
+        projects,
+        lambda p: (
+            inert(p.name),
+            inert(p.project_access or ""),
+            inert(p.project_status or ""),
+            str(p.id),
+            inert(p.number or ""),
+        ),
+        _dump_models,
+        empty=empty,
     )
 
 
 def _access(user: ProjectUser) -> str:
     if user.is_limited:
-        return f"LIMITED reader via {inert(user.user.email_domain or '?')}"
+        return f"LIMITED @{inert(user.user.email_domain or '?')}"
     if user.is_limited is None:
         return "unknown"
     return "member"
 
 
-def _users_table(users: Sequence[ProjectUser]) -> Table:
+def _users_table(users: Sequence[ProjectUser], empty: str) -> Table:
     def row(u: ProjectUser) -> tuple[str, ...]:
         return (
             inert(u.user.full_name or u.user.user_name or ""),
@@ -309,11 +442,19 @@ def _users_table(users: Sequence[ProjectUser]) -> Table:
         )
 
     return Table(
-        ("Name", "Email", "Role", "Access", "Reviewer", "Teams", "Id"),
+        (
+            Column("name", "Name", min_width=12),
+            Column("email", "Email", min_width=18, keep=True),
+            Column("role", "Role", min_width=6),
+            Column("access", "Access", min_width=8, keep=True),
+            Column("reviewer", "Reviewer", width=8, priority=3, boolean=True),
+            Column("teams", "Teams", min_width=6, priority=4),
+            _id_column(),
+        ),
         users,
         row,
         _dump_models,
-        keep=frozenset({1, 3}),
+        empty=empty,
         lines=_model_lines,
     )
 
@@ -351,31 +492,47 @@ async def _who(
         base = {
             "Hub": finding.hub.name,
             "HubDisplayName": finding.hub.display_name,
-            "Project": project.model_dump(mode="json", by_alias=True) if project else None,
+            "Project": project.model_dump(mode="json", by_alias=True, exclude_unset=True)
+            if project
+            else None,
         }
         if finding.error is not None:
             why = inert(str(finding.error), limit=300)
-            rows.append((inert(finding.hub.name), where, "", "", "NOT READ", why))
+            rows.append((inert(finding.hub.name), where, "", "", "NOT READ", "", why))
             records.append({**base, "Error": str(finding.error)})
         elif finding.user is not None:
             user = finding.user
+            # As the app's search says it: the role of a member, the domain of a limited reader.
+            access = _access(user) if user.is_limited is not False else inert(user.role)
             rows.append(
                 (
                     inert(finding.hub.name),
                     where,
                     inert(user.user.full_name or ""),
                     inert(user.user.email or ""),
-                    _access(user),
+                    access,
                     inert(user.role),
+                    "",
                 )
             )
-            records.append({**base, "User": user.model_dump(mode="json", by_alias=True)})
+            records.append(
+                {**base, "User": user.model_dump(mode="json", by_alias=True, exclude_unset=True)}
+            )
     table = Table(
-        ("Hub", "Project", "Name", "Email", "Access", "Role or why"),
+        (
+            Column("hub", "Hub", min_width=12, keep=True),
+            Column("project", "Project", min_width=14),
+            Column("name", "Name", min_width=12, priority=2),
+            Column("email", "Email", min_width=18, keep=True),
+            Column("access", "Access", min_width=8, keep=True),
+            Column("role", "Role", min_width=6, priority=1),
+            Column("reason", "not_read_reason", min_width=16),
+        ),
         list(zip(rows, records, strict=True)),
         lambda pair: pair[0],
         lambda pairs: [pair[1] for pair in pairs],
-        keep=frozenset({0, 3, 4}),
+        empty=f"nobody matched {inert(args.query)}",
+        note=6,
     )
     # Completeness first: an answer with a project not read is not the whole answer.
     if any(finding.failed for finding in findings):
@@ -392,75 +549,168 @@ def _print(table: Table, fmt: str, out: TextIO) -> None:
     elif fmt == "json":
         out.write(json.dumps(table.records, ensure_ascii=True, indent=2) + "\n")
     elif fmt == "csv":
-        out.write(render("csv", {}, list(table.columns), [list(r) for r in table.rows]))
+        if table.csv is not None:
+            labels, cells = table.csv
+            out.write(render("csv", {}, labels, [list(cells(item)) for item in table.items]))
+        else:
+            kinds = [(c.boolean, c.numeric) for c in table.columns]
+            rows = [
+                [
+                    typed_cell(cell, boolean=b, numeric=n)
+                    for cell, (b, n) in zip(r, kinds, strict=True)
+                ]
+                for r in table.rows
+            ]
+            out.write(render("csv", {}, table.labels, rows))
     else:
-        width = shutil.get_terminal_size().columns
-        out.write(aligned(table.columns, table.rows, width, keep=table.keep))
+        out.write(table.before)
+        if table.before:
+            return
+        if table.items:
+            text, left_out = aligned(table, shutil.get_terminal_size().columns)
+            out.write(text)
+            if left_out and sys.stderr.isatty():
+                print(
+                    f"hubtui: left out to fit the terminal: {', '.join(left_out)} "
+                    "(a wider terminal or --format csv shows every column).",
+                    file=sys.stderr,
+                )
 
 
-def aligned(
-    columns: Sequence[str],
-    rows: Sequence[Sequence[str]],
-    width: int,
-    *,
-    keep: frozenset[int] = frozenset(),
-) -> str:
-    """Columns padded to their widest cell; to fit ``width``, the widest of the columns not in
-    ``keep`` are cut first (never below 6 characters)."""
-    widths = [max([len(c), *(len(r[i]) for r in rows)]) for i, c in enumerate(columns)]
-    cuttable = [i for i in range(len(widths)) if i not in keep]
-    while cuttable and sum(widths) + 2 * (len(widths) - 1) > width:
-        widest = max(cuttable, key=lambda i: widths[i])
-        if widths[widest] <= 6:
-            break
-        widths[widest] -= 1
+def _layout(table: Table, rows: Sequence[Sequence[str]], width: int) -> list[tuple[int, int]]:
+    """The columns shown and their widths: the app's own rule (:func:`fit_columns`), with the
+    identifiers (``keep``) never cut while another column can give way, and an Id never cut."""
+    from dataclasses import replace
+
+    from rich.cells import cell_len
+
+    natural = [
+        max([cell_len(c.label), *(cell_len(r[i]) for r in rows)])
+        for i, c in enumerate(table.columns)
+    ]
+    columns = [
+        # An Id is fixed at its longest value; a column needs no more than its longest text;
+        # the note column is written under its row, so it takes no width.
+        replace(c, width=natural[i])
+        if c.key == "id"
+        else replace(c, width=0, priority=99)
+        if i == table.note
+        else replace(c, min_width=min(c.min_width, natural[i]))
+        for i, c in enumerate(table.columns)
+    ]
+    fitted = fit_columns(columns, natural, width, gap=2, spread=False)
+    return [(i, w) for i, w in fitted if i != table.note]
+
+
+def aligned(table: Table, width: int) -> tuple[str, list[str]]:
+    """The table fitted to ``width`` cells, and the labels of the columns left out: columns
+    chosen and sized as the app's are; a cell too long for its column is cut with ``…``; the
+    note column's text is written under its row, indented and wrapped."""
+    rows = table.rows
+    layout = _layout(table, rows, width)
 
     def line(cells: Sequence[str]) -> str:
         fitted = [
-            cell if len(cell) <= w else cell[: max(0, w - 1)] + "…"
-            for cell, w in zip(cells, widths, strict=False)
+            cell if len(cell) <= given else cell[: max(0, given - 1)] + "…"
+            for cell, given in ((cells[i] if i < len(cells) else "", w) for i, w in layout)
         ]
-        return "  ".join(c.ljust(w) for c, w in zip(fitted, widths, strict=False)).rstrip()
+        return "  ".join(c.ljust(w) for c, (_, w) in zip(fitted, layout, strict=True)).rstrip()
 
-    return "\n".join([line(columns), *(line(r) for r in rows)]) + "\n"
+    out = [line(table.labels)]
+    for row in rows:
+        out.append(line(row))
+        if table.note is not None and row[table.note]:
+            out += textwrap.wrap(
+                row[table.note], max(20, width - 4), initial_indent="    ", subsequent_indent="    "
+            )
+    shown = {index for index, _ in layout} | {table.note}
+    left_out = [c.label for i, c in enumerate(table.columns) if i not in shown]
+    return "\n".join(out) + "\n", left_out
+
+
+async def _confirm(question: str) -> bool:
+    """Ask on the terminal; True for yes. Ctrl+C ends the command at once: the answer is read
+    on a thread of its own that nothing waits for at exit."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[bytes] = loop.create_future()
+
+    def read() -> None:
+        try:
+            line = os.read(sys.stdin.fileno(), 1024)
+        except OSError:
+            line = b""
+
+        def give() -> None:
+            if not answer.done():
+                answer.set_result(line)
+
+        loop.call_soon_threadsafe(give)
+
+    print(question, end="", file=sys.stderr, flush=True)
+    threading.Thread(target=read, daemon=True, name="hubtui-answer").start()
+    reply = await answer
+    return reply.decode(errors="replace").strip().lower() in ("y", "yes")
 
 
 async def _change(
     args: argparse.Namespace, client: HubClient, settings: Settings, server_label: str
 ) -> int:
+    """add-user and set-role: the same reads and refusals whether sent or a dry run."""
     from hubtui.api import HubError
 
     if settings.read_only:
         raise Stop(
-            USAGE,
+            NOT_SENT,
             "read-only is on (--read-only, HUBTUI_READ_ONLY or read_only in the config file): "
             "no change is sent.",
         )
-    hub = await resolve_hub(client, args.hub)
     adding = args.command == "add-user"
-    user: ProjectUser | None = None
+    email = args.email
     if adding:
-        before = None
-        after: dict[str, object] = {"Role": args.role, "IsReviewer": bool(args.reviewer)}
-        method, body = "POST", {"Email": args.email, **after}
+        problem = email_problem(email)
+        if problem:
+            raise Stop(NOT_SENT, f"“{inert(email)}”: {problem} Nothing was sent.")
+    hub = await resolve_hub(client, args.hub)
+    users = await client.list_project_users(hub.id, args.project)
+    wanted = email.lower()
+    user = next((u for u in users if (u.user.email or "").lower() == wanted), None)
+    where = f"project {inert(args.project)} of hub {inert(hub.name)}"
+    if adding:
+        if user is not None and user.is_direct_member:
+            raise Stop(
+                NOT_SENT,
+                f"{inert(email)} is already a member of {where} as {inert(user.role)}: there "
+                "is nobody to add. Change their role with: hubtui set-role",
+            )
+        before: dict[str, object] | None = None
+        plan = await client.plan_create(
+            hub.id, args.project, email=email, role=args.role, is_reviewer=args.reviewer
+        )
+        after = {k: v for k, v in plan.body.items() if k != "Email"}
+        if user is not None and user.is_limited:
+            print(
+                f"{inert(email)} is a limited reader of this project: the add makes them a "
+                "direct member.",
+                file=sys.stderr,
+            )
     else:
-        users = await client.list_project_users(hub.id, args.project)
-        user = next((u for u in users if (u.user.email or "").lower() == args.email.lower()), None)
         if user is None:
-            raise Stop(NOTHING, f"{inert(args.email)} is not in project {inert(args.project)}.")
+            raise Stop(NOTHING, f"{inert(email)} is not in {where}.")
         if user.is_limited:
             raise Stop(
-                USAGE,
-                f"{inert(args.email)} is a limited reader, not a member: there is no role to "
+                NOT_SENT,
+                f"{inert(email)} is a limited reader, not a member: there is no role to "
                 "change. Add them as a member with: hubtui add-user",
             )
         reviewer = user.is_reviewer if args.reviewer is None else bool(args.reviewer)
         before = {"Role": user.role, "IsReviewer": user.is_reviewer}
         after = {"Role": args.role, "IsReviewer": reviewer}
-        method, body = "PUT", dict(after)
         if before == after:
-            print("Nothing changed, so nothing was sent.", file=sys.stderr)
+            print("Nothing to change, so nothing was sent.", file=sys.stderr)
             return OK
+        plan = await client.plan_update(
+            hub.id, args.project, user.user.id, role=args.role, is_reviewer=reviewer
+        )
     change = Change(
         time=now(),
         action="add" if adding else "update",
@@ -468,28 +718,28 @@ async def _change(
         hub_name=hub.name,
         project_id=str(args.project),
         project_name=None,
-        user_id=str(user.user.id) if user else None,
-        email=args.email,
+        user_id=str(user.user.id) if user and not adding else None,
+        email=email,
         before=before,
         after=after,
         outcome="",
         api_version=client.api_version,
     )
-    print(
-        f"{change.action} {inert(args.email)} in project {inert(args.project)} of hub "
-        f"{inert(hub.name)}: {inert(change.summary)}",
-        file=sys.stderr,
-    )
+    print(f"{change.action} {inert(email)} in {where}: {inert(change.summary)}", file=sys.stderr)
     if args.dry_run:
-        print(f"Would send: {method} {json.dumps(body)} (nothing was sent)", file=sys.stderr)
+        print(
+            f"Would send: {plan.method} {inert(plan.url, limit=None)}\n"
+            f"{inert(json.dumps(plan.body, ensure_ascii=False), limit=None)}\n"
+            "(dry run: nothing was sent)",
+            file=sys.stderr,
+        )
         return OK
     if not args.yes:
         if not sys.stdin.isatty():
-            raise Stop(USAGE, "not asking without a terminal: add --yes to send the change.")
-        answer = (await asyncio.to_thread(input, "Send this change? [y/N] ")).strip().lower()
-        if answer not in ("y", "yes"):
+            raise Stop(NOT_SENT, "not asking without a terminal: add --yes to send the change.")
+        if not await _confirm("Send this change? [y/N] "):
             print("Nothing was sent.", file=sys.stderr)
-            return NOTHING
+            return NOT_SENT
 
     def unlogged(message: str) -> None:
         print(
@@ -506,16 +756,20 @@ async def _change(
     try:
         pending = log.begin(change)
     except ChangeLogError as error:
-        raise Stop(USAGE, f"{inert(str(error), limit=None)} Nothing was sent.") from None
+        raise Stop(NOT_SENT, f"{inert(str(error), limit=None)} Nothing was sent.") from None
     try:
         if adding:
             result = await client.create_project_user(
-                hub.id, args.project, email=args.email, role=args.role, is_reviewer=args.reviewer
+                hub.id, args.project, email=email, role=args.role, is_reviewer=args.reviewer
             )
         else:
             assert user is not None
             result = await client.update_project_user(
-                hub.id, args.project, user.user.id, role=args.role, is_reviewer=body["IsReviewer"]
+                hub.id,
+                args.project,
+                user.user.id,
+                role=args.role,
+                is_reviewer=plan.body.get("IsReviewer"),
             )
     except HubError as error:
         outcome = change_outcome(error)
@@ -528,5 +782,5 @@ async def _change(
         log.finish(pending, "unknown", "hubtui stopped before the answer came.")
         raise
     log.finish(pending, DONE, user_id=str(result.user.id))
-    print(f"Done: {inert(args.email)} is {inert(result.role)}.", file=sys.stderr)
+    print(f"Done: {inert(email)} is {inert(result.role)}.", file=sys.stderr)
     return OK

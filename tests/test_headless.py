@@ -45,8 +45,11 @@ def test_hubs_in_every_format(
     assert [h["Name"] for h in json.loads(out)] == [h["Name"] for h in hubs]
     status, out, _ = run(capsys, "--demo", "hubs", "--format", "csv")
     rows = list(csv.reader(io.StringIO(out)))
-    assert rows[0][:3] == ["Name (URL name)", "DisplayName", "Names"]
-    assert ["acme-build", "ACME Construction Group", "differs"] == rows[1][:3]
+    header = ["Name (URL name)", "DisplayName", "DisplayName sent", "DisplayName differs"]
+    assert rows[0][:4] == header
+    assert ["acme-build", "ACME Construction Group", "yes", "yes"] == rows[1][:4]
+    riverside = next(r for r in rows if r[0] == "riverside-infra")
+    assert riverside[1:4] == ["riverside-infra", "yes", "no"]  # as sent: no placeholder words
     monkeypatch.setenv("COLUMNS", "80")
     status, out, _ = run(capsys, "--demo", "hubs", "--format", "table")
     lines = out.splitlines()
@@ -91,7 +94,7 @@ def test_users_members_and_limited_readers(capsys: pytest.CaptureFixture[str]) -
     status, out, _ = run(
         capsys, "--demo", "users", "acme-build", "1001", "--limited", "--format", "table"
     )
-    assert "LIMITED reader via northwind-eng.com" in out
+    assert "LIMITED @northwind-eng.com" in out
 
 
 def test_who_prints_findings_and_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
@@ -135,7 +138,9 @@ def test_changes_need_yes_without_a_terminal_and_dry_run_sends_nothing(
     assert "add --yes to send the change" in err
     status, _, err = run(capsys, *new, "Editor", "--dry-run")
     assert status == 0
-    assert 'Would send: POST {"Email": "new.one@acme-build.com", "Role": "Editor"' in err
+    # Exactly the request: no IsReviewer, since none was given and none is sent.
+    assert "Would send: POST " + server + "/v3/hubs/" in err
+    assert '\n{"Email": "new.one@acme-build.com", "Role": "Editor"}\n' in err
     assert stats(server)["creates"] == 0
     status, _, err = run(capsys, *new, "Editor", "--yes")
     assert status == 0
@@ -150,7 +155,7 @@ def test_changes_need_yes_without_a_terminal_and_dry_run_sends_nothing(
     assert status == 0
     assert "Role: Editor → Admin" in err
     status, _, err = run(capsys, *role, "new.one@acme-build.com", "Admin", "--yes")
-    assert (status, err.strip()) == (0, "Nothing changed, so nothing was sent.")
+    assert (status, err.strip()) == (0, "Nothing to change, so nothing was sent.")
     status, _, err = run(
         capsys, "--base-url", server, "set-role", "acme-build", "1001",
         "grace.osei@northwind-eng.com", "Editor", "--yes",

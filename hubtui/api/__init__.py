@@ -11,7 +11,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hubtui.api.client import HubClient, RequestStats
+    from hubtui.api.client import ChangeRequest, HubClient, RequestStats
     from hubtui.api.errors import (
         ApiConnectionError,
         ApiStatusError,
@@ -66,6 +66,7 @@ _EXPORTS: dict[str, str] = {
     "RegionSummary": "hubtui.api.models",
     "RegionalRoute": "hubtui.api.routing",
     "RequestStats": "hubtui.api.client",
+    "ChangeRequest": "hubtui.api.client",
     "ServerError": "hubtui.api.errors",
     "Team": "hubtui.api.models",
     "UnsafeUrlError": "hubtui.api.errors",
@@ -95,6 +96,7 @@ __all__ = [
     "RegionSummary",
     "RegionalRoute",
     "RequestStats",
+    "ChangeRequest",
     "ServerError",
     "Team",
     "UnsafeUrlError",

@@ -56,7 +56,7 @@ from hubtui.api.transport import (
 )
 from hubtui.api.versions import ApiVersion, is_api_version
 
-__all__ = ["ApiVersion", "HubClient", "RequestStats"]
+__all__ = ["ApiVersion", "ChangeRequest", "HubClient", "RequestStats"]
 
 #: A body larger than this (once decoded) is refused rather than read into memory.
 MAX_RESPONSE_BYTES = 128 * 1024 * 1024
@@ -80,6 +80,16 @@ class RequestStats:
 
     requests: int = 0
     retries: int = 0
+
+
+@dataclass(frozen=True)
+class ChangeRequest:
+    """A change exactly as it goes out: what a dry run prints is what the real run sends."""
+
+    method: str
+    url: str
+    body: dict[str, Any]
+    operation: str
 
 
 class _Token:
@@ -279,6 +289,44 @@ class HubClient:
         operation = f"get user {user_id!r} of project {project_id!r}"
         return await self._get_one(operation, url, ProjectUser)
 
+    async def plan_create(
+        self,
+        hub_id: Id,
+        project_id: Id,
+        *,
+        email: str,
+        role: str,
+        is_reviewer: bool | None = None,
+        api_version: ApiVersion | None = None,
+    ) -> ChangeRequest:
+        """The request :meth:`create_project_user` sends for these values (nothing is sent)."""
+        url = await self._hub_url(
+            hub_id, self._version(api_version), "projects", project_id, "users"
+        )
+        body: dict[str, Any] = {"Email": email, "Role": role}
+        if is_reviewer is not None:
+            body["IsReviewer"] = is_reviewer
+        return ChangeRequest("POST", url, body, f"add {email!r} to project {project_id!r}")
+
+    async def plan_update(
+        self,
+        hub_id: Id,
+        project_id: Id,
+        user_id: Id,
+        *,
+        role: str,
+        is_reviewer: bool | None = None,
+        api_version: ApiVersion | None = None,
+    ) -> ChangeRequest:
+        """The request :meth:`update_project_user` sends for these values (nothing is sent)."""
+        url = await self._hub_url(
+            hub_id, self._version(api_version), "projects", project_id, "users", user_id
+        )
+        body: dict[str, Any] = {"Role": role}
+        if is_reviewer is not None:
+            body["IsReviewer"] = is_reviewer
+        return ChangeRequest("PUT", url, body, f"update user {user_id!r} of project {project_id!r}")
+
     async def create_project_user(
         self,
         hub_id: Id,
@@ -290,16 +338,17 @@ class HubClient:
         api_version: ApiVersion | None = None,
     ) -> ProjectUser:
         """Add a user to a project as a direct member. Never retried automatically."""
-        url = await self._hub_url(
-            hub_id, self._version(api_version), "projects", project_id, "users"
+        plan = await self.plan_create(
+            hub_id,
+            project_id,
+            email=email,
+            role=role,
+            is_reviewer=is_reviewer,
+            api_version=api_version,
         )
-        body: dict[str, Any] = {"Email": email, "Role": role}
-        if is_reviewer is not None:
-            body["IsReviewer"] = is_reviewer
-        operation = f"add {email!r} to project {project_id!r}"
-        response = await self._send("POST", url, operation=operation, body=body)
+        response = await self._send(plan.method, plan.url, operation=plan.operation, body=plan.body)
         try:
-            return parse_one(response.content, operation, ProjectUser)
+            return parse_one(response.content, plan.operation, ProjectUser)
         except InvalidResponseError as unreadable:
             # The server said yes: the user was added. Read them back rather than guess.
             wanted = email.lower()
@@ -321,16 +370,12 @@ class HubClient:
         api_version: ApiVersion | None = None,
     ) -> ProjectUser:
         """Change a direct member's role (and reviewer flag)."""
-        url = await self._hub_url(
-            hub_id, self._version(api_version), "projects", project_id, "users", user_id
+        plan = await self.plan_update(
+            hub_id, project_id, user_id, role=role, is_reviewer=is_reviewer, api_version=api_version
         )
-        body: dict[str, Any] = {"Role": role}
-        if is_reviewer is not None:
-            body["IsReviewer"] = is_reviewer
-        operation = f"update user {user_id!r} of project {project_id!r}"
-        response = await self._send("PUT", url, operation=operation, body=body)
+        response = await self._send(plan.method, plan.url, operation=plan.operation, body=plan.body)
         try:
-            return parse_one(response.content, operation, ProjectUser)
+            return parse_one(response.content, plan.operation, ProjectUser)
         except InvalidResponseError as unreadable:
             return await self._read_back(
                 unreadable,
@@ -512,7 +557,7 @@ class HubClient:
     def _retry_delay(self, method: str, attempt: int, error: HubError) -> float | None:
         if attempt >= self.max_retries or method not in retries.RETRYABLE_METHODS:
             return None
-        if isinstance(error, ApiConnectionError):
+        if isinstance(error, ApiConnectionError) and not error.refused:
             return retries.backoff_delay(attempt)
         if isinstance(error, ApiStatusError) and error.status_code in retries.RETRYABLE_STATUSES:
             return retries.retry_delay(attempt, error.retry_after)
@@ -545,7 +590,7 @@ class HubClient:
                 sent=sent,
             )
         except httpx.TransportError as exc:
-            return _connection_error(exc, operation, request.url.host)
+            return _connection_error(exc, operation, _host_and_port(request.url))
         except (BodyTooLarge, UnreadableEncoding) as exc:
             # The status decides what happened, not the method: a 2xx was done (its details
             # unknown), a 4xx or 5xx was not (a gateway's 502/504: unknown, as always).
@@ -695,6 +740,9 @@ def _connection_error(exc: httpx.TransportError, operation: str, host: str) -> A
                 f"the TLS certificate of {host} could not be verified "
                 "(if it uses a private CA, set a CA bundle)"
             )
+        elif _refused(exc):
+            reason = f"{host} refused the connection (is the server running, on that port?)"
+            return ApiConnectionError(operation=operation, reason=reason, sent=False, refused=True)
         else:
             reason = f"could not connect to {host}"
         return ApiConnectionError(operation=operation, reason=reason, sent=False)
@@ -703,6 +751,23 @@ def _connection_error(exc: httpx.TransportError, operation: str, host: str) -> A
     else:
         reason = f"the connection to {host} failed ({type(exc).__name__})"
     return ApiConnectionError(operation=operation, reason=reason, sent=True)
+
+
+def _refused(exc: BaseException) -> bool:
+    """Whether a connect error was a refusal (nothing listens there), however httpx wraps it."""
+    seen: BaseException | None = exc
+    for _ in range(10):
+        if seen is None:
+            return False
+        if isinstance(seen, ConnectionRefusedError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _host_and_port(url: httpx.URL) -> str:
+    """``api.example.com:8443``; the port only where the URL names one."""
+    return f"{url.host}:{url.port}" if url.port is not None else url.host
 
 
 def _check_version(version: str) -> ApiVersion:

@@ -83,12 +83,16 @@ class UnsafeUrlError(HubError):
 class ApiConnectionError(HubError):
     """The server could not be reached, or the connection broke before an answer came."""
 
-    def __init__(self, *, operation: str, reason: str, sent: bool | None = None) -> None:
+    def __init__(
+        self, *, operation: str, reason: str, sent: bool | None = None, refused: bool = False
+    ) -> None:
         super().__init__(f"{_cap(operation)} failed: {reason}.", operation=operation)
         self.reason = reason
         #: True if the request may have reached the server (its outcome is unknown).
         self.sent = sent
         self.may_have_applied = sent is not False
+        #: Nothing listens at that address: trying again at once would be refused the same.
+        self.refused = refused
 
 
 class ApiTimeoutError(ApiConnectionError):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, model_validator
 from pydantic.alias_generators import to_pascal
 
 __all__ = [
@@ -195,20 +195,26 @@ class Hub(ApiModel):
     is_user_entra_id_sso_restricted: bool = False
     restricted_tenant_id: str | None = None
     restricted_tenant_domain: str | None = None
-    display_name_sent: bool = Field(default=True, exclude=True)
-    """False when the server omitted ``DisplayName`` (a server older than 2026-10-05)."""
-
     _repeated = ("region_summary",)
 
     @model_validator(mode="before")
     @classmethod
-    def _fall_back_to_name(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            shown = data.get("DisplayName", data.get("display_name"))
-            if shown is None:
-                data = {**data, "DisplayName": data.get("Name", data.get("name"))}
-                data["display_name_sent"] = False
+    def _display_name_null_is_absent(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("DisplayName", data.get("display_name")) is None:
+            data = {k: v for k, v in data.items() if k not in ("DisplayName", "display_name")}
         return data
+
+    @model_validator(mode="after")
+    def _fall_back_to_name(self) -> Self:
+        # Shown as the Name, but not marked as sent: a dump (exclude_unset) leaves it absent.
+        if "display_name" not in self.__pydantic_fields_set__:
+            self.__dict__["display_name"] = self.name
+        return self
+
+    @property
+    def display_name_sent(self) -> bool:
+        """False when the server omitted ``DisplayName`` (a server older than 2026-10-05)."""
+        return "display_name" in self.__pydantic_fields_set__
 
     @property
     def has_custom_display_name(self) -> bool:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -22,6 +24,7 @@ from textual.theme import BUILTIN_THEMES
 
 from hubtui.changelog import ChangeLog
 from hubtui.text import inert
+from hubtui.tui import fixes
 from hubtui.tui.catalog import Catalog
 from hubtui.tui.commands import LoadedRecords, Profiles
 from hubtui.tui.glyphs import PLAIN, console_text, plain_keys
@@ -44,6 +47,8 @@ if TYPE_CHECKING:
     Reconnector = Callable[[str | None], tuple[Callable[[], HubClient], str, Settings]]
 
 
+fixes.apply()
+
 #: The themes offered (ctrl+p → theme): Textual's own two, with the amber of LIMITED text made
 #: dark enough on the light one that every mark passes WCAG AA contrast (tests/tui/test_themes.py).
 OFFERED_THEMES = (
@@ -55,6 +60,9 @@ OFFERED_THEMES = (
     ),
 )
 THEMES = tuple(theme.name for theme in OFFERED_THEMES)
+#: After SIGTERM or SIGHUP, how long the orderly shutdown may take before the process ends
+#: anyway: with the terminal gone, Textual's shutdown can wait forever on output nobody reads.
+EXIT_WATCHDOG_SECONDS = 3.0
 #: Under NO_COLOR only: the terminal's ANSI colours, which the NoColor filter then removes.
 ANSI_THEME = BUILTIN_THEMES["ansi-dark"]
 
@@ -88,6 +96,7 @@ class HubTuiApp(App[None]):
         search_deadline: float | None = 300.0,
         profile: str | None = None,
         reconnect: Reconnector | None = None,
+        rereads_token: bool = True,
     ) -> None:
         # NO_COLOR: the terminal's own colours only, then none at all (Textual's NoColor filter):
         # emphasis is bold, reverse and italic, and every mark is a word.
@@ -124,6 +133,9 @@ class HubTuiApp(App[None]):
         #: The config file's profile in use (None: its top-level settings).
         self.profile = profile
         self._reconnect = reconnect
+        self.rereads_token = rereads_token
+        self._watchdog_armed = False
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def _outcome_not_logged(self, message: str) -> None:
         """An outcome line could not be written: say so until dismissed, with the line."""
@@ -150,10 +162,54 @@ class HubTuiApp(App[None]):
 
     def on_mount(self) -> None:
         # A terminal closed under hubtui (SSH hang-up) or a kill ends it like a quit: the change
-        # log is completed and the terminal restored, instead of dying in raw mode.
+        # log is completed and the terminal restored, instead of dying in raw mode. The handler
+        # is Python's own, not the event loop's: it runs even when the loop is stuck writing to
+        # a terminal that is gone, and arms a watchdog that ends the process for certain.
         loop = asyncio.get_running_loop()
+
+        def handler(number: int, frame: object) -> None:
+            self._arm_exit_watchdog(number)
+            loop.call_soon_threadsafe(self._signalled, number)
+
         for number in (signal.SIGTERM, signal.SIGHUP):
-            loop.add_signal_handler(number, self._signalled, number)
+            signal.signal(number, handler)
+        self._loop = loop
+
+    def watch_terminal(self) -> None:
+        """From before the app starts until the process ends: a terminal can go without a
+        SIGHUP reaching hubtui (it is not the terminal's controlling process, or SIGHUP is
+        ignored), and its input then reads nothing for ever. Its hang-up is seen here and ends
+        hubtui as SIGHUP would."""
+        import select
+
+        def watch() -> None:
+            poll = select.poll()
+            poll.register(0, 0)  # hang-up and error are always reported; no input is taken
+            gone = select.POLLHUP | select.POLLERR | select.POLLNVAL
+            while not any(mask & gone for _, mask in poll.poll()):
+                pass
+            self._arm_exit_watchdog(signal.SIGHUP)
+            if self._loop is not None:
+                self._loop.call_soon_threadsafe(self._signalled, signal.SIGHUP)
+
+        threading.Thread(target=watch, name="hubtui-terminal-watch", daemon=True).start()
+
+    def _arm_exit_watchdog(self, number: int) -> None:
+        """End the process within :data:`EXIT_WATCHDOG_SECONDS`, whatever the shutdown does;
+        the change log's in-flight lines are written first if the loop did not get to it."""
+        if self._watchdog_armed:
+            return
+        self._watchdog_armed = True
+        why = f"hubtui was stopped ({signal.Signals(number).name}) before the answer came."
+
+        def watch() -> None:
+            time.sleep(EXIT_WATCHDOG_SECONDS)
+            try:
+                self.change_log.abandon_in_flight(why)
+            finally:
+                os._exit(128 + number)
+
+        threading.Thread(target=watch, name="hubtui-exit-watchdog", daemon=True).start()
 
     def _signalled(self, number: int) -> None:
         name = signal.Signals(number).name

@@ -20,9 +20,10 @@ class Profiles(Provider):
         session = session_of(self.app)
         if not session.can_reconnect:
             return []
-        found: list[tuple[str, str | None, bool]] = [
-            ("Read the token again and retry (token_command or token file)", session.profile, False)
-        ]
+        found: list[tuple[str, str | None, bool]] = []
+        if session.rereads_token:
+            text = "Read the token again and retry (token_command or token file)"
+            found.append((text, session.profile, False))
         for name in profile_names():
             if name != session.profile:
                 found.append((f"Switch to profile {name}", name, True))

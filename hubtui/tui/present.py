@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from hubtui.core.words import amount, count, when, when_both
 from hubtui.names import (
     DISPLAY_NAME_NOT_SENT,
     LOOKALIKE_MARK,
@@ -24,6 +24,10 @@ UNKNOWN = "unknown"
 
 __all__ = [
     "DIFFERENT_NAMES_MARK",
+    "amount",
+    "count",
+    "when",
+    "when_both",
     "DISPLAY_NAME_NOT_SENT",
     "LIMITED_BADGE",
     "LOOKALIKE_MARK",
@@ -54,34 +58,6 @@ def hub_label(hub: Hub) -> str:
     if hub.has_custom_display_name:
         return f"{name} (display name: {inert(hub.display_name, limit=60)})"
     return f"{name} (no display name)"
-
-
-def when(moment: datetime | None) -> str:
-    """A date as local time, short."""
-    if moment is None:
-        return ""
-    return moment.astimezone().strftime("%Y-%m-%d")
-
-
-def when_both(moment: datetime | None) -> str:
-    """A timestamp in local time and in UTC."""
-    if moment is None:
-        return "not given"
-    local = moment.astimezone()
-    utc = moment.astimezone(UTC)
-    if local.utcoffset() == utc.utcoffset():
-        return f"{utc:%Y-%m-%d %H:%M} UTC"  # local time is UTC: said once
-    return f"{local:%Y-%m-%d %H:%M %Z} (UTC {utc:%Y-%m-%d %H:%M})"
-
-
-def count(value: int | None) -> str:
-    return "?" if value is None else f"{value:,}"
-
-
-def amount(value: int | None, noun: str, plural: str | None = None) -> str:
-    """``1 project``, ``3 projects``, ``1 match``, ``4 matches``; ``? projects`` when unknown."""
-    many = plural or (noun + "es" if noun.endswith(("s", "ch", "sh", "x")) else noun + "s")
-    return f"{count(value)} {noun if value == 1 else many}"
 
 
 def user_name(project_user: ProjectUser) -> str:

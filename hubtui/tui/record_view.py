@@ -16,6 +16,7 @@ from typing import Generic, TypeVar
 
 from rich.cells import cell_len
 
+from hubtui.core.layout import WISH_CAP, Column, fit_columns
 from hubtui.text import fold
 
 __all__ = ["INDEX_NOW_AT_MOST", "WISH_CAP", "Column", "RecordView", "Row", "fit_columns"]
@@ -27,27 +28,6 @@ INDEX_NOW_AT_MOST = 5000
 #: How many built rows are kept (those on the screen and near it); any other is built again
 #: from its record when it is needed. Keeping all of a 50,000-user list's would take 14 MB.
 ROWS_KEPT = 2048
-WISH_CAP = 48
-"""No column asks for more than this many cells, whatever one row holds (a server can send a
-200-character email; it is cut rather than pushing every other column off the screen)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Column:
-    """One column: its label and how it gives way when the terminal is narrow."""
-
-    key: str
-    label: str
-    width: int | None = None
-    """A fixed width; None to share the room left over."""
-    min_width: int = 6
-    priority: int = 0
-    """Columns with the highest priority number are dropped first when space runs out; 0 is
-    never dropped."""
-    keep: bool = False
-    """Never cut while a column that is not kept can shrink or hide (URL names, emails)."""
-    numeric: bool = False
-    """Right-aligned and sorted as a number."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +65,16 @@ def _sort_key(numeric: bool) -> Callable[[str], tuple[int, float | str]]:
         return (0 if text else 1, fold(text))
 
     return key
+
+
+def _row_sort_key(
+    row: Row, column: int, key: Callable[[str], tuple[int, float | str]]
+) -> tuple[int, float | str]:
+    """A cell's sort key; hubtui's own words for a missing value (``(none set = Name)``) sort
+    after every value, among themselves by the row's other words, never in the order before."""
+    if column in row.placeholders:
+        return (2, fold(" ".join(row.cells)))
+    return key(row.cells[column])
 
 
 class RecordView(Generic[T]):
@@ -205,7 +195,9 @@ class RecordView(Generic[T]):
                 self._search_key(index)
         if self._sort_keys is not None:
             column, keys = self._sort_keys
-            sort_key = _sort_key(self.columns[column].numeric)(self.row(index).cells[column])
+            sort_key = _row_sort_key(
+                self.row(index), column, _sort_key(self.columns[column].numeric)
+            )
             if index < len(keys):
                 keys[index] = sort_key
             else:
@@ -267,7 +259,7 @@ class RecordView(Generic[T]):
         if self._sort_keys is None or self._sort_keys[0] != column:
             key = _sort_key(self.columns[column].numeric)
             every = self.rows(range(len(self._records)))
-            self._sort_keys = (column, [key(row.cells[column]) for row in every])
+            self._sort_keys = (column, [_row_sort_key(row, column, key) for row in every])
         self._order.sort(key=self._sort_keys[1].__getitem__, reverse=self._sort_reverse)
 
     def refilter(self, *, narrowing: bool = False) -> None:
@@ -358,63 +350,6 @@ class RecordView(Generic[T]):
                 natural[index] = need
                 if self._on_widen is not None:
                     self._on_widen(index)
-
-
-def fit_columns(
-    columns: Sequence[Column], natural: Sequence[int], width: int
-) -> list[tuple[int, int]]:
-    """(column index, width) of the columns shown in ``width`` cells, in column order.
-
-    Columns join by priority while they fit at their smallest width. Then the ``keep`` columns
-    (the identifiers a person must read exactly) get room for their longest text: columns that
-    may give way are dropped for it, highest priority number first, before a kept one is cut.
-    What is left widens the other flexible columns towards their longest text, then evenly.
-    """
-
-    def base(i: int) -> int:
-        return columns[i].width or columns[i].min_width
-
-    def wish(i: int) -> int:
-        column = columns[i]
-        if column.width is not None:
-            return column.width
-        label = cell_len(column.label) + 2  # room for the sort arrow
-        longest = max(label, natural[i] if i < len(natural) else 0)
-        return max(column.min_width, min(longest, WISH_CAP))
-
-    chosen: list[int] = []
-    used = 0
-    for index in sorted(range(len(columns)), key=lambda i: columns[i].priority):
-        need = base(index) + (1 if chosen else 0)
-        if used + need > width and chosen:
-            continue
-        chosen.append(index)
-        used += need
-    while True:
-        spare = width - used
-        short = sum(wish(i) - base(i) for i in chosen if columns[i].keep)
-        droppable = [i for i in chosen if not columns[i].keep and columns[i].priority > 0]
-        if short <= spare or not droppable:
-            break
-        drop = max(droppable, key=lambda i: (columns[i].priority, i))
-        chosen.remove(drop)
-        used -= base(drop) + 1
-    chosen.sort()
-    given = {i: base(i) for i in chosen}
-    spare = max(0, width - used)
-    for kept_first in (True, False):
-        for i in chosen:
-            if columns[i].keep != kept_first or columns[i].width is not None:
-                continue
-            extra = min(spare, wish(i) - given[i])
-            given[i] += extra
-            spare -= extra
-    flexible = [i for i in chosen if columns[i].width is None]
-    others = [i for i in flexible if not columns[i].keep] or flexible
-    for n, i in enumerate(others):
-        share = spare // len(others) + (1 if n < spare % len(others) else 0)
-        given[i] += share
-    return [(i, given[i]) for i in chosen]
 
 
 def _no_row(record: object) -> Row:

@@ -32,6 +32,9 @@ class Session(Protocol):
     #: is written where the change is made, at once, never a message later.
     change_log: ChangeLog
 
+    rereads_token: bool
+    """Whether there is a token to read again (not on the demo API, whose token is fixed)."""
+
     @property
     def can_reconnect(self) -> bool: ...
 

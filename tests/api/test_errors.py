@@ -113,3 +113,21 @@ async def test_no_error_or_repr_holds_the_token() -> None:
             await client.list_hubs()
     assert TOKEN not in str(caught.value)
     assert TOKEN not in repr(caught.value)
+
+
+async def test_a_refused_connection_names_host_and_port_and_is_not_retried() -> None:
+    from bench.harness import free_port
+    from hubtui.api import ApiConnectionError, HubClient
+
+    port = free_port()  # nothing listens there
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    async with HubClient(f"http://127.0.0.1:{port}", token="t", sleep=sleep) as client:
+        with pytest.raises(ApiConnectionError) as raised:
+            await client.list_hubs()
+    assert raised.value.refused
+    assert f"127.0.0.1:{port} refused the connection" in str(raised.value)
+    assert waits == []  # said at once: a retry would be refused the same

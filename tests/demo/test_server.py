@@ -252,3 +252,27 @@ async def test_a_large_list_is_sent_as_it_is_written_and_arrives_whole() -> None
     users = large.json()
     assert [u["User"]["Id"] for u in users] == [u.id for u, _ in store.project_users(hub, project)]
     assert sum(1 for u in users if u["IsLimited"]) == 300
+
+
+async def test_every_connection_the_demo_server_accepts_sends_at_once() -> None:
+    """Nagle's algorithm off on each accepted connection: with it on, a body waited for the
+    client's delayed ACK of the headers, 40 ms on every answer of a kept-alive connection."""
+    import asyncio
+    import socket
+
+    from hubtui.cli import listening_socket
+
+    sock = listening_socket("127.0.0.1", 0)
+    accepted: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        conn = writer.get_extra_info("socket")
+        accepted.set_result(conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+        writer.close()
+
+    server = await asyncio.start_server(handle, sock=sock)
+    async with server:
+        _, writer = await asyncio.open_connection(*sock.getsockname())
+        assert await asyncio.wait_for(accepted, 5) != 0
+        writer.close()
+        await writer.wait_closed()

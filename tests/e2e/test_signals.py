@@ -6,12 +6,16 @@ import json
 import os
 import shlex
 import signal
+import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
 
+import httpx
 import pytest
 
+from bench.pty_terminal import PtyTerminal
 from bench.tmux import Terminal
 from tests.conftest import hubtui_command, running_demo_server
 
@@ -81,3 +85,96 @@ def test_a_signal_mid_change_restores_the_terminal_and_logs_unknown(
     assert [x["outcome"] for x in lines] == ["pending", "unknown"]
     assert signal.Signals(number).name in lines[-1]["detail"]
     assert lines[-1]["server"].startswith("127.0.0.1:")
+
+
+def _processes_with(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        if marker.encode() in environ and "State:\tZ" not in status:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+def test_no_hang_up_leaves_a_process_behind(tmp_path: Path) -> None:
+    """Terminals closed at many points of start-up and of a screen load, under CPU load: with
+    SIGHUP (tmux, the terminal's own process) and without it (a terminal hubtui does not
+    control): every hubtui ends, none is left with parent 1."""
+    marker = f"HUBTUI_TEST_MARK={uuid.uuid4().hex}"
+    env = {**os.environ, "HUBTUI_DATA_DIR": str(tmp_path), marker.split("=")[0]: marker}
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    closed: list[subprocess.Popen[bytes]] = []
+    try:
+        for n in range(14):
+            terminal = PtyTerminal([*hubtui_command(), "--demo"], width=80, height=24, env=env)
+            closed.append(terminal.process)
+            ends = time.monotonic() + n * 0.18  # from before the first frame to a loaded list
+            while time.monotonic() < ends:
+                os.write(terminal.master, b"\x1b[B\r\x1b")  # open a hub, come back: loads
+                terminal.read_until_quiet(quiet=0.01, timeout=0.03)
+            os.close(terminal.master)  # the terminal goes; no SIGHUP reaches hubtui
+        for n in range(8):
+            app = shlex.join(["env", marker, f"HUBTUI_DATA_DIR={tmp_path}", *hubtui_command()])
+            tmux = Terminal(["sh", "-c", f"exec {app} --demo"], width=80, height=24)
+            time.sleep(n * 0.3)
+            tmux.send("Enter")
+            tmux.close()  # the tmux server and its terminals go: SIGHUP
+        deadline = time.monotonic() + 15
+        while _processes_with(marker) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        survivors = _processes_with(marker)
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+    for pid in survivors:
+        os.kill(pid, signal.SIGKILL)
+    for process in closed:
+        process.wait()
+    assert survivors == []
+
+
+def test_a_signal_ends_hubtui_even_when_its_output_is_stuck(tmp_path: Path) -> None:
+    """Nobody reads the terminal (a frozen SSH link): Textual's output queue fills and its
+    orderly shutdown would wait for ever. SIGTERM still ends hubtui, within seconds."""
+    env = {**os.environ, "HUBTUI_DATA_DIR": str(tmp_path)}
+    terminal = PtyTerminal([*hubtui_command(), "--demo"], width=200, height=60, env=env)
+    try:
+        terminal.wait_for(b"acme-build")
+        for _ in range(300):  # repaints that nobody reads
+            os.write(terminal.master, b"\x1b[B\x1b[A/x\x1b")
+        time.sleep(1)
+        terminal.process.send_signal(signal.SIGTERM)
+        assert terminal.process.wait(timeout=10) == 128 + signal.SIGTERM
+    finally:
+        terminal.close()
+
+
+def test_ctrl_c_and_no_at_the_question_send_nothing(tmp_path: Path) -> None:
+    with running_demo_server() as url:
+        command = shlex.join(
+            ["env", "HUBTUI_TOKEN=demo-token", f"HUBTUI_DATA_DIR={tmp_path}"]
+            + [*hubtui_command(), "--base-url", url, "add-user", "acme-build", "1002"]
+        )
+        for answer, status in (("C-c", 130), ("n", 2)):
+            terminal = Terminal(
+                ["sh", "-c", f"exec {command} asked-{status}@acme-build.com Editor"], width=100
+            )
+            try:
+                terminal.wait_for("Send this change? [y/N]")
+                terminal.send(answer)
+                if answer == "n":
+                    terminal.send("Enter")
+                assert terminal.exit_status(timeout=5) == status
+            finally:
+                terminal.close()
+        stats = httpx.get(f"{url}/_demo/stats", headers={"Authorization": "Bearer demo-token"})
+        assert stats.json()["creates"] == 0
+    assert not (tmp_path / "changes.jsonl").exists()  # nothing was about to be sent

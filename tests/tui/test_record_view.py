@@ -93,6 +93,31 @@ def test_numbers_sort_as_numbers_and_text_ignoring_accents() -> None:
     assert shown_keys(view) == ["1", "3", "4", "2"]
 
 
+def test_placeholders_sort_after_values_by_their_rows_words_whatever_the_order_before() -> None:
+    """Hubs whose owner set no DisplayName show hubtui's words, not a value: sorted by that
+    column they come after every value, among themselves by the rest of the row (the Name)."""
+
+    def hub_row(person: Person) -> Row:
+        unnamed = person.n == 0
+        return Row(
+            cells=("(none set = Name)" if unnamed else person.name, person.email, str(person.n)),
+            placeholders=frozenset({0}) if unnamed else frozenset(),
+        )
+
+    people = [
+        Person(1, "", "zeta-hub", 0),
+        Person(2, "Bravo Group", "bravo", 1),
+        Person(3, "", "alpha-hub", 0),
+        Person(4, "Acme Group", "acme", 1),
+        Person(5, "", "mid-hub", 0),
+    ]
+    for order in (people, people[::-1]):
+        view: RecordView[Person] = RecordView(COLUMNS)
+        view.replace(order, hub_row, person_key)
+        view.sort_by(0)
+        assert shown_keys(view) == ["4", "2", "3", "5", "1"]
+
+
 def test_a_sort_survives_new_records_and_a_changed_column_set() -> None:
     view = view_of(PEOPLE)
     view.sort_by(1)

@@ -110,3 +110,33 @@ async def test_below_80_columns_the_scrollbar_gives_its_column_to_the_emails() -
         assert table.scroll_y > 0
         assert table.scrollable_content_region.width == table.size.width
         assert "kai.nakamura@northwind-eng.com" in screen_text(pilot)
+
+
+def test_columns_that_may_give_way_are_squeezed_before_an_identifier_is_cut() -> None:
+    columns = [
+        Column("hub", "Hub", min_width=12, keep=True),
+        Column("project", "Project", min_width=14),
+        Column("email", "Email", min_width=18, keep=True),
+        Column("access", "Access", min_width=26),
+    ]
+    layout = dict(fit_columns(columns, [11, 30, 31, 26], 80))
+    assert layout[2] == 31  # the email whole, though Access and Project ask for more
+    assert layout[0] == 12
+    assert sum(layout.values()) + 3 <= 80
+    assert set(layout) == {0, 1, 2, 3}  # priority 0 is never left out, even at 60
+    assert set(dict(fit_columns(columns, [11, 30, 31, 26], 60))) == {0, 1, 2, 3}
+
+
+@pytest.mark.parametrize("size", [(60, 16), (80, 24), (100, 30), (160, 30)])
+async def test_search_results_keep_emails_whole_at_every_width(size: tuple[int, int]) -> None:
+    async with running(size=size) as pilot:
+        await press(pilot, "w")
+        await pilot.press(*"@northwind-eng.com")
+        await press(pilot, "enter")
+        text = screen_text(pilot)
+        header = next(line for line in text.splitlines() if line.startswith("Hub (URL name)"))
+        assert "Acce" in header  # the answer's column is always there
+        assert "fatima.rahman@northwind-eng.com" in text
+        assert "grace.osei@northwind-eng.com" in text
+        if size[0] >= 100:
+            assert "LIMITED @northwind-eng.com" in text  # whole where there is room

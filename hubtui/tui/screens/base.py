@@ -9,15 +9,23 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from hubtui.api.errors import AuthenticationError, HubError
+from hubtui.export import Cell, typed_cell
 from hubtui.text import copy_lines, copy_problem, inert
 from hubtui.tui.messages import Reconnect
 from hubtui.tui.present import amount
 from hubtui.tui.session import session_of
-from hubtui.tui.widgets.chrome import Breadcrumb, FilterBar, ProblemPanel, StatusLine, Summary
+from hubtui.tui.widgets.chrome import (
+    Breadcrumb,
+    FilterBar,
+    KeyFooter,
+    ProblemPanel,
+    StatusLine,
+    Summary,
+)
 from hubtui.tui.widgets.record_table import RecordTable
 
 if TYPE_CHECKING:
@@ -86,7 +94,7 @@ class ListScreen(Screen[None], Generic[Loaded]):
         yield ProblemPanel(id="problem")
         yield from self.compose_body()
         yield StatusLine(id="status")
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def compose_body(self) -> ComposeResult:
         yield RecordTable(id="records")
@@ -223,22 +231,38 @@ class ListScreen(Screen[None], Generic[Loaded]):
         """Where the list came from, beyond the server, filter and sort (subclasses add)."""
         return {}
 
+    def export_table(self) -> tuple[list[str], list[list[Cell]]]:
+        """The columns and the rows shown (after filter, group and sort), each cell as the
+        value it stands for (a yes/no as a boolean, a count as a number)."""
+        table = self.table
+        columns = table.columns
+        rows = [
+            [
+                typed_cell(
+                    row.cells[n] if n < len(row.cells) else "",
+                    boolean=column.boolean,
+                    numeric=column.numeric,
+                )
+                for n, column in enumerate(columns)
+            ]
+            for row in table.shown_rows
+        ]
+        return [column.label for column in columns], rows
+
     def action_export(self) -> None:
         from hubtui.changelog import now
         from hubtui.tui.screens.export import ExportScreen
 
         table = self.table
-        rows = table.shown_rows
+        columns, cells = self.export_table()
         context = {
             "exported": now(),
             "server": self.session.server_label,
             **self.export_context(),
             "filter": table.filter_text or "(none)",
             "sort": table.sort_label or "(as listed)",
-            "rows": str(len(rows)),
+            "rows": str(len(cells)),
         }
-        columns = [column.label for column in table.columns]
-        cells = [list(row.cells) + [""] * (len(columns) - len(row.cells)) for row in rows]
         self.app.push_screen(ExportScreen(self.export_what(), context, columns, cells))
 
     def action_help(self) -> None:

@@ -11,10 +11,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, RadioButton, RadioSet, Static
+from textual.widgets import Checkbox, Input, RadioButton, RadioSet, Static
 
-from hubtui.export import FORMATS, default_file_name, render, write_export
+from hubtui.export import FORMATS, Cell, default_file_name, render, write_export
 from hubtui.text import inert
+from hubtui.tui.widgets.chrome import KeyFooter
 
 
 class ExportScreen(ModalScreen[None]):
@@ -30,7 +31,7 @@ class ExportScreen(ModalScreen[None]):
         what: str,
         context: dict[str, str],
         columns: list[str],
-        rows: list[list[str]],
+        rows: list[list[Cell]],
         *,
         directory: Path | None = None,
     ) -> None:
@@ -49,18 +50,28 @@ class ExportScreen(ModalScreen[None]):
                     ("Export ", "bold"),
                     (inert(self.what), "bold"),
                     f"\n{len(self.rows):,} rows as shown (filter and sort kept), with where they "
-                    "came from. enter or ctrl+s writes; escape cancels.",
+                    "came from. enter or ctrl+s writes; tab moves to the format; escape cancels.",
                 )
+            )
+            yield Input(
+                value=str(self.directory / self._default), id="export-path", select_on_focus=False
             )
             with RadioSet(id="export-format"):
                 for n, fmt in enumerate(FORMATS):
                     yield RadioButton(fmt.upper(), value=n == 0)
-            yield Input(value=str(self.directory / self._default), id="export-path")
+            yield Checkbox(
+                "CSV starts with a byte-order mark (spreadsheets then read Malmö right)",
+                value=True,
+                id="export-bom",
+            )
             yield Static(id="export-message")
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#export-path", Input).focus()
+        # The cursor at the end, nothing selected: a key typed edits the path, never replaces it.
+        path = self.query_one("#export-path", Input)
+        path.focus()
+        path.cursor_position = len(path.value)
 
     @property
     def fmt(self) -> str:
@@ -84,7 +95,9 @@ class ExportScreen(ModalScreen[None]):
             return
         path = Path(typed).expanduser()
         try:
-            write_export(path, render(self.fmt, self.context, self.columns, self.rows))
+            bom = self.query_one("#export-bom", Checkbox).value
+            text = render(self.fmt, self.context, self.columns, self.rows, bom=bom)
+            write_export(path, text)
         except FileExistsError:
             message.update(Content(f"{inert(path)} exists already: type another name."))
             return

@@ -60,6 +60,9 @@ class HelpScreen(ModalScreen[None]):
                     continue  # back is among the keys every screen shares, above
                 if not binding.tooltip and not (binding.show and binding.description):
                     continue
+                action = binding.action.split("(")[0]
+                if self.for_screen.check_action(action, ()) is False:
+                    continue  # not on this screen now (the edit keys under read-only)
                 key = binding.key_display or _key_names(binding.key)
                 if key not in seen:
                     seen.add(key)

@@ -12,10 +12,11 @@ from textual.content import Content
 from textual.widgets import Input, Static
 
 from hubtui.api.errors import ApiStatusError, HubError
+from hubtui.core.words import hub_facts
 from hubtui.text import inert
 from hubtui.tui.glyphs import NOT_EQUAL
 from hubtui.tui.messages import FindPerson, OpenProject, ProjectsLoaded
-from hubtui.tui.present import amount, hub_label, name_warnings, when, when_both
+from hubtui.tui.present import amount, hub_label, name_warnings, when
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
@@ -242,42 +243,7 @@ def _project_key(project: Project) -> str:
 
 
 def _facts(hub: Hub, route: RegionalRoute | None, *, failed: bool = False) -> Content:
-    lines: list[Content] = []
-
-    def fact(label: str, *value: str | tuple[str, str]) -> None:
-        lines.append(Content.assemble((f"{label:<13}", "bold"), *value))
-
-    region = inert(hub.region_name or "not given")
-    regional = hub.api_regional_url
-    if route is None:
-        trust = "not checked: the hub could not be read" if failed else "checking…"
-    elif regional is None:
-        trust = "none named; calls go to the configured server"
-    elif route.trusted:
-        trust = f"trusted: {inert(route.why)}"
-    else:
-        trust = f"NOT trusted ({inert(route.why)}); calls go to the configured server"
-    fact("Region", region, " · API ", inert(regional or "—", limit=80), " · ", trust)
-    author = hub.author
-    if author:
-        who = inert(author.full_name or author.user_name or f"user {author.id}")
-        fact("Author", who, f" <{inert(author.email)}>" if author.email else "")
-    else:
-        fact("Author", "not given")
-    fact(
-        "Created",
-        when_both(hub.creation_date),
-        f" · {amount(hub.number_of_users, 'user')} · {amount(hub.number_of_projects, 'project')}",
+    return Content("\n").join(
+        Content.assemble((f"{label:<13}", "bold"), words)
+        for label, words in hub_facts(hub, route, failed=failed)
     )
-    sso = "yes" if hub.is_user_entra_id_sso_restricted else "no"
-    tenant = ""
-    if hub.restricted_tenant_domain or hub.restricted_tenant_id:
-        tenant = (
-            f" · tenant {inert(hub.restricted_tenant_domain or '—')}"
-            f" ({inert(hub.restricted_tenant_id or 'no id')})"
-        )
-    fact("Entra ID SSO", f"restricted: {sso}{tenant}")
-    image = hub.image
-    shown = "none" if image is None else inert(image.name or image.url or "unnamed", limit=40)
-    fact("Id", inert(hub.id), f" · image: {shown}")
-    return Content("\n").join(lines)

@@ -36,7 +36,9 @@ OTHER_COLUMNS = (
     Column("projects", "Projects", width=8, numeric=True, priority=4),
     Column("created", "Created", width=10, priority=5),
 )
-MARK_COLUMN = Column("mark", DIFFERENT_NAMES_MARK, width=len(DIFFERENT_NAMES_MARK) + 1, priority=0)
+MARK_COLUMN = Column(
+    "mark", DIFFERENT_NAMES_MARK, width=len(DIFFERENT_NAMES_MARK) + 1, priority=0, boolean=True
+)
 
 
 class HubListScreen(ListScreen["list[Hub]"]):

@@ -36,8 +36,8 @@ USER_COLUMNS = (
     Column("name", "Name", min_width=12, priority=0),
     Column("email", "Email", min_width=18, priority=0, keep=True),
     Column("role", "Role", width=7, priority=0),
-    Column("reviewer", "Reviewer", width=8, priority=3),
-    Column("limited", "Limited", width=8, priority=0),
+    Column("reviewer", "Reviewer", width=8, priority=3, boolean=True),
+    Column("limited", "Limited", width=8, priority=0, boolean=True),
     Column("teams", "Teams", min_width=6, priority=4),
 )
 LIMITED_COLUMN = 4
@@ -61,7 +61,7 @@ class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
             tooltip="change the highlighted person's role (a limited reader becomes a member)",
         ),
         Binding(
-            "l", "cycle_group", "Who", tooltip="show all users, members only or limited readers"
+            "l", "cycle_group", "Members", tooltip="show all users, members only or limited readers"
         ),
         Binding("v", "toggle_version", "v2/v3", tooltip="switch this list between API v3 and v2"),
         Binding("y", "copy", "Copy email", show=False, tooltip="copy the highlighted email"),

@@ -8,7 +8,6 @@ again until the list has been checked.
 from __future__ import annotations
 
 import asyncio
-import re
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, ClassVar
@@ -20,7 +19,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widgets import Checkbox, Footer, Input, RadioButton, RadioSet, Static
+from textual.widgets import Checkbox, Input, RadioButton, RadioSet, Static
 from textual.worker import Worker, WorkerState
 
 from hubtui.api.errors import HubError
@@ -32,11 +31,13 @@ from hubtui.changelog import (
     change_outcome,
     planned_change,
 )
+from hubtui.core.emails import email_problem
 from hubtui.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.present import user_name
 from hubtui.tui.screens.confirm import ConfirmScreen
 from hubtui.tui.session import session_of
+from hubtui.tui.widgets.chrome import KeyFooter
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, Project, ProjectUser
@@ -44,7 +45,6 @@ if TYPE_CHECKING:
 
 #: The roles offered, in order of growing rights (the first is preselected).
 ROLES = ("Reader", "Editor", "Admin")
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
 
 
 class Mode(Enum):
@@ -76,17 +76,6 @@ class FormResult:
 
     user: ProjectUser | None
     message: str
-
-
-def email_problem(email: str) -> str | None:
-    """Why ``email`` cannot be sent, or None when it can."""
-    if not email.strip():
-        return "Type the person's email address."
-    if email != email.strip():
-        return "Remove the spaces around the address."
-    if not EMAIL.match(email):
-        return "This is not an email address (name@domain.example)."
-    return None
 
 
 class UserFormScreen(ModalScreen[FormResult | None]):
@@ -150,7 +139,7 @@ class UserFormScreen(ModalScreen[FormResult | None]):
                 )
             yield Checkbox("Reviewer", value=reviewer, id="reviewer")
             yield Static(id="form-message")
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     def _title(self) -> Content:
         where = inert(self.project.name if self.project else f"project {self.project_id}")

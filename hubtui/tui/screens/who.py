@@ -11,28 +11,29 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, ProgressBar, Static
+from textual.widgets import Input, ProgressBar, Static
 
 from hubtui.api.errors import ApiConnectionError, ApiStatusError, HubError, InvalidResponseError
 from hubtui.text import inert
 from hubtui.triage import Finding, PersonQuery, Progress, search_people
-from hubtui.tui.present import LIMITED_BADGE, user_name
+from hubtui.tui.present import LIMITED_BADGE, hub_label, user_name
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.project_users import explain_access
-from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
+from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, KeyFooter, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
 if TYPE_CHECKING:
     from hubtui.api import Hub
+    from hubtui.export import Cell
 
 WHO_COLUMNS = (
-    Column("hub", "Hub", min_width=12, priority=0, keep=True),
+    Column("hub", "Hub (URL name)", min_width=12, priority=0, keep=True),
     Column("project", "Project", min_width=14, priority=0),
     Column("person", "Person", min_width=12, priority=2),
     Column("email", "Email", min_width=18, priority=0, keep=True),
     # The role for a member, the whitelisted domain for a limited reader: the answer itself.
     Column("access", "Access", min_width=26, priority=0),
-    Column("reviewer", "Reviewer", width=8, priority=4),
+    Column("reviewer", "Reviewer", width=8, priority=4, boolean=True),
     Column("teams", "Teams", min_width=8, priority=5),
 )
 ACCESS_COLUMN = 4
@@ -59,7 +60,7 @@ class WhoPromptScreen(ModalScreen[str | None]):
             )
             yield Input(placeholder="email, @domain or name, then enter", id="who-input")
             yield Static(id="who-message")
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
 
     @on(Input.Submitted, "#who-input")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -86,9 +87,8 @@ def _short_reason(error: HubError) -> str:
 
 def finding_row(finding: Finding) -> Row:
     hub = finding.hub
+    # The URL name only: never cut, it must stay short; the access panel below names both.
     hub_cell = inert(hub.name)
-    if hub.has_custom_display_name:
-        hub_cell += f" ({inert(hub.display_name)})"
     project = finding.project
     project_cell = inert(project.name) if project else "(its projects)"
     if finding.error is not None:
@@ -273,7 +273,10 @@ class WhoScreen(ListScreen[None]):
             )
             return
         assert finding.user is not None
-        text = explain_access(finding.user, finding.project)
+        # The list shows the hub's URL name; here both of its names.
+        text = Content.assemble(
+            f"Hub {hub_label(finding.hub)}. ", explain_access(finding.user, finding.project)
+        )
         if finding.loaded_at is not None:
             text = Content.assemble(text, f" (Loaded {_ago(finding.loaded_at)}.)")
         panel.explain(text)
@@ -309,6 +312,19 @@ class WhoScreen(ListScreen[None]):
 
     def export_what(self) -> str:
         return f"who {self.person.text}"
+
+    def export_table(self) -> tuple[list[str], list[list[Cell]]]:
+        """As shown, but a project not read has its reason in a column of its own
+        (``not_read_reason``), not in the Email column the screen borrows for it."""
+        columns, rows = super().export_table()
+        view = self.table.view
+        email = columns.index("Email")
+        for row, index in zip(rows, view.shown, strict=True):
+            error = view.record(index)[1].error
+            if error is not None:
+                row[email] = ""
+            row.append("" if error is None else inert(str(error), limit=None))
+        return [*columns, "not_read_reason"], rows
 
     def export_context(self) -> dict[str, str]:
         return {

@@ -18,7 +18,17 @@ class KeyFooter(Footer):
     """Textual's footer, without its leak: each recompose (every change of the keys shown, so
     every load) binds its new keys to the footer's ``compact``, and the old keys' bindings were
     dropped only when ``compact`` changed, which it never does. An open app kept ~10 dead key
-    widgets per reload; they are let go here as soon as they are removed."""
+    widgets per reload; they are let go here as soon as they are removed.
+
+    In the compact style the palette key, docked right, kept the right margin of every key:
+    the last column showed a letter of the keys running on beneath it (``^p paletteo``)."""
+
+    DEFAULT_CSS = """
+    KeyFooter.-compact FooterKey.-command-palette {
+        margin-right: 0;
+        padding-right: 1;
+    }
+    """
 
     async def recompose(self) -> None:
         await super().recompose()
@@ -80,8 +90,11 @@ class StatusLine(Static):
         where = f"server {inert(server, limit=60)}"
         if profile:
             where = f"profile {inert(profile, limit=30)} · {where}"
-        parts = [where, f"API {api_version}"]
-        parts.append("READ-ONLY: changes are off" if read_only else "changes allowed")
+        # Read-only first: on a narrow terminal the line is cut at its end, never there.
+        parts = ["READ-ONLY (no changes)"] if read_only else []
+        parts += [where, f"API {api_version}"]
+        if not read_only:
+            parts.append("changes allowed")
         self.update(Content(" · ".join(parts)))
 
 

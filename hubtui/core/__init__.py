@@ -1,0 +1,1 @@
+"""Rules both front ends share (the app and the headless commands); never imports Textual."""

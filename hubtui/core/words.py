@@ -1,0 +1,85 @@
+"""How a hub's facts, dates and amounts are said: the same words in the app and headless."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from hubtui.text import inert
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub, RegionalRoute
+
+__all__ = ["amount", "count", "hub_facts", "when", "when_both"]
+
+
+def when(moment: datetime | None) -> str:
+    """A date as local time, short."""
+    if moment is None:
+        return ""
+    return moment.astimezone().strftime("%Y-%m-%d")
+
+
+def when_both(moment: datetime | None) -> str:
+    """A timestamp in local time and in UTC."""
+    if moment is None:
+        return "not given"
+    local = moment.astimezone()
+    utc = moment.astimezone(UTC)
+    if local.utcoffset() == utc.utcoffset():
+        return f"{utc:%Y-%m-%d %H:%M} UTC"  # local time is UTC: said once
+    return f"{local:%Y-%m-%d %H:%M %Z} (UTC {utc:%Y-%m-%d %H:%M})"
+
+
+def count(value: int | None) -> str:
+    return "?" if value is None else f"{value:,}"
+
+
+def amount(value: int | None, noun: str, plural: str | None = None) -> str:
+    """``1 project``, ``3 projects``, ``1 match``, ``4 matches``; ``? projects`` when unknown."""
+    many = plural or (noun + "es" if noun.endswith(("s", "ch", "sh", "x")) else noun + "s")
+    return f"{count(value)} {noun if value == 1 else many}"
+
+
+def hub_facts(
+    hub: Hub, route: RegionalRoute | None, *, failed: bool = False
+) -> list[tuple[str, str]]:
+    """A hub's facts beyond its two names, as (label, words) pairs: region and whether its
+    regional API is trusted, author, dates and counts, SSO restriction, id and image. Every
+    server value is already inert."""
+    regional = hub.api_regional_url
+    if route is None:
+        trust = "not checked: the hub could not be read" if failed else "checking…"
+    elif regional is None:
+        trust = "none named; calls go to the configured server"
+    elif route.trusted:
+        trust = f"trusted: {inert(route.why)}"
+    else:
+        trust = f"NOT trusted ({inert(route.why)}); calls go to the configured server"
+    region = inert(hub.region_name or "not given")
+    facts = [("Region", f"{region} · API {inert(regional or '—', limit=80)} · {trust}")]
+    author = hub.author
+    if author:
+        who = inert(author.full_name or author.user_name or f"user {author.id}")
+        facts.append(("Author", who + (f" <{inert(author.email)}>" if author.email else "")))
+    else:
+        facts.append(("Author", "not given"))
+    facts.append(
+        (
+            "Created",
+            f"{when_both(hub.creation_date)} · {amount(hub.number_of_users, 'user')} · "
+            f"{amount(hub.number_of_projects, 'project')}",
+        )
+    )
+    sso = "yes" if hub.is_user_entra_id_sso_restricted else "no"
+    tenant = ""
+    if hub.restricted_tenant_domain or hub.restricted_tenant_id:
+        tenant = (
+            f" · tenant {inert(hub.restricted_tenant_domain or '—')}"
+            f" ({inert(hub.restricted_tenant_id or 'no id')})"
+        )
+    facts.append(("Entra ID SSO", f"restricted: {sso}{tenant}"))
+    image = hub.image
+    shown = "none" if image is None else inert(image.name or image.url or "unnamed", limit=40)
+    facts.append(("Id", f"{inert(hub.id)} · image: {shown}"))
+    return facts

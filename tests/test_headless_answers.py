@@ -1,0 +1,293 @@
+"""Headless answers a script or a ticket can trust: one exit-status table, dry runs that are
+the real request and refuse what it would refuse, JSON that invents nothing, tables that fit."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from hubtui.cli import build_parser, main
+from hubtui.headless import EXIT_TABLE
+from tests.conftest import hubtui_command, running_demo_server
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO_HEADERS = {"Authorization": "Bearer demo-token"}
+
+
+@pytest.fixture(autouse=True)
+def settings_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("HUBTUI_CONFIG", str(tmp_path / "none.toml"))
+    monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("HUBTUI_TOKEN", "demo-token")
+    monkeypatch.delenv("HUBTUI_PROFILE", raising=False)
+    monkeypatch.setenv("COLUMNS", "80")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with running_demo_server() as url:
+        yield url
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def requests_made(url: str) -> tuple[int, int, int]:
+    stats = httpx.get(f"{url}/_demo/stats", headers=DEMO_HEADERS).json()
+    return stats["requests"], stats["creates"], stats["updates"]
+
+
+def test_help_and_readme_give_one_exit_status_table() -> None:
+    help_text = " ".join(build_parser().format_help().split())
+    readme = (ROOT / "README.md").read_text()
+    for code, words in EXIT_TABLE:
+        assert f"{code} {words}" in help_text
+        assert f"| {code} | {words} |" in readme
+
+
+@pytest.mark.parametrize(
+    ("argv", "status", "says"),
+    [
+        (("hub", "no-such-hub"), 1, "No hub has the URL name or id"),
+        (("projects", "no-such-hub"), 1, "No hub has the URL name or id"),
+        (("users", "acme-build", "9999"), 1, "not found"),
+        (("users", "acme-build", "1002", "--limited"), 1, "no limited readers in project 1002"),
+        (("who", "nobody.at.all@nowhere.example", "--hub", "acme-build"), 1, "absent from"),
+        (("who", "priya.patel@northwind-eng.com", "--hub", "nordic-rail"), 3, "not be read"),
+    ],
+    ids=["hub", "projects", "users-404", "users-empty", "who-nobody", "who-incomplete"],
+)
+def test_not_found_is_1_and_incomplete_is_3_for_every_reading_command(
+    server: str,
+    capsys: pytest.CaptureFixture[str],
+    argv: tuple[str, ...],
+    status: int,
+    says: str,
+) -> None:
+    got, out, err = run(capsys, "--base-url", server, *argv, "--format", "table")
+    assert got == status, err
+    assert says in err
+    if status == 1:
+        assert out == ""  # for pipes: nothing on stdout, the words on stderr
+
+
+ADD = ("add-user", "acme-build", "1001")
+
+
+@pytest.mark.parametrize(
+    ("argv", "status", "says"),
+    [
+        ((*ADD, "notanemail", "Reader"), 2, "not an email address"),
+        ((*ADD, " jane@acme.com", "Reader"), 2, "spaces around"),
+        ((*ADD, "dana.whitfield@acme-build.com", "Reader"), 2, "already a member"),
+        (("add-user", "acme-build", "9999", "new@acme-build.com", "Reader"), 1, "not found"),
+        (("add-user", "no-such-hub", "1001", "new@acme-build.com", "Reader"), 1, "No hub"),
+        (
+            ("set-role", "acme-build", "1001", "grace.osei@northwind-eng.com", "Editor"),
+            2,
+            "is a limited reader, not a member",
+        ),
+        (("set-role", "acme-build", "1001", "nobody@acme-build.com", "Editor"), 1, "is not in"),
+        (("set-role", "acme-build", "1001", "dana.whitfield@acme-build.com", "Admin"), 0, ""),
+    ],
+    ids=[
+        "invalid-email",
+        "spaces",
+        "already-member",
+        "no-project",
+        "no-hub",
+        "limited-role",
+        "not-in-project",
+        "already-so",
+    ],
+)
+def test_a_dry_run_refuses_what_the_real_run_refuses_with_the_same_status(
+    server: str,
+    capsys: pytest.CaptureFixture[str],
+    argv: tuple[str, ...],
+    status: int,
+    says: str,
+) -> None:
+    before = requests_made(server)
+    dry, _, dry_err = run(capsys, "--base-url", server, *argv, "--dry-run")
+    real, _, real_err = run(capsys, "--base-url", server, *argv, "--yes")
+    assert (dry, real) == (status, status), (dry_err, real_err)
+    assert says in dry_err
+    assert says in real_err
+    after = requests_made(server)
+    assert after[1:] == before[1:]  # no create, no update
+    if "email" in says or "spaces" in says:
+        assert after[0] == before[0]  # checked before anything reached the server
+
+
+def test_the_dry_run_prints_exactly_the_request_that_goes_out(
+    server: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for extra, reviewer in (((), None), (("--reviewer",), True)):
+        email = f"exact{len(extra)}@acme-build.com"
+        argv = ("--base-url", server, *ADD, email, "Editor", *extra)
+        status, _, err = run(capsys, *argv, "--dry-run")
+        assert status == 0
+        match = re.search(r"Would send: (POST \S+)\n(\{.*\})\n", err)
+        assert match is not None, err
+        shown = json.loads(match.group(2))
+        expected: dict[str, object] = {"Email": email, "Role": "Editor"}
+        if reviewer is not None:
+            expected["IsReviewer"] = reviewer
+        assert shown == expected  # no IsReviewer invented when none was given
+        log = tmp_path / f"requests{len(extra)}.log"
+        status, _, _ = run(capsys, "--log-file", str(log), *argv, "--yes")
+        assert status == 0
+        sent = next(line for line in log.read_text().splitlines() if " POST " in line)
+        assert match.group(1) in sent  # the same method and URL
+        assert json.dumps(shown, separators=(",", ":")) in sent  # the same body
+
+
+def test_options_are_read_after_the_command_too(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "hubs", "--demo", "--format", "json")
+    assert status == 0
+    assert "acme-build" in {hub["Name"] for hub in json.loads(out)}
+    status, _, err = run(capsys, "--demo", "hubs", "--profile", "missing")
+    assert status == 2
+    assert "There is no profile 'missing'" in err
+
+
+def test_json_keeps_absent_fields_absent(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    legacy = {"Id": "h-1", "Name": "legacy-hub", "NumberOfProjects": 0}
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if request.url.path.startswith("/v3/hubs/name/") or request.url.path == "/v3/hubs/h-1":
+            return httpx.Response(200, json=legacy)
+        return httpx.Response(200, json=[legacy])
+
+    from hubtui import cli
+    from hubtui.api import HubClient
+
+    def connection(args: object, settings: object) -> tuple[object, str]:
+        return (
+            lambda: HubClient(
+                "https://api.example.com", token="t", transport=httpx.MockTransport(answer)
+            ),
+            "api.example.com",
+        )
+
+    monkeypatch.setattr(cli, "connection", connection)
+    server = ("--base-url", "https://api.example.com")
+    for fmt in ("json", "jsonl"):
+        status, out, _ = run(capsys, *server, "hubs", "--format", fmt)
+        assert status == 0
+        record = json.loads(out)[0] if fmt == "json" else json.loads(out.splitlines()[0])
+        assert record == legacy  # no DisplayName, Author or SSO flag that was never sent
+    status, out, _ = run(capsys, *server, "hubs", "--format", "csv")
+    row = next(csv.DictReader(io.StringIO(out)))
+    assert (row["DisplayName"], row["DisplayName sent"]) == ("", "no")
+    assert "(not sent" not in out
+    status, out, _ = run(capsys, *server, "hub", "legacy-hub")
+    assert json.loads(out) == legacy
+
+
+def test_tables_fit_80_columns_without_cutting_an_identifier(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(capsys, "--demo", "hubs", "--format", "table")
+    lines = out.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    assert "7d1f0c3e-4b8a-4f6e-9a51-acme00000001" in out  # an Id is never cut
+    assert "silverline-contractors-4" in out
+    status, out, _ = run(capsys, "--demo", "users", "acme-build", "1001", "--format", "table")
+    assert all(len(line) <= 80 for line in out.splitlines())
+    assert "bjorn.lindqvist@acme-build.com" in out
+    assert "LIMITED @northwind-eng.com" in out
+    status, out, err = run(capsys, "--demo", "who", "@northwind-eng.com", "--format", "table")
+    assert status == 3
+    assert all(len(line) <= 80 for line in out.splitlines())
+    assert "fatima.rahman@northwind-eng.com" in out
+    # The reason a project was not read, whole, under its row.
+    reason = " ".join(line.strip() for line in out.splitlines() if line.startswith("    "))
+    assert "The subscription of project Bergen Tunnel Survey has expired" in reason
+
+
+def test_hub_gives_the_facts_of_the_hub_detail_screen(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "--demo", "hub", "acme-build", "--format", "table")
+    assert status == 0
+    head = out.split("\nProjects (")[0]
+    facts = {line[:13].strip(): line[13:].strip() for line in head.splitlines()}
+    assert facts["Name"].startswith("acme-build  (URL name")
+    assert facts["DisplayName"].startswith("ACME Construction Group  (differs")
+    assert "API http://localhost · trusted" in facts["Region"]
+    assert facts["Author"] == "Dana Whitfield <dana.whitfield@acme-build.com>"
+    assert facts["Entra ID SSO"].startswith("restricted: yes · tenant acme-build.com")
+    assert "Projects (3):" in out
+    assert "Harbour Bridge Retrofit" in out
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    process = subprocess.Popen(
+        [*hubtui_command(), "--demo", "who", "@northwind-eng.com", "--format", "jsonl"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "HUBTUI_CONFIG": "/nonexistent.toml"},
+    )
+    assert process.stdout is not None
+    process.stdout.close()  # the reader is gone before anything is written (`| head -0`)
+    _, errors = process.communicate(timeout=60)
+    err = errors.decode()
+    assert process.returncode == 141
+    assert "Traceback" not in err
+    assert "BrokenPipeError" not in err
+
+
+@pytest.mark.parametrize("not_a_terminal", ["stdin", "stdout"])
+def test_the_app_refuses_at_once_without_a_terminal(not_a_terminal: str) -> None:
+    """Input from /dev/null, or output into a pipe: no escape codes into it, no spin, exit 2."""
+    master, terminal = os.openpty()
+    try:
+        started = time.monotonic()
+        finished = subprocess.run(
+            [*hubtui_command(), "--demo"],
+            stdin=subprocess.DEVNULL if not_a_terminal == "stdin" else terminal,
+            stdout=subprocess.PIPE if not_a_terminal == "stdout" else terminal,
+            stderr=subprocess.PIPE,
+            timeout=30,
+            env={**os.environ, "TERM": "xterm-256color", "HUBTUI_CONFIG": "/nonexistent.toml"},
+        )
+        os.set_blocking(master, False)
+        try:
+            on_terminal = os.read(master, 65536)
+        except BlockingIOError:
+            on_terminal = b""
+    finally:
+        os.close(master)
+        os.close(terminal)
+    assert finished.returncode == 2
+    assert time.monotonic() - started < 20
+    assert b"\x1b" not in (finished.stdout or b"") + on_terminal  # no escape codes anywhere
+    said = " ".join(finished.stderr.decode().split())
+    assert f"standard {'input' if not_a_terminal == 'stdin' else 'output'} is not one" in said
+    assert "hubtui hubs, hub, projects, users, who" in said
+
+
+def test_the_headless_commands_still_never_import_textual() -> None:
+    code = (
+        "import sys; from hubtui.cli import main; "
+        "main(['--demo', 'hub', 'acme-build', '--format', 'table']); "
+        "assert 'textual' not in sys.modules, 'textual imported'"
+    )
+    finished = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert finished.returncode == 0, finished.stderr.decode()
