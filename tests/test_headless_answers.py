@@ -291,3 +291,22 @@ def test_the_headless_commands_still_never_import_textual() -> None:
     )
     finished = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
     assert finished.returncode == 0, finished.stderr.decode()
+
+
+def test_the_demo_is_no_profiles_server_and_has_no_token_to_read_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('default_profile = "prod"\n[profiles.prod]\nbase_url = "https://a.example"\n')
+    monkeypatch.setenv("HUBTUI_CONFIG", str(config))
+    from hubtui.tui.app import HubTuiApp
+
+    started: list[HubTuiApp] = []
+    monkeypatch.setattr(HubTuiApp, "run", lambda self, **_: started.append(self))
+    monkeypatch.setattr(HubTuiApp, "watch_terminal", lambda self: None)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert main(["--demo"]) == 0
+    (app,) = started
+    assert app.profile is None  # the status line says no "profile prod" over the demo API
+    assert app.rereads_token is False

@@ -61,11 +61,12 @@ async def test_a_body_cut_off_mid_way_is_a_typed_error() -> None:
 async def test_a_refused_connection_is_a_typed_error_saying_nothing_was_sent() -> None:
     from tests.conftest import free_port
 
-    async with HubClient(f"http://127.0.0.1:{free_port()}", max_retries=0) as client:
+    port = free_port()
+    async with HubClient(f"http://127.0.0.1:{port}", max_retries=0) as client:
         with pytest.raises(ApiConnectionError) as caught:
             await client.list_hubs()
     assert caught.value.sent is False
-    assert "could not connect to 127.0.0.1" in str(caught.value)
+    assert f"127.0.0.1:{port} refused the connection" in str(caught.value)
 
 
 def test_demo_server_names_its_real_port_and_refuses_a_busy_one() -> None:

@@ -263,6 +263,21 @@ async def test_read_only_is_always_visible() -> None:
         assert "READ-ONLY" in screen_text(pilot)
 
 
+async def test_read_only_leads_the_status_line_at_80_columns_and_help_offers_no_edit_key() -> None:
+    async with running(size=(80, 24), read_only=True) as pilot:
+        await press(pilot, "enter", "enter")
+        status = next(line for line in screen_text(pilot).splitlines() if "API v3" in line)
+        assert status.strip().startswith("READ-ONLY (no changes)")
+        await press(pilot, "question_mark")
+        help_text = screen_text(pilot)
+        assert "limited readers" in help_text  # l, this screen's own key, is there
+        assert "add a person" not in help_text
+        assert "highlighted person's role" not in help_text
+    async with running(size=(80, 24)) as pilot:
+        await press(pilot, "enter", "enter", "question_mark")
+        assert "add a person" in screen_text(pilot)  # offered when changes are allowed
+
+
 async def test_a_big_project_fills_and_filters() -> None:
     store = DemoStore(DemoSize(big_project_users=3000))
     async with running(store=store) as pilot:

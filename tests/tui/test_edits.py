@@ -11,7 +11,7 @@ from hubtui.demo import DemoStore, Faults, create_app
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.user_form import UserFormScreen
 from hubtui.tui.widgets.record_table import RecordTable
-from tests.tui.conftest import press, running, screen_words, type_text
+from tests.tui.conftest import press, running, screen_text, screen_words, type_text
 
 BRIDGE = 1001
 
@@ -187,7 +187,7 @@ async def test_read_only_hides_edit_keys_and_says_so() -> None:
     store = DemoStore()
     async with running(store=store, read_only=True) as pilot:
         await open_bridge_users(pilot)
-        footer = screen_words(pilot).split("changes are off")[-1]
+        footer = screen_text(pilot).splitlines()[-1]
         assert "Add" not in footer
         assert "Edit" not in footer
         await press(pilot, "a")

@@ -86,3 +86,24 @@ async def test_a_401_offers_to_read_the_token_again_and_retries() -> None:
         words = screen_words(pilot)
         assert "acme-build" in words
         assert "HTTP 401" not in words
+
+
+@pytest.mark.parametrize("rereads_token", [True, False], ids=["a-server", "the-demo"])
+async def test_the_palette_offers_to_read_the_token_again_only_where_there_is_one(
+    rereads_token: bool,
+) -> None:
+    def reconnect(profile: str | None) -> tuple[Callable[[], HubClient], str, Settings]:
+        return connector(DEMO_TOKEN), "demo", Settings(profile=profile)
+
+    app = HubTuiApp(
+        connect=demo_connector(),
+        server_label="demo API (in-process)",
+        reconnect=reconnect,
+        rereads_token=rereads_token,
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press(pilot, "ctrl+p")
+        await type_text(pilot, "read the token")
+        await pilot.pause(0.3)
+        assert ("Read the token again" in screen_words(pilot)) is rereads_token

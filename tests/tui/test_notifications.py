@@ -1,0 +1,32 @@
+"""Notifications never cover the help, the change log or a form: they wait, and show on the
+list the person comes back to."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tui.conftest import press, running, screen_text
+
+
+@pytest.mark.parametrize(
+    ("keys", "screen"),
+    [
+        (("?",), "HelpScreen"),
+        (("enter", "enter", "c"), "ChangeLogScreen"),
+        (("enter", "enter", "a"), "UserFormScreen"),
+    ],
+    ids=["help", "change-log", "add-form"],
+)
+async def test_a_notification_waits_while_a_full_dialog_is_up(
+    keys: tuple[str, ...], screen: str
+) -> None:
+    async with running(size=(80, 24)) as pilot:
+        await press(pilot, *keys)
+        assert type(pilot.app.screen).__name__ == screen
+        under = screen_text(pilot)
+        pilot.app.notify("Loaded again: 12 users", markup=False)
+        await pilot.pause(0.3)  # a toast is placed a moment after it is asked for
+        assert screen_text(pilot) == under  # not one character of the dialog covered
+        await press(pilot, "escape")
+        await pilot.pause(0.3)
+        assert "Loaded again: 12 users" in screen_text(pilot)
