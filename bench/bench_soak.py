@@ -1,6 +1,7 @@
 """An app left open all day: resident memory per 100 operations, beside the idle line.
 
-Run:  python -m bench.bench_soak            (300 of each operation)
+Run:  python -m bench.bench_soak            (100 of each operation, about 8 minutes)
+      python -m bench.bench_soak --count 1000
       python -m bench.bench_soak --quick    (40 of each)
 
 The app runs headless on the in-process demo API. Each operation is warmed up 20 times, then
@@ -100,7 +101,9 @@ async def run(count: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
-    count = 40 if parser.parse_args().quick else 300
+    parser.add_argument("--count", type=int, default=100, help="operations of each kind")
+    args = parser.parse_args()
+    count = 40 if args.quick else args.count
     os.environ.setdefault("HUBTUI_DATA_DIR", tempfile.mkdtemp(prefix="hubtui-soak-"))
     asyncio.run(run(count))
 
