@@ -140,3 +140,17 @@ async def test_search_results_keep_emails_whole_at_every_width(size: tuple[int, 
         assert "grace.osei@northwind-eng.com" in text
         if size[0] >= 100:
             assert "LIMITED @northwind-eng.com" in text  # whole where there is room
+
+
+@pytest.mark.parametrize(
+    ("size", "keys"),
+    [((60, 16), ()), ((80, 24), ("slash", "a", "c", "enter"))],
+    ids=["60x16", "80x24-filtered"],
+)
+async def test_the_footer_ends_with_the_palette_key_and_nothing_after(
+    size: tuple[int, int], keys: tuple[str, ...]
+) -> None:
+    async with running(size=size) as pilot:
+        await press(pilot, *keys)
+        footer = screen_text(pilot).splitlines()[-1]
+        assert footer.endswith("^p palette")  # no letter of the keys beneath it at the end
