@@ -178,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
 
-    from hubtui.changelog import default_change_log_path
+    from hubtui.core.changelog import default_change_log_path
     from hubtui.tui.app import HubTuiApp
 
     def switch(profile: str | None) -> tuple[Callable[[], HubClient], str, Settings]:
@@ -241,7 +241,7 @@ def start_log(path: str) -> None:
     import logging
     import os
 
-    from hubtui.text import log_safe
+    from hubtui.core.text import log_safe
 
     class SafeFormatter(logging.Formatter):
         def format(self, record: logging.LogRecord) -> str:

@@ -20,8 +20,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from hubtui.api.versions import ApiVersion, is_api_version
+from hubtui.core.text import inert
 from hubtui.hosts import is_loopback_host
-from hubtui.text import inert
 
 __all__ = ["ConfigError", "Settings", "config_path", "load_settings", "profile_names"]
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
-from hubtui.changelog import (
+from hubtui.core.changelog import (
     DONE,
     FAILED,
     Change,
@@ -30,17 +30,17 @@ from hubtui.changelog import (
     now,
 )
 from hubtui.core.emails import email_problem
+from hubtui.core.export import Cell, render, typed_cell
 from hubtui.core.layout import Column, fit_columns
-from hubtui.core.words import hub_facts
-from hubtui.export import Cell, render, typed_cell
-from hubtui.names import (
+from hubtui.core.names import (
     DISPLAY_NAME_NOT_SENT,
     LOOKALIKE_MARK,
     NO_DISPLAY_NAME,
     lookalike_words,
     match_hub,
 )
-from hubtui.text import inert
+from hubtui.core.text import inert
+from hubtui.core.words import hub_facts
 
 if TYPE_CHECKING:
     import argparse
@@ -274,7 +274,7 @@ async def _query(
 
 async def resolve_hub(client: HubClient, given: str) -> Hub:
     """A hub by its exact Name (URL name) or Id; anything nearer is named, never taken
-    (:func:`hubtui.names.match_hub`, the app's rule too)."""
+    (:func:`hubtui.core.names.match_hub`, the app's rule too)."""
     from hubtui.api import NotFoundError
 
     for look_up in (client.get_hub_by_name, client.get_hub):
@@ -462,7 +462,7 @@ def _users_table(users: Sequence[ProjectUser], empty: str) -> Table:
 async def _who(
     args: argparse.Namespace, client: HubClient, settings: Settings, hub: Hub | None
 ) -> tuple[Table, int]:
-    from hubtui.triage import Finding, PersonQuery, Progress, search_people
+    from hubtui.core.people import Finding, PersonQuery, Progress, search_people
 
     hubs = [hub] if hub is not None else list(await client.list_hubs())
     findings: list[Finding] = []

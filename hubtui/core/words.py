@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from hubtui.text import inert
+from hubtui.core.text import inert
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, RegionalRoute

@@ -22,8 +22,8 @@ from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
-from hubtui.changelog import ChangeLog
-from hubtui.text import inert
+from hubtui.core.changelog import ChangeLog
+from hubtui.core.text import inert
 from hubtui.tui import fixes
 from hubtui.tui.catalog import Catalog
 from hubtui.tui.commands import LoadedRecords, Profiles

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from hubtui.text import fold
+from hubtui.core.text import fold
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, Project, ProjectUser

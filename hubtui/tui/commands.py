@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
-from hubtui.text import inert
+from hubtui.core.text import inert
 from hubtui.tui.catalog import Entry
 from hubtui.tui.messages import FindPerson, OpenHub, OpenProject, Reconnect
 from hubtui.tui.session import session_of

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hubtui.core.words import amount, count, when, when_both
-from hubtui.names import (
+from hubtui.core.names import (
     DISPLAY_NAME_NOT_SENT,
     LOOKALIKE_MARK,
     NO_DISPLAY_NAME,
     name_warnings,
 )
-from hubtui.text import inert
+from hubtui.core.text import inert
+from hubtui.core.words import amount, count, when, when_both
 from hubtui.tui.glyphs import NOT_EQUAL
 
 if TYPE_CHECKING:

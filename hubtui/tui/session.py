@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from hubtui.api import ApiVersion, HubClient
-    from hubtui.changelog import ChangeLog
+    from hubtui.core.changelog import ChangeLog
     from hubtui.tui.catalog import Catalog
 
 

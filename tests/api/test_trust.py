@@ -18,8 +18,8 @@ import httpx
 import pytest
 
 from hubtui.api import HubClient, InvalidResponseError, ServerError
-from hubtui.changelog import DONE, FAILED, UNKNOWN, change_outcome
-from hubtui.triage import Finding, PersonQuery, search_people
+from hubtui.core.changelog import DONE, FAILED, UNKNOWN, change_outcome
+from hubtui.core.people import Finding, PersonQuery, search_people
 from tests.conftest import SleepRecorder, running_demo_server
 
 PERSON = "pat@example.com"

@@ -13,8 +13,8 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from hubtui.api.errors import AuthenticationError, HubError
-from hubtui.export import Cell, typed_cell
-from hubtui.text import copy_lines, copy_problem, inert
+from hubtui.core.export import Cell, typed_cell
+from hubtui.core.text import copy_lines, copy_problem, inert
 from hubtui.tui.messages import Reconnect
 from hubtui.tui.present import amount
 from hubtui.tui.session import session_of
@@ -250,7 +250,7 @@ class ListScreen(Screen[None], Generic[Loaded]):
         return [column.label for column in columns], rows
 
     def action_export(self) -> None:
-        from hubtui.changelog import now
+        from hubtui.core.changelog import now
         from hubtui.tui.screens.export import ExportScreen
 
         table = self.table
@@ -318,7 +318,7 @@ class ListScreen(Screen[None], Generic[Loaded]):
         )
 
     def copy_lines(self, lines: Sequence[str], what: str) -> None:
-        """Copy several lines for a ticket, each through :func:`hubtui.text.copy_lines`."""
+        """Copy several lines for a ticket, each through :func:`hubtui.core.text.copy_lines`."""
         self.app.copy_to_clipboard(copy_lines(lines))
         self.notify(
             f"Sent the {what} ({len(lines)} lines) to the terminal's clipboard (OSC 52).",

@@ -11,8 +11,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from hubtui.changelog import ChangeLog
-from hubtui.text import inert
+from hubtui.core.changelog import ChangeLog
+from hubtui.core.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.widgets.chrome import KeyFooter
 

@@ -13,8 +13,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, RadioButton, RadioSet, Static
 
-from hubtui.export import FORMATS, Cell, default_file_name, render, write_export
-from hubtui.text import inert
+from hubtui.core.export import FORMATS, Cell, default_file_name, render, write_export
+from hubtui.core.text import inert
 from hubtui.tui.widgets.chrome import KeyFooter
 
 

@@ -14,8 +14,8 @@ from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
 from hubtui.api.errors import HubError, NotFoundError
-from hubtui.names import match_hub
-from hubtui.text import inert
+from hubtui.core.names import match_hub
+from hubtui.core.text import inert
 from hubtui.tui.session import session_of
 from hubtui.tui.widgets.chrome import KeyFooter
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import on
 from textual.binding import Binding, BindingType
 
-from hubtui.text import inert
+from hubtui.core.text import inert
 from hubtui.tui.messages import FindPerson, HubsLoaded, OpenHub
 from hubtui.tui.present import (
     DIFFERENT_NAMES_MARK,

@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 
 from hubtui.api.errors import HubError
-from hubtui.text import inert, skipped_words
+from hubtui.core.text import inert, skipped_words
 from hubtui.tui.collection import collector_paused
 from hubtui.tui.messages import UsersLoaded
 from hubtui.tui.present import (

@@ -23,7 +23,7 @@ from textual.widgets import Checkbox, Input, RadioButton, RadioSet, Static
 from textual.worker import Worker, WorkerState
 
 from hubtui.api.errors import HubError
-from hubtui.changelog import (
+from hubtui.core.changelog import (
     DONE,
     UNKNOWN,
     Change,
@@ -32,7 +32,7 @@ from hubtui.changelog import (
     planned_change,
 )
 from hubtui.core.emails import email_problem
-from hubtui.text import inert
+from hubtui.core.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.present import user_name
 from hubtui.tui.screens.confirm import ConfirmScreen

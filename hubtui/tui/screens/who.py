@@ -14,8 +14,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, ProgressBar, Static
 
 from hubtui.api.errors import ApiConnectionError, ApiStatusError, HubError, InvalidResponseError
-from hubtui.text import inert
-from hubtui.triage import Finding, PersonQuery, Progress, search_people
+from hubtui.core.people import Finding, PersonQuery, Progress, search_people
+from hubtui.core.text import inert
 from hubtui.tui.present import LIMITED_BADGE, hub_label, user_name
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.project_users import explain_access
@@ -24,7 +24,7 @@ from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_index
 
 if TYPE_CHECKING:
     from hubtui.api import Hub
-    from hubtui.export import Cell
+    from hubtui.core.export import Cell
 
 WHO_COLUMNS = (
     Column("hub", "Hub (URL name)", min_width=12, priority=0, keep=True),

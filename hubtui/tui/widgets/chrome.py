@@ -10,7 +10,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Footer, Input, Static
 
-from hubtui.text import inert
+from hubtui.core.text import inert
 from hubtui.tui.glyphs import SEPARATOR, WARNING
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from hubtui.text import fold, inert
+from hubtui.core.text import fold, inert
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient, HubError, Project, ProjectUser
