@@ -652,6 +652,34 @@ async def _confirm(question: str) -> bool:
     return reply.decode(errors="replace").strip().lower() in ("y", "yes")
 
 
+def _check_unknown_adds(
+    log: ChangeLog, hub_id: str, project_id: str, users: Sequence[ProjectUser], *, dry_run: bool
+) -> None:
+    """Adds to this project that an earlier run left unknown are settled from the list just
+    read (found: the add reached the server), and logged so, before anything is sent again:
+    an add is never sent twice. A dry run says what it would log."""
+    adopted = log.adopt_unknown_adds(hub_id, project_id)
+    if not adopted:
+        return
+    members = [u.user.email or "" for u in users if u.is_direct_member]
+    if dry_run:
+        present = {e.lower() for e in members}
+        for change in adopted:
+            found = (change.email or "").lower() in present
+            print(
+                f"An earlier add of {inert(change.email)} (outcome unknown, {change.time}) would "
+                f"be logged as checked: {'found' if found else 'not found'}.",
+                file=sys.stderr,
+            )
+        return
+    for change in log.resolve_adds(hub_id, project_id, members):
+        print(
+            f"An earlier add of {inert(change.email)} (outcome unknown) is now checked against "
+            f"the list: {change.checked}. {inert(change.detail)}",
+            file=sys.stderr,
+        )
+
+
 async def _change(
     args: argparse.Namespace, client: HubClient, settings: Settings, server_label: str
 ) -> int:
@@ -672,6 +700,20 @@ async def _change(
             raise Stop(NOT_SENT, f"“{inert(email)}”: {problem} Nothing was sent.")
     hub = await resolve_hub(client, args.hub)
     users = await client.list_project_users(hub.id, args.project)
+
+    def unlogged(message: str) -> None:
+        print(
+            f"hubtui: WARNING: an outcome is not in the change log. {inert(message, limit=None)}",
+            file=sys.stderr,
+        )
+
+    log = ChangeLog(
+        default_change_log_path(),
+        server=server_label,
+        profile=settings.profile,
+        on_write_error=unlogged,
+    )
+    _check_unknown_adds(log, hub.id, str(args.project), users, dry_run=args.dry_run)
     wanted = email.lower()
     user = next((u for u in users if (u.user.email or "").lower() == wanted), None)
     where = f"project {inert(args.project)} of hub {inert(hub.name)}"
@@ -741,18 +783,6 @@ async def _change(
             print("Nothing was sent.", file=sys.stderr)
             return NOT_SENT
 
-    def unlogged(message: str) -> None:
-        print(
-            f"hubtui: WARNING: an outcome is not in the change log. {inert(message, limit=None)}",
-            file=sys.stderr,
-        )
-
-    log = ChangeLog(
-        default_change_log_path(),
-        server=server_label,
-        profile=settings.profile,
-        on_write_error=unlogged,
-    )
     try:
         pending = log.begin(change)
     except ChangeLogError as error:

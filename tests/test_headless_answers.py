@@ -310,3 +310,59 @@ def test_the_demo_is_no_profiles_server_and_has_no_token_to_read_again(
     (app,) = started
     assert app.profile is None  # the status line says no "profile prod" over the demo API
     assert app.rereads_token is False
+
+
+def test_an_add_an_earlier_run_left_unknown_is_checked_before_anything_is_sent_again(
+    server: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A command is a new process: the unknown add of a run that was cut off is read from the
+    change log and settled from the list just read, so an add is never sent twice."""
+    hub_id = json.loads(
+        run(capsys, "--base-url", server, "hub", "acme-build", "--format", "json")[1]
+    )
+    log = tmp_path / "data" / "changes.jsonl"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    host = server.removeprefix("http://")
+    earlier = [
+        {
+            "time": "2026-11-24T05:00:00Z",
+            "action": "add",
+            "hub_id": hub_id[0]["Id"],
+            "hub_name": "acme-build",
+            "project_id": "1003",
+            "project_name": None,
+            "user_id": None,
+            "email": email,
+            "before": None,
+            "after": {"Role": "Reader"},
+            "outcome": "unknown",
+            "detail": "cut off",
+            "server": host,
+            "id": f"earlier{n}",
+        }  # fmt: skip
+        for n, email in enumerate(("aiko.tanaka@acme-build.com", "cut.off@acme-build.com"))
+    ]
+    log.write_text("".join(json.dumps(line) + "\n" for line in earlier))
+    before = requests_made(server)
+    status, _, err = run(capsys, "--base-url", server, "add-user", "acme-build", "1003",
+                         "aiko.tanaka@acme-build.com", "Reader", "--yes")  # fmt: skip
+    assert status == 2  # the earlier add had reached the server: not sent again
+    assert "checked against the list: found" in err
+    assert "already a member" in err
+    assert (
+        "cut.off@acme-build.com (outcome unknown) is now checked against the list: not found"
+        in (
+            err  # every unknown add of the project is settled by the one read
+        )
+    )
+    status, _, err = run(capsys, "--base-url", server, "add-user", "acme-build", "1003",
+                         "cut.off@acme-build.com", "Reader", "--yes")  # fmt: skip
+    assert status == 0  # it had not reached the server: sent now, once
+    assert "checked" not in err  # settled already: nothing left to check
+    assert requests_made(server)[1] == before[1] + 1
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    checked = {line["email"]: line["checked"] for line in lines if line.get("checked")}
+    assert checked == {
+        "aiko.tanaka@acme-build.com": "found",
+        "cut.off@acme-build.com": "not found",
+    }

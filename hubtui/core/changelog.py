@@ -158,6 +158,34 @@ class ChangeLog:
         for change in self.in_flight:
             self.finish(change, UNKNOWN, why)
 
+    def adopt_unknown_adds(self, hub_id: str, project_id: str) -> list[Change]:
+        """The unknown, unchecked adds to this project on this server that earlier runs left in
+        the file, taken into this log so that :meth:`resolve_adds` settles them before anything
+        is sent again (a command is a new process: what the app kept in memory is gone)."""
+        if self.path is None or not self.path.exists():
+            return []
+        latest: dict[str, Change] = {}
+        try:
+            with self.path.open(encoding="utf-8", errors="replace") as lines:
+                for line in lines:
+                    try:
+                        change = Change(**json.loads(line))
+                    except (ValueError, TypeError):
+                        continue  # a line that is not a change of this version: not ours to judge
+                    latest[change.id] = change
+        except OSError:
+            return []
+        known = {c.id for c in self.changes}
+        adopted = [
+            c
+            for c in latest.values()
+            if c.is_unknown_add(hub_id, project_id)
+            and c.server == self.server
+            and c.id not in known
+        ]
+        self.changes.extend(adopted)
+        return adopted
+
     def unknown_add(self, hub_id: str, project_id: str, email: str) -> Change | None:
         """The unchecked unknown add of this email to this project, if any."""
         return next((c for c in self.changes if c.is_unknown_add(hub_id, project_id, email)), None)
