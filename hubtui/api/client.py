@@ -303,9 +303,7 @@ class HubClient:
         url = await self._hub_url(
             hub_id, self._version(api_version), "projects", project_id, "users"
         )
-        body: dict[str, Any] = {"Email": email, "Role": role}
-        if is_reviewer is not None:
-            body["IsReviewer"] = is_reviewer
+        body = _change_body({"Email": email, "Role": role}, is_reviewer)
         return ChangeRequest("POST", url, body, f"add {email!r} to project {project_id!r}")
 
     async def plan_update(
@@ -322,9 +320,7 @@ class HubClient:
         url = await self._hub_url(
             hub_id, self._version(api_version), "projects", project_id, "users", user_id
         )
-        body: dict[str, Any] = {"Role": role}
-        if is_reviewer is not None:
-            body["IsReviewer"] = is_reviewer
+        body = _change_body({"Role": role}, is_reviewer)
         return ChangeRequest("PUT", url, body, f"update user {user_id!r} of project {project_id!r}")
 
     async def create_project_user(
@@ -751,6 +747,11 @@ def _connection_error(exc: httpx.TransportError, operation: str, host: str) -> A
     else:
         reason = f"the connection to {host} failed ({type(exc).__name__})"
     return ApiConnectionError(operation=operation, reason=reason, sent=True)
+
+
+def _change_body(fields: dict[str, Any], is_reviewer: bool | None) -> dict[str, Any]:
+    """A change's body: ``IsReviewer`` only when one was given (never a default sent)."""
+    return fields if is_reviewer is None else {**fields, "IsReviewer": is_reviewer}
 
 
 def _refused(exc: BaseException) -> bool:
