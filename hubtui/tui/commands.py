@@ -14,9 +14,19 @@ from hubtui.tui.session import session_of
 class Profiles(Provider):
     """Switch to another profile of the config file; read the token again."""
 
+    _profiles: list[str] | None = None
+
+    async def startup(self) -> None:
+        # The config file is read once each time the palette opens, not on every keystroke.
+        from hubtui.config import profile_names
+
+        self._profiles = profile_names()
+
     def _commands(self) -> list[tuple[str, str | None, bool]]:
         from hubtui.config import profile_names
 
+        if self._profiles is None:
+            self._profiles = profile_names()
         session = session_of(self.app)
         if not session.can_reconnect:
             return []
@@ -24,7 +34,7 @@ class Profiles(Provider):
         if session.rereads_token:
             text = "Read the token again and retry (token_command or token file)"
             found.append((text, session.profile, False))
-        for name in profile_names():
+        for name in self._profiles:
             if name != session.profile:
                 found.append((f"Switch to profile {name}", name, True))
         return found

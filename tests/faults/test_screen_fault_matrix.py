@@ -68,6 +68,7 @@ SCREENS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", list(FAULTS))
 @pytest.mark.parametrize("screen", list(SCREENS))
 async def test_cell(screen: str, fault: str) -> None:

@@ -350,6 +350,7 @@ START: dict[str, Callable[[Pilot[None]], Awaitable[None]]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("start", list(START))
 async def test_random_key_sequences_never_crash(start: str, seed: int) -> None:

@@ -168,7 +168,7 @@ class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
 
     def _settle_unknown_adds(self, users: list[ProjectUser]) -> None:
         """A fresh list is the check an add of unknown outcome waits for: log what it shows."""
-        members = (u.user.email or "" for u in users if u.is_limited is False)
+        members = (u.user.email or "" for u in users if u.is_direct_member)
         for change in self.session.change_log.resolve_adds(self.hub.id, self.project_id, members):
             self.notify(
                 f"The add of {inert(change.email)} whose outcome was unknown: {change.detail}",
@@ -179,7 +179,7 @@ class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
     def _recount(self) -> None:
         users = self.users
         limited = sum(1 for u in users if u.is_limited)
-        members = sum(1 for u in users if u.is_limited is False)
+        members = sum(1 for u in users if u.is_direct_member)
         self._counts = (members, limited, len(users) - members - limited)
 
     def refresh_summary(self) -> None:
@@ -326,7 +326,7 @@ def user_row(user: ProjectUser) -> Row:
     teams = ", ".join([inert(t.name or f"team {t.id}") for t in user.teams]) if user.teams else ""
     if user.is_limited:
         group = "limited"
-    elif user.is_limited is False:
+    elif user.is_direct_member:
         group = "member"
     else:
         group = "unknown"

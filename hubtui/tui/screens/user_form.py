@@ -431,7 +431,7 @@ class UserFormScreen(ModalScreen[FormResult | None]):
         except HubError as error:
             self._enter_unknown(f"{error} Still unknown: press ctrl+r to check again.")
             return
-        members = [u for u in users if u.is_limited is False and u.user.email]
+        members = [u for u in users if u.is_direct_member and u.user.email]
         app.change_log.resolve_adds(
             self.hub.id, self.project_id, [u.user.email or "" for u in members]
         )
