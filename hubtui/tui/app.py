@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.segment import Segment
 from textual import work
@@ -136,6 +136,7 @@ class HubTuiApp(App[None]):
         self.rereads_token = rereads_token
         self._watchdog_armed = False
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._signal_handlers_before: dict[int, Any] = {}
 
     def _outcome_not_logged(self, message: str) -> None:
         """An outcome line could not be written: say so until dismissed, with the line."""
@@ -172,7 +173,7 @@ class HubTuiApp(App[None]):
             loop.call_soon_threadsafe(self._signalled, number)
 
         for number in (signal.SIGTERM, signal.SIGHUP):
-            signal.signal(number, handler)
+            self._signal_handlers_before[number] = signal.signal(number, handler)
         self._loop = loop
 
     def watch_terminal(self) -> None:
@@ -240,6 +241,10 @@ class HubTuiApp(App[None]):
         self.push_screen(ConfirmScreen(question), answered)
 
     async def on_unmount(self) -> None:
+        # The process may go on (a test run, an embedding program): its own handlers come back.
+        for number, before in self._signal_handlers_before.items():
+            signal.signal(number, before)
+        self._signal_handlers_before.clear()
         self.change_log.abandon_in_flight("hubtui quit before the answer came.")
         task = self._client_task
         if task is not None and task.done() and task.exception() is None:
