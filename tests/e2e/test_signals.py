@@ -22,19 +22,30 @@ from tests.conftest import hubtui_command, running_demo_server
 pytestmark = pytest.mark.e2e
 
 
+def marked_processes(marker: str) -> list[tuple[int, bytes]]:
+    """(pid, command line) of every live process (no zombie) whose environment holds
+    ``marker``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            command = (entry / "cmdline").read_bytes()
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        if marker.encode() in environ and "State:\tZ" not in status:
+            found.append((int(entry.name), command))
+    return found
+
+
 def pid_with_marker(marker: str, timeout: float = 10.0) -> int:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                environ = (entry / "environ").read_bytes()
-                command = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if marker.encode() in environ and b"hubtui" in command and b"sh\x00-c" not in command:
-                return int(entry.name)
+        for pid, command in marked_processes(marker):
+            if b"hubtui" in command and b"sh\x00-c" not in command:
+                return pid
         time.sleep(0.1)
     raise AssertionError("hubtui's process was not found")
 
@@ -87,21 +98,6 @@ def test_a_signal_mid_change_restores_the_terminal_and_logs_unknown(
     assert lines[-1]["server"].startswith("127.0.0.1:")
 
 
-def _processes_with(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-            status = (entry / "status").read_text()
-        except OSError:
-            continue
-        if marker.encode() in environ and "State:\tZ" not in status:
-            found.append(int(entry.name))
-    return found
-
-
 @pytest.mark.slow
 def test_no_hang_up_leaves_a_process_behind(tmp_path: Path) -> None:
     """Terminals closed at many points of start-up and of a screen load, under CPU load: with
@@ -127,9 +123,9 @@ def test_no_hang_up_leaves_a_process_behind(tmp_path: Path) -> None:
             tmux.send("Enter")
             tmux.close()  # the tmux server and its terminals go: SIGHUP
         deadline = time.monotonic() + 15
-        while _processes_with(marker) and time.monotonic() < deadline:
+        while marked_processes(marker) and time.monotonic() < deadline:
             time.sleep(0.2)
-        survivors = _processes_with(marker)
+        survivors = [pid for pid, _ in marked_processes(marker)]
     finally:
         for burner in burners:
             burner.kill()
