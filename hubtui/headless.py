@@ -16,7 +16,7 @@ import sys
 import textwrap
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from hubtui.core.changelog import (
@@ -33,14 +33,12 @@ from hubtui.core.emails import email_problem
 from hubtui.core.export import Cell, render, typed_cell
 from hubtui.core.layout import Column, fit_columns
 from hubtui.core.names import (
-    DISPLAY_NAME_NOT_SENT,
     LOOKALIKE_MARK,
-    NO_DISPLAY_NAME,
     lookalike_words,
     match_hub,
 )
 from hubtui.core.text import inert
-from hubtui.core.words import hub_facts
+from hubtui.core.words import display_name_cell, hub_facts
 
 if TYPE_CHECKING:
     import argparse
@@ -296,16 +294,11 @@ def _id_column(label: str = "Id") -> Column:
 
 
 def _display_name_words(hub: Hub) -> tuple[str, str]:
-    """The DisplayName cell and the Names note, in words (the app shows the same)."""
-    if not hub.display_name_sent:
-        shown, note = DISPLAY_NAME_NOT_SENT, ""
-    elif hub.has_custom_display_name:
-        shown, note = inert(hub.display_name), "differs"
-    else:
-        shown, note = NO_DISPLAY_NAME, ""
+    """The DisplayName cell (the app's own, :func:`display_name_cell`) and the Names note."""
+    note = "differs" if hub.display_name_sent and hub.has_custom_display_name else ""
     if lookalike_words(hub):
         note = f"{note} {LOOKALIKE_MARK}lookalike".strip()
-    return shown, note
+    return display_name_cell(hub), note
 
 
 def _hubs_table(hubs: Sequence[Hub]) -> Table:
@@ -395,8 +388,8 @@ async def _hub_table(client: HubClient, hub: Hub) -> Table:
         width = shutil.get_terminal_size().columns
         lines.append(f"\nProjects ({len(projects)}):")
         lines.append(aligned(listed, width)[0].rstrip("\n") if projects else "(none)")
-    table = _hubs_table([hub])
-    return Table(table.columns, table.items, table.row, table.dump, before="\n".join(lines) + "\n")
+    # The hubs table, its CSV columns and JSON included, with the facts above it on a terminal.
+    return replace(_hubs_table([hub]), before="\n".join(lines) + "\n")
 
 
 def _projects_table(projects: Sequence[Project], empty: str) -> Table:

@@ -200,6 +200,9 @@ def test_json_keeps_absent_fields_absent(
     assert "(not sent" not in out
     status, out, _ = run(capsys, *server, "hub", "legacy-hub")
     assert json.loads(out) == legacy
+    status, out, _ = run(capsys, *server, "hub", "legacy-hub", "--format", "csv")
+    row = next(csv.DictReader(io.StringIO(out)))  # one hub: the same CSV columns as hubs
+    assert (row["DisplayName"], row["DisplayName sent"]) == ("", "no")
 
 
 def test_tables_fit_80_columns_without_cutting_an_identifier(

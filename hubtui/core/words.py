@@ -5,12 +5,22 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from hubtui.core.names import DISPLAY_NAME_NOT_SENT, NO_DISPLAY_NAME
 from hubtui.core.text import inert
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, RegionalRoute
 
-__all__ = ["amount", "count", "hub_facts", "when", "when_both"]
+__all__ = ["amount", "count", "display_name_cell", "hub_facts", "when", "when_both"]
+
+
+def display_name_cell(hub: Hub) -> str:
+    """The DisplayName as a cell: says so when the owner set none, never repeats silently."""
+    if not hub.display_name_sent:
+        return DISPLAY_NAME_NOT_SENT
+    if not hub.has_custom_display_name:
+        return NO_DISPLAY_NAME
+    return inert(hub.display_name)
 
 
 def when(moment: datetime | None) -> str:

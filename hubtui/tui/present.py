@@ -11,7 +11,7 @@ from hubtui.core.names import (
     name_warnings,
 )
 from hubtui.core.text import inert
-from hubtui.core.words import amount, count, when, when_both
+from hubtui.core.words import amount, count, display_name_cell, when, when_both
 from hubtui.tui.glyphs import NOT_EQUAL
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ __all__ = [
     "DIFFERENT_NAMES_MARK",
     "amount",
     "count",
+    "display_name_cell",
     "when",
     "when_both",
     "DISPLAY_NAME_NOT_SENT",
@@ -41,15 +42,6 @@ ROLE_MEANINGS = {
     "Editor": "can view and change the project's content",
     "Admin": "can change content and manage the project's users and settings",
 }
-
-
-def display_name_cell(hub: Hub) -> str:
-    """The DisplayName as a cell: says so when the owner set none, never repeats silently."""
-    if not hub.display_name_sent:
-        return DISPLAY_NAME_NOT_SENT
-    if not hub.has_custom_display_name:
-        return NO_DISPLAY_NAME
-    return inert(hub.display_name)
 
 
 def hub_label(hub: Hub) -> str:
