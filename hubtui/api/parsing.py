@@ -10,8 +10,6 @@ from __future__ import annotations
 import codecs
 import json
 import re
-import sys
-import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,13 +19,11 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json
 
 from hubtui.api.errors import InvalidResponseError
+from hubtui.api.streaming import FIRST_BYTES, GrowingBody
 
 __all__ = [
     "BATCHED_LIST_BYTES",
     "DEFAULT_MAX_RECORDS",
-    "FIRST_BYTES",
-    "Abandoned",
-    "GrowingBody",
     "Records",
     "SkippedRecord",
     "parse_first",
@@ -82,52 +78,6 @@ def _list_adapter(model: type[M]) -> TypeAdapter[list[M]]:
     if adapter is None:
         adapter = _LIST_ADAPTERS[model] = TypeAdapter(list[model])  # type: ignore[valid-type]
     return adapter
-
-
-class Abandoned(Exception):
-    """The answer being read was given up (its request failed or was cancelled)."""
-
-
-class GrowingBody:
-    """A body that is still arriving, read on another thread as it grows.
-
-    The event loop appends to :attr:`data` and calls :meth:`grew`; :func:`parse_list` reads it
-    on a thread, waiting where it has caught up, so that a large list is parsed while it
-    downloads. :meth:`end` says it is complete; :meth:`abandon` stops the reading.
-    """
-
-    def __init__(self) -> None:
-        self.data = bytearray()
-        self._changed = threading.Condition()
-        self.ended = False
-        self._abandoned = False
-
-    def grew(self) -> None:
-        with self._changed:
-            self._changed.notify_all()
-
-    def end(self) -> None:
-        with self._changed:
-            self.ended = True
-            self._changed.notify_all()
-
-    def abandon(self) -> None:
-        with self._changed:
-            self._abandoned = True
-            self._changed.notify_all()
-
-    def read(self, start: int, size: int) -> bytes:
-        """``size`` bytes from ``start``, waiting for them; fewer only at the end."""
-        with self._changed:
-            while not self._abandoned and not self.ended and len(self.data) < start + size:
-                self._changed.wait()
-            if self._abandoned:
-                raise Abandoned
-            return bytes(self.data[start : start + size])
-
-    def whole(self) -> bytes:
-        """All of it, once it has ended."""
-        return self.read(0, sys.maxsize)
 
 
 def parse_list(
@@ -382,10 +332,6 @@ class _TextWindows:
         position, char = self.after_space(position)
         if char:
             raise ValueError("data after the array")
-
-
-#: How much of a large list's body is read for its first records (a screenful and more).
-FIRST_BYTES = 128 * 1024
 
 
 def parse_first(content: bytes | bytearray, model: type[M], count: int) -> Records[M]:

@@ -10,8 +10,10 @@ go to the configured base URL.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
-from collections.abc import Iterable
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -19,12 +21,41 @@ from urllib.parse import quote
 
 import httpx
 
+from hubtui.api.errors import UnsafeUrlError
 from hubtui.hosts import is_loopback_host
 
 if TYPE_CHECKING:
     from publicsuffixlist import PublicSuffixList
 
-__all__ = ["RegionalRoute", "encode_segment", "is_loopback_host", "judge_regional_url", "origin"]
+    from hubtui.api.models import Hub
+
+__all__ = [
+    "RegionalRoute",
+    "Routes",
+    "encode_segment",
+    "is_loopback_host",
+    "judge_regional_url",
+    "origin",
+    "server_url",
+]
+
+logger = logging.getLogger("hubtui.api")
+
+
+def server_url(base_url: str, *, allow_insecure_http: bool) -> httpx.URL:
+    """The configured server's address, refused if the token could not go there safely."""
+    url = httpx.URL(base_url.rstrip("/"))
+    if url.scheme not in ("http", "https") or not url.host:
+        raise UnsafeUrlError(
+            f"The server address {base_url!r} is not an http(s) URL.", operation="connect"
+        )
+    if url.scheme == "http" and not is_loopback_host(url.host) and not allow_insecure_http:
+        raise UnsafeUrlError(
+            f"The server address {url} is plain http to another machine, which would send the "
+            "token unencrypted; use https (or allow insecure http explicitly).",
+            operation="connect",
+        )
+    return url
 
 
 @dataclass(frozen=True)
@@ -141,3 +172,38 @@ def encode_segment(value: int | str) -> str:
         # "." and ".." would be folded away by URL normalisation.
         return text.replace(".", "%2E")
     return quote(text, safe="")
+
+
+class Routes:
+    """The route of each hub seen so far, learned from the hubs the server sent."""
+
+    def __init__(self, base_url: httpx.URL, trusted_hosts: Iterable[str]) -> None:
+        self._base_url = base_url
+        self._trusted_hosts = tuple(trusted_hosts)
+        self._routes: dict[str, RegionalRoute] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def judge(self, hub: Hub) -> RegionalRoute:
+        """Where calls about this hub's projects and users go, and why."""
+        return judge_regional_url(
+            hub.api_regional_url, base_url=self._base_url, trusted_hosts=self._trusted_hosts
+        )
+
+    def learn(self, hubs: Sequence[Hub]) -> set[tuple[str, int]]:
+        """Take these hubs' routes; the origins of every trusted route known (the token's)."""
+        for hub in hubs:
+            route = self.judge(hub)
+            if hub.api_regional_url and not route.trusted:
+                logger.warning("hub %s: %s", hub.id, route.reason)
+            self._routes[hub.id] = route
+        return {r.origin for r in self._routes.values() if r.trusted and r.origin is not None}
+
+    async def of(self, hub_id: int | str, fetch: Callable[[], Awaitable[object]]) -> RegionalRoute:
+        """The hub's route, once ``fetch`` (reading the hub, which learns it) has run if needed:
+        once for all the callers that ask at the same time."""
+        key = str(hub_id)
+        if key not in self._routes:
+            async with self._locks.setdefault(key, asyncio.Lock()):
+                if key not in self._routes:
+                    await fetch()
+        return self._routes[key]

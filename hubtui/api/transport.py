@@ -1,148 +1,377 @@
-"""Reading a response body within bounds, and what of a request or response may be logged.
+"""How one call reaches the server and comes back: the token, retries, throttling, deadlines.
 
-A hostile or broken server decides how many bytes it sends and how they are encoded; this module
-decides how many bytes hubtui holds. Bodies are decoded here, not by httpx, so that the inflated
-size is counted while it grows: a few kilobytes of nested gzip never become gigabytes.
+:class:`Transport` is what :class:`~hubtui.api.client.HubClient` sends through; the client
+knows the operations of the contract, and this module knows HTTP. It decides:
+
+- where the token goes (the server it was configured for, and trusted regional routes only);
+- what is retried (GET and PUT after connection errors, timeouts, 429, 502, 503 and 504; POST
+  never), and how long a server's ``Retry-After`` holds every caller back;
+- how long one call may take in all, retries and waits included;
+- how a failed connection is told (refused, TLS, broken mid-answer), naming the host and port.
 """
 
 from __future__ import annotations
 
-import zlib
-from collections.abc import Callable
+import asyncio
+import contextlib
+import contextvars
+import logging
+import ssl
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
-__all__ = [
-    "ACCEPT_ENCODING",
-    "BodyTooLarge",
-    "UnreadableEncoding",
-    "preview",
-    "read_body",
-    "redacted",
-]
+from hubtui import __version__
+from hubtui.api import retries
+from hubtui.api.bodies import (
+    ACCEPT_ENCODING,
+    BodyTooLarge,
+    UnreadableEncoding,
+    preview,
+    read_body,
+    redacted,
+)
+from hubtui.api.errors import (
+    ApiConnectionError,
+    ApiStatusError,
+    ApiTimeoutError,
+    HubError,
+    InvalidResponseError,
+    UnsafeUrlError,
+    status_error_from_response,
+)
+from hubtui.api.routing import origin
 
-#: The encodings hubtui asks for and decodes itself, one at a time.
-ACCEPT_ENCODING = "gzip, deflate"
-_GZIP = zlib.MAX_WBITS | 32  # a gzip or zlib header, detected
-_IDENTITY = {"", "identity"}
+if TYPE_CHECKING:
+    from hubtui.api.streaming import ListReader
 
+__all__ = ["DEFAULT_DEADLINE", "MAX_RESPONSE_BYTES", "Received", "RequestStats", "Transport"]
 
-class BodyTooLarge(Exception):
-    """The body (once decoded) is larger than the limit."""
+#: A body larger than this (once decoded) is refused rather than read into memory.
+MAX_RESPONSE_BYTES = 128 * 1024 * 1024
+#: The longest one call may take, retries and waits included, however slowly a server answers.
+DEFAULT_DEADLINE = 60.0
+#: What never goes through a proxy from the environment (None: the direct transport).
+NO_PROXY_PATTERNS = ("http://", "all://localhost", "all://127.0.0.1", "all://[::1]")
 
+logger = logging.getLogger("hubtui.api")
 
-class UnreadableEncoding(Exception):
-    """The body's ``Content-Encoding`` is one hubtui does not decode, stacked, or broken."""
-
-
-class _Inflater:
-    """One gzip or deflate stream, decompressed no further than the room left."""
-
-    def __init__(self, encoding: str) -> None:
-        self.encoding = encoding
-        self._raw_fallback = encoding == "deflate"
-        self._decompressor = zlib.decompressobj(_GZIP if encoding != "deflate" else zlib.MAX_WBITS)
-
-    def feed(self, data: bytes, into: bytearray, limit: int) -> None:
-        try:
-            self._inflate(data, into, limit)
-        except zlib.error:
-            if not (self._raw_fallback and not into):
-                raise UnreadableEncoding(f"its {self.encoding} encoding is broken") from None
-            # Some servers send raw deflate without the zlib header; httpx accepts both.
-            self._raw_fallback = False
-            self._decompressor = zlib.decompressobj(-zlib.MAX_WBITS)
-            self.feed(data, into, limit)
-
-    def _inflate(self, data: bytes, into: bytearray, limit: int) -> None:
-        pending = data
-        while pending:
-            room = limit - len(into) + 1
-            into += self._decompressor.decompress(pending, room)
-            if len(into) > limit:
-                raise BodyTooLarge
-            pending = self._decompressor.unconsumed_tail
-
-    def finish(self, into: bytearray, limit: int) -> None:
-        try:
-            into += self._decompressor.flush(limit - len(into) + 1)
-        except zlib.error:
-            raise UnreadableEncoding(f"its {self.encoding} encoding is broken") from None
-        if len(into) > limit:
-            raise BodyTooLarge
+Sleep = Callable[[float], Awaitable[None]]
 
 
-def _decoder(content_encoding: str) -> _Inflater | None:
-    codings = [c.strip().lower() for c in content_encoding.split(",")]
-    codings = [c for c in codings if c not in _IDENTITY]
-    if not codings:
-        return None
-    if len(codings) > 1:
-        raise UnreadableEncoding(
-            f"it is encoded more than once ({', '.join(codings)}), which hubtui refuses"
+@dataclass
+class RequestStats:
+    """Counts of what the client sent, for status lines and load measurements."""
+
+    requests: int = 0
+    retries: int = 0
+
+
+@dataclass(frozen=True)
+class Received:
+    """A successful answer, read whole."""
+
+    status_code: int
+    content: bytes | bytearray
+
+
+class _Token:
+    """Holds the token so that no repr, log or traceback shows it."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "<token hidden>"
+
+    __str__ = __repr__
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One call as the transport makes it, through its retries: what is sent, and for what."""
+
+    method: str
+    url: str
+    operation: str
+    body: dict[str, Any] | None
+    reader: ListReader[Any] | None
+    """Reads each successful answer of a list as it arrives."""
+    ends: float
+    """When the call must be over (``time.monotonic()``): no retry waits past it."""
+
+
+class Transport:
+    """Sends calls to one server: one connection pool, one token, one pace for all callers."""
+
+    def __init__(
+        self,
+        base_url: httpx.URL,
+        *,
+        token: str | None,
+        timeout: float,
+        deadline: float,
+        max_retries: int,
+        transport: httpx.AsyncBaseTransport | None = None,
+        ca_bundle: str | None = None,
+        sleep: Sleep | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        self.max_retries = max(0, max_retries)
+        #: Seconds one call may take in all; past it the call ends as a timeout.
+        self.deadline = deadline
+        self.stats = RequestStats()
+        self._base_url = base_url
+        self._token = _Token(token) if token else None
+        self._sleep: Sleep = sleep or asyncio.sleep
+        self._clock = clock or (lambda: datetime.now(UTC))
+        #: Where the token may go: the server's host and port and those of trusted routes.
+        self._token_origins: frozenset[tuple[str, int]] = frozenset({origin(base_url)})
+        #: No request leaves before this moment (monotonic): a server asked every caller of this
+        #: client to slow down (429, or a Retry-After), not only the request it answered.
+        self._resume_at = 0.0
+        verify: ssl.SSLContext | bool = True  # TLS is always verified
+        if ca_bundle:
+            try:
+                verify = ssl.create_default_context(cafile=ca_bundle)
+            except (OSError, ssl.SSLError) as exc:
+                raise UnsafeUrlError(
+                    f"The CA bundle {ca_bundle} could not be used: {exc}.", operation="connect"
+                ) from None
+        self._http = httpx.AsyncClient(
+            transport=transport,
+            timeout=httpx.Timeout(timeout),
+            headers={
+                "Accept": "application/json",
+                "Accept-Encoding": ACCEPT_ENCODING,
+                "User-Agent": f"hubtui/{__version__}",
+            },
+            follow_redirects=False,
+            verify=verify,
+            # A proxy from the environment (http_proxy, ALL_PROXY) is used for https to other
+            # machines only: plain http and loopback never go through one, which would read
+            # the token in clear or send a local server's token away.
+            mounts=dict.fromkeys(NO_PROXY_PATTERNS),
         )
-    coding = codings[0]
-    if coding in ("gzip", "x-gzip", "deflate"):
-        return _Inflater("deflate" if coding == "deflate" else "gzip")
-    raise UnreadableEncoding(f"its encoding {coding!r} is not one hubtui asked for")
+
+    @property
+    def has_token(self) -> bool:
+        return self._token is not None
+
+    def trust_origins(self, origins: set[tuple[str, int]]) -> None:
+        """The token may go to these (host, port) pairs as well as the server's own."""
+        self._token_origins = frozenset({origin(self._base_url)} | origins)
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    def within(self, seconds: float | None) -> contextlib.AbstractContextManager[None]:
+        """Bound every call made inside (and in the tasks started inside) by one deadline,
+        ``seconds`` from now, beside each call's own: a call past it fails at once, saying so,
+        and no wait for a server's ``Retry-After`` reaches beyond it. None: no bound."""
+        return _within(None if seconds is None else (time.monotonic() + seconds, seconds))
+
+    async def send(
+        self,
+        method: str,
+        url: str,
+        *,
+        operation: str,
+        body: dict[str, Any] | None = None,
+        reader: ListReader[Any] | None = None,
+    ) -> Received:
+        """The answer, retried when that is safe; ``reader`` reads each successful answer
+        of a list as it arrives."""
+        limit = self.deadline
+        why = f"no complete answer within {self.deadline:g} s, the limit for one call"
+        overall = _OVERALL_DEADLINE.get()
+        if overall is not None and overall[0] - time.monotonic() < limit:
+            limit = overall[0] - time.monotonic()
+            why = f"gave up after {overall[1]:g} s, the limit for the whole search"
+            if limit <= 0:
+                raise ApiTimeoutError(operation=operation, reason=why, sent=False)
+        call = _Call(method, url, operation, body, reader, ends=time.monotonic() + limit)
+        try:
+            async with asyncio.timeout(limit):
+                return await self._send_with_retries(call)
+        except TimeoutError:
+            raise ApiTimeoutError(operation=operation, reason=why, sent=True) from None
+
+    async def _send_with_retries(self, call: _Call) -> Received:
+        attempt = 0
+        while True:
+            paused = self._resume_at - time.monotonic()
+            if paused > 0 and attempt == 0:  # a retry has waited already
+                if time.monotonic() + paused > call.ends:
+                    raise ApiTimeoutError(
+                        operation=call.operation,
+                        reason=f"the server asked to wait {paused:.0f} s, past the time left "
+                        "for this call",
+                        sent=False,
+                    )
+                await self._sleep(paused)
+            outcome = await self._attempt(call)
+            if isinstance(outcome, Received):
+                return outcome
+            self._slow_down(outcome, attempt)
+            delay = self._retry_delay(call.method, attempt, outcome)
+            if delay is None or time.monotonic() + delay > call.ends:
+                raise outcome  # a wait past the deadline would only end in a timeout
+            attempt += 1
+            self.stats.retries += 1
+            logger.info("retrying %s in %.2fs after: %s", call.operation, delay, outcome)
+            await self._sleep(delay)
+
+    def _slow_down(self, error: HubError, attempt: int) -> None:
+        if not isinstance(error, ApiStatusError):
+            return
+        if error.status_code != 429 and error.retry_after is None:
+            return
+        wait = error.retry_after
+        if wait is None:
+            wait = retries.backoff_delay(attempt)
+        if wait > retries.RETRY_AFTER_CEILING:
+            return  # not waited out: the call ends now, and the others need not stop for it
+        self._resume_at = max(self._resume_at, time.monotonic() + wait)
+
+    def _retry_delay(self, method: str, attempt: int, error: HubError) -> float | None:
+        if attempt >= self.max_retries or method not in retries.RETRYABLE_METHODS:
+            return None
+        if isinstance(error, ApiConnectionError) and not error.refused:
+            return retries.backoff_delay(attempt)
+        if isinstance(error, ApiStatusError) and error.status_code in retries.RETRYABLE_STATUSES:
+            return retries.retry_delay(attempt, error.retry_after)
+        return None
+
+    async def _attempt(self, call: _Call) -> Received | HubError:
+        method, operation, reader = call.method, call.operation, call.reader
+        request = self._http.build_request(method, call.url, json=call.body)
+        if self._token and origin(request.url) in self._token_origins:
+            request.headers["Authorization"] = f"Bearer {self._token.reveal()}"
+        self.stats.requests += 1
+        started = time.perf_counter()
+        try:
+            response = await self._http.send(request, stream=True)
+            try:
+                into = reader.begin() if reader is not None and response.is_success else None
+                content = await read_body(
+                    response,
+                    limit=MAX_RESPONSE_BYTES,
+                    into=into,
+                    grew=None if reader is None else reader.grew,
+                )
+            finally:
+                await response.aclose()
+        except httpx.TimeoutException as exc:
+            sent = not isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout)
+            return ApiTimeoutError(
+                operation=operation,
+                reason=f"no answer from {request.url.host} in time",
+                sent=sent,
+            )
+        except httpx.TransportError as exc:
+            return _connection_error(exc, operation, _host_and_port(request.url))
+        except (BodyTooLarge, UnreadableEncoding) as exc:
+            # The status decides what happened, not the method: a 2xx was done (its details
+            # unknown), a 4xx or 5xx was not (a gateway's 502/504: unknown, as always).
+            if not response.is_success:
+                return status_error_from_response(
+                    response, operation=operation, content=b"", now=self._clock()
+                )
+            problem = (
+                f"the body is larger than {MAX_RESPONSE_BYTES // (1024 * 1024)} MB"
+                if isinstance(exc, BodyTooLarge)
+                else f"the body is unreadable: {exc}"
+            )
+            return InvalidResponseError(
+                operation=operation, problem=problem, applied=method != "GET"
+            )
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        if logger.isEnabledFor(logging.DEBUG):
+            logger.debug(
+                "%s %s %s body=%s -> %s in %.0f ms, %d bytes %s body=%r",
+                method,
+                request.url,
+                redacted(request.headers),
+                preview(request.content),
+                response.status_code,
+                elapsed_ms,
+                len(content),
+                redacted(response.headers),
+                preview(bytes(content)),
+            )
+        if response.is_success:
+            return Received(response.status_code, content)
+        if 300 <= response.status_code < 400:
+            return InvalidResponseError(
+                operation=operation,
+                problem=f"the server redirected (HTTP {response.status_code}); not followed",
+            )
+        return status_error_from_response(
+            response, operation=operation, content=content, now=self._clock()
+        )
 
 
-async def read_body(
-    response: httpx.Response,
-    *,
-    limit: int,
-    into: bytearray | None = None,
-    grew: Callable[[bytearray], object] | None = None,
-) -> bytearray:
-    """The decoded body, refused (:class:`BodyTooLarge`) as soon as it grows past ``limit``.
+#: The deadline of every call made within :meth:`Transport.within`: (when, of how many seconds).
+_OVERALL_DEADLINE: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar(
+    "hubtui_overall_deadline", default=None
+)
 
-    One growing buffer, parsed as it is: a large list is held in memory once, not twice.
-    ``into``, when given, is the buffer it is read into, and ``grew`` is called with it after
-    each part: a large list is shown and parsed while the rest of it arrives.
-    """
-    if response.is_stream_consumed:
-        # Built in memory (a mock transport): httpx has read and decoded it already.
-        if len(response.content) > limit:
-            raise BodyTooLarge
-        return bytearray(response.content)
-    inflater = _decoder(response.headers.get("Content-Encoding", ""))
-    content = bytearray() if into is None else into
-    append: Callable[[bytes], None]
-    if inflater is None:
 
-        def append(chunk: bytes) -> None:
-            content.extend(chunk)
-            if len(content) > limit:
-                raise BodyTooLarge
+@contextlib.contextmanager
+def _within(deadline: tuple[float, float] | None) -> Iterator[None]:
+    if deadline is None:
+        yield
+        return
+    token = _OVERALL_DEADLINE.set(deadline)
+    try:
+        yield
+    finally:
+        _OVERALL_DEADLINE.reset(token)
 
+
+def _connection_error(exc: httpx.TransportError, operation: str, host: str) -> ApiConnectionError:
+    """A failed connection as the person reads it: refused, TLS, or broken mid-answer."""
+    if isinstance(exc, httpx.ConnectError):
+        if "CERTIFICATE_VERIFY_FAILED" in str(exc):
+            reason = (
+                f"the TLS certificate of {host} could not be verified "
+                "(if it uses a private CA, set a CA bundle)"
+            )
+        elif _refused(exc):
+            reason = f"{host} refused the connection (is the server running, on that port?)"
+            return ApiConnectionError(operation=operation, reason=reason, sent=False, refused=True)
+        else:
+            reason = f"could not connect to {host}"
+        return ApiConnectionError(operation=operation, reason=reason, sent=False)
+    if isinstance(exc, httpx.RemoteProtocolError | httpx.ReadError):
+        reason = f"the connection to {host} broke before the answer was complete"
     else:
-
-        def append(chunk: bytes) -> None:
-            inflater.feed(chunk, content, limit)
-
-    async for chunk in response.aiter_raw():
-        append(chunk)
-        if grew is not None:
-            grew(content)
-    if inflater is not None:
-        inflater.finish(content, limit)
-    return content
+        reason = f"the connection to {host} failed ({type(exc).__name__})"
+    return ApiConnectionError(operation=operation, reason=reason, sent=True)
 
 
-#: Headers whose values never reach a log.
-_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
-_PREVIEW_BYTES = 300
+def _refused(exc: BaseException) -> bool:
+    """Whether a connect error was a refusal (nothing listens there), however httpx wraps it."""
+    seen: BaseException | None = exc
+    for _ in range(10):
+        if seen is None:
+            return False
+        if isinstance(seen, ConnectionRefusedError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
-def redacted(headers: httpx.Headers) -> dict[str, str]:
-    """Headers with every secret value replaced, for the debug log."""
-    return {
-        name: "[redacted]" if name.lower() in _SECRET_HEADERS else value
-        for name, value in headers.items()
-    }
-
-
-def preview(body: bytes) -> str:
-    """The start of a body, for the debug log."""
-    text = body[:_PREVIEW_BYTES].decode("utf-8", "replace")
-    return text + ("…" if len(body) > _PREVIEW_BYTES else "")
+def _host_and_port(url: httpx.URL) -> str:
+    """``api.example.com:8443``; the port only where the URL names one."""
+    return f"{url.host}:{url.port}" if url.port is not None else url.host

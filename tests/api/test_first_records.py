@@ -16,14 +16,8 @@ import pytest
 from hubtui.api import HubClient, ProjectUser
 from hubtui.api import client as client_module
 from hubtui.api.client import FIRST_RECORDS
-from hubtui.api.parsing import (
-    FIRST_BYTES,
-    Abandoned,
-    GrowingBody,
-    Records,
-    parse_first,
-    parse_list,
-)
+from hubtui.api.parsing import Records, parse_first, parse_list
+from hubtui.api.streaming import FIRST_BYTES, Abandoned, GrowingBody
 from hubtui.demo import DEMO_TOKEN, DemoSize, DemoStore, Faults, create_app
 from tests.conftest import DEMO_URL
 

@@ -46,7 +46,7 @@ def hubs_then(answer: Answer) -> Handler:
 async def test_compression_bombs_are_refused_within_the_cap(
     encoding: str, body: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("hubtui.api.client.MAX_RESPONSE_BYTES", 8 * 1024 * 1024)
+    monkeypatch.setattr("hubtui.api.transport.MAX_RESPONSE_BYTES", 8 * 1024 * 1024)
     answer = (200, {"Content-Encoding": encoding}, [body], 0.0)
     async with hostile_server(lambda m, p, b: answer) as server:
         async with HubClient(server.url, max_retries=0) as client:

@@ -1,0 +1,148 @@
+"""Reading a response body within bounds, and what of a request or response may be logged.
+
+A hostile or broken server decides how many bytes it sends and how they are encoded; this module
+decides how many bytes hubtui holds. Bodies are decoded here, not by httpx, so that the inflated
+size is counted while it grows: a few kilobytes of nested gzip never become gigabytes.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+
+import httpx
+
+__all__ = [
+    "ACCEPT_ENCODING",
+    "BodyTooLarge",
+    "UnreadableEncoding",
+    "preview",
+    "read_body",
+    "redacted",
+]
+
+#: The encodings hubtui asks for and decodes itself, one at a time.
+ACCEPT_ENCODING = "gzip, deflate"
+_GZIP = zlib.MAX_WBITS | 32  # a gzip or zlib header, detected
+_IDENTITY = {"", "identity"}
+
+
+class BodyTooLarge(Exception):
+    """The body (once decoded) is larger than the limit."""
+
+
+class UnreadableEncoding(Exception):
+    """The body's ``Content-Encoding`` is one hubtui does not decode, stacked, or broken."""
+
+
+class _Inflater:
+    """One gzip or deflate stream, decompressed no further than the room left."""
+
+    def __init__(self, encoding: str) -> None:
+        self.encoding = encoding
+        self._raw_fallback = encoding == "deflate"
+        self._decompressor = zlib.decompressobj(_GZIP if encoding != "deflate" else zlib.MAX_WBITS)
+
+    def feed(self, data: bytes, into: bytearray, limit: int) -> None:
+        try:
+            self._inflate(data, into, limit)
+        except zlib.error:
+            if not (self._raw_fallback and not into):
+                raise UnreadableEncoding(f"its {self.encoding} encoding is broken") from None
+            # Some servers send raw deflate without the zlib header; httpx accepts both.
+            self._raw_fallback = False
+            self._decompressor = zlib.decompressobj(-zlib.MAX_WBITS)
+            self.feed(data, into, limit)
+
+    def _inflate(self, data: bytes, into: bytearray, limit: int) -> None:
+        pending = data
+        while pending:
+            room = limit - len(into) + 1
+            into += self._decompressor.decompress(pending, room)
+            if len(into) > limit:
+                raise BodyTooLarge
+            pending = self._decompressor.unconsumed_tail
+
+    def finish(self, into: bytearray, limit: int) -> None:
+        try:
+            into += self._decompressor.flush(limit - len(into) + 1)
+        except zlib.error:
+            raise UnreadableEncoding(f"its {self.encoding} encoding is broken") from None
+        if len(into) > limit:
+            raise BodyTooLarge
+
+
+def _decoder(content_encoding: str) -> _Inflater | None:
+    codings = [c.strip().lower() for c in content_encoding.split(",")]
+    codings = [c for c in codings if c not in _IDENTITY]
+    if not codings:
+        return None
+    if len(codings) > 1:
+        raise UnreadableEncoding(
+            f"it is encoded more than once ({', '.join(codings)}), which hubtui refuses"
+        )
+    coding = codings[0]
+    if coding in ("gzip", "x-gzip", "deflate"):
+        return _Inflater("deflate" if coding == "deflate" else "gzip")
+    raise UnreadableEncoding(f"its encoding {coding!r} is not one hubtui asked for")
+
+
+async def read_body(
+    response: httpx.Response,
+    *,
+    limit: int,
+    into: bytearray | None = None,
+    grew: Callable[[bytearray], object] | None = None,
+) -> bytearray:
+    """The decoded body, refused (:class:`BodyTooLarge`) as soon as it grows past ``limit``.
+
+    One growing buffer, parsed as it is: a large list is held in memory once, not twice.
+    ``into``, when given, is the buffer it is read into, and ``grew`` is called with it after
+    each part: a large list is shown and parsed while the rest of it arrives.
+    """
+    if response.is_stream_consumed:
+        # Built in memory (a mock transport): httpx has read and decoded it already.
+        if len(response.content) > limit:
+            raise BodyTooLarge
+        return bytearray(response.content)
+    inflater = _decoder(response.headers.get("Content-Encoding", ""))
+    content = bytearray() if into is None else into
+    append: Callable[[bytes], None]
+    if inflater is None:
+
+        def append(chunk: bytes) -> None:
+            content.extend(chunk)
+            if len(content) > limit:
+                raise BodyTooLarge
+
+    else:
+
+        def append(chunk: bytes) -> None:
+            inflater.feed(chunk, content, limit)
+
+    async for chunk in response.aiter_raw():
+        append(chunk)
+        if grew is not None:
+            grew(content)
+    if inflater is not None:
+        inflater.finish(content, limit)
+    return content
+
+
+#: Headers whose values never reach a log.
+_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
+_PREVIEW_BYTES = 300
+
+
+def redacted(headers: httpx.Headers) -> dict[str, str]:
+    """Headers with every secret value replaced, for the debug log."""
+    return {
+        name: "[redacted]" if name.lower() in _SECRET_HEADERS else value
+        for name, value in headers.items()
+    }
+
+
+def preview(body: bytes) -> str:
+    """The start of a body, for the debug log."""
+    text = body[:_PREVIEW_BYTES].decode("utf-8", "replace")
+    return text + ("…" if len(body) > _PREVIEW_BYTES else "")
