@@ -20,12 +20,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from hubtui.core.changelog import (
-    DONE,
-    FAILED,
+    Action,
     Change,
     ChangeLog,
     ChangeLogError,
-    change_outcome,
+    Outcome,
     default_change_log_path,
     now,
 )
@@ -37,6 +36,7 @@ from hubtui.core.names import (
     lookalike_words,
     match_hub,
 )
+from hubtui.core.sending import EarlierAddUnknown, plan, send_change
 from hubtui.core.text import inert
 from hubtui.core.words import display_name_cell, hub_facts
 
@@ -656,12 +656,10 @@ def _check_unknown_adds(
         return
     members = [u.user.email or "" for u in users if u.is_direct_member]
     if dry_run:
-        present = {e.lower() for e in members}
-        for change in adopted:
-            found = (change.email or "").lower() in present
+        for change, checked in log.settling(hub_id, project_id, members):
             print(
                 f"An earlier add of {inert(change.email)} (outcome unknown, {change.time}) would "
-                f"be logged as checked: {'found' if found else 'not found'}.",
+                f"be logged as checked: {checked}.",
                 file=sys.stderr,
             )
         return
@@ -677,7 +675,6 @@ async def _change(
     args: argparse.Namespace, client: HubClient, settings: Settings, server_label: str
 ) -> int:
     """add-user and set-role: the same reads and refusals whether sent or a dry run."""
-    from hubtui.api import HubError
 
     if settings.read_only:
         raise Stop(
@@ -718,10 +715,9 @@ async def _change(
                 "is nobody to add. Change their role with: hubtui set-role",
             )
         before: dict[str, object] | None = None
-        plan = await client.plan_create(
-            hub.id, args.project, email=email, role=args.role, is_reviewer=args.reviewer
-        )
-        after = {k: v for k, v in plan.body.items() if k != "Email"}
+        after: dict[str, object] = {"Role": args.role}
+        if args.reviewer is not None:
+            after["IsReviewer"] = args.reviewer  # never a default sent
         if user is not None and user.is_limited:
             print(
                 f"{inert(email)} is a limited reader of this project: the add makes them a "
@@ -743,12 +739,9 @@ async def _change(
         if before == after:
             print("Nothing to change, so nothing was sent.", file=sys.stderr)
             return OK
-        plan = await client.plan_update(
-            hub.id, args.project, user.user.id, role=args.role, is_reviewer=reviewer
-        )
     change = Change(
         time=now(),
-        action="add" if adding else "update",
+        action=Action.ADD if adding else Action.UPDATE,
         hub_id=hub.id,
         hub_name=hub.name,
         project_id=str(args.project),
@@ -762,9 +755,10 @@ async def _change(
     )
     print(f"{change.action} {inert(email)} in {where}: {inert(change.summary)}", file=sys.stderr)
     if args.dry_run:
+        request = await plan(client, change)
         print(
-            f"Would send: {plan.method} {inert(plan.url, limit=None)}\n"
-            f"{inert(json.dumps(plan.body, ensure_ascii=False), limit=None)}\n"
+            f"Would send: {request.method} {inert(request.url, limit=None)}\n"
+            f"{inert(json.dumps(request.body, ensure_ascii=False), limit=None)}\n"
             "(dry run: nothing was sent)",
             file=sys.stderr,
         )
@@ -775,35 +769,14 @@ async def _change(
         if not await _confirm("Send this change? [y/N] "):
             print("Nothing was sent.", file=sys.stderr)
             return NOT_SENT
-
     try:
-        pending = log.begin(change)
-    except ChangeLogError as error:
+        sent = await send_change(client, log, change)
+    except (ChangeLogError, EarlierAddUnknown) as error:
         raise Stop(NOT_SENT, f"{inert(str(error), limit=None)} Nothing was sent.") from None
-    try:
-        if adding:
-            result = await client.create_project_user(
-                hub.id, args.project, email=email, role=args.role, is_reviewer=args.reviewer
-            )
-        else:
-            assert user is not None
-            result = await client.update_project_user(
-                hub.id,
-                args.project,
-                user.user.id,
-                role=args.role,
-                is_reviewer=plan.body.get("IsReviewer"),
-            )
-    except HubError as error:
-        outcome = change_outcome(error)
-        log.finish(pending, outcome, str(error))
-        print(inert(str(error), limit=1000), file=sys.stderr)
-        if outcome == DONE:
-            return OK
-        return REFUSED if outcome == FAILED else UNKNOWN_OUTCOME
-    except BaseException:
-        log.finish(pending, "unknown", "hubtui stopped before the answer came.")
-        raise
-    log.finish(pending, DONE, user_id=str(result.user.id))
-    print(f"Done: {inert(email)} is {inert(result.role)}.", file=sys.stderr)
-    return OK
+    if sent.error is not None:
+        print(inert(str(sent.error), limit=1000), file=sys.stderr)
+    if sent.outcome == Outcome.DONE:
+        if sent.user is not None:
+            print(f"Done: {inert(email)} is {inert(sent.user.role)}.", file=sys.stderr)
+        return OK
+    return REFUSED if sent.outcome == Outcome.FAILED else UNKNOWN_OUTCOME

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from hubtui.cli import main
-from hubtui.core.changelog import Change, ChangeLog, ChangeLogError, now
+from hubtui.core.changelog import Change, ChangeLog, ChangeLogError, Outcome, now
 from tests.conftest import running_demo_server
 from tests.tui.conftest import press, running, screen_words, type_text
 
@@ -83,7 +83,7 @@ def test_an_outcome_that_cannot_be_written_is_said_with_its_line(tmp_path: Path)
     pending = log.begin(change())
     path.unlink()
     path.mkdir()  # the outcome line now meets a folder
-    log.finish(pending, "done")
+    log.finish(pending, Outcome.DONE)
     assert len(said) == 1
     assert "Could not write the change log" in said[0]
     line = json.loads(said[0].split("The line it should hold: ", 1)[1])

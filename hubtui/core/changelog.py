@@ -17,13 +17,43 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubError, Project, ProjectUser
 
-PENDING, DONE, FAILED, UNKNOWN = "pending", "done", "failed", "unknown"
+
+class Outcome(StrEnum):
+    """How a change ended, as its log line says."""
+
+    PENDING = "pending"
+    """Its request has left (or is about to); no answer yet."""
+    DONE = "done"
+    FAILED = "failed"
+    """Refused: it did not take effect."""
+    UNKNOWN = "unknown"
+    """It may or may not have taken effect (no answer, a gateway's 502/504, a hang-up)."""
+
+
+class Action(StrEnum):
+    """What a change does."""
+
+    ADD = "add"
+    """Add a direct member (or make a limited reader one)."""
+    UPDATE = "update"
+    """Set a direct member's role and reviewer flag."""
+
+
+class Checked(StrEnum):
+    """What reading the list back found, for an add whose outcome was unknown."""
+
+    FOUND = "found"
+    NOT_FOUND = "not found"
+
+
+PENDING, DONE, FAILED, UNKNOWN = Outcome.PENDING, Outcome.DONE, Outcome.FAILED, Outcome.UNKNOWN
 
 
 def default_change_log_path() -> Path:
@@ -39,7 +69,7 @@ def default_change_log_path() -> Path:
 class Change:
     time: str
     action: str
-    """``add`` or ``update``."""
+    """An :class:`Action`: ``add`` or ``update``."""
     hub_id: str
     hub_name: str
     project_id: str
@@ -49,7 +79,7 @@ class Change:
     before: dict[str, object] | None
     after: dict[str, object]
     outcome: str
-    """``pending``, ``done``, ``failed`` or ``unknown`` (it may or may not have taken effect)."""
+    """An :class:`Outcome`: ``pending``, ``done``, ``failed`` or ``unknown``."""
     detail: str = ""
     api_version: str = "v3"
     server: str = ""
@@ -59,7 +89,7 @@ class Change:
     id: str = ""
     """The same on every line written for this change."""
     checked: str | None = None
-    """For an unknown add, what reading the list back found: ``found`` or ``not found``."""
+    """For an unknown add, what reading the list back found (:class:`Checked`)."""
 
     @property
     def summary(self) -> str:
@@ -76,7 +106,7 @@ class Change:
     def is_unknown_add(self, hub_id: str, project_id: str, email: str | None = None) -> bool:
         """An add to this project (of this email) that may have reached the server, unchecked."""
         return (
-            self.action == "add"
+            self.action == Action.ADD
             and self.outcome == UNKNOWN
             and self.checked is None
             and (self.hub_id, self.project_id) == (hub_id, project_id)
@@ -137,7 +167,7 @@ class ChangeLog:
         return change
 
     def finish(
-        self, change: Change, outcome: str, detail: str = "", *, user_id: str | None = None
+        self, change: Change, outcome: Outcome, detail: str = "", *, user_id: str | None = None
     ) -> Change:
         """Record how a change ended (once: a change already ended stays as it was logged)."""
         current = next((c for c in self.changes if c.id == change.id), change)
@@ -190,27 +220,31 @@ class ChangeLog:
         """The unchecked unknown add of this email to this project, if any."""
         return next((c for c in self.changes if c.is_unknown_add(hub_id, project_id, email)), None)
 
-    def resolve_adds(self, hub_id: str, project_id: str, present: Iterable[str]) -> list[Change]:
-        """Settle the unknown adds of a project from its list of members' emails (read only
-        when there is one to settle: a list of 50,000 is not walked for nothing)."""
+    def settling(
+        self, hub_id: str, project_id: str, present: Iterable[str]
+    ) -> list[tuple[Change, Checked]]:
+        """What :meth:`resolve_adds` would find for each unknown add of the project, given its
+        members' emails (read only when there is one to settle: a list of 50,000 is not walked
+        for nothing). Nothing is written."""
         unknown = [c for c in self.changes if c.is_unknown_add(hub_id, project_id)]
         if not unknown:
             return []
         emails = {e.lower() for e in present}
-        settled = []
-        for change in unknown:
-            found = (change.email or "").lower() in emails
-            settled.append(
-                self._settle(change, "found" if found else "not found", DONE if found else FAILED)
-            )
-        return settled
+        return [
+            (c, Checked.FOUND if (c.email or "").lower() in emails else Checked.NOT_FOUND)
+            for c in unknown
+        ]
 
-    def _settle(self, change: Change, checked: str, outcome: str) -> Change:
-        words = (
-            "the list has them: the add reached the server"
-            if checked == "found"
-            else "the list does not have them: nothing was added"
-        )
+    def resolve_adds(self, hub_id: str, project_id: str, present: Iterable[str]) -> list[Change]:
+        """Settle the unknown adds of a project from its list of members' emails, and log it:
+        found, the add reached the server (done); not found, nothing was added (failed)."""
+        return [self._settle(c, found) for c, found in self.settling(hub_id, project_id, present)]
+
+    def _settle(self, change: Change, checked: Checked) -> Change:
+        if checked is Checked.FOUND:
+            outcome, words = DONE, "the list has them: the add reached the server"
+        else:
+            outcome, words = FAILED, "the list does not have them: nothing was added"
         settled = replace(
             change, time=now(), checked=checked, outcome=outcome, detail=f"Checked: {words}."
         )
@@ -307,7 +341,7 @@ def planned_change(
         before = {"Role": user.role, "IsReviewer": user.is_reviewer}
     return Change(
         time=now(),
-        action="add" if adding else "update",
+        action=Action.ADD if adding else Action.UPDATE,
         hub_id=hub.id,
         hub_name=hub.name,
         project_id=project_id,
@@ -321,7 +355,7 @@ def planned_change(
     )
 
 
-def change_outcome(error: HubError) -> str:
+def change_outcome(error: HubError) -> Outcome:
     """What a failed change's log line says: done, unknown or failed."""
     from hubtui.api import InvalidResponseError
 

@@ -277,12 +277,15 @@ async def test_escape_abandons_a_slow_save_and_the_check_finds_it(tmp_path: Path
         email = pilot.app.screen.query_one("#email", Input)
         assert email.disabled  # nothing can change under a request on its way
         assert "Check list" not in screen_words(pilot)
+        # ctrl+s is not offered while the change is on its way (pressing it would do nothing).
+        assert "Save" not in screen_words(pilot)
         await press(pilot, "escape")
         words = screen_words(pilot)
         assert "You stopped waiting" in words
         assert "may or may not have been added" in words
         # The footer now offers the check, and what was typed can be corrected again.
         assert "Check list" in words
+        assert "Save" in words
         assert not email.disabled
         assert email.value == "slow@acme-build.com"
         faults.change_latency = 0

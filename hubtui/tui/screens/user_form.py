@@ -23,15 +23,9 @@ from textual.widgets import Checkbox, Input, RadioButton, RadioSet, Static
 from textual.worker import Worker, WorkerState
 
 from hubtui.api.errors import HubError
-from hubtui.core.changelog import (
-    DONE,
-    UNKNOWN,
-    Change,
-    ChangeLogError,
-    change_outcome,
-    planned_change,
-)
+from hubtui.core.changelog import ChangeLogError, Outcome, planned_change
 from hubtui.core.emails import email_problem
+from hubtui.core.sending import EarlierAddUnknown, Sent, send_change
 from hubtui.core.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.present import user_name
@@ -41,7 +35,6 @@ from hubtui.tui.widgets.chrome import KeyFooter
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, Project, ProjectUser
-    from hubtui.tui.session import Session
 
 #: The roles offered, in order of growing rights (the first is preselected).
 ROLES = ("Reader", "Editor", "Admin")
@@ -55,13 +48,14 @@ class Mode(Enum):
 
 
 class State(Enum):
-    """Where the form is. Each key's meaning follows from it (``check_action``), and the fields
-    are editable in every state but SENDING (``watch_state``); the questions (save this
-    change? discard what was typed?) are dialogs above the form, answered before it goes on."""
+    """Where the form is; it moves only through :meth:`UserFormScreen._enter`. Each key's
+    meaning follows from it (``check_action``: ctrl+s is gone while a change is on its way),
+    and the fields are editable in every state but SENDING (``watch_state``); the questions
+    (save this change? discard what was typed?) are dialogs above the form."""
 
     EDITING = "editing"
     SENDING = "sending"
-    UNKNOWN = "unknown"
+    MAY_HAVE_ADDED = "may have added"
     """An add may have reached the server: nothing is sent again until the list is checked."""
     CHECKING = "checking"
 
@@ -107,7 +101,6 @@ class UserFormScreen(ModalScreen[FormResult | None]):
         self.api_version: ApiVersion = api_version
         self.user = user
         self._initial = self._starting_values()
-        self._pending: Change | None = None
         self._sender: Worker[None] | None = None
 
     # Layout -----------------------------------------------------------------------------------
@@ -202,8 +195,15 @@ class UserFormScreen(ModalScreen[FormResult | None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "check":
-            return self.state is State.UNKNOWN
+            return self.state is State.MAY_HAVE_ADDED
+        if action == "save":
+            return self.state not in (State.SENDING, State.CHECKING)
         return True
+
+    def _enter(self, state: State, message: str | Content = "", *, tone: str = "") -> None:
+        """The one way the form moves: to ``state``, saying ``message``."""
+        self.state = state
+        self._say(message, tone=tone)
 
     def watch_state(self, state: State) -> None:
         # What was typed stays in the fields, editable again as soon as nothing is on its way.
@@ -213,8 +213,9 @@ class UserFormScreen(ModalScreen[FormResult | None]):
         self.query_one("#reviewer", Checkbox).disabled = not editable
 
     def action_save(self) -> None:
-        if self.state is State.UNKNOWN:
-            self._say(
+        if self.state is State.MAY_HAVE_ADDED:
+            self._enter(
+                State.MAY_HAVE_ADDED,
                 "The earlier add may have reached the server. Check the list first (ctrl+r): "
                 "it is not sent again until then.",
                 tone="warning",
@@ -281,23 +282,8 @@ class UserFormScreen(ModalScreen[FormResult | None]):
     # Sending ----------------------------------------------------------------------------------
 
     def _send(self) -> None:
-        app = session_of(self.app)
-        email = self.values()[0]
-        if self.mode is not Mode.EDIT and app.change_log.unknown_add(
-            self.hub.id, self.project_id, email
-        ):
-            self._enter_unknown(
-                "An earlier add of this email to this project may have reached the server. "
-                "Check the list first (ctrl+r): it is not sent again until then."
-            )
-            return
-        self.state = State.SENDING
-        self._say("Sending… (escape stops waiting)")
+        self._enter(State.SENDING, "Sending… (escape stops waiting)")
         self._sender = self._send_worker()
-
-    def _enter_unknown(self, message: str) -> None:
-        self.state = State.UNKNOWN
-        self._say(message, tone="warning")
 
     @work(exclusive=True, group="send", exit_on_error=False)
     async def _send_worker(self) -> None:
@@ -316,95 +302,89 @@ class UserFormScreen(ModalScreen[FormResult | None]):
             api_version=self.api_version,
         )
         try:
-            change = self._pending = app.change_log.begin(planned)
+            client = await app.client()
+        except HubError as error:
+            self._enter(
+                State.EDITING, f"{error} Nothing was sent; your entries are kept.", tone="error"
+            )
+            return
+        try:
+            sent = await send_change(
+                client, app.change_log, planned, stopped="Stopped waiting before the answer came."
+            )
+        except EarlierAddUnknown:
+            self._enter(
+                State.MAY_HAVE_ADDED,
+                "An earlier add of this email to this project may have reached the server. "
+                "Check the list first (ctrl+r): it is not sent again until then.",
+                tone="warning",
+            )
         except ChangeLogError as error:
-            self.state = State.EDITING
-            self._say(
+            self._enter(
+                State.EDITING,
                 f"{error} Nothing was sent: every change is logged before it goes out. Your "
                 "entries are kept.",
                 tone="error",
             )
-            return
-        try:
-            client = await app.client()
-            if adding:
-                result = await client.create_project_user(
-                    self.hub.id,
-                    self.project_id,
-                    email=email,
-                    role=role,
-                    is_reviewer=reviewer,
-                    api_version=self.api_version,
-                )
-            else:
-                assert self.user is not None
-                result = await client.update_project_user(
-                    self.hub.id,
-                    self.project_id,
-                    self.user.user.id,
-                    role=role,
-                    is_reviewer=reviewer,
-                    api_version=self.api_version,
-                )
         except asyncio.CancelledError:
-            self._pending = None
-            app.change_log.finish(change, UNKNOWN, "Stopped waiting before the answer came.")
             if self.is_attached and self.state is State.SENDING:
-                self._after_unknown(adding, "You stopped waiting for the server.")
+                self._after_unknown("You stopped waiting for the server.")
             raise
-        except HubError as error:
-            self._pending = None
-            self._failed(app, change, adding, error)
         else:
-            self._pending = None
-            app.change_log.finish(change, DONE, user_id=str(result.user.id))
-            self.dismiss(FormResult(result, self._success_message(result)))
+            self._ended(sent)
 
-    def _failed(self, app: Session, change: Change, adding: bool, error: HubError) -> None:
-        outcome = change_outcome(error)
-        app.change_log.finish(change, outcome, str(error))
-        if outcome == DONE:
-            self.dismiss(
-                FormResult(None, f"{error} The change was made; the list is reloaded to show it.")
-            )
-        elif outcome == UNKNOWN:
-            self._after_unknown(adding, str(error))
+    def _ended(self, sent: Sent) -> None:
+        if sent.outcome == Outcome.DONE:
+            if sent.user is not None:
+                self.dismiss(FormResult(sent.user, self._success_message(sent.user)))
+            else:
+                self.dismiss(
+                    FormResult(
+                        None, f"{sent.error} The change was made; the list is reloaded to show it."
+                    )
+                )
+        elif sent.outcome == Outcome.UNKNOWN:
+            self._after_unknown(str(sent.error))
         else:
-            self.state = State.EDITING
-            self._say(f"{error} Your entries are kept: press ctrl+s to try again.", tone="error")
+            self._enter(
+                State.EDITING,
+                f"{sent.error} Your entries are kept: press ctrl+s to try again.",
+                tone="error",
+            )
             # An add the server refused is most often about the email: start there.
             field = "#email" if self.mode is Mode.ADD else "#role"
             self.query_one(field).focus()
 
-    def _after_unknown(self, adding: bool, why: str) -> None:
-        if adding:
-            self._enter_unknown(
+    def _after_unknown(self, why: str) -> None:
+        if self.mode is not Mode.EDIT:
+            self._enter(
+                State.MAY_HAVE_ADDED,
                 f"{why} The user may or may not have been added. Press ctrl+r to reload the "
-                "list and check before anything is sent again."
+                "list and check before anything is sent again.",
+                tone="warning",
             )
             return
         # A change of role sets values: sending it again cannot make it twice.
-        self.state = State.EDITING
-        self._say(
+        self._enter(
+            State.EDITING,
             f"{why} The change may or may not have been made; ctrl+s sends it again (it sets "
             "the same values), escape leaves.",
             tone="warning",
         )
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        # A bug in a worker must not leave the form stuck in "Sending…".
+        # A bug in a worker must not leave the form stuck in "Sending…" (the change log says
+        # unknown already: see send_change).
         if event.state is not WorkerState.ERROR:
             return
         error = event.worker.error
         bug = f"Something unexpected went wrong ({type(error).__name__}: {error}); this is a bug."
-        pending, self._pending = self._pending, None
-        app = session_of(self.app)
-        if pending is not None:
-            app.change_log.finish(pending, UNKNOWN, bug)
-            self._after_unknown(self.mode is not Mode.EDIT, bug)
+        if self.state is State.SENDING:
+            self._after_unknown(bug)
+        elif self.state is State.CHECKING:
+            self._enter(State.MAY_HAVE_ADDED, bug, tone="error")
         else:
-            self.state = State.UNKNOWN if self.state is State.CHECKING else State.EDITING
-            self._say(bug, tone="error")
+            self._enter(State.EDITING, bug, tone="error")
 
     def _success_message(self, result: ProjectUser) -> str:
         name = user_name(result)
@@ -414,9 +394,8 @@ class UserFormScreen(ModalScreen[FormResult | None]):
         return f"Added {name} to {where} as {inert(result.role)}."
 
     def action_check(self) -> None:
-        if self.state is State.UNKNOWN:
-            self.state = State.CHECKING
-            self._say("Reloading the list to check…")
+        if self.state is State.MAY_HAVE_ADDED:
+            self._enter(State.CHECKING, "Reloading the list to check…")
             self._check_worker()
 
     @work(exclusive=True, group="send", exit_on_error=False)
@@ -429,7 +408,11 @@ class UserFormScreen(ModalScreen[FormResult | None]):
                 self.hub.id, self.project_id, api_version=self.api_version
             )
         except HubError as error:
-            self._enter_unknown(f"{error} Still unknown: press ctrl+r to check again.")
+            self._enter(
+                State.MAY_HAVE_ADDED,
+                f"{error} Still unknown: press ctrl+r to check again.",
+                tone="warning",
+            )
             return
         members = [u for u in users if u.is_direct_member and u.user.email]
         app.change_log.resolve_adds(
@@ -441,8 +424,10 @@ class UserFormScreen(ModalScreen[FormResult | None]):
                 FormResult(found, f"The add did reach the server: {user_name(found)} is a member.")
             )
             return
-        self.state = State.EDITING
-        self._say("The list does not have them: nothing was added. Press ctrl+s to send again.")
+        self._enter(
+            State.EDITING,
+            "The list does not have them: nothing was added. Press ctrl+s to send again.",
+        )
 
 
 def _yes(value: bool) -> str:

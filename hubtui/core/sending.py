@@ -1,0 +1,135 @@
+"""One way to send a change, for the form, the headless commands and batches alike.
+
+Write ahead, send once, write the outcome:
+
+1. An add of an email whose earlier add (by this process or an earlier one, on this server) may
+   have reached the server is refused (:class:`EarlierAddUnknown`) until the project's list is
+   checked: an add is never sent twice.
+2. The change's ``pending`` line is written and flushed (:meth:`ChangeLog.begin`); if that fails,
+   :class:`~hubtui.core.changelog.ChangeLogError` is raised and nothing is sent.
+3. The request is sent once, exactly as :func:`plan` describes it (what a dry run prints).
+4. The outcome is written under the same id: done, failed, or unknown (no answer, a gateway's
+   502/504, a cancelled wait, a signal), and returned as :class:`Sent`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hubtui.api.errors import HubError
+from hubtui.api.versions import is_api_version
+from hubtui.core.changelog import Action, Change, ChangeLog, Outcome, change_outcome
+
+if TYPE_CHECKING:
+    from hubtui.api import ApiVersion, ChangeRequest, HubClient, ProjectUser
+
+__all__ = ["STOPPED", "EarlierAddUnknown", "Sent", "plan", "send_change"]
+
+#: What the log says of a change whose wait was given up (a cancel, a signal, ctrl+c).
+STOPPED = "hubtui stopped waiting before the answer came."
+
+
+class EarlierAddUnknown(Exception):
+    """An earlier add of this email to this project may have reached the server: nothing is
+    sent until the project's list has been checked (:meth:`ChangeLog.resolve_adds`)."""
+
+    def __init__(self, earlier: Change) -> None:
+        super().__init__(
+            "An earlier add of this email to this project may have reached the server "
+            f"(outcome unknown, {earlier.time}); it is not sent again until the list is checked."
+        )
+        self.earlier = earlier
+
+
+@dataclass(frozen=True)
+class Sent:
+    """How a change ended: its last log line, and the user as the server now has them."""
+
+    change: Change
+    user: ProjectUser | None
+    """None unless the server answered with them."""
+    error: HubError | None = None
+    """Why it failed, or why its outcome is unknown (or, done, why its answer is unreadable)."""
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome(self.change.outcome)
+
+
+async def plan(client: HubClient, change: Change) -> ChangeRequest:
+    """The request :func:`send_change` sends for ``change`` (nothing is sent)."""
+    hub_id, project_id, role, reviewer, version = _arguments(change)
+    if change.action == Action.ADD:
+        return await client.plan_create(
+            hub_id,
+            project_id,
+            email=change.email or "",
+            role=role,
+            is_reviewer=reviewer,
+            api_version=version,
+        )
+    assert change.user_id is not None, "an update changes a user who is there"
+    return await client.plan_update(
+        hub_id, project_id, change.user_id, role=role, is_reviewer=reviewer, api_version=version
+    )
+
+
+async def send_change(
+    client: HubClient, log: ChangeLog, change: Change, *, stopped: str = STOPPED
+) -> Sent:
+    """Send ``change`` once, logged before it leaves and after it ends.
+
+    Raises :class:`EarlierAddUnknown` or :class:`~hubtui.core.changelog.ChangeLogError` before
+    anything is sent. A wait given up (cancelled, a signal) is logged as unknown, with
+    ``stopped``, and goes on up; so does an unexpected error, logged as unknown with its name.
+    """
+    if change.action == Action.ADD:
+        log.adopt_unknown_adds(change.hub_id, change.project_id)
+        earlier = log.unknown_add(change.hub_id, change.project_id, change.email or "")
+        if earlier is not None:
+            raise EarlierAddUnknown(earlier)
+    pending = log.begin(change)  # nothing is sent unless this line is on disk
+    try:
+        user = await _request(client, pending)
+    except HubError as error:
+        return Sent(log.finish(pending, change_outcome(error), str(error)), None, error)
+    except BaseException as exc:
+        if isinstance(exc, asyncio.CancelledError | KeyboardInterrupt | SystemExit):
+            why = stopped
+        else:
+            why = f"hubtui failed before the answer was read ({type(exc).__name__}: {exc})."
+        log.finish(pending, Outcome.UNKNOWN, why)
+        raise
+    return Sent(log.finish(pending, Outcome.DONE, user_id=str(user.user.id)), user)
+
+
+async def _request(client: HubClient, change: Change) -> ProjectUser:
+    hub_id, project_id, role, reviewer, version = _arguments(change)
+    if change.action == Action.ADD:
+        return await client.create_project_user(
+            hub_id,
+            project_id,
+            email=change.email or "",
+            role=role,
+            is_reviewer=reviewer,
+            api_version=version,
+        )
+    assert change.user_id is not None, "an update changes a user who is there"
+    return await client.update_project_user(
+        hub_id, project_id, change.user_id, role=role, is_reviewer=reviewer, api_version=version
+    )
+
+
+def _arguments(change: Change) -> tuple[str, str, str, bool | None, ApiVersion | None]:
+    """Hub, project, role, reviewer flag (None: not sent) and API version of a change."""
+    reviewer = change.after.get("IsReviewer")
+    version = change.api_version if is_api_version(change.api_version) else None
+    return (
+        change.hub_id,
+        change.project_id,
+        str(change.after["Role"]),
+        None if reviewer is None else bool(reviewer),
+        version,
+    )

@@ -1,0 +1,166 @@
+"""The one way a change is sent: written ahead, sent once, its outcome written, never resent blind.
+
+Against the demo API in-process; the change log is a real file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from hubtui.api import HubClient
+from hubtui.core.changelog import Action, Change, ChangeLog, ChangeLogError, Outcome, now
+from hubtui.core.sending import EarlierAddUnknown, plan, send_change
+from hubtui.demo import DemoStore, Faults
+
+ACME = "acme-build"
+NEW = "night.shift@acme-build.com"
+
+
+def lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+async def an_add(client: HubClient, email: str = NEW, **after: object) -> Change:
+    hub = await client.get_hub_by_name(ACME)
+    return Change(
+        time=now(),
+        action=Action.ADD,
+        hub_id=hub.id,
+        hub_name=hub.name,
+        project_id="1002",
+        project_name=None,
+        user_id=None,
+        email=email,
+        before=None,
+        after={"Role": "Editor", **after},
+        outcome="",
+    )
+
+
+async def test_an_add_is_logged_pending_then_done_and_sent_once(
+    client: HubClient, demo_store: DemoStore, tmp_path: Path
+) -> None:
+    path = tmp_path / "changes.jsonl"
+    sent = await send_change(client, ChangeLog(path, server="demo"), await an_add(client))
+    assert sent.outcome is Outcome.DONE
+    assert sent.user is not None
+    assert (sent.user.user.email, sent.user.role) == (NEW, "Editor")
+    written = lines(path)
+    assert [w["outcome"] for w in written] == ["pending", "done"]
+    assert written[0]["id"] == written[1]["id"]
+    assert written[1]["user_id"] == str(sent.user.user.id)
+    assert demo_store.creates == 1
+
+
+async def test_what_is_sent_is_what_plan_shows(client: HubClient) -> None:
+    add = await an_add(client)
+    request = await plan(client, add)
+    assert (request.method, request.body) == ("POST", {"Email": NEW, "Role": "Editor"})
+    assert request.url.endswith("/projects/1002/users")
+    with_flag = await plan(client, await an_add(client, IsReviewer=True))
+    assert with_flag.body == {"Email": NEW, "Role": "Editor", "IsReviewer": True}
+
+
+async def test_a_log_that_cannot_be_written_sends_nothing(
+    client: HubClient, demo_store: DemoStore, tmp_path: Path
+) -> None:
+    (tmp_path / "data").write_text("a file where the folder should be")
+    log = ChangeLog(tmp_path / "data" / "changes.jsonl")
+    with pytest.raises(ChangeLogError):
+        await send_change(client, log, await an_add(client))
+    assert demo_store.creates == 0
+
+
+async def test_a_refused_change_is_logged_failed(
+    client: HubClient, faults: Faults, demo_store: DemoStore, tmp_path: Path
+) -> None:
+    faults.change_failure_status = 400
+    path = tmp_path / "changes.jsonl"
+    sent = await send_change(client, ChangeLog(path), await an_add(client))
+    assert sent.outcome is Outcome.FAILED
+    assert sent.user is None
+    assert sent.error is not None
+    assert [w["outcome"] for w in lines(path)] == ["pending", "failed"]
+    assert str(sent.error) in str(lines(path)[1]["detail"])
+
+
+async def test_a_gateway_timeout_leaves_the_add_unknown_and_it_is_not_sent_again(
+    client: HubClient, faults: Faults, demo_store: DemoStore, tmp_path: Path
+) -> None:
+    faults.change_failure_status = 504
+    path = tmp_path / "changes.jsonl"
+    log = ChangeLog(path, server="demo")
+    sent = await send_change(client, log, await an_add(client))
+    assert sent.outcome is Outcome.UNKNOWN
+    faults.change_failure_status = None
+    with pytest.raises(EarlierAddUnknown):
+        await send_change(client, log, await an_add(client))
+    assert [w["outcome"] for w in lines(path)] == ["pending", "unknown"]  # no second pending
+
+
+async def test_an_unknown_add_left_by_an_earlier_process_is_not_sent_again(
+    client: HubClient, faults: Faults, demo_store: DemoStore, tmp_path: Path
+) -> None:
+    path = tmp_path / "changes.jsonl"
+    faults.change_failure_status = 502
+    await send_change(client, ChangeLog(path, server="demo"), await an_add(client))
+    faults.change_failure_status = None
+    later = ChangeLog(path, server="demo")  # a new process: nothing in memory
+    with pytest.raises(EarlierAddUnknown):
+        await send_change(client, later, await an_add(client, email=NEW.upper()))
+    # Another server's unknown add is not this one's to guard.
+    elsewhere = ChangeLog(path, server="another")
+    sent = await send_change(client, elsewhere, await an_add(client))
+    assert sent.outcome is Outcome.DONE
+    # Once the list is checked, the add goes out again.
+    later.resolve_adds(sent.change.hub_id, "1002", [])
+    again = await send_change(client, later, await an_add(client, email="second@acme-build.com"))
+    assert again.outcome is Outcome.DONE
+
+
+async def test_a_wait_given_up_is_logged_unknown_and_goes_on_up(
+    client: HubClient, faults: Faults, tmp_path: Path
+) -> None:
+    faults.change_latency = 30
+    path = tmp_path / "changes.jsonl"
+    task = asyncio.create_task(
+        send_change(client, ChangeLog(path), await an_add(client), stopped="You stopped it.")
+    )
+    for _ in range(500):  # the pending line is written before the request leaves
+        if path.exists():
+            break
+        await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    written = lines(path)
+    assert [w["outcome"] for w in written] == ["pending", "unknown"]
+    assert written[1]["detail"] == "You stopped it."
+
+
+async def test_an_update_sends_the_logged_values(client: HubClient, tmp_path: Path) -> None:
+    hub = await client.get_hub_by_name(ACME)
+    member = next(u for u in await client.list_project_users(hub.id, 1001) if u.is_direct_member)
+    update = Change(
+        time=now(),
+        action=Action.UPDATE,
+        hub_id=hub.id,
+        hub_name=hub.name,
+        project_id="1001",
+        project_name=None,
+        user_id=str(member.user.id),
+        email=member.user.email,
+        before={"Role": member.role, "IsReviewer": member.is_reviewer},
+        after={"Role": "Admin", "IsReviewer": not member.is_reviewer},
+        outcome="",
+    )
+    request = await plan(client, update)
+    assert request.method == "PUT"
+    assert request.body == {"Role": "Admin", "IsReviewer": not member.is_reviewer}
+    sent = await send_change(client, ChangeLog(tmp_path / "c.jsonl"), update)
+    assert sent.user is not None
+    assert (sent.user.role, sent.user.is_reviewer) == ("Admin", not member.is_reviewer)
