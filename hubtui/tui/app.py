@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import threading
@@ -36,8 +37,10 @@ from hubtui.tui.messages import (
     ProjectsLoaded,
     Reconnect,
     UsersLoaded,
+    WorkerFailed,
 )
 from hubtui.tui.screens.hubs import HubListScreen
+from hubtui.tui.screens.recovering import RecoveringScreen, bug_sentence
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient
@@ -48,6 +51,8 @@ if TYPE_CHECKING:
 
 
 fixes.apply()
+
+logger = logging.getLogger("hubtui.tui")
 
 #: The themes offered (ctrl+p → theme): Textual's own two, with the amber of LIMITED text made
 #: dark enough on the light one that every mark passes WCAG AA contrast (tests/tui/test_themes.py).
@@ -310,13 +315,24 @@ class HubTuiApp(App[None]):
     def on_open_hub(self, message: OpenHub) -> None:
         self.open_hub(message.hub)
 
+    def on_worker_failed(self, message: WorkerFailed) -> None:
+        """A screen's worker failed in a way nobody expected: logged, said in one wording, and
+        the screen, if still open, makes itself usable again (the app keeps running)."""
+        error = message.worker.error
+        logger.error("worker %s failed", message.worker.name, exc_info=error)
+        screen = message.screen
+        if isinstance(screen, RecoveringScreen) and screen.is_attached:
+            screen.recover(message.worker, bug_sentence(error))
+
     def on_open_project(self, message: OpenProject) -> None:
         """Show a project's users, above its hub's detail."""
         from hubtui.tui.screens.hub_detail import HubDetailScreen
         from hubtui.tui.screens.project_users import ProjectUsersScreen
 
         hub = message.hub
-        if not (isinstance(self.screen, HubDetailScreen) and self.screen.hub.id == hub.id):
+        if not message.above and not (
+            isinstance(self.screen, HubDetailScreen) and self.screen.hub.id == hub.id
+        ):
             self.open_hub(hub)
         self.push_screen(
             ProjectUsersScreen(

@@ -8,12 +8,15 @@ they read from it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+    from textual.worker import Worker
+
     from hubtui.api import Hub, Project, ProjectUser
 
 __all__ = [
@@ -24,80 +27,76 @@ __all__ = [
     "ProjectsLoaded",
     "Reconnect",
     "UsersLoaded",
+    "WorkerFailed",
 ]
 
 
+@dataclass
 class OpenHub(Message):
     """Show this hub's detail, directly above the hub list."""
 
-    def __init__(self, hub: Hub) -> None:
-        super().__init__()
-        self.hub = hub
+    hub: Hub
 
 
+@dataclass
 class OpenProject(Message):
-    """Show a project's users (by its record, or by its id alone), above its hub's detail."""
+    """Show a project's users (by its record, or by its id alone), above its hub's detail, or
+    (``above``) above the screen that asked, so that escape goes back to it."""
 
-    def __init__(
-        self,
-        hub: Hub,
-        project: Project | None,
-        *,
-        project_id: str | None = None,
-        select_user: str | None = None,
-    ) -> None:
-        super().__init__()
-        self.hub = hub
-        self.project = project
-        self.project_id = project_id
-        self.select_user = select_user
+    hub: Hub
+    project: Project | None
+    project_id: str | None = None
+    select_user: str | None = None
+    above: bool = False
 
 
+@dataclass
 class FindPerson(Message):
     """Search the projects of ``hubs`` for a person (``query`` None: ask whom first)."""
 
-    def __init__(self, hubs: Sequence[Hub], scope: str, query: str | None = None) -> None:
-        super().__init__()
-        self.hubs = list(hubs)
-        self.scope = scope
-        self.query = query
+    hubs: list[Hub]
+    scope: str
+    query: str | None = None
 
 
+@dataclass
 class Reconnect(Message):
     """Read the settings and the token again, for ``profile``; ``fresh_start`` goes back to a
     new hub list (another server), otherwise the screen shown loads again."""
 
-    def __init__(self, profile: str | None, *, fresh_start: bool) -> None:
-        super().__init__()
-        self.profile = profile
-        self.fresh_start = fresh_start
+    profile: str | None
+    fresh_start: bool = False
 
 
+@dataclass
 class HubsLoaded(Message):
     """The hub list was read: the palette can offer these hubs."""
 
-    def __init__(self, hubs: Sequence[Hub]) -> None:
-        super().__init__()
-        self.hubs = list(hubs)
+    hubs: list[Hub]
 
 
+@dataclass
 class ProjectsLoaded(Message):
     """A hub's projects were read."""
 
-    def __init__(self, hub: Hub, projects: Sequence[Project]) -> None:
-        super().__init__()
-        self.hub = hub
-        self.projects = list(projects)
+    hub: Hub
+    projects: list[Project]
 
 
+@dataclass
 class UsersLoaded(Message):
     """A project's users were read (or changed by a form)."""
 
-    def __init__(
-        self, hub: Hub, project: Project | None, project_id: str, users: list[ProjectUser]
-    ) -> None:
-        super().__init__()
-        self.hub = hub
-        self.project = project
-        self.project_id = project_id
-        self.users = users
+    hub: Hub
+    project: Project | None
+    project_id: str
+    users: list[ProjectUser] = field(default_factory=list)
+
+
+@dataclass
+class WorkerFailed(Message):
+    """A screen's worker ended in an error nobody expected (a bug): the app says so, in one
+    wording, and the screen puts itself back in a usable state (:class:`RecoversFromBugs`)."""
+
+    screen: Screen[Any]
+    worker: Worker[Any]

@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
-from textual.message import Message
+import json
+from pathlib import Path
 
-from hubtui.tui.messages import FindPerson, HubsLoaded, OpenHub, OpenProject, UsersLoaded
+import pytest
+from textual.message import Message
+from textual.widgets import Input
+
+from hubtui.tui.messages import (
+    FindPerson,
+    HubsLoaded,
+    OpenHub,
+    OpenProject,
+    UsersLoaded,
+    WorkerFailed,
+)
 from hubtui.tui.screens.hub_detail import HubDetailScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
-from hubtui.tui.screens.who import WhoPromptScreen
+from hubtui.tui.screens.user_form import State, UserFormScreen
+from hubtui.tui.screens.who import WhoPromptScreen, WhoScreen
 from hubtui.tui.widgets.record_table import RecordTable
-from tests.tui.conftest import press, running
+from tests.tui.conftest import press, running, screen_words, type_text
 
 
 def posted(messages: list[Message], kind: type[Message]) -> list[Message]:
@@ -67,3 +80,79 @@ async def test_w_asks_whom_to_find_in_every_hub_shown() -> None:
         assert find.scope == "all hubs"
         assert len(find.hubs) == 8
         assert isinstance(pilot.app.screen, WhoPromptScreen)
+
+
+async def test_the_search_opens_a_project_by_message_above_itself() -> None:
+    messages: list[Message] = []
+    async with running(messages=messages) as pilot:
+        await press(pilot, "w")
+        await type_text(pilot, "priya.patel@northwind-eng.com")
+        await press(pilot, "enter")
+        who = pilot.app.screen
+        assert isinstance(who, WhoScreen)
+        who.table.cursor = next(
+            n for n, row in enumerate(who.table.shown_rows) if row.cells[1] == "Uppsala Depot"
+        )
+        await press(pilot, "enter")
+        [open_project] = posted(messages, OpenProject)
+        assert isinstance(open_project, OpenProject)
+        assert open_project.above  # escape goes back to the search, not to a hub's detail
+        assert open_project.project is not None
+        assert open_project.project.name == "Uppsala Depot"
+        assert isinstance(pilot.app.screen, ProjectUsersScreen)
+        assert pilot.app.screen_stack[-2] is who
+
+
+async def test_a_bug_in_a_load_is_told_once_by_the_app_and_the_screen_is_usable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from hubtui.api import HubClient
+
+    async def broken(self: HubClient, hub_id: object) -> None:
+        raise RuntimeError("injected [bold]markup[/bold]")
+
+    messages: list[Message] = []
+    async with running(messages=messages) as pilot:
+        monkeypatch.setattr(HubClient, "list_projects", broken)
+        await press(pilot, "enter")
+        [failed] = posted(messages, WorkerFailed)
+        assert isinstance(failed, WorkerFailed)
+        assert isinstance(failed.screen, HubDetailScreen)
+        screen = pilot.app.screen
+        assert isinstance(screen, HubDetailScreen)
+        assert not screen.table.loading  # not "Loading…" for ever
+        words = screen_words(pilot)
+        assert "Something unexpected went wrong (RuntimeError: injected [bold]markup[/bold])" in (
+            words
+        )
+        assert "This is a bug in hubtui" in words
+        monkeypatch.undo()
+        await press(pilot, "r")
+        assert screen.table.total_count > 0
+        assert "Something unexpected" not in screen_words(pilot)
+
+
+async def test_a_bug_while_sending_leaves_the_change_unknown_and_the_form_usable(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from hubtui.api import HubClient
+
+    async def broken(self: HubClient, *args: object, **kwargs: object) -> None:
+        raise RuntimeError("injected")
+
+    log = tmp_path / "changes.jsonl"
+    async with running(change_log_path=log) as pilot:
+        await press(pilot, "enter", "enter", "a")
+        await type_text(pilot, "bug@acme-build.com")
+        monkeypatch.setattr(HubClient, "create_project_user", broken)
+        await press(pilot, "ctrl+s")
+        form = pilot.app.screen
+        assert isinstance(form, UserFormScreen)
+        words = screen_words(pilot)
+        assert "Something unexpected went wrong (RuntimeError: injected)" in words
+        assert "may or may not have been added" in words
+        assert form.state is State.MAY_HAVE_ADDED
+        assert form.query_one("#email", Input).value == "bug@acme-build.com"
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [line["outcome"] for line in lines] == ["pending", "unknown"]
+    assert "RuntimeError" in lines[-1]["detail"]

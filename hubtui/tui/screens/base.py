@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 from textual.widgets import Input
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from hubtui.api.errors import AuthenticationError, HubError
 from hubtui.core.export import Cell, typed_cell
 from hubtui.core.text import copy_lines, copy_problem, inert
 from hubtui.tui.messages import Reconnect
 from hubtui.tui.present import amount
+from hubtui.tui.screens.recovering import RecoveringScreen
 from hubtui.tui.session import session_of
 from hubtui.tui.widgets.chrome import (
     Breadcrumb,
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 Loaded = TypeVar("Loaded")
 
 
-class ListScreen(Screen[None], Generic[Loaded]):
+class ListScreen(RecoveringScreen[None], Generic[Loaded]):
     """A screen built around one :class:`RecordTable`, filled by one load.
 
     The load is a template (:meth:`load`): a subclass says what it reads (:meth:`fetch`) and
@@ -74,6 +74,8 @@ class ListScreen(Screen[None], Generic[Loaded]):
     CAN_GO_BACK: ClassVar[bool] = True
     #: What one row is, for "Loading hubs…" and "Reload failed: the 3 hubs below are from before".
     NOUN: ClassVar[str] = "row"
+    #: Whether rows stream in while the load runs (shown as they come, the table not covered).
+    STREAMS: ClassVar[bool] = False
     AUTO_FOCUS = "#records"
 
     @property
@@ -203,7 +205,8 @@ class ListScreen(Screen[None], Generic[Loaded]):
         return f"Loading {self.NOUN}s…"
 
     async def fetch(self, client: HubClient) -> Loaded:
-        """Read this screen's list (a :class:`HubError` says why it could not)."""
+        """Read this screen's list (a :class:`HubError` says why it could not). A screen that
+        ``STREAMS`` shows its rows from here as they come."""
         raise NotImplementedError
 
     def show_loaded(self, loaded: Loaded) -> None:
@@ -274,7 +277,7 @@ class ListScreen(Screen[None], Generic[Loaded]):
         return await self.session.client()
 
     def begin_loading(self) -> None:
-        self.table.loading = True
+        self.table.loading = not self.STREAMS
         self.table.set_note("Loading…")
         self.query_one(ProblemPanel).clear()
 
@@ -325,14 +328,7 @@ class ListScreen(Screen[None], Generic[Loaded]):
             markup=False,
         )
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+    def recover(self, worker: Worker[object], sentence: str) -> None:
         # A load that failed in a way no handler expected: say so, keep the app running.
-        if event.state is WorkerState.ERROR:
-            if not self.is_attached:
-                return  # a screen already closed: nobody is looking at it
-            self.end_loading()
-            error = event.worker.error
-            self.show_problem(
-                f"Something unexpected went wrong ({type(error).__name__}: {error}). "
-                "This is a bug in hubtui; please report it."
-            )
+        self.end_loading()
+        self.show_problem(sentence)

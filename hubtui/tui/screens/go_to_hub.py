@@ -11,11 +11,12 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from hubtui.api.errors import HubError, NotFoundError
 from hubtui.core.names import match_hub
 from hubtui.core.text import inert
+from hubtui.tui.screens.recovering import RecoveringScreen
 from hubtui.tui.session import session_of
 from hubtui.tui.widgets.chrome import KeyFooter
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from hubtui.api import Hub
 
 
-class GoToHubScreen(ModalScreen["Hub | None"]):
+class GoToHubScreen(RecoveringScreen["Hub | None"], ModalScreen["Hub | None"]):
     """Asks for a URL name; offers a loaded hub whose DisplayName matches when none does."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
@@ -94,14 +95,9 @@ class GoToHubScreen(ModalScreen["Hub | None"]):
         """Show a message; it may hold a server's words, so it is made inert."""
         self.query_one("#go-to-message", Static).update(Content(inert(text, limit=800)))
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        # A bug in the look-up must not leave the dialog saying "Looking up…" for ever.
-        if event.state is WorkerState.ERROR:
-            error = event.worker.error
-            self._say(
-                f"Something unexpected went wrong ({type(error).__name__}: {error}); this is a "
-                "bug in hubtui. Press enter to try again, or escape."
-            )
+    def recover(self, worker: Worker[object], sentence: str) -> None:
+        # Not "Looking up…" for ever.
+        self._say(f"{sentence} Press enter to try again, or escape.")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

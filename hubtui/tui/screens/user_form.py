@@ -20,7 +20,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, RadioButton, RadioSet, Static
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from hubtui.api.errors import HubError
 from hubtui.core.changelog import ChangeLogError, Outcome, planned_change
@@ -30,6 +30,7 @@ from hubtui.core.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.present import user_name
 from hubtui.tui.screens.confirm import ConfirmScreen
+from hubtui.tui.screens.recovering import RecoveringScreen
 from hubtui.tui.session import session_of
 from hubtui.tui.widgets.chrome import KeyFooter
 
@@ -72,7 +73,7 @@ class FormResult:
     message: str
 
 
-class UserFormScreen(ModalScreen[FormResult | None]):
+class UserFormScreen(RecoveringScreen[FormResult | None], ModalScreen[FormResult | None]):
     """The add, edit and promote form."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -372,13 +373,8 @@ class UserFormScreen(ModalScreen[FormResult | None]):
             tone="warning",
         )
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        # A bug in a worker must not leave the form stuck in "Sending…" (the change log says
-        # unknown already: see send_change).
-        if event.state is not WorkerState.ERROR:
-            return
-        error = event.worker.error
-        bug = f"Something unexpected went wrong ({type(error).__name__}: {error}); this is a bug."
+    def recover(self, worker: Worker[object], bug: str) -> None:
+        # Not stuck in "Sending…": the change log says unknown already (see send_change).
         if self.state is State.SENDING:
             self._after_unknown(bug)
         elif self.state is State.CHECKING:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -16,6 +16,7 @@ from textual.widgets import Input, ProgressBar, Static
 from hubtui.api.errors import ApiConnectionError, ApiStatusError, HubError, InvalidResponseError
 from hubtui.core.people import Finding, PersonQuery, Progress, search_people
 from hubtui.core.text import inert
+from hubtui.tui.messages import OpenProject
 from hubtui.tui.present import LIMITED_BADGE, hub_label, user_name
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.project_users import explain_access
@@ -23,7 +24,9 @@ from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, KeyFooter, Summar
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
 if TYPE_CHECKING:
-    from hubtui.api import Hub
+    from textual.worker import Worker
+
+    from hubtui.api import Hub, HubClient
     from hubtui.core.export import Cell
 
 WHO_COLUMNS = (
@@ -139,6 +142,8 @@ def _ago(moment: float) -> str:
 class WhoScreen(ListScreen[None]):
     """Where a person (or a domain's people) has access, streamed as each project answers."""
 
+    STREAMS = True
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "copy", "Copy summary", tooltip="copy the summary of the findings"),
     ]
@@ -161,6 +166,8 @@ class WhoScreen(ListScreen[None]):
         self.scope = scope
         self.findings: list[Finding] = []
         self.progress = Progress()
+        #: What the next load starts from: its progress, and whether loaded lists are reused.
+        self._next = (self.progress, True)
         self._pending_rows = False
 
     def compose_body(self) -> ComposeResult:
@@ -182,40 +189,47 @@ class WhoScreen(ListScreen[None]):
             # r after a stop or a failure: every project without an answer is asked, the
             # unreadable and the never asked, and the search goes on counting.
             self.findings = [f for f in self.findings if not f.failed]
-            self._search(progress, reuse=True)
+            self._next = (progress, True)
         else:
             self.findings = []
-            self._search(Progress(hubs_total=len(self.hubs)), reuse=not progress.done)
+            self._next = (Progress(hubs_total=len(self.hubs)), not progress.done)
+        super().load()
 
-    @work(exclusive=True, group="load", exit_on_error=False)
-    async def _search(self, progress: Progress, reuse: bool) -> None:
-        self.begin_loading()
-        self.table.loading = False  # rows stream in: the progress bar shows the work
-        bar = self.query_one(ProgressBar)
-        bar.display = True
-        self.progress = progress
+    def loading_words(self) -> str:
+        return f"Searching {self.scope}…"
+
+    def begin_loading(self) -> None:
+        super().begin_loading()
+        self.query_one(ProgressBar).display = True
+        self.progress = self._next[0]
         self._show_findings()
-        catalog = self.session.catalog
-        try:
-            client = await self.client()
-            await search_people(
-                client,
-                self.person,
-                self.hubs,
-                on_finding=self._found,
-                on_progress=self._progressed,
-                concurrency=self.session.concurrency,
-                api_version=self.session.api_version,
-                loaded=catalog.loaded_users if reuse else None,
-                resume=progress,
-                deadline=self.session.search_deadline,
-            )
-        except HubError as error:
-            self.show_problem(str(error))
-        finally:
-            bar.display = False
-            self.end_loading()
+
+    async def fetch(self, client: HubClient) -> None:
+        progress, reuse = self._next
+        await search_people(
+            client,
+            self.person,
+            self.hubs,
+            on_finding=self._found,
+            on_progress=self._progressed,
+            concurrency=self.session.concurrency,
+            api_version=self.session.api_version,
+            loaded=self.session.catalog.loaded_users if reuse else None,
+            resume=progress,
+            deadline=self.session.search_deadline,
+        )
+
+    def show_failed(self, error: HubError) -> None:
+        self.show_error(error)  # the findings so far stay; the summary counts them
+
+    def load_ended(self) -> None:
+        self.query_one(ProgressBar).display = False
+        super().load_ended()
         self._show_findings()
+
+    def recover(self, worker: Worker[object], sentence: str) -> None:
+        self.query_one(ProgressBar).display = False
+        super().recover(worker, sentence)
 
     def _found(self, finding: Finding) -> None:
         self.findings.append(finding)
@@ -287,14 +301,9 @@ class WhoScreen(ListScreen[None]):
         if finding.project is None or finding.user is None:
             self.notify("This row has no project users to open.", severity="warning")
             return
-        from hubtui.tui.screens.project_users import ProjectUsersScreen
-
-        self.app.push_screen(
-            ProjectUsersScreen(
-                finding.hub,
-                finding.project,
-                api_version=self.session.api_version,
-                select_user=str(finding.user.user.id),
+        self.post_message(
+            OpenProject(
+                finding.hub, finding.project, select_user=str(finding.user.user.id), above=True
             )
         )
 
