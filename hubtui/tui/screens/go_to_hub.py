@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from hubtui.api import Hub
 
 
-class GoToHubScreen(RecoveringScreen["Hub | None"], ModalScreen["Hub | None"]):
+class GoToHubScreen(ModalScreen["Hub | None"], RecoveringScreen["Hub | None"]):
     """Asks for a URL name; offers a loaded hub whose DisplayName matches when none does."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]

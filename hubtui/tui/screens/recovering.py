@@ -19,7 +19,11 @@ Result = TypeVar("Result")
 
 
 class RecoveringScreen(Screen[Result]):
-    """A screen that reports its workers' unexpected errors to the app, and recovers."""
+    """A screen that reports its workers' unexpected errors to the app, and recovers.
+
+    A modal screen names ``ModalScreen`` first, ``class Form(ModalScreen[R],
+    RecoveringScreen[R])``: Textual takes a screen's default CSS along its first base only.
+    """
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:

@@ -73,7 +73,7 @@ class FormResult:
     message: str
 
 
-class UserFormScreen(RecoveringScreen[FormResult | None], ModalScreen[FormResult | None]):
+class UserFormScreen(ModalScreen[FormResult | None], RecoveringScreen[FormResult | None]):
     """The add, edit and promote form."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
