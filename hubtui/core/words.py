@@ -1,4 +1,4 @@
-"""How a hub's facts, dates and amounts are said: the same words in the app and headless."""
+"""How access, a hub's facts, dates and amounts are said: the same words in the app and headless."""
 
 from __future__ import annotations
 
@@ -9,9 +9,49 @@ from hubtui.core.names import DISPLAY_NAME_NOT_SENT, NO_DISPLAY_NAME
 from hubtui.core.text import inert
 
 if TYPE_CHECKING:
-    from hubtui.api import Hub, RegionalRoute
+    from hubtui.api import Hub, ProjectUser, RegionalRoute
 
-__all__ = ["amount", "count", "display_name_cell", "hub_facts", "when", "when_both"]
+__all__ = [
+    "ACCESS_NOT_SENT",
+    "LIMITED_BADGE",
+    "access_cell",
+    "access_sentence",
+    "amount",
+    "count",
+    "display_name_cell",
+    "hub_facts",
+    "limited_via",
+    "when",
+    "when_both",
+]
+
+#: The mark of a limited reader: read-only through a whitelisted email domain, not a member.
+LIMITED_BADGE = "LIMITED"
+#: What an access cell says when the server did not send ``IsLimited`` (it predates the field).
+ACCESS_NOT_SENT = "unknown"
+
+
+def limited_via(user: ProjectUser) -> str:
+    """``LIMITED @northwind-eng.com``: a limited reader, by the domain that lets them read."""
+    return f"{LIMITED_BADGE} @{inert(user.user.email_domain or '?')}"
+
+
+def access_cell(user: ProjectUser, *, with_role: bool = False) -> str:
+    """A user's access in one cell: ``LIMITED @domain``, ``member`` (``Editor (member)`` with
+    the role) or, when the server did not say, ``unknown`` (``Editor (member? unknown)``)."""
+    if user.is_limited:
+        return limited_via(user)
+    if not with_role:
+        return ACCESS_NOT_SENT if user.is_limited is None else "member"
+    role = inert(user.role)
+    return f"{role} (member? unknown)" if user.is_limited is None else f"{role} (member)"
+
+
+def access_sentence(user: ProjectUser) -> str:
+    """A user's access for a ticket: ``limited reader via domain`` or ``member, Editor``."""
+    if user.is_limited:
+        return f"limited reader via {inert(user.user.email_domain or '?')}"
+    return f"member, {inert(user.role)}"
 
 
 def display_name_cell(hub: Hub) -> str:

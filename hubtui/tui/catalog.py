@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from hubtui.core.text import fold
+from hubtui.core.words import LIMITED_BADGE
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, Project, ProjectUser
@@ -109,7 +110,7 @@ def _user_entries(load: _UserLoad) -> list[Entry]:
     entries = []
     for user in load.users:
         name = user.user.full_name or user.user.user_name or f"user {user.user.id}"
-        badge = " · LIMITED reader" if user.is_limited else ""
+        badge = f" · {LIMITED_BADGE} reader" if user.is_limited else ""
         text = f"User {name} <{user.user.email or ''}> · {where}{badge}"
         entries.append(
             Entry(

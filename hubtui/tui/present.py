@@ -11,7 +11,15 @@ from hubtui.core.names import (
     name_warnings,
 )
 from hubtui.core.text import inert
-from hubtui.core.words import amount, count, display_name_cell, when, when_both
+from hubtui.core.words import (
+    ACCESS_NOT_SENT,
+    LIMITED_BADGE,
+    amount,
+    count,
+    display_name_cell,
+    when,
+    when_both,
+)
 from hubtui.tui.glyphs import NOT_EQUAL
 
 if TYPE_CHECKING:
@@ -19,10 +27,9 @@ if TYPE_CHECKING:
 
 #: The marker of a hub whose display name differs from its URL name (a symbol, not colour).
 DIFFERENT_NAMES_MARK = NOT_EQUAL
-LIMITED_BADGE = "LIMITED"
-UNKNOWN = "unknown"
 
 __all__ = [
+    "ACCESS_NOT_SENT",
     "DIFFERENT_NAMES_MARK",
     "amount",
     "count",
@@ -33,7 +40,6 @@ __all__ = [
     "LIMITED_BADGE",
     "LOOKALIKE_MARK",
     "NO_DISPLAY_NAME",
-    "UNKNOWN",
     "name_warnings",
 ]
 
@@ -66,5 +72,5 @@ def role_meaning(role: str) -> str:
 
 def limited_cell(project_user: ProjectUser) -> str:
     if project_user.is_limited is None:
-        return UNKNOWN
+        return ACCESS_NOT_SENT
     return LIMITED_BADGE if project_user.is_limited else ""

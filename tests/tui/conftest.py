@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -14,9 +16,11 @@ from rich.cells import cell_len
 from starlette.applications import Starlette
 from textual.message import Message
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from hubtui.api import HubClient
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
+from hubtui.tui import app as app_module
 from hubtui.tui.app import HubTuiApp
 
 DEMO_URL = "http://localhost"
@@ -47,34 +51,97 @@ def demo_connector(
     return connect
 
 
+#: Builds the one screen a test starts on, from a client of the same demo API.
+StartScreen = Callable[[HubClient], Awaitable[Screen[None]]]
+
+
+class OneScreenApp(HubTuiApp):
+    """The app, started on one given screen instead of the hub list: a test of a project's
+    users mounts that screen, instead of walking to it through two loads."""
+
+    CSS_PATH = str(Path(app_module.__file__).with_name("hubtui.tcss"))  # beside the app, not here
+
+    def __init__(self, first: Screen[None], **options: Any) -> None:
+        super().__init__(**options)
+        self._first = first
+
+    def get_default_screen(self) -> Screen[None]:
+        return self._first
+
+
 def make_app(
     store: DemoStore | None = None,
     faults: Faults | None = None,
     server: Starlette | None = None,
+    first: Screen[None] | None = None,
     **options: object,
 ) -> HubTuiApp:
-    return HubTuiApp(
+    kind: Any = HubTuiApp if first is None else functools.partial(OneScreenApp, first)
+    app: HubTuiApp = kind(
         connect=demo_connector(store, faults, server),
         server_label="demo API (in-process)",
-        **options,  # type: ignore[arg-type]
+        **options,
     )
+    return app
+
+
+def project_users(
+    hub_name: str = "acme-build", project_id: int = 1001, **options: Any
+) -> StartScreen:
+    """Start on a project's users (by default Harbour Bridge Retrofit of acme-build)."""
+
+    async def build(client: HubClient) -> Screen[None]:
+        from hubtui.tui.screens.project_users import ProjectUsersScreen
+
+        hub = await client.get_hub_by_name(hub_name)
+        project = next(p for p in await client.list_projects(hub.id) if p.id == project_id)
+        return ProjectUsersScreen(hub, project, **options)
+
+    return build
 
 
 async def settle(pilot: Pilot[None]) -> None:
     """Wait until every load has finished and the screen is painted."""
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    if any(not worker.is_finished for worker in pilot.app.workers):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def send_key(pilot: Pilot[None], key: str) -> None:
+    """One key, as the terminal's driver hands it to the app (Textual's own ``Pilot.press``
+    path, without its two idle waits of 20 ms or more), then every message it caused handled."""
+    import unicodedata
+
+    from textual import events
+    from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
+
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    try:
+        char: str | None = unicodedata.lookup(
+            _get_unicode_name_from_key(REPLACED_KEYS.get(key, key))
+        )
+    except KeyError:
+        char = key if len(key) == 1 else None
+    event = events.Key(key, char)
+    app = pilot.app
+    event.set_sender(app)
+    assert app._driver is not None
+    app._driver.send_message(event)
+    await pilot.pause(0)
 
 
 async def press(pilot: Pilot[None], *keys: str) -> None:
+    """Press each key as a person would, waiting after each for what it started to end."""
     for key in keys:
-        await pilot.press(key)
+        await send_key(pilot, key)
         await settle(pilot)
 
 
 async def type_text(pilot: Pilot[None], text: str) -> None:
-    await pilot.press(*text)
+    for character in text:
+        await send_key(pilot, character)
     await settle(pilot)
 
 
@@ -141,10 +208,19 @@ async def running(
     faults: Faults | None = None,
     server: Starlette | None = None,
     messages: list[Message] | None = None,
+    start: StartScreen | None = None,
     **options: object,
 ) -> AsyncIterator[Pilot[None]]:
-    """The app on the demo API; every message any part of it handles is added to ``messages``."""
-    app = make_app(store, faults, server, **options)
+    """The app on the demo API; every message any part of it handles is added to ``messages``.
+    ``start``: the one screen it starts on (the hub list if None), read from the same server
+    before the app starts, with faults off."""
+    store = store or DemoStore()
+    first = None
+    if start is not None:
+        clean = demo_connector(store) if server is None else demo_connector(server=server)
+        async with clean() as client:
+            first = await start(client)
+    app = make_app(store, faults, server, first, **options)
     hook = None if messages is None else messages.append
     async with app.run_test(size=size, notifications=True, message_hook=hook) as pilot:
         await settle(pilot)

@@ -12,7 +12,15 @@ from hubtui.tui.screens.hub_detail import HubDetailScreen
 from hubtui.tui.screens.hubs import HubListScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.widgets.record_table import RecordTable
-from tests.tui.conftest import press, running, screen_text, screen_words, settle, type_text
+from tests.tui.conftest import (
+    press,
+    project_users,
+    running,
+    screen_text,
+    screen_words,
+    settle,
+    type_text,
+)
 
 
 def shown_keys(table: RecordTable[Any]) -> list[str]:
@@ -90,8 +98,8 @@ async def test_hub_list_to_detail_to_users_and_back() -> None:
 
 
 async def test_selecting_a_limited_reader_explains_their_access() -> None:
-    async with running() as pilot:
-        await press(pilot, "enter", "enter", "end")
+    async with running(start=project_users()) as pilot:
+        await press(pilot, "end")
         text = screen_text(pilot)
         assert "LIMITED READER" in text
         assert "northwind-eng.com" in text
@@ -119,8 +127,7 @@ async def test_filter_ignores_case_and_accents_and_escape_clears_it_first() -> N
 
 
 async def test_l_cycles_all_members_and_limited_readers() -> None:
-    async with running() as pilot:
-        await press(pilot, "enter", "enter")
+    async with running(start=project_users()) as pilot:
         table = pilot.app.screen.query_one(RecordTable)
         assert table.visible_count == 12
         await press(pilot, "l")
@@ -134,8 +141,7 @@ async def test_l_cycles_all_members_and_limited_readers() -> None:
 
 
 async def test_v_switches_the_users_screen_between_api_versions() -> None:
-    async with running() as pilot:
-        await press(pilot, "enter", "enter")
+    async with running(start=project_users()) as pilot:
         assert "API v3" in screen_text(pilot)
         await press(pilot, "v")
         text = screen_text(pilot)
@@ -227,8 +233,8 @@ async def test_palette_jumps_to_a_loaded_user() -> None:
 
 
 async def test_help_lists_keys_and_badges() -> None:
-    async with running(size=(80, 24)) as pilot:
-        await press(pilot, "enter", "enter", "question_mark")
+    async with running(size=(80, 24), start=project_users()) as pilot:
+        await press(pilot, "question_mark")
         help_screen = pilot.app.screen
         assert isinstance(help_screen, HelpScreen)
         keys = dict(help_screen.keys())
@@ -264,8 +270,7 @@ async def test_read_only_is_always_visible() -> None:
 
 
 async def test_read_only_leads_the_status_line_at_80_columns_and_help_offers_no_edit_key() -> None:
-    async with running(size=(80, 24), read_only=True) as pilot:
-        await press(pilot, "enter", "enter")
+    async with running(size=(80, 24), read_only=True, start=project_users()) as pilot:
         status = next(line for line in screen_text(pilot).splitlines() if "API v3" in line)
         assert status.strip().startswith("READ-ONLY (no changes)")
         await press(pilot, "question_mark")
@@ -273,8 +278,8 @@ async def test_read_only_leads_the_status_line_at_80_columns_and_help_offers_no_
         assert "limited readers" in help_text  # l, this screen's own key, is there
         assert "add a person" not in help_text
         assert "highlighted person's role" not in help_text
-    async with running(size=(80, 24)) as pilot:
-        await press(pilot, "enter", "enter", "question_mark")
+    async with running(size=(80, 24), start=project_users()) as pilot:
+        await press(pilot, "question_mark")
         assert "add a person" in screen_text(pilot)  # offered when changes are allowed
 
 
@@ -308,8 +313,8 @@ async def test_marks_are_words_that_survive_no_color(monkeypatch: pytest.MonkeyP
 
 
 async def test_the_status_line_keeps_the_screens_api_version_after_help() -> None:
-    async with running() as pilot:
-        await press(pilot, "enter", "enter", "v")
+    async with running(start=project_users()) as pilot:
+        await press(pilot, "v")
         assert "API v2" in screen_text(pilot)
         await press(pilot, "question_mark", "escape")
         status = screen_text(pilot).splitlines()[-2]
@@ -396,8 +401,7 @@ async def test_back_has_keys_that_do_not_start_with_escape() -> None:
 
 
 async def test_a_limited_reader_has_no_role_of_their_own_in_the_table() -> None:
-    async with running() as pilot:
-        await press(pilot, "enter", "enter")
+    async with running(start=project_users()) as pilot:
         table = pilot.app.screen.query_one(RecordTable)
         limited = [row for row in table.rows if row.cells[4] == "LIMITED"]
         assert len(limited) == 5

@@ -11,7 +11,7 @@ from hubtui.demo import DemoStore, Faults, create_app
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.user_form import UserFormScreen
 from hubtui.tui.widgets.record_table import RecordTable
-from tests.tui.conftest import press, running, screen_text, screen_words, type_text
+from tests.tui.conftest import press, project_users, running, screen_text, screen_words, type_text
 
 BRIDGE = 1001
 
@@ -23,15 +23,10 @@ def member_roles(store: DemoStore) -> dict[str, str]:
     return {store.users[uid].email: m.role for uid, m in members.items()}
 
 
-async def open_bridge_users(pilot: object) -> None:
-    await press(pilot, "enter", "enter")  # type: ignore[arg-type]
-
-
 async def test_add_a_user(tmp_path: Path) -> None:
     store = DemoStore()
     log = tmp_path / "changes.jsonl"
-    async with running(store=store, change_log_path=log) as pilot:
-        await open_bridge_users(pilot)
+    async with running(store=store, change_log_path=log, start=project_users()) as pilot:
         await press(pilot, "a")
         form = pilot.app.screen
         assert isinstance(form, UserFormScreen)
@@ -58,8 +53,7 @@ async def test_add_a_user(tmp_path: Path) -> None:
 
 async def test_an_invalid_email_is_refused_before_sending() -> None:
     store = DemoStore()
-    async with running(store=store) as pilot:
-        await open_bridge_users(pilot)
+    async with running(store=store, start=project_users()) as pilot:
         await press(pilot, "a")
         await type_text(pilot, "not-an-email")
         await press(pilot, "ctrl+s")
@@ -71,8 +65,7 @@ async def test_an_invalid_email_is_refused_before_sending() -> None:
 
 async def test_edit_shows_the_difference_and_going_back_keeps_the_values() -> None:
     store = DemoStore()
-    async with running(store=store) as pilot:
-        await open_bridge_users(pilot)
+    async with running(store=store, start=project_users()) as pilot:
         await press(pilot, "down", "e")  # Aiko Tanaka, Editor
         await press(pilot, "down", "enter", "ctrl+s")
         assert "Confirm: Role: Editor → Admin" in screen_words(pilot)
@@ -96,8 +89,7 @@ async def test_edit_shows_the_difference_and_going_back_keeps_the_values() -> No
 
 async def test_no_change_sends_nothing() -> None:
     store = DemoStore()
-    async with running(store=store) as pilot:
-        await open_bridge_users(pilot)
+    async with running(store=store, start=project_users()) as pilot:
         await press(pilot, "e", "ctrl+s")
         assert "Nothing changed, so nothing was sent." in screen_words(pilot)
     assert store.updates == 0
@@ -105,8 +97,7 @@ async def test_no_change_sends_nothing() -> None:
 
 async def test_escape_asks_before_discarding_what_was_typed() -> None:
     store = DemoStore()
-    async with running(store=store) as pilot:
-        await open_bridge_users(pilot)
+    async with running(store=store, start=project_users()) as pilot:
         await press(pilot, "a")
         await type_text(pilot, "half.typed@")
         await press(pilot, "escape")
@@ -130,8 +121,7 @@ async def test_escape_asks_before_discarding_what_was_typed() -> None:
 
 async def test_e_on_a_limited_reader_offers_to_add_them_never_updates() -> None:
     store = DemoStore()
-    async with running(store=store) as pilot:
-        await open_bridge_users(pilot)
+    async with running(store=store, start=project_users()) as pilot:
         table = pilot.app.screen.query_one(RecordTable)
         assert table.select_key("8")  # Grace Osei, a limited reader
         await press(pilot, "e")
@@ -150,8 +140,7 @@ async def test_e_on_a_limited_reader_offers_to_add_them_never_updates() -> None:
 
 async def test_a_conflict_keeps_the_form_and_says_why() -> None:
     store = DemoStore()
-    async with running(store=store) as pilot:
-        await open_bridge_users(pilot)
+    async with running(store=store, start=project_users()) as pilot:
         await press(pilot, "a")
         await type_text(pilot, "aiko.tanaka@acme-build.com")
         await press(pilot, "ctrl+s")
@@ -167,8 +156,7 @@ async def test_a_conflict_keeps_the_form_and_says_why() -> None:
 async def test_server_errors_keep_everything_and_ctrl_s_retries() -> None:
     faults = Faults(change_failure_status=500)
     store = DemoStore()
-    async with running(store=store, faults=faults) as pilot:
-        await open_bridge_users(pilot)
+    async with running(store=store, faults=faults, start=project_users()) as pilot:
         await press(pilot, "a")
         await type_text(pilot, "retry.me@acme-build.com")
         await press(pilot, "ctrl+s")
@@ -185,8 +173,7 @@ async def test_server_errors_keep_everything_and_ctrl_s_retries() -> None:
 
 async def test_read_only_hides_edit_keys_and_says_so() -> None:
     store = DemoStore()
-    async with running(store=store, read_only=True) as pilot:
-        await open_bridge_users(pilot)
+    async with running(store=store, read_only=True, start=project_users()) as pilot:
         footer = screen_text(pilot).splitlines()[-1]
         assert "Add" not in footer
         assert "Edit" not in footer
@@ -200,8 +187,7 @@ async def test_read_only_hides_edit_keys_and_says_so() -> None:
 
 async def test_edits_use_the_screens_api_version() -> None:
     server = create_app(DemoStore(), Faults())
-    async with running(server=server) as pilot:
-        await open_bridge_users(pilot)
+    async with running(server=server, start=project_users()) as pilot:
         await press(pilot, "v", "down", "e", "down", "enter", "ctrl+s", "y")
         assert isinstance(pilot.app.screen, ProjectUsersScreen)
     routes = server.state.stats.by_route
@@ -210,8 +196,7 @@ async def test_edits_use_the_screens_api_version() -> None:
 
 
 async def test_the_change_log_lists_each_change() -> None:
-    async with running() as pilot:
-        await open_bridge_users(pilot)
+    async with running(start=project_users()) as pilot:
         await press(pilot, "down", "e", "down", "enter", "ctrl+s", "y", "c")
         words = screen_words(pilot)
         assert "DONE update aiko.tanaka@acme-build.com in Harbour Bridge Retrofit" in words
@@ -219,8 +204,7 @@ async def test_the_change_log_lists_each_change() -> None:
 
 
 async def test_a_refused_add_puts_the_cursor_back_in_the_email() -> None:
-    async with running() as pilot:
-        await open_bridge_users(pilot)
+    async with running(start=project_users()) as pilot:
         await press(pilot, "a")
         await type_text(pilot, "aiko.tanaka@acme-build.com")
         await press(pilot, "tab", "ctrl+s")  # focus on Role when sending

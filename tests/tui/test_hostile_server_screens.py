@@ -24,7 +24,7 @@ from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.user_form import UserFormScreen
 from hubtui.tui.widgets.record_table import RecordTable
 from tests.faults.test_injection import FORBIDDEN, HOSTILE, assert_inert
-from tests.tui.conftest import press, running, screen_words, settle, type_text
+from tests.tui.conftest import press, project_users, running, screen_words, settle, type_text
 
 #: Every way a server's text can steer a terminal, short enough to be shown whole.
 EVIL = "\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J\u202eevil\x9b31m"
@@ -72,8 +72,8 @@ def answering_by_name(status: int, body: dict[str, Any]) -> ASGIApp:
 async def test_a_failed_save_shows_the_servers_words_inert(
     status: int, body: dict[str, Any]
 ) -> None:
-    async with running(server=answering_changes(status, body)) as pilot:  # type: ignore[arg-type]
-        await press(pilot, "enter", "enter", "a")
+    async with running(server=answering_changes(status, body), start=project_users()) as pilot:  # type: ignore[arg-type]
+        await press(pilot, "a")
         await type_text(pilot, "someone@acme-build.com")
         await press(pilot, "ctrl+s")
         text = assert_inert(pilot)
@@ -109,8 +109,7 @@ def hostile_records() -> DemoStore:
 
 async def test_emails_and_roles_are_inert_in_the_table_the_panel_and_the_forms() -> None:
     store = hostile_records()
-    async with running(store=store) as pilot:
-        await press(pilot, "enter", "enter")
+    async with running(store=store, start=project_users()) as pilot:
         assert_inert(pilot)
         table = pilot.app.screen.query_one(RecordTable)
         for key in ("8", "2"):
@@ -134,8 +133,7 @@ async def test_emails_and_roles_are_inert_in_the_table_the_panel_and_the_forms()
 
 async def test_y_refuses_to_copy_what_a_person_could_not_type() -> None:
     store = hostile_records()
-    async with running(store=store) as pilot:
-        await press(pilot, "enter", "enter")
+    async with running(store=store, start=project_users()) as pilot:
         table = pilot.app.screen.query_one(RecordTable)
         assert table.select_key("2")
         await press(pilot, "y")
@@ -219,8 +217,8 @@ async def test_an_add_answered_201_with_an_unreadable_body_is_done_once() -> Non
             return
         await inner(scope, receive, send)
 
-    async with running(server=server) as pilot:  # type: ignore[arg-type]
-        await press(pilot, "enter", "enter", "a")
+    async with running(server=server, start=project_users()) as pilot:  # type: ignore[arg-type]
+        await press(pilot, "a")
         await type_text(pilot, "made.once@acme-build.com")
         await press(pilot, "ctrl+s")
         assert isinstance(pilot.app.screen, ProjectUsersScreen)
@@ -238,8 +236,8 @@ async def test_a_gateway_error_to_an_add_is_unknown_and_never_resent(tmp_path: P
     log = tmp_path / "data" / "changes.jsonl"
     changes: list[str] = []
     server = answering_changes(502, {"title": "Bad gateway"}, changes)
-    async with running(server=server, change_log_path=log) as pilot:  # type: ignore[arg-type]
-        await press(pilot, "enter", "enter", "a")
+    async with running(server=server, change_log_path=log, start=project_users()) as pilot:  # type: ignore[arg-type]
+        await press(pilot, "a")
         await type_text(pilot, "twice@acme-build.com")
         await press(pilot, "ctrl+s")
         assert "may or may not have been added" in screen_words(pilot)
@@ -268,8 +266,10 @@ async def test_escape_abandons_a_slow_save_and_the_check_finds_it(tmp_path: Path
     log = tmp_path / "changes.jsonl"
     store = DemoStore()
     faults = Faults(change_latency=30)
-    async with running(store=store, faults=faults, change_log_path=log) as pilot:
-        await press(pilot, "enter", "enter", "a")
+    async with running(
+        store=store, faults=faults, change_log_path=log, start=project_users()
+    ) as pilot:
+        await press(pilot, "a")
         await type_text(pilot, "slow@acme-build.com")
         await pilot.press("ctrl+s")
         await pilot.pause(0.3)
@@ -300,8 +300,8 @@ async def test_escape_abandons_a_slow_save_and_the_check_finds_it(tmp_path: Path
 async def test_an_update_applied_but_never_answered_is_unknown_not_failed(tmp_path: Path) -> None:
     log = tmp_path / "changes.jsonl"
     server = answering_changes(504, {"title": "Gateway timeout"})
-    async with running(server=server, change_log_path=log) as pilot:  # type: ignore[arg-type]
-        await press(pilot, "enter", "enter", "down", "e", "down", "enter", "ctrl+s", "y")
+    async with running(server=server, change_log_path=log, start=project_users()) as pilot:  # type: ignore[arg-type]
+        await press(pilot, "down", "e", "down", "enter", "ctrl+s", "y")
         assert "may or may not have been made" in screen_words(pilot)
     lines = change_log_lines(log)
     assert [line["outcome"] for line in lines] == ["pending", "unknown"]
@@ -310,8 +310,8 @@ async def test_an_update_applied_but_never_answered_is_unknown_not_failed(tmp_pa
 async def test_quitting_while_a_change_is_in_flight_asks_first(tmp_path: Path) -> None:
     log = tmp_path / "changes.jsonl"
     faults = Faults(change_latency=30)
-    async with running(faults=faults, change_log_path=log) as pilot:
-        await press(pilot, "enter", "enter", "a")
+    async with running(faults=faults, change_log_path=log, start=project_users()) as pilot:
+        await press(pilot, "a")
         await type_text(pilot, "inflight@acme-build.com")
         await pilot.press("ctrl+s")
         await pilot.pause(0.3)

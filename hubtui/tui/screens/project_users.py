@@ -15,8 +15,8 @@ from hubtui.core.text import inert, skipped_words
 from hubtui.tui.collection import collector_paused
 from hubtui.tui.messages import UsersLoaded
 from hubtui.tui.present import (
+    ACCESS_NOT_SENT,
     LIMITED_BADGE,
-    UNKNOWN,
     amount,
     hub_label,
     limited_cell,
@@ -79,7 +79,8 @@ class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
         f"{LIMITED_BADGE}: a limited reader. They can only read, because their email domain is "
         "whitelisted at hub level and the project's access is Limited. They are not a direct "
         "member and have no role of their own in the project.",
-        f"{UNKNOWN} (in Limited): the server did not say (it predates the IsLimited field).",
+        f"{ACCESS_NOT_SENT} (in Limited): the server did not say (it predates the IsLimited "
+        "field).",
         "Role: Reader views; Editor views and changes; Admin also manages users and settings.",
         "l shows all users, only direct members, or only limited readers.",
         "v switches this screen between API v2 and v3 (same data, both supported).",

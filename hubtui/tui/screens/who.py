@@ -16,6 +16,7 @@ from textual.widgets import Input, ProgressBar, Static
 from hubtui.api.errors import ApiConnectionError, ApiStatusError, HubError, InvalidResponseError
 from hubtui.core.people import Finding, PersonQuery, Progress, search_people
 from hubtui.core.text import inert
+from hubtui.core.words import access_cell, access_sentence
 from hubtui.tui.messages import OpenProject
 from hubtui.tui.present import LIMITED_BADGE, hub_label, user_name
 from hubtui.tui.screens.base import ListScreen
@@ -111,12 +112,7 @@ def finding_row(finding: Finding) -> Row:
         )
     user = finding.user
     assert user is not None
-    if user.is_limited:
-        access = f"{LIMITED_BADGE} @{inert(user.user.email_domain or '?')}"
-    elif user.is_limited is None:
-        access = f"{inert(user.role)} (member? unknown)"
-    else:
-        access = f"{inert(user.role)} (member)"
+    access = access_cell(user, with_role=True)
     teams = ", ".join(inert(t.name or f"team {t.id}") for t in user.teams) if user.teams else ""
     return Row(
         cells=(
@@ -353,9 +349,5 @@ class WhoScreen(ListScreen[None]):
             elif finding.user is not None:
                 user = finding.user
                 who = f"{user_name(user)} <{inert(user.user.email or '')}>"
-                if user.is_limited:
-                    how = f"limited reader via {inert(user.user.email_domain or '?')}"
-                else:
-                    how = f"member, {inert(user.role)}"
-                lines.append(f"- {where}: {who}, {how}")
+                lines.append(f"- {where}: {who}, {access_sentence(user)}")
         self.copy_lines(lines, "summary")

@@ -323,12 +323,10 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
 
         A keystroke crosses the event loop several times (key, input, filter, paint) and waits
         behind a chunk at each: chunks are a few milliseconds long, and a millisecond's pause
-        after each leaves the processor to the keystroke's path and the terminal. Without the
-        pause the worst keystroke typed while 50,000 users were indexed took 105 ms, with it
-        41 ms (median of the worst of 4 runs each, in tmux, one minute). After a change of the
-        filter the pause lasts KEY_QUIET, so the keystroke is painted before the next chunk:
-        median keystroke 25.3 → 17.8 ms, worst 32 → 30 ms (same measure); one chunk always
-        runs between pauses, so a held key slows indexing but never stops it.
+        after each leaves the processor to the keystroke's path and the terminal. After a
+        change of the filter the pause lasts KEY_QUIET, so the keystroke is painted before the
+        next chunk; one chunk always runs between pauses, so a held key slows indexing but never
+        stops it. The figures: docs/performance.md, "Typing while a list is indexed".
         """
         shown_at = time.monotonic()
         while True:

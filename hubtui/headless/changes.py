@@ -1,0 +1,201 @@
+"""add-user and set-role: the same reads and refusals as the app's form, sent the one way."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from hubtui.core.changelog import (
+    Action,
+    Change,
+    ChangeLog,
+    ChangeLogError,
+    Outcome,
+    default_change_log_path,
+    now,
+)
+from hubtui.core.emails import email_problem
+from hubtui.core.sending import EarlierAddUnknown, plan, send_change
+from hubtui.core.text import inert
+
+if TYPE_CHECKING:
+    import argparse
+
+    from hubtui.api import HubClient, ProjectUser
+    from hubtui.config import Settings
+
+from hubtui.headless.output import (
+    NOT_SENT,
+    NOTHING,
+    OK,
+    REFUSED,
+    UNKNOWN_OUTCOME,
+    Stop,
+)
+from hubtui.headless.tables import resolve_hub
+
+
+async def _confirm(question: str) -> bool:
+    """Ask on the terminal; True for yes. Ctrl+C ends the command at once: the answer is read
+    on a thread of its own that nothing waits for at exit."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[bytes] = loop.create_future()
+
+    def read() -> None:
+        try:
+            line = os.read(sys.stdin.fileno(), 1024)
+        except OSError:
+            line = b""
+
+        def give() -> None:
+            if not answer.done():
+                answer.set_result(line)
+
+        loop.call_soon_threadsafe(give)
+
+    print(question, end="", file=sys.stderr, flush=True)
+    threading.Thread(target=read, daemon=True, name="hubtui-answer").start()
+    reply = await answer
+    return reply.decode(errors="replace").strip().lower() in ("y", "yes")
+
+
+def _check_unknown_adds(
+    log: ChangeLog, hub_id: str, project_id: str, users: Sequence[ProjectUser], *, dry_run: bool
+) -> None:
+    """Adds to this project that an earlier run left unknown are settled from the list just
+    read (found: the add reached the server), and logged so, before anything is sent again:
+    an add is never sent twice. A dry run says what it would log."""
+    adopted = log.adopt_unknown_adds(hub_id, project_id)
+    if not adopted:
+        return
+    members = [u.user.email or "" for u in users if u.is_direct_member]
+    if dry_run:
+        for change, checked in log.settling(hub_id, project_id, members):
+            print(
+                f"An earlier add of {inert(change.email)} (outcome unknown, {change.time}) would "
+                f"be logged as checked: {checked}.",
+                file=sys.stderr,
+            )
+        return
+    for change in log.resolve_adds(hub_id, project_id, members):
+        print(
+            f"An earlier add of {inert(change.email)} (outcome unknown) is now checked against "
+            f"the list: {change.checked}. {inert(change.detail)}",
+            file=sys.stderr,
+        )
+
+
+async def change_command(
+    args: argparse.Namespace, client: HubClient, settings: Settings, server_label: str
+) -> int:
+    """add-user and set-role: the same reads and refusals whether sent or a dry run."""
+
+    if settings.read_only:
+        raise Stop(
+            NOT_SENT,
+            "read-only is on (--read-only, HUBTUI_READ_ONLY or read_only in the config file): "
+            "no change is sent.",
+        )
+    adding = args.command == "add-user"
+    email = args.email
+    if adding:
+        problem = email_problem(email)
+        if problem:
+            raise Stop(NOT_SENT, f"“{inert(email)}”: {problem} Nothing was sent.")
+    hub = await resolve_hub(client, args.hub)
+    users = await client.list_project_users(hub.id, args.project)
+
+    def unlogged(message: str) -> None:
+        print(
+            f"hubtui: WARNING: an outcome is not in the change log. {inert(message, limit=None)}",
+            file=sys.stderr,
+        )
+
+    log = ChangeLog(
+        default_change_log_path(),
+        server=server_label,
+        profile=settings.profile,
+        on_write_error=unlogged,
+    )
+    _check_unknown_adds(log, hub.id, str(args.project), users, dry_run=args.dry_run)
+    wanted = email.lower()
+    user = next((u for u in users if (u.user.email or "").lower() == wanted), None)
+    where = f"project {inert(args.project)} of hub {inert(hub.name)}"
+    if adding:
+        if user is not None and user.is_direct_member:
+            raise Stop(
+                NOT_SENT,
+                f"{inert(email)} is already a member of {where} as {inert(user.role)}: there "
+                "is nobody to add. Change their role with: hubtui set-role",
+            )
+        before: dict[str, object] | None = None
+        after: dict[str, object] = {"Role": args.role}
+        if args.reviewer is not None:
+            after["IsReviewer"] = args.reviewer  # never a default sent
+        if user is not None and user.is_limited:
+            print(
+                f"{inert(email)} is a limited reader of this project: the add makes them a "
+                "direct member.",
+                file=sys.stderr,
+            )
+    else:
+        if user is None:
+            raise Stop(NOTHING, f"{inert(email)} is not in {where}.")
+        if user.is_limited:
+            raise Stop(
+                NOT_SENT,
+                f"{inert(email)} is a limited reader, not a member: there is no role to "
+                "change. Add them as a member with: hubtui add-user",
+            )
+        reviewer = user.is_reviewer if args.reviewer is None else bool(args.reviewer)
+        before = {"Role": user.role, "IsReviewer": user.is_reviewer}
+        after = {"Role": args.role, "IsReviewer": reviewer}
+        if before == after:
+            print("Nothing to change, so nothing was sent.", file=sys.stderr)
+            return OK
+    change = Change(
+        time=now(),
+        action=Action.ADD if adding else Action.UPDATE,
+        hub_id=hub.id,
+        hub_name=hub.name,
+        project_id=str(args.project),
+        project_name=None,
+        user_id=str(user.user.id) if user and not adding else None,
+        email=email,
+        before=before,
+        after=after,
+        outcome="",
+        api_version=client.api_version,
+    )
+    print(f"{change.action} {inert(email)} in {where}: {inert(change.summary)}", file=sys.stderr)
+    if args.dry_run:
+        request = await plan(client, change)
+        print(
+            f"Would send: {request.method} {inert(request.url, limit=None)}\n"
+            f"{inert(json.dumps(request.body, ensure_ascii=False), limit=None)}\n"
+            "(dry run: nothing was sent)",
+            file=sys.stderr,
+        )
+        return OK
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise Stop(NOT_SENT, "not asking without a terminal: add --yes to send the change.")
+        if not await _confirm("Send this change? [y/N] "):
+            print("Nothing was sent.", file=sys.stderr)
+            return NOT_SENT
+    try:
+        sent = await send_change(client, log, change)
+    except (ChangeLogError, EarlierAddUnknown) as error:
+        raise Stop(NOT_SENT, f"{inert(str(error), limit=None)} Nothing was sent.") from None
+    if sent.error is not None:
+        print(inert(str(sent.error), limit=1000), file=sys.stderr)
+    if sent.outcome == Outcome.DONE:
+        if sent.user is not None:
+            print(f"Done: {inert(email)} is {inert(sent.user.role)}.", file=sys.stderr)
+        return OK
+    return REFUSED if sent.outcome == Outcome.FAILED else UNKNOWN_OUTCOME

@@ -1,0 +1,249 @@
+"""The commands: their arguments, and each one run to its answer."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from hubtui.core.layout import Column
+from hubtui.core.text import inert
+from hubtui.core.words import access_cell
+
+if TYPE_CHECKING:
+    import argparse
+
+    from hubtui.api import Hub, HubClient
+    from hubtui.config import Settings
+
+from hubtui.headless.changes import change_command
+from hubtui.headless.output import (
+    BROKEN_PIPE,
+    EXIT_STATUSES,
+    FORMATS,
+    INTERRUPTED,
+    NOTHING,
+    OK,
+    REFUSED,
+    Stop,
+    Table,
+    print_table,
+)
+from hubtui.headless.tables import (
+    hub_table,
+    hubs_table,
+    projects_table,
+    resolve_hub,
+    users_table,
+)
+
+
+def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The headless sub-commands, beside the app's own."""
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        parser = commands.add_parser(
+            name, help=help_text, description=help_text, epilog=EXIT_STATUSES, allow_abbrev=False
+        )
+        parser.add_argument(
+            "--format",
+            choices=FORMATS,
+            help="table on a terminal, jsonl when piped (JSON keeps the API's field names)",
+        )
+        return parser
+
+    command("hubs", "list every hub: Name (URL name) and DisplayName")
+    command("hub", "one hub by its Name or Id").add_argument("hub", metavar="HUB")
+    command("projects", "a hub's projects").add_argument("hub", metavar="HUB")
+    users = command("users", "a project's users: members and limited readers")
+    users.add_argument("hub", metavar="HUB")
+    users.add_argument("project", metavar="PROJECT", help="the project's id")
+    only = users.add_mutually_exclusive_group()
+    only.add_argument("--limited", action="store_true", help="only limited readers")
+    only.add_argument("--members", action="store_true", help="only direct members")
+    who = command(
+        "who",
+        "find a person (email, @domain or name) in every project. Exit status 0: every project "
+        "read and someone found; 1: every project read and nobody found; 3: a project could "
+        "not be read, whatever was found (the output lists it)",
+    )
+    who.add_argument("query", metavar="QUERY")
+    who.add_argument("--hub", help="search only this hub (Name or Id)")
+    for name, help_text in (
+        ("add-user", "add a user to a project as a direct member"),
+        ("set-role", "change a direct member's role"),
+    ):
+        change = commands.add_parser(
+            name, help=help_text, description=help_text, epilog=EXIT_STATUSES, allow_abbrev=False
+        )
+        change.add_argument("hub", metavar="HUB")
+        change.add_argument("project", metavar="PROJECT")
+        change.add_argument("email", metavar="EMAIL")
+        change.add_argument("role", metavar="ROLE", choices=("Reader", "Editor", "Admin"))
+        change.add_argument("--reviewer", action="store_true", default=None, help="as a reviewer")
+        change.add_argument("--yes", action="store_true", help="send without asking")
+        change.add_argument(
+            "--dry-run", action="store_true", help="print what would be sent; send nothing"
+        )
+
+
+HEADLESS = frozenset({"hubs", "hub", "projects", "users", "who", "add-user", "set-role"})
+
+
+def run(
+    args: argparse.Namespace,
+    connect: Callable[[], HubClient],
+    settings: Settings,
+    server_label: str,
+) -> int:
+    """Run one headless command; its exit status."""
+    try:
+        return asyncio.run(_run(args, connect, settings, server_label))
+    except Stop as stop:
+        print(f"hubtui: {stop.message}", file=sys.stderr)
+        return stop.status
+    except KeyboardInterrupt:
+        print("\nhubtui: stopped.", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:
+        # Whatever is still buffered goes nowhere, quietly, instead of a traceback at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BROKEN_PIPE
+
+
+async def _run(
+    args: argparse.Namespace,
+    connect: Callable[[], HubClient],
+    settings: Settings,
+    server_label: str,
+) -> int:
+    from hubtui.api import HubError, NotFoundError
+
+    client = connect()
+    async with client:
+        try:
+            if args.command in ("add-user", "set-role"):
+                return await change_command(args, client, settings, server_label)
+            table, status = await _query(args, client, settings)
+        except NotFoundError as error:
+            raise Stop(NOTHING, inert(str(error), limit=1000)) from None
+        except HubError as error:
+            raise Stop(REFUSED, inert(str(error), limit=1000)) from None
+    fmt = args.format or ("table" if sys.stdout.isatty() else "jsonl")
+    if not table.items and (fmt == "table" or sys.stderr.isatty()):
+        print(f"hubtui: {table.empty}.", file=sys.stderr)
+    print_table(table, fmt, sys.stdout)
+    return status
+
+
+async def _query(
+    args: argparse.Namespace, client: HubClient, settings: Settings
+) -> tuple[Table, int]:
+    command = args.command
+    if command == "hubs":
+        hubs = await client.list_hubs()
+        return hubs_table(hubs), OK if hubs else NOTHING
+    hub = await resolve_hub(client, args.hub) if command != "who" or args.hub else None
+    if command == "hub":
+        assert hub is not None
+        return await hub_table(client, hub), OK
+    if command == "projects":
+        assert hub is not None
+        projects = await client.list_projects(hub.id)
+        table = projects_table(projects, f"no projects in hub {inert(hub.name)}")
+        return table, OK if projects else NOTHING
+    if command == "users":
+        assert hub is not None
+        users = list(await client.list_project_users(hub.id, args.project))
+        which = "users"
+        if args.limited:
+            users, which = [u for u in users if u.is_limited], "limited readers"
+        elif args.members:
+            users, which = [u for u in users if u.is_direct_member], "direct members"
+        table = users_table(users, f"no {which} in project {inert(args.project)}")
+        return table, OK if users else NOTHING
+    return await _who(args, client, settings, hub)
+
+
+async def _who(
+    args: argparse.Namespace, client: HubClient, settings: Settings, hub: Hub | None
+) -> tuple[Table, int]:
+    from hubtui.core.people import Finding, PersonQuery, Progress, search_people
+
+    hubs = [hub] if hub is not None else list(await client.list_hubs())
+    findings: list[Finding] = []
+    query = PersonQuery(args.query)
+    show_progress = sys.stderr.isatty()
+
+    def progressed(progress: Progress) -> None:
+        if show_progress:
+            print(f"\r\x1b[K{progress.line()}", end="", file=sys.stderr, flush=True)
+
+    progress = await search_people(
+        client,
+        query,
+        hubs,
+        on_finding=findings.append,
+        on_progress=progressed,
+        concurrency=settings.concurrency,
+        deadline=settings.search_deadline,
+    )
+    if show_progress:
+        print("\r\x1b[K", end="", file=sys.stderr)
+    print(inert(progress.summary(query, findings), limit=None), file=sys.stderr)
+    rows, records = [], []
+    for finding in findings:
+        project = finding.project
+        where = inert(project.name) if project else "(its projects)"
+        base = {
+            "Hub": finding.hub.name,
+            "HubDisplayName": finding.hub.display_name,
+            "Project": project.model_dump(mode="json", by_alias=True, exclude_unset=True)
+            if project
+            else None,
+        }
+        if finding.error is not None:
+            why = inert(str(finding.error), limit=300)
+            rows.append((inert(finding.hub.name), where, "", "", "NOT READ", "", why))
+            records.append({**base, "Error": str(finding.error)})
+        elif finding.user is not None:
+            user = finding.user
+            # As the app's search says it: the role of a member, the domain of a limited reader.
+            access = access_cell(user) if user.is_limited is not False else inert(user.role)
+            rows.append(
+                (
+                    inert(finding.hub.name),
+                    where,
+                    inert(user.user.full_name or ""),
+                    inert(user.user.email or ""),
+                    access,
+                    inert(user.role),
+                    "",
+                )
+            )
+            records.append(
+                {**base, "User": user.model_dump(mode="json", by_alias=True, exclude_unset=True)}
+            )
+    table = Table(
+        (
+            Column("hub", "Hub", min_width=12, keep=True),
+            Column("project", "Project", min_width=14),
+            Column("name", "Name", min_width=12, priority=2),
+            Column("email", "Email", min_width=18, keep=True),
+            Column("access", "Access", min_width=8, keep=True),
+            Column("role", "Role", min_width=6, priority=1),
+            Column("reason", "not_read_reason", min_width=16),
+        ),
+        list(zip(rows, records, strict=True)),
+        lambda pair: pair[0],
+        lambda pairs: [pair[1] for pair in pairs],
+        empty=f"nobody matched {inert(args.query)}",
+        note=6,
+    )
+    # Completeness first: an answer with a project not read is not the whole answer.
+    if any(finding.failed for finding in findings):
+        return table, REFUSED
+    return table, OK if progress.matches else NOTHING

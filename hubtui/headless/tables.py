@@ -1,0 +1,204 @@
+"""A hub looked up as the app's `g` does, and the tables of hubs, a hub, projects and users."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from hubtui.core.export import Cell
+from hubtui.core.layout import Column
+from hubtui.core.names import (
+    LOOKALIKE_MARK,
+    lookalike_words,
+    match_hub,
+)
+from hubtui.core.text import inert
+from hubtui.core.words import access_cell, display_name_cell, hub_facts
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub, HubClient, Project, ProjectUser
+
+from hubtui.headless.output import (
+    NOTHING,
+    Stop,
+    Table,
+    aligned,
+    dump_models,
+    model_lines,
+)
+
+
+def id_column(label: str = "Id") -> Column:
+    # Never cut: its width is set to its longest value when the table is laid out.
+    return Column("id", label, min_width=len(label), keep=True)
+
+
+def _display_name_words(hub: Hub) -> tuple[str, str]:
+    """The DisplayName cell (the app's own, :func:`display_name_cell`) and the Names note."""
+    note = "differs" if hub.display_name_sent and hub.has_custom_display_name else ""
+    if lookalike_words(hub):
+        note = f"{note} {LOOKALIKE_MARK}lookalike".strip()
+    return display_name_cell(hub), note
+
+
+def hubs_table(hubs: Sequence[Hub]) -> Table:
+    def row(hub: Hub) -> tuple[str, ...]:
+        shown, note = _display_name_words(hub)
+        return (
+            inert(hub.name),
+            shown,
+            note,
+            inert(hub.region_name or ""),
+            "" if hub.number_of_users is None else str(hub.number_of_users),
+            "" if hub.number_of_projects is None else str(hub.number_of_projects),
+            inert(hub.id),
+        )
+
+    def dump(items: Sequence[Hub]) -> list[dict[str, Any]]:
+        records = dump_models(items)
+        for hub, record in zip(items, records, strict=True):
+            why = lookalike_words(hub)
+            if why:  # hubtui's own word, named as such beside the fields the server sent
+                record["hubtui_lookalike"] = why
+        return records
+
+    def cells(hub: Hub) -> tuple[Cell, ...]:
+        # Values only: the DisplayName as sent (empty when not sent), and whether it was.
+        return (
+            hub.name,
+            hub.display_name if hub.display_name_sent else "",
+            hub.display_name_sent,
+            hub.has_custom_display_name,
+            lookalike_words(hub) or "",
+            hub.region_name or "",
+            hub.number_of_users,
+            hub.number_of_projects,
+            hub.id,
+        )
+
+    csv_columns = (
+        "Name (URL name)",
+        "DisplayName",
+        "DisplayName sent",
+        "DisplayName differs",
+        "Lookalike",
+        "Region",
+        "Users",
+        "Projects",
+        "Id",
+    )
+    return Table(
+        (
+            Column("name", "Name (URL name)", min_width=18, keep=True),
+            Column("display_name", "DisplayName", min_width=12),
+            Column("names", "Names", min_width=7),
+            Column("region", "Region", min_width=7, priority=3),
+            Column("users", "Users", width=5, numeric=True, priority=4),
+            Column("projects", "Projects", width=8, numeric=True, priority=4),
+            id_column(),
+        ),
+        hubs,
+        row,
+        dump,
+        empty="no hubs",
+        csv=(csv_columns, cells),
+    )
+
+
+async def hub_table(client: HubClient, hub: Hub) -> Table:
+    """One hub: the facts the hub detail screen shows, then its projects (on a terminal)."""
+    from hubtui.api import HubError
+
+    shown, note = _display_name_words(hub)
+    facts = [
+        ("Name", f"{inert(hub.name)}  (URL name: in links; what 'hubtui hub' matches)"),
+        ("DisplayName", f"{shown}  ({note or 'as shown'}; never used to look up)"),
+        *hub_facts(hub, client.regional_route(hub)),
+    ]
+    why = lookalike_words(hub)
+    if why:
+        facts.append(("Lookalike", inert(why, limit=None)))
+    lines = [f"{label:<13} {words}" for label, words in facts]
+    try:
+        projects = await client.list_projects(hub.id)
+    except HubError as error:
+        lines.append(f"\nProjects: not read ({inert(str(error), limit=300)})")
+    else:
+        listed = projects_table(projects, "no projects")
+        width = shutil.get_terminal_size().columns
+        lines.append(f"\nProjects ({len(projects)}):")
+        lines.append(aligned(listed, width)[0].rstrip("\n") if projects else "(none)")
+    # The hubs table, its CSV columns and JSON included, with the facts above it on a terminal.
+    return replace(hubs_table([hub]), before="\n".join(lines) + "\n")
+
+
+def projects_table(projects: Sequence[Project], empty: str) -> Table:
+    return Table(
+        (
+            Column("name", "Name", min_width=18),
+            Column("access", "Access", min_width=7),
+            Column("status", "Status", min_width=6, priority=1),
+            id_column(),
+            Column("number", "Number", min_width=6, priority=3),
+        ),
+        projects,
+        lambda p: (
+            inert(p.name),
+            inert(p.project_access or ""),
+            inert(p.project_status or ""),
+            str(p.id),
+            inert(p.number or ""),
+        ),
+        dump_models,
+        empty=empty,
+    )
+
+
+def users_table(users: Sequence[ProjectUser], empty: str) -> Table:
+    def row(u: ProjectUser) -> tuple[str, ...]:
+        return (
+            inert(u.user.full_name or u.user.user_name or ""),
+            inert(u.user.email or ""),
+            inert(u.role),
+            access_cell(u),
+            "yes" if u.is_reviewer else "",
+            ", ".join(inert(t.name or "") for t in u.teams or []),
+            str(u.user.id),
+        )
+
+    return Table(
+        (
+            Column("name", "Name", min_width=12),
+            Column("email", "Email", min_width=18, keep=True),
+            Column("role", "Role", min_width=6),
+            Column("access", "Access", min_width=8, keep=True),
+            Column("reviewer", "Reviewer", width=8, priority=3, boolean=True),
+            Column("teams", "Teams", min_width=6, priority=4),
+            id_column(),
+        ),
+        users,
+        row,
+        dump_models,
+        empty=empty,
+        lines=model_lines,
+    )
+
+
+async def resolve_hub(client: HubClient, given: str) -> Hub:
+    """A hub by its exact Name (URL name) or Id; anything nearer is named, never taken
+    (:func:`hubtui.core.names.match_hub`, the app's rule too)."""
+    from hubtui.api import NotFoundError
+
+    for look_up in (client.get_hub_by_name, client.get_hub):
+        try:
+            hub = await look_up(given)
+        except NotFoundError:
+            continue
+        if given in (hub.name, hub.id):  # a server that matched loosely is not taken at its word
+            return hub
+    found = match_hub(await client.list_hubs(), given)
+    if found.hub is not None:
+        return found.hub
+    raise Stop(NOTHING, found.words())

