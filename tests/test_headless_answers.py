@@ -369,3 +369,48 @@ def test_an_add_an_earlier_run_left_unknown_is_checked_before_anything_is_sent_a
         "aiko.tanaka@acme-build.com": "found",
         "cut.off@acme-build.com": "not found",
     }
+
+
+def test_curl_prints_the_change_as_a_command_that_makes_it(
+    server: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HUBTUI_TOKEN", "demo-token")
+    email = "curl.made@acme-build.com"
+    before = requests_made(server)
+    status, out, err = run(capsys, "--base-url", server, *ADD, email, "Editor", "--curl")
+    assert status == 0
+    assert "nothing was sent" in err
+    assert requests_made(server)[1] == before[1]  # no create
+    assert "demo-token" not in out + err
+    command = out.strip()
+    assert command.startswith("curl ")
+    assert '"Authorization: Bearer $HUBTUI_TOKEN"' in command
+    made = subprocess.run(
+        ["sh", "-c", command],
+        env={"HUBTUI_TOKEN": "demo-token", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    assert json.loads(made.stdout)["User"]["Email"] == email
+    assert requests_made(server)[1] == before[1] + 1
+    # What the real run would refuse, --curl refuses too.
+    status, out, err = run(capsys, "--base-url", server, *ADD, email, "Editor", "--curl")
+    assert status == 2
+    assert "already a member" in err
+    assert out == ""
+
+
+def test_verbose_prints_each_exchange_to_stderr_and_leaves_stdout_alone(
+    server: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HUBTUI_TOKEN", "demo-token")
+    quiet_status, quiet, _ = run(capsys, "--base-url", server, "users", "acme-build", "1001")
+    status, out, err = run(capsys, "--base-url", server, "users", "acme-build", "1001", "--verbose")
+    assert (status, out) == (quiet_status, quiet)
+    lines = err.splitlines()
+    assert lines[0] == f"> GET {server}/v3/hubs/name/acme-build"
+    assert re.fullmatch(r"< 200 OK \d+ ms [\d.]+ K?B \[r\d+\]", lines[1])
+    assert any(line.endswith("/projects/1001/users") for line in lines if line.startswith(">"))
+    assert "demo-token" not in err

@@ -92,6 +92,8 @@ class HubClient:
         )
         #: Counts of what was sent: requests and retries.
         self.stats = self._transport.stats
+        #: Every exchange (request and answer) of this client, the newest kept.
+        self.exchanges = self._transport.exchanges
 
     @property
     def base_url(self) -> str:

@@ -19,7 +19,7 @@ import logging
 import ssl
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +44,7 @@ from hubtui.api.errors import (
     UnsafeUrlError,
     status_error_from_response,
 )
+from hubtui.api.exchanges import BODY_KEPT, HIDDEN, Exchange, ExchangeLog, new_id, stamp
 from hubtui.api.routing import origin
 
 if TYPE_CHECKING:
@@ -110,6 +111,14 @@ class _Call:
     """When the call must be over (``time.monotonic()``): no retry waits past it."""
 
 
+@dataclass
+class _Seen:
+    """What one attempt got back, as far as it got: kept in the exchange log however it ends."""
+
+    response: httpx.Response | None = None
+    content: bytes | bytearray = b""
+
+
 class Transport:
     """Sends calls to one server: one connection pool, one token, one pace for all callers."""
 
@@ -130,6 +139,8 @@ class Transport:
         #: Seconds one call may take in all; past it the call ends as a timeout.
         self.deadline = deadline
         self.stats = RequestStats()
+        #: Every exchange of this client, the newest kept (see :mod:`hubtui.api.exchanges`).
+        self.exchanges = ExchangeLog()
         self._base_url = base_url
         self._token = _Token(token) if token else None
         self._sleep: Sleep = sleep or asyncio.sleep
@@ -219,7 +230,7 @@ class Transport:
                         sent=False,
                     )
                 await self._sleep(paused)
-            outcome = await self._attempt(call)
+            outcome = await self._attempt(call, attempt)
             if isinstance(outcome, Received):
                 return outcome
             self._slow_down(outcome, attempt)
@@ -252,15 +263,64 @@ class Transport:
             return retries.retry_delay(attempt, error.retry_after)
         return None
 
-    async def _attempt(self, call: _Call) -> Received | HubError:
-        method, operation, reader = call.method, call.operation, call.reader
-        request = self._http.build_request(method, call.url, json=call.body)
+    async def _attempt(self, call: _Call, attempt: int = 0) -> Received | HubError:
+        request = self._http.build_request(call.method, call.url, json=call.body)
         if self._token and origin(request.url) in self._token_origins:
             request.headers["Authorization"] = f"Bearer {self._token.reveal()}"
         self.stats.requests += 1
+        exchange = Exchange(
+            id=new_id(),
+            started=stamp(),
+            operation=call.operation,
+            method=call.method,
+            url=str(request.url),
+            request_headers=tuple(
+                (name, HIDDEN if name.lower() == "authorization" else value)
+                for name, value in _as_sent(request.headers)
+            ),
+            request_body=bytes(request.content[:BODY_KEPT]),
+            attempt=attempt,
+        )
         started = time.perf_counter()
+        seen = _Seen()
+        outcome: Received | HubError | None = None
+        try:
+            outcome = await self._exchange(call, request, started, seen)
+            return outcome
+        finally:
+            # Kept however the attempt ended: an answer, an error, or a cancel (unknown).
+            response, content = seen.response, seen.content
+            if outcome is None:
+                error = "stopped before the answer came"
+            elif isinstance(outcome, HubError) and not isinstance(outcome, ApiStatusError):
+                error = str(outcome)
+            else:
+                error = ""
+            self.exchanges.add(
+                replace(
+                    exchange,
+                    status=None if response is None else response.status_code,
+                    reason="" if response is None else response.reason_phrase,
+                    response_headers=()
+                    if response is None
+                    else tuple(
+                        (n, HIDDEN if n.lower() in ("set-cookie", "authorization") else v)
+                        for n, v in _as_sent(response.headers)
+                    ),
+                    response_body=bytes(content[:BODY_KEPT]),
+                    response_size=len(content),
+                    seconds=time.perf_counter() - started,
+                    error=error,
+                )
+            )
+
+    async def _exchange(
+        self, call: _Call, request: httpx.Request, started: float, seen: _Seen
+    ) -> Received | HubError:
+        method, operation, reader = call.method, call.operation, call.reader
         try:
             response = await self._http.send(request, stream=True)
+            seen.response = response
             try:
                 into = reader.begin() if reader is not None and response.is_success else None
                 content = await read_body(
@@ -269,6 +329,7 @@ class Transport:
                     into=into,
                     grew=None if reader is None else reader.grew,
                 )
+                seen.content = content
             finally:
                 await response.aclose()
         except httpx.TimeoutException as exc:
@@ -358,6 +419,11 @@ def _connection_error(exc: httpx.TransportError, operation: str, host: str) -> A
     else:
         reason = f"the connection to {host} failed ({type(exc).__name__})"
     return ApiConnectionError(operation=operation, reason=reason, sent=True)
+
+
+def _as_sent(headers: httpx.Headers) -> list[tuple[str, str]]:
+    """Headers with their names as written on the wire."""
+    return [(n.decode("latin-1"), v.decode("latin-1")) for n, v in headers.raw]
 
 
 def _refused(exc: BaseException) -> bool:

@@ -90,6 +90,8 @@ class Change:
     """The same on every line written for this change."""
     checked: str | None = None
     """For an unknown add, what reading the list back found (:class:`Checked`)."""
+    request_id: str | None = None
+    """The exchange that carried it (the request log's id, ``r17``), once it has ended."""
 
     @property
     def summary(self) -> str:
@@ -167,7 +169,13 @@ class ChangeLog:
         return change
 
     def finish(
-        self, change: Change, outcome: Outcome, detail: str = "", *, user_id: str | None = None
+        self,
+        change: Change,
+        outcome: Outcome,
+        detail: str = "",
+        *,
+        user_id: str | None = None,
+        request_id: str | None = None,
     ) -> Change:
         """Record how a change ended (once: a change already ended stays as it was logged)."""
         current = next((c for c in self.changes if c.id == change.id), change)
@@ -179,6 +187,7 @@ class ChangeLog:
             outcome=outcome,
             detail=detail,
             user_id=user_id or change.user_id,
+            request_id=request_id or change.request_id,
         )
         self._replace(done)
         return done

@@ -90,19 +90,29 @@ async def send_change(
         earlier = log.unknown_add(change.hub_id, change.project_id, change.email or "")
         if earlier is not None:
             raise EarlierAddUnknown(earlier)
+    operation = (await plan(client, change)).operation
     pending = log.begin(change)  # nothing is sent unless this line is on disk
+
+    earlier = client.exchanges.last_for(operation)
+
+    def carried_by() -> str | None:
+        exchange = client.exchanges.last_for(operation)
+        return None if exchange is None or exchange is earlier else exchange.id
+
     try:
         user = await _request(client, pending)
     except HubError as error:
-        return Sent(log.finish(pending, change_outcome(error), str(error)), None, error)
+        outcome = change_outcome(error)
+        return Sent(log.finish(pending, outcome, str(error), request_id=carried_by()), None, error)
     except BaseException as exc:
         if isinstance(exc, asyncio.CancelledError | KeyboardInterrupt | SystemExit):
             why = stopped
         else:
             why = f"hubtui failed before the answer was read ({type(exc).__name__}: {exc})."
-        log.finish(pending, Outcome.UNKNOWN, why)
+        log.finish(pending, Outcome.UNKNOWN, why, request_id=carried_by())
         raise
-    return Sent(log.finish(pending, Outcome.DONE, user_id=str(user.user.id)), user)
+    done = log.finish(pending, Outcome.DONE, user_id=str(user.user.id), request_id=carried_by())
+    return Sent(done, user)
 
 
 async def _request(client: HubClient, change: Change) -> ProjectUser:

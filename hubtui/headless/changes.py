@@ -10,6 +10,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from hubtui.api.exchanges import HIDDEN, Exchange, as_curl, stamp
 from hubtui.core.changelog import (
     Action,
     Change,
@@ -26,7 +27,7 @@ from hubtui.core.text import inert
 if TYPE_CHECKING:
     import argparse
 
-    from hubtui.api import HubClient, ProjectUser
+    from hubtui.api import ChangeRequest, HubClient, ProjectUser
     from hubtui.config import Settings
 
 from hubtui.headless.output import (
@@ -90,6 +91,26 @@ def _check_unknown_adds(
         )
 
 
+def planned_exchange(request: ChangeRequest) -> Exchange:
+    """A planned change as the exchange that would carry it, with the headers hubtui sends."""
+    from hubtui import __version__
+
+    return Exchange(
+        id="planned",
+        started=stamp(),
+        operation=request.operation,
+        method=request.method,
+        url=request.url,
+        request_headers=(
+            ("Accept", "application/json"),
+            ("User-Agent", f"hubtui/{__version__}"),
+            ("Content-Type", "application/json"),
+            ("Authorization", HIDDEN),
+        ),
+        request_body=json.dumps(request.body).encode(),
+    )
+
+
 async def change_command(
     args: argparse.Namespace, client: HubClient, settings: Settings, server_label: str
 ) -> int:
@@ -122,7 +143,8 @@ async def change_command(
         profile=settings.profile,
         on_write_error=unlogged,
     )
-    _check_unknown_adds(log, hub.id, str(args.project), users, dry_run=args.dry_run)
+    sends = not (args.dry_run or args.curl)
+    _check_unknown_adds(log, hub.id, str(args.project), users, dry_run=not sends)
     wanted = email.lower()
     user = next((u for u in users if (u.user.email or "").lower() == wanted), None)
     where = f"project {inert(args.project)} of hub {inert(hub.name)}"
@@ -173,6 +195,10 @@ async def change_command(
         api_version=client.api_version,
     )
     print(f"{change.action} {inert(email)} in {where}: {inert(change.summary)}", file=sys.stderr)
+    if args.curl:
+        print(as_curl(planned_exchange(await plan(client, change))))
+        print("(nothing was sent)", file=sys.stderr)
+        return OK
     if args.dry_run:
         request = await plan(client, change)
         print(

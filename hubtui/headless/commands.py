@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     import argparse
 
     from hubtui.api import Hub, HubClient
+    from hubtui.api.exchanges import Exchange
     from hubtui.config import Settings
 
 from hubtui.headless.changes import change_command
@@ -52,7 +53,15 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
             choices=FORMATS,
             help="table on a terminal, jsonl when piped (JSON keeps the API's field names)",
         )
+        verbose(parser)
         return parser
+
+    def verbose(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--verbose",
+            action="store_true",
+            help="print each request and its answer to stderr (the token never), stdout unchanged",
+        )
 
     command("hubs", "list every hub: Name (URL name) and DisplayName")
     command("hub", "one hub by its Name or Id").add_argument("hub", metavar="HUB")
@@ -87,6 +96,12 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         change.add_argument(
             "--dry-run", action="store_true", help="print what would be sent; send nothing"
         )
+        change.add_argument(
+            "--curl",
+            action="store_true",
+            help="print the change as a curl command (token from $HUBTUI_TOKEN); send nothing",
+        )
+        verbose(change)
 
 
 HEADLESS = frozenset({"hubs", "hub", "projects", "users", "who", "add-user", "set-role"})
@@ -123,6 +138,8 @@ async def _run(
     from hubtui.api import HubError, NotFoundError
 
     client = connect()
+    if getattr(args, "verbose", False):
+        client.exchanges.listeners.append(print_exchange)
     async with client:
         try:
             if args.command in ("add-user", "set-role"):
@@ -137,6 +154,20 @@ async def _run(
         print(f"hubtui: {table.empty}.", file=sys.stderr)
     print_table(table, fmt, sys.stdout)
     return status
+
+
+def print_exchange(exchange: Exchange) -> None:
+    """``> GET https://…`` then ``< 200 OK 35 ms 2.1 KB``, on stderr, every value inert."""
+    retry = f" (retry {exchange.attempt})" if exchange.attempt else ""
+    print(f"> {exchange.method} {inert(exchange.url, limit=None)}{retry}", file=sys.stderr)
+    took = f"{exchange.seconds * 1000:.0f} ms"
+    if exchange.status is None:
+        print(f"< no answer after {took}: {inert(exchange.error)}", file=sys.stderr)
+        return
+    size = exchange.response_size
+    amount = f"{size} B" if size < 1024 else f"{size / 1024:.1f} KB"
+    said = inert(f"{exchange.status} {exchange.reason}".strip())
+    print(f"< {said} {took} {amount} [{exchange.id}]", file=sys.stderr)
 
 
 async def _query(

@@ -54,6 +54,11 @@ async def test_an_add_is_logged_pending_then_done_and_sent_once(
     assert written[0]["id"] == written[1]["id"]
     assert written[1]["user_id"] == str(sent.user.user.id)
     assert demo_store.creates == 1
+    # The outcome names the exchange that carried it, as the request log keeps it.
+    carried = client.exchanges.find(str(written[1]["request_id"]))
+    assert carried is not None
+    assert (carried.method, carried.status) == ("POST", 201)
+    assert written[0]["request_id"] is None  # written before the request left
 
 
 async def test_what_is_sent_is_what_plan_shows(client: HubClient) -> None:

@@ -1,0 +1,168 @@
+"""Every HTTP exchange of a client, kept for a person to read and hand over as ``curl``.
+
+Each attempt of a call is one :class:`Exchange`: what was sent (the token never: its header is
+kept as ``Bearer ***``), what came back and how long it took. :class:`ExchangeLog` keeps the
+newest :data:`KEPT` of them; each body is cut at :data:`BODY_KEPT` bytes, and once the bodies
+kept pass :data:`BODIES_BUDGET` bytes in all, the oldest lose theirs (the line stays, saying
+so): whatever a session does, the log stays within a few tens of megabytes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import shlex
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+
+__all__ = [
+    "BODIES_BUDGET",
+    "BODY_KEPT",
+    "KEPT",
+    "Exchange",
+    "ExchangeLog",
+    "as_curl",
+]
+
+#: How many exchanges a log keeps (the newest).
+KEPT = 1000
+#: How much of each body is kept.
+BODY_KEPT = 64 * 1024
+#: How many bytes of bodies a log keeps in all; past it the oldest bodies are let go.
+BODIES_BUDGET = 16 * 1024 * 1024
+#: What stands for the token wherever a request's headers are kept or shown.
+HIDDEN = "Bearer ***"
+#: Headers a ``curl`` command leaves to curl: it sets them itself (or ``--compressed`` does).
+_CURL_SETS = frozenset({"host", "content-length", "accept-encoding", "connection"})
+
+_ids = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request and its answer (or why there was none)."""
+
+    id: str
+    """``r17``: unique in the process; a change log line names the exchange that carried it."""
+    started: datetime
+    operation: str
+    """What the call was for: ``list users of project '1001'``, ``add 'a@b.c' to project …``."""
+    method: str
+    url: str
+    request_headers: tuple[tuple[str, str], ...]
+    request_body: bytes = b""
+    attempt: int = 0
+    """0 for the first try, 1 for the first retry …"""
+    status: int | None = None
+    """None: no answer (a connection error or a timeout, said in ``error``)."""
+    reason: str = ""
+    response_headers: tuple[tuple[str, str], ...] = ()
+    response_body: bytes = b""
+    """The start of the body (:data:`BODY_KEPT` bytes at most), as decoded."""
+    response_size: int = 0
+    """The whole body's size, decoded."""
+    seconds: float = 0.0
+    error: str = ""
+    body_dropped: bool = False
+    """The body was let go to keep the log within :data:`BODIES_BUDGET`."""
+
+    @property
+    def kept_bytes(self) -> int:
+        return len(self.request_body) + len(self.response_body)
+
+
+def new_id() -> str:
+    return f"r{next(_ids)}"
+
+
+@dataclass
+class ExchangeLog:
+    """The newest exchanges of a client; ``listeners`` are told of each one as it ends."""
+
+    kept: int = KEPT
+    budget: int = BODIES_BUDGET
+    listeners: list[Callable[[Exchange], None]] = field(default_factory=list)
+    _entries: deque[Exchange] = field(default_factory=deque)
+    _bytes: int = 0
+
+    def add(self, exchange: Exchange) -> None:
+        self._entries.append(exchange)
+        self._bytes += exchange.kept_bytes
+        while len(self._entries) > self.kept:
+            self._bytes -= self._entries.popleft().kept_bytes
+        if self._bytes > self.budget:
+            self._drop_oldest_bodies()
+        for listener in list(self.listeners):
+            listener(exchange)
+
+    def _drop_oldest_bodies(self) -> None:
+        for index, old in enumerate(self._entries):
+            if self._bytes <= self.budget:
+                return
+            if old.kept_bytes:
+                self._bytes -= old.kept_bytes
+                self._entries[index] = replace(
+                    old, request_body=b"", response_body=b"", body_dropped=True
+                )
+
+    def __iter__(self) -> Iterator[Exchange]:
+        """Oldest first."""
+        return iter(list(self._entries))
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def body_bytes(self) -> int:
+        """The bytes of bodies kept now."""
+        return self._bytes
+
+    def find(self, exchange_id: str) -> Exchange | None:
+        return next((e for e in reversed(self._entries) if e.id == exchange_id), None)
+
+    def last_for(self, operation: str) -> Exchange | None:
+        """The newest exchange of this operation (the last attempt of its call)."""
+        return next((e for e in reversed(self._entries) if e.operation == operation), None)
+
+
+def stamp() -> datetime:
+    return datetime.now(UTC)
+
+
+def as_curl(exchange: Exchange) -> str:
+    """The exchange's request as a ``curl`` command for a POSIX shell: the same method, URL,
+    headers and body, the token read from ``$HUBTUI_TOKEN`` (never its value). Every value is
+    single-quoted; the body is JSON with non-ASCII written as ``\\u`` escapes, so the command
+    holds no control or bidi character however hostile the values it carries."""
+    parts = ["curl", "--silent", "--show-error", "--compressed"]
+    if exchange.method != "GET":
+        parts += ["--request", exchange.method]
+    words = [shlex.quote(_ascii(p)) for p in parts]
+    words.append(shlex.quote(_ascii(exchange.url)))
+    for name, value in exchange.request_headers:
+        if name.lower() in _CURL_SETS:
+            continue
+        if name.lower() == "authorization":
+            words += ["--header", '"Authorization: Bearer $HUBTUI_TOKEN"']
+            continue
+        words += ["--header", shlex.quote(_ascii(f"{name}: {value}"))]
+    if exchange.request_body:
+        words += ["--data-binary", shlex.quote(_ascii_json(exchange.request_body))]
+    return " ".join(words)
+
+
+def _ascii(text: str) -> str:
+    """Text with every character outside printable ASCII as a ``\\u`` escape (a URL and the
+    headers hubtui sends are ASCII already: this only guards the rule)."""
+    return "".join(c if " " <= c <= "~" else f"\\u{ord(c):04x}" for c in text)
+
+
+def _ascii_json(body: bytes) -> str:
+    import json
+
+    try:
+        text = json.dumps(json.loads(body), ensure_ascii=True, separators=(",", ":"))
+        return text.replace("\x7f", "\\u007f")  # DEL, the one control character JSON keeps
+    except ValueError:
+        return _ascii(body.decode("utf-8", "replace"))

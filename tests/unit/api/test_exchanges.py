@@ -1,0 +1,105 @@
+"""Every exchange of the client is kept, the token never, and any one is handed over as curl."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shlex
+import subprocess
+
+import pytest
+
+from hubtui.api import HubClient
+from hubtui.api.exchanges import Exchange, ExchangeLog, as_curl, new_id, stamp
+from hubtui.demo import DEMO_TOKEN, Faults
+from tests.conftest import running_demo_server
+
+
+async def test_each_attempt_is_kept_with_its_status_and_the_token_hidden(
+    client: HubClient, faults: Faults
+) -> None:
+    hub = await client.get_hub_by_name("acme-build")
+    faults.failure_rate, faults.failure_statuses = 1.0, (503,)
+    with pytest.raises(Exception, match="503"):
+        await client.list_projects(hub.id)
+    faults.failure_rate = 0.0
+    kept = list(client.exchanges)
+    assert [(e.method, e.status) for e in kept][:1] == [("GET", 200)]
+    retried = [e for e in kept if e.operation.startswith("list projects")]
+    assert [e.attempt for e in retried] == list(range(len(retried)))
+    assert {e.status for e in retried} == {503}
+    assert len(retried) >= 2
+    for exchange in kept:
+        assert DEMO_TOKEN not in repr(exchange)
+        assert ("Authorization", "Bearer ***") in exchange.request_headers
+    assert json.loads(kept[0].response_body)["Name"] == "acme-build"
+    assert kept[0].response_size == len(kept[0].response_body)
+
+
+def test_the_log_keeps_the_newest_and_lets_old_bodies_go_within_its_budget() -> None:
+    log = ExchangeLog(kept=5, budget=250)
+
+    def one(size: int) -> Exchange:
+        return Exchange(
+            id=new_id(),
+            started=stamp(),
+            operation="op",
+            method="GET",
+            url="https://api.example/v3/hubs",
+            request_headers=(),
+            response_body=b"x" * size,
+        )
+
+    for _ in range(8):
+        log.add(one(100))
+    kept = list(log)
+    assert len(kept) == 5
+    assert log.body_bytes <= 250
+    assert [e.body_dropped for e in kept] == [True, True, True, False, False]
+    assert kept[-1].response_body == b"x" * 100
+
+
+def test_a_curl_command_holds_no_token_and_no_control_character() -> None:
+    exchange = Exchange(
+        id=new_id(),
+        started=stamp(),
+        operation="add",
+        method="POST",
+        url="https://api.example/v3/hubs/h/projects/1/users",
+        request_headers=(
+            ("Authorization", "Bearer ***"),
+            ("Content-Type", "application/json"),
+            ("Accept-Encoding", "gzip, deflate"),
+        ),
+        request_body=json.dumps(
+            {"Email": "it's\u202e\x1b[2J\x7f@evil.example", "Role": "Editor"}, ensure_ascii=False
+        ).encode(),
+    )
+    command = as_curl(exchange)
+    assert "***" not in command
+    assert '"Authorization: Bearer $HUBTUI_TOKEN"' in command
+    assert all(" " <= c <= "~" for c in command), command
+    words = shlex.split(command.replace('"Authorization: Bearer $HUBTUI_TOKEN"', "'A: x'"))
+    body = json.loads(words[words.index("--data-binary") + 1])
+    assert body["Email"] == "it's\u202e\x1b[2J\x7f@evil.example"  # the same value, escaped
+    assert words[words.index("--request") + 1] == "POST"
+
+
+@pytest.mark.e2e
+async def test_a_copied_curl_command_gets_the_same_answer() -> None:
+    with running_demo_server() as url:
+        async with HubClient(url, token=DEMO_TOKEN) as client:
+            hub = await client.get_hub_by_name("acme-build")
+            users = await client.list_project_users(hub.id, 1001)
+        exchange = client.exchanges.last_for("list users of project 1001")
+        assert exchange is not None
+        done = await asyncio.to_thread(
+            subprocess.run,
+            ["sh", "-c", as_curl(exchange)],
+            env={"HUBTUI_TOKEN": DEMO_TOKEN, "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            timeout=30,
+            check=True,
+        )
+    answered = json.loads(done.stdout)
+    assert [u["User"]["Email"] for u in answered] == [u.user.email for u in users]
