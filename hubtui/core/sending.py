@@ -92,12 +92,11 @@ async def send_change(
             raise EarlierAddUnknown(earlier)
     operation = (await plan(client, change)).operation
     pending = log.begin(change)  # nothing is sent unless this line is on disk
-
-    earlier = client.exchanges.last_for(operation)
+    before = client.exchanges.last_for(operation)
 
     def carried_by() -> str | None:
         exchange = client.exchanges.last_for(operation)
-        return None if exchange is None or exchange is earlier else exchange.id
+        return None if exchange is None or exchange is before else exchange.id
 
     try:
         user = await _request(client, pending)
