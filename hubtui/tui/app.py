@@ -8,14 +8,14 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.segment import Segment
 from textual import work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.color import Color
 from textual.content import Content
@@ -87,6 +87,13 @@ class HubTuiApp(App[None]):
     COMMANDS = App.COMMANDS | {LoadedRecords, Profiles}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+        Binding(
+            "ctrl+l",
+            "requests",
+            "Requests",
+            show=False,
+            tooltip="every request of this session; enter shows one, y copies it as curl",
+        ),
     ]
 
     def __init__(
@@ -311,6 +318,21 @@ class HubTuiApp(App[None]):
         self.notify("Read the token again; loading again.", markup=False)
 
     # What the screens ask (hubtui/tui/messages.py) --------------------------------------------
+
+    def action_requests(self) -> None:
+        """Show the request log (above the current screen; escape comes back)."""
+        from hubtui.tui.screens.requests import RequestsScreen
+
+        if not isinstance(self.screen, RequestsScreen):
+            self.push_screen(RequestsScreen())
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand(
+            "Requests",
+            "Every request of this session (ctrl+l): copy any one as curl",
+            self.action_requests,
+        )
 
     def on_open_hub(self, message: OpenHub) -> None:
         self.open_hub(message.hub)
