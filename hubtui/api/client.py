@@ -24,7 +24,13 @@ from hubtui.api.parsing import (
     parse_list,
     parse_one,
 )
-from hubtui.api.routing import RegionalRoute, Routes, encode_segment, server_url
+from hubtui.api.routing import (
+    RegionalRoute,
+    Routes,
+    encode_segment,
+    judge_regional_url,
+    server_url,
+)
 from hubtui.api.streaming import GrowingBody, ListReader
 from hubtui.api.transport import DEFAULT_DEADLINE, RequestStats, Sleep, Transport
 from hubtui.api.versions import ApiVersion, is_api_version
@@ -89,6 +95,7 @@ class HubClient:
             ca_bundle=ca_bundle,
             sleep=sleep,
             clock=clock,
+            judge_redirect=self._judge_redirect,
         )
         #: Counts of what was sent: requests and retries.
         self.stats = self._transport.stats
@@ -312,6 +319,13 @@ class HubClient:
     def _url(self, prefix: str, *segments: Id, base: str | None = None) -> str:
         path = "/".join([prefix.rstrip("/"), *(encode_segment(s) for s in segments)])
         return (base or str(self._base_url)).rstrip("/") + path
+
+    def _judge_redirect(self, target: httpx.URL) -> tuple[bool, str]:
+        """A 307/308 target passes the rule a hub's regional API passes, or is refused."""
+        route = judge_regional_url(
+            str(target), base_url=self._base_url, trusted_hosts=self._routes.trusted_hosts
+        )
+        return route.trusted, route.why
 
     def _learn_routes(self, hubs: Sequence[Hub]) -> None:
         self._transport.trust_origins(self._routes.learn(hubs))

@@ -179,14 +179,14 @@ class Routes:
 
     def __init__(self, base_url: httpx.URL, trusted_hosts: Iterable[str]) -> None:
         self._base_url = base_url
-        self._trusted_hosts = tuple(trusted_hosts)
+        self.trusted_hosts = tuple(trusted_hosts)
         self._routes: dict[str, RegionalRoute] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
     def judge(self, hub: Hub) -> RegionalRoute:
         """Where calls about this hub's projects and users go, and why."""
         return judge_regional_url(
-            hub.api_regional_url, base_url=self._base_url, trusted_hosts=self._trusted_hosts
+            hub.api_regional_url, base_url=self._base_url, trusted_hosts=self.trusted_hosts
         )
 
     def learn(self, hubs: Sequence[Hub]) -> set[tuple[str, int]]:

@@ -111,6 +111,18 @@ class _Call:
     """When the call must be over (``time.monotonic()``): no retry waits past it."""
 
 
+@dataclass(frozen=True)
+class _Redirect:
+    """A 307 or 308: the service's way of naming the datacenter that serves a call."""
+
+    status: int
+    location: httpx.URL
+
+
+#: Whether a redirect's target may receive the call (and the token), and why (or why not).
+RedirectJudge = Callable[[httpx.URL], tuple[bool, str]]
+
+
 @dataclass
 class _Seen:
     """What one attempt got back, as far as it got: kept in the exchange log however it ends."""
@@ -134,8 +146,11 @@ class Transport:
         ca_bundle: str | None = None,
         sleep: Sleep | None = None,
         clock: Callable[[], datetime] | None = None,
+        judge_redirect: RedirectJudge | None = None,
     ) -> None:
         self.max_retries = max(0, max_retries)
+        #: A 307/308 is followed (once a call) only where this says so; None: never.
+        self._judge_redirect = judge_redirect
         #: Seconds one call may take in all; past it the call ends as a timeout.
         self.deadline = deadline
         self.stats = RequestStats()
@@ -147,6 +162,8 @@ class Transport:
         self._clock = clock or (lambda: datetime.now(UTC))
         #: Where the token may go: the server's host and port and those of trusted routes.
         self._token_origins: frozenset[tuple[str, int]] = frozenset({origin(base_url)})
+        #: The origins a trusted redirect has sent calls to, remembered for the session.
+        self._followed: set[tuple[str, int]] = set()
         #: No request leaves before this moment (monotonic): a server asked every caller of this
         #: client to slow down (429, or a Retry-After), not only the request it answered.
         self._resume_at = 0.0
@@ -180,7 +197,7 @@ class Transport:
 
     def trust_origins(self, origins: set[tuple[str, int]]) -> None:
         """The token may go to these (host, port) pairs as well as the server's own."""
-        self._token_origins = frozenset({origin(self._base_url)} | origins)
+        self._token_origins = frozenset({origin(self._base_url)} | origins | self._followed)
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -231,6 +248,8 @@ class Transport:
                     )
                 await self._sleep(paused)
             outcome = await self._attempt(call, attempt)
+            if isinstance(outcome, _Redirect):
+                outcome = await self._follow(call, attempt, outcome)
             if isinstance(outcome, Received):
                 return outcome
             self._slow_down(outcome, attempt)
@@ -241,6 +260,33 @@ class Transport:
             self.stats.retries += 1
             logger.info("retrying %s in %.2fs after: %s", call.operation, delay, outcome)
             await self._sleep(delay)
+
+    async def _follow(self, call: _Call, attempt: int, redirect: _Redirect) -> Received | HubError:
+        """Follow a 307/308 once, with the same method and body (the first server did not act),
+        where the target passes the rule a hub's regional API passes; otherwise refuse it,
+        naming the host, and the token never goes there."""
+        target = redirect.location
+        trusted, why = (
+            (False, "no redirect is followed")
+            if self._judge_redirect is None
+            else (self._judge_redirect(target))
+        )
+        if not trusted:
+            return InvalidResponseError(
+                operation=call.operation,
+                problem=f"the server redirected (HTTP {redirect.status}) to {target.host}, which "
+                f"is not trusted ({why}); not followed, and the token was not sent there",
+            )
+        self._followed.add(origin(target))
+        self._token_origins = self._token_origins | {origin(target)}
+        outcome = await self._attempt(replace(call, url=str(target)), attempt)
+        if isinstance(outcome, _Redirect):
+            return InvalidResponseError(
+                operation=call.operation,
+                problem=f"the server redirected a second time (to {outcome.location.host}); only "
+                "one redirect is followed",
+            )
+        return outcome
 
     def _slow_down(self, error: HubError, attempt: int) -> None:
         if not isinstance(error, ApiStatusError):
@@ -263,7 +309,7 @@ class Transport:
             return retries.retry_delay(attempt, error.retry_after)
         return None
 
-    async def _attempt(self, call: _Call, attempt: int = 0) -> Received | HubError:
+    async def _attempt(self, call: _Call, attempt: int = 0) -> Received | HubError | _Redirect:
         request = self._http.build_request(call.method, call.url, json=call.body)
         if self._token and origin(request.url) in self._token_origins:
             request.headers["Authorization"] = f"Bearer {self._token.reveal()}"
@@ -283,7 +329,7 @@ class Transport:
         )
         started = time.perf_counter()
         seen = _Seen()
-        outcome: Received | HubError | None = None
+        outcome: Received | HubError | _Redirect | None = None
         try:
             outcome = await self._exchange(call, request, started, seen)
             return outcome
@@ -316,7 +362,7 @@ class Transport:
 
     async def _exchange(
         self, call: _Call, request: httpx.Request, started: float, seen: _Seen
-    ) -> Received | HubError:
+    ) -> Received | HubError | _Redirect:
         method, operation, reader = call.method, call.operation, call.reader
         try:
             response = await self._http.send(request, stream=True)
@@ -372,6 +418,12 @@ class Transport:
             )
         if response.is_success:
             return Received(response.status_code, content)
+        location = response.headers.get("Location")
+        if response.status_code in (307, 308) and location:
+            try:
+                return _Redirect(response.status_code, request.url.join(location))
+            except httpx.InvalidURL:
+                pass  # told below as a redirect not followed
         if 300 <= response.status_code < 400:
             return InvalidResponseError(
                 operation=operation,

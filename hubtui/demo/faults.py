@@ -37,6 +37,12 @@ class Faults:
     """Answer every create and update with this status instead of making the change."""
     change_latency: float = 0.0
     """Seconds added after a create or update is made, before its answer is sent."""
+    datacenter_redirect: bool = False
+    """Route as the production service does: hubs name no regional API, and a call sent to the
+    wrong region is answered 307 with the right address in ``Location`` (not 421)."""
+    redirect_to: str | None = None
+    """Answer every hub-scoped call (not under ``/regions/``) with 307 to this base URL plus
+    the call's path: a redirect to wherever a test wants (another host, a second redirect)."""
     seed: int = 0
 
 
@@ -85,6 +91,14 @@ class FaultMiddleware:
             response = problem(status, "Injected failure", "The demo server refused the change.")
             await response(scope, receive, send)
             return
+        if faults.redirect_to and _route_kind(scope["path"]).count("/") > 3:
+            if not scope["path"].startswith("/regions/"):
+                target = faults.redirect_to.rstrip("/") + scope["path"]
+                response = problem(
+                    307, "Temporary Redirect", "Elsewhere.", headers={"Location": target}
+                )
+                await response(scope, receive, send)
+                return
         if is_change and faults.change_latency > 0:
             send = _delayed_send(send, faults.change_latency)
         if faults.failure_rate > 0 and self.rng.random() < faults.failure_rate:

@@ -210,6 +210,17 @@ class _DemoApi:
             raise Problem(404, "Not Found", f"Unknown region {region!r}.")
         if region != hub.region:
             home = _origin(request) + REGIONS[hub.region].path
+            if self.faults.datacenter_redirect:
+                path = request.url.path
+                if region != "us":
+                    path = path.removeprefix(REGIONS[region].path)
+                query = f"?{request.url.query}" if request.url.query else ""
+                raise Problem(
+                    307,
+                    "Temporary Redirect",
+                    f"Hub {hub.name} is served by its regional API at {home}.",
+                    headers={"Location": home + path + query},
+                )
             raise Problem(
                 421,
                 "Misdirected Request",
@@ -253,7 +264,11 @@ class _DemoApi:
             "Author": self._user(self.store.users[hub.author_id]),
             "Image": None,
             "CreationDate": _iso(hub.created),
-            "RegionSummary": {"Location": region.location, "ApiRegionalUrl": origin + region.path},
+            "RegionSummary": {
+                "Location": region.location,
+                # The production service names no regional API: it redirects instead.
+                "ApiRegionalUrl": None if self.faults.datacenter_redirect else origin + region.path,
+            },
             "NumberOfUsers": len(hub.user_ids),
             "NumberOfProjects": len(hub.projects),
             "IsUserEntraIdSsoRestricted": hub.sso_restricted,

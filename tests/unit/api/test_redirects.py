@@ -1,0 +1,103 @@
+"""The service's datacenter redirect: a 307/308 to a trusted address is followed once, with the
+same method and body; anywhere else, or a second time, it is refused and the token stays home."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from hubtui.api import HubClient, InvalidResponseError
+from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
+from tests.conftest import DEMO_URL
+
+HUB = {"Id": "h1", "Name": "acme-build", "RegionSummary": {"ApiRegionalUrl": None}}
+
+
+async def test_a_call_to_the_wrong_datacenter_is_followed_once_and_the_add_made_once() -> None:
+    store = DemoStore()
+    faults = Faults(datacenter_redirect=True)
+    transport = httpx.ASGITransport(app=create_app(store, faults))
+    async with HubClient(DEMO_URL, token=DEMO_TOKEN, transport=transport) as client:
+        hub = await client.get_hub_by_name("riverside-infra")
+        assert hub.api_regional_url is None  # the service names no regional API
+        projects = await client.list_projects(hub.id)
+        assert projects
+        project = projects[0]
+        added = await client.create_project_user(
+            hub.id, project.id, email="moved@riverside.example", role="Reader"
+        )
+        assert added.user.email == "moved@riverside.example"
+        kept = [(e.method, e.status, e.url) for e in client.exchanges]
+    assert store.creates == 1
+    posts = [k for k in kept if k[0] == "POST"]
+    assert [status for _, status, _ in posts] == [307, 201]
+    assert "/regions/eu/" not in posts[0][2]
+    assert "/regions/eu/" in posts[1][2]  # the same method and body, at the right address
+
+
+def recorder(
+    answer: dict[str, httpx.Response | dict[str, object]],
+) -> tuple[httpx.MockTransport, list[httpx.Request]]:
+    seen: list[httpx.Request] = []
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        if request.url.path == "/v3/hubs/h1":
+            return httpx.Response(200, json=HUB)
+        found = answer.get(request.url.host)
+        if isinstance(found, httpx.Response):
+            return found
+        return httpx.Response(200, json=[])
+
+    return httpx.MockTransport(handle), seen
+
+
+def redirect(to: str) -> httpx.Response:
+    return httpx.Response(307, headers={"Location": to})
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "https://evil.example.net/v3/hubs/h1/projects",  # another domain
+        "http://eu.api.example.com/v3/hubs/h1/projects",  # not https
+        "https://eu.api.example.com:8443/v3/hubs/h1/projects",  # another port
+        "https://user:pw@eu.api.example.com/v3/hubs/h1/projects",  # credentials
+    ],
+)
+async def test_a_redirect_anywhere_untrusted_is_refused_and_the_token_stays_home(
+    target: str,
+) -> None:
+    transport, seen = recorder({"api.example.com": redirect(target)})
+    async with HubClient("https://api.example.com", token="s3cret", transport=transport) as client:
+        with pytest.raises(InvalidResponseError, match="not trusted") as caught:
+            await client.list_projects("h1")
+    assert httpx.URL(target).host in str(caught.value)
+    assert {r.url.host for r in seen} == {"api.example.com"}  # nothing was sent there
+    assert "s3cret" not in str(caught.value)
+
+
+async def test_a_trusted_redirect_gets_the_token_and_a_second_is_refused() -> None:
+    transport, seen = recorder(
+        {
+            "api.example.com": redirect("https://eu.api.example.com/v3/hubs/h1/projects"),
+            "eu.api.example.com": redirect("https://ap.api.example.com/v3/hubs/h1/projects"),
+        }
+    )
+    async with HubClient("https://api.example.com", token="s3cret", transport=transport) as client:
+        with pytest.raises(InvalidResponseError, match="redirected a second time"):
+            await client.list_projects("h1")
+    hosts = [r.url.host for r in seen]
+    assert hosts == ["api.example.com", "api.example.com", "eu.api.example.com"]
+    assert seen[-1].headers["Authorization"] == "Bearer s3cret"  # trusted: the token goes
+    assert "ap.api.example.com" not in hosts
+
+
+async def test_301_302_and_303_stay_refused() -> None:
+    for status in (301, 302, 303):
+        moved = httpx.Response(status, headers={"Location": "https://api.example.com/else"})
+        transport, seen = recorder({"api.example.com": moved})
+        async with HubClient("https://api.example.com", token="t", transport=transport) as client:
+            with pytest.raises(InvalidResponseError, match="not followed"):
+                await client.list_projects("h1")
+        assert [r.url.path for r in seen] == ["/v3/hubs/h1", "/v3/hubs/h1/projects"]
