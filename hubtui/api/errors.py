@@ -138,8 +138,11 @@ class ApiStatusError(HubError):
         code: str | None = None,
         server_message: str | None = None,
         retry_after: float | None = None,
+        login_url: str | None = None,
     ) -> None:
         self.status_code = status_code
+        #: Where to sign in once, when the service says the person's profile is not created.
+        self.login_url = login_url
         self.title = title
         self.detail = detail
         self.code = code
@@ -151,7 +154,20 @@ class ApiStatusError(HubError):
         said = self.server_words
         if said:
             sentence += f". The server said: {said}"
-        super().__init__(_end(sentence), operation=operation)
+        sentence = _end(sentence)
+        if self.advice:
+            sentence += f" {self.advice}"
+        super().__init__(sentence, operation=operation)
+
+    @property
+    def advice(self) -> str | None:
+        """What to do, for the service's codes that have an answer."""
+        if self.code == "USER_PROFILE_NOT_CREATED":
+            where = f" ({_one_line(self.login_url)})" if self.login_url else ""
+            return f"Sign in to the web app once{where} to create your profile, then try again."
+        if self.code == "FUNCTIONALITY_NOT_AVAILABLE":
+            return "The hub's plan does not include this; its administrator can change the plan."
+        return None
 
     @property
     def server_words(self) -> str | None:
@@ -239,6 +255,7 @@ def status_error_from_response(
         code=fields.get("Code"),
         server_message=fields.get("Message") or fields.get("message"),
         retry_after=parse_retry_after(response.headers.get("Retry-After"), now=now),
+        login_url=fields.get("WebsiteLoginUrl"),
     )
 
 
@@ -250,7 +267,7 @@ def _error_fields(content: bytes | bytearray) -> dict[str, str]:
     if not isinstance(body, dict):
         return {}
     found: dict[str, str] = {}
-    for key in ("title", "detail", "Code", "Message", "message"):
+    for key in ("title", "detail", "Code", "Message", "message", "WebsiteLoginUrl"):
         value = body.get(key)
         if isinstance(value, str) and value.strip():
             found[key] = value.strip()[:_MAX_ERROR_WORDS]

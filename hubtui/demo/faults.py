@@ -9,6 +9,7 @@ import asyncio
 import random
 from dataclasses import dataclass, field
 
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hubtui.demo.problems import problem
@@ -40,6 +41,9 @@ class Faults:
     datacenter_redirect: bool = False
     """Route as the production service does: hubs name no regional API, and a call sent to the
     wrong region is answered 307 with the right address in ``Location`` (not 421)."""
+    refuse_with_code: str | None = None
+    """Answer every API call 409 with this service ``Code`` (``USER_PROFILE_NOT_CREATED`` comes
+    with a ``WebsiteLoginUrl``; ``FUNCTIONALITY_NOT_AVAILABLE`` without)."""
     redirect_to: str | None = None
     """Answer every hub-scoped call (not under ``/regions/``) with 307 to this base URL plus
     the call's path: a redirect to wherever a test wants (another host, a second redirect)."""
@@ -90,6 +94,15 @@ class FaultMiddleware:
             status = faults.change_failure_status
             response = problem(status, "Injected failure", "The demo server refused the change.")
             await response(scope, receive, send)
+            return
+        if faults.refuse_with_code:
+            body: dict[str, str] = {
+                "Code": faults.refuse_with_code,
+                "Message": "Refused by the demo server on purpose.",
+            }
+            if faults.refuse_with_code == "USER_PROFILE_NOT_CREATED":
+                body["WebsiteLoginUrl"] = "https://app.example.com/login"
+            await JSONResponse(body, status_code=409)(scope, receive, send)
             return
         if faults.redirect_to and _route_kind(scope["path"]).count("/") > 3:
             if not scope["path"].startswith("/regions/"):

@@ -131,3 +131,27 @@ async def test_a_refused_connection_names_host_and_port_and_is_not_retried() -> 
     assert raised.value.refused
     assert f"127.0.0.1:{port} refused the connection" in str(raised.value)
     assert waits == []  # said at once: a retry would be refused the same
+
+
+@pytest.mark.parametrize(
+    ("code", "says"),
+    [
+        (
+            "USER_PROFILE_NOT_CREATED",
+            "Sign in to the web app once (https://app.example.com/login) to create your profile",
+        ),
+        ("FUNCTIONALITY_NOT_AVAILABLE", "The hub's plan does not include this"),
+    ],
+)
+async def test_the_services_codes_come_with_what_to_do(code: str, says: str) -> None:
+    import httpx
+
+    from hubtui.api import ConflictError, HubClient
+    from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
+
+    transport = httpx.ASGITransport(app=create_app(DemoStore(), Faults(refuse_with_code=code)))
+    async with HubClient("http://localhost", token=DEMO_TOKEN, transport=transport) as client:
+        with pytest.raises(ConflictError) as caught:
+            await client.list_hubs()
+    assert code in str(caught.value)
+    assert says in str(caught.value)
