@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from textual.widgets import Input
@@ -201,6 +202,13 @@ async def test_the_change_log_lists_each_change() -> None:
         words = screen_words(pilot)
         assert "DONE update aiko.tanaka@acme-build.com in Harbour Bridge Retrofit" in words
         assert "Role: Editor → Admin" in words
+        # The line names the request that carried the change, as the request log shows it.
+        match = re.search(r"request (r\d+) \(ctrl\+l shows it\)", words)
+        assert match is not None, words
+        client = await pilot.app.client()  # type: ignore[attr-defined]
+        carried = client.exchanges.find(match.group(1))
+        assert carried is not None
+        assert (carried.method, carried.status) == ("PUT", 200)
 
 
 async def test_a_refused_add_puts_the_cursor_back_in_the_email() -> None:
