@@ -18,27 +18,11 @@ import httpx
 import pytest
 
 from hubtui.cli import main
-from hubtui.core.changelog import Change, ChangeLog, ChangeLogError, now
+from hubtui.core.changelog import Change, ChangeLog, ChangeLogError
 from tests.conftest import running_demo_server
 from tests.tui.conftest import press, running, screen_words, type_text
 
 NEW = "night.shift@acme-build.com"
-
-
-def change() -> Change:
-    return Change(
-        time=now(),
-        action="add",
-        hub_id="h",
-        hub_name="acme-build",
-        project_id="1001",
-        project_name=None,
-        user_id=None,
-        email=NEW,
-        before=None,
-        after={"Role": "Reader", "IsReviewer": False},
-        outcome="",
-    )
 
 
 @pytest.fixture

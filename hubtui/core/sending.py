@@ -15,8 +15,9 @@ Write ahead, send once, write the outcome:
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from hubtui.api.errors import HubError
 from hubtui.api.versions import is_api_version
@@ -24,6 +25,8 @@ from hubtui.core.changelog import Action, Change, ChangeLog, Outcome, change_out
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, ChangeRequest, HubClient, ProjectUser
+
+T = TypeVar("T")
 
 __all__ = ["STOPPED", "EarlierAddUnknown", "Sent", "plan", "send_change"]
 
@@ -60,20 +63,7 @@ class Sent:
 
 async def plan(client: HubClient, change: Change) -> ChangeRequest:
     """The request :func:`send_change` sends for ``change`` (nothing is sent)."""
-    hub_id, project_id, role, reviewer, version = _arguments(change)
-    if change.action == Action.ADD:
-        return await client.plan_create(
-            hub_id,
-            project_id,
-            email=change.email or "",
-            role=role,
-            is_reviewer=reviewer,
-            api_version=version,
-        )
-    assert change.user_id is not None, "an update changes a user who is there"
-    return await client.plan_update(
-        hub_id, project_id, change.user_id, role=role, is_reviewer=reviewer, api_version=version
-    )
+    return await _call(change, client.plan_create, client.plan_update)
 
 
 async def send_change(
@@ -115,9 +105,17 @@ async def send_change(
 
 
 async def _request(client: HubClient, change: Change) -> ProjectUser:
+    return await _call(change, client.create_project_user, client.update_project_user)
+
+
+async def _call(
+    change: Change, add: Callable[..., Awaitable[T]], update: Callable[..., Awaitable[T]]
+) -> T:
+    """``add`` or ``update`` (a plan, or the request itself) called with the change's values:
+    what a dry run prints and what is sent come from the same arguments."""
     hub_id, project_id, role, reviewer, version = _arguments(change)
     if change.action == Action.ADD:
-        return await client.create_project_user(
+        return await add(
             hub_id,
             project_id,
             email=change.email or "",
@@ -126,7 +124,7 @@ async def _request(client: HubClient, change: Change) -> ProjectUser:
             api_version=version,
         )
     assert change.user_id is not None, "an update changes a user who is there"
-    return await client.update_project_user(
+    return await update(
         hub_id, project_id, change.user_id, role=role, is_reviewer=reviewer, api_version=version
     )
 
