@@ -12,12 +12,15 @@ from collections.abc import Callable
 
 import httpx
 
+from hubtui.api.exchanges import HIDDEN
+
 __all__ = [
     "ACCEPT_ENCODING",
     "BodyTooLarge",
     "UnreadableEncoding",
     "preview",
     "read_body",
+    "kept_headers",
     "redacted",
 ]
 
@@ -140,6 +143,20 @@ def redacted(headers: httpx.Headers) -> dict[str, str]:
         name: "[redacted]" if name.lower() in _SECRET_HEADERS else value
         for name, value in headers.items()
     }
+
+
+def kept_headers(headers: httpx.Headers) -> tuple[tuple[str, str], ...]:
+    """Headers as written on the wire, for the request log: every secret value replaced by
+    ``***`` (the token's as ``Bearer ***``, so a reader sees how it was sent)."""
+    kept = []
+    for raw_name, raw_value in headers.raw:
+        name, value = raw_name.decode("latin-1"), raw_value.decode("latin-1")
+        if name.lower() == "authorization":
+            value = HIDDEN
+        elif name.lower() in _SECRET_HEADERS:
+            value = "***"
+        kept.append((name, value))
+    return tuple(kept)
 
 
 def preview(body: bytes) -> str:

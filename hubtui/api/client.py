@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from hubtui.api import retries
 from hubtui.api.errors import HubError, InvalidResponseError
+from hubtui.api.exchanges import Exchange
 from hubtui.api.models import Hub, Project, ProjectUser
 from hubtui.api.parsing import (
     DEFAULT_MAX_RECORDS,
@@ -370,6 +371,13 @@ class HubClient:
     async def _get_one(self, operation: str, url: str, model: type[M]) -> M:
         response = await self._transport.send("GET", url, operation=operation)
         return parse_one(response.content, operation, model)
+
+    def planned_exchange(self, plan: ChangeRequest) -> Exchange:
+        """A planned change as the request log would keep it, headers as sent (the token as
+        ``Bearer ***``): what :func:`~hubtui.api.exchanges.as_curl` turns into a command."""
+        return self._transport.planned(
+            plan.method, plan.url, operation=plan.operation, body=plan.body
+        )
 
     def within(self, seconds: float | None) -> contextlib.AbstractContextManager[None]:
         """Bound every call made inside (and in the tasks started inside) by one deadline,

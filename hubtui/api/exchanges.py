@@ -146,6 +146,8 @@ def as_curl(exchange: Exchange) -> str:
         if name.lower() == "authorization":
             words += ["--header", '"Authorization: Bearer $HUBTUI_TOKEN"']
             continue
+        if value == "***":
+            continue  # another secret the log never kept: not sent again
         words += ["--header", shlex.quote(_ascii(f"{name}: {value}"))]
     if exchange.request_body:
         words += ["--data-binary", shlex.quote(_ascii_json(exchange.request_body))]

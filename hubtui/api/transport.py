@@ -31,6 +31,7 @@ from hubtui.api.bodies import (
     ACCEPT_ENCODING,
     BodyTooLarge,
     UnreadableEncoding,
+    kept_headers,
     preview,
     read_body,
     redacted,
@@ -44,7 +45,7 @@ from hubtui.api.errors import (
     UnsafeUrlError,
     status_error_from_response,
 )
-from hubtui.api.exchanges import BODY_KEPT, HIDDEN, Exchange, ExchangeLog, new_id, stamp
+from hubtui.api.exchanges import BODY_KEPT, Exchange, ExchangeLog, new_id, stamp
 from hubtui.api.routing import origin
 
 if TYPE_CHECKING:
@@ -160,9 +161,10 @@ class Transport:
         self._token = _Token(token) if token else None
         self._sleep: Sleep = sleep or asyncio.sleep
         self._clock = clock or (lambda: datetime.now(UTC))
-        #: Where the token may go: the server's host and port and those of trusted routes.
+        #: Where the token may go: the server's host and port, those of trusted routes and
+        #: those a trusted redirect has sent calls to (remembered for the session).
         self._token_origins: frozenset[tuple[str, int]] = frozenset({origin(base_url)})
-        #: The origins a trusted redirect has sent calls to, remembered for the session.
+        self._route_origins: set[tuple[str, int]] = set()
         self._followed: set[tuple[str, int]] = set()
         #: No request leaves before this moment (monotonic): a server asked every caller of this
         #: client to slow down (429, or a Retry-After), not only the request it answered.
@@ -196,8 +198,34 @@ class Transport:
         return self._token is not None
 
     def trust_origins(self, origins: set[tuple[str, int]]) -> None:
-        """The token may go to these (host, port) pairs as well as the server's own."""
-        self._token_origins = frozenset({origin(self._base_url)} | origins | self._followed)
+        """The token may go to these (host, port) pairs (the trusted routes) as well as the
+        server's own and those of redirects followed."""
+        self._route_origins = set(origins)
+        self._token_origins = frozenset(
+            {origin(self._base_url)} | self._route_origins | self._followed
+        )
+
+    def planned(self, method: str, url: str, *, operation: str, body: dict[str, Any]) -> Exchange:
+        """The exchange a call would open with, as the request log keeps it (nothing is sent):
+        what ``--curl`` prints is built the way a sent request is."""
+        return self._opening(_Call(method, url, operation, body, None, ends=0.0), 0)[1]
+
+    def _opening(self, call: _Call, attempt: int) -> tuple[httpx.Request, Exchange]:
+        """The request for one attempt (the token only where it may go), and its log entry."""
+        request = self._http.build_request(call.method, call.url, json=call.body)
+        if self._token and origin(request.url) in self._token_origins:
+            request.headers["Authorization"] = f"Bearer {self._token.reveal()}"
+        exchange = Exchange(
+            id=new_id(),
+            started=stamp(),
+            operation=call.operation,
+            method=call.method,
+            url=str(request.url),
+            request_headers=kept_headers(request.headers),
+            request_body=bytes(request.content[:BODY_KEPT]),
+            attempt=attempt,
+        )
+        return request, exchange
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -266,11 +294,9 @@ class Transport:
         where the target passes the rule a hub's regional API passes; otherwise refuse it,
         naming the host, and the token never goes there."""
         target = redirect.location
-        trusted, why = (
-            (False, "no redirect is followed")
-            if self._judge_redirect is None
-            else (self._judge_redirect(target))
-        )
+        trusted, why = False, "no redirect is followed"
+        if self._judge_redirect is not None:
+            trusted, why = self._judge_redirect(target)
         if not trusted:
             return InvalidResponseError(
                 operation=call.operation,
@@ -278,7 +304,7 @@ class Transport:
                 f"is not trusted ({why}); not followed, and the token was not sent there",
             )
         self._followed.add(origin(target))
-        self._token_origins = self._token_origins | {origin(target)}
+        self.trust_origins(self._route_origins)
         outcome = await self._attempt(replace(call, url=str(target)), attempt)
         if isinstance(outcome, _Redirect):
             return InvalidResponseError(
@@ -310,23 +336,8 @@ class Transport:
         return None
 
     async def _attempt(self, call: _Call, attempt: int = 0) -> Received | HubError | _Redirect:
-        request = self._http.build_request(call.method, call.url, json=call.body)
-        if self._token and origin(request.url) in self._token_origins:
-            request.headers["Authorization"] = f"Bearer {self._token.reveal()}"
+        request, exchange = self._opening(call, attempt)
         self.stats.requests += 1
-        exchange = Exchange(
-            id=new_id(),
-            started=stamp(),
-            operation=call.operation,
-            method=call.method,
-            url=str(request.url),
-            request_headers=tuple(
-                (name, HIDDEN if name.lower() == "authorization" else value)
-                for name, value in _as_sent(request.headers)
-            ),
-            request_body=bytes(request.content[:BODY_KEPT]),
-            attempt=attempt,
-        )
         started = time.perf_counter()
         seen = _Seen()
         outcome: Received | HubError | _Redirect | None = None
@@ -347,12 +358,7 @@ class Transport:
                     exchange,
                     status=None if response is None else response.status_code,
                     reason="" if response is None else response.reason_phrase,
-                    response_headers=()
-                    if response is None
-                    else tuple(
-                        (n, HIDDEN if n.lower() in ("set-cookie", "authorization") else v)
-                        for n, v in _as_sent(response.headers)
-                    ),
+                    response_headers=() if response is None else kept_headers(response.headers),
                     response_body=bytes(content[:BODY_KEPT]),
                     response_size=len(content),
                     seconds=time.perf_counter() - started,
@@ -471,11 +477,6 @@ def _connection_error(exc: httpx.TransportError, operation: str, host: str) -> A
     else:
         reason = f"the connection to {host} failed ({type(exc).__name__})"
     return ApiConnectionError(operation=operation, reason=reason, sent=True)
-
-
-def _as_sent(headers: httpx.Headers) -> list[tuple[str, str]]:
-    """Headers with their names as written on the wire."""
-    return [(n.decode("latin-1"), v.decode("latin-1")) for n, v in headers.raw]
 
 
 def _refused(exc: BaseException) -> bool:

@@ -21,6 +21,7 @@ __all__ = [
     "display_name_cell",
     "hub_facts",
     "limited_via",
+    "size_words",
     "when",
     "when_both",
 ]
@@ -79,6 +80,11 @@ def when_both(moment: datetime | None) -> str:
     if local.utcoffset() == utc.utcoffset():
         return f"{utc:%Y-%m-%d %H:%M} UTC"  # local time is UTC: said once
     return f"{local:%Y-%m-%d %H:%M %Z} (UTC {utc:%Y-%m-%d %H:%M})"
+
+
+def size_words(size: int) -> str:
+    """``812 B``, ``2.1 KB``, ``48.0 KB``: a body's size."""
+    return f"{size} B" if size < 1024 else f"{size / 1024:,.1f} KB"
 
 
 def count(value: int | None) -> str:

@@ -10,7 +10,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from hubtui.api.exchanges import HIDDEN, Exchange, as_curl, stamp
+from hubtui.api.exchanges import as_curl
 from hubtui.core.changelog import (
     Action,
     Change,
@@ -27,7 +27,7 @@ from hubtui.core.text import inert
 if TYPE_CHECKING:
     import argparse
 
-    from hubtui.api import ChangeRequest, HubClient, ProjectUser
+    from hubtui.api import HubClient, ProjectUser
     from hubtui.config import Settings
 
 from hubtui.headless.output import (
@@ -89,26 +89,6 @@ def _check_unknown_adds(
             f"the list: {change.checked}. {inert(change.detail)}",
             file=sys.stderr,
         )
-
-
-def planned_exchange(request: ChangeRequest) -> Exchange:
-    """A planned change as the exchange that would carry it, with the headers hubtui sends."""
-    from hubtui import __version__
-
-    return Exchange(
-        id="planned",
-        started=stamp(),
-        operation=request.operation,
-        method=request.method,
-        url=request.url,
-        request_headers=(
-            ("Accept", "application/json"),
-            ("User-Agent", f"hubtui/{__version__}"),
-            ("Content-Type", "application/json"),
-            ("Authorization", HIDDEN),
-        ),
-        request_body=json.dumps(request.body).encode(),
-    )
 
 
 async def change_command(
@@ -196,7 +176,7 @@ async def change_command(
     )
     print(f"{change.action} {inert(email)} in {where}: {inert(change.summary)}", file=sys.stderr)
     if args.curl:
-        print(as_curl(planned_exchange(await plan(client, change))))
+        print(as_curl(client.planned_exchange(await plan(client, change))))
         print("(nothing was sent)", file=sys.stderr)
         return OK
     if args.dry_run:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from hubtui.core.layout import Column
 from hubtui.core.text import inert
-from hubtui.core.words import access_cell
+from hubtui.core.words import access_cell, size_words
 
 if TYPE_CHECKING:
     import argparse
@@ -164,10 +164,8 @@ def print_exchange(exchange: Exchange) -> None:
     if exchange.status is None:
         print(f"< no answer after {took}: {inert(exchange.error)}", file=sys.stderr)
         return
-    size = exchange.response_size
-    amount = f"{size} B" if size < 1024 else f"{size / 1024:.1f} KB"
     said = inert(f"{exchange.status} {exchange.reason}".strip())
-    print(f"< {said} {took} {amount} [{exchange.id}]", file=sys.stderr)
+    print(f"< {said} {took} {size_words(exchange.response_size)} [{exchange.id}]", file=sys.stderr)
 
 
 async def _query(

@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from hubtui.api.exchanges import BODY_KEPT, Exchange, as_curl
 from hubtui.core.text import inert
+from hubtui.core.words import size_words
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.widgets.chrome import Breadcrumb, KeyFooter, Summary
@@ -34,10 +35,6 @@ REQUEST_COLUMNS = (
     Column("try", "Try", width=3, numeric=True, priority=4),
     Column("operation", "Operation", min_width=16, priority=1),
 )
-
-
-def size_words(size: int) -> str:
-    return f"{size:,} B" if size < 10_240 else f"{size / 1024:,.0f} KB"
 
 
 def exchange_row(exchange: Exchange, server: str) -> Row:
