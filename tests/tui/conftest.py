@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import html
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -76,13 +75,11 @@ def make_app(
     first: Screen[None] | None = None,
     **options: object,
 ) -> HubTuiApp:
-    kind: Any = HubTuiApp if first is None else functools.partial(OneScreenApp, first)
-    app: HubTuiApp = kind(
-        connect=demo_connector(store, faults, server),
-        server_label="demo API (in-process)",
-        **options,
-    )
-    return app
+    connect = demo_connector(store, faults, server)
+    label = "demo API (in-process)"
+    if first is None:
+        return HubTuiApp(connect=connect, server_label=label, **options)  # type: ignore[arg-type]
+    return OneScreenApp(first, connect=connect, server_label=label, **options)
 
 
 def project_users(
