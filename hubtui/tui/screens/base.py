@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Input
 from textual.worker import Worker
 
-from hubtui.api.errors import AuthenticationError, HubError
+from hubtui.api.errors import ApiStatusError, AuthenticationError, HubError
 from hubtui.core.export import Cell, typed_cell
 from hubtui.core.text import copy_lines, copy_problem, inert
 from hubtui.tui.messages import Reconnect
@@ -61,6 +61,12 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
             "q", "app.quit", "Quit", tooltip="quit hubtui (it asks first while a change is sent)"
         ),
         Binding(
+            "u",
+            "copy_sign_in_url",
+            "Copy sign-in URL",
+            tooltip="copy the web app address the server named, to sign in once there",
+        ),
+        Binding(
             "t",
             "reread_token",
             "Read token again",
@@ -74,6 +80,9 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
     CAN_GO_BACK: ClassVar[bool] = True
     #: What one row is, for "Loading hubs…" and "Reload failed: the 3 hubs below are from before".
     NOUN: ClassVar[str] = "row"
+    #: The web app address a failure named for signing in once (the service's
+    #: USER_PROFILE_NOT_CREATED), offered to copy until the next load.
+    _sign_in_url: str | None = None
     #: Whether rows stream in while the load runs (shown as they come, the table not covered).
     STREAMS: ClassVar[bool] = False
     AUTO_FOCUS = "#records"
@@ -163,6 +172,8 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "filter" and self.is_mounted and self.query_one(FilterBar).has_focus:
             return False  # "/" is typed into the filter there; the footer does not offer it
+        if action == "copy_sign_in_url":
+            return self._sign_in_url is not None  # only while a failure names one
         if action == "back" and not self.CAN_GO_BACK:
             if not self.is_mounted:
                 return False
@@ -280,6 +291,7 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         self.table.loading = not self.STREAMS
         self.table.set_note("Loading…")
         self.query_one(ProblemPanel).clear()
+        self._sign_in_url = None
 
     def end_loading(self) -> None:
         self.table.loading = False
@@ -292,12 +304,20 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
     def show_error(self, error: HubError) -> None:
         """A failed load, with what to do about it."""
         hint = "Press r to try again."
+        if isinstance(error, ApiStatusError) and error.login_url:
+            self._sign_in_url = error.login_url
+            hint = "Press u to copy the sign-in URL, then r to try again."
+            self.refresh_bindings()
         if isinstance(error, AuthenticationError) and self.session.can_reconnect:
             hint = (
                 "Press t to read the token again (token_command, or the token file) and retry, "
                 "without a restart."
             )
         self.show_problem(str(error), hint=hint)
+
+    def action_copy_sign_in_url(self) -> None:
+        if self._sign_in_url is not None:
+            self.copy_value(self._sign_in_url, "sign-in URL")
 
     def action_reread_token(self) -> None:
         self.post_message(Reconnect(self.session.profile, fresh_start=False))
