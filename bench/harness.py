@@ -25,7 +25,10 @@ def hubtui_command() -> list[str]:
 
 
 def wait_for_port(
-    port: int, process: subprocess.Popen[bytes] | None = None, timeout: float = 20.0
+    port: int,
+    process: subprocess.Popen[bytes] | None = None,
+    timeout: float = 20.0,
+    host: str = "127.0.0.1",
 ) -> None:
     """Wait until a server listens on the loopback port (or its process has exited)."""
     deadline = time.monotonic() + timeout
@@ -33,7 +36,7 @@ def wait_for_port(
         if process is not None and process.poll() is not None:
             raise RuntimeError(f"demo-server exited with {process.returncode}")
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            with socket.create_connection((host, port), timeout=0.2):
                 return
         except OSError:
             time.sleep(0.05)
@@ -41,17 +44,20 @@ def wait_for_port(
 
 
 @contextmanager
-def running_demo_server(*flags: str) -> Iterator[str]:
-    """Run `hubtui demo-server` with these flags on a free loopback port; yield its URL."""
-    port = free_port()
+def running_demo_server(
+    *flags: str, host: str = "127.0.0.1", port: int | None = None
+) -> Iterator[str]:
+    """Run `hubtui demo-server` with these flags on a loopback address and port (a free one
+    by default); yield its URL."""
+    port = port or free_port()
     process = subprocess.Popen(
-        [*hubtui_command(), "demo-server", "--port", str(port), *flags],
+        [*hubtui_command(), "demo-server", "--host", host, "--port", str(port), *flags],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
     try:
-        wait_for_port(port, process)
-        yield f"http://127.0.0.1:{port}"
+        wait_for_port(port, process, host=host)
+        yield f"http://{host}:{port}"
     finally:
         process.terminate()
         try:

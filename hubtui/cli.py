@@ -122,6 +122,19 @@ def build_parser() -> argparse.ArgumentParser:
     server.add_argument(
         "--change-latency", type=float, default=0.0, help="seconds before a change is answered"
     )
+    server.add_argument(
+        "--datacenter-redirect",
+        action="store_true",
+        help="name no regional API and answer a call to the wrong region 307, as the service does",
+    )
+    server.add_argument(
+        "--redirect-to", metavar="URL", help="answer every hub-scoped call 307 to this base URL"
+    )
+    server.add_argument(
+        "--refuse-with-code",
+        metavar="CODE",
+        help="answer every call 409 with this Code (e.g. USER_PROFILE_NOT_CREATED)",
+    )
     return parser
 
 
@@ -328,6 +341,9 @@ def run_demo_server(args: argparse.Namespace) -> int:
         truncated_rate=args.truncated_rate,
         change_failure_status=args.change_failure_status,
         change_latency=args.change_latency,
+        datacenter_redirect=args.datacenter_redirect,
+        redirect_to=args.redirect_to,
+        refuse_with_code=args.refuse_with_code,
         seed=args.seed,
     )
     app = create_app(DemoStore(size), faults)

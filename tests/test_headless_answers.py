@@ -51,6 +51,14 @@ def requests_made(url: str) -> tuple[int, int, int]:
     return stats["requests"], stats["creates"], stats["updates"]
 
 
+def calls_made(url: str) -> dict[str, int]:
+    """The demo server's count of calls per kind (``GET v3/hubs/{hubId}/projects``…)."""
+    by_route: dict[str, int] = httpx.get(f"{url}/_demo/stats", headers=DEMO_HEADERS).json()[
+        "by_route"
+    ]
+    return by_route
+
+
 def test_help_and_readme_give_one_exit_status_table() -> None:
     help_text = " ".join(build_parser().format_help().split())
     readme = (ROOT / "README.md").read_text()
@@ -414,3 +422,34 @@ def test_verbose_prints_each_exchange_to_stderr_and_leaves_stdout_alone(
     assert re.fullmatch(r"< 200 OK \d+ ms [\d.]+ K?B \[r\d+\]", lines[1])
     assert any(line.endswith("/projects/1001/users") for line in lines if line.startswith(">"))
     assert "demo-token" not in err
+
+
+def test_curl_prints_a_lists_request_which_runs_and_is_not_sent(
+    server: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HUBTUI_TOKEN", "demo-token")
+    users = ["users", "acme-build", "1001"]
+    status, listed, _ = run(capsys, "--base-url", server, *users, "--format", "json")
+    assert status == 0
+    for args in (["hubs"], users):
+        before = calls_made(server)
+        status, out, err = run(capsys, "--base-url", server, *args, "--curl")
+        assert status == 0
+        assert "the list was not read" in err
+        assert "demo-token" not in out + err
+        route = "GET /v3/hubs" if args[0] == "hubs" else "GET /v3/hubs/{hubId}/projects/{id}/users"
+        assert calls_made(server).get(route, 0) == before.get(route, 0)  # not sent
+        got = subprocess.run(
+            ["sh", "-c", out.strip()],
+            env={"HUBTUI_TOKEN": "demo-token", "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        )
+        assert calls_made(server)[route] == before.get(route, 0) + 1  # sent by the command
+        answer = json.loads(got.stdout)
+        if args[0] == "users":
+            assert answer == json.loads(listed)  # the same users the command shows
+        else:
+            assert {hub["Name"] for hub in answer} >= {"acme-build", "riverside-infra"}

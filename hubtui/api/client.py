@@ -97,6 +97,7 @@ class HubClient:
             sleep=sleep,
             clock=clock,
             judge_redirect=self._judge_redirect,
+            on_followed=self._routes.move,
         )
         #: Counts of what was sent: requests and retries.
         self.stats = self._transport.stats
@@ -132,7 +133,7 @@ class HubClient:
 
     async def list_hubs(self) -> Records[Hub]:
         """Every hub the token can see (``GET /v3/hubs``)."""
-        hubs = await self._get_list("list hubs", self._url("/v3/hubs"), Hub)
+        hubs = await self._get_list(*await self._list_call(), Hub)
         self._learn_routes(hubs)
         return hubs
 
@@ -161,8 +162,7 @@ class HubClient:
 
         This operation is assumed, not in the spec: a server may answer 404 or 405.
         """
-        url = await self._hub_url(hub_id, "v3", "projects")
-        return await self._get_list(f"list projects of hub {hub_id!r}", url, Project)
+        return await self._get_list(*await self._list_call(hub_id), Project)
 
     # Project users ----------------------------------------------------------------------------
 
@@ -183,10 +183,7 @@ class HubClient:
         ``first``, for a large list, is called with its first records as soon as the answer is
         in, before the whole list is read (a screen shows them meanwhile).
         """
-        url = await self._hub_url(
-            hub_id, self._version(api_version), "projects", project_id, "users"
-        )
-        operation = f"list users of project {project_id!r}"
+        operation, url = await self._list_call(hub_id, project_id, api_version)
         return await self._get_list(operation, url, ProjectUser, where=where, first=first)
 
     async def get_project_user(
@@ -371,6 +368,35 @@ class HubClient:
     async def _get_one(self, operation: str, url: str, model: type[M]) -> M:
         response = await self._transport.send("GET", url, operation=operation)
         return parse_one(response.content, operation, model)
+
+    async def plan_list(
+        self,
+        hub_id: Id | None = None,
+        project_id: Id | None = None,
+        *,
+        api_version: ApiVersion | None = None,
+    ) -> Exchange:
+        """The request that lists the hubs (no hub), a hub's projects (a hub) or a project's
+        users (both), as the request log would keep it; it is not sent (a hub not read yet is
+        read, for its route)."""
+        operation, url = await self._list_call(hub_id, project_id, api_version)
+        return self._transport.planned("GET", url, operation=operation, body=None)
+
+    async def _list_call(
+        self,
+        hub_id: Id | None = None,
+        project_id: Id | None = None,
+        api_version: ApiVersion | None = None,
+    ) -> tuple[str, str]:
+        """The operation and URL of a list: of hubs, of a hub's projects, of a project's users."""
+        if hub_id is None:
+            return "list hubs", self._url("/v3/hubs")
+        if project_id is None:
+            url = await self._hub_url(hub_id, "v3", "projects")
+            return f"list projects of hub {hub_id!r}", url
+        version = self._version(api_version)
+        url = await self._hub_url(hub_id, version, "projects", project_id, "users")
+        return f"list users of project {project_id!r}", url
 
     def planned_exchange(self, plan: ChangeRequest) -> Exchange:
         """A planned change as the request log would keep it, headers as sent (the token as

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 import httpx
 
@@ -76,6 +76,8 @@ class RegionalRoute:
     @property
     def reason(self) -> str:
         """One sentence saying why this base was chosen."""
+        if self.regional_url is None and self.trusted:
+            return f"Calls go to {self.base_url}: {self.why}."
         if self.regional_url is None:
             return "The hub names no regional API; using the server."
         if self.trusted:
@@ -181,10 +183,15 @@ class Routes:
         self._base_url = base_url
         self.trusted_hosts = tuple(trusted_hosts)
         self._routes: dict[str, RegionalRoute] = {}
+        #: Hubs whose calls a trusted redirect sent elsewhere: kept over a new read of the hub.
+        self._moved: dict[str, RegionalRoute] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
     def judge(self, hub: Hub) -> RegionalRoute:
         """Where calls about this hub's projects and users go, and why."""
+        moved = self._moved.get(hub.id)
+        if moved is not None:
+            return moved
         return judge_regional_url(
             hub.api_regional_url, base_url=self._base_url, trusted_hosts=self.trusted_hosts
         )
@@ -197,6 +204,33 @@ class Routes:
                 logger.warning("hub %s: %s", hub.id, route.reason)
             self._routes[hub.id] = route
         return {r.origin for r in self._routes.values() if r.trusted and r.origin is not None}
+
+    def move(self, sent: httpx.URL, answered: httpx.URL) -> RegionalRoute | None:
+        """A call about a hub (``…/hubs/{hubId}/…``) sent to ``sent`` was redirected and
+        answered at ``answered`` (already judged trusted): that hub's calls go there directly for
+        the rest of the session. The new route, or None when the call was not about one hub or
+        the addresses do not share the call's path."""
+        segments = sent.raw_path.decode("ascii").partition("?")[0].split("/")
+        if "hubs" not in segments[:-2]:
+            return None  # not under /hubs/{hubId}/
+        at = segments.index("hubs")
+        call_path = "/".join(segments[at - 1 :])  # from the version segment on
+        target = str(answered.copy_with(query=None, fragment=None))
+        if at < 2 or segments[at + 1] == "name" or not target.endswith(call_path):
+            return None  # a hub by name is asked of the server, not of the hub's route
+        base = target.removesuffix(call_path).rstrip("/")
+        hub_id = unquote(segments[at + 1])
+        known = self._routes.get(hub_id)
+        route = RegionalRoute(
+            base,
+            known.regional_url if known else None,
+            True,
+            f"the server redirected its calls to {answered.host}",
+            origin=origin(answered),
+        )
+        self._routes[hub_id] = self._moved[hub_id] = route
+        logger.info("hub %s: calls now go to %s (redirected)", hub_id, base)
+        return route
 
     async def of(self, hub_id: int | str, fetch: Callable[[], Awaitable[object]]) -> RegionalRoute:
         """The hub's route, once ``fetch`` (reading the hub, which learns it) has run if needed:

@@ -122,6 +122,8 @@ class _Redirect:
 
 #: Whether a redirect's target may receive the call (and the token), and why (or why not).
 RedirectJudge = Callable[[httpx.URL], tuple[bool, str]]
+#: Told of each redirect followed: the address a call was sent to, and where it was answered.
+Followed = Callable[[httpx.URL, httpx.URL], object]
 
 
 @dataclass
@@ -148,10 +150,12 @@ class Transport:
         sleep: Sleep | None = None,
         clock: Callable[[], datetime] | None = None,
         judge_redirect: RedirectJudge | None = None,
+        on_followed: Followed | None = None,
     ) -> None:
         self.max_retries = max(0, max_retries)
         #: A 307/308 is followed (once a call) only where this says so; None: never.
         self._judge_redirect = judge_redirect
+        self._on_followed = on_followed
         #: Seconds one call may take in all; past it the call ends as a timeout.
         self.deadline = deadline
         self.stats = RequestStats()
@@ -205,7 +209,9 @@ class Transport:
             {origin(self._base_url)} | self._route_origins | self._followed
         )
 
-    def planned(self, method: str, url: str, *, operation: str, body: dict[str, Any]) -> Exchange:
+    def planned(
+        self, method: str, url: str, *, operation: str, body: dict[str, Any] | None
+    ) -> Exchange:
         """The exchange a call would open with, as the request log keeps it (nothing is sent):
         what ``--curl`` prints is built the way a sent request is."""
         return self._opening(_Call(method, url, operation, body, None, ends=0.0), 0)[1]
@@ -312,6 +318,11 @@ class Transport:
                 problem=f"the server redirected a second time (to {outcome.location.host}); only "
                 "one redirect is followed",
             )
+        answered = isinstance(outcome, Received) or (
+            isinstance(outcome, ApiStatusError) and outcome.status_code < 500
+        )
+        if answered and self._on_followed is not None:  # the call's right place
+            self._on_followed(httpx.URL(call.url), target)
         return outcome
 
     def _slow_down(self, error: HubError, attempt: int) -> None:

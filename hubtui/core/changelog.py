@@ -92,6 +92,8 @@ class Change:
     """For an unknown add, what reading the list back found (:class:`Checked`)."""
     request_id: str | None = None
     """The exchange that carried it (the request log's id, ``r17``), once it has ended."""
+    sent_to: str | None = None
+    """The address that answered, when a redirect took the change away from the one planned."""
 
     @property
     def summary(self) -> str:
@@ -176,6 +178,7 @@ class ChangeLog:
         *,
         user_id: str | None = None,
         request_id: str | None = None,
+        sent_to: str | None = None,
     ) -> Change:
         """Record how a change ended (once: a change already ended stays as it was logged)."""
         current = next((c for c in self.changes if c.id == change.id), change)
@@ -188,6 +191,7 @@ class ChangeLog:
             detail=detail,
             user_id=user_id or change.user_id,
             request_id=request_id or change.request_id,
+            sent_to=sent_to or change.sent_to,
         )
         self._replace(done)
         return done

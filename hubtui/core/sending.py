@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 from hubtui.api.errors import HubError
 from hubtui.api.versions import is_api_version
@@ -61,6 +61,13 @@ class Sent:
         return Outcome(self.change.outcome)
 
 
+class Carried(TypedDict, total=False):
+    """What the request log says of the exchange that carried a change, for its log line."""
+
+    request_id: str | None
+    sent_to: str | None
+
+
 async def plan(client: HubClient, change: Change) -> ChangeRequest:
     """The request :func:`send_change` sends for ``change`` (nothing is sent)."""
     return await _call(change, client.plan_create, client.plan_update)
@@ -80,27 +87,32 @@ async def send_change(
         earlier = log.unknown_add(change.hub_id, change.project_id, change.email or "")
         if earlier is not None:
             raise EarlierAddUnknown(earlier)
-    operation = (await plan(client, change)).operation
+    planned = await plan(client, change)
+    operation = planned.operation
     pending = log.begin(change)  # nothing is sent unless this line is on disk
     before = client.exchanges.last_for(operation)
 
-    def carried_by() -> str | None:
+    def carried_by() -> Carried:
+        """The exchange that carried it, and where, when a redirect took it elsewhere."""
         exchange = client.exchanges.last_for(operation)
-        return None if exchange is None or exchange is before else exchange.id
+        if exchange is None or exchange is before:
+            return {}
+        moved = exchange.url if exchange.url != planned.url else None
+        return {"request_id": exchange.id, "sent_to": moved}
 
     try:
         user = await _request(client, pending)
     except HubError as error:
         outcome = change_outcome(error)
-        return Sent(log.finish(pending, outcome, str(error), request_id=carried_by()), None, error)
+        return Sent(log.finish(pending, outcome, str(error), **carried_by()), None, error)
     except BaseException as exc:
         if isinstance(exc, asyncio.CancelledError | KeyboardInterrupt | SystemExit):
             why = stopped
         else:
             why = f"hubtui failed before the answer was read ({type(exc).__name__}: {exc})."
-        log.finish(pending, Outcome.UNKNOWN, why, request_id=carried_by())
+        log.finish(pending, Outcome.UNKNOWN, why, **carried_by())
         raise
-    done = log.finish(pending, Outcome.DONE, user_id=str(user.user.id), request_id=carried_by())
+    done = log.finish(pending, Outcome.DONE, user_id=str(user.user.id), **carried_by())
     return Sent(done, user)
 
 

@@ -104,7 +104,7 @@ class FaultMiddleware:
                 body["WebsiteLoginUrl"] = "https://app.example.com/login"
             await JSONResponse(body, status_code=409)(scope, receive, send)
             return
-        if faults.redirect_to and _route_kind(scope["path"]).count("/") > 3:
+        if faults.redirect_to and "/{hubId}/" in _route_kind(scope["path"]):
             if not scope["path"].startswith("/regions/"):
                 target = faults.redirect_to.rstrip("/") + scope["path"]
                 response = problem(

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from hubtui.api.exchanges import as_curl
 from hubtui.core.layout import Column
 from hubtui.core.text import inert
 from hubtui.core.words import access_cell, size_words
@@ -63,10 +64,19 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
             help="print each request and its answer to stderr (the token never), stdout unchanged",
         )
 
-    command("hubs", "list every hub: Name (URL name) and DisplayName")
+    def curl(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        parser.add_argument(
+            "--curl",
+            action="store_true",
+            help="print the list's request as a curl command (token from $HUBTUI_TOKEN) and do "
+            "not send it (a hub given by Name is looked up first, for its address)",
+        )
+        return parser
+
+    curl(command("hubs", "list every hub: Name (URL name) and DisplayName"))
     command("hub", "one hub by its Name or Id").add_argument("hub", metavar="HUB")
-    command("projects", "a hub's projects").add_argument("hub", metavar="HUB")
-    users = command("users", "a project's users: members and limited readers")
+    curl(command("projects", "a hub's projects")).add_argument("hub", metavar="HUB")
+    users = curl(command("users", "a project's users: members and limited readers"))
     users.add_argument("hub", metavar="HUB")
     users.add_argument("project", metavar="PROJECT", help="the project's id")
     only = users.add_mutually_exclusive_group()
@@ -144,6 +154,8 @@ async def _run(
         try:
             if args.command in ("add-user", "set-role"):
                 return await change_command(args, client, settings, server_label)
+            if getattr(args, "curl", False):
+                return await _curl(args, client)
             table, status = await _query(args, client, settings)
         except NotFoundError as error:
             raise Stop(NOTHING, inert(str(error), limit=1000)) from None
@@ -166,6 +178,17 @@ def print_exchange(exchange: Exchange) -> None:
         return
     said = inert(f"{exchange.status} {exchange.reason}".strip())
     print(f"< {said} {took} {size_words(exchange.response_size)} [{exchange.id}]", file=sys.stderr)
+
+
+async def _curl(args: argparse.Namespace, client: HubClient) -> int:
+    """The list a read command would ask for, as a curl command; that request is not sent."""
+    hub = None if args.command == "hubs" else await resolve_hub(client, args.hub)
+    project = args.project if args.command == "users" else None
+    request = await client.plan_list(None if hub is None else hub.id, project)
+    print(as_curl(request))
+    looked_up = "" if hub is None else f" (hub {inert(hub.name)} was looked up for its address)"
+    print(f"(the list was not read{looked_up})", file=sys.stderr)
+    return OK
 
 
 async def _query(

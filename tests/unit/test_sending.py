@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from pathlib import Path
 
+import httpx
 import pytest
 
 from hubtui.api import HubClient
 from hubtui.core.changelog import Action, Change, ChangeLog, ChangeLogError, Outcome, now
 from hubtui.core.sending import EarlierAddUnknown, plan, send_change
-from hubtui.demo import DemoStore, Faults
+from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
+from tests.conftest import DEMO_URL
 
 ACME = "acme-build"
 NEW = "night.shift@acme-build.com"
@@ -169,3 +172,22 @@ async def test_an_update_sends_the_logged_values(client: HubClient, tmp_path: Pa
     sent = await send_change(client, ChangeLog(tmp_path / "c.jsonl"), update)
     assert sent.user is not None
     assert (sent.user.role, sent.user.is_reviewer) == ("Admin", not member.is_reviewer)
+
+
+async def test_a_redirected_change_says_where_it_was_answered(tmp_path: Path) -> None:
+    app = create_app(DemoStore(), Faults(datacenter_redirect=True))
+    async with HubClient(DEMO_URL, token=DEMO_TOKEN, transport=httpx.ASGITransport(app)) as c:
+        hub = await c.get_hub_by_name("riverside-infra")
+        project = (await c.list_projects(hub.id))[0]
+    async with HubClient(DEMO_URL, token=DEMO_TOKEN, transport=httpx.ASGITransport(app)) as c:
+        add = replace(await an_add(c), hub_id=hub.id, hub_name=hub.name, project_id=str(project.id))
+        planned = await plan(c, add)
+        sent = await send_change(c, ChangeLog(tmp_path / "changes.jsonl", server="demo"), add)
+        again = replace(add, email="second@riverside.example")
+        plain = await send_change(c, ChangeLog(tmp_path / "other.jsonl", server="demo"), again)
+    assert sent.outcome is Outcome.DONE
+    assert sent.change.sent_to is not None
+    assert "/regions/eu/" in sent.change.sent_to
+    assert "/regions/eu/" not in planned.url  # the service names no regional API
+    assert plain.outcome is Outcome.DONE
+    assert plain.change.sent_to is None  # the hub's calls now go straight there

@@ -48,6 +48,8 @@ class ChangeLogScreen(ModalScreen[None]):
                 lines.append(Content(f"    {inert(change.detail)}"))
             if change.request_id:
                 lines.append(Content(f"    request {inert(change.request_id)} (ctrl+l shows it)"))
+            if change.sent_to:
+                lines.append(Content(f"    redirected, answered at {inert(change.sent_to)}"))
         lines.append(Content(""))
         if self.change_log.path is not None:
             lines.append(Content(f"Appended as JSON lines to {self.change_log.path}"))

@@ -7,6 +7,8 @@ import httpx
 import pytest
 
 from hubtui.api import HubClient, InvalidResponseError
+from hubtui.api.models import Hub
+from hubtui.api.routing import Routes
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from tests.conftest import DEMO_URL
 
@@ -23,6 +25,7 @@ async def test_a_call_to_the_wrong_datacenter_is_followed_once_and_the_add_made_
         projects = await client.list_projects(hub.id)
         assert projects
         project = projects[0]
+    async with HubClient(DEMO_URL, token=DEMO_TOKEN, transport=transport) as client:
         added = await client.create_project_user(
             hub.id, project.id, email="moved@riverside.example", role="Reader"
         )
@@ -33,6 +36,25 @@ async def test_a_call_to_the_wrong_datacenter_is_followed_once_and_the_add_made_
     assert [status for _, status, _ in posts] == [307, 201]
     assert "/regions/eu/" not in posts[0][2]
     assert "/regions/eu/" in posts[1][2]  # the same method and body, at the right address
+
+
+async def test_a_redirected_hub_is_called_at_its_new_address_for_the_rest_of_the_session() -> None:
+    faults = Faults(datacenter_redirect=True)
+    transport = httpx.ASGITransport(app=create_app(DemoStore(), faults))
+    async with HubClient(DEMO_URL, token=DEMO_TOKEN, transport=transport) as client:
+        hub = await client.get_hub_by_name("riverside-infra")
+        projects = await client.list_projects(hub.id)
+        await client.list_project_users(hub.id, projects[0].id)
+        await client.list_project_users(hub.id, projects[-1].id)
+        await client.list_hubs()  # a new read of the hubs keeps what the redirect taught
+        await client.list_projects(hub.id)
+        calls = [(e.status, e.url) for e in client.exchanges]
+        route = client.regional_route(hub)
+    hub_calls = [c for c in calls if "/projects" in c[1]]
+    assert [status for status, _ in hub_calls] == [307, 200, 200, 200, 200]  # one redirect
+    assert all("/regions/eu/" in url for _, url in hub_calls[1:])
+    assert route.base_url.endswith("/regions/eu")
+    assert "redirected its calls" in route.reason
 
 
 def recorder(
@@ -101,3 +123,33 @@ async def test_301_302_and_303_stay_refused() -> None:
             with pytest.raises(InvalidResponseError, match="not followed"):
                 await client.list_projects("h1")
         assert [r.url.path for r in seen] == ["/v3/hubs/h1", "/v3/hubs/h1/projects"]
+
+
+@pytest.mark.parametrize(
+    ("sent", "answered", "base"),
+    [
+        # The same call at another address: the hub's calls go there from now on.
+        (
+            "https://api.example.com/v3/hubs/h%2F1/projects",
+            "https://eu.example.com/r/v3/hubs/h%2F1/projects",
+            "https://eu.example.com/r",
+        ),
+        # Not a call under one hub, or an address that does not end with the call's path.
+        (
+            "https://api.example.com/v3/hubs/name/acme",
+            "https://eu.example.com/v3/hubs/name/acme",
+            None,
+        ),
+        ("https://api.example.com/v3/hubs", "https://eu.example.com/v3/hubs", None),
+        ("https://api.example.com/v3/hubs/h1/projects", "https://eu.example.com/elsewhere", None),
+    ],
+)
+def test_a_followed_redirect_moves_only_the_hub_whose_call_it_was(
+    sent: str, answered: str, base: str | None
+) -> None:
+    routes = Routes(httpx.URL("https://api.example.com"), ())
+    moved = routes.move(httpx.URL(sent), httpx.URL(answered))
+    assert (moved.base_url if moved else None) == base
+    if moved is not None:
+        hub = Hub.model_validate({"Id": "h/1", "Name": "h"})
+        assert routes.judge(hub) == moved  # "h/1", as the server named it
