@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_CONCURRENCY",
     "DEFAULT_SEARCH_DEADLINE",
+    "EVERYONE",
     "Finding",
     "PersonQuery",
     "Progress",
@@ -86,6 +87,18 @@ class PersonQuery:
         extra = user_name if isinstance(user_name, str) else ""
         haystack = fold(f"{' '.join(names)} {extra} {address}")
         return all(word in haystack for word in self._folded.split())
+
+
+class Everyone:
+    """Every user of every project: what a snapshot reads, through the search's fan-out."""
+
+    matches_sent = None  # no pre-filter: every record is validated and kept
+
+    def matches(self, user: ProjectUser) -> bool:
+        return True
+
+
+EVERYONE = Everyone()
 
 
 @dataclass(frozen=True)
@@ -215,7 +228,7 @@ def _projects(n: int) -> str:
 
 async def search_people(
     client: HubClient,
-    query: PersonQuery,
+    query: PersonQuery | Everyone,
     hubs: Iterable[Hub],
     *,
     on_finding: Callable[[Finding], None],

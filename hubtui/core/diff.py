@@ -1,0 +1,321 @@
+"""What changed in access between two reads of a server: per person and project, per project,
+per hub.
+
+Each side is what a snapshot read (from the store, from an exported file, or read now): its lists
+and their records as sent. Records are compared by hash first, so the unchanged ones are never
+decoded; a list read on one side only, or not read on either, is "not compared", never "everyone
+removed". Standard library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from hubtui.core.store import ListKey, ListRead, Snapshot, Store, record_hash
+
+__all__ = ["Difference", "Kind", "Side", "compare"]
+
+Record = Mapping[str, Any]
+
+
+class Kind(StrEnum):
+    ADDED = "added"
+    REMOVED = "removed"
+    CHANGED = "changed"
+    NOT_COMPARED = "not compared"
+
+    @property
+    def mark(self) -> str:
+        return {"added": "+", "removed": "−", "changed": "→", "not compared": "?"}[self.value]
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a comparison: the lists read, and how to read a record by its hash."""
+
+    label: str
+    reads: Mapping[ListKey, ListRead]
+    decode: Callable[[bytes], Record]
+
+    @classmethod
+    def from_store(cls, store: Store, snapshot_id: int) -> Side:
+        info = store.snapshot(snapshot_id)
+        return cls(info.short, store.reads(snapshot_id), store.record)
+
+    @classmethod
+    def from_snapshot(cls, snapshot: Snapshot, label: str) -> Side:
+        """A snapshot not stored (read now, or from a file)."""
+        records: dict[bytes, Record] = {}
+        reads: dict[ListKey, ListRead] = {}
+        for key, (ok, why, listed) in snapshot.lists.items():
+            hashes = set()
+            for record in listed:
+                digest = record_hash(record)
+                records[digest] = record
+                hashes.add(digest)
+            reads[key] = ListRead(ok, why, frozenset(hashes))
+        return cls(label, reads, records.__getitem__)
+
+    def records(self, key: ListKey) -> Iterator[Record]:
+        read = self.reads.get(key)
+        if read is not None and read.ok:
+            yield from (self.decode(h) for h in read.hashes)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One thing that changed, said for a person, a ticket or a spreadsheet."""
+
+    level: str
+    """``hub``, ``project`` or ``user``."""
+    kind: Kind
+    hub_id: str
+    hub_name: str
+    project_id: str = ""
+    project_name: str = ""
+    who: str = ""
+    """The person (email, else name, else id) of a user difference."""
+    user_id: str = ""
+    what: str = ""
+    """``Role: Reader → Editor``, ``limited reader → direct member``, why not compared …"""
+
+    def as_record(self) -> dict[str, str]:
+        return {
+            "level": self.level,
+            "change": self.kind.value,
+            "hub": self.hub_name,
+            "hub_id": self.hub_id,
+            "project": self.project_name,
+            "project_id": self.project_id,
+            "person": self.who,
+            "user_id": self.user_id,
+            "what": self.what,
+        }
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _arrow(field: str, before: Record, after: Record) -> str | None:
+    if field not in before and field not in after:
+        return None
+    old, new = before.get(field), after.get(field)
+    if old == new and (field in before) == (field in after):
+        return None
+    said_old = _text(old) if field in before else "(not sent)"
+    said_new = _text(new) if field in after else "(not sent)"
+    return f"{field}: {said_old} → {said_new}"
+
+
+def _access(user: Record) -> str:
+    limited = user.get("IsLimited")
+    if limited is True:
+        return "limited reader"
+    if limited is False:
+        return "direct member"
+    return "access not sent"
+
+
+def _teams(user: Record) -> str:
+    teams = user.get("Teams") or []
+    names = sorted(str(t.get("Name") or t.get("Id") or "?") for t in teams if isinstance(t, dict))
+    return ", ".join(names) or "(none)"
+
+
+def _user_key(user: Record) -> str:
+    person = user.get("User") if isinstance(user.get("User"), dict) else {}
+    assert isinstance(person, dict)
+    if person.get("Id") is not None:
+        return f"id:{person['Id']}"
+    return f"email:{str(person.get('Email') or '').lower()}"
+
+
+def _who(user: Record) -> tuple[str, str]:
+    person = user.get("User") if isinstance(user.get("User"), dict) else {}
+    assert isinstance(person, dict)
+    shown = person.get("Email") or person.get("FullName") or person.get("UserName") or "?"
+    return str(shown), "" if person.get("Id") is None else str(person["Id"])
+
+
+def _user_changes(before: Record, after: Record) -> list[str]:
+    said = []
+    for field in ("Role", "IsReviewer"):
+        arrow = _arrow(field, before, after)
+        if arrow:
+            said.append(arrow)
+    if _access(before) != _access(after):
+        said.append(f"{_access(before)} → {_access(after)}")
+    if _teams(before) != _teams(after):
+        said.append(f"Teams: {_teams(before)} → {_teams(after)}")
+    return said
+
+
+def _by(records: Iterable[Record], key: Callable[[Record], str]) -> dict[str, Record]:
+    return {key(record): record for record in records}
+
+
+def _id(record: Record) -> str:
+    return str(record.get("Id", ""))
+
+
+def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]:
+    """Every difference from ``old`` to ``new`` (only hub ``hub``'s, an id, when given): hubs,
+    then projects, then people, each in a stable order."""
+    found: list[Difference] = []
+    hubs_old = _hub_records(old)
+    hubs_new = _hub_records(new)
+    names = {**{k: str(v.get("Name", k)) for k, v in hubs_old.items()}}
+    names.update({k: str(v.get("Name", k)) for k, v in hubs_new.items()})
+
+    def hub_name(hub_id: str) -> str:
+        return names.get(hub_id, hub_id)
+
+    # Hubs: added or removed only when both sides read every hub.
+    both_listed = ListKey("hubs") in _ok(old) and ListKey("hubs") in _ok(new)
+    for hub_id in sorted(hubs_old.keys() | hubs_new.keys()):
+        if hub is not None and hub_id != hub:
+            continue
+        before, after = hubs_old.get(hub_id), hubs_new.get(hub_id)
+        if before is None or after is None:
+            if both_listed:
+                kind = Kind.ADDED if before is None else Kind.REMOVED
+                found.append(Difference("hub", kind, hub_id, hub_name(hub_id)))
+            continue
+        said = [line for f in ("Name", "DisplayName") if (line := _arrow(f, before, after))]
+        if said:
+            found.append(
+                Difference("hub", Kind.CHANGED, hub_id, hub_name(hub_id), what="; ".join(said))
+            )
+
+    # Projects, hub by hub.
+    project_names: dict[tuple[str, str], str] = {}
+    for key in sorted(_keys(old, new, "projects")):
+        if hub is not None and key.hub != hub:
+            continue
+        a, b = old.reads.get(key), new.reads.get(key)
+        if a is None or b is None or not (a.ok and b.ok):
+            why = _not_compared(a, b, old.label, new.label)
+            found.append(
+                Difference(
+                    "project",
+                    Kind.NOT_COMPARED,
+                    key.hub,
+                    hub_name(key.hub),
+                    what=f"its projects: {why}",
+                )
+            )
+            for side in (old, new):
+                for record in side.records(key):
+                    project_names[key.hub, _id(record)] = str(record.get("Name", ""))
+            continue
+        before_all = _by(old.records(key), _id)
+        after_all = _by(new.records(key), _id)
+        for project_id, record in [*before_all.items(), *after_all.items()]:
+            project_names[key.hub, project_id] = str(record.get("Name", ""))
+        if a.hashes == b.hashes:
+            continue
+        for project_id in sorted(before_all.keys() | after_all.keys(), key=_number_first):
+            before, after = before_all.get(project_id), after_all.get(project_id)
+            name = project_names.get((key.hub, project_id), "")
+            where = (key.hub, hub_name(key.hub), project_id, name)
+            if before is None or after is None:
+                kind = Kind.ADDED if before is None else Kind.REMOVED
+                found.append(Difference("project", kind, *where))
+                continue
+            said = [
+                line
+                for f in ("Name", "ProjectAccess", "ProjectStatus")
+                if (line := _arrow(f, before, after))
+            ]
+            if "ProjectAccess" in " ".join(said) and "Limited" in (
+                str(before.get("ProjectAccess")) + str(after.get("ProjectAccess"))
+            ):
+                said.append("this changes who reads it as a limited reader")
+            if said:
+                found.append(Difference("project", Kind.CHANGED, *where, what="; ".join(said)))
+
+    # People, project by project.
+    for key in sorted(_keys(old, new, "users"), key=lambda k: (k.hub, _number_first(k.project))):
+        if hub is not None and key.hub != hub:
+            continue
+        a, b = old.reads.get(key), new.reads.get(key)
+        where = (
+            key.hub,
+            hub_name(key.hub),
+            key.project,
+            project_names.get((key.hub, key.project), ""),
+        )
+        if a is None or b is None or not (a.ok and b.ok):
+            why = _not_compared(a, b, old.label, new.label)
+            found.append(Difference("project", Kind.NOT_COMPARED, *where, what=f"its users: {why}"))
+            continue
+        if a.hashes == b.hashes:
+            continue
+        gone = _by((old.decode(h) for h in a.hashes - b.hashes), _user_key)
+        came = _by((new.decode(h) for h in b.hashes - a.hashes), _user_key)
+        both = {**gone, **came}
+        for user_key in sorted(both, key=lambda k: _who(both[k])[0].lower()):
+            before, after = gone.get(user_key), came.get(user_key)
+            shown, user_id = _who(after or before or {})
+            if before is None or after is None:
+                kind = Kind.ADDED if before is None else Kind.REMOVED
+                record = after or before or {}
+                what = f"{record.get('Role', '?')}, {_access(record)}"
+                found.append(
+                    Difference("user", kind, *where, who=shown, user_id=user_id, what=what)
+                )
+                continue
+            said = _user_changes(before, after)
+            if said:
+                found.append(
+                    Difference(
+                        "user",
+                        Kind.CHANGED,
+                        *where,
+                        who=shown,
+                        user_id=user_id,
+                        what="; ".join(said),
+                    )
+                )
+    return found
+
+
+def _ok(side: Side) -> set[ListKey]:
+    return {key for key, read in side.reads.items() if read.ok}
+
+
+def _keys(old: Side, new: Side, kind: str) -> set[ListKey]:
+    return {k for k in old.reads.keys() | new.reads.keys() if k.kind == kind}
+
+
+def _hub_records(side: Side) -> dict[str, Record]:
+    found: dict[str, Record] = {}
+    for key in side.reads:
+        if key.kind in ("hubs", "hub"):
+            found.update(_by(side.records(key), _id))
+    return found
+
+
+def _not_compared(a: ListRead | None, b: ListRead | None, old: str, new: str) -> str:
+    """Why a list is not compared, in words."""
+    if a is not None and b is not None and not a.ok and not b.ok:
+        return f"not read in either ({b.why})"
+    parts = []
+    for read, label in ((a, old), (b, new)):
+        if read is None:
+            parts.append(f"not asked in {label}")
+        elif not read.ok:
+            parts.append(f"not read in {label} ({read.why})")
+    return "; ".join(parts) or "not compared"
+
+
+def _number_first(text: str) -> tuple[int, str]:
+    return (int(text), "") if text.isdigit() else (1 << 62, text)

@@ -1,0 +1,168 @@
+"""Taking a snapshot (hubs → projects → users, with the search's fan-out) and carrying one in a
+file: JSON lines, a manifest first (schema, server, time, the sha256 of the lines after it)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hubtui.core.people import EVERYONE, Finding, Progress, search_people
+from hubtui.core.store import ListKey, Snapshot, now
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub, HubClient
+
+__all__ = [
+    "FILE_SCHEMA",
+    "SnapshotFileError",
+    "read_snapshot_file",
+    "take_snapshot",
+    "write_snapshot_file",
+]
+
+#: The version of the snapshot file format.
+FILE_SCHEMA = 1
+
+
+class SnapshotFileError(Exception):
+    """A snapshot file that cannot be read, or whose content does not match its manifest."""
+
+
+def _sent(model: Any) -> dict[str, Any]:
+    """A record as the server sent it: its fields, unknown ones kept, absent ones absent."""
+    dumped: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    return dumped
+
+
+async def take_snapshot(
+    client: HubClient,
+    hubs: Sequence[Hub],
+    *,
+    every_hub: bool,
+    origin: str,
+    profile: str | None,
+    concurrency: int,
+    deadline: float | None,
+    on_progress: Callable[[Progress], None] = lambda progress: None,
+) -> Snapshot:
+    """Read every project's users of ``hubs``. ``every_hub``: ``hubs`` is the server's whole hub
+    list (so a hub missing next time was removed); otherwise only these hubs were chosen.
+    A project or hub that cannot be read is kept as such, with why."""
+    taken = now()
+    users: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    failed: dict[tuple[str, str | None], str] = {}
+
+    def collect(finding: Finding) -> None:
+        project = None if finding.project is None else str(finding.project.id)
+        if finding.error is not None:
+            failed[finding.hub.id, project] = str(finding.error)
+        elif finding.user is not None and project is not None:
+            users[finding.hub.id, project].append(_sent(finding.user))
+
+    progress = await search_people(
+        client,
+        EVERYONE,
+        hubs,
+        on_finding=collect,
+        on_progress=on_progress,
+        concurrency=concurrency,
+        deadline=deadline,
+    )
+    lists: dict[ListKey, tuple[bool, str, Sequence[dict[str, Any]]]] = {}
+    if every_hub:
+        lists[ListKey("hubs")] = (True, "", [_sent(hub) for hub in hubs])
+    else:
+        for hub in hubs:
+            lists[ListKey("hub", hub.id)] = (True, "", [_sent(hub)])
+    for hub in hubs:
+        projects = progress.listed.get(hub.id)
+        if projects is None:
+            why = failed.get((hub.id, None), "its projects were not listed")
+            lists[ListKey("projects", hub.id)] = (False, why, [])
+            continue
+        lists[ListKey("projects", hub.id)] = (True, "", [_sent(p) for p in projects.values()])
+        for project_id in projects:
+            key = ListKey("users", hub.id, str(project_id))
+            if (hub.id, project_id) in progress.answered:
+                lists[key] = (True, "", users.pop((hub.id, str(project_id)), []))
+            else:
+                why = failed.get((hub.id, str(project_id)), "no answer before the search ended")
+                lists[key] = (False, why, [])
+    scope = "all hubs" if every_hub else ", ".join(hub.name for hub in hubs)
+    return Snapshot(origin, profile or "", scope, taken, lists)
+
+
+def write_snapshot_file(snapshot: Snapshot, path: Path) -> str:
+    """Write ``snapshot`` to ``path`` as evidence; the sha256 written in its manifest."""
+    lines = [
+        json.dumps(
+            {
+                "kind": k.kind,
+                "hub": k.hub,
+                "project": k.project,
+                "ok": ok,
+                "why": why,
+                "records": list(r),
+            },
+            ensure_ascii=True,
+            sort_keys=True,
+        )
+        for k, (ok, why, r) in sorted(snapshot.lists.items())
+    ]
+    body = "".join(line + "\n" for line in lines).encode("ascii")
+    digest = hashlib.sha256(body).hexdigest()
+    manifest = {
+        "hubtui_snapshot": FILE_SCHEMA,
+        "server": snapshot.origin,
+        "profile": snapshot.profile,
+        "scope": snapshot.scope,
+        "taken": snapshot.taken,
+        "counts": snapshot.counts(),
+        "sha256": digest,
+    }
+    with path.open("wb") as file:
+        file.write(json.dumps(manifest, ensure_ascii=True).encode("ascii") + b"\n")
+        file.write(body)
+    return digest
+
+
+def read_snapshot_file(path: Path) -> Snapshot:
+    """A snapshot file read back, its content checked against its manifest."""
+    try:
+        with path.open("rb") as file:
+            head = file.readline()
+            body = file.read()
+        manifest = json.loads(head)
+    except (OSError, ValueError) as error:
+        raise SnapshotFileError(f"{path} cannot be read as a snapshot file ({error}).") from None
+    if not isinstance(manifest, dict) or "hubtui_snapshot" not in manifest:
+        raise SnapshotFileError(f"{path} is not a hubtui snapshot file (no manifest line).")
+    if manifest["hubtui_snapshot"] != FILE_SCHEMA:
+        raise SnapshotFileError(
+            f"{path} is a snapshot file of format {manifest['hubtui_snapshot']!r}; this hubtui "
+            f"reads format {FILE_SCHEMA}."
+        )
+    if hashlib.sha256(body).hexdigest() != manifest.get("sha256"):
+        raise SnapshotFileError(
+            f"{path}: its content does not match the sha256 of its manifest: it was changed "
+            "or cut after it was written."
+        )
+    lists: dict[ListKey, tuple[bool, str, Sequence[dict[str, Any]]]] = {}
+    try:
+        for line in body.splitlines():
+            item = json.loads(line)
+            key = ListKey(str(item["kind"]), str(item["hub"]), str(item["project"]))
+            lists[key] = (bool(item["ok"]), str(item["why"]), list(item["records"]))
+    except (ValueError, KeyError, TypeError) as error:
+        raise SnapshotFileError(f"{path} holds a list that cannot be read ({error}).") from None
+    return Snapshot(
+        str(manifest.get("server", "")),
+        str(manifest.get("profile", "")),
+        str(manifest.get("scope", "")),
+        str(manifest.get("taken", "")),
+        lists,
+    )

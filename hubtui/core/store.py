@@ -1,0 +1,569 @@
+"""What was read from a server, kept: the last hub list (for an instant start) and snapshots.
+
+One SQLite file (``store.sqlite3`` in the user data directory, or ``HUBTUI_DATA_DIR``), the
+person's alone (file 0600, folder 0700, a symbolic link refused), in WAL mode with a busy timeout
+so that the app and a headless command use it at once. Standard library only: the app reads its
+last hub list from here before httpx and pydantic are imported.
+
+What is kept is each record as the server sent it (unknown fields kept, an absent field absent),
+keyed by the server's origin and the profile, with when it was read; never the token.
+
+- A **record** is stored once, by the hash of its canonical JSON, compressed against a dictionary
+  of the contract's field names: the same user in ten projects, or unchanged across a hundred
+  snapshots, costs its bytes once.
+- A **list** is one thing read: the hubs, a hub's projects, a project's users.
+- A **snapshot** reads lists in one transaction; a list's membership is kept as intervals
+  (``members``: present from snapshot ``since`` to ``until``), so a snapshot where little changed
+  costs the changes, not a copy.
+- The **latest** state of a list (the hub list by default) is kept whole, for the start.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import sqlite3
+import zlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "SCHEMA",
+    "ListKey",
+    "ListRead",
+    "Snapshot",
+    "SnapshotInfo",
+    "Store",
+    "StoreError",
+    "StoreInfo",
+    "default_store_path",
+    "record_hash",
+]
+
+#: The schema this version writes; a store of a newer one is refused, an older one migrated.
+SCHEMA = 1
+#: Words a record's JSON is made of, for compressing each record alone (stored in the file, so
+#: a file always decodes with the dictionary it was written with).
+_ZDICT = b"".join(
+    json.dumps(sample, sort_keys=True, separators=(",", ":")).encode()
+    for sample in (
+        {
+            "Id": "",
+            "Name": "",
+            "DisplayName": "",
+            "NumberOfProjects": 0,
+            "NumberOfUsers": 0,
+            "IsUserEntraIdSsoRestricted": False,
+            "RestrictedTenantDomain": None,
+            "RestrictedTenantId": None,
+            "RequestingUserPermissions": {"Role": "Admin"},
+            "RegionSummary": {"ApiRegionalUrl": "https://", "Location": "", "Name": "US"},
+        },
+        {
+            "Id": 1,
+            "Name": "",
+            "Number": "",
+            "ProjectAccess": "Private",
+            "ProjectStatus": "Active",
+            "Author": {"Id": 1, "FullName": ""},
+            "Image": None,
+            "CreatedDate": "2026-01-01T00:00:00Z",
+            "StartDate": None,
+            "EndDate": None,
+        },
+        {"ProjectAccess": "Limited", "Role": "Editor", "IsReviewer": True, "IsLimited": True},
+        {
+            "DefaultFilterTemplateId": None,
+            "IsLimited": False,
+            "IsReviewer": False,
+            "Role": "Reader",
+            "Teams": [{"Id": 1, "Name": ""}],
+            "User": {
+                "AvatarUrl": "https://avatars./.png",
+                "Email": "@.com",
+                "FirstName": "",
+                "Id": 1,
+                "LastName": "",
+                "UserName": "00000000-0000-4000-8000-000000000000",
+            },
+        },
+        {
+            "DefaultFilterTemplateId": None,
+            "IsLimited": False,
+            "IsReviewer": False,
+            "Role": "Admin",
+            "Teams": None,
+            "User": {
+                "AvatarUrl": "https://avatars.example/00000000-0000-4000-8000-000000000000.png",
+                "Email": "@.example",
+                "FirstName": "",
+                "Id": 1,
+                "LastName": "",
+                "UserName": "00000000-0000-4000-8000-000000000000",
+            },
+        },
+    )
+)
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB);
+CREATE TABLE IF NOT EXISTS records (hash BLOB PRIMARY KEY, body BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS lists (
+    id INTEGER PRIMARY KEY,
+    origin TEXT NOT NULL, profile TEXT NOT NULL,
+    kind TEXT NOT NULL, hub TEXT NOT NULL, project TEXT NOT NULL,
+    UNIQUE (origin, profile, kind, hub, project)
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    id INTEGER PRIMARY KEY,
+    taken TEXT NOT NULL, origin TEXT NOT NULL, profile TEXT NOT NULL,
+    scope TEXT NOT NULL, counts TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS reads (
+    snapshot INTEGER NOT NULL REFERENCES snapshots (id) ON DELETE CASCADE,
+    list INTEGER NOT NULL REFERENCES lists (id),
+    ok INTEGER NOT NULL, why TEXT NOT NULL,
+    PRIMARY KEY (snapshot, list)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS reads_of_list ON reads (list, snapshot);
+CREATE TABLE IF NOT EXISTS members (
+    list INTEGER NOT NULL, since INTEGER NOT NULL, record BLOB NOT NULL, until INTEGER,
+    PRIMARY KEY (list, since, record)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS latest (
+    list INTEGER PRIMARY KEY REFERENCES lists (id), read_at TEXT NOT NULL, body BLOB NOT NULL
+);
+"""
+
+#: The kinds of list: every hub, one hub (a snapshot of chosen hubs), a hub's projects, a
+#: project's users.
+KINDS = ("hubs", "hub", "projects", "users")
+
+
+class StoreError(Exception):
+    """The store cannot be used; the message names the file and why. hubtui runs without it."""
+
+
+@dataclass(frozen=True, order=True)
+class ListKey:
+    """Which list: ``hubs`` (hub and project empty), ``hub`` (one hub), ``projects`` (a hub's),
+    ``users`` (a project's)."""
+
+    kind: str
+    hub: str = ""
+    project: str = ""
+
+
+@dataclass(frozen=True)
+class ListRead:
+    """One list in a snapshot: read (``ok``) with these records, or not, and why."""
+
+    ok: bool
+    why: str = ""
+    hashes: frozenset[bytes] = frozenset()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a snapshot read, before it is written: every list, read or not."""
+
+    origin: str
+    profile: str
+    scope: str
+    """``all hubs`` or the hubs named."""
+    taken: str
+    lists: Mapping[ListKey, tuple[bool, str, Sequence[Mapping[str, Any]]]]
+    """Each list: whether it was read, why not, and its records as sent."""
+
+    def counts(self) -> dict[str, int]:
+        """Hubs whose projects were asked for, projects whose users were, lists not read, and
+        users read (one a project they are in)."""
+        return {
+            "hubs": sum(1 for key in self.lists if key.kind == "projects"),
+            "projects": sum(1 for key in self.lists if key.kind == "users"),
+            "not_read": sum(1 for ok, _, _ in self.lists.values() if not ok),
+            "users": sum(len(r) for k, (_, _, r) in self.lists.items() if k.kind == "users"),
+        }
+
+
+@dataclass(frozen=True)
+class SnapshotInfo:
+    id: int
+    taken: str
+    origin: str
+    profile: str
+    scope: str
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def short(self) -> str:
+        """``#3 (2026-11-17 14:02)``."""
+        return f"#{self.id} ({self.taken.replace('T', ' ')[:16]})"
+
+    @property
+    def label(self) -> str:
+        """``#3 2026-11-17 14:02 UTC, all hubs (1,204 users, 2 projects not read)``."""
+        when = self.taken.replace("T", " ")[:16] + " UTC"
+        users = self.counts.get("users", 0)
+        missing = self.counts.get("not_read", 0)
+        lost = f", {missing} not read" if missing else ""
+        return f"#{self.id} {when}, {self.scope} ({users:,} users{lost})"
+
+
+@dataclass(frozen=True)
+class StoreInfo:
+    path: Path
+    size: int
+    snapshots: int
+    records: int
+    lists: int
+
+
+def default_store_path() -> Path:
+    """``HUBTUI_DATA_DIR`` or the user data directory, then ``store.sqlite3``."""
+    if os.environ.get("HUBTUI_DATA_DIR"):
+        return Path(os.environ["HUBTUI_DATA_DIR"]).expanduser() / "store.sqlite3"
+    from platformdirs import user_data_path
+
+    return user_data_path("hubtui") / "store.sqlite3"
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def canonical(record: Mapping[str, Any]) -> bytes:
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def record_hash(record: Mapping[str, Any]) -> bytes:
+    """The identity of a record: a hash of its canonical JSON (16 bytes)."""
+    return hashlib.blake2b(canonical(record), digest_size=16).digest()
+
+
+class Store:
+    """An open store; use as a context manager, or :meth:`close`."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+        self.path = path
+        self._db = connection
+        found = self._db.execute("SELECT value FROM meta WHERE key = 'zdict'").fetchone()
+        self._zdict: bytes = found[0] if found else _ZDICT
+
+    # Opening ----------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path | None = None, *, read_only: bool = False) -> Store:
+        """Open (or create) the store; :class:`StoreError` says, naming the file, why it cannot
+        be: a symbolic link, a corrupt file, a newer schema, a folder that cannot be written."""
+        path = path or default_store_path()
+        connection: sqlite3.Connection | None = None
+        try:
+            if read_only:
+                if not path.exists():
+                    raise StoreError(f"There is no store at {path} yet: nothing was kept.")
+                target, uri = f"file:{path}?mode=ro", True
+            else:
+                _make_private(path)
+                target, uri = str(path), False
+            connection = sqlite3.connect(
+                target, uri=uri, timeout=5.0, check_same_thread=False, isolation_level=None
+            )
+            connection.execute("PRAGMA foreign_keys = ON")
+            connection.execute("PRAGMA busy_timeout = 5000")
+            if not read_only:
+                connection.execute("PRAGMA journal_mode = WAL")
+            _migrate(connection, path, read_only=read_only)
+        except BaseException as error:
+            if connection is not None:
+                connection.close()
+            if isinstance(error, StoreError | sqlite3.DatabaseError | OSError):
+                raise _refusal(path, error) from None
+            raise
+        return cls(path, connection)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """One transaction, taken at once (no other writer meanwhile); undone whole on error."""
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.rollback()
+                raise
+            db.commit()
+        except sqlite3.Error as error:
+            raise StoreError(f"Could not write to the store {self.path}: {error}.") from None
+
+    # Records ----------------------------------------------------------------------------------
+
+    def _encode(self, record: Mapping[str, Any]) -> tuple[bytes, bytes]:
+        body = canonical(record)
+        packer = zlib.compressobj(9, zdict=self._zdict)
+        return hashlib.blake2b(body, digest_size=16).digest(), packer.compress(
+            body
+        ) + packer.flush()
+
+    def record(self, key: bytes) -> dict[str, Any]:
+        """One stored record, as the server sent it."""
+        row = self._db.execute("SELECT body FROM records WHERE hash = ?", (key,)).fetchone()
+        if row is None:
+            raise StoreError(f"The store {self.path} lacks a record it refers to.")
+        unpacker = zlib.decompressobj(zdict=self._zdict)
+        decoded: dict[str, Any] = json.loads(unpacker.decompress(row[0]) + unpacker.flush())
+        return decoded
+
+    def _list_id(self, db: sqlite3.Connection, origin: str, profile: str, key: ListKey) -> int:
+        db.execute(
+            "INSERT OR IGNORE INTO lists (origin, profile, kind, hub, project) VALUES (?,?,?,?,?)",
+            (origin, profile, key.kind, key.hub, key.project),
+        )
+        row = db.execute(
+            "SELECT id FROM lists WHERE origin=? AND profile=? AND kind=? AND hub=? AND project=?",
+            (origin, profile, key.kind, key.hub, key.project),
+        ).fetchone()
+        return int(row[0])
+
+    # The latest state of a list ---------------------------------------------------------------
+
+    def save_latest(
+        self,
+        origin: str,
+        profile: str | None,
+        key: ListKey,
+        records: Sequence[Mapping[str, Any]],
+        read_at: str | None = None,
+    ) -> None:
+        """Keep this list as last read (replacing what was kept)."""
+        body = zlib.compress(json.dumps(list(records), ensure_ascii=False).encode(), 6)
+        with self._writing() as db:
+            list_id = self._list_id(db, origin, profile or "", key)
+            db.execute(
+                "INSERT OR REPLACE INTO latest (list, read_at, body) VALUES (?,?,?)",
+                (list_id, read_at or now(), body),
+            )
+
+    def latest(
+        self, origin: str, profile: str | None, key: ListKey
+    ) -> tuple[list[dict[str, Any]], str] | None:
+        """The list as last read, and when; None if it was never kept."""
+        row = self._db.execute(
+            "SELECT latest.body, latest.read_at FROM latest JOIN lists ON lists.id = latest.list "
+            "WHERE origin=? AND profile=? AND kind=? AND hub=? AND project=?",
+            (origin, profile or "", key.kind, key.hub, key.project),
+        ).fetchone()
+        if row is None:
+            return None
+        try:
+            records = json.loads(zlib.decompress(row[0]))
+        except (zlib.error, ValueError) as error:
+            raise StoreError(f"The list kept in {self.path} cannot be read ({error}).") from None
+        if not isinstance(records, list):
+            raise StoreError(f"The list kept in {self.path} is not a list.")
+        return records, str(row[1])
+
+    # Snapshots --------------------------------------------------------------------------------
+
+    def write_snapshot(self, snapshot: Snapshot) -> SnapshotInfo:
+        """Record a snapshot in one transaction: seen whole, or not at all."""
+        counts = snapshot.counts()
+        with self._writing() as db:
+            cursor = db.execute(
+                "INSERT INTO snapshots (taken, origin, profile, scope, counts) VALUES (?,?,?,?,?)",
+                (
+                    snapshot.taken,
+                    snapshot.origin,
+                    snapshot.profile,
+                    snapshot.scope,
+                    json.dumps(counts),
+                ),
+            )
+            snapshot_id = int(cursor.lastrowid or 0)
+            for key, (ok, why, records) in sorted(snapshot.lists.items()):
+                list_id = self._list_id(db, snapshot.origin, snapshot.profile, key)
+                db.execute(
+                    "INSERT INTO reads (snapshot, list, ok, why) VALUES (?,?,?,?)",
+                    (snapshot_id, list_id, int(ok), why),
+                )
+                if ok:
+                    self._write_members(db, list_id, snapshot_id, records)
+        return SnapshotInfo(
+            snapshot_id, snapshot.taken, snapshot.origin, snapshot.profile, snapshot.scope, counts
+        )
+
+    def _write_members(
+        self,
+        db: sqlite3.Connection,
+        list_id: int,
+        snapshot_id: int,
+        records: Sequence[Mapping[str, Any]],
+    ) -> None:
+        encoded = dict(self._encode(record) for record in records)
+        # In key order: the pages of the tables fill up instead of splitting half-empty.
+        db.executemany(
+            "INSERT OR IGNORE INTO records (hash, body) VALUES (?,?)", sorted(encoded.items())
+        )
+        present = {
+            row[0]
+            for row in db.execute(
+                "SELECT record FROM members WHERE list = ? AND until IS NULL", (list_id,)
+            )
+        }
+        previous = db.execute(
+            "SELECT max(snapshot) FROM reads WHERE list = ? AND ok = 1 AND snapshot < ?",
+            (list_id, snapshot_id),
+        ).fetchone()[0]
+        gone = present - encoded.keys()
+        if gone:
+            db.executemany(
+                "UPDATE members SET until = ? WHERE list = ? AND record = ? AND until IS NULL",
+                [(previous, list_id, key) for key in gone],
+            )
+        db.executemany(
+            "INSERT INTO members (list, since, record, until) VALUES (?,?,?,NULL)",
+            [(list_id, snapshot_id, key) for key in sorted(encoded.keys() - present)],
+        )
+
+    def snapshots(
+        self, origin: str | None = None, profile: str | None = None
+    ) -> list[SnapshotInfo]:
+        """The snapshots kept (of this server and profile, when given), oldest first."""
+        query = "SELECT id, taken, origin, profile, scope, counts FROM snapshots"
+        args: tuple[str, ...] = ()
+        if origin is not None:
+            query += " WHERE origin = ? AND profile = ?"
+            args = (origin, profile or "")
+        return [
+            SnapshotInfo(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]))
+            for row in self._db.execute(query + " ORDER BY id", args)
+        ]
+
+    def snapshot(self, snapshot_id: int) -> SnapshotInfo:
+        for info in self._db.execute(
+            "SELECT id, taken, origin, profile, scope, counts FROM snapshots WHERE id = ?",
+            (snapshot_id,),
+        ):
+            return SnapshotInfo(info[0], info[1], info[2], info[3], info[4], json.loads(info[5]))
+        raise StoreError(f"There is no snapshot #{snapshot_id} in {self.path}.")
+
+    def reads(self, snapshot_id: int) -> dict[ListKey, ListRead]:
+        """Every list the snapshot read (or tried to), with its records' hashes."""
+        found: dict[ListKey, ListRead] = {}
+        rows = self._db.execute(
+            "SELECT lists.id, kind, hub, project, ok, why FROM reads "
+            "JOIN lists ON lists.id = reads.list WHERE reads.snapshot = ?",
+            (snapshot_id,),
+        ).fetchall()
+        for list_id, kind, hub, project, ok, why in rows:
+            hashes: frozenset[bytes] = frozenset()
+            if ok:
+                hashes = frozenset(
+                    row[0]
+                    for row in self._db.execute(
+                        "SELECT record FROM members WHERE list = ? AND since <= ? "
+                        "AND (until IS NULL OR until >= ?)",
+                        (list_id, snapshot_id, snapshot_id),
+                    )
+                )
+            found[ListKey(kind, hub, project)] = ListRead(bool(ok), why, hashes)
+        return found
+
+    # Upkeep -----------------------------------------------------------------------------------
+
+    def info(self) -> StoreInfo:
+        def count(table: str) -> int:
+            return int(self._db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])  # noqa: S608
+
+        size = sum(
+            p.stat().st_size
+            for p in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"))
+            if p.exists()
+        )
+        return StoreInfo(self.path, size, count("snapshots"), count("records"), count("lists"))
+
+    def prune(self, before: str) -> int:
+        """Forget the snapshots taken before this time (ISO), and what only they held; how many
+        snapshots were forgotten."""
+        with self._writing() as db:
+            gone = db.execute("DELETE FROM snapshots WHERE taken < ?", (before,)).rowcount
+            oldest = db.execute("SELECT min(id) FROM snapshots").fetchone()[0]
+            if oldest is None:
+                db.execute("DELETE FROM members")
+            else:
+                db.execute("DELETE FROM members WHERE until IS NOT NULL AND until < ?", (oldest,))
+            db.execute("DELETE FROM records WHERE hash NOT IN (SELECT record FROM members)")
+        return int(gone)
+
+    def vacuum(self) -> None:
+        """Give the space of what was forgotten back to the disk."""
+        self._db.execute("VACUUM")
+
+
+def _refusal(path: Path, error: BaseException) -> StoreError:
+    """Why the store at ``path`` cannot be used, naming the file; hubtui runs without it."""
+    if isinstance(error, StoreError):
+        return error
+    if isinstance(error, OSError):
+        why = error.strerror or str(error)
+        if error.errno == errno.ELOOP:
+            why = "it is a symbolic link, which hubtui does not follow"
+        return StoreError(f"The store {path} cannot be opened ({why}); hubtui runs without it.")
+    return StoreError(
+        f"The store {path} cannot be used ({error}); hubtui runs without it. Move the file "
+        "away to start a new one."
+    )
+
+
+def _make_private(path: Path) -> None:
+    """The folder 0700 and the file 0600 (made so if looser), a symbolic link refused."""
+    folder = path.parent
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = folder.stat()
+    if info.st_mode & 0o077 and info.st_uid == os.getuid():
+        folder.chmod(0o700)
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+    descriptor = os.open(path, flags, 0o600)  # ELOOP on a symbolic link
+    try:
+        if os.fstat(descriptor).st_mode & 0o077:
+            os.fchmod(descriptor, 0o600)
+    finally:
+        os.close(descriptor)
+
+
+def _migrate(db: sqlite3.Connection, path: Path, *, read_only: bool) -> None:
+    """Bring the schema to :data:`SCHEMA`; refuse a newer one."""
+    with closing(db.cursor()) as cursor:
+        version = int(cursor.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA:
+            raise StoreError(
+                f"The store {path} was written by a newer hubtui (schema {version}; this one "
+                f"reads {SCHEMA}); hubtui runs without it. Upgrade hubtui, or move the file away."
+            )
+        if version == SCHEMA:
+            return
+        if read_only:
+            raise StoreError(f"The store {path} is empty or of an old schema; open it to write.")
+        cursor.executescript(f"BEGIN; {_TABLES} PRAGMA user_version = {SCHEMA}; COMMIT;")
+        cursor.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('zdict', ?)", (_ZDICT,))
+
+
+def hashes_of(records: Iterable[Mapping[str, Any]]) -> dict[bytes, Mapping[str, Any]]:
+    """Records by their hash (as a store would key them), for lists not read from a store."""
+    return {record_hash(record): record for record in records}
