@@ -59,6 +59,12 @@ def add_global_options(parser: argparse.ArgumentParser, *, after_command: bool =
         **default,
     )
     parser.add_argument(
+        "--no-store",
+        action="store_true",
+        help="keep nothing read on disk this run (the store setting: hubs, all or off)",
+        **flag,
+    )
+    parser.add_argument(
         "--log-file",
         help="write a debug log of every request and response here (the token is redacted)",
         **default,
@@ -71,7 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hubtui",
         description="A keyboard-first terminal app for hubs, projects and project users. "
-        "With a command (hubs, hub, projects, users, who, add-user, set-role) it prints the "
+        "With a command (hubs, hub, projects, users, who, add-user, set-role, snapshot, diff, "
+        "store) it prints the "
         "answer and exits.",
         epilog="The token comes from HUBTUI_TOKEN, --token-file or the config file's "
         f"token_command; never from a flag value. Commands' {EXIT_STATUSES}.",
@@ -153,6 +160,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"hubtui: {exc}", file=sys.stderr)
         return 2
+    from hubtui.headless.history import file_pair
+
+    if args.command == "store" or file_pair(args):  # the store or two files: no server needed
+        from hubtui import headless
+
+        return headless.run(args, lambda: None, settings, "")  # type: ignore[arg-type,return-value]
     if not args.demo and not settings.base_url:
         print(
             "hubtui: no server given. Use --base-url, HUBTUI_BASE_URL or base_url in the "
@@ -171,7 +184,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in HEADLESS:
         from hubtui import headless
 
-        return headless.run(args, connect, settings, server_label)
+        last_week = demo_connector(settings, last_week=True) if args.demo else None
+        return headless.run(args, connect, settings, server_label, last_week)
     if os.environ.get("TERM") == "dumb":
         print(
             "hubtui: this terminal (TERM=dumb) cannot show the app. The same answers come "
@@ -233,6 +247,7 @@ def settings_from(args: argparse.Namespace, *, profile: str | None, flags: bool 
         ca_bundle=args.ca_bundle,
         concurrency=args.concurrency,
         profile=profile,
+        store="off" if args.no_store else None,
         need_token=not args.demo,
     )
 
@@ -273,20 +288,22 @@ def start_log(path: str) -> None:
     log.setLevel(logging.DEBUG)
 
 
-def demo_connector(settings: Settings) -> Callable[[], HubClient]:
-    """Build, when called, a client talking in-process to a fresh demo API."""
+def demo_connector(settings: Settings, *, last_week: bool = False) -> Callable[[], HubClient]:
+    """Build, when called, a client talking in-process to a fresh demo API (``last_week``: to
+    the demo's data as it was a week ago)."""
 
     def connect() -> HubClient:
         import httpx
 
+        from hubtui import demo
         from hubtui.api import HubClient
-        from hubtui.demo import DEMO_TOKEN, create_app
 
+        data = demo.last_week() if last_week else demo.DemoStore()
         return HubClient(
             DEMO_BASE_URL,
-            token=DEMO_TOKEN,
+            token=demo.DEMO_TOKEN,
             api_version=settings.api_version,
-            transport=httpx.ASGITransport(app=create_app()),
+            transport=httpx.ASGITransport(app=demo.create_app(data)),
             deadline=settings.deadline,
             max_records=settings.max_records,
         )

@@ -28,6 +28,10 @@ __all__ = ["ConfigError", "Settings", "config_path", "load_settings", "profile_n
 TOKEN_COMMAND_TIMEOUT = 30.0
 
 
+#: What the store keeps: the hub lists, every list read, or nothing.
+STORE_CHOICES = ("hubs", "all", "off")
+
+
 class ConfigError(Exception):
     """A setting is missing or wrong; the message says which and how to fix it."""
 
@@ -52,6 +56,9 @@ class Settings:
     reported as not read."""
     profile: str | None = None
     """The profile these settings come from, if any."""
+    store: str = "hubs"
+    """What is kept on disk of what was read: ``hubs`` (the hub lists, for the start), ``all``
+    (every list read, as its latest state) or ``off`` (nothing)."""
 
 
 def config_path(env: Mapping[str, str] | None = None) -> Path:
@@ -74,6 +81,7 @@ def load_settings(
     ca_bundle: str | None = None,
     concurrency: int | None = None,
     profile: str | None = None,
+    store: str | None = None,
     env: Mapping[str, str] | None = None,
     need_token: bool = True,
 ) -> Settings:
@@ -106,6 +114,11 @@ def load_settings(
     )
     if url:
         _check_base_url(url, insecure)
+    kept = store or env.get("HUBTUI_STORE") or _str(file, "store") or "hubs"
+    if kept not in STORE_CHOICES:
+        raise ConfigError(
+            f"The store setting must be one of {', '.join(STORE_CHOICES)}, not {inert(kept)!r}."
+        )
     settings = Settings(
         base_url=url,
         api_version=version,
@@ -120,6 +133,7 @@ def load_settings(
         concurrency=concurrency or int(_number(file, "concurrency", 8, 1, 64, whole=True)),
         search_deadline=_number(file, "search_deadline", 300.0, 1, 86_400),
         profile=profile,
+        store=kept,
     )
     if not need_token:
         return settings

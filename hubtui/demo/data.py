@@ -483,3 +483,27 @@ _ASCII = str.maketrans(
 
 def _ascii(text: str) -> str:
     return text.translate(_ASCII).replace("ß", "ss").replace("æ", "ae").replace("Æ", "AE")
+
+
+def last_week() -> DemoStore:
+    """The demo's data as it was a week ago: what ``hubtui --demo diff`` compares today with.
+
+    Since then, Aiko Tanaka was promoted (Reader → Editor) and Ulla Berg removed from Harbour
+    Bridge Retrofit, that project was switched from Private to Limited (the whitelisted domain's
+    people became its limited readers), and Nordic Rail's DisplayName was changed.
+    """
+    store = DemoStore()
+    acme = store.hub_by_name("acme-build")
+    nordic = store.hub_by_name("nordic-rail")
+    assert acme is not None
+    assert nordic is not None
+    bridge = next(p for p in acme.projects.values() if p.name == "Harbour Bridge Retrofit")
+    bridge.access = "Private"
+    aiko = store.user_by_email("aiko.tanaka@acme-build.com")
+    assert aiko is not None
+    bridge.members[aiko.id].role = "Reader"
+    ulla = store._new_user("Ulla", "Berg", "ulla.berg@acme-build.com")
+    acme.user_ids.append(ulla.id)
+    bridge.members[ulla.id] = Membership(role="Editor", teams=[])
+    nordic.display_name = "Nordic Rail Consortium"
+    return store

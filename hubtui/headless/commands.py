@@ -21,6 +21,14 @@ if TYPE_CHECKING:
     from hubtui.config import Settings
 
 from hubtui.headless.changes import change_command
+from hubtui.headless.history import (
+    add_history_commands,
+    diff_command,
+    diff_files,
+    file_pair,
+    snapshot_command,
+    store_command,
+)
 from hubtui.headless.output import (
     BROKEN_PIPE,
     EXIT_STATUSES,
@@ -113,8 +121,12 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         )
         verbose(change)
 
+    add_history_commands(commands, command)
 
-HEADLESS = frozenset({"hubs", "hub", "projects", "users", "who", "add-user", "set-role"})
+
+HEADLESS = frozenset(
+    {"hubs", "hub", "projects", "users", "who", "add-user", "set-role", "snapshot", "diff", "store"}
+)
 
 
 def run(
@@ -122,10 +134,16 @@ def run(
     connect: Callable[[], HubClient],
     settings: Settings,
     server_label: str,
+    last_week: Callable[[], HubClient] | None = None,
 ) -> int:
-    """Run one headless command; its exit status."""
+    """Run one headless command; its exit status. ``last_week``: the demo's API as it was a
+    week ago (under ``--demo``), whose snapshot starts the demo's store."""
     try:
-        return asyncio.run(_run(args, connect, settings, server_label))
+        if args.command == "store":
+            return store_command(args, settings, args.demo)
+        if file_pair(args):
+            return _print(args, *diff_files(args))
+        return asyncio.run(_run(args, connect, settings, server_label, last_week))
     except Stop as stop:
         print(f"hubtui: {stop.message}", file=sys.stderr)
         return stop.status
@@ -144,6 +162,7 @@ async def _run(
     connect: Callable[[], HubClient],
     settings: Settings,
     server_label: str,
+    last_week: Callable[[], HubClient] | None = None,
 ) -> int:
     from hubtui.api import HubError, NotFoundError
 
@@ -156,11 +175,20 @@ async def _run(
                 return await change_command(args, client, settings, server_label)
             if getattr(args, "curl", False):
                 return await _curl(args, client)
-            table, status = await _query(args, client, settings)
+            if args.command == "snapshot":
+                return await snapshot_command(args, client, settings, args.demo, last_week)
+            if args.command == "diff":
+                table, status = await diff_command(args, client, settings, args.demo, last_week)
+            else:
+                table, status = await _query(args, client, settings)
         except NotFoundError as error:
             raise Stop(NOTHING, inert(str(error), limit=1000)) from None
         except HubError as error:
             raise Stop(REFUSED, inert(str(error), limit=1000)) from None
+    return _print(args, table, status)
+
+
+def _print(args: argparse.Namespace, table: Table, status: int) -> int:
     fmt = args.format or ("table" if sys.stdout.isatty() else "jsonl")
     if not table.items and (fmt == "table" or sys.stderr.isatty()):
         print(f"hubtui: {table.empty}.", file=sys.stderr)

@@ -1,0 +1,416 @@
+"""Access over time: `snapshot`, `diff` and `store`, on the store of what was read."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from hubtui.core.layout import Column
+from hubtui.core.text import inert
+from hubtui.core.words import size_words
+from hubtui.headless.output import NOT_SENT, NOTHING, OK, REFUSED, Stop, Table
+from hubtui.headless.tables import resolve_hub
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub, HubClient
+    from hubtui.config import Settings
+    from hubtui.core.diff import Difference, Side
+    from hubtui.core.people import Progress
+    from hubtui.core.store import Snapshot, Store
+
+# The store, the diff and the snapshot reader are imported when a command of theirs runs: the
+# app and the other commands start without them.
+
+__all__ = [
+    "add_history_commands",
+    "diff_command",
+    "diff_files",
+    "file_pair",
+    "snapshot_command",
+    "store_command",
+]
+
+#: The demo's own store, apart from the person's.
+DEMO_STORE = "demo-store.sqlite3"
+
+
+def add_history_commands(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    command: Callable[[str, str], argparse.ArgumentParser],
+) -> None:
+    snapshot = command(
+        "snapshot",
+        "read every project's users of all hubs (or of HUB ...) and keep them as one snapshot. "
+        "Exit status 3 when a project could not be read (the snapshot says which)",
+    )
+    snapshot.add_argument("hubs", metavar="HUB", nargs="*", help="only these hubs (Name or Id)")
+    snapshot.add_argument(
+        "--export", metavar="FILE", help="also write it to FILE (JSON lines with a sha256)"
+    )
+    diff = command(
+        "diff",
+        "what changed in access between two snapshots (or a snapshot and now). Exit status 0: "
+        "no difference; 1: differences; 3: nothing differs but something was not compared. "
+        "With two snapshot files (A B), compares them without a store",
+    )
+    diff.add_argument("items", metavar="HUB | A B", nargs="*")
+    diff.add_argument(
+        "--since", help="a snapshot (#3 or 3) or a date (2026-11-17): the latest before"
+    )
+    diff.add_argument(
+        "--until", default="now", help="a snapshot, a date, or now (default: read now)"
+    )
+    store = commands.add_parser(
+        "store",
+        help="the store of what was read: info, or prune --keep 30d",
+        description="The store of what was read (hub lists, snapshots).",
+        allow_abbrev=False,
+    )
+    store.add_argument("action", choices=("info", "prune"))
+    store.add_argument("--keep", default="30d", help="prune: keep this much (30d, 12w, 6m)")
+
+
+def origin_of(settings: Settings, demo: bool) -> str:
+    """The server's key in the store: its scheme, host and port (the demo: ``demo``)."""
+    if demo or not settings.base_url:
+        return "demo"
+    parts = urlsplit(settings.base_url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"
+
+
+def store_path(demo: bool) -> Path:
+    from hubtui.core.store import default_store_path
+
+    path = default_store_path()
+    return path.with_name(DEMO_STORE) if demo else path
+
+
+def open_store(settings: Settings, demo: bool, *, read_only: bool = False) -> Store:
+    from hubtui.core.store import Store, StoreError
+
+    if settings.store == "off":
+        raise Stop(
+            NOT_SENT,
+            'the store is off (store = "off" or --no-store): nothing read is kept. Use '
+            "--export FILE to write a snapshot to a file instead.",
+        )
+    try:
+        return Store.open(store_path(demo), read_only=read_only)
+    except StoreError as error:
+        raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
+
+
+def _progress() -> Callable[[Progress], None]:
+    shown = sys.stderr.isatty()
+
+    def show(progress: Progress) -> None:
+        if shown:
+            done, total = progress.projects_done, max(progress.projects_total, 1)
+            bar = "█" * (20 * done // total) + "░" * (20 - 20 * done // total)
+            print(
+                f"\r\x1b[K{bar} {done:,} / {progress.projects_total:,} projects",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    return show
+
+
+async def _read_now(
+    client: HubClient, settings: Settings, origin: str, given: list[str]
+) -> Snapshot:
+    from hubtui.core.history import take_snapshot
+
+    hubs: list[Hub] = (
+        [await resolve_hub(client, name) for name in given]
+        if given
+        else list(await client.list_hubs())
+    )
+    snapshot = await take_snapshot(
+        client,
+        hubs,
+        every_hub=not given,
+        origin=origin,
+        profile=settings.profile,
+        concurrency=settings.concurrency,
+        deadline=settings.search_deadline,
+        on_progress=_progress(),
+    )
+    if sys.stderr.isatty():
+        print("\r\x1b[K", end="", file=sys.stderr)
+    return snapshot
+
+
+def _not_read(snapshot: Snapshot) -> list[str]:
+    return [
+        f"{key.kind} of {key.hub or 'the server'}"
+        + (f" project {key.project}" if key.project else "")
+        + f": {why}"
+        for key, (ok, why, _) in sorted(snapshot.lists.items())
+        if not ok
+    ]
+
+
+async def seed_demo(store: Store, last_week: Callable[[], HubClient], settings: Settings) -> None:
+    """The demo's store starts with a snapshot of "last week", so that a diff has a past."""
+    from hubtui.core.history import take_snapshot
+    from hubtui.core.store import Snapshot
+
+    if store.snapshots("demo", settings.profile):
+        return
+    async with last_week() as client:
+        snapshot = await take_snapshot(
+            client,
+            list(await client.list_hubs()),
+            every_hub=True,
+            origin="demo",
+            profile=settings.profile,
+            concurrency=settings.concurrency,
+            deadline=settings.search_deadline,
+        )
+    taken = (datetime.now(UTC) - timedelta(days=7)).isoformat(timespec="seconds")
+    store.write_snapshot(
+        Snapshot(
+            snapshot.origin,
+            snapshot.profile,
+            snapshot.scope,
+            taken.replace("+00:00", "Z"),
+            snapshot.lists,
+        )
+    )
+
+
+async def snapshot_command(
+    args: argparse.Namespace,
+    client: HubClient,
+    settings: Settings,
+    demo: bool,
+    last_week: Callable[[], HubClient] | None,
+) -> int:
+    from hubtui.core.history import write_snapshot_file
+    from hubtui.core.store import StoreError
+
+    origin = origin_of(settings, demo)
+    store = None if args.export and settings.store == "off" else open_store(settings, demo)
+    try:
+        if store is not None and last_week is not None:
+            await seed_demo(store, last_week, settings)
+        snapshot = await _read_now(client, settings, origin, args.hubs)
+        where = []
+        if store is not None:
+            info = store.write_snapshot(snapshot)
+            where.append(f"kept as snapshot #{info.id} in {store.path}")
+        if args.export:
+            digest = write_snapshot_file(snapshot, Path(args.export))
+            where.append(f"written to {args.export} (sha256 {digest[:16]}…)")
+    except StoreError as error:
+        raise Stop(REFUSED, inert(str(error), limit=None)) from None
+    finally:
+        if store is not None:
+            store.close()
+    counts = snapshot.counts()
+    missing = _not_read(snapshot)
+    print(
+        f"Snapshot of {inert(snapshot.scope)}: {counts['hubs']:,} hubs, {counts['projects']:,} "
+        f"projects, {counts['users']:,} users; {'; '.join(where)}.",
+        file=sys.stderr,
+    )
+    if missing:
+        print(f"Incomplete: {len(missing)} not read:", file=sys.stderr)
+        for line in missing:
+            print(f"  {inert(line, limit=300)}", file=sys.stderr)
+        return REFUSED
+    return OK
+
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([T ][\d:]+)?Z?$")
+
+
+def _pick(
+    store: Store, origin: str, profile: str | None, given: str, *, before: int | None = None
+) -> int:
+    """A snapshot by id (``3``, ``#3``) or the latest taken by a date."""
+    kept = store.snapshots(origin, profile)
+    if before is not None:
+        kept = [s for s in kept if s.id < before]
+    text = given.strip().lstrip("#")
+    if text.isdigit():
+        if not any(s.id == int(text) for s in store.snapshots()):
+            raise Stop(NOTHING, f"there is no snapshot #{text} (hubtui store info lists them)")
+        return int(text)
+    if text == "latest" or not text:
+        if not kept:
+            raise Stop(
+                NOTHING, "there is no snapshot of this server yet: take one with hubtui snapshot"
+            )
+        return kept[-1].id
+    if not _DATE.match(text):
+        raise Stop(NOT_SENT, f"{inert(given)} is neither a snapshot (#3) nor a date (2026-11-17)")
+    day = text.replace(" ", "T")
+    by = day + ("T23:59:59Z" if "T" not in day else "")
+    earlier = [s for s in kept if s.taken <= by]
+    if not earlier:
+        raise Stop(NOTHING, f"there is no snapshot of this server taken by {inert(given)}")
+    return earlier[-1].id
+
+
+def _diff_table(found: list[Difference]) -> Table:
+    return Table(
+        (
+            Column("mark", " ", width=1, keep=True),
+            Column("level", "Of", width=7, priority=2),
+            Column("hub", "Hub", min_width=12, keep=True),
+            Column("project", "Project", min_width=16, keep=True),
+            Column("person", "Person", min_width=18, keep=True),
+            Column("what", "What", min_width=30, keep=True),
+        ),
+        found,
+        lambda d: (
+            d.kind.mark,
+            d.level,
+            inert(d.hub_name),
+            inert(d.project_name or d.project_id),
+            inert(d.who),
+            inert(f"{d.kind.value}: {d.what}" if d.what else d.kind.value),
+        ),
+        lambda items: [d.as_record() for d in items],
+        empty="no differences",
+        csv=(
+            (
+                "change",
+                "level",
+                "hub",
+                "hub_id",
+                "project",
+                "project_id",
+                "person",
+                "user_id",
+                "what",
+            ),
+            lambda d: (
+                d.kind.value,
+                d.level,
+                d.hub_name,
+                d.hub_id,
+                d.project_name,
+                d.project_id,
+                d.who,
+                d.user_id,
+                d.what,
+            ),
+        ),
+    )
+
+
+def file_pair(args: argparse.Namespace) -> bool:
+    """``diff A B`` names two snapshot files (compared without a store or a server)."""
+    return (
+        args.command == "diff"
+        and len(args.items) == 2
+        and all(Path(item).is_file() for item in args.items)
+    )
+
+
+def diff_files(args: argparse.Namespace) -> tuple[Table, int]:
+    from hubtui.core.diff import Side, compare
+    from hubtui.core.history import SnapshotFileError, read_snapshot_file
+
+    first, second = args.items
+    try:
+        old = Side.from_snapshot(read_snapshot_file(Path(first)), first)
+        new = Side.from_snapshot(read_snapshot_file(Path(second)), second)
+    except SnapshotFileError as error:
+        raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
+    return _answer(compare(old, new), old, new)
+
+
+async def diff_command(
+    args: argparse.Namespace,
+    client: HubClient,
+    settings: Settings,
+    demo: bool,
+    last_week: Callable[[], HubClient] | None,
+) -> tuple[Table, int]:
+    from hubtui.core.diff import Side, compare
+
+    items = list(args.items)
+    if len(items) > 1:
+        raise Stop(NOT_SENT, "diff takes one HUB, or two snapshot files")
+    hub = await resolve_hub(client, items[0]) if items else None
+    origin = origin_of(settings, demo)
+    with open_store(settings, demo) as store:
+        if last_week is not None:
+            await seed_demo(store, last_week, settings)
+        until_id = None
+        if args.until != "now":
+            until_id = _pick(store, origin, settings.profile, args.until)
+        since_id = _pick(store, origin, settings.profile, args.since or "latest", before=until_id)
+        old = Side.from_store(store, since_id)
+        if until_id is None:
+            now = await _read_now(client, settings, origin, [hub.id] if hub else [])
+            new = Side.from_snapshot(now, "now")
+        else:
+            new = Side.from_store(store, until_id)
+        found = compare(old, new, hub=None if hub is None else hub.id)
+    print(f"From {inert(old.label)} to {inert(new.label)}:", file=sys.stderr)
+    return _answer(found, old, new)
+
+
+def _answer(found: list[Difference], old: Side, new: Side) -> tuple[Table, int]:
+    from hubtui.core.diff import Kind
+
+    changed = [d for d in found if d.kind is not Kind.NOT_COMPARED]
+    unsure = len(found) - len(changed)
+    words = f"{len(changed):,} differences"
+    if unsure:
+        words += f"; {unsure:,} lists not compared (not read in one of them: see the rows with ?)"
+    print(words, file=sys.stderr)
+    if changed:
+        return _diff_table(found), NOTHING
+    return _diff_table(found), REFUSED if unsure else OK
+
+
+_KEEP = re.compile(r"^(\d+)([dwm])$")
+
+
+def store_command(args: argparse.Namespace, settings: Settings, demo: bool) -> int:
+    with open_store(settings, demo) as store:
+        if args.action == "prune":
+            found = _KEEP.match(args.keep.strip())
+            if not found:
+                raise Stop(
+                    NOT_SENT,
+                    f"--keep takes days, weeks or months (30d, 12w, 6m), not {inert(args.keep)}",
+                )
+            days = int(found[1]) * {"d": 1, "w": 7, "m": 30}[found[2]]
+            before = (datetime.now(UTC) - timedelta(days=days)).isoformat(timespec="seconds")
+            from hubtui.core.store import StoreError
+
+            try:
+                gone = store.prune(before.replace("+00:00", "Z"))
+                store.vacuum()
+            except StoreError as error:
+                raise Stop(REFUSED, inert(str(error), limit=None)) from None
+            print(
+                f"Forgot {gone} snapshot{'s' if gone != 1 else ''} taken before {before[:10]}.",
+                file=sys.stderr,
+            )
+        info = store.info()
+        print(f"Store: {info.path}")
+        print(
+            f"Size: {size_words(info.size)}; {info.records:,} distinct records; "
+            f"{info.lists:,} lists"
+        )
+        kept = store.snapshots()
+        print(f"Snapshots: {len(kept)}")
+        for snapshot in kept:
+            print(f"  {inert(snapshot.label)} on {inert(snapshot.origin)}")
+    return OK

@@ -1,0 +1,85 @@
+"""`snapshot`, `diff` and `store` as a script uses them: exit statuses like diff's, the demo's
+week of changes, evidence files compared without a store, and a store that is off or unreadable
+said so by name."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hubtui.cli import main
+
+
+@pytest.fixture(autouse=True)
+def _own_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HUBTUI_CONFIG", str(tmp_path / "none.toml"))
+    monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path / "data"))
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_the_demo_shows_last_weeks_changes_and_a_new_snapshot_has_none(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    status, out, err = run(capsys, "--demo", "diff", "--format", "json")
+    assert status == 1  # differences, as diff says it
+    rows = json.loads(out)
+    assert {"change": "changed", "person": "aiko.tanaka@acme-build.com"}.items() <= next(
+        r for r in rows if r["person"] == "aiko.tanaka@acme-build.com"
+    ).items()
+    assert "9 differences" in err
+    assert (tmp_path / "data" / "demo-store.sqlite3").exists()  # apart from the person's own
+    assert not (tmp_path / "data" / "store.sqlite3").exists()
+    status, _, err = run(capsys, "--demo", "snapshot")
+    assert status == 3  # one project's users are refused: the snapshot says it is incomplete
+    assert "Incomplete: 1 not read" in err
+    assert "project 1012" in err
+    status, out, err = run(capsys, "--demo", "diff", "--format", "jsonl")
+    assert status == 3  # nothing differs, but a project was not compared
+    assert [json.loads(line)["change"] for line in out.splitlines()] == ["not compared"]
+    status, out, _ = run(
+        capsys, "--demo", "diff", "--since", "#1", "--until", "#2", "--format", "csv"
+    )
+    assert status == 1
+    assert out.splitlines()[0].startswith("change,level,hub,hub_id,project")
+    status, out, _ = run(capsys, "--demo", "store", "info")
+    assert status == 0
+    assert "Snapshots: 2" in out
+
+
+def test_evidence_files_are_compared_without_a_store(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    assert run(capsys, "--demo", "--no-store", "snapshot", "--export", str(first))[0] == 3
+    assert run(capsys, "--demo", "--no-store", "snapshot", "--export", str(second))[0] == 3
+    assert not (tmp_path / "data").exists()  # nothing kept: the store is off
+    status, out, err = run(capsys, "diff", str(first), str(second), "--format", "jsonl")
+    assert status == 3
+    assert "0 differences" in err
+    second.write_text(second.read_text().replace('"Role": "Admin"', '"Role": "Reader"', 1))
+    status, out, err = run(capsys, "diff", str(first), str(second))
+    assert status == 2
+    assert "b.json: its content does not match the sha256" in err
+
+
+def test_a_store_that_is_off_or_unreadable_is_said_by_name(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    status, _, err = run(capsys, "--demo", "--no-store", "snapshot")
+    assert status == 2
+    assert "the store is off" in err
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    (data / "demo-store.sqlite3").write_bytes(b"garbage" * 1000)
+    status, _, err = run(capsys, "--demo", "diff")
+    assert status == 2
+    assert "demo-store.sqlite3 cannot be used" in err
+    status, _, err = run(capsys, "--demo", "store", "prune", "--keep", "soon")
+    assert status == 2
