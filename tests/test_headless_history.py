@@ -51,6 +51,15 @@ def test_the_demo_shows_last_weeks_changes_and_a_new_snapshot_has_none(
     status, out, _ = run(capsys, "--demo", "store", "info")
     assert status == 0
     assert "Snapshots: 2" in out
+    # Since when: the person's access in each snapshot, oldest first.
+    status, out, _ = run(
+        capsys, "--demo", "who", "aiko.tanaka@acme-build.com", "--history", "--format", "json"
+    )
+    assert status == 0
+    bridge = [r for r in json.loads(out) if r["project"] == "Harbour Bridge Retrofit"]
+    assert [(r["snapshot"][:2], r["role"]) for r in bridge] == [("#1", "Reader"), ("#2", "Editor")]
+    status, _, _ = run(capsys, "--demo", "who", "nobody@nowhere.example", "--history")
+    assert status == 1
 
 
 def test_evidence_files_are_compared_without_a_store(

@@ -28,6 +28,7 @@ from hubtui.headless.history import (
     file_pair,
     snapshot_command,
     store_command,
+    who_history,
 )
 from hubtui.headless.output import (
     BROKEN_PIPE,
@@ -98,6 +99,11 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     who.add_argument("query", metavar="QUERY")
     who.add_argument("--hub", help="search only this hub (Name or Id)")
+    who.add_argument(
+        "--history",
+        action="store_true",
+        help="the person's access in each snapshot kept (hubtui snapshot), oldest first",
+    )
     for name, help_text in (
         ("add-user", "add a user to a project as a direct member"),
         ("set-role", "change a direct member's role"),
@@ -143,6 +149,8 @@ def run(
             return store_command(args, settings, args.demo)
         if file_pair(args):
             return _print(args, *diff_files(args))
+        if args.command == "who" and args.history:
+            return _print(args, *who_history(args, settings, args.demo))
         return asyncio.run(_run(args, connect, settings, server_label, last_week))
     except Stop as stop:
         print(f"hubtui: {stop.message}", file=sys.stderr)

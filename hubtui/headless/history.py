@@ -34,6 +34,7 @@ __all__ = [
     "file_pair",
     "snapshot_command",
     "store_command",
+    "who_history",
 ]
 
 #: The demo's own store, apart from the person's.
@@ -376,6 +377,76 @@ def _answer(found: list[Difference], old: Side, new: Side) -> tuple[Table, int]:
     if changed:
         return _diff_table(found), NOTHING
     return _diff_table(found), REFUSED if unsure else OK
+
+
+def who_history(args: argparse.Namespace, settings: Settings, demo: bool) -> tuple[Table, int]:
+    """``who QUERY --history``: the person's access in each snapshot kept, oldest first, so
+    that "since when" is read down the rows."""
+    from hubtui.core.diff import Side
+    from hubtui.core.people import PersonQuery
+
+    query = PersonQuery(args.query)
+    rows: list[tuple[str, ...]] = []
+    records: list[dict[str, str]] = []
+    with open_store(settings, demo) as store:
+        kept = store.snapshots(origin_of(settings, demo), settings.profile)
+        seen: dict[bytes, bool] = {}
+        for info in kept:
+            side = Side.from_store(store, info.id)
+            projects = {
+                (key.hub, str(record.get("Id"))): str(record.get("Name", ""))
+                for key in side.reads
+                if key.kind == "projects"
+                for record in side.records(key)
+            }
+            hubs = {
+                str(record.get("Id")): str(record.get("Name", ""))
+                for key in side.reads
+                if key.kind in ("hubs", "hub")
+                for record in side.records(key)
+            }
+            for key, read in sorted(side.reads.items()):
+                if key.kind != "users" or not read.ok:
+                    continue
+                for digest in read.hashes:
+                    if seen.get(digest) is False:
+                        continue  # decoded once already, and not the person
+                    user = side.decode(digest)
+                    seen[digest] = query.matches_sent(user)
+                    if not seen[digest]:
+                        continue
+                    person = user.get("User") or {}
+                    access = "limited reader" if user.get("IsLimited") else "direct member"
+                    record = {
+                        "snapshot": info.short,
+                        "hub": hubs.get(key.hub, key.hub),
+                        "project": projects.get((key.hub, key.project), key.project),
+                        "person": str(person.get("Email") or person.get("Id") or "?"),
+                        "role": str(user.get("Role", "")),
+                        "access": access,
+                    }
+                    records.append(record)
+                    rows.append(tuple(inert(value) for value in record.values()))
+    print(
+        f"{inert(args.query)} in {len(kept)} snapshot{'s' if len(kept) != 1 else ''} "
+        f"of this server: {len(rows)} rows",
+        file=sys.stderr,
+    )
+    table = Table(
+        (
+            Column("snapshot", "Snapshot", min_width=22, keep=True),
+            Column("hub", "Hub", min_width=12),
+            Column("project", "Project", min_width=16),
+            Column("person", "Person", min_width=18, keep=True),
+            Column("role", "Role", min_width=6),
+            Column("access", "Access", min_width=14, keep=True),
+        ),
+        list(zip(rows, records, strict=True)),
+        lambda pair: pair[0],
+        lambda pairs: [pair[1] for pair in pairs],
+        empty=f"{inert(args.query)} is in no snapshot kept",
+    )
+    return table, OK if rows else NOTHING
 
 
 _KEEP = re.compile(r"^(\d+)([dwm])$")
