@@ -62,6 +62,16 @@ def test_the_demo_shows_last_weeks_changes_and_a_new_snapshot_has_none(
     assert status == 1
 
 
+def test_the_demo_answers_since_when_from_its_first_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(
+        capsys, "--demo", "who", "ulla.berg@acme-build.com", "--history", "--format", "jsonl"
+    )
+    assert status == 0  # last week's snapshot is there from the start
+    assert [json.loads(line)["role"] for line in out.splitlines()] == ["Editor"]
+
+
 def test_evidence_files_are_compared_without_a_store(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

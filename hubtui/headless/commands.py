@@ -149,8 +149,6 @@ def run(
             return store_command(args, settings, args.demo)
         if file_pair(args):
             return _print(args, *diff_files(args))
-        if args.command == "who" and args.history:
-            return _print(args, *who_history(args, settings, args.demo))
         return asyncio.run(_run(args, connect, settings, server_label, last_week))
     except Stop as stop:
         print(f"hubtui: {stop.message}", file=sys.stderr)
@@ -187,6 +185,8 @@ async def _run(
                 return await snapshot_command(args, client, settings, args.demo, last_week)
             if args.command == "diff":
                 table, status = await diff_command(args, client, settings, args.demo, last_week)
+            elif args.command == "who" and args.history:
+                table, status = await who_history(args, settings, args.demo, last_week)
             else:
                 table, status = await _query(args, client, settings)
         except NotFoundError as error:

@@ -379,7 +379,12 @@ def _answer(found: list[Difference], old: Side, new: Side) -> tuple[Table, int]:
     return _diff_table(found), REFUSED if unsure else OK
 
 
-def who_history(args: argparse.Namespace, settings: Settings, demo: bool) -> tuple[Table, int]:
+async def who_history(
+    args: argparse.Namespace,
+    settings: Settings,
+    demo: bool,
+    last_week: Callable[[], HubClient] | None,
+) -> tuple[Table, int]:
     """``who QUERY --history``: the person's access in each snapshot kept, oldest first, so
     that "since when" is read down the rows."""
     from hubtui.core.diff import Side
@@ -389,6 +394,8 @@ def who_history(args: argparse.Namespace, settings: Settings, demo: bool) -> tup
     rows: list[tuple[str, ...]] = []
     records: list[dict[str, str]] = []
     with open_store(settings, demo) as store:
+        if last_week is not None:
+            await seed_demo(store, last_week, settings)
         kept = store.snapshots(origin_of(settings, demo), settings.profile)
         seen: dict[bytes, bool] = {}
         for info in kept:
