@@ -29,9 +29,10 @@ import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from hubtui.core.changelog import default_change_log_path, now, open_private
 
 __all__ = [
     "SCHEMA",
@@ -43,6 +44,7 @@ __all__ = [
     "StoreError",
     "StoreInfo",
     "default_store_path",
+    "now",
     "record_hash",
 ]
 
@@ -226,16 +228,8 @@ class StoreInfo:
 
 
 def default_store_path() -> Path:
-    """``HUBTUI_DATA_DIR`` or the user data directory, then ``store.sqlite3``."""
-    if os.environ.get("HUBTUI_DATA_DIR"):
-        return Path(os.environ["HUBTUI_DATA_DIR"]).expanduser() / "store.sqlite3"
-    from platformdirs import user_data_path
-
-    return user_data_path("hubtui") / "store.sqlite3"
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    """``store.sqlite3`` beside the change log (``HUBTUI_DATA_DIR`` or the user data directory)."""
+    return default_change_log_path().with_name("store.sqlite3")
 
 
 def canonical(record: Mapping[str, Any]) -> bytes:
@@ -270,7 +264,7 @@ class Store:
                     raise StoreError(f"There is no store at {path} yet: nothing was kept.")
                 target, uri = f"file:{path}?mode=ro", True
             else:
-                _make_private(path)
+                os.close(open_private(path))  # made the person's alone before SQLite opens it
                 target, uri = str(path), False
             connection = sqlite3.connect(
                 target, uri=uri, timeout=5.0, check_same_thread=False, isolation_level=None
@@ -529,22 +523,6 @@ def _refusal(path: Path, error: BaseException) -> StoreError:
         f"The store {path} cannot be used ({error}); hubtui runs without it. Move the file "
         "away to start a new one."
     )
-
-
-def _make_private(path: Path) -> None:
-    """The folder 0700 and the file 0600 (made so if looser), a symbolic link refused."""
-    folder = path.parent
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    info = folder.stat()
-    if info.st_mode & 0o077 and info.st_uid == os.getuid():
-        folder.chmod(0o700)
-    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
-    descriptor = os.open(path, flags, 0o600)  # ELOOP on a symbolic link
-    try:
-        if os.fstat(descriptor).st_mode & 0o077:
-            os.fchmod(descriptor, 0o600)
-    finally:
-        os.close(descriptor)
 
 
 def _migrate(db: sqlite3.Connection, path: Path, *, read_only: bool) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from hubtui.core.changelog import stamp
 from hubtui.core.layout import Column
 from hubtui.core.text import inert
 from hubtui.core.words import size_words
@@ -177,15 +178,9 @@ async def seed_demo(store: Store, last_week: Callable[[], HubClient], settings: 
             concurrency=settings.concurrency,
             deadline=settings.search_deadline,
         )
-    taken = (datetime.now(UTC) - timedelta(days=7)).isoformat(timespec="seconds")
+    taken = stamp(datetime.now(UTC) - timedelta(days=7))
     store.write_snapshot(
-        Snapshot(
-            snapshot.origin,
-            snapshot.profile,
-            snapshot.scope,
-            taken.replace("+00:00", "Z"),
-            snapshot.lists,
-        )
+        Snapshot(snapshot.origin, snapshot.profile, snapshot.scope, taken, snapshot.lists)
     )
 
 
@@ -469,11 +464,11 @@ def store_command(args: argparse.Namespace, settings: Settings, demo: bool) -> i
                     f"--keep takes days, weeks or months (30d, 12w, 6m), not {inert(args.keep)}",
                 )
             days = int(found[1]) * {"d": 1, "w": 7, "m": 30}[found[2]]
-            before = (datetime.now(UTC) - timedelta(days=days)).isoformat(timespec="seconds")
+            before = stamp(datetime.now(UTC) - timedelta(days=days))
             from hubtui.core.store import StoreError
 
             try:
-                gone = store.prune(before.replace("+00:00", "Z"))
+                gone = store.prune(before)
                 store.vacuum()
             except StoreError as error:
                 raise Stop(REFUSED, inert(str(error), limit=None)) from None
