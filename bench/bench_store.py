@@ -37,7 +37,7 @@ async def read_users() -> list[dict[str, Any]]:
         load = await client.get_hub_by_name("load-test")
         project = (await client.list_projects(load.id))[0]
         users = await client.list_project_users(load.id, project.id)
-    return [u.model_dump(mode="json", by_alias=True, exclude_unset=True) for u in users]
+    return [u.as_sent() for u in users]
 
 
 def size(path: Path) -> int:

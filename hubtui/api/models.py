@@ -84,6 +84,11 @@ class ApiModel(BaseModel):
     #: the same value holds the same object. Records are frozen, so nothing changes one in place.
     _repeated: ClassVar[tuple[str, ...]] = ()
 
+    def as_sent(self) -> dict[str, Any]:
+        """The record as the server sent it: the API's field names, unknown fields kept, a field
+        it did not send left out (never a placeholder)."""
+        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
     @model_validator(mode="after")
     def _share_what_repeats(self) -> Self:
         # Each record would otherwise hold its own set of the field names it was given (~0.7 KB)

@@ -32,12 +32,6 @@ class SnapshotFileError(Exception):
     """A snapshot file that cannot be read, or whose content does not match its manifest."""
 
 
-def _sent(model: Any) -> dict[str, Any]:
-    """A record as the server sent it: its fields, unknown ones kept, absent ones absent."""
-    dumped: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    return dumped
-
-
 async def take_snapshot(
     client: HubClient,
     hubs: Sequence[Hub],
@@ -61,7 +55,7 @@ async def take_snapshot(
         if finding.error is not None:
             failed[finding.hub.id, project] = str(finding.error)
         elif finding.user is not None and project is not None:
-            users[finding.hub.id, project].append(_sent(finding.user))
+            users[finding.hub.id, project].append(finding.user.as_sent())
 
     progress = await search_people(
         client,
@@ -74,17 +68,17 @@ async def take_snapshot(
     )
     lists: dict[ListKey, tuple[bool, str, Sequence[dict[str, Any]]]] = {}
     if every_hub:
-        lists[ListKey("hubs")] = (True, "", [_sent(hub) for hub in hubs])
+        lists[ListKey("hubs")] = (True, "", [hub.as_sent() for hub in hubs])
     else:
         for hub in hubs:
-            lists[ListKey("hub", hub.id)] = (True, "", [_sent(hub)])
+            lists[ListKey("hub", hub.id)] = (True, "", [hub.as_sent()])
     for hub in hubs:
         projects = progress.listed.get(hub.id)
         if projects is None:
             why = failed.get((hub.id, None), "its projects were not listed")
             lists[ListKey("projects", hub.id)] = (False, why, [])
             continue
-        lists[ListKey("projects", hub.id)] = (True, "", [_sent(p) for p in projects.values()])
+        lists[ListKey("projects", hub.id)] = (True, "", [p.as_sent() for p in projects.values()])
         for project_id in projects:
             key = ListKey("users", hub.id, str(project_id))
             if (hub.id, project_id) in progress.answered:

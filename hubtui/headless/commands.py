@@ -289,9 +289,7 @@ async def _who(
         base = {
             "Hub": finding.hub.name,
             "HubDisplayName": finding.hub.display_name,
-            "Project": project.model_dump(mode="json", by_alias=True, exclude_unset=True)
-            if project
-            else None,
+            "Project": project.as_sent() if project else None,
         }
         if finding.error is not None:
             why = inert(str(finding.error), limit=300)
@@ -312,9 +310,7 @@ async def _who(
                     "",
                 )
             )
-            records.append(
-                {**base, "User": user.model_dump(mode="json", by_alias=True, exclude_unset=True)}
-            )
+            records.append({**base, "User": user.as_sent()})
     table = Table(
         (
             Column("hub", "Hub", min_width=12, keep=True),
