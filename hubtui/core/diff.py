@@ -64,6 +64,23 @@ class Side:
         if read is not None and read.ok:
             yield from (self.decode(h) for h in read.hashes)
 
+    def hub_records(self) -> dict[str, Record]:
+        """Every hub read, by Id (from the list of all hubs, or each hub chosen)."""
+        found: dict[str, Record] = {}
+        for key in self.reads:
+            if key.kind in ("hubs", "hub"):
+                found.update(_by(self.records(key), _id))
+        return found
+
+    def project_names(self) -> dict[tuple[str, str], str]:
+        """Each project's Name, by (hub Id, project Id), from the projects lists read."""
+        return {
+            (key.hub, _id(record)): str(record.get("Name", ""))
+            for key in self.reads
+            if key.kind == "projects"
+            for record in self.records(key)
+        }
+
 
 @dataclass(frozen=True)
 class Difference:
@@ -170,10 +187,9 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
     """Every difference from ``old`` to ``new`` (only hub ``hub``'s, an id, when given): hubs,
     then projects, then people, each in a stable order."""
     found: list[Difference] = []
-    hubs_old = _hub_records(old)
-    hubs_new = _hub_records(new)
-    names = {**{k: str(v.get("Name", k)) for k, v in hubs_old.items()}}
-    names.update({k: str(v.get("Name", k)) for k, v in hubs_new.items()})
+    hubs_old, hubs_new = old.hub_records(), new.hub_records()
+    names = {k: str(v.get("Name", k)) for k, v in {**hubs_old, **hubs_new}.items()}
+    project_names = {**old.project_names(), **new.project_names()}
 
     def hub_name(hub_id: str) -> str:
         return names.get(hub_id, hub_id)
@@ -196,7 +212,6 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
             )
 
     # Projects, hub by hub.
-    project_names: dict[tuple[str, str], str] = {}
     for key in sorted(_keys(old, new, "projects")):
         if hub is not None and key.hub != hub:
             continue
@@ -212,16 +227,11 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
                     what=f"its projects: {why}",
                 )
             )
-            for side in (old, new):
-                for record in side.records(key):
-                    project_names[key.hub, _id(record)] = str(record.get("Name", ""))
+            continue
+        if a.hashes == b.hashes:
             continue
         before_all = _by(old.records(key), _id)
         after_all = _by(new.records(key), _id)
-        for project_id, record in [*before_all.items(), *after_all.items()]:
-            project_names[key.hub, project_id] = str(record.get("Name", ""))
-        if a.hashes == b.hashes:
-            continue
         for project_id in sorted(before_all.keys() | after_all.keys(), key=_number_first):
             before, after = before_all.get(project_id), after_all.get(project_id)
             name = project_names.get((key.hub, project_id), "")
@@ -294,14 +304,6 @@ def _ok(side: Side) -> set[ListKey]:
 
 def _keys(old: Side, new: Side, kind: str) -> set[ListKey]:
     return {k for k in old.reads.keys() | new.reads.keys() if k.kind == kind}
-
-
-def _hub_records(side: Side) -> dict[str, Record]:
-    found: dict[str, Record] = {}
-    for key in side.reads:
-        if key.kind in ("hubs", "hub"):
-            found.update(_by(side.records(key), _id))
-    return found
 
 
 def _not_compared(a: ListRead | None, b: ListRead | None, old: str, new: str) -> str:

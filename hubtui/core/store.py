@@ -26,7 +26,7 @@ import json
 import os
 import sqlite3
 import zlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -143,10 +143,6 @@ CREATE TABLE IF NOT EXISTS latest (
 );
 """
 
-#: The kinds of list: every hub, one hub (a snapshot of chosen hubs), a hub's projects, a
-#: project's users.
-KINDS = ("hubs", "hub", "projects", "users")
-
 
 class StoreError(Exception):
     """The store cannot be used; the message names the file and why. hubtui runs without it."""
@@ -238,7 +234,11 @@ def canonical(record: Mapping[str, Any]) -> bytes:
 
 def record_hash(record: Mapping[str, Any]) -> bytes:
     """The identity of a record: a hash of its canonical JSON (16 bytes)."""
-    return hashlib.blake2b(canonical(record), digest_size=16).digest()
+    return _digest(canonical(record))
+
+
+def _digest(body: bytes) -> bytes:
+    return hashlib.blake2b(body, digest_size=16).digest()
 
 
 class Store:
@@ -311,9 +311,7 @@ class Store:
     def _encode(self, record: Mapping[str, Any]) -> tuple[bytes, bytes]:
         body = canonical(record)
         packer = zlib.compressobj(9, zdict=self._zdict)
-        return hashlib.blake2b(body, digest_size=16).digest(), packer.compress(
-            body
-        ) + packer.flush()
+        return _digest(body), packer.compress(body) + packer.flush()
 
     def record(self, key: bytes) -> dict[str, Any]:
         """One stored record, as the server sent it."""
@@ -540,8 +538,3 @@ def _migrate(db: sqlite3.Connection, path: Path, *, read_only: bool) -> None:
             raise StoreError(f"The store {path} is empty or of an old schema; open it to write.")
         cursor.executescript(f"BEGIN; {_TABLES} PRAGMA user_version = {SCHEMA}; COMMIT;")
         cursor.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('zdict', ?)", (_ZDICT,))
-
-
-def hashes_of(records: Iterable[Mapping[str, Any]]) -> dict[bytes, Mapping[str, Any]]:
-    """Records by their hash (as a store would key them), for lists not read from a store."""
-    return {record_hash(record): record for record in records}

@@ -395,18 +395,8 @@ async def who_history(
         seen: dict[bytes, bool] = {}
         for info in kept:
             side = Side.from_store(store, info.id)
-            projects = {
-                (key.hub, str(record.get("Id"))): str(record.get("Name", ""))
-                for key in side.reads
-                if key.kind == "projects"
-                for record in side.records(key)
-            }
-            hubs = {
-                str(record.get("Id")): str(record.get("Name", ""))
-                for key in side.reads
-                if key.kind in ("hubs", "hub")
-                for record in side.records(key)
-            }
+            projects = side.project_names()
+            hubs = {hub_id: str(hub.get("Name", "")) for hub_id, hub in side.hub_records().items()}
             for key, read in sorted(side.reads.items()):
                 if key.kind != "users" or not read.ok:
                     continue
