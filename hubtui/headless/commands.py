@@ -38,6 +38,7 @@ from hubtui.headless.output import (
     NOTHING,
     OK,
     REFUSED,
+    StatusLine,
     Stop,
     Table,
     print_table,
@@ -264,11 +265,10 @@ async def _who(
     hubs = [hub] if hub is not None else list(await client.list_hubs())
     findings: list[Finding] = []
     query = PersonQuery(args.query)
-    show_progress = sys.stderr.isatty()
+    status = StatusLine()
 
     def progressed(progress: Progress) -> None:
-        if show_progress:
-            print(f"\r\x1b[K{progress.line()}", end="", file=sys.stderr, flush=True)
+        status.say(progress.line())
 
     progress = await search_people(
         client,
@@ -279,8 +279,7 @@ async def _who(
         concurrency=settings.concurrency,
         deadline=settings.search_deadline,
     )
-    if show_progress:
-        print("\r\x1b[K", end="", file=sys.stderr)
+    status.clear()
     print(inert(progress.summary(query, findings), limit=None), file=sys.stderr)
     rows, records = [], []
     for finding in findings:

@@ -15,7 +15,7 @@ from hubtui.core.changelog import stamp
 from hubtui.core.layout import Column
 from hubtui.core.text import inert
 from hubtui.core.words import size_words
-from hubtui.headless.output import NOT_SENT, NOTHING, OK, REFUSED, Stop, Table
+from hubtui.headless.output import NOT_SENT, NOTHING, OK, REFUSED, StatusLine, Stop, Table
 from hubtui.headless.tables import resolve_hub
 
 if TYPE_CHECKING:
@@ -109,21 +109,11 @@ def open_store(settings: Settings, demo: bool, *, read_only: bool = False) -> St
         raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
 
 
-def _progress() -> Callable[[Progress], None]:
-    shown = sys.stderr.isatty()
-
-    def show(progress: Progress) -> None:
-        if shown:
-            done, total = progress.projects_done, max(progress.projects_total, 1)
-            bar = "█" * (20 * done // total) + "░" * (20 - 20 * done // total)
-            print(
-                f"\r\x1b[K{bar} {done:,} / {progress.projects_total:,} projects",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
-
-    return show
+def _bar(progress: Progress) -> str:
+    """``████░░░░ 37 / 120 projects``."""
+    done, total = progress.projects_done, max(progress.projects_total, 1)
+    filled = 20 * done // total
+    return f"{'█' * filled}{'░' * (20 - filled)} {done:,} / {progress.projects_total:,} projects"
 
 
 async def _read_now(
@@ -131,6 +121,7 @@ async def _read_now(
 ) -> Snapshot:
     from hubtui.core.history import take_snapshot
 
+    status = StatusLine()
     hubs: list[Hub] = (
         [await resolve_hub(client, name) for name in given]
         if given
@@ -144,10 +135,9 @@ async def _read_now(
         profile=settings.profile,
         concurrency=settings.concurrency,
         deadline=settings.search_deadline,
-        on_progress=_progress(),
+        on_progress=lambda progress: status.say(_bar(progress)),
     )
-    if sys.stderr.isatty():
-        print("\r\x1b[K", end="", file=sys.stderr)
+    status.clear()
     return snapshot
 
 

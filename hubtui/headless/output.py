@@ -39,6 +39,22 @@ BROKEN_PIPE = 141
 FORMATS = ("table", "json", "jsonl", "csv")
 
 
+class StatusLine:
+    """One line on stderr rewritten in place while work goes on, on a terminal only;
+    :meth:`clear` leaves the line empty for what is printed next."""
+
+    def __init__(self) -> None:
+        self.shown = sys.stderr.isatty()
+
+    def say(self, text: str) -> None:
+        if self.shown:
+            print(f"\r\x1b[K{text}", end="", file=sys.stderr, flush=True)
+
+    def clear(self) -> None:
+        if self.shown:
+            print("\r\x1b[K", end="", file=sys.stderr)
+
+
 class Stop(Exception):
     """End the command with this status and message (the message is already safe to print)."""
 
