@@ -206,6 +206,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
     from hubtui.core.changelog import default_change_log_path
+    from hubtui.core.store import default_store_path, origin_of
+    from hubtui.core.stored import Keeper
     from hubtui.tui.app import HubTuiApp
 
     def switch(profile: str | None) -> tuple[Callable[[], HubClient], str, Settings]:
@@ -229,6 +231,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         profile=None if args.demo else settings.profile,
         reconnect=switch,
         rereads_token=not args.demo,
+        keeper=Keeper(
+            default_store_path(demo=args.demo),
+            origin_of(None if args.demo else settings.base_url),
+            None if args.demo else settings.profile,
+            settings.store,
+        ),
     )
     app.watch_terminal()
     app.run()

@@ -23,6 +23,15 @@ time.tzset()
 DEMO_URL = "http://localhost"
 
 
+@pytest.fixture(autouse=True)
+def _own_data_folder(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each test's change log and store (and the commands it starts) live in a folder of its
+    own, never in the person's data folder: a test sees no list kept by another."""
+    monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+
+
 class SleepRecorder:
     """Stands in for asyncio.sleep: records each wait, takes no time."""
 

@@ -31,6 +31,7 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from hubtui.core.changelog import default_change_log_path, now, open_private
 
@@ -45,6 +46,7 @@ __all__ = [
     "StoreInfo",
     "default_store_path",
     "now",
+    "origin_of",
     "record_hash",
 ]
 
@@ -223,9 +225,23 @@ class StoreInfo:
     lists: int
 
 
-def default_store_path() -> Path:
-    """``store.sqlite3`` beside the change log (``HUBTUI_DATA_DIR`` or the user data directory)."""
-    return default_change_log_path().with_name("store.sqlite3")
+#: The demo's own store, apart from the person's.
+DEMO_STORE = "demo-store.sqlite3"
+
+
+def default_store_path(*, demo: bool = False) -> Path:
+    """``store.sqlite3`` beside the change log (``HUBTUI_DATA_DIR`` or the user data directory);
+    the demo API's is ``demo-store.sqlite3``, so that the demo never mixes with real servers."""
+    return default_change_log_path().with_name(DEMO_STORE if demo else "store.sqlite3")
+
+
+def origin_of(base_url: str | None) -> str:
+    """A server's key in the store: its scheme, host and port (no server: the demo API)."""
+    if not base_url:
+        return "demo"
+    parts = urlsplit(base_url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"
 
 
 def canonical(record: Mapping[str, Any]) -> bytes:
@@ -371,6 +387,24 @@ class Store:
             raise StoreError(f"The list kept in {self.path} is not a list.")
         return records, str(row[1])
 
+    def last_known(
+        self, origin: str, profile: str | None, key: ListKey
+    ) -> tuple[list[dict[str, Any]], str] | None:
+        """The list as last read, from its latest state or the newest snapshot that read it,
+        whichever is newer, and when; None if it was never read."""
+        kept = self.latest(origin, profile, key)
+        row = self._db.execute(
+            "SELECT reads.snapshot, snapshots.taken, lists.id FROM reads "
+            "JOIN lists ON lists.id = reads.list JOIN snapshots ON snapshots.id = reads.snapshot "
+            "WHERE origin=? AND lists.profile=? AND kind=? AND hub=? AND project=? AND ok = 1 "
+            "ORDER BY reads.snapshot DESC LIMIT 1",
+            (origin, profile or "", key.kind, key.hub, key.project),
+        ).fetchone()
+        if row is None or (kept is not None and kept[1] >= row[1]):
+            return kept
+        snapshot_id, taken, list_id = row
+        return [self.record(h) for h in self._members(list_id, snapshot_id)], str(taken)
+
     # Snapshots --------------------------------------------------------------------------------
 
     def write_snapshot(self, snapshot: Snapshot) -> SnapshotInfo:
@@ -464,18 +498,20 @@ class Store:
             (snapshot_id,),
         ).fetchall()
         for list_id, kind, hub, project, ok, why in rows:
-            hashes: frozenset[bytes] = frozenset()
-            if ok:
-                hashes = frozenset(
-                    row[0]
-                    for row in self._db.execute(
-                        "SELECT record FROM members WHERE list = ? AND since <= ? "
-                        "AND (until IS NULL OR until >= ?)",
-                        (list_id, snapshot_id, snapshot_id),
-                    )
-                )
+            hashes = self._members(list_id, snapshot_id) if ok else frozenset()
             found[ListKey(kind, hub, project)] = ListRead(bool(ok), why, hashes)
         return found
+
+    def _members(self, list_id: int, snapshot_id: int) -> frozenset[bytes]:
+        """The records of a list as a snapshot read it."""
+        return frozenset(
+            row[0]
+            for row in self._db.execute(
+                "SELECT record FROM members WHERE list = ? AND since <= ? "
+                "AND (until IS NULL OR until >= ?)",
+                (list_id, snapshot_id, snapshot_id),
+            )
+        )
 
     # Upkeep -----------------------------------------------------------------------------------
 

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from hubtui.core.changelog import stamp
 from hubtui.core.layout import Column
@@ -37,9 +36,6 @@ __all__ = [
     "store_command",
     "who_history",
 ]
-
-#: The demo's own store, apart from the person's.
-DEMO_STORE = "demo-store.sqlite3"
 
 
 def add_history_commands(
@@ -79,23 +75,14 @@ def add_history_commands(
 
 
 def origin_of(settings: Settings, demo: bool) -> str:
-    """The server's key in the store: its scheme, host and port (the demo: ``demo``)."""
-    if demo or not settings.base_url:
-        return "demo"
-    parts = urlsplit(settings.base_url)
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"
+    """The server's key in the store (the demo: ``demo``)."""
+    from hubtui.core.store import origin_of
 
-
-def store_path(demo: bool) -> Path:
-    from hubtui.core.store import default_store_path
-
-    path = default_store_path()
-    return path.with_name(DEMO_STORE) if demo else path
+    return origin_of(None if demo else settings.base_url)
 
 
 def open_store(settings: Settings, demo: bool, *, read_only: bool = False) -> Store:
-    from hubtui.core.store import Store, StoreError
+    from hubtui.core.store import Store, StoreError, default_store_path
 
     if settings.store == "off":
         raise Stop(
@@ -104,7 +91,7 @@ def open_store(settings: Settings, demo: bool, *, read_only: bool = False) -> St
             "--export FILE to write a snapshot to a file instead.",
         )
     try:
-        return Store.open(store_path(demo), read_only=read_only)
+        return Store.open(default_store_path(demo=demo), read_only=read_only)
     except StoreError as error:
         raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
 

@@ -44,7 +44,9 @@ from hubtui.tui.screens.recovering import RecoveringScreen, bug_sentence
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient
+    from hubtui.api.models import ApiModel
     from hubtui.config import Settings
+    from hubtui.core.stored import Keeper
 
     #: Settings (the token read again) for a profile: how to connect, and the server's name.
     Reconnector = Callable[[str | None], tuple[Callable[[], HubClient], str, Settings]]
@@ -109,6 +111,7 @@ class HubTuiApp(App[None]):
         profile: str | None = None,
         reconnect: Reconnector | None = None,
         rereads_token: bool = True,
+        keeper: Keeper | None = None,
     ) -> None:
         # NO_COLOR: the terminal's own colours only, then none at all (Textual's NoColor filter):
         # emphasis is bold, reverse and italic, and every mark is a word.
@@ -146,6 +149,8 @@ class HubTuiApp(App[None]):
         self.profile = profile
         self._reconnect = reconnect
         self.rereads_token = rereads_token
+        #: The store of what is read (None: nothing is kept, nothing painted from it).
+        self.keeper = keeper
         self._watchdog_armed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._signal_handlers_before: dict[int, Any] = {}
@@ -261,6 +266,8 @@ class HubTuiApp(App[None]):
         task = self._client_task
         if task is not None and task.done() and task.exception() is None:
             await task.result().aclose()
+        if self.keeper is not None:
+            self.keeper.close()
 
     @property
     def can_reconnect(self) -> bool:
@@ -291,6 +298,14 @@ class HubTuiApp(App[None]):
         self.api_version = settings.api_version
         self.read_only = settings.read_only
         self.change_log.server, self.change_log.profile = label, settings.profile
+        if self.keeper is not None:
+            from hubtui.core.store import origin_of
+            from hubtui.core.stored import Keeper
+
+            self.keeper.close()
+            self.keeper = Keeper(
+                self.keeper.path, origin_of(settings.base_url), settings.profile, settings.store
+            )
         if fresh_start:
             self.catalog = Catalog()
             from textual.command import CommandPalette
@@ -377,12 +392,43 @@ class HubTuiApp(App[None]):
 
     def on_hubs_loaded(self, message: HubsLoaded) -> None:
         self.catalog.add_hubs(message.hubs)
+        self._keep("hubs", "", "", message.hubs)
 
     def on_projects_loaded(self, message: ProjectsLoaded) -> None:
         self.catalog.add_projects(message.hub, message.projects)
+        self._keep("projects", message.hub.id, "", message.projects)
 
     def on_users_loaded(self, message: UsersLoaded) -> None:
         self.catalog.add_users(message.hub, message.project, message.project_id, message.users)
+        self._keep("users", message.hub.id, str(message.project_id), message.users)
+
+    def _keep(self, kind: str, hub: str, project: str, records: Iterable[ApiModel]) -> None:
+        """Keep a list read as its latest state, when the store setting keeps its kind (off the
+        event loop); a store that cannot take it is said once, and keeping stops for the run."""
+        keeper = self.keeper
+        if keeper is None or not keeper.keeps(kind):
+            return
+        from hubtui.core.store import ListKey
+
+        sent = [record.as_sent() for record in records]
+        self.run_worker(
+            self._kept(keeper, ListKey(kind, hub, project), sent), group="keep", exit_on_error=False
+        )
+
+    async def _kept(self, keeper: Keeper, key: Any, sent: list[dict[str, Any]]) -> None:
+        from hubtui.core.store import StoreError
+
+        try:
+            await asyncio.to_thread(keeper.keep, key, sent)
+        except StoreError as error:
+            self.notify(
+                f"{inert(str(error), limit=None)} Nothing read is kept this run; changes are "
+                "logged as before.",
+                title="Store off",
+                severity="warning",
+                markup=False,
+                timeout=15,
+            )
 
     def _back_to_hub_list(self) -> None:
         while len(self.screen_stack) > 1:

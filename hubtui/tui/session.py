@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
     from hubtui.api import ApiVersion, HubClient
     from hubtui.core.changelog import ChangeLog
+    from hubtui.core.stored import Keeper
     from hubtui.tui.catalog import Catalog
 
 
@@ -31,6 +32,9 @@ class Session(Protocol):
     #: Handed down, not messaged up: a change is logged before its request leaves, so the log
     #: is written where the change is made, at once, never a message later.
     change_log: ChangeLog
+
+    keeper: Keeper | None
+    """The store of what is read, for this server and profile (None: none this run)."""
 
     rereads_token: bool
     """Whether there is a token to read again (not on the demo API, whose token is fixed)."""

@@ -206,11 +206,13 @@ async def running(
     server: Starlette | None = None,
     messages: list[Message] | None = None,
     start: StartScreen | None = None,
+    settled: bool = True,
     **options: object,
 ) -> AsyncIterator[Pilot[None]]:
     """The app on the demo API; every message any part of it handles is added to ``messages``.
     ``start``: the one screen it starts on (the hub list if None), read from the same server
-    before the app starts, with faults off."""
+    before the app starts, with faults off. ``settled`` False: handed over at the first paint,
+    its loads still running."""
     store = store or DemoStore()
     first = None
     if start is not None:
@@ -220,7 +222,10 @@ async def running(
     app = make_app(store, faults, server, first, **options)
     hook = None if messages is None else messages.append
     async with app.run_test(size=size, notifications=True, message_hook=hook) as pilot:
-        await settle(pilot)
+        if settled:
+            await settle(pilot)
+        else:
+            await pilot.pause()
         yield pilot
 
 

@@ -83,6 +83,8 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
     #: The web app address a failure named for signing in once (the service's
     #: USER_PROFILE_NOT_CREATED), offered to copy until the next load.
     _sign_in_url: str | None = None
+    #: Whether this screen's list is being read.
+    is_loading = False
     #: Whether rows stream in while the load runs (shown as they come, the table not covered).
     STREAMS: ClassVar[bool] = False
     AUTO_FOCUS = "#records"
@@ -136,7 +138,12 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
             api_version=self.screen_api_version,
             read_only=session.read_only,
             profile=session.profile,
+            note=self.status_note(),
         )
+
+    def status_note(self) -> str | None:
+        """What the status line says first about the rows shown (``stored 14:02, …``)."""
+        return None
 
     # Filter and back --------------------------------------------------------------------------
 
@@ -287,15 +294,23 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
     async def client(self) -> HubClient:
         return await self.session.client()
 
+    def covers_while_loading(self) -> bool:
+        """Whether the loading indicator covers the table (rows that stream, or rows kept from
+        before that stay readable, leave it uncovered)."""
+        return not self.STREAMS
+
     def begin_loading(self) -> None:
-        self.table.loading = not self.STREAMS
+        self.is_loading = True
+        self.table.loading = self.covers_while_loading()
         self.table.set_note("Loading…")
         self.query_one(ProblemPanel).clear()
         self._sign_in_url = None
 
     def end_loading(self) -> None:
+        self.is_loading = False
         self.table.loading = False
         self.refresh_bindings()
+        self.refresh_status()
 
     def show_problem(self, message: str, *, hint: str = "Press r to try again.") -> None:
         self.query_one(ProblemPanel).show_problem(message, hint=hint)

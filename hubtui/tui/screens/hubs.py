@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import on
 from textual.binding import Binding, BindingType
 
+from hubtui.core.stored import StoredHub
 from hubtui.core.text import inert
 from hubtui.tui.messages import FindPerson, HubsLoaded, OpenHub
 from hubtui.tui.present import (
@@ -26,6 +27,7 @@ from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_index
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
+    from hubtui.api.errors import HubError
 
 NAME_COLUMN = Column("name", "Name (URL name)", min_width=18, priority=0, keep=True)
 # The DisplayName is what gives way at 80 columns: it shrinks, and is never hidden.
@@ -70,20 +72,80 @@ class HubListScreen(ListScreen["list[Hub]"]):
         super().__init__()
         self.hubs: dict[str, Hub] = {}
         self.display_name_leads = False
+        #: While the rows are the hub list kept from an earlier run: ``stored 14:02``.
+        self.stored: str | None = None
 
     def start(self) -> None:
         self.query_one(Breadcrumb).show_path()
         self.table.empty_text = "No hubs yet."
         self._apply_columns()
+        self._paint_stored()
         self.load()
+
+    def _paint_stored(self) -> None:
+        """The hub list kept from the last run on this server, at once (standard library only:
+        httpx and pydantic are not imported yet); the load that follows replaces it."""
+        keeper = self.session.keeper
+        kept = None if keeper is None else keeper.start_list()
+        if keeper is not None and keeper.problem:
+            self.notify(
+                inert(keeper.problem, limit=None),
+                title="Store off",
+                severity="warning",
+                markup=False,
+                timeout=15,
+            )
+        if kept is None:
+            return
+        self.stored = kept.words
+        # A stored hub shows like a hub; it becomes one (pydantic) only when it is opened.
+        self.hubs = {hub.id: cast("Hub", hub) for hub in kept.hubs()}
+        self._fill()
+        self.refresh_status()
+
+    def covers_while_loading(self) -> bool:
+        return self.stored is None
+
+    def loading_words(self) -> str:
+        return self._stored_head() if self.stored is not None else super().loading_words()
+
+    def _stored_head(self) -> str:
+        """``2 hubs stored 14:02, refreshing…``, or why they were not refreshed."""
+        state = "refreshing…" if self.is_loading else "not refreshed: the message above says why"
+        return f"{amount(len(self.hubs), 'hub')} {self.stored}, {state}"
+
+    def status_note(self) -> str | None:
+        if self.stored is None:
+            return None
+        return f"{self.stored}, refreshing…" if self.is_loading else f"{self.stored}, not refreshed"
 
     async def fetch(self, client: HubClient) -> list[Hub]:
         return await client.list_hubs()
 
     def show_loaded(self, loaded: list[Hub]) -> None:
+        self.stored = None
         self.hubs = {hub.id: hub for hub in loaded}
         self.post_message(HubsLoaded(loaded))
         self._fill()
+        self.refresh_status()
+
+    def show_failed(self, error: HubError) -> None:
+        super().show_failed(error)
+        if self.stored is not None:
+            # The stored list stays, and says that it is stored and why it was not refreshed.
+            self.is_loading = False
+            self.refresh_summary()
+
+    def _real(self, hub: Hub) -> Hub:
+        """The hub itself for a stored row (read as the server sent it)."""
+        if isinstance(hub, StoredHub):
+            from hubtui.api import Hub
+
+            return Hub.model_validate(hub.sent)
+        return hub
+
+    def _hub_list(self) -> list[Hub]:
+        return [self._real(hub) for hub in self.hubs.values()]
 
     def _apply_columns(self) -> None:
         lead, second = (
@@ -125,7 +187,7 @@ class HubListScreen(ListScreen["list[Hub]"]):
         total = len(self.hubs)
         lead = "DisplayName" if self.display_name_leads else "Name (URL name)"
         other = "Name" if self.display_name_leads else "DisplayName"
-        parts = [amount(total, "hub")]
+        parts = [amount(total, "hub") if self.stored is None else self._stored_head()]
         if table.filter_text:
             parts.append(f"{amount(table.visible_count, 'match')} “{table.filter_text}”")
         parts.append(f"{lead} leads (n: {other} first)")
@@ -135,7 +197,7 @@ class HubListScreen(ListScreen["list[Hub]"]):
 
     @on(RecordTable.Selected, "#records")
     def _open(self, event: RecordTable.Selected) -> None:
-        self.post_message(OpenHub(event.record))
+        self.post_message(OpenHub(self._real(event.record)))
 
     def action_toggle_lead(self) -> None:
         self.display_name_leads = not self.display_name_leads
@@ -151,13 +213,13 @@ class HubListScreen(ListScreen["list[Hub]"]):
             if hub is not None:
                 self.post_message(OpenHub(hub))
 
-        self.app.push_screen(GoToHubScreen(list(self.hubs.values())), opened)
+        self.app.push_screen(GoToHubScreen(self._hub_list()), opened)
 
     def export_what(self) -> str:
         return "hubs"
 
     def action_who(self) -> None:
-        self.post_message(FindPerson(list(self.hubs.values()), "all hubs"))
+        self.post_message(FindPerson(self._hub_list(), "all hubs"))
 
     def action_copy(self) -> None:
         hub: Hub | None = self.table.highlighted_record

@@ -85,13 +85,21 @@ class StatusLine(Static):
     """
 
     def show_status(
-        self, *, server: str, api_version: str, read_only: bool, profile: str | None = None
+        self,
+        *,
+        server: str,
+        api_version: str,
+        read_only: bool,
+        profile: str | None = None,
+        note: str | None = None,
     ) -> None:
         where = f"server {inert(server, limit=60)}"
         if profile:
             where = f"profile {inert(profile, limit=30)} · {where}"
         # Read-only first: on a narrow terminal the line is cut at its end, never there.
         parts = ["READ-ONLY (no changes)"] if read_only else []
+        if note:
+            parts.append(note)
         parts += [where, f"API {api_version}"]
         if not read_only:
             parts.append("changes allowed")

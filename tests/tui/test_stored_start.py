@@ -1,0 +1,193 @@
+"""The start from the hub list kept in the store: painted at once, said to be stored, replaced in
+place by the server's answer (cursor and filter kept), and kept when the refresh fails."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from hubtui.core.store import ListKey, Store
+from hubtui.core.stored import Keeper
+from hubtui.demo import DemoStore, Faults, create_app
+from hubtui.tui.screens.hubs import HubListScreen
+from tests.faults.test_injection import assert_inert
+from tests.tui.conftest import press, running, screen_words, send_key, settle, type_text
+from tests.tui.test_hostile_server_screens import EVIL
+
+ACME_ID = "7d1f0c3e-4b8a-4f6e-9a51-acme00000001"
+
+
+def held_hub_list(gate: asyncio.Event, *, status: int | None = None) -> ASGIApp:
+    """The demo API, whose hub list answers only once ``gate`` is set (``status``: with that
+    failure instead)."""
+    inner = create_app(DemoStore(), Faults())
+
+    async def server(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] == "/v3/hubs":
+            await gate.wait()
+            if status is not None:
+                body = b'{"title": "Service Unavailable", "detail": "down for maintenance"}'
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": status,
+                        "headers": [(b"content-type", b"application/problem+json")],
+                    }
+                )
+                await send({"type": "http.response.body", "body": body})
+                return
+        await inner(scope, receive, send)
+
+    return server
+
+
+def keeper_with(tmp_path: Path, hubs: list[dict[str, Any]], setting: str = "hubs") -> Keeper:
+    path = tmp_path / "store.sqlite3"
+    with Store.open(path) as store:
+        store.save_latest("demo", None, ListKey("hubs"), hubs, read_at="2026-11-17T14:02:00Z")
+    return Keeper(path, "demo", None, setting)
+
+
+def stored_hub(hub_id: str, name: str, shown: str | None = None) -> dict[str, Any]:
+    record: dict[str, Any] = {"Id": hub_id, "Name": name, "NumberOfUsers": 3}
+    if shown is not None:
+        record["DisplayName"] = shown
+    return record
+
+
+async def test_the_stored_hub_list_is_painted_before_the_server_answers(tmp_path: Path) -> None:
+    gate = asyncio.Event()
+    keeper = keeper_with(
+        tmp_path,
+        [
+            stored_hub(ACME_ID, "acme-build", "ACME Construction (old)"),
+            stored_hub("hub-gone", "gone-hub"),
+        ],
+    )
+    async with running(server=held_hub_list(gate), keeper=keeper, settled=False) as pilot:  # type: ignore[arg-type]
+        await pilot.pause()
+        words = screen_words(pilot)
+        assert "gone-hub" in words
+        assert "ACME Construction (old)" in words
+        assert "2 hubs stored 2026-11-17 14:02, refreshing…" in words
+        assert "stored 2026-11-17 14:02, refreshing…" in str(
+            pilot.app.screen.query_one("#status").render()
+        )
+        # The filter typed and the row chosen while the refresh runs are kept by its answer.
+        for key in ("slash", "a", "c", "m", "e", "enter"):
+            await send_key(pilot, key)  # no wait for the held load
+        await pilot.pause()
+        gate.set()
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "gone-hub" not in words
+        assert "stored" not in words
+        assert "ACME Construction Group" in words  # the server's DisplayName now
+        screen = pilot.app.screen
+        assert isinstance(screen, HubListScreen)
+        assert screen.table.filter_text == "acme"
+        highlighted = screen.table.highlighted_record
+        assert highlighted is not None
+        assert highlighted.name == "acme-build"
+
+
+async def test_a_failed_refresh_keeps_the_stored_list_and_says_why(tmp_path: Path) -> None:
+    gate = asyncio.Event()
+    gate.set()
+    keeper = keeper_with(tmp_path, [stored_hub(ACME_ID, "acme-build", "ACME")])
+    async with running(server=held_hub_list(gate, status=400), keeper=keeper) as pilot:  # type: ignore[arg-type]
+        words = screen_words(pilot)
+        assert "acme-build" in words
+        assert "1 hub stored 2026-11-17 14:02, not refreshed: the message above says why" in words
+        assert "down for maintenance" in words
+        assert "stored 2026-11-17 14:02, not refreshed" in str(
+            pilot.app.screen.query_one("#status").render()
+        )
+        # A stored row opens: the hub detail reads the server for its projects.
+        await press(pilot, "enter")
+        assert "Hub acme-build" in screen_words(pilot) or "acme-build" in screen_words(pilot)
+        assert pilot.app.screen.__class__.__name__ == "HubDetailScreen"
+
+
+async def test_stored_text_is_shown_inert_and_a_broken_record_costs_no_other(
+    tmp_path: Path,
+) -> None:
+    gate = asyncio.Event()
+    keeper = keeper_with(
+        tmp_path,
+        [
+            stored_hub("hub-evil", EVIL, EVIL),
+            {"Id": 7, "Name": ["not", "a", "name"]},
+            stored_hub("hub-fine", "fine-hub"),
+        ],
+    )
+    async with running(server=held_hub_list(gate), keeper=keeper, settled=False) as pilot:  # type: ignore[arg-type]
+        await pilot.pause()
+        assert_inert(pilot)
+        assert "fine-hub" in screen_words(pilot)
+        assert "2 hubs stored" in screen_words(pilot)
+        gate.set()
+        await settle(pilot)
+
+
+async def test_the_hub_list_read_is_kept_for_the_next_start(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite3"
+    async with running(keeper=Keeper(path, "demo", None, "hubs")) as pilot:
+        await press(pilot, "enter")  # a hub's projects: not kept under store = "hubs"
+        await settle(pilot)
+    with Store.open(path, read_only=True) as store:
+        kept = store.latest("demo", None, ListKey("hubs"))
+        assert kept is not None
+        assert "acme-build" in {hub["Name"] for hub in kept[0]}
+        assert store.latest("demo", None, ListKey("projects", ACME_ID)) is None
+    gate = asyncio.Event()
+    again = Keeper(path, "demo", None, "hubs")
+    async with running(server=held_hub_list(gate), keeper=again, settled=False) as pilot:  # type: ignore[arg-type]
+        await pilot.pause()
+        assert "refreshing…" in screen_words(pilot)
+        assert "acme-build" in screen_words(pilot)
+        gate.set()
+        await settle(pilot)
+
+
+async def test_store_all_keeps_every_list_read_and_off_keeps_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite3"
+    async with running(keeper=Keeper(path, "demo", None, "all")) as pilot:
+        await press(pilot, "enter")
+        await settle(pilot)
+    with Store.open(path, read_only=True) as store:
+        projects = store.latest("demo", None, ListKey("projects", ACME_ID))
+        assert projects is not None
+        assert projects[0]
+    off = tmp_path / "off.sqlite3"
+    async with running(keeper=Keeper(off, "demo", None, "off")) as pilot:
+        await press(pilot, "enter")
+    assert not off.exists()
+
+
+async def test_a_store_that_cannot_be_written_turns_keeping_off_and_the_app_runs(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "data"
+    folder.write_text("a file where the data folder should be")  # unwritable, even for root
+    keeper = Keeper(folder / "store.sqlite3", "demo", None, "hubs")
+    store = DemoStore()
+    log = folder / "changes.jsonl"
+    async with running(store=store, keeper=keeper, change_log_path=log) as pilot:
+        words = screen_words(pilot)
+        assert "acme-build" in words
+        assert "Store off" in words
+        assert "Nothing read is kept this run" in words
+        assert keeper.problem is not None
+        assert str(folder) in keeper.problem
+        # The store being off changes nothing of the rule: no change without its log line.
+        await press(pilot, "enter", "enter", "a")
+        await type_text(pilot, "night.shift@acme-build.com")
+        await press(pilot, "ctrl+s")
+        words = screen_words(pilot)
+        assert "Could not write the change log" in words
+        assert "Nothing was sent" in words
+    assert store.creates == 0
