@@ -15,6 +15,7 @@ from hubtui.config import ConfigError, Settings, load_settings
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient
+    from hubtui.core.offline import StoredAnswers
 
 #: The in-process demo API's address: loopback by name, no socket is ever opened for it.
 DEMO_BASE_URL = "http://localhost"
@@ -62,6 +63,12 @@ def add_global_options(parser: argparse.ArgumentParser, *, after_command: bool =
         "--no-store",
         action="store_true",
         help="keep nothing read on disk this run (the store setting: hubs, all or off)",
+        **flag,
+    )
+    parser.add_argument(
+        "--offline",
+        action="store_true",
+        help="read what the store kept of the server instead of the server (read-only)",
         **flag,
     )
     parser.add_argument(
@@ -166,6 +173,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from hubtui import headless
 
         return headless.run(args, lambda: None, settings, "")  # type: ignore[arg-type,return-value]
+    if args.offline and (args.command == "snapshot" or getattr(args, "until", "") == "now"):
+        print(
+            f"hubtui: {args.command} reads the server now, which --offline never does (hubtui "
+            "diff --since #M --until #N compares two snapshots kept).",
+            file=sys.stderr,
+        )
+        return 2
     if not args.demo and not settings.base_url:
         print(
             "hubtui: no server given. Use --base-url, HUBTUI_BASE_URL or base_url in the "
@@ -177,7 +191,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_web(args)  # each page's app checks and logs for itself
     if args.log_file:
         start_log(args.log_file)
-    connect, server_label = connection(args, settings)
+    try:
+        answers = stored_answers(args, settings) if args.offline else None
+    except ConfigError as exc:
+        print(f"hubtui: {exc}", file=sys.stderr)
+        return 2
+    connect, server_label = connection(args, settings, answers)
 
     from hubtui.headless import HEADLESS
 
@@ -231,12 +250,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         profile=None if args.demo else settings.profile,
         reconnect=switch,
         rereads_token=not args.demo,
-        keeper=Keeper(
+        keeper=None
+        if answers is not None
+        else Keeper(
             default_store_path(demo=args.demo),
             origin_of(None if args.demo else settings.base_url),
             None if args.demo else settings.profile,
             settings.store,
         ),
+        offline=answers,
     )
     app.watch_terminal()
     app.run()
@@ -250,18 +272,23 @@ def settings_from(args: argparse.Namespace, *, profile: str | None, flags: bool 
         base_url=args.base_url if flags else None,
         token_file=args.token_file if flags else None,
         api_version=args.api_version,
-        read_only=args.read_only,
         allow_insecure_http=args.allow_insecure_http,
         ca_bundle=args.ca_bundle,
         concurrency=args.concurrency,
         profile=profile,
         store="off" if args.no_store else None,
-        need_token=not args.demo,
+        read_only=True if getattr(args, "offline", False) else args.read_only,
+        need_token=not (args.demo or getattr(args, "offline", False)),
     )
 
 
-def connection(args: argparse.Namespace, settings: Settings) -> tuple[Callable[[], HubClient], str]:
-    """How to build the client, and how the server is named on the screen and in the log."""
+def connection(
+    args: argparse.Namespace, settings: Settings, answers: StoredAnswers | None = None
+) -> tuple[Callable[[], HubClient], str]:
+    """How to build the client, and how the server is named on the screen and in the log
+    (``answers``: the store answers every read, offline)."""
+    if answers is not None:
+        return offline_connector(settings, answers, demo=args.demo)
     if args.demo:
         return demo_connector(settings), "demo API (in-process)"
     assert settings.base_url is not None
@@ -317,6 +344,46 @@ def demo_connector(settings: Settings, *, last_week: bool = False) -> Callable[[
         )
 
     return connect
+
+
+def stored_answers(args: argparse.Namespace, settings: Settings) -> StoredAnswers:
+    """What the store kept of this server, to read offline (:class:`ConfigError` when nothing
+    can be read from it)."""
+    from hubtui.core.offline import open_offline
+    from hubtui.core.store import StoreError, default_store_path, origin_of
+
+    try:
+        return open_offline(
+            default_store_path(demo=args.demo),
+            origin_of(None if args.demo else settings.base_url),
+            None if args.demo else settings.profile,
+        )
+    except StoreError as error:
+        raise ConfigError(f"--offline: {error}") from None
+
+
+def offline_connector(
+    settings: Settings, answers: StoredAnswers, *, demo: bool
+) -> tuple[Callable[[], HubClient], str]:
+    """A client whose every read the store answers, and the server's name saying so."""
+    base_url = DEMO_BASE_URL if demo else settings.base_url
+    assert base_url is not None
+
+    def connect() -> HubClient:
+        from hubtui.api import HubClient
+        from hubtui.core.offline import OFFLINE_TOKEN
+
+        return HubClient(
+            base_url,
+            token=OFFLINE_TOKEN,
+            api_version=settings.api_version,
+            transport=answers,
+            trusted_hosts=settings.trusted_hosts,
+            allow_insecure_http=settings.allow_insecure_http,
+            max_records=settings.max_records,
+        )
+
+    return connect, f"{'demo API' if demo else _host_of(base_url)}, offline"
 
 
 def server_connector(settings: Settings) -> Callable[[], HubClient]:

@@ -102,3 +102,38 @@ def test_a_store_that_is_off_or_unreadable_is_said_by_name(
     assert "demo-store.sqlite3 cannot be used" in err
     status, _, err = run(capsys, "--demo", "store", "prune", "--keep", "soon")
     assert status == 2
+
+
+def test_offline_commands_read_the_newest_snapshot_and_send_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, _, err = run(capsys, "--demo", "--offline", "hubs")
+    assert status == 2
+    assert "--offline: There is no store" in err  # nothing kept yet: said, not an empty list
+    run(capsys, "--demo", "diff")  # seeds last week's snapshot
+    status, out, _ = run(capsys, "--demo", "snapshot")
+    status, out, err = run(
+        capsys, "--demo", "--offline", "users", "acme-build", "1001", "--format", "json"
+    )
+    assert status == 0
+    emails = {row["User"]["Email"] for row in json.loads(out)}
+    assert "aiko.tanaka@acme-build.com" in emails
+    status, _, err = run(
+        capsys,
+        "--demo",
+        "--offline",
+        "add-user",
+        "acme-build",
+        "1001",
+        "x@acme-build.com",
+        "Reader",
+    )
+    assert status == 2
+    assert "no change is sent" in err
+    status, _, err = run(capsys, "--demo", "--offline", "snapshot")
+    assert status == 2
+    assert "which --offline never does" in err
+    status, out, _ = run(
+        capsys, "--demo", "--offline", "diff", "--since", "#1", "--until", "#2", "--format", "json"
+    )
+    assert status == 1  # two snapshots kept are compared offline

@@ -396,7 +396,7 @@ class Store:
         row = self._db.execute(
             "SELECT reads.snapshot, snapshots.taken, lists.id FROM reads "
             "JOIN lists ON lists.id = reads.list JOIN snapshots ON snapshots.id = reads.snapshot "
-            "WHERE origin=? AND lists.profile=? AND kind=? AND hub=? AND project=? AND ok = 1 "
+            "WHERE lists.origin=? AND lists.profile=? AND kind=? AND hub=? AND project=? AND ok=1 "
             "ORDER BY reads.snapshot DESC LIMIT 1",
             (origin, profile or "", key.kind, key.hub, key.project),
         ).fetchone()

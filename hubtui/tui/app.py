@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient
     from hubtui.api.models import ApiModel
     from hubtui.config import Settings
+    from hubtui.core.offline import StoredAnswers
     from hubtui.core.stored import Keeper
 
     #: Settings (the token read again) for a profile: how to connect, and the server's name.
@@ -112,6 +113,7 @@ class HubTuiApp(App[None]):
         reconnect: Reconnector | None = None,
         rereads_token: bool = True,
         keeper: Keeper | None = None,
+        offline: StoredAnswers | None = None,
     ) -> None:
         # NO_COLOR: the terminal's own colours only, then none at all (Textual's NoColor filter):
         # emphasis is bold, reverse and italic, and every mark is a word.
@@ -151,6 +153,8 @@ class HubTuiApp(App[None]):
         self.rereads_token = rereads_token
         #: The store of what is read (None: nothing is kept, nothing painted from it).
         self.keeper = keeper
+        #: Offline: the store answers every read, and nothing is sent.
+        self.offline = offline
         self._watchdog_armed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._signal_handlers_before: dict[int, Any] = {}
@@ -450,6 +454,8 @@ class HubTuiApp(App[None]):
         if not hubs:
             self.notify("No hubs are loaded to search in yet.", severity="warning", markup=False)
             return
+        if self.offline is not None:
+            scope = f"{scope} (stored data, offline)"
         self.push_screen(WhoScreen(query, hubs, scope))
 
     def ask_who(self, hubs: list[Hub], scope: str) -> None:

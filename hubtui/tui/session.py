@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
     from hubtui.api import ApiVersion, HubClient
     from hubtui.core.changelog import ChangeLog
+    from hubtui.core.offline import StoredAnswers
     from hubtui.core.stored import Keeper
     from hubtui.tui.catalog import Catalog
 
@@ -35,6 +36,8 @@ class Session(Protocol):
 
     keeper: Keeper | None
     """The store of what is read, for this server and profile (None: none this run)."""
+    offline: StoredAnswers | None
+    """Offline: the store answers every read (None: the server does)."""
 
     rereads_token: bool
     """Whether there is a token to read again (not on the demo API, whose token is fixed)."""

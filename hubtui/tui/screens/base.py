@@ -85,6 +85,8 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
     _sign_in_url: str | None = None
     #: Whether this screen's list is being read.
     is_loading = False
+    #: Offline: when the list shown was read (``stored 14:02``).
+    read_words: str | None = None
     #: Whether rows stream in while the load runs (shown as they come, the table not covered).
     STREAMS: ClassVar[bool] = False
     AUTO_FOCUS = "#records"
@@ -143,7 +145,9 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
 
     def status_note(self) -> str | None:
         """What the status line says first about the rows shown (``stored 14:02, …``)."""
-        return None
+        if self.session.offline is None:
+            return None
+        return f"{self.read_words or 'stored'} · offline"
 
     # Filter and back --------------------------------------------------------------------------
 
@@ -215,6 +219,8 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         except HubError as error:
             self.show_failed(error)
         else:
+            offline = self.session.offline
+            self.read_words = None if offline is None else offline.last_words
             self.show_loaded(loaded)
         finally:
             self.load_ended()

@@ -116,7 +116,7 @@ class HubListScreen(ListScreen["list[Hub]"]):
 
     def status_note(self) -> str | None:
         if self.stored is None:
-            return None
+            return super().status_note()
         return f"{self.stored}, refreshing…" if self.is_loading else f"{self.stored}, not refreshed"
 
     async def fetch(self, client: HubClient) -> list[Hub]:

@@ -238,12 +238,13 @@ class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
     def on_key(self, event: events.Key) -> None:
         if event.key in self.EDIT_KEYS and self.session.read_only:
             event.stop()
-            self.notify(
-                "Read-only is on (--read-only, HUBTUI_READ_ONLY or read_only in the config "
-                "file): changes are off.",
-                severity="warning",
-                markup=False,
+            why = (
+                "Offline: the rows are stored data, and nothing is sent to the server."
+                if self.session.offline is not None
+                else "Read-only is on (--read-only, HUBTUI_READ_ONLY or read_only in the config "
+                "file): changes are off."
             )
+            self.notify(why, severity="warning", markup=False)
 
     def action_add(self) -> None:
         self._open_form(Mode.ADD, None)

@@ -1,0 +1,138 @@
+"""Reading offline: the store answers the client's reads in place of the server.
+
+:class:`StoredAnswers` is an httpx transport. A read of the hub list, a hub, a hub's projects or a
+project's users is answered with the list as it was last read (its latest state, or the newest
+snapshot that read it), exactly as the server sent it, so every screen and command reads stored
+data the way it reads the server. Nothing is ever sent: a change is answered 403, and a list never
+read is answered 404 saying so. Each answer remembers when its list was read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import httpx
+
+from hubtui.core.store import ListKey, Store, StoreError
+from hubtui.core.stored import stored_words
+
+__all__ = ["OFFLINE_TOKEN", "StoredAnswers", "open_offline"]
+
+#: The client sends a token with each call; offline none leaves the process.
+OFFLINE_TOKEN = "offline"  # noqa: S105
+
+_HUBS = re.compile(r"/v3/hubs$")
+_HUB_BY_NAME = re.compile(r"/v3/hubs/name/(?P<name>[^/]+)$")
+_HUB = re.compile(r"/v3/hubs/(?P<hub>[^/]+)$")
+_PROJECTS = re.compile(r"/v[23]/hubs/(?P<hub>[^/]+)/projects$")
+_USERS = re.compile(r"/v[23]/hubs/(?P<hub>[^/]+)/projects/(?P<project>[^/]+)/users$")
+_USER = re.compile(r"/v[23]/hubs/(?P<hub>[^/]+)/projects/(?P<project>[^/]+)/users/(?P<user>[^/]+)$")
+
+
+class StoredAnswers(httpx.AsyncBaseTransport):
+    """Answers reads from the store of one server and profile; refuses every change."""
+
+    def __init__(self, store: Store, origin: str, profile: str | None) -> None:
+        self.store = store
+        self.origin = origin
+        self.profile = profile
+        #: When the list of the last answer was read (``stored 14:02``), for the screen showing it.
+        self.last_words: str | None = None
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method != "GET":
+            return _problem(
+                403,
+                "Offline",
+                "hubtui is reading stored data offline: nothing is sent to the server.",
+            )
+        path = request.url.raw_path.decode("ascii").split("?", 1)[0]
+        for pattern, answer in self._routes():
+            found = pattern.search(path)
+            if found:
+                parts = {key: unquote(value) for key, value in found.groupdict().items()}
+                try:
+                    return answer(**parts)
+                except (StoreError, sqlite3.Error) as error:
+                    return _problem(500, "Store unreadable", f"Offline: {error}")
+        return _problem(404, "Not stored", f"hubtui keeps no answer for {path} offline.")
+
+    def _routes(self) -> list[tuple[re.Pattern[str], Callable[..., httpx.Response]]]:
+        return [
+            (_HUBS, lambda: self._list(ListKey("hubs"), "the hub list")),
+            (_HUB_BY_NAME, lambda name: self._hub(lambda hub: hub.get("Name") == name, name)),
+            (_HUB, lambda hub: self._hub(lambda found: found.get("Id") == hub, hub)),
+            (_PROJECTS, lambda hub: self._list(ListKey("projects", hub), "this hub's projects")),
+            (
+                _USERS,
+                lambda hub, project: self._list(
+                    ListKey("users", hub, project), "this project's users"
+                ),
+            ),
+            (_USER, self._user),
+        ]
+
+    def _kept(self, key: ListKey) -> list[dict[str, Any]] | None:
+        found = self.store.last_known(self.origin, self.profile, key)
+        if found is None:
+            return None
+        records, read_at = found
+        self.last_words = stored_words(read_at)
+        return records
+
+    def _list(self, key: ListKey, what: str) -> httpx.Response:
+        records = self._kept(key)
+        if records is None:
+            return _not_read(what)
+        return _json(records)
+
+    def _hub(self, matches: Callable[[dict[str, Any]], bool], given: str) -> httpx.Response:
+        hubs = self._kept(ListKey("hubs")) or []
+        for hub in hubs:
+            if isinstance(hub, dict) and matches(hub):
+                return _json(hub)
+        return _not_read(f"the hub {given!r}")
+
+    def _user(self, hub: str, project: str, user: str) -> httpx.Response:
+        for record in self._kept(ListKey("users", hub, project)) or []:
+            person = record.get("User") if isinstance(record, dict) else None
+            if isinstance(person, dict) and str(person.get("Id")) == user:
+                return _json(record)
+        return _not_read(f"user {user!r} of this project")
+
+
+def _json(body: object) -> httpx.Response:
+    return httpx.Response(
+        200,
+        content=json.dumps(body, ensure_ascii=False).encode(),
+        headers={"content-type": "application/json"},
+    )
+
+
+def _problem(status: int, title: str, detail: str) -> httpx.Response:
+    return httpx.Response(
+        status,
+        content=json.dumps({"title": title, "status": status, "detail": detail}).encode(),
+        headers={"content-type": "application/problem+json"},
+    )
+
+
+def _not_read(what: str) -> httpx.Response:
+    return _problem(
+        404,
+        "Not stored",
+        f"Offline: nothing is stored of {what} (never read from this server). It can be read "
+        "once the server is reached.",
+    )
+
+
+def open_offline(path: Path, origin: str, profile: str | None) -> StoredAnswers:
+    """The stored answers of a server, its store opened read only (:class:`StoreError` when it
+    cannot be)."""
+    return StoredAnswers(Store.open(path, read_only=True), origin, profile)

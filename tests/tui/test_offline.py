@@ -1,0 +1,64 @@
+"""Reading offline: every screen shows what the store kept, says so and when it was read, offers
+no edit, and the search runs over stored data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hubtui.api import HubClient
+from hubtui.core.offline import OFFLINE_TOKEN, StoredAnswers
+from hubtui.core.store import Store
+from hubtui.core.stored import Keeper
+from hubtui.demo import DemoStore
+from hubtui.tui.app import HubTuiApp
+from tests.tui.conftest import DEMO_URL, press, running, screen_words, settle, type_text
+
+
+def offline_app(path: Path) -> tuple[HubTuiApp, StoredAnswers]:
+    answers = StoredAnswers(Store.open(path, read_only=True), "demo", None)
+
+    def connect() -> HubClient:
+        return HubClient(DEMO_URL, token=OFFLINE_TOKEN, transport=answers)
+
+    app = HubTuiApp(
+        connect=connect, server_label="demo API, offline", read_only=True, offline=answers
+    )
+    return app, answers
+
+
+async def test_offline_shows_what_was_read_and_sends_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite3"
+    store = DemoStore()
+    async with running(store=store, keeper=Keeper(path, "demo", None, "all")) as pilot:
+        await press(pilot, "enter", "enter")  # acme-build, then Harbour Bridge Retrofit
+    app, answers = offline_app(path)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "acme-build" in words
+        assert "READ-ONLY (no changes) · stored " in words
+        assert " · offline · server demo API, offline" in words
+        await press(pilot, "enter", "enter")
+        words = screen_words(pilot)
+        assert "Harbour Bridge Retrofit" in words
+        assert "aiko.tanaka@acme-build.com" in words
+        assert "offline" in words
+        footer = str(pilot.app.screen.query_one("KeyFooter").render())
+        assert "Add" not in footer
+        await press(pilot, "a")
+        assert "Offline: the rows are stored data, and nothing is sent" in screen_words(pilot)
+        # A project never opened online was never stored: said, not shown empty.
+        await press(pilot, "escape", "down", "enter")
+        problem = str(pilot.app.screen.query_one("#problem").render())
+        assert "nothing is stored of this project's users" in " ".join(problem.split())
+        # The search runs over what was stored, and says so.
+        await press(pilot, "escape", "escape", "w")
+        await type_text(pilot, "aiko")
+        await press(pilot, "enter")
+        words = screen_words(pilot)
+        assert "stored data, offline" in words
+        assert "aiko.tanaka@acme-build.com" in words
+        # What was never read offline is not read, not absent.
+        assert "HTTP 404: Not stored NOT READ" in words
+    assert store.creates == store.updates == 0
+    answers.store.close()
