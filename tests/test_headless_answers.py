@@ -187,7 +187,7 @@ def test_json_keeps_absent_fields_absent(
     from hubtui import cli
     from hubtui.api import HubClient
 
-    def connection(args: object, settings: object) -> tuple[object, str]:
+    def connection(args: object, settings: object, answers: object = None) -> tuple[object, str]:
         return (
             lambda: HubClient(
                 "https://api.example.com", token="t", transport=httpx.MockTransport(answer)
