@@ -259,6 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             settings.store,
         ),
         offline=answers,
+        last_week=demo_connector(settings, last_week=True) if args.demo else None,
     )
     app.watch_terminal()
     app.run()

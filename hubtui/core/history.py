@@ -7,17 +7,20 @@ import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hubtui.core.changelog import stamp
 from hubtui.core.people import EVERYONE, Finding, Progress, search_people
-from hubtui.core.store import ListKey, Snapshot, now
+from hubtui.core.store import ListKey, Snapshot, Store, now
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
 
 __all__ = [
     "FILE_SCHEMA",
+    "seed_last_week",
     "SnapshotFileError",
     "read_snapshot_file",
     "take_snapshot",
@@ -88,6 +91,29 @@ async def take_snapshot(
                 lists[key] = (False, why, [])
     scope = "all hubs" if every_hub else ", ".join(hub.name for hub in hubs)
     return Snapshot(origin, profile or "", scope, taken, lists)
+
+
+async def seed_last_week(
+    store: Store, last_week: Callable[[], HubClient], profile: str | None, concurrency: int
+) -> None:
+    """The demo's store starts with a snapshot of "last week" (the demo API's data as it was a
+    week ago), so that "what changed" has a past."""
+    if store.snapshots("demo", profile):
+        return
+    async with last_week() as client:
+        snapshot = await take_snapshot(
+            client,
+            list(await client.list_hubs()),
+            every_hub=True,
+            origin="demo",
+            profile=profile,
+            concurrency=concurrency,
+            deadline=None,
+        )
+    taken = stamp(datetime.now(UTC) - timedelta(days=7))
+    store.write_snapshot(
+        Snapshot(snapshot.origin, snapshot.profile, snapshot.scope, taken, snapshot.lists)
+    )
 
 
 def write_snapshot_file(snapshot: Snapshot, path: Path) -> str:

@@ -158,6 +158,10 @@ class Keeper:
                 self.problem = str(error)
                 raise
 
+    def open(self, *, read_only: bool = False) -> Store:
+        """A connection of its own to the store (for snapshots and what changed); close it."""
+        return Store.open(self.path, read_only=read_only)
+
     def close(self) -> None:
         with self._lock:
             if self._store is not None:

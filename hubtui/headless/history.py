@@ -138,27 +138,10 @@ def _not_read(snapshot: Snapshot) -> list[str]:
     ]
 
 
-async def seed_demo(store: Store, last_week: Callable[[], HubClient], settings: Settings) -> None:
-    """The demo's store starts with a snapshot of "last week", so that a diff has a past."""
-    from hubtui.core.history import take_snapshot
-    from hubtui.core.store import Snapshot
+async def _seed(store: Store, last_week: Callable[[], HubClient], settings: Settings) -> None:
+    from hubtui.core.history import seed_last_week
 
-    if store.snapshots("demo", settings.profile):
-        return
-    async with last_week() as client:
-        snapshot = await take_snapshot(
-            client,
-            list(await client.list_hubs()),
-            every_hub=True,
-            origin="demo",
-            profile=settings.profile,
-            concurrency=settings.concurrency,
-            deadline=settings.search_deadline,
-        )
-    taken = stamp(datetime.now(UTC) - timedelta(days=7))
-    store.write_snapshot(
-        Snapshot(snapshot.origin, snapshot.profile, snapshot.scope, taken, snapshot.lists)
-    )
+    await seed_last_week(store, last_week, settings.profile, settings.concurrency)
 
 
 async def snapshot_command(
@@ -175,7 +158,7 @@ async def snapshot_command(
     store = None if args.export and settings.store == "off" else open_store(settings, demo)
     try:
         if store is not None and last_week is not None:
-            await seed_demo(store, last_week, settings)
+            await _seed(store, last_week, settings)
         snapshot = await _read_now(client, settings, origin, args.hubs)
         where = []
         if store is not None:
@@ -321,7 +304,7 @@ async def diff_command(
     origin = origin_of(settings, demo)
     with open_store(settings, demo) as store:
         if last_week is not None:
-            await seed_demo(store, last_week, settings)
+            await _seed(store, last_week, settings)
         until_id = None
         if args.until != "now":
             until_id = _pick(store, origin, settings.profile, args.until)
@@ -367,7 +350,7 @@ async def who_history(
     records: list[dict[str, str]] = []
     with open_store(settings, demo) as store:
         if last_week is not None:
-            await seed_demo(store, last_week, settings)
+            await _seed(store, last_week, settings)
         kept = store.snapshots(origin_of(settings, demo), settings.profile)
         seen: dict[bytes, bool] = {}
         for info in kept:

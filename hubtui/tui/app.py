@@ -36,6 +36,7 @@ from hubtui.tui.messages import (
     OpenProject,
     ProjectsLoaded,
     Reconnect,
+    ShowChanges,
     UsersLoaded,
     WorkerFailed,
 )
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from hubtui.api.models import ApiModel
     from hubtui.config import Settings
     from hubtui.core.offline import StoredAnswers
+    from hubtui.core.store import SnapshotInfo
     from hubtui.core.stored import Keeper
 
     #: Settings (the token read again) for a profile: how to connect, and the server's name.
@@ -114,6 +116,7 @@ class HubTuiApp(App[None]):
         rereads_token: bool = True,
         keeper: Keeper | None = None,
         offline: StoredAnswers | None = None,
+        last_week: Callable[[], HubClient] | None = None,
     ) -> None:
         # NO_COLOR: the terminal's own colours only, then none at all (Textual's NoColor filter):
         # emphasis is bold, reverse and italic, and every mark is a word.
@@ -155,6 +158,8 @@ class HubTuiApp(App[None]):
         self.keeper = keeper
         #: Offline: the store answers every read, and nothing is sent.
         self.offline = offline
+        #: The demo only: its data as it was a week ago, the first snapshot of its store.
+        self._last_week = last_week
         self._watchdog_armed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._signal_handlers_before: dict[int, Any] = {}
@@ -352,6 +357,24 @@ class HubTuiApp(App[None]):
             "Every request of this session (ctrl+l): copy any one as curl",
             self.action_requests,
         )
+        hub = getattr(screen, "hub", None)
+        if hub is not None:
+            yield SystemCommand(
+                f"Record a snapshot of this hub ({inert(hub.name, limit=40)})",
+                "Read every project's users of this hub and keep them, to see later what changed",
+                lambda: self.record_snapshot(hub),
+            )
+        yield SystemCommand(
+            "Record a snapshot of all hubs",
+            "Read every project's users of every hub and keep them, to see later what changed",
+            lambda: self.record_snapshot(None),
+        )
+        if hasattr(screen, "action_changes_since"):
+            yield SystemCommand(
+                "Changes since…",
+                "What changed in access here since a snapshot kept (D)",
+                screen.action_changes_since,
+            )
 
     def on_open_hub(self, message: OpenHub) -> None:
         self.open_hub(message.hub)
@@ -383,6 +406,116 @@ class HubTuiApp(App[None]):
                 api_version=self.api_version,
                 select_user=message.select_user,
             )
+        )
+
+    def _store_refusal(self) -> str | None:
+        """Why snapshots cannot be used now, or None."""
+        if self.offline is not None:
+            return (
+                "Offline, now cannot be read. hubtui diff --since #M --until #N compares two "
+                "snapshots kept."
+            )
+        keeper = self.keeper
+        if keeper is None or keeper.setting == "off":
+            return 'The store is off (store = "off" or --no-store): no snapshot is kept.'
+        if keeper.problem is not None:
+            return f"The store is off this run: {keeper.problem}"
+        return None
+
+    def on_show_changes(self, message: ShowChanges) -> None:
+        self.show_changes(message.hub, message.project_id, message.scope)
+
+    @work(exclusive=True, group="changes", exit_on_error=False)
+    async def show_changes(self, hub: Hub | None, project_id: str | None, scope: str) -> None:
+        """Choose a snapshot of this server, then show what changed since it in ``scope``."""
+        refusal = self._store_refusal()
+        if refusal is not None:
+            self.notify(refusal, severity="warning", markup=False)
+            return
+        assert self.keeper is not None
+        keeper = self.keeper
+        from hubtui.core.store import StoreError
+
+        try:
+            with keeper.open() as store:
+                if self._last_week is not None:
+                    from hubtui.core.history import seed_last_week
+
+                    await seed_last_week(store, self._last_week, keeper.profile, self.concurrency)
+                kept = store.snapshots(keeper.origin, keeper.profile)
+        except StoreError as error:
+            self.notify(inert(str(error), limit=None), severity="error", markup=False)
+            return
+        if not kept:
+            self.notify(
+                "No snapshot of this server is kept yet. Record one from the palette (ctrl+p: "
+                "Record a snapshot) or with hubtui snapshot; changes are shown since one.",
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
+            return
+        from hubtui.tui.screens.changes import ChangesScreen, SnapshotChoiceScreen
+
+        def chosen(since: SnapshotInfo | None) -> None:
+            if since is not None:
+                self.push_screen(ChangesScreen(keeper, since, hub, project_id, scope))
+
+        self.push_screen(SnapshotChoiceScreen(scope, kept), chosen)
+
+    @work(group="snapshot", exit_on_error=False)
+    async def record_snapshot(self, hub: Hub | None) -> None:
+        """Read every project's users of ``hub`` (or of all hubs) and keep them as a snapshot."""
+        refusal = self._store_refusal()
+        if refusal is not None:
+            self.notify(refusal, severity="warning", markup=False)
+            return
+        assert self.keeper is not None
+        keeper = self.keeper
+        from hubtui.api.errors import HubError
+        from hubtui.core.history import take_snapshot
+        from hubtui.core.store import StoreError
+
+        scope = "all hubs" if hub is None else f"hub {inert(hub.name)}"
+        self.notify(f"Recording a snapshot of {scope}…", markup=False)
+        try:
+            client = await self.client()
+            hubs = [hub] if hub is not None else list(await client.list_hubs())
+            snapshot = await take_snapshot(
+                client,
+                hubs,
+                every_hub=hub is None,
+                origin=keeper.origin,
+                profile=keeper.profile,
+                concurrency=self.concurrency,
+                deadline=self.search_deadline,
+            )
+
+            def write() -> SnapshotInfo:
+                with keeper.open() as store:
+                    return store.write_snapshot(snapshot)
+
+            info = await asyncio.to_thread(write)
+        except (HubError, StoreError) as error:
+            self.notify(
+                f"No snapshot was recorded: {inert(str(error), limit=None)}",
+                severity="error",
+                markup=False,
+                timeout=15,
+            )
+            return
+        counts = info.counts
+        words = (
+            f"Snapshot {info.short} of {scope} kept: {counts['hubs']:,} hubs, "
+            f"{counts['projects']:,} projects, {counts['users']:,} users."
+        )
+        if counts["not_read"]:
+            words += f" Incomplete: {counts['not_read']:,} lists could not be read."
+        self.notify(
+            words,
+            severity="warning" if counts["not_read"] else "information",
+            markup=False,
+            timeout=15,
         )
 
     def on_find_person(self, message: FindPerson) -> None:

@@ -51,6 +51,16 @@ class OpenProject(Message):
 
 
 @dataclass
+class ShowChanges(Message):
+    """Show what changed since a snapshot (chosen next) in all hubs (``hub`` None), a hub, or
+    one project of it."""
+
+    hub: Hub | None
+    project_id: str | None = None
+    scope: str = "all hubs"
+
+
+@dataclass
 class FindPerson(Message):
     """Search the projects of ``hubs`` for a person (``query`` None: ask whom first)."""
 

@@ -15,7 +15,7 @@ from hubtui.api.errors import ApiStatusError, HubError
 from hubtui.core.text import inert
 from hubtui.core.words import hub_facts
 from hubtui.tui.glyphs import NOT_EQUAL
-from hubtui.tui.messages import FindPerson, OpenProject, ProjectsLoaded
+from hubtui.tui.messages import FindPerson, OpenProject, ProjectsLoaded, ShowChanges
 from hubtui.tui.present import amount, hub_label, name_warnings, when
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
@@ -46,6 +46,13 @@ class HubDetailScreen(ListScreen["list[Project] | None"]):
         Binding("p", "project_by_id", "By id", tooltip="open a project by typing its id"),
         Binding("w", "who", "Who", tooltip="find a person (email, domain or name) in this hub"),
         Binding("y", "copy", "Copy", tooltip="copy the highlighted project's id (or the hub's)"),
+        Binding(
+            "D",
+            "changes_since",
+            "Changes",
+            show=False,
+            tooltip="what changed in access since a snapshot kept in the store",
+        ),
     ]
     LEGEND = (
         "Name: the URL identifier (lowercase, DNS-safe). Links and 'go to URL name' match it.",
@@ -208,6 +215,9 @@ class HubDetailScreen(ListScreen["list[Project] | None"]):
 
     def export_context(self) -> dict[str, str]:
         return {"hub Name": self.hub.name, "hub DisplayName": self.hub.display_name}
+
+    def action_changes_since(self) -> None:
+        self.post_message(ShowChanges(self.hub, scope=f"hub {self.hub.name}"))
 
     def action_who(self) -> None:
         self.post_message(FindPerson([self.hub], f"hub {self.hub.name}"))

@@ -9,7 +9,7 @@ from textual.binding import Binding, BindingType
 
 from hubtui.core.stored import StoredHub
 from hubtui.core.text import inert
-from hubtui.tui.messages import FindPerson, HubsLoaded, OpenHub
+from hubtui.tui.messages import FindPerson, HubsLoaded, OpenHub, ShowChanges
 from hubtui.tui.present import (
     DIFFERENT_NAMES_MARK,
     LOOKALIKE_MARK,
@@ -53,6 +53,13 @@ class HubListScreen(ListScreen["list[Hub]"]):
         Binding("g", "go_to_hub", "Go to", tooltip="open a hub by its Name (URL name)"),
         Binding("w", "who", "Who", tooltip="find a person (email, domain or name) in every hub"),
         Binding("y", "copy", "Copy", tooltip="copy the highlighted hub's Name, Id or DisplayName"),
+        Binding(
+            "D",
+            "changes_since",
+            "Changes",
+            show=False,
+            tooltip="what changed in access since a snapshot kept in the store",
+        ),
     ]
     CAN_GO_BACK = False
     NOUN = "hub"
@@ -217,6 +224,9 @@ class HubListScreen(ListScreen["list[Hub]"]):
 
     def export_what(self) -> str:
         return "hubs"
+
+    def action_changes_since(self) -> None:
+        self.post_message(ShowChanges(None))
 
     def action_who(self) -> None:
         self.post_message(FindPerson(self._hub_list(), "all hubs"))

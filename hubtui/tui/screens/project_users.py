@@ -13,7 +13,7 @@ from textual.content import Content
 from hubtui.api.errors import HubError
 from hubtui.core.text import inert, skipped_words
 from hubtui.tui.collection import collector_paused
-from hubtui.tui.messages import UsersLoaded
+from hubtui.tui.messages import ShowChanges, UsersLoaded
 from hubtui.tui.present import (
     ACCESS_NOT_SENT,
     LIMITED_BADGE,
@@ -64,6 +64,13 @@ class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
             "l", "cycle_group", "Members", tooltip="show all users, members only or limited readers"
         ),
         Binding("v", "toggle_version", "v2/v3", tooltip="switch this list between API v3 and v2"),
+        Binding(
+            "D",
+            "changes_since",
+            "Changes",
+            show=False,
+            tooltip="what changed in access since a snapshot kept in the store",
+        ),
         Binding("y", "copy", "Copy email", show=False, tooltip="copy the highlighted email"),
         Binding(
             "c",
@@ -221,6 +228,9 @@ class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
     def action_cycle_group(self) -> None:
         self._group_index = (self._group_index + 1) % len(GROUPS)
         self.table.show_group(GROUPS[self._group_index][0])
+
+    def action_changes_since(self) -> None:
+        self.post_message(ShowChanges(self.hub, self.project_id, scope=self.project_title))
 
     def action_toggle_version(self) -> None:
         self.api_version = "v2" if self.api_version == "v3" else "v3"

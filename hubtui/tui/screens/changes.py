@@ -1,0 +1,252 @@
+"""`D`: what changed in access since a snapshot kept in the store, read against the server now."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, ProgressBar, Static
+from textual.widgets.option_list import Option
+
+from hubtui.core.diff import Difference, Kind, Side, compare
+from hubtui.core.history import take_snapshot
+from hubtui.core.text import inert
+from hubtui.tui.messages import OpenProject
+from hubtui.tui.present import amount
+from hubtui.tui.screens.base import ListScreen
+from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, KeyFooter, Summary
+from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub, HubClient
+    from hubtui.core.people import Progress
+    from hubtui.core.store import SnapshotInfo
+    from hubtui.core.stored import Keeper
+
+CHANGE_COLUMNS = (
+    Column("mark", "±", width=2, priority=0, keep=True),
+    Column("level", "Of", width=7, priority=4),
+    Column("hub", "Hub (URL name)", min_width=12, priority=2),
+    Column("project", "Project", min_width=14, priority=0, keep=True),
+    Column("person", "Person", min_width=18, priority=0, keep=True),
+    Column("what", "What changed", min_width=24, priority=0, keep=True),
+)
+
+
+class SnapshotChoiceScreen(ModalScreen["SnapshotInfo | None"]):
+    """Which snapshot to compare with now: the newest first."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, scope: str, snapshots: list[SnapshotInfo]) -> None:
+        super().__init__()
+        self.scope = scope
+        self.snapshots = list(reversed(snapshots))
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Static(
+                Content.assemble(("Changes in ", "bold"), (inert(self.scope), "bold"), " since…")
+            )
+            yield OptionList(
+                *(Option(inert(info.label), id=str(n)) for n, info in enumerate(self.snapshots)),
+                id="snapshot-choices",
+            )
+        yield KeyFooter(compact=True)
+
+    @on(OptionList.OptionSelected, "#snapshot-choices")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.snapshots[int(event.option.id or 0)])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def change_row(difference: Difference) -> Row:
+    what = difference.kind.value
+    if difference.what:
+        what = f"{what}: {difference.what}"
+    return Row(
+        cells=(
+            difference.kind.mark,
+            difference.level,
+            inert(difference.hub_name),
+            inert(difference.project_name or difference.project_id),
+            inert(difference.who),
+            inert(what, limit=300),
+        ),
+        badges=cell_indexes(0),
+        placeholders=cell_indexes(5) if difference.kind is Kind.NOT_COMPARED else cell_indexes(),
+    )
+
+
+class ChangesScreen(ListScreen["list[Difference]"]):
+    """Every difference from a snapshot to now, in the scope it was asked from."""
+
+    NOUN = "change"
+    LEGEND = (
+        "+ added since the snapshot; − removed; → changed (Role: Reader → Editor, limited reader "
+        "→ direct member, reviewer, teams, ProjectAccess, Name or DisplayName).",
+        "? not compared: the list was not read in the snapshot or now, so nothing is said of "
+        "it (never 'everyone removed'). The row says why.",
+        "enter opens the project as it is now, with the person selected; escape comes back.",
+        "Now is read afresh from the server each time (r reads it again).",
+    )
+
+    def __init__(
+        self,
+        keeper: Keeper,
+        since: SnapshotInfo,
+        hub: Hub | None,
+        project_id: str | None = None,
+        scope: str = "all hubs",
+    ) -> None:
+        super().__init__()
+        self.keeper = keeper
+        self.since = since
+        self.hub = hub
+        self.project_id = project_id
+        self.scope = scope
+        self.found: list[Difference] = []
+        self._hubs: dict[str, Hub] = {}
+        self._progress_line = ""
+
+    def compose_body(self) -> ComposeResult:
+        yield ProgressBar(id="changes-progress", show_eta=False)
+        yield RecordTable(CHANGE_COLUMNS, id="records", empty_text="No change.")
+        yield AccessPanel(id="access")
+
+    def start(self) -> None:
+        self.query_one(Breadcrumb).show_path(f"Changes in {self.scope} since {self.since.short}")
+        self.load()
+
+    def loading_words(self) -> str:
+        return f"Reading {self.scope} now, to compare with {self.since.short}…"
+
+    def begin_loading(self) -> None:
+        super().begin_loading()
+        self.query_one(ProgressBar).display = True
+
+    def load_ended(self) -> None:
+        self.query_one(ProgressBar).display = False
+        super().load_ended()
+
+    async def fetch(self, client: HubClient) -> list[Difference]:
+        session = self.session
+        hubs = [self.hub] if self.hub is not None else list(await client.list_hubs())
+        self._hubs = {hub.id: hub for hub in hubs}
+        now = await take_snapshot(
+            client,
+            hubs,
+            every_hub=self.hub is None,
+            origin=self.keeper.origin,
+            profile=self.keeper.profile,
+            concurrency=session.concurrency,
+            deadline=session.search_deadline,
+            on_progress=self._progressed,
+        )
+        keeper, since, hub_id = (
+            self.keeper,
+            self.since.id,
+            None if self.hub is None else self.hub.id,
+        )
+
+        def against_snapshot() -> list[Difference]:
+            with keeper.open(read_only=True) as store:
+                return compare(
+                    Side.from_store(store, since), Side.from_snapshot(now, "now"), hub=hub_id
+                )
+
+        found = await asyncio.to_thread(against_snapshot)
+        if self.project_id is not None:
+            found = [d for d in found if d.project_id == self.project_id]
+        return found
+
+    def _progressed(self, progress: Progress) -> None:
+        bar = self.query_one(ProgressBar)
+        bar.update(total=max(progress.projects_total, 1), progress=progress.projects_done)
+        self.query_one(Summary).say(
+            f"Reading {self.scope} now: {progress.projects_done:,} of "
+            f"{progress.projects_total:,} projects…"
+        )
+
+    def show_loaded(self, loaded: list[Difference]) -> None:
+        self.found = loaded
+        self.table.set_records(
+            list(enumerate(loaded)), lambda item: change_row(item[1]), key=lambda i: str(i[0])
+        )
+
+    def refresh_summary(self) -> None:
+        if self.is_loading:
+            return
+        changed = [d for d in self.found if d.kind is not Kind.NOT_COMPARED]
+        unsure = len(self.found) - len(changed)
+        parts = [f"{amount(len(changed), 'change')} since {self.since.short}"]
+        if unsure:
+            parts.append(f"{amount(unsure, 'list')} not compared (?)")
+        if self.table.filter_text:
+            parts.append(
+                f"{amount(self.table.visible_count, 'row')} shown matching "
+                f"“{self.table.filter_text}”"
+            )
+        self.query_one(Summary).say(" · ".join(parts))
+        self._explain(self.table.highlighted_record)
+
+    def action_open(self) -> None:
+        item = self.table.highlighted_record
+        if item is None:
+            return
+        difference: Difference = item[1]
+        hub = self._hubs.get(difference.hub_id)
+        if hub is None or not difference.project_id:
+            self.notify(
+                "This row is about a hub, not a project: there are no project users to open.",
+                severity="warning",
+                markup=False,
+            )
+            return
+        self.post_message(
+            OpenProject(
+                hub,
+                None,
+                project_id=difference.project_id,
+                select_user=difference.user_id or None,
+                above=True,
+            )
+        )
+
+    @on(RecordTable.Selected, "#records")
+    def _selected(self) -> None:
+        self.action_open()
+
+    @on(RecordTable.Highlighted, "#records")
+    def _highlighted(self, event: RecordTable.Highlighted) -> None:
+        self._explain(event.record)
+
+    def _explain(self, item: tuple[int, Difference] | None) -> None:
+        """The highlighted change in full words, whatever the width of the window."""
+        if item is None:
+            self.query_one(AccessPanel).explain("")
+            return
+        d: Difference = item[1]
+        where = f"hub {inert(d.hub_name)}"
+        if d.project_id:
+            where += f", project {inert(d.project_name or d.project_id)}"
+        if d.who:
+            where += f", {inert(d.who)}"
+        what = f": {inert(d.what, limit=600)}" if d.what else ""
+        self.query_one(AccessPanel).explain(
+            Content.assemble((f"{d.kind.mark} {d.kind.value}", "bold"), f" ({where}){what}")
+        )
+
+    def export_what(self) -> str:
+        return f"changes since {self.since.short}"
+
+    def export_context(self) -> dict[str, str]:
+        return {"since": self.since.label, "scope": self.scope}

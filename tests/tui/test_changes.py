@@ -1,0 +1,93 @@
+"""`D`: what changed since a snapshot, as a support person reads it: the demo's week of changes,
+filtered, opened on the person, and refused in words when there is no store or no snapshot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+
+from hubtui import demo
+from hubtui.api import HubClient
+from hubtui.core.stored import Keeper
+from hubtui.tui.screens.changes import ChangesScreen
+from hubtui.tui.screens.project_users import ProjectUsersScreen
+from hubtui.tui.widgets.chrome import AccessPanel
+from tests.tui.conftest import DEMO_URL, press, project_users, running, screen_words, type_text
+
+
+def last_week() -> HubClient:
+    transport = httpx.ASGITransport(app=demo.create_app(demo.last_week()))
+    return HubClient(DEMO_URL, token=demo.DEMO_TOKEN, transport=transport)
+
+
+async def test_changes_since_last_week_read_as_a_support_person_would(tmp_path: Path) -> None:
+    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "hubs")
+    async with running(keeper=keeper, last_week=last_week) as pilot:
+        await press(pilot, "D")
+        words = screen_words(pilot)
+        assert "Changes in all hubs since…" in words
+        assert "#1" in words
+        await press(pilot, "enter")
+        assert isinstance(pilot.app.screen, ChangesScreen)
+        words = screen_words(pilot)
+        assert "9 changes since #1" in words
+        assert "1 list not compared (?)" in words
+        assert "Role: Reader → Editor" in words
+        assert "DisplayName" in words
+        assert "− acme-build Harbour Bridge Retrofit ulla.berg@acme-build.com removed" in words
+        # The highlighted change in full words, below the list.
+        await press(pilot, "slash")
+        await type_text(pilot, "Private")
+        await press(pilot, "enter")
+        panel = " ".join(pilot.app.screen.query_one(AccessPanel).text.split())
+        assert "ProjectAccess: Private → Limited" in panel
+        assert "this changes who reads it as a limited reader" in panel
+        await press(pilot, "escape")
+        await press(pilot, "slash")
+        await type_text(pilot, "aiko")
+        await press(pilot, "enter")
+        assert "1 row shown matching “aiko”" in screen_words(pilot)
+        await press(pilot, "enter")  # the project now, with the person selected
+        screen = pilot.app.screen
+        assert isinstance(screen, ProjectUsersScreen)
+        selected = screen.table.highlighted_record
+        assert selected is not None
+        assert selected.user.email == "aiko.tanaka@acme-build.com"
+        assert selected.role == "Editor"
+        await press(pilot, "escape")
+        assert isinstance(pilot.app.screen, ChangesScreen)
+
+
+async def test_changes_of_one_project_only(tmp_path: Path) -> None:
+    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "hubs")
+    async with running(keeper=keeper, last_week=last_week, start=project_users()) as pilot:
+        await press(pilot, "D", "enter")
+        words = screen_words(pilot)
+        assert "Changes in Harbour Bridge Retrofit since #1" in words
+        assert "aiko.tanaka@acme-build.com" in words
+        assert "ulla.berg@acme-build.com removed" in words
+        assert "nordic-rail" not in words  # another hub: not this project
+
+
+async def test_without_a_store_or_a_snapshot_d_says_why(tmp_path: Path) -> None:
+    async with running(keeper=Keeper(tmp_path / "off.sqlite3", "demo", None, "off")) as pilot:
+        await press(pilot, "D")
+        assert "The store is off" in screen_words(pilot)
+    async with running(keeper=Keeper(tmp_path / "s.sqlite3", "demo", None, "hubs")) as pilot:
+        await press(pilot, "D")
+        assert "No snapshot of this server is kept yet" in screen_words(pilot)
+
+
+async def test_the_palette_records_a_snapshot_then_d_offers_it(tmp_path: Path) -> None:
+    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "hubs")
+    async with running(keeper=keeper) as pilot:
+        pilot.app.record_snapshot(None)  # type: ignore[attr-defined]
+        await press(pilot)
+        await pilot.app.workers.wait_for_complete()
+        await press(pilot)
+        words = screen_words(pilot)
+        assert "Snapshot #1" in words
+        assert "Incomplete: 1 lists could not be read." in words
+        await press(pilot, "D", "enter")
+        assert "0 changes since #1" in screen_words(pilot)
