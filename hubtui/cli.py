@@ -238,6 +238,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         fresh = settings_from(args, profile=profile, flags=same)
         return (*connection(args, fresh), fresh)
 
+    def offline_now() -> tuple[Callable[[], HubClient], str, StoredAnswers]:
+        """The server cannot be reached: the store's answers in its place, from now on."""
+        found = stored_answers(args, settings)
+        return (*connection(args, settings, found), found)
+
     app = HubTuiApp(
         connect=connect,
         server_label=server_label,
@@ -260,6 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ),
         offline=answers,
         last_week=demo_connector(settings, last_week=True) if args.demo else None,
+        go_offline=None if answers is not None else offline_now,
     )
     app.watch_terminal()
     app.run()

@@ -53,6 +53,8 @@ if TYPE_CHECKING:
 
     #: Settings (the token read again) for a profile: how to connect, and the server's name.
     Reconnector = Callable[[str | None], tuple[Callable[[], HubClient], str, Settings]]
+    #: The store's answers in place of the server: how to connect, the name, the answers.
+    OfflineSwitch = Callable[[], tuple[Callable[[], HubClient], str, StoredAnswers]]
 
 
 fixes.apply()
@@ -117,6 +119,7 @@ class HubTuiApp(App[None]):
         keeper: Keeper | None = None,
         offline: StoredAnswers | None = None,
         last_week: Callable[[], HubClient] | None = None,
+        go_offline: OfflineSwitch | None = None,
     ) -> None:
         # NO_COLOR: the terminal's own colours only, then none at all (Textual's NoColor filter):
         # emphasis is bold, reverse and italic, and every mark is a word.
@@ -160,6 +163,7 @@ class HubTuiApp(App[None]):
         self.offline = offline
         #: The demo only: its data as it was a week ago, the first snapshot of its store.
         self._last_week = last_week
+        self._go_offline = go_offline
         self._watchdog_armed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._signal_handlers_before: dict[int, Any] = {}
@@ -317,20 +321,7 @@ class HubTuiApp(App[None]):
             )
         if fresh_start:
             self.catalog = Catalog()
-            from textual.command import CommandPalette
-
-            # Asked from the palette: it closes itself; take the screens below it after.
-            for _ in range(100):
-                if not isinstance(self.screen, CommandPalette):
-                    break
-                await asyncio.sleep(0.01)
-            while len(self.screen_stack) > 1:
-                await self.pop_screen()
-            hub_list = self.screen
-            if isinstance(hub_list, HubListScreen):  # the first screen, loaded from the new server
-                hub_list.hubs = {}
-                hub_list.refresh_status()
-                hub_list.load()
+            await self._start_again()
             self.notify(f"Now on {inert(label)} (profile {inert(profile)}).", markup=False)
             return
         screen = self.screen
@@ -363,6 +354,12 @@ class HubTuiApp(App[None]):
                 f"Record a snapshot of this hub ({inert(hub.name, limit=40)})",
                 "Read every project's users of this hub and keep them, to see later what changed",
                 lambda: self.record_snapshot(hub),
+            )
+        if self._go_offline is not None and self.offline is None:
+            yield SystemCommand(
+                "Read offline (stored data)",
+                "The server cannot be reached: read what the store kept of it, read-only",
+                self.go_offline,
             )
         yield SystemCommand(
             "Record a snapshot of all hubs",
@@ -407,6 +404,50 @@ class HubTuiApp(App[None]):
                 select_user=message.select_user,
             )
         )
+
+    @work(exclusive=True, group="reconnect", exit_on_error=False)
+    async def go_offline(self) -> None:
+        """Read the store in place of the server from now on (read-only), from the hub list."""
+        assert self._go_offline is not None
+        from hubtui.config import ConfigError
+
+        try:
+            connect, label, answers = await asyncio.to_thread(self._go_offline)
+        except ConfigError as exc:
+            self.notify(inert(str(exc), limit=None), severity="error", markup=False, timeout=10)
+            return
+        old, self._client_task = self._client_task, None
+        if old is not None and old.done() and old.exception() is None:
+            await old.result().aclose()
+        self._connect, self.server_label, self.offline = connect, label, answers
+        self.read_only = True
+        if self.keeper is not None:
+            self.keeper.close()
+            self.keeper = None  # nothing read offline is kept again as if read now
+        self.catalog = Catalog()
+        await self._start_again()
+        self.notify(
+            "Offline: every list is what the store kept, read-only. Restart hubtui to reach "
+            "the server again.",
+            markup=False,
+        )
+
+    async def _start_again(self) -> None:
+        """Back to a hub list read afresh (the palette closed first)."""
+        from textual.command import CommandPalette
+
+        for _ in range(100):
+            if not isinstance(self.screen, CommandPalette):
+                break
+            await asyncio.sleep(0.01)
+        while len(self.screen_stack) > 1:
+            await self.pop_screen()
+        hub_list = self.screen
+        if isinstance(hub_list, HubListScreen):
+            hub_list.hubs = {}
+            hub_list.stored = None
+            hub_list.refresh_status()
+            hub_list.load()
 
     def _store_refusal(self) -> str | None:
         """Why snapshots cannot be used now, or None."""

@@ -62,3 +62,29 @@ async def test_offline_shows_what_was_read_and_sends_nothing(tmp_path: Path) -> 
         assert "HTTP 404: Not stored NOT READ" in words
     assert store.creates == store.updates == 0
     answers.store.close()
+
+
+async def test_the_palette_goes_offline_when_the_server_cannot_be_reached(tmp_path: Path) -> None:
+    from hubtui.demo import Faults
+
+    path = tmp_path / "store.sqlite3"
+    async with running(keeper=Keeper(path, "demo", None, "all")) as pilot:
+        await press(pilot, "enter")
+    down = Faults(failure_rate=1.0, failure_statuses=(503,))
+
+    def go_offline() -> tuple[object, str, StoredAnswers]:
+        app, answers = offline_app(path)
+        return app._connect, "demo API, offline", answers
+
+    async with running(faults=down, go_offline=go_offline) as pilot:
+        assert "Hubs not loaded" in screen_words(pilot)
+        await press(pilot, "ctrl+p")
+        await type_text(pilot, "Read offline")
+        await press(pilot, "enter")
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "acme-build" in words
+        assert "READ-ONLY (no changes) · stored " in words
+        assert "offline" in words
+        await press(pilot, "enter")
+        assert "Harbour Bridge Retrofit" in screen_words(pilot)
