@@ -91,3 +91,31 @@ async def test_the_palette_records_a_snapshot_then_d_offers_it(tmp_path: Path) -
         assert "Incomplete: 1 lists could not be read." in words
         await press(pilot, "D", "enter")
         assert "0 changes since #1" in screen_words(pilot)
+
+
+async def test_hostile_text_kept_in_a_snapshot_is_shown_inert(tmp_path: Path) -> None:
+    from hubtui.core.store import ListKey, Snapshot, Store
+    from tests.faults.test_injection import assert_inert
+    from tests.tui.test_hostile_server_screens import EVIL
+    from tests.tui.test_stored_start import ACME_ID
+
+    path = tmp_path / "store.sqlite3"
+    evil_user = {"User": {"Id": 666, "Email": EVIL, "FirstName": EVIL}, "Role": EVIL}
+    lists = {
+        ListKey("hub", ACME_ID): (True, "", [{"Id": ACME_ID, "Name": EVIL, "DisplayName": EVIL}]),
+        ListKey("projects", ACME_ID): (True, "", [{"Id": 1001, "Name": EVIL}]),
+        ListKey("users", ACME_ID, "1001"): (True, "", [evil_user]),
+    }
+    with Store.open(path) as store:
+        store.write_snapshot(Snapshot("demo", "", EVIL, "2026-11-17T14:02:00Z", lists))
+    keeper = Keeper(path, "demo", None, "hubs")
+    async with running(keeper=keeper, start=project_users()) as pilot:
+        await press(pilot, "D")
+        assert_inert(pilot)
+        await press(pilot, "enter")
+        assert isinstance(pilot.app.screen, ChangesScreen)
+        text = assert_inert(pilot)
+        assert "removed" in text
+        for _ in range(4):
+            await press(pilot, "down")
+            assert_inert(pilot)  # the panel of each highlighted change too

@@ -104,3 +104,36 @@ async def test_a_snapshot_file_reads_back_whole_and_a_changed_one_is_refused(
     path.write_text(text)
     with pytest.raises(SnapshotFileError, match="does not match the sha256"):
         read_snapshot_file(path)
+
+
+def _one_project(*people: dict[str, object]) -> Snapshot:
+    key = ListKey("users", "h1", "1001")
+    return Snapshot("demo", "", "all hubs", "2026-11-17T14:02:00Z", {key: (True, "", list(people))})
+
+
+def test_a_server_that_sends_more_or_less_of_the_same_record_is_said_only_where_access_moves() -> (
+    None
+):
+    before = {
+        "User": {"Id": 7, "Email": "ana@acme-build.com", "AvatarUrl": "https://a.example/7.png"},
+        "Role": "Reader",
+        "IsReviewer": False,
+        "IsLimited": False,
+        "Teams": [{"Id": 1, "Name": "MEP"}, {"Id": 2, "Name": "Civil"}],
+    }
+    # A newer server: a field unknown to hubtui appears, the avatar goes absent, the teams come
+    # in another order. Nothing of the person's access moved: no difference.
+    richer = {
+        **before,
+        "User": {"Id": 7, "Email": "ana@acme-build.com"},
+        "AccessExpires": "2027-01-01",
+        "Teams": [{"Id": 2, "Name": "Civil"}, {"Id": 1, "Name": "MEP"}],
+    }
+    old = Side.from_snapshot(_one_project(before), "#1")
+    assert compare(old, Side.from_snapshot(_one_project(richer), "now")) == []
+    # A field of access that goes absent is said as not sent, never as "no" or "(none)".
+    poorer = {k: v for k, v in before.items() if k not in ("IsReviewer", "IsLimited")}
+    found = compare(old, Side.from_snapshot(_one_project(poorer), "now"))
+    assert [(d.kind, d.what) for d in found] == [
+        (Kind.CHANGED, "IsReviewer: no → (not sent); direct member → access not sent")
+    ]

@@ -4,10 +4,10 @@ a file it cannot trust refused by name while hubtui runs on."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import sqlite3
 import stat
-import threading
 from pathlib import Path
 
 import pytest
@@ -73,27 +73,39 @@ def test_a_snapshot_that_cannot_be_written_whole_is_not_seen_at_all(tmp_path: Pa
         assert [s.counts["users"] for s in store.snapshots()] == [10]
 
 
-def test_two_writers_at_once_both_land(tmp_path: Path) -> None:
+def _write_five(path: str, role: str) -> None:
+    """One process writing snapshots (run in a process of its own)."""
+    with Store.open(Path(path)) as store:
+        for _ in range(5):
+            store.write_snapshot(snapshot(users(300, role)))
+
+
+def test_two_processes_writing_at_once_both_land_while_a_third_reads(tmp_path: Path) -> None:
     path = tmp_path / "store.sqlite3"
-    Store.open(path).close()
-    errors: list[BaseException] = []
-
-    def write(role: str) -> None:
-        try:
-            with Store.open(path) as store:
-                for _ in range(5):
-                    store.write_snapshot(snapshot(users(300, role)))
-        except BaseException as error:  # noqa: BLE001 - reported below
-            errors.append(error)
-
-    threads = [threading.Thread(target=write, args=(role,)) for role in ("Reader", "Editor")]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
     with Store.open(path) as store:
-        assert len(store.snapshots()) == 10
+        store.save_latest("demo", None, ListKey("hubs"), [{"Id": "h1", "Name": "acme-build"}])
+    context = multiprocessing.get_context("spawn")
+    writers = [
+        context.Process(target=_write_five, args=(str(path), role)) for role in ("Reader", "Editor")
+    ]
+    for writer in writers:
+        writer.start()
+    # The app's start reads the hub list meanwhile: never blocked, never a half-written state.
+    seen = []
+    with Store.open(path, read_only=True) as reader:
+        while any(writer.is_alive() for writer in writers):
+            kept = reader.latest("demo", None, ListKey("hubs"))
+            assert kept is not None
+            seen.append(len(reader.snapshots()))
+    for writer in writers:
+        writer.join()
+        assert writer.exitcode == 0
+    assert seen == sorted(seen)  # snapshots only ever appear, each whole
+    with Store.open(path) as store:
+        kept_snapshots = store.snapshots()
+        assert len(kept_snapshots) == 10
+        for info in kept_snapshots:
+            assert len(store.reads(info.id)[USERS].hashes) == 300
 
 
 def test_the_file_is_the_persons_alone_and_a_link_is_refused(tmp_path: Path) -> None:
