@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from hubtui.api import retries
 from hubtui.api.errors import HubError, InvalidResponseError
 from hubtui.api.exchanges import Exchange
-from hubtui.api.models import Hub, Project, ProjectUser
+from hubtui.api.models import Hub, Project, ProjectUser, SentRecord
 from hubtui.api.parsing import (
     DEFAULT_MAX_RECORDS,
     RawFilter,
@@ -185,6 +185,15 @@ class HubClient:
         """
         operation, url = await self._list_call(hub_id, project_id, api_version)
         return await self._get_list(operation, url, ProjectUser, where=where, first=first)
+
+    async def list_project_users_as_sent(
+        self, hub_id: Id, project_id: Id, *, api_version: ApiVersion | None = None
+    ) -> Records[SentRecord]:
+        """The project's users exactly as the server sent them (``record.root``), each only
+        checked to be a JSON object: for keeping them, where validating each would cost more
+        than reading it."""
+        operation, url = await self._list_call(hub_id, project_id, api_version)
+        return await self._get_list(operation, url, SentRecord)
 
     async def get_project_user(
         self, hub_id: Id, project_id: Id, user_id: Id, *, api_version: ApiVersion | None = None

@@ -9,10 +9,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar, Self
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, RootModel, model_validator
 from pydantic.alias_generators import to_pascal
 
 __all__ = [
+    "SentRecord",
     "KNOWN_ROLES",
     "LIMITED_ACCESS",
     "Hub",
@@ -258,3 +259,8 @@ class Project(ApiModel):
     def is_access_limited(self) -> bool:
         """Whether whitelisted hub users appear in this project as limited readers."""
         return self.project_access == LIMITED_ACCESS
+
+
+class SentRecord(RootModel[dict[str, Any]]):
+    """A record exactly as the server sent it, only checked to be a JSON object: what a
+    snapshot keeps, read without validating (or rebuilding) every field."""

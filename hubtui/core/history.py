@@ -16,7 +16,7 @@ from hubtui.core.people import EVERYONE, Finding, Progress, search_people
 from hubtui.core.store import ListKey, Snapshot, Store, now
 
 if TYPE_CHECKING:
-    from hubtui.api import Hub, HubClient
+    from hubtui.api import Hub, HubClient, Project
 
 __all__ = [
     "FILE_SCHEMA",
@@ -54,11 +54,12 @@ async def take_snapshot(
     failed: dict[tuple[str, str | None], str] = {}
 
     def collect(finding: Finding) -> None:
-        project = None if finding.project is None else str(finding.project.id)
         if finding.error is not None:
+            project = None if finding.project is None else str(finding.project.id)
             failed[finding.hub.id, project] = str(finding.error)
-        elif finding.user is not None and project is not None:
-            users[finding.hub.id, project].append(finding.user.as_sent())
+
+    def keep(hub: Hub, project: Project, sent: list[dict[str, Any]]) -> None:
+        users[hub.id, str(project.id)] = sent
 
     progress = await search_people(
         client,
@@ -68,6 +69,7 @@ async def take_snapshot(
         on_progress=on_progress,
         concurrency=concurrency,
         deadline=deadline,
+        on_sent=keep,
     )
     lists: dict[ListKey, tuple[bool, str, Sequence[dict[str, Any]]]] = {}
     if every_hub:

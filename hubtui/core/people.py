@@ -92,7 +92,7 @@ class PersonQuery:
 class Everyone:
     """Every user of every project: what a snapshot reads, through the search's fan-out."""
 
-    matches_sent = None  # no pre-filter: every record is validated and kept
+    matches_sent = None  # no pre-filter: a snapshot keeps every record (as sent: ``on_sent``)
 
     def matches(self, user: ProjectUser) -> bool:
         return True
@@ -238,6 +238,7 @@ async def search_people(
     loaded: Loaded | None = None,
     resume: Progress | None = None,
     deadline: float | None = DEFAULT_SEARCH_DEADLINE,
+    on_sent: Callable[[Hub, Project, list[dict[str, Any]]], None] | None = None,
 ) -> Progress:
     """Search the projects of ``hubs`` for ``query``; report each finding as it comes.
 
@@ -247,7 +248,8 @@ async def search_people(
     ``deadline`` bounds the whole search (seconds): what has not answered by then becomes a
     "not read" finding saying so, and a server's wait beyond it is not waited out.
     A project the server lists twice is searched once. Cancelling the task cancels every
-    request under way.
+    request under way. ``on_sent``, for keeping every user (a snapshot): each project's users
+    are handed over as the server sent them, unvalidated, instead of being searched.
     """
     from hubtui.api import HubError
 
@@ -278,6 +280,13 @@ async def search_people(
                 users, loaded_at = reused
                 progress.reused += 1
                 progress.oldest_reuse = min(progress.oldest_reuse or loaded_at, loaded_at)
+            elif on_sent is not None:
+                async with limiter:
+                    sent = await client.list_project_users_as_sent(
+                        hub.id, project.id, api_version=api_version
+                    )
+                on_sent(hub, project, [record.root for record in sent])
+                users, loaded_at = [], None
             else:
                 async with limiter:
                     # Only the matches are validated: a search wants a few records of many.

@@ -4,6 +4,7 @@ filtered, opened on the person, and refused in words when there is no store or n
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -101,7 +102,7 @@ async def test_hostile_text_kept_in_a_snapshot_is_shown_inert(tmp_path: Path) ->
 
     path = tmp_path / "store.sqlite3"
     evil_user = {"User": {"Id": 666, "Email": EVIL, "FirstName": EVIL}, "Role": EVIL}
-    lists = {
+    lists: dict[ListKey, tuple[bool, str, list[dict[str, Any]]]] = {
         ListKey("hub", ACME_ID): (True, "", [{"Id": ACME_ID, "Name": EVIL, "DisplayName": EVIL}]),
         ListKey("projects", ACME_ID): (True, "", [{"Id": 1001, "Name": EVIL}]),
         ListKey("users", ACME_ID, "1001"): (True, "", [evil_user]),
