@@ -86,10 +86,14 @@ class HubListScreen(ListScreen["list[Hub]"]):
         self.query_one(Breadcrumb).show_path()
         self.table.empty_text = "No hubs yet."
         self._apply_columns()
-        self._paint_stored()
-        self.load()
+        if self._paint_stored():
+            # The stored rows are painted first: the refresh (and the import of the client it
+            # starts, which holds the interpreter a while) waits for that frame.
+            self.call_after_refresh(self.load)
+        else:
+            self.load()
 
-    def _paint_stored(self) -> None:
+    def _paint_stored(self) -> bool:
         """The hub list kept from the last run on this server, at once (standard library only:
         httpx and pydantic are not imported yet); the load that follows replaces it."""
         keeper = self.session.keeper
@@ -103,12 +107,13 @@ class HubListScreen(ListScreen["list[Hub]"]):
                 timeout=15,
             )
         if kept is None:
-            return
+            return False
         self.stored = kept.words
         # A stored hub shows like a hub; it becomes one (pydantic) only when it is opened.
         self.hubs = {hub.id: cast("Hub", hub) for hub in kept.hubs()}
         self._fill()
         self.refresh_status()
+        return True
 
     def covers_while_loading(self) -> bool:
         return self.stored is None
