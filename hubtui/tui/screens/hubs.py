@@ -81,6 +81,8 @@ class HubListScreen(ListScreen["list[Hub]"]):
         self.display_name_leads = False
         #: While the rows are the hub list kept from an earlier run: ``stored 14:02``.
         self.stored: str | None = None
+        #: Whether the refresh of the stored list failed (until the next load).
+        self._unrefreshed = False
 
     def start(self) -> None:
         self.query_one(Breadcrumb).show_path()
@@ -118,18 +120,22 @@ class HubListScreen(ListScreen["list[Hub]"]):
     def covers_while_loading(self) -> bool:
         return self.stored is None
 
+    def begin_loading(self) -> None:
+        self._unrefreshed = False
+        super().begin_loading()
+
     def loading_words(self) -> str:
         return self._stored_head() if self.stored is not None else super().loading_words()
 
     def _stored_head(self) -> str:
         """``2 hubs stored 14:02, refreshing…``, or why they were not refreshed."""
-        state = "refreshing…" if self.is_loading else "not refreshed: the message above says why"
+        state = "not refreshed: the message above says why" if self._unrefreshed else "refreshing…"
         return f"{amount(len(self.hubs), 'hub')} {self.stored}, {state}"
 
     def status_note(self) -> str | None:
         if self.stored is None:
             return super().status_note()
-        return f"{self.stored}, refreshing…" if self.is_loading else f"{self.stored}, not refreshed"
+        return f"{self.stored}, {'not refreshed' if self._unrefreshed else 'refreshing…'}"
 
     async def fetch(self, client: HubClient) -> list[Hub]:
         return await client.list_hubs()
@@ -145,7 +151,7 @@ class HubListScreen(ListScreen["list[Hub]"]):
         super().show_failed(error)
         if self.stored is not None:
             # The stored list stays, and says that it is stored and why it was not refreshed.
-            self.is_loading = False
+            self._unrefreshed = True
             self.refresh_summary()
 
     def _real(self, hub: Hub) -> Hub:
