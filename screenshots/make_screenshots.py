@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+import tempfile
 import time
 from pathlib import Path
 
 from hubtui.cli import demo_connector
 from hubtui.config import Settings
+from hubtui.core.stored import Keeper
 from hubtui.tui.app import HubTuiApp
 
 HERE = Path(__file__).parent
@@ -25,11 +27,24 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "help": ("enter", "enter", "question_mark"),
     "edit-confirm": ("enter", "enter", "down", "e", "down", "enter", "ctrl+s"),
     "who": ("w", *"priya.patel@northwind-eng.com", "enter"),
+    "changes": ("D", "enter", "down", "down"),
 }
 
 
 async def shoot(name: str, keys: tuple[str, ...]) -> Path:
-    app = HubTuiApp(connect=demo_connector(Settings()), server_label="demo API (in-process)")
+    with tempfile.TemporaryDirectory() as data:
+        # A store of its own, seeded with the demo's last week as `hubtui --demo` is.
+        keeper = Keeper(Path(data) / "demo-store.sqlite3", "demo", None, "hubs")
+        app = HubTuiApp(
+            connect=demo_connector(Settings()),
+            server_label="demo API (in-process)",
+            keeper=keeper,
+            last_week=demo_connector(Settings(), last_week=True),
+        )
+        return await _shoot(app, name, keys)
+
+
+async def _shoot(app: HubTuiApp, name: str, keys: tuple[str, ...]) -> Path:
     async with app.run_test(size=SIZE) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()
