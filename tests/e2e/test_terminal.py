@@ -117,3 +117,23 @@ def test_switching_profile_between_two_servers(tmp_path: Path) -> None:
             terminal.close()
         answer = httpx.get(f"{second}/_demo/stats", headers={"Authorization": "Bearer demo-token"})
         assert answer.json()["by_route"]["GET /v3/hubs"] == 1
+
+
+def test_the_next_start_and_offline_read_what_was_kept_at_80x24() -> None:
+    first = Terminal([*hubtui_command(), "--demo"], width=80, height=24)
+    try:
+        first.wait_for("acme-build", "8 hubs")
+        first.send("q")
+        assert first.exit_status() == 0
+    finally:
+        first.close()
+    offline = Terminal([*hubtui_command(), "--demo", "--offline"], width=80, height=24)
+    try:
+        screen = offline.wait_for("acme-build", "8 hubs", "· offline")
+        assert "READ-ONLY (no changes) · stored " in screen
+        offline.send("Enter")  # a hub whose projects were never read: not stored, said so
+        offline.wait_for("Not stored — Offline: nothing is", "· offline")
+        offline.send("q")
+        assert offline.exit_status() == 0
+    finally:
+        offline.close()

@@ -103,8 +103,8 @@ class HubDetailScreen(ListScreen["list[Project] | None"]):
         try:
             return await client.list_projects(self.hub.id)
         except ApiStatusError as error:
-            if error.status_code not in NO_PROJECT_LISTING:
-                raise
+            if error.status_code not in NO_PROJECT_LISTING or self.session.offline is not None:
+                raise  # offline, a 404 is a list never stored, not a server that cannot list
             self._ask_for_project_id(str(error))
             return None
 
