@@ -449,18 +449,21 @@ class HubTuiApp(App[None]):
             hub_list.refresh_status()
             hub_list.load()
 
-    def _store_refusal(self) -> str | None:
-        """Why snapshots cannot be used now, or None."""
+    def _snapshot_keeper(self) -> Keeper | None:
+        """The store, when snapshots can be used now; otherwise None, having said why."""
+        keeper = self.keeper
         if self.offline is not None:
-            return (
+            why = (
                 "Offline, now cannot be read. hubtui diff --since #M --until #N compares two "
                 "snapshots kept."
             )
-        keeper = self.keeper
-        if keeper is None or keeper.setting == "off":
-            return 'The store is off (store = "off" or --no-store): no snapshot is kept.'
-        if keeper.problem is not None:
-            return f"The store is off this run: {keeper.problem}"
+        elif keeper is None or keeper.setting == "off":
+            why = 'The store is off (store = "off" or --no-store): no snapshot is kept.'
+        elif keeper.problem is not None:
+            why = f"The store is off this run: {inert(keeper.problem, limit=None)}"
+        else:
+            return keeper
+        self.notify(why, severity="warning", markup=False)
         return None
 
     def on_show_changes(self, message: ShowChanges) -> None:
@@ -469,12 +472,9 @@ class HubTuiApp(App[None]):
     @work(exclusive=True, group="changes", exit_on_error=False)
     async def show_changes(self, hub: Hub | None, project_id: str | None, scope: str) -> None:
         """Choose a snapshot of this server, then show what changed since it in ``scope``."""
-        refusal = self._store_refusal()
-        if refusal is not None:
-            self.notify(refusal, severity="warning", markup=False)
+        keeper = self._snapshot_keeper()
+        if keeper is None:
             return
-        assert self.keeper is not None
-        keeper = self.keeper
         from hubtui.core.store import StoreError
 
         try:
@@ -507,12 +507,9 @@ class HubTuiApp(App[None]):
     @work(group="snapshot", exit_on_error=False)
     async def record_snapshot(self, hub: Hub | None) -> None:
         """Read every project's users of ``hub`` (or of all hubs) and keep them as a snapshot."""
-        refusal = self._store_refusal()
-        if refusal is not None:
-            self.notify(refusal, severity="warning", markup=False)
+        keeper = self._snapshot_keeper()
+        if keeper is None:
             return
-        assert self.keeper is not None
-        keeper = self.keeper
         from hubtui.api.errors import HubError
         from hubtui.core.history import take_snapshot
         from hubtui.core.store import StoreError

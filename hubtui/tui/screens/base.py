@@ -35,6 +35,15 @@ if TYPE_CHECKING:
 
 Loaded = TypeVar("Loaded")
 
+#: `D` on the screens of a scope (all hubs, a hub, a project): what changed since a snapshot.
+CHANGES_SINCE = Binding(
+    "D",
+    "changes_since",
+    "Changes",
+    show=False,
+    tooltip="what changed in access since a snapshot kept in the store",
+)
+
 
 class ListScreen(RecoveringScreen[None], Generic[Loaded]):
     """A screen built around one :class:`RecordTable`, filled by one load.

@@ -17,7 +17,7 @@ from hubtui.core.words import hub_facts
 from hubtui.tui.glyphs import NOT_EQUAL
 from hubtui.tui.messages import FindPerson, OpenProject, ProjectsLoaded, ShowChanges
 from hubtui.tui.present import amount, hub_label, name_warnings, when
-from hubtui.tui.screens.base import ListScreen
+from hubtui.tui.screens.base import CHANGES_SINCE, ListScreen
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -46,13 +46,7 @@ class HubDetailScreen(ListScreen["list[Project] | None"]):
         Binding("p", "project_by_id", "By id", tooltip="open a project by typing its id"),
         Binding("w", "who", "Who", tooltip="find a person (email, domain or name) in this hub"),
         Binding("y", "copy", "Copy", tooltip="copy the highlighted project's id (or the hub's)"),
-        Binding(
-            "D",
-            "changes_since",
-            "Changes",
-            show=False,
-            tooltip="what changed in access since a snapshot kept in the store",
-        ),
+        CHANGES_SINCE,
     ]
     LEGEND = (
         "Name: the URL identifier (lowercase, DNS-safe). Links and 'go to URL name' match it.",

@@ -21,7 +21,7 @@ from hubtui.tui.present import (
     name_warnings,
     when,
 )
-from hubtui.tui.screens.base import ListScreen
+from hubtui.tui.screens.base import CHANGES_SINCE, ListScreen
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -53,13 +53,7 @@ class HubListScreen(ListScreen["list[Hub]"]):
         Binding("g", "go_to_hub", "Go to", tooltip="open a hub by its Name (URL name)"),
         Binding("w", "who", "Who", tooltip="find a person (email, domain or name) in every hub"),
         Binding("y", "copy", "Copy", tooltip="copy the highlighted hub's Name, Id or DisplayName"),
-        Binding(
-            "D",
-            "changes_since",
-            "Changes",
-            show=False,
-            tooltip="what changed in access since a snapshot kept in the store",
-        ),
+        CHANGES_SINCE,
     ]
     CAN_GO_BACK = False
     NOUN = "hub"

@@ -23,7 +23,7 @@ from hubtui.tui.present import (
     role_meaning,
     user_name,
 )
-from hubtui.tui.screens.base import ListScreen
+from hubtui.tui.screens.base import CHANGES_SINCE, ListScreen
 from hubtui.tui.screens.user_form import FormResult, Mode, UserFormScreen
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
@@ -64,13 +64,7 @@ class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
             "l", "cycle_group", "Members", tooltip="show all users, members only or limited readers"
         ),
         Binding("v", "toggle_version", "v2/v3", tooltip="switch this list between API v3 and v2"),
-        Binding(
-            "D",
-            "changes_since",
-            "Changes",
-            show=False,
-            tooltip="what changed in access since a snapshot kept in the store",
-        ),
+        CHANGES_SINCE,
         Binding("y", "copy", "Copy email", show=False, tooltip="copy the highlighted email"),
         Binding(
             "c",
