@@ -14,6 +14,8 @@ from hubtui import __version__
 from hubtui.config import ConfigError, Settings, load_settings
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from hubtui.api import HubClient
     from hubtui.core.offline import StoredAnswers
 
@@ -225,7 +227,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
     from hubtui.core.changelog import default_change_log_path
-    from hubtui.core.store import default_store_path, origin_of
     from hubtui.core.stored import Keeper
     from hubtui.tui.app import HubTuiApp
 
@@ -255,14 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         profile=None if args.demo else settings.profile,
         reconnect=switch,
         rereads_token=not args.demo,
-        keeper=None
-        if answers is not None
-        else Keeper(
-            default_store_path(demo=args.demo),
-            origin_of(None if args.demo else settings.base_url),
-            None if args.demo else settings.profile,
-            settings.store,
-        ),
+        keeper=None if answers is not None else Keeper(*store_of(args, settings), settings.store),
         offline=answers,
         last_week=demo_connector(settings, last_week=True) if args.demo else None,
         go_offline=None if answers is not None else offline_now,
@@ -353,18 +347,23 @@ def demo_connector(settings: Settings, *, last_week: bool = False) -> Callable[[
     return connect
 
 
+def store_of(args: argparse.Namespace, settings: Settings) -> tuple[Path, str, str | None]:
+    """The store file, and the server's and profile's key in it (the demo: its own file)."""
+    from hubtui.core.store import default_store_path, origin_of
+
+    if args.demo:
+        return default_store_path(demo=True), origin_of(None), None
+    return default_store_path(), origin_of(settings.base_url), settings.profile
+
+
 def stored_answers(args: argparse.Namespace, settings: Settings) -> StoredAnswers:
     """What the store kept of this server, to read offline (:class:`ConfigError` when nothing
     can be read from it)."""
     from hubtui.core.offline import open_offline
-    from hubtui.core.store import StoreError, default_store_path, origin_of
+    from hubtui.core.store import StoreError
 
     try:
-        return open_offline(
-            default_store_path(demo=args.demo),
-            origin_of(None if args.demo else settings.base_url),
-            None if args.demo else settings.profile,
-        )
+        return open_offline(*store_of(args, settings))
     except StoreError as error:
         raise ConfigError(f"--offline: {error}") from None
 
