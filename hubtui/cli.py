@@ -349,11 +349,9 @@ def demo_connector(settings: Settings, *, last_week: bool = False) -> Callable[[
 
 def store_of(args: argparse.Namespace, settings: Settings) -> tuple[Path, str, str | None]:
     """The store file, and the server's and profile's key in it (the demo: its own file)."""
-    from hubtui.core.store import default_store_path, origin_of
+    from hubtui.core.store import store_key
 
-    if args.demo:
-        return default_store_path(demo=True), origin_of(None), None
-    return default_store_path(), origin_of(settings.base_url), settings.profile
+    return store_key(settings.base_url, settings.profile, demo=args.demo)
 
 
 def stored_answers(args: argparse.Namespace, settings: Settings) -> StoredAnswers:

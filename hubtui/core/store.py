@@ -47,6 +47,7 @@ __all__ = [
     "default_store_path",
     "now",
     "origin_of",
+    "store_key",
     "record_hash",
 ]
 
@@ -233,6 +234,16 @@ def default_store_path(*, demo: bool = False) -> Path:
     """``store.sqlite3`` beside the change log (``HUBTUI_DATA_DIR`` or the user data directory);
     the demo API's is ``demo-store.sqlite3``, so that the demo never mixes with real servers."""
     return default_change_log_path().with_name(DEMO_STORE if demo else "store.sqlite3")
+
+
+def store_key(
+    base_url: str | None, profile: str | None, *, demo: bool
+) -> tuple[Path, str, str | None]:
+    """The store file of a server, and the server's and profile's key in it (the demo API: its
+    own file, and no profile)."""
+    if demo:
+        return default_store_path(demo=True), origin_of(None), None
+    return default_store_path(), origin_of(base_url), profile
 
 
 def origin_of(base_url: str | None) -> str:

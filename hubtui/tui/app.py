@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from hubtui.api.models import ApiModel
     from hubtui.config import Settings
     from hubtui.core.offline import StoredAnswers
-    from hubtui.core.store import SnapshotInfo
+    from hubtui.core.store import ListKey, SnapshotInfo
     from hubtui.core.stored import Keeper
 
     #: Settings (the token read again) for a profile: how to connect, and the server's name.
@@ -312,13 +312,13 @@ class HubTuiApp(App[None]):
         self.read_only = settings.read_only
         self.change_log.server, self.change_log.profile = label, settings.profile
         if self.keeper is not None:
-            from hubtui.core.store import origin_of
+            from hubtui.core.store import store_key
             from hubtui.core.stored import Keeper
 
             self.keeper.close()
-            self.keeper = Keeper(
-                self.keeper.path, origin_of(settings.base_url), settings.profile, settings.store
-            )
+            demo = self.keeper.origin == "demo"  # the demo API stays in its own store
+            key = store_key(settings.base_url, settings.profile, demo=demo)
+            self.keeper = Keeper(*key, settings.store)
         if fresh_start:
             self.catalog = Catalog()
             await self._start_again()
@@ -590,7 +590,7 @@ class HubTuiApp(App[None]):
             self._kept(keeper, ListKey(kind, hub, project), sent), group="keep", exit_on_error=False
         )
 
-    async def _kept(self, keeper: Keeper, key: Any, sent: list[dict[str, Any]]) -> None:
+    async def _kept(self, keeper: Keeper, key: ListKey, sent: list[dict[str, Any]]) -> None:
         from hubtui.core.store import StoreError
 
         try:
