@@ -86,9 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hubtui",
         description="A keyboard-first terminal app for hubs, projects and project users. "
-        "With a command (hubs, hub, projects, users, who, add-user, set-role, snapshot, diff, "
-        "store) it prints the "
-        "answer and exits.",
+        "With a command (hubs, hub, projects, users, who, add-user, set-role, apply, revert, "
+        "snapshot, diff, store) it prints the answer and exits.",
         epilog="The token comes from HUBTUI_TOKEN, --token-file or the config file's "
         f"token_command; never from a flag value. Commands' {EXIT_STATUSES}.",
         allow_abbrev=False,

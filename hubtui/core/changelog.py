@@ -94,6 +94,10 @@ class Change:
     """The exchange that carried it (the request log's id, ``r17``), once it has ended."""
     sent_to: str | None = None
     """The address that answered, when a redirect took the change away from the one planned."""
+    batch: str | None = None
+    """The batch it was sent in (the same on every change of one batch), if any."""
+    reverts: str | None = None
+    """For a change of a batch that reverts another, that batch's id."""
 
     @property
     def summary(self) -> str:
@@ -221,7 +225,7 @@ class ChangeLog:
         known = {c.id for c in self.changes}
         adopted = [
             c
-            for c in latest.values()
+            for c in map(_unfinished_as_unknown, latest.values())
             if c.is_unknown_add(hub_id, project_id)
             and c.server == self.server
             and c.id not in known
@@ -253,11 +257,27 @@ class ChangeLog:
         found, the add reached the server (done); not found, nothing was added (failed)."""
         return [self._settle(c, found) for c, found in self.settling(hub_id, project_id, present)]
 
-    def _settle(self, change: Change, checked: Checked) -> Change:
+    def settle_add(self, change: Change, found: bool) -> Change:
+        """Settle one add whose outcome was unknown from the list read again, and log it."""
+        return self._settle(change, Checked.FOUND if found else Checked.NOT_FOUND)
+
+    def settle_update(self, change: Change, applied: bool) -> Change:
+        """Settle an update whose outcome was unknown from the list read again: it shows the
+        new values (done) or still the old ones (failed), and log it."""
+        if applied:
+            words = "the list shows the new values: the change reached the server"
+            return self._settle(change, Checked.FOUND, words)
+        return self._settle(
+            change, Checked.NOT_FOUND, "the list shows the old values: it did not take effect"
+        )
+
+    def _settle(self, change: Change, checked: Checked, words: str | None = None) -> Change:
         if checked is Checked.FOUND:
-            outcome, words = DONE, "the list has them: the add reached the server"
+            outcome = DONE
+            words = words or "the list has them: the add reached the server"
         else:
-            outcome, words = FAILED, "the list does not have them: nothing was added"
+            outcome = FAILED
+            words = words or "the list does not have them: nothing was added"
         settled = replace(
             change, time=now(), checked=checked, outcome=outcome, detail=f"Checked: {words}."
         )
@@ -298,6 +318,15 @@ class ChangeLog:
             if exc.errno == errno.ELOOP:
                 why = "it is a symbolic link, which hubtui does not follow"
             raise ChangeLogError(f"Could not write the change log {self.path}: {why}.") from None
+
+
+def _unfinished_as_unknown(change: Change) -> Change:
+    """A change whose last line in the file is ``pending`` (its process ended before the answer:
+    a kill, a hang-up, a power cut) is unknown: it may have reached the server."""
+    if change.outcome != PENDING:
+        return change
+    why = "No outcome was logged: hubtui ended before the answer came."
+    return replace(change, outcome=UNKNOWN, detail=why)
 
 
 def _line(change: Change) -> str:

@@ -42,8 +42,13 @@ from hubtui.headless.tables import resolve_hub
 
 
 async def _confirm(question: str) -> bool:
-    """Ask on the terminal; True for yes. Ctrl+C ends the command at once: the answer is read
-    on a thread of its own that nothing waits for at exit."""
+    """Ask on the terminal; True for yes."""
+    return (await ask(question)).lower() in ("y", "yes")
+
+
+async def ask(question: str) -> str:
+    """Ask on the terminal; the line typed, stripped. Ctrl+C ends the command at once: the
+    answer is read on a thread of its own that nothing waits for at exit."""
     loop = asyncio.get_running_loop()
     answer: asyncio.Future[bytes] = loop.create_future()
 
@@ -62,7 +67,7 @@ async def _confirm(question: str) -> bool:
     print(question, end="", file=sys.stderr, flush=True)
     threading.Thread(target=read, daemon=True, name="hubtui-answer").start()
     reply = await answer
-    return reply.decode(errors="replace").strip().lower() in ("y", "yes")
+    return reply.decode(errors="replace").strip()
 
 
 def _check_unknown_adds(

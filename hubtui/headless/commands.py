@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from hubtui.api.exchanges import Exchange
     from hubtui.config import Settings
 
+from hubtui.headless.batch import add_batch_commands, apply_command, revert_command
 from hubtui.headless.changes import change_command
 from hubtui.headless.history import (
     add_history_commands,
@@ -129,10 +130,24 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         verbose(change)
 
     add_history_commands(commands, command)
+    add_batch_commands(commands)
 
 
 HEADLESS = frozenset(
-    {"hubs", "hub", "projects", "users", "who", "add-user", "set-role", "snapshot", "diff", "store"}
+    {
+        "hubs",
+        "hub",
+        "projects",
+        "users",
+        "who",
+        "add-user",
+        "set-role",
+        "apply",
+        "revert",
+        "snapshot",
+        "diff",
+        "store",
+    }
 )
 
 
@@ -180,6 +195,10 @@ async def _run(
         try:
             if args.command in ("add-user", "set-role"):
                 return await change_command(args, client, settings, server_label)
+            if args.command == "apply":
+                return await apply_command(args, client, settings, server_label)
+            if args.command == "revert":
+                return await revert_command(args, client, settings, server_label)
             if getattr(args, "curl", False):
                 return await _curl(args, client)
             if args.command == "snapshot":
@@ -252,7 +271,12 @@ async def _query(
             users, which = [u for u in users if u.is_limited], "limited readers"
         elif args.members:
             users, which = [u for u in users if u.is_direct_member], "direct members"
-        table = users_table(users, f"no {which} in project {inert(args.project)}")
+        table = users_table(
+            users,
+            f"no {which} in project {inert(args.project)}",
+            hub_name=hub.name,
+            project_id=str(args.project),
+        )
         return table, OK if users else NOTHING
     return await _who(args, client, settings, hub)
 

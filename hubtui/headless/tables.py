@@ -156,7 +156,17 @@ def projects_table(projects: Sequence[Project], empty: str) -> Table:
     )
 
 
-def users_table(users: Sequence[ProjectUser], empty: str) -> Table:
+def users_table(
+    users: Sequence[ProjectUser],
+    empty: str,
+    *,
+    hub_name: str = "",
+    project_id: str = "",
+    project_name: str | None = None,
+) -> Table:
+    """A project's users; as CSV, the columns ``hubtui apply`` reads back first."""
+    from hubtui.core.batch_file import USERS_CSV_COLUMNS, users_csv_cells
+
     def row(u: ProjectUser) -> tuple[str, ...]:
         return (
             inert(u.user.full_name or u.user.user_name or ""),
@@ -183,6 +193,10 @@ def users_table(users: Sequence[ProjectUser], empty: str) -> Table:
         dump_models,
         empty=empty,
         lines=model_lines,
+        csv=(
+            USERS_CSV_COLUMNS,
+            lambda u: users_csv_cells(hub_name, project_id, project_name, u),
+        ),
     )
 
 

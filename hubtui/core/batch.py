@@ -1,0 +1,626 @@
+"""Changes in batches: staged, previewed against a fresh read, sent the one way, checked, reverted.
+
+Textual-free: the app's staged changes and ``hubtui apply`` share it.
+
+1. A :class:`Wanted` says what one person should have in one project (a role, a reviewer flag,
+   direct membership) and, when staged from a list on screen, what they had then (``seen``).
+2. :func:`prepare` reads each project's users again (under the search's limiter) and turns each
+   wanted row into a :class:`Step`: a change to send, shown as a difference, or why it is not
+   sent (already so, a limited reader cannot be PUT, a duplicate, changed since staged,
+   read-only). Unknown adds that earlier runs left are checked against that read first.
+3. :meth:`Batch.send` sends each change through :func:`~hubtui.core.sending.send_change` (its
+   ``pending`` line written first, under the batch's id), continues past failures and reports
+   each row's outcome as it comes. Cancelled, the rows in flight are logged unknown and the rows
+   not started are not sent.
+4. :meth:`Batch.check` reads the lists of the unknown rows again and settles each from what it
+   shows: nothing is resent before that. :meth:`Batch.again` is what ``r`` sends again.
+5. :func:`revert_of` builds the inverse of a logged batch from its before-values.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hubtui.core.changelog import Action, Change, ChangeLog, ChangeLogError, Outcome, now
+from hubtui.core.emails import email_problem
+from hubtui.core.sending import EarlierAddUnknown, send_change
+
+if TYPE_CHECKING:
+    from hubtui.api import HubClient, HubError, ProjectUser
+
+__all__ = [
+    "ROLES",
+    "Batch",
+    "Intent",
+    "Preview",
+    "Result",
+    "Seen",
+    "Step",
+    "Verdict",
+    "Wanted",
+    "batches_in",
+    "new_batch_id",
+    "prepare",
+    "revert_of",
+]
+
+ROLES = ("Reader", "Editor", "Admin")
+#: From this many changes, a batch asks for the count to be typed before it is sent.
+TYPE_THE_COUNT_ABOVE = 50
+
+
+class Intent(StrEnum):
+    """What a wanted row asks for."""
+
+    SET = "set"
+    """A direct member's role and reviewer flag set (a PUT); nobody is added."""
+    ADD = "add"
+    """Added as a direct member (an absent person, or a limited reader made a member)."""
+    MEMBER = "member"
+    """A direct member with this role, however they are now (a row of a file): added or set."""
+    LIMITED = "limited"
+    """A limited reader, as they are (a row of a file that says so): nothing to send."""
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A person's access in a project, as a list showed it (``present`` False: not in it)."""
+
+    present: bool
+    limited: bool | None = None
+    role: str | None = None
+    reviewer: bool | None = None
+
+    @classmethod
+    def of(cls, user: ProjectUser | None) -> Seen:
+        if user is None:
+            return cls(False)
+        if user.is_limited:
+            return cls(True, True)
+        return cls(True, False, user.role, user.is_reviewer)
+
+    def words(self) -> str:
+        if not self.present:
+            return "not in the project"
+        if self.limited:
+            return "a limited reader"
+        reviewer = ", reviewer" if self.reviewer else ""
+        return f"{self.role}{reviewer}"
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """What one person should have in one project."""
+
+    hub_id: str
+    hub_name: str
+    project_id: str
+    project_name: str | None
+    email: str
+    intent: Intent
+    role: str | None = None
+    """None: the role stays as it is (a change of the reviewer flag only)."""
+    reviewer: bool | None = None
+    """None: the flag stays as it is (on an add: not sent, the server's default)."""
+    seen: Seen | None = None
+    """What the person had when this was staged (None: not known, as for a row of a file)."""
+    line: int | None = None
+    """The row's line in the file it came from, if any."""
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.hub_id, self.project_id, self.email.casefold())
+
+    @property
+    def where(self) -> str:
+        return self.project_name or f"project {self.project_id}"
+
+    def words(self) -> str:
+        """What is asked, in words: ``Editor``, ``reviewer on``, ``direct member, Reader``."""
+        parts = []
+        if self.intent is Intent.LIMITED:
+            return "a limited reader"
+        if self.intent is Intent.ADD:
+            parts.append("direct member")
+        if self.role:
+            parts.append(self.role)
+        if self.reviewer is not None:
+            parts.append("reviewer on" if self.reviewer else "reviewer off")
+        return ", ".join(parts) or "no change"
+
+
+class Verdict(StrEnum):
+    """What the preview says of a row."""
+
+    SEND = "send"
+    SAME = "no change"
+    """Already in the wanted state: nothing to send (applying again is harmless)."""
+    SKIP = "skipped"
+    """hubtui will not send it; the row says why."""
+    CHANGED = "changed since staged"
+    """The list now differs from what it showed when the row was staged: look again."""
+    NOT_READ = "not read"
+    """The project's users could not be read, so nothing is sent to it."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One wanted row, decided against the list read just now."""
+
+    wanted: Wanted
+    verdict: Verdict
+    words: str
+    """The difference (``Role: Reader → Editor``) or why nothing is sent."""
+    change: Change | None = None
+    """The change to send (a SEND only)."""
+    now: Seen | None = None
+    """What the list shows now (None: not read)."""
+
+
+@dataclass
+class Preview:
+    """Every step of a batch, in the order staged, and the unknown adds its reads settled."""
+
+    steps: list[Step]
+    settled: list[Change] = field(default_factory=list)
+
+    @property
+    def to_send(self) -> list[Step]:
+        return [s for s in self.steps if s.verdict is Verdict.SEND]
+
+    def counts(self) -> Counter[Verdict]:
+        return Counter(s.verdict for s in self.steps)
+
+    def groups(self) -> dict[tuple[str, str], list[Step]]:
+        """The steps by (hub id, project id), in the order first staged."""
+        grouped: dict[tuple[str, str], list[Step]] = {}
+        for step in self.steps:
+            grouped.setdefault((step.wanted.hub_id, step.wanted.project_id), []).append(step)
+        return grouped
+
+    def summary(self) -> str:
+        """``12 to send (3 adds, 9 updates) · 2 no change · 1 skipped``."""
+        counts = self.counts()
+        sending = self.to_send
+        adds = sum(1 for s in sending if s.change and s.change.action == Action.ADD)
+        parts = [f"{len(sending)} to send ({adds} adds, {len(sending) - adds} updates)"]
+        for verdict in (Verdict.SAME, Verdict.SKIP, Verdict.CHANGED, Verdict.NOT_READ):
+            if counts[verdict]:
+                parts.append(f"{counts[verdict]} {verdict}")
+        return " · ".join(parts)
+
+
+def new_batch_id() -> str:
+    return "b" + uuid.uuid4().hex[:10]
+
+
+async def read_lists(
+    client: HubClient,
+    projects: Iterable[tuple[str, str]],
+    *,
+    concurrency: int,
+    on_read: Callable[[int, int], None] | None = None,
+) -> dict[tuple[str, str], Sequence[ProjectUser] | HubError]:
+    """Each project's users (or why they could not be read), read under one limiter."""
+    from hubtui.api import HubError
+
+    wanted = list(dict.fromkeys(projects))
+    limiter = asyncio.Semaphore(max(1, concurrency))
+    lists: dict[tuple[str, str], Sequence[ProjectUser] | HubError] = {}
+
+    async def one(hub_id: str, project_id: str) -> None:
+        async with limiter:
+            try:
+                lists[hub_id, project_id] = await client.list_project_users(hub_id, project_id)
+            except HubError as error:
+                lists[hub_id, project_id] = error
+        if on_read is not None:
+            on_read(len(lists), len(wanted))
+
+    async with asyncio.TaskGroup() as group:
+        for hub_id, project_id in wanted:
+            group.create_task(one(hub_id, project_id))
+    return lists
+
+
+async def prepare(
+    client: HubClient,
+    wanted: Sequence[Wanted],
+    log: ChangeLog,
+    *,
+    read_only: bool = False,
+    concurrency: int = 8,
+    settle: bool = True,
+    on_read: Callable[[int, int], None] | None = None,
+) -> Preview:
+    """Read every project of ``wanted`` again and decide each row against what it shows.
+
+    ``settle``: unknown adds that this or an earlier run left for these projects are checked
+    against the lists and logged so (a dry run leaves the log alone and says what it would
+    find). Nothing is sent.
+    """
+    from hubtui.api import HubError
+
+    lists = await read_lists(
+        client,
+        ((w.hub_id, w.project_id) for w in wanted),
+        concurrency=concurrency,
+        on_read=on_read,
+    )
+    preview = Preview([])
+    for (hub_id, project_id), users in lists.items():
+        if isinstance(users, HubError):
+            continue
+        members = [u.user.email or "" for u in users if u.is_direct_member]
+        log.adopt_unknown_adds(hub_id, project_id)
+        if settle:
+            preview.settled.extend(log.resolve_adds(hub_id, project_id, members))
+    first_line: dict[tuple[str, str, str], Wanted] = {}
+    for row in wanted:
+        earlier = first_line.get(row.key)
+        if earlier is not None:
+            where = f"line {earlier.line}" if earlier.line is not None else "an earlier row"
+            preview.steps.append(
+                Step(row, Verdict.SKIP, f"a duplicate of {where} (the same person and project)")
+            )
+            continue
+        first_line[row.key] = row
+        preview.steps.append(_decide(row, lists[row.hub_id, row.project_id], log, read_only))
+    return preview
+
+
+def _decide(
+    row: Wanted, users: Sequence[ProjectUser] | HubError, log: ChangeLog, read_only: bool
+) -> Step:
+    from hubtui.api import HubError
+
+    problem = email_problem(row.email)
+    if problem:
+        return Step(row, Verdict.SKIP, problem)
+    if row.role is not None and row.role not in ROLES:
+        return Step(row, Verdict.SKIP, f"the role must be {', '.join(ROLES)}")
+    if isinstance(users, HubError):
+        return Step(row, Verdict.NOT_READ, f"the project's users could not be read: {users}")
+    folded = row.email.casefold()
+    user = next((u for u in users if (u.user.email or "").casefold() == folded), None)
+    now_seen = Seen.of(user)
+    if row.seen is not None and row.seen != now_seen:
+        return Step(
+            row,
+            Verdict.CHANGED,
+            f"was {row.seen.words()} when staged, now {now_seen.words()}: stage it again",
+            now=now_seen,
+        )
+    change, words, verdict = _change_for(row, user)
+    if verdict is Verdict.SEND and read_only:
+        return Step(row, Verdict.SKIP, f"read-only mode: nothing is sent ({words})", now=now_seen)
+    if verdict is Verdict.SEND and change is not None and change.action == Action.ADD:
+        earlier = log.unknown_add(row.hub_id, row.project_id, row.email)
+        if earlier is not None:
+            return Step(
+                row,
+                Verdict.SKIP,
+                f"an earlier add ({earlier.time}) may have reached the server and is not "
+                "checked yet",
+                now=now_seen,
+            )
+    return Step(row, verdict, words, change, now_seen)
+
+
+def _change_for(row: Wanted, user: ProjectUser | None) -> tuple[Change | None, str, Verdict]:
+    """The change ``row`` needs, given the person as the list shows them."""
+    limited = user is not None and bool(user.is_limited)
+    if row.intent is Intent.LIMITED:
+        if limited:
+            return None, "a limited reader, as the row says", Verdict.SAME
+        if user is None:
+            return None, "not in the project: limited access comes from the hub", Verdict.SKIP
+        return None, f"a direct member now ({user.role}), not a limited reader", Verdict.SKIP
+    if user is None or limited:
+        if row.intent is Intent.SET:
+            why = (
+                "a limited reader cannot be PUT: they have no role of their own; make them a "
+                "direct member instead"
+                if limited
+                else "not in the project: there is nobody to change"
+            )
+            return None, why, Verdict.SKIP
+        if row.role is None:
+            return None, "a role is needed to add them", Verdict.SKIP
+        after: dict[str, object] = {"Role": row.role}
+        if row.reviewer is not None:
+            after["IsReviewer"] = row.reviewer
+        how = "a limited reader made a direct member" if limited else "added as a direct member"
+        words = f"{how}: Role {row.role}" + (
+            "" if row.reviewer is None else f", reviewer {'yes' if row.reviewer else 'no'}"
+        )
+        return _change(row, Action.ADD, None, after, None), words, Verdict.SEND
+    before: dict[str, object] = {"Role": user.role, "IsReviewer": user.is_reviewer}
+    after = {
+        "Role": row.role or user.role,
+        "IsReviewer": user.is_reviewer if row.reviewer is None else row.reviewer,
+    }
+    if before == after:
+        return None, f"already {Seen.of(user).words()}", Verdict.SAME
+    if row.intent is Intent.ADD:
+        return None, f"already a direct member ({user.role}): set their role instead", Verdict.SKIP
+    change = _change(row, Action.UPDATE, before, after, str(user.user.id))
+    return change, change.summary, Verdict.SEND
+
+
+def _change(
+    row: Wanted,
+    action: Action,
+    before: dict[str, object] | None,
+    after: dict[str, object],
+    user_id: str | None,
+) -> Change:
+    return Change(
+        time=now(),
+        action=action,
+        hub_id=row.hub_id,
+        hub_name=row.hub_name,
+        project_id=row.project_id,
+        project_name=row.project_name,
+        user_id=user_id,
+        email=row.email,
+        before=before,
+        after=after,
+        outcome="",
+    )
+
+
+class Ended(StrEnum):
+    """How a row of a batch ended."""
+
+    DONE = "done"
+    FAILED = "failed"
+    UNKNOWN = "unknown"
+    NOT_SENT = "not sent"
+    """Never left: stopped before its turn, or refused before sending."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """A row's outcome, with its last log line (None: nothing was logged, nothing sent)."""
+
+    step: Step
+    ended: Ended
+    message: str = ""
+    change: Change | None = None
+    reason: str = ""
+    """Short, for a summary: ``409: Conflict`` (the message in full otherwise)."""
+
+    @property
+    def short(self) -> str:
+        return self.reason or " ".join(self.message.split())
+
+
+class Batch:
+    """The steps to send under one batch id, and each one's outcome as it comes."""
+
+    def __init__(self, steps: Sequence[Step], *, batch_id: str | None = None) -> None:
+        self.id = batch_id or new_batch_id()
+        self.reverts: str | None = None
+        self.steps = [s for s in steps if s.verdict is Verdict.SEND and s.change is not None]
+        self.results: dict[int, Result] = {}
+        """By position in :attr:`steps`; a row without one has not ended (or not started)."""
+
+    def outcome_counts(self) -> Counter[Ended]:
+        return Counter(r.ended for r in self.results.values())
+
+    async def send(
+        self,
+        client: HubClient,
+        log: ChangeLog,
+        *,
+        concurrency: int = 8,
+        on_result: Callable[[int, Result], None] | None = None,
+        only: Iterable[int] | None = None,
+    ) -> None:
+        """Send each step (``only``: these positions) under the limiter, past any failure.
+
+        A change log that cannot be written stops the batch: that row and every row after it
+        are not sent. Cancelled (escape, a signal), the rows in flight end unknown (their log
+        says so) and the rows not started end "not sent"; the cancel then goes on up.
+        """
+        limiter = asyncio.Semaphore(max(1, concurrency))
+        positions = list(range(len(self.steps))) if only is None else list(only)
+        stopped: list[str] = []
+
+        def end(position: int, result: Result) -> None:
+            self.results[position] = result
+            if on_result is not None:
+                on_result(position, result)
+
+        async def one(position: int) -> None:
+            step = self.steps[position]
+            assert step.change is not None
+            change = replace(step.change, batch=self.id, reverts=self.reverts, time=now())
+            begun = len(log.changes)
+            try:
+                async with limiter:
+                    if stopped:
+                        end(position, Result(step, Ended.NOT_SENT, stopped[0]))
+                        return
+                    begun = len(log.changes)
+                    sent = await send_change(client, log, change)
+            except ChangeLogError as error:
+                stopped.append(f"not sent: {error}")
+                end(position, Result(step, Ended.NOT_SENT, str(error)))
+                return
+            except EarlierAddUnknown as error:
+                end(position, Result(step, Ended.NOT_SENT, str(error)))
+                return
+            except asyncio.CancelledError:
+                logged = _logged_since(log, begun, change)
+                if logged is None:
+                    end(position, Result(step, Ended.NOT_SENT, "stopped before it was sent"))
+                else:
+                    end(position, Result(step, Ended.UNKNOWN, logged.detail, logged))
+                raise
+            ended = Ended(sent.outcome.value) if sent.outcome != Outcome.PENDING else Ended.UNKNOWN
+            message = "" if ended is Ended.DONE else str(sent.error or sent.change.detail)
+            reason = "" if sent.error is None else _reason(sent.error)
+            end(position, Result(step, ended, message, sent.change, reason))
+
+        async with asyncio.TaskGroup() as group:
+            for position in positions:
+                group.create_task(one(position))
+
+    async def check(self, client: HubClient, log: ChangeLog, *, concurrency: int = 8) -> list[int]:
+        """Read the lists of the rows whose outcome is unknown, settle each from what it shows
+        (logged as checked) and return the positions settled. Nothing is sent."""
+        from hubtui.api import HubError
+
+        unknown = {p: r for p, r in self.results.items() if r.ended is Ended.UNKNOWN}
+        if not unknown:
+            return []
+        lists = await read_lists(
+            client,
+            ((r.step.wanted.hub_id, r.step.wanted.project_id) for r in unknown.values()),
+            concurrency=concurrency,
+        )
+        settled = []
+        for position, result in unknown.items():
+            wanted = result.step.wanted
+            users = lists[wanted.hub_id, wanted.project_id]
+            change = result.change
+            if isinstance(users, HubError) or change is None:
+                continue
+            folded = wanted.email.casefold()
+            user = next((u for u in users if (u.user.email or "").casefold() == folded), None)
+            if change.action == Action.ADD:
+                found = user is not None and user.is_direct_member is True
+                checked = log.settle_add(change, found)
+            else:
+                shown = (
+                    None if user is None else {"Role": user.role, "IsReviewer": user.is_reviewer}
+                )
+                if shown == change.after:
+                    checked = log.settle_update(change, True)
+                elif shown == change.before:
+                    checked = log.settle_update(change, False)
+                else:
+                    continue  # neither: it stays unknown, and says so
+            ended = Ended.DONE if checked.outcome == Outcome.DONE else Ended.FAILED
+            self.results[position] = Result(result.step, ended, checked.detail, checked)
+            settled.append(position)
+        return settled
+
+    def again(self) -> list[Wanted]:
+        """The rows ``r`` sends again: failed, unknown (after :meth:`check`) or not sent."""
+        return [
+            r.step.wanted
+            for r in self.results.values()
+            if r.ended in (Ended.FAILED, Ended.UNKNOWN, Ended.NOT_SENT)
+        ]
+
+    def summary(self) -> str:
+        """``12 done, 1 failed (409: …), 0 unknown``: what a ticket holds."""
+        counts = self.outcome_counts()
+        failed = [r for r in self.results.values() if r.ended is Ended.FAILED]
+        why = ""
+        if failed:
+            first = failed[0].short
+            first = first if len(first) <= 80 else first[:79] + "…"
+            why = f" ({first}" + (f"; and {len(failed) - 1} more)" if len(failed) > 1 else ")")
+        words = [
+            f"{counts[Ended.DONE]} done",
+            f"{counts[Ended.FAILED]} failed{why}",
+            f"{counts[Ended.UNKNOWN]} unknown",
+        ]
+        if counts[Ended.NOT_SENT]:
+            words.append(f"{counts[Ended.NOT_SENT]} not sent")
+        return ", ".join(words)
+
+
+def _reason(error: HubError) -> str:
+    """``409: Conflict``: the status and the server's own word for it, or hubtui's words."""
+    from hubtui.api.errors import ApiStatusError
+
+    if isinstance(error, ApiStatusError):
+        said = error.code or error.title or ""
+        return f"{error.status_code}: {said}" if said else f"HTTP {error.status_code}"
+    return " ".join(str(error).split())
+
+
+def _logged_since(log: ChangeLog, begun: int, change: Change) -> Change | None:
+    """The log's line for ``change`` if its pending line was written after position ``begun``."""
+    for logged in log.changes[begun:]:
+        if (
+            logged.batch == change.batch
+            and (logged.hub_id, logged.project_id) == (change.hub_id, change.project_id)
+            and (logged.email or "").casefold() == (change.email or "").casefold()
+        ):
+            return logged
+    return None
+
+
+def batches_in(path: Path | None, server: str) -> dict[str, list[Change]]:
+    """The batches the change log holds for ``server``: each change's last line, by batch id,
+    oldest batch first."""
+    if path is None or not path.exists():
+        return {}
+    latest: dict[str, Change] = {}
+    with path.open(encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            try:
+                change = Change(**json.loads(line))
+            except (ValueError, TypeError):
+                continue
+            if change.batch and change.server == server:
+                latest[change.id] = change
+    batches: dict[str, list[Change]] = {}
+    for change in latest.values():
+        batches.setdefault(change.batch or "", []).append(change)
+    return batches
+
+
+def revert_of(changes: Iterable[Change]) -> tuple[list[Wanted], list[Change]]:
+    """The inverse of a batch's changes: each update that took effect (or may have) put back to
+    its before-values, and the adds, which this API cannot undo (nobody can be removed), listed
+    apart. A change that failed took no effect and has nothing to put back."""
+    wanted: list[Wanted] = []
+    cannot: list[Change] = []
+    for change in changes:
+        if change.outcome == Outcome.FAILED:
+            continue
+        if change.action == Action.ADD:
+            cannot.append(change)
+            continue
+        if change.before is None or not change.email:
+            cannot.append(change)
+            continue
+        role = str(change.before.get("Role", "")) or None
+        reviewer = change.before.get("IsReviewer")
+        after = change.after
+        wanted.append(
+            Wanted(
+                hub_id=change.hub_id,
+                hub_name=change.hub_name,
+                project_id=change.project_id,
+                project_name=change.project_name,
+                email=change.email,
+                intent=Intent.SET,
+                role=role,
+                reviewer=None if reviewer is None else bool(reviewer),
+                seen=Seen(
+                    True,
+                    False,
+                    str(after.get("Role")),
+                    bool(after.get("IsReviewer")),
+                )
+                if change.outcome == Outcome.DONE
+                else None,
+            )
+        )
+    return wanted, cannot

@@ -1,0 +1,165 @@
+"""A batch as a CSV file: the users export's columns, read back as wanted rows.
+
+The users export (the app's ``x`` on a project's users, ``hubtui users --format csv``) starts
+with ``hub, project, email, role, reviewer``, then ``access``: an export edited in a spreadsheet
+can be applied as it is (``hubtui apply``). A row asks for a direct member with that role (added
+if absent or a limited reader, set if a member); a row whose ``access`` says ``limited reader``
+asks for nothing (it is as the file says, or not). Applying again is harmless: rows already so
+are "no change". Lines starting with ``#`` (an export's context) are skipped, a spreadsheet's
+byte-order mark too, and the ``'`` an export puts before a cell a spreadsheet would run.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hubtui.core.batch import ROLES, Intent
+from hubtui.core.export import Cell
+
+if TYPE_CHECKING:
+    from hubtui.api import ProjectUser
+
+__all__ = [
+    "FILE_COLUMNS",
+    "USERS_CSV_COLUMNS",
+    "BatchFileError",
+    "FileRow",
+    "read_batch_file",
+    "users_csv_cells",
+]
+
+#: What ``hubtui apply`` reads, in this order (other columns are left alone).
+FILE_COLUMNS = ("hub", "project", "email", "role", "reviewer")
+#: The users export's columns: the five above first, so an export can be applied.
+USERS_CSV_COLUMNS = (*FILE_COLUMNS, "access", "name", "teams", "id", "project name")
+LIMITED_WORDS = "limited reader"
+MEMBER_WORDS = "direct member"
+_YES = {"yes", "y", "true", "1"}
+_NO = {"no", "n", "false", "0"}
+
+
+def users_csv_cells(
+    hub_name: str, project_id: str, project_name: str | None, user: ProjectUser
+) -> tuple[Cell, ...]:
+    """One user as a row of :data:`USERS_CSV_COLUMNS` (text as sent: the writer makes it inert)."""
+    if user.is_limited:
+        access = LIMITED_WORDS
+    elif user.is_limited is False:
+        access = MEMBER_WORDS
+    else:
+        access = "unknown"
+    return (
+        hub_name,
+        project_id,
+        user.user.email or "",
+        user.role,
+        user.is_reviewer,
+        access,
+        user.user.full_name or user.user.user_name or "",
+        ", ".join(t.name or f"team {t.id}" for t in user.teams or []),
+        str(user.user.id),
+        project_name or "",
+    )
+
+
+@dataclass(frozen=True)
+class FileRow:
+    """One row of a batch file: its cells as given, and what it asks (or why it cannot)."""
+
+    line: int
+    cells: dict[str, str]
+    """Every column of the row by its header, as written (an export's ``'`` before a formula
+    taken off): the five read, and the others, kept for the results."""
+    intent: Intent
+    role: str | None
+    reviewer: bool | None
+    problem: str | None = None
+
+    @property
+    def hub(self) -> str:
+        return self.cells["hub"]
+
+    @property
+    def project(self) -> str:
+        return self.cells["project"]
+
+    @property
+    def email(self) -> str:
+        return self.cells["email"]
+
+
+class BatchFileError(Exception):
+    """The file cannot be read as a batch at all (no header with the columns needed)."""
+
+
+def read_batch_file(text: str) -> tuple[list[str], list[FileRow]]:
+    """The header (folded) and the rows of a batch file, each with the line it is on; a row
+    that cannot be applied carries its ``problem`` (the other rows are not held back by it)."""
+    text = text.removeprefix("\ufeff")
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1)]
+    body = [(n, line) for n, line in lines if line.strip() and not _is_context(line)]
+    if not body:
+        raise BatchFileError(f"no header line: the first line must name {', '.join(FILE_COLUMNS)}")
+    reader = csv.reader(io.StringIO("\n".join(line for _, line in body)))
+    parsed = list(reader)
+    header = [_unguard(cell).strip().casefold() for cell in parsed[0]]
+    missing = [c for c in ("hub", "project", "email", "role") if c not in header]
+    if missing:
+        raise BatchFileError(
+            f"the header line (line {body[0][0]}) lacks the column(s) {', '.join(missing)}; "
+            f"it must name {', '.join(FILE_COLUMNS)}"
+        )
+    rows = []
+    for (number, _), cells in zip(body[1:], parsed[1:], strict=False):
+        given = {
+            name: _unguard(cells[index]).strip() if index < len(cells) else ""
+            for index, name in enumerate(header)
+        }
+        rows.append(_row(number, given))
+    return header, rows
+
+
+def _row(line: int, given: dict[str, str]) -> FileRow:
+    cells = {**{name: "" for name in FILE_COLUMNS}, **given}
+    problem = None
+    for needed in ("hub", "project", "email"):
+        if not cells[needed]:
+            problem = f"the {needed} cell is empty"
+            break
+    role_given = cells["role"]
+    role = next((r for r in ROLES if r.casefold() == role_given.casefold()), None)
+    limited = given.get("access", "").casefold().startswith("limited")
+    if limited:
+        intent = Intent.LIMITED
+    else:
+        intent = Intent.MEMBER
+        if role is None and problem is None:
+            problem = f"the role “{role_given}” is not one of {', '.join(ROLES)}"
+    reviewer_given = cells["reviewer"].casefold()
+    reviewer: bool | None = None
+    if reviewer_given in _YES:
+        reviewer = True
+    elif reviewer_given in _NO:
+        reviewer = False
+    elif reviewer_given and problem is None:
+        problem = f"the reviewer cell “{cells['reviewer']}” is not yes, no or empty"
+    return FileRow(
+        line, given | {n: cells[n] for n in FILE_COLUMNS}, intent, role, reviewer, problem
+    )
+
+
+def _is_context(line: str) -> bool:
+    """An export's context line (``# server: …``), quoted or not, guarded or not."""
+    return line.lstrip('"').lstrip("'").startswith("#")
+
+
+def _unguard(cell: str) -> str:
+    """A cell without the ``'`` an export puts before a formula-like start."""
+    from hubtui.core.export import formula_safe
+
+    if cell.startswith("'") and formula_safe(cell[1:]) == cell:
+        return cell[1:]
+    return cell

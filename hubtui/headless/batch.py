@@ -1,0 +1,426 @@
+"""``hubtui apply FILE.csv`` and ``hubtui revert BATCH``: a batch previewed, asked, sent, written.
+
+The preview is printed grouped by project, each change as a difference and each row not sent
+with its reason; a dry run then prints exactly the requests and sends nothing. Sent, every row's
+outcome goes into a results CSV beside the input (the same columns, then ``outcome`` and
+``message``), which can be corrected and applied again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hubtui.core.batch import (
+    TYPE_THE_COUNT_ABOVE,
+    Batch,
+    Ended,
+    Preview,
+    Step,
+    Verdict,
+    Wanted,
+    batches_in,
+    prepare,
+    revert_of,
+)
+from hubtui.core.batch_file import FILE_COLUMNS, BatchFileError, FileRow, read_batch_file
+from hubtui.core.changelog import ChangeLog, default_change_log_path
+from hubtui.core.export import render, write_export
+from hubtui.core.sending import plan
+from hubtui.core.text import inert
+from hubtui.headless.changes import ask
+from hubtui.headless.output import (
+    NOT_SENT,
+    NOTHING,
+    OK,
+    REFUSED,
+    UNKNOWN_OUTCOME,
+    StatusLine,
+    Stop,
+)
+from hubtui.headless.tables import resolve_hub
+
+if TYPE_CHECKING:
+    import argparse
+
+    from hubtui.api import Hub, HubClient
+    from hubtui.config import Settings
+
+
+def add_batch_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from hubtui.headless.output import EXIT_STATUSES
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        parser = commands.add_parser(
+            name, help=help_text, description=help_text, epilog=EXIT_STATUSES, allow_abbrev=False
+        )
+        parser.add_argument("--yes", action="store_true", help="send without asking")
+        parser.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="print the preview and exactly the requests; send nothing",
+        )
+        parser.add_argument("--verbose", action="store_true", help="print each request")
+        return parser
+
+    apply = command(
+        "apply",
+        "apply a CSV of hub, project, email, role, reviewer (a users export, edited): each row "
+        "a direct member with that role. Previewed, asked, sent; the outcome of each row is "
+        "written to a results CSV beside it, which can be corrected and applied again",
+    )
+    apply.add_argument("file", metavar="FILE.csv")
+    revert = command(
+        "revert",
+        "put back what a batch changed (roles and reviewer flags, from the change log); the "
+        "people it added are listed, since nobody can be removed through this API",
+    )
+    revert.add_argument("batch", metavar="BATCH", help="the batch id (hubtui apply prints it)")
+
+
+@dataclass
+class Row:
+    """One row of the file, with what became of it."""
+
+    given: FileRow | None
+    wanted: Wanted | None
+    verdict: str
+    message: str
+
+
+async def apply_command(
+    args: argparse.Namespace, client: HubClient, settings: Settings, server_label: str
+) -> int:
+    if settings.read_only:
+        raise Stop(NOT_SENT, "read-only is on: no change is sent (a dry run included).")
+    path = Path(args.file)
+    try:
+        text = await asyncio.to_thread(path.read_text, encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise Stop(NOT_SENT, f"cannot read {inert(str(path))}: {inert(str(error))}") from None
+    try:
+        header, given = read_batch_file(text)
+    except BatchFileError as error:
+        raise Stop(NOT_SENT, f"{inert(str(path))}: {inert(str(error))}.") from None
+    if not given:
+        raise Stop(NOTHING, f"{inert(str(path))} has no rows to apply.")
+    rows = await _wanted_rows(client, given)
+    log = _log(settings, server_label)
+    wanted = [row.wanted for row in rows if row.wanted is not None]
+    preview = await prepare(
+        client,
+        wanted,
+        log,
+        concurrency=settings.concurrency,
+        settle=not args.dry_run,
+        on_read=_reading(StatusLine()),
+    )
+    steps = iter(preview.steps)
+    for row in rows:
+        if row.wanted is not None:
+            step = next(steps)
+            row.verdict, row.message = step.verdict.value, step.words
+    _print_preview(preview, [r for r in rows if r.wanted is None])
+    batch = await _send(args, client, settings, log, preview, reverts=None)
+    if args.dry_run:
+        return _status(rows, None, dry_run=True)
+    if batch is not None:
+        _ended(rows, batch)
+    results = _write_results(path, header, rows, batch.id if batch else "(nothing sent)")
+    print(f"Results: {inert(str(results))}", file=sys.stderr)
+    return _status(rows, batch, dry_run=False)
+
+
+async def revert_command(
+    args: argparse.Namespace, client: HubClient, settings: Settings, server_label: str
+) -> int:
+    if settings.read_only:
+        raise Stop(NOT_SENT, "read-only is on: no change is sent (a dry run included).")
+    log = _log(settings, server_label)
+    batches = batches_in(log.path, server_label)
+    changes = batches.get(args.batch)
+    if changes is None:
+        known = ", ".join(list(batches)[-5:]) or "none"
+        raise Stop(
+            NOTHING,
+            f"no batch {inert(args.batch)} sent to {inert(server_label)} in the change log "
+            f"{log.path} (the latest: {inert(known)}).",
+        )
+    wanted, cannot = revert_of(changes)
+    for change in cannot:
+        print(
+            f"Cannot be put back: {inert(change.email or change.user_id or '?')} was added to "
+            f"{inert(change.project_name or 'project ' + change.project_id)} by the batch; "
+            "nobody can be removed through this API.",
+            file=sys.stderr,
+        )
+    if not wanted:
+        print("Nothing to put back.", file=sys.stderr)
+        return OK if not cannot else NOT_SENT
+    preview = await prepare(
+        client,
+        wanted,
+        log,
+        concurrency=settings.concurrency,
+        settle=not args.dry_run,
+        on_read=_reading(StatusLine()),
+    )
+    _print_preview(preview, [])
+    batch = await _send(args, client, settings, log, preview, reverts=args.batch)
+    rows = [Row(None, s.wanted, s.verdict.value, s.words) for s in preview.steps]
+    if batch is not None:
+        _ended(rows, batch)
+    return _status(rows, batch, dry_run=args.dry_run)
+
+
+def _ended(rows: Sequence[Row], batch: Batch) -> None:
+    """Each row sent now says its outcome, and why when it is not done."""
+    by_wanted = {id(r.step.wanted): r for r in batch.results.values()}
+    for row in rows:
+        result = by_wanted.get(id(row.wanted))
+        if result is not None:
+            row.verdict = result.ended.value
+            row.message = result.message or row.message
+
+
+def _log(settings: Settings, server_label: str) -> ChangeLog:
+    def unlogged(message: str) -> None:
+        print(
+            f"hubtui: WARNING: an outcome is not in the change log. {inert(message, limit=None)}",
+            file=sys.stderr,
+        )
+
+    return ChangeLog(
+        default_change_log_path(),
+        server=server_label,
+        profile=settings.profile,
+        on_write_error=unlogged,
+    )
+
+
+def _reading(status: StatusLine):  # type: ignore[no-untyped-def]
+    def said(done: int, total: int) -> None:
+        status.say(f"Reading each project's users again: {done} / {total}")
+        if done == total:
+            status.clear()
+
+    return said
+
+
+async def _wanted_rows(client: HubClient, given: Sequence[FileRow]) -> list[Row]:
+    """Each row of the file as a wanted row, its hub found by Name or Id as ``hubtui hub``
+    finds it (never by DisplayName), its project by id or exact name."""
+    from hubtui.api import HubError
+
+    hubs: dict[str, Hub | str] = {}
+    projects: dict[str, dict[str, str] | None] = {}
+    rows = []
+    for row in given:
+        if row.problem:
+            rows.append(Row(row, None, Verdict.SKIP.value, row.problem))
+            continue
+        if row.hub not in hubs:
+            try:
+                hubs[row.hub] = await resolve_hub(client, row.hub)
+            except Stop as stop:
+                hubs[row.hub] = stop.message
+            except HubError as error:
+                hubs[row.hub] = f"the hub could not be looked up: {inert(str(error))}"
+        hub = hubs[row.hub]
+        if isinstance(hub, str):
+            rows.append(Row(row, None, Verdict.SKIP.value, hub))
+            continue
+        if hub.id not in projects:
+            try:
+                listed = await client.list_projects(hub.id)
+            except HubError:
+                projects[hub.id] = None  # the server lists no projects: ids are taken as given
+            else:
+                projects[hub.id] = {str(p.id): p.name for p in listed}
+        project_id, project_name, problem = _project(row.project, projects[hub.id], hub)
+        if problem:
+            rows.append(Row(row, None, Verdict.SKIP.value, problem))
+            continue
+        wanted = Wanted(
+            hub_id=hub.id,
+            hub_name=hub.name,
+            project_id=project_id,
+            project_name=project_name,
+            email=row.email,
+            intent=row.intent,
+            role=row.role,
+            reviewer=row.reviewer,
+            line=row.line,
+        )
+        rows.append(Row(row, wanted, "", ""))
+    return rows
+
+
+def _project(
+    given: str, listed: dict[str, str] | None, hub: Hub
+) -> tuple[str, str | None, str | None]:
+    """(id, name, problem) of the project a cell names: an id, or a unique exact name."""
+    if listed is None:
+        return given, None, None
+    if given in listed:
+        return given, listed[given], None
+    named = [pid for pid, name in listed.items() if name == given]
+    if len(named) == 1:
+        return named[0], given, None
+    why = "two projects have that name" if named else "no such project"
+    return given, None, f"{why} in hub {inert(hub.name)}: “{inert(given)}” (give the project's id)"
+
+
+def _print_preview(preview: Preview, refused: Sequence[Row]) -> None:
+    for (_, _), steps in preview.groups().items():
+        first = steps[0].wanted
+        sending = sum(1 for s in steps if s.verdict is Verdict.SEND)
+        print(
+            f"{inert(first.hub_name)} · {inert(first.where)} ({sending} to send of {len(steps)})",
+            file=sys.stderr,
+        )
+        for step in steps:
+            print(f"  {_step_line(step)}", file=sys.stderr)
+    if refused:
+        print("Rows not read as changes:", file=sys.stderr)
+        for row in refused:
+            line = row.given.line if row.given else "?"
+            who = inert(row.given.email) if row.given else ""
+            print(f"  line {line} {who}: {inert(row.message, limit=300)}", file=sys.stderr)
+    total = preview.summary()
+    if refused:
+        total += f" · {len(refused)} not read as changes"
+    print(f"Preview: {total}", file=sys.stderr)
+
+
+def _step_line(step: Step) -> str:
+    action = step.change.action if step.change is not None else step.verdict.value
+    line = f" (line {step.wanted.line})" if step.wanted.line is not None else ""
+    return f"{action:<8} {inert(step.wanted.email)}{line}: {inert(step.words, limit=300)}"
+
+
+async def _send(
+    args: argparse.Namespace,
+    client: HubClient,
+    settings: Settings,
+    log: ChangeLog,
+    preview: Preview,
+    *,
+    reverts: str | None,
+) -> Batch | None:
+    """The batch sent (None: nothing to send, a dry run, or the question answered no)."""
+    batch = Batch(preview.steps)
+    batch.reverts = reverts
+    count = len(batch.steps)
+    if args.dry_run:
+        for step in batch.steps:
+            assert step.change is not None
+            request = await plan(client, step.change)
+            print(
+                f"Would send: {request.method} {inert(request.url, limit=None)}\n"
+                f"{inert(json.dumps(request.body, ensure_ascii=False), limit=None)}",
+                file=sys.stderr,
+            )
+        print("(dry run: nothing was sent)", file=sys.stderr)
+        return None
+    if not count:
+        print("Nothing to send.", file=sys.stderr)
+        return None
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise Stop(NOT_SENT, "not asking without a terminal: add --yes to send the batch.")
+        if count > TYPE_THE_COUNT_ABOVE:
+            typed = await ask(f"Type {count} to send these {count} changes: ")
+            if typed != str(count):
+                raise Stop(NOT_SENT, "the count was not typed: nothing was sent.")
+        else:
+            plural = "s" if count != 1 else ""
+            if (await ask(f"Send {count} change{plural}? [y/N] ")).lower() not in ("y", "yes"):
+                raise Stop(NOT_SENT, "nothing was sent.")
+    status = StatusLine()
+
+    def came(_: int, result: object) -> None:
+        ended = sum(batch.outcome_counts().values())
+        status.say(f"Sending batch {batch.id}: {ended} / {count} · {batch.summary()}")
+
+    print(f"Batch {batch.id}{f' (reverts {inert(reverts)})' if reverts else ''}", file=sys.stderr)
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    hung_up: list[int] = []
+
+    def stop(number: int) -> None:
+        hung_up.append(number)
+        if task is not None:
+            task.cancel()
+
+    for number in (signal.SIGHUP, signal.SIGTERM):
+        loop.add_signal_handler(number, stop, number)
+    try:
+        await batch.send(client, log, concurrency=settings.concurrency, on_result=came)
+    except asyncio.CancelledError:
+        if hung_up:  # the terminal may be gone: every row's line is in the change log
+            raise SystemExit(128 + hung_up[0]) from None
+        status.clear()
+        _print_outcomes(batch)
+        print(
+            "Stopped: the changes in flight are logged unknown; the rest were not sent. "
+            f"Run the same command again to check them and send the rest: {batch.summary()}",
+            file=sys.stderr,
+        )
+        raise
+    finally:
+        for number in (signal.SIGHUP, signal.SIGTERM):
+            loop.remove_signal_handler(number)
+    status.clear()
+    if batch.outcome_counts()[Ended.UNKNOWN]:
+        await batch.check(client, log, concurrency=settings.concurrency)
+    _print_outcomes(batch)
+    print(f"Batch {batch.id}: {inert(batch.summary(), limit=None)}", file=sys.stderr)
+    return batch
+
+
+def _print_outcomes(batch: Batch) -> None:
+    for position, step in enumerate(batch.steps):
+        result = batch.results.get(position)
+        ended = result.ended.value if result else Ended.NOT_SENT.value
+        why = f": {inert(result.message, limit=300)}" if result and result.message else ""
+        print(f"  {ended:<8} {inert(step.wanted.email)}{why}", file=sys.stderr)
+
+
+def _write_results(source: Path, header: Sequence[str], rows: Sequence[Row], batch_id: str) -> Path:
+    """The file's rows, every column as given, then each one's ``outcome`` and ``message``
+    (those of an earlier results file replaced): a file to correct and apply again."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    target = source.with_name(f"{source.stem.split('-results-')[0]}-results-{stamp}.csv")
+    given = [c for c in dict.fromkeys([*FILE_COLUMNS, *header]) if c not in ("outcome", "message")]
+    columns = [*given, "outcome", "message"]
+    cells = [
+        [
+            *(row.given.cells.get(c, "") if row.given else "" for c in given),
+            row.verdict,
+            row.message,
+        ]
+        for row in rows
+    ]
+    context = {"batch": batch_id, "applied from": str(source)}
+    write_export(target, render("csv", context, columns, cells))
+    return target
+
+
+def _status(rows: Sequence[Row], batch: Batch | None, *, dry_run: bool) -> int:
+    verdicts = {row.verdict for row in rows}
+    if Ended.UNKNOWN.value in verdicts:
+        return UNKNOWN_OUTCOME
+    if Ended.FAILED.value in verdicts or Verdict.NOT_READ.value in verdicts:
+        return REFUSED
+    refused = {Verdict.SKIP.value, Verdict.CHANGED.value, Ended.NOT_SENT.value}
+    if verdicts & refused:
+        return NOT_SENT
+    return OK
