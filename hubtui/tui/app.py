@@ -23,6 +23,7 @@ from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
+from hubtui.core.batch import ChangeSet
 from hubtui.core.changelog import ChangeLog
 from hubtui.core.text import inert
 from hubtui.tui import fixes
@@ -36,6 +37,7 @@ from hubtui.tui.messages import (
     OpenProject,
     ProjectsLoaded,
     Reconnect,
+    RevertBatch,
     ShowChanges,
     UsersLoaded,
     WorkerFailed,
@@ -164,6 +166,9 @@ class HubTuiApp(App[None]):
         #: The demo only: its data as it was a week ago, the first snapshot of its store.
         self._last_week = last_week
         self._go_offline = go_offline
+        #: The changes staged across screens (m, A), until applied or dropped (b).
+        self.staged = ChangeSet()
+        self.batches_sent = 0
         self._watchdog_armed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._signal_handlers_before: dict[int, Any] = {}
@@ -248,12 +253,26 @@ class HubTuiApp(App[None]):
         self.exit(return_code=128 + number)
 
     async def action_quit(self) -> None:
-        """Quit, asking first while a change is on its way to the server."""
+        """Quit, asking first while a change is on its way to the server, or staged."""
+        from hubtui.tui.screens.confirm import ConfirmScreen
+
         in_flight = self.change_log.in_flight
+        if not in_flight and self.staged:
+
+            def leave(yes: bool | None) -> None:
+                if yes:
+                    self.exit()
+
+            staged = Content.assemble(
+                (f"{len(self.staged):,} staged changes were not applied", "bold"),
+                " (nothing of them was sent).\n"
+                "Quit and drop them? y quits, n stays (b shows them).",
+            )
+            self.push_screen(ConfirmScreen(staged, enter_says_yes=False), leave)
+            return
         if not in_flight:
             self.exit()
             return
-        from hubtui.tui.screens.confirm import ConfirmScreen
 
         change = in_flight[0]
 
@@ -334,6 +353,60 @@ class HubTuiApp(App[None]):
 
     # What the screens ask (hubtui/tui/messages.py) --------------------------------------------
 
+    def staged_changed(self) -> None:
+        refresh = getattr(self.screen, "refresh_status", None)
+        if refresh is not None:
+            refresh()
+
+    def action_staged(self) -> None:
+        """Show the staged changes: one preview, read again now (b, or the palette)."""
+        from hubtui.tui.screens.batch import StagedScreen
+
+        if isinstance(self.screen, StagedScreen):
+            return
+        if not self.staged:
+            self.notify(
+                "Nothing is staged: mark rows with space, then m changes them (A adds people).",
+                markup=False,
+            )
+            return
+        self.push_screen(StagedScreen(self.staged))
+
+    def drop_staged(self) -> None:
+        count = len(self.staged)
+        self.staged.drop()
+        self.staged_changed()
+        self.notify(f"{count:,} staged changes dropped; nothing was sent.", markup=False)
+
+    def on_revert_batch(self, message: RevertBatch) -> None:
+        self.revert_batch(message.batch)
+
+    def revert_batch(self, batch_id: str) -> None:
+        """Stage the inverse of a batch this server's change log holds, in a preview of its own."""
+        from hubtui.core.batch import batches_in, revert_of
+        from hubtui.tui.screens.batch import StagedScreen
+
+        changes = batches_in(self.change_log.path, self.server_label).get(batch_id)
+        if changes is None:  # no file: the session's own lines
+            changes = [c for c in self.change_log.changes if c.batch == batch_id]
+        back, cannot = revert_of(changes)
+        if cannot:
+            who = ", ".join(inert(c.email or c.user_id or "?", limit=40) for c in cannot[:5])
+            more = f" and {len(cannot) - 5} more" if len(cannot) > 5 else ""
+            self.notify(
+                f"Cannot be put back: {who}{more} were added by the batch, and nobody can be "
+                "removed through this API.",
+                severity="warning",
+                markup=False,
+                timeout=12,
+            )
+        if not back:
+            self.notify("Nothing of this batch to put back.", markup=False)
+            return
+        reverting = ChangeSet()
+        reverting.stage(back)
+        self.push_screen(StagedScreen(reverting, reverts=batch_id))
+
     def action_requests(self) -> None:
         """Show the request log (above the current screen; escape comes back)."""
         from hubtui.tui.screens.requests import RequestsScreen
@@ -360,6 +433,17 @@ class HubTuiApp(App[None]):
                 "Read offline (stored data)",
                 "The server cannot be reached: read what the store kept of it, read-only",
                 self.go_offline,
+            )
+        if self.staged:
+            yield SystemCommand(
+                f"Staged changes ({len(self.staged):,})",
+                "Every staged change as one preview, read again now, then applied (b)",
+                self.action_staged,
+            )
+            yield SystemCommand(
+                "Drop every staged change",
+                "Forget the staged changes; nothing of them is sent",
+                self.drop_staged,
             )
         yield SystemCommand(
             "Record a snapshot of all hubs",

@@ -22,6 +22,7 @@ SEPARATOR = glyph("›", ">")
 WARNING = glyph("⚠", "!")
 ASCENDING = glyph("▲", "^")
 DESCENDING = glyph("▼", "v")
+MARK = glyph("●", "*")
 KEY_NAMES = {"⏎": "enter", "⌫": "bksp", "←": "left", "↑": "up", "↓": "down"} if PLAIN else {}
 
 

@@ -26,9 +26,17 @@ __all__ = [
     "OpenProject",
     "ProjectsLoaded",
     "Reconnect",
+    "RevertBatch",
     "UsersLoaded",
     "WorkerFailed",
 ]
+
+
+@dataclass
+class RevertBatch(Message):
+    """Preview the inverse of this batch of the change log, to apply it as a batch of its own."""
+
+    batch: str
 
 
 @dataclass

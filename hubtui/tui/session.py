@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from hubtui.api import ApiVersion, HubClient
+    from hubtui.core.batch import ChangeSet
     from hubtui.core.changelog import ChangeLog
     from hubtui.core.offline import StoredAnswers
     from hubtui.core.stored import Keeper
@@ -39,6 +40,11 @@ class Session(Protocol):
     offline: StoredAnswers | None
     """Offline: the store answers every read (None: the server does)."""
 
+    staged: ChangeSet
+    """The changes staged in this session, across screens, until applied or dropped."""
+    batches_sent: int
+    """How many batches were sent in this session: a list shown before one is read again."""
+
     rereads_token: bool
     """Whether there is a token to read again (not on the demo API, whose token is fixed)."""
 
@@ -46,6 +52,9 @@ class Session(Protocol):
     def can_reconnect(self) -> bool: ...
 
     async def client(self) -> HubClient: ...
+
+    def staged_changed(self) -> None:
+        """The staged changes changed: the status line's count follows."""
 
 
 def session_of(app: App[Any]) -> Session:

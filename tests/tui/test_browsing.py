@@ -249,7 +249,12 @@ async def test_help_lists_keys_and_badges() -> None:
         assert lines[first + 1][column:].startswith("role")
         await pilot.press("end")
         await press(pilot)
-        assert "email domain is whitelisted at" in screen_words(pilot)  # the LIMITED legend
+        bottom = screen_words(pilot)
+        assert "read again, before it is sent" in bottom  # the last legend line
+        await pilot.press("pageup")
+        await press(pilot)
+        # The LIMITED legend, at the bottom or a page above it.
+        assert "email domain is whitelisted at" in bottom + screen_words(pilot)
         await press(pilot, "escape")
         assert isinstance(pilot.app.screen, ProjectUsersScreen)
 

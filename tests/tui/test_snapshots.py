@@ -31,6 +31,8 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "copy_choice": ("y",),
     "project_id_prompt": ("enter", "p"),
     "filter_matches_nothing": ("slash", "z", "z", "z"),
+    # Every user marked, set to Editor: sends, no changes and limited readers skipped, read again.
+    "staged_preview": ("enter", "enter", "asterisk", "m", "down", "enter", "b", "down"),
 }
 #: Small windows: where you are, both names and the LIMITED word must still read.
 SMALL = {

@@ -136,6 +136,10 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         # The one resume handler: Textual runs an on_* handler of every class in the chain, so a
         # subclass's own would be overwritten by this one. Subclasses override screen_api_version.
         self.refresh_status()
+        self.resumed()
+
+    def resumed(self) -> None:
+        """The screen is shown again, a screen above it closed (subclasses: read again?)."""
 
     @property
     def screen_api_version(self) -> str:
@@ -144,12 +148,16 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
 
     def refresh_status(self) -> None:
         session = self.session
+        note = self.status_note()
+        staged = len(session.staged)
+        if staged:
+            note = f"{staged:,} staged (b)" + (f" · {note}" if note else "")
         self.query_one(StatusLine).show_status(
             server=session.server_label,
             api_version=self.screen_api_version,
             read_only=session.read_only,
             profile=session.profile,
-            note=self.status_note(),
+            note=note,
         )
 
     def status_note(self) -> str | None:

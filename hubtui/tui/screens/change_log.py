@@ -14,11 +14,20 @@ from textual.widgets import Static
 from hubtui.core.changelog import ChangeLog
 from hubtui.core.text import inert
 from hubtui.tui.glyphs import WARNING
+from hubtui.tui.messages import RevertBatch
 from hubtui.tui.widgets.chrome import KeyFooter
 
 
 class ChangeLogScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,c,q", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,c,q", "dismiss", "Close"),
+        Binding(
+            "R",
+            "revert",
+            "Revert last batch",
+            tooltip="put back what the newest batch changed (previewed first)",
+        ),
+    ]
 
     def __init__(self, log: ChangeLog) -> None:
         super().__init__()
@@ -28,6 +37,22 @@ class ChangeLogScreen(ModalScreen[None]):
         with VerticalScroll(classes="dialog-box"):
             yield Static(self._text(), id="change-log-text")
         yield KeyFooter(compact=True)
+
+    @property
+    def newest_batch(self) -> str | None:
+        return next((c.batch for c in reversed(self.change_log.changes) if c.batch), None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "revert":
+            return self.newest_batch is not None
+        return True
+
+    def action_revert(self) -> None:
+        batch = self.newest_batch
+        if batch is None:
+            return
+        self.dismiss()
+        self.app.post_message(RevertBatch(batch))
 
     def _text(self) -> Content:
         lines: list[Content] = [Content.styled("Changes in this session", "bold")]
@@ -44,6 +69,9 @@ class ChangeLogScreen(ModalScreen[None]):
                     inert(change.summary),
                 )
             )
+            if change.batch:
+                reverts = f", reverting {inert(change.reverts)}" if change.reverts else ""
+                lines.append(Content(f"    batch {inert(change.batch)}{reverts}"))
             if change.detail:
                 lines.append(Content(f"    {inert(change.detail)}"))
             if change.request_id:
@@ -55,5 +83,7 @@ class ChangeLogScreen(ModalScreen[None]):
             lines.append(Content(f"Appended as JSON lines to {self.change_log.path}"))
         if self.change_log.write_error:
             lines.append(Content(f"{WARNING} {self.change_log.write_error}"))
+        if self.newest_batch:
+            lines.append(Content(f"R reverts batch {self.newest_batch} (previewed first)."))
         lines.append(Content("escape closes."))
         return Content("\n").join(lines)

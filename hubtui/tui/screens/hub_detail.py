@@ -18,6 +18,7 @@ from hubtui.tui.glyphs import NOT_EQUAL
 from hubtui.tui.messages import FindPerson, OpenProject, ProjectsLoaded, ShowChanges
 from hubtui.tui.present import amount, hub_label, name_warnings, when
 from hubtui.tui.screens.base import CHANGES_SINCE, ListScreen
+from hubtui.tui.screens.batch import MARK_BINDINGS, AddPeopleScreen, Marking, wanted_rows
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -39,7 +40,7 @@ COMPACT_BELOW_ROWS = 24
 NO_PROJECT_LISTING = (404, 405, 501)
 
 
-class HubDetailScreen(ListScreen["list[Project] | None"]):
+class HubDetailScreen(Marking, ListScreen["list[Project] | None"]):
     """One hub: its names side by side, region, author, dates, restrictions; its projects."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -47,6 +48,14 @@ class HubDetailScreen(ListScreen["list[Project] | None"]):
         Binding("w", "who", "Who", tooltip="find a person (email, domain or name) in this hub"),
         Binding("y", "copy", "Copy", tooltip="copy the highlighted project's id (or the hub's)"),
         CHANGES_SINCE,
+        *(b for b in MARK_BINDINGS if isinstance(b, Binding) and b.action != "change_marked"),
+        Binding(
+            "A",
+            "add_people",
+            "Add people",
+            show=False,
+            tooltip="paste emails to add to the marked projects (or this one), with a role",
+        ),
     ]
     LEGEND = (
         "Name: the URL identifier (lowercase, DNS-safe). Links and 'go to URL name' match it.",
@@ -55,6 +64,8 @@ class HubDetailScreen(ListScreen["list[Project] | None"]):
         "readers without being members.",
         "Regional API: where this hub's project and user calls go, if hubtui trusts it.",
         "p opens a project by typing its id (for servers that cannot list projects).",
+        "space marks a project, * every one shown, - clears the marks; A adds pasted emails to "
+        "the marked projects (or the highlighted one), staged: b previews them.",
     )
     NOUN = "project"
 
@@ -198,6 +209,8 @@ class HubDetailScreen(ListScreen["list[Project] | None"]):
             parts.append(f"{amount(table.visible_count, 'match')} “{table.filter_text}”")
         if table.sort_label:
             parts.append(f"sorted by {table.sort_label}")
+        if table.marks:
+            parts.append(self.marks_words())
         self.query_one(Summary).say(" · ".join(parts))
 
     @on(RecordTable.Selected, "#records")
@@ -212,6 +225,36 @@ class HubDetailScreen(ListScreen["list[Project] | None"]):
 
     def action_changes_since(self) -> None:
         self.post_message(ShowChanges(self.hub, scope=f"hub {self.hub.name}"))
+
+    def action_add_people(self) -> None:
+        if self.session.read_only:
+            self.notify("Read-only: no change is staged or sent.", severity="warning")
+            return
+        projects: list[Project] = self.table.marked_records()
+        if not projects:
+            highlighted: Project | None = self.table.highlighted_record
+            projects = [highlighted] if highlighted is not None else []
+        if not projects:
+            self.notify("Mark projects first (space), or highlight one.", markup=False)
+            return
+        where = projects[0].name if len(projects) == 1 else f"{len(projects)} marked projects"
+
+        def pasted(answer: tuple[list[str], str] | None) -> None:
+            if answer is None:
+                return
+            emails, role = answer
+            self.stage(
+                wanted_rows(
+                    hub_id=self.hub.id,
+                    hub_name=self.hub.name,
+                    projects=[(str(p.id), p.name) for p in projects],
+                    emails=emails,
+                    role=role,
+                )
+            )
+            self.action_clear_marks()
+
+        self.app.push_screen(AddPeopleScreen(where), pasted)
 
     def action_who(self) -> None:
         self.post_message(FindPerson([self.hub], f"hub {self.hub.name}"))

@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 
 from hubtui.api.errors import HubError
+from hubtui.core.batch import Intent, Seen, Wanted
 from hubtui.core.text import inert, skipped_words
 from hubtui.tui.collection import collector_paused
 from hubtui.tui.messages import ShowChanges, UsersLoaded
@@ -24,6 +25,7 @@ from hubtui.tui.present import (
     user_name,
 )
 from hubtui.tui.screens.base import CHANGES_SINCE, ListScreen
+from hubtui.tui.screens.batch import MARK_BINDINGS, AddPeopleScreen, Marking, wanted_rows
 from hubtui.tui.screens.user_form import FormResult, Mode, UserFormScreen
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
@@ -49,7 +51,7 @@ GROUPS: tuple[tuple[str | None, str], ...] = (
 )
 
 
-class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
+class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
     """Who is in a project, and whether each is a direct member or a limited reader."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -73,8 +75,16 @@ class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
             show=False,
             tooltip="the changes made in this session, and their outcome",
         ),
+        *MARK_BINDINGS,
+        Binding(
+            "A",
+            "add_people",
+            "Add people",
+            show=False,
+            tooltip="paste emails to add, with a role (staged, previewed with b)",
+        ),
     ]
-    EDIT_KEYS = ("a", "e")
+    EDIT_KEYS = ("a", "e", "m", "A")
     NOUN = "user"
     LEGEND = (
         f"{LIMITED_BADGE}: a limited reader. They can only read, because their email domain is "
@@ -87,6 +97,9 @@ class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
         "v switches this screen between API v2 and v3 (same data, both supported).",
         "a adds a user; e changes the selected member's role, or offers to add a limited reader "
         "as a direct member. c lists the changes made in this session.",
+        "space marks a row, * every row shown, - clears the marks; m changes the marked rows "
+        "(role, reviewer, direct membership) and A adds pasted emails: both are staged, and b "
+        "previews every staged change, read again, before it is sent.",
     )
 
     def __init__(
@@ -111,6 +124,7 @@ class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
         self._first_shown: int | None = None
         #: What a load holds until it ends (the collector's pause, for a large list).
         self._load_pauses = ExitStack()
+        self._batches_seen = 0
 
     def compose_body(self) -> ComposeResult:
         yield RecordTable(USER_COLUMNS, id="records", empty_text="This project has no users.")
@@ -123,6 +137,7 @@ class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
     def start(self) -> None:
         self.table.can_open = False
         self.query_one(Breadcrumb).show_path(hub_label(self.hub), self.project_title)
+        self.install_mark_key()
         self.refresh_status()
         self.load()
 
@@ -133,7 +148,12 @@ class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
     def loading_words(self) -> str:
         return f"Loading users ({self.api_version})…"
 
+    def resumed(self) -> None:
+        if self.session.batches_sent != self._batches_seen and not self.is_loading:
+            self.load()  # a batch was sent since this list was read: it may be stale
+
     async def fetch(self, client: HubClient) -> Records[ProjectUser]:
+        self._batches_seen = self.session.batches_sent
         return await client.list_project_users(
             self.hub.id, self.project_id, api_version=self.api_version, first=self._first_users
         )
@@ -209,6 +229,8 @@ class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
         parts.append(f"{shown}: {table.visible_count:,}")
         if self.project and self.project.is_access_limited:
             parts.append("access Limited")
+        if self.table.marks:
+            parts.append(self.marks_words())
         self.query_one(Summary).say(" · ".join(parts))
         self._explain(table.highlighted_record)
 
@@ -235,9 +257,46 @@ class ProjectUsersScreen(ListScreen["Records[ProjectUser]"]):
     # Edits ------------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("add", "edit") and self.session.read_only:
+        if action in ("add", "edit", "add_people") and self.session.read_only:
             return False  # hidden from the footer; on_key says why
+        marking = self.marking_check(action, self.session.read_only)
+        if marking is not None:
+            return marking
         return super().check_action(action, parameters)
+
+    def wanted_for(
+        self, record: ProjectUser, intent: Intent, role: str | None, reviewer: bool | None
+    ) -> Wanted | None:
+        if not record.user.email:
+            return None
+        return Wanted(
+            hub_id=self.hub.id,
+            hub_name=self.hub.name,
+            project_id=self.project_id,
+            project_name=self.project.name if self.project else None,
+            email=record.user.email,
+            intent=intent,
+            role=role,
+            reviewer=reviewer,
+            seen=Seen.of(record),
+        )
+
+    def action_add_people(self) -> None:
+        def pasted(answer: tuple[list[str], str] | None) -> None:
+            if answer is None:
+                return
+            emails, role = answer
+            self.stage(
+                wanted_rows(
+                    hub_id=self.hub.id,
+                    hub_name=self.hub.name,
+                    projects=[(self.project_id, self.project.name if self.project else None)],
+                    emails=emails,
+                    role=role,
+                )
+            )
+
+        self.app.push_screen(AddPeopleScreen(self.project_title), pasted)
 
     def on_key(self, event: events.Key) -> None:
         if event.key in self.EDIT_KEYS and self.session.read_only:

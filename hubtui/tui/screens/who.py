@@ -14,12 +14,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, ProgressBar, Static
 
 from hubtui.api.errors import ApiConnectionError, ApiStatusError, HubError, InvalidResponseError
+from hubtui.core.batch import Intent, Seen, Wanted
 from hubtui.core.people import Finding, PersonQuery, Progress, search_people
 from hubtui.core.text import inert
 from hubtui.core.words import access_cell, access_sentence
 from hubtui.tui.messages import OpenProject
 from hubtui.tui.present import LIMITED_BADGE, hub_label, user_name
 from hubtui.tui.screens.base import ListScreen
+from hubtui.tui.screens.batch import MARK_BINDINGS, Marking
 from hubtui.tui.screens.project_users import explain_access
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, KeyFooter, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
@@ -135,13 +137,14 @@ def _ago(moment: float) -> str:
     return "just now" if minutes < 1 else f"{minutes} min ago"
 
 
-class WhoScreen(ListScreen[None]):
+class WhoScreen(Marking, ListScreen[None]):
     """Where a person (or a domain's people) has access, streamed as each project answers."""
 
     STREAMS = True
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "copy", "Copy summary", tooltip="copy the summary of the findings"),
+        *MARK_BINDINGS,
     ]
     LEGEND = (
         "ROLE (member): a direct member with that role.",
@@ -173,6 +176,7 @@ class WhoScreen(ListScreen[None]):
 
     def start(self) -> None:
         self.query_one(Breadcrumb).show_path(f"Who: {self.person.text} in {self.scope}")
+        self.install_mark_key()
         self.load()
 
     @property
@@ -262,12 +266,43 @@ class WhoScreen(ListScreen[None]):
                 )
         if self.table.filter_text:
             text += f" · {self.table.visible_count:,} shown matching “{self.table.filter_text}”"
+        if self.table.marks:
+            text += f" · {self.marks_words()}"
         self.query_one(Summary).say(text)
         self._explain(self.table.highlighted_record)
 
     @on(RecordTable.Highlighted, "#records")
     def _highlighted(self, event: RecordTable.Highlighted) -> None:
         self._explain(event.record)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        marking = self.marking_check(action, self.session.read_only)
+        if marking is not None:
+            return marking
+        return super().check_action(action, parameters)
+
+    def wanted_for(
+        self,
+        record: tuple[int, Finding],
+        intent: Intent,
+        role: str | None,
+        reviewer: bool | None,
+    ) -> Wanted | None:
+        finding = record[1]
+        user, project = finding.user, finding.project
+        if user is None or project is None or not user.user.email:
+            return None  # a project not read: nobody to change
+        return Wanted(
+            hub_id=finding.hub.id,
+            hub_name=finding.hub.name,
+            project_id=str(project.id),
+            project_name=project.name,
+            email=user.user.email,
+            intent=intent,
+            role=role,
+            reviewer=reviewer,
+            seen=Seen.of(user),
+        )
 
     def _explain(self, item: tuple[int, Finding] | None) -> None:
         panel = self.query_one(AccessPanel)

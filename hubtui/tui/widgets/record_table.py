@@ -27,7 +27,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from hubtui.tui.collection import collector_paused, release_frozen
-from hubtui.tui.glyphs import ASCENDING, DESCENDING, ELLIPSIS
+from hubtui.tui.glyphs import ASCENDING, DESCENDING, ELLIPSIS, MARK
 from hubtui.tui.record_view import WISH_CAP, Column, RecordView, Row, cell_indexes, fit_columns
 
 __all__ = ["FREEZE_AT_LEAST", "Column", "RecordTable", "Row", "cell_indexes", "fit_columns"]
@@ -138,6 +138,8 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         self._view_serial = 0
         self._quiet_until = 0.0
         self._painted_view = -1
+        #: The keys of the rows marked (space, *), kept through filter, sort and reload.
+        self.marks: set[str] = set()
 
     # What is shown ----------------------------------------------------------------------------
 
@@ -191,7 +193,7 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
             return None
         arrow = "descending" if self.view.sort_reverse else "ascending"
         label = f"{self.columns[column].label} {arrow}"
-        if self._width and column not in dict(self.column_widths(self._width)):
+        if self._width and column not in dict(self.column_widths(self._columns_width)):
             label += " (a column hidden at this width)"
         return label
 
@@ -291,6 +293,46 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         self.cursor = position
         return True
 
+    # Marks ------------------------------------------------------------------------------------
+
+    def toggle_mark(self) -> bool:
+        """Mark the highlighted row, or unmark it; False when no row is shown."""
+        key = self._highlighted_key()
+        if key is None:
+            return False
+        self.marks.symmetric_difference_update({key})
+        self._marks_changed()
+        return True
+
+    def mark_shown(self) -> int:
+        """Mark every row shown (after filter and group); how many are marked now."""
+        self.marks.update(self.view.key(index) for index in self.view.shown)
+        self._marks_changed()
+        return len(self.marks)
+
+    def clear_marks(self) -> None:
+        self.marks.clear()
+        self._marks_changed()
+
+    def marked_records(self) -> list[T]:
+        """The records marked that are still in the list, in the list's order."""
+        if not self.marks:
+            return []
+        view = self.view
+        return [view.record(i) for i in range(view.total) if view.key(i) in self.marks]
+
+    def _marks_changed(self) -> None:
+        # The gutter comes and goes with the first and last mark: lay the columns out again.
+        self._column_layout = None
+        self._painted_view = -1
+        self.refresh()
+        self.post_message(self.ViewChanged(self))
+
+    @property
+    def _gutter(self) -> int:
+        """The cells before the first column: two while any row is marked, else none."""
+        return 2 if self.marks else 0
+
     def _highlighted_key(self) -> str | None:
         index = self._highlighted_index
         return None if index is None else self.view.key(index)
@@ -363,7 +405,7 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
 
     def action_sort(self) -> None:
         """Sort by the next column shown (a column hidden at this width is skipped)."""
-        shown = [index for index, _ in self.column_widths(self._width)] or list(
+        shown = [index for index, _ in self.column_widths(self._columns_width)] or list(
             range(len(self.columns))
         )
         if not shown:
@@ -427,8 +469,8 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
 
     def _header_clicked(self, x: int) -> None:
         """A click on a column's label sorts by it; a second click reverses the order."""
-        left = 0
-        for index, width in self.column_widths(self._width):
+        left = self._gutter
+        for index, width in self.column_widths(self._columns_width):
             if left <= x < left + width:
                 same = index == self.view.sort_column
                 self.sort_by(index, reverse=same and not self.view.sort_reverse)
@@ -461,6 +503,11 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         return self.scrollable_content_region.width
 
     @property
+    def _columns_width(self) -> int:
+        """The cells the columns share: the row's, less the marks' gutter."""
+        return self._width - self._gutter
+
+    @property
     def _top(self) -> int:
         """The position of the first row shown, below the header."""
         return round(self.scroll_y)
@@ -486,7 +533,8 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
                 self.refresh()
 
     def render_line(self, y: int) -> Strip:
-        width = self._width
+        gutter = self._gutter
+        width = self._columns_width
         base = self.rich_style
         layout = self.column_widths(width)
         if y == 0:
@@ -501,15 +549,15 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
                         label = set_cell_size(label, max(0, cell_width - 3)) + ELLIPSIS
                     label += arrow
                 labels.append((label, cell_width, self.columns[index].numeric))
-            return self._strip(labels, header, width, cell_styles={})
+            return self._guttered(self._strip(labels, header, width, cell_styles={}), "", header)
         position = self._top + y - 1
         shown = self.view.shown
         if position >= len(shown):
             if position == 0 and y == 1:
                 muted = base + self.get_component_rich_style("record-table--muted")
                 text = f" {self.empty_message}"
-                return Strip([Segment(set_cell_size(text, width), muted)], width)
-            return Strip.blank(width, base)
+                return Strip([Segment(set_cell_size(text, width + gutter), muted)], width + gutter)
+            return Strip.blank(width + gutter, base)
         row = self.view.row(shown[position])
         style = base
         if row.tone:
@@ -536,7 +584,18 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
                         cell_styles[n] += Style(reverse=True)
                 elif index in row.placeholders:
                     cell_styles[n] = style + placeholder
-        return self._strip(cells, style, width, cell_styles=cell_styles)
+        strip = self._strip(cells, style, width, cell_styles=cell_styles)
+        if not gutter:
+            return strip
+        marked = self.view.key(shown[position]) in self.marks
+        return self._guttered(strip, MARK if marked else "", style)
+
+    def _guttered(self, strip: Strip, mark: str, style: Style) -> Strip:
+        """``strip`` after the marks' gutter (two cells, while any row is marked)."""
+        if not self._gutter:
+            return strip
+        cell = Segment(set_cell_size(mark, 1) + " ", style + Style(bold=True))
+        return Strip([cell, *strip], strip.cell_length + 2).simplify()
 
     @staticmethod
     def _strip(
