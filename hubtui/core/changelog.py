@@ -155,6 +155,10 @@ class ChangeLog:
         self.write_error: str | None = None
         #: Told, in words that end with the line to add by hand, when an outcome is not logged.
         self.on_write_error = on_write_error
+        # What adopt_unknown_adds has read of the file: how far, which file, its adds.
+        self._read_upto = 0
+        self._file_id: tuple[int, int] | None = None
+        self._adds_in_file: dict[str, Change] = {}
 
     @property
     def in_flight(self) -> list[Change]:
@@ -209,19 +213,9 @@ class ChangeLog:
         """The unknown, unchecked adds to this project on this server that earlier runs left in
         the file, taken into this log so that :meth:`resolve_adds` settles them before anything
         is sent again (a command is a new process: what the app kept in memory is gone)."""
-        if self.path is None or not self.path.exists():
+        if self.path is None:
             return []
-        latest: dict[str, Change] = {}
-        try:
-            with self.path.open(encoding="utf-8", errors="replace") as lines:
-                for line in lines:
-                    try:
-                        change = Change(**json.loads(line))
-                    except (ValueError, TypeError):
-                        continue  # a line that is not a change of this version: not ours to judge
-                    latest[change.id] = change
-        except OSError:
-            return []
+        latest = self._file_adds()
         known = {c.id for c in self.changes}
         adopted = [
             c
@@ -232,6 +226,32 @@ class ChangeLog:
         ]
         self.changes.extend(adopted)
         return adopted
+
+    def _file_adds(self) -> dict[str, Change]:
+        """The last line of each add the file holds, read on from where the last call stopped
+        (a batch of 500 adds reads each line once, not the whole file 500 times); read again
+        from the start when the file was replaced or cut."""
+        assert self.path is not None
+        try:
+            with self.path.open("rb") as handle:
+                info = os.fstat(handle.fileno())
+                if (info.st_ino, info.st_dev) != self._file_id or info.st_size < self._read_upto:
+                    self._file_id, self._read_upto = (info.st_ino, info.st_dev), 0
+                    self._adds_in_file = {}
+                handle.seek(self._read_upto)
+                tail = handle.read()
+        except OSError:
+            return self._adds_in_file
+        complete = tail.rfind(b"\n") + 1  # a line still being written is read next time
+        self._read_upto += complete
+        for line in tail[:complete].decode("utf-8", errors="replace").splitlines():
+            try:
+                change = Change(**json.loads(line))
+            except (ValueError, TypeError):
+                continue  # a line that is not a change of this version: not ours to judge
+            if change.action == Action.ADD:
+                self._adds_in_file[change.id] = change
+        return self._adds_in_file
 
     def unknown_add(self, hub_id: str, project_id: str, email: str) -> Change | None:
         """The unchecked unknown add of this email to this project, if any."""
