@@ -28,6 +28,7 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "edit-confirm": ("enter", "enter", "down", "e", "down", "enter", "ctrl+s"),
     "who": ("w", *"priya.patel@northwind-eng.com", "enter"),
     "changes": ("D", "enter", "down", "down"),
+    "batch": ("enter", "enter", "asterisk", "m", "down", "enter", "b", "down"),
 }
 
 

@@ -99,6 +99,61 @@ def test_a_signal_mid_change_restores_the_terminal_and_logs_unknown(
 
 
 @pytest.mark.slow
+def test_a_hang_up_mid_batch_logs_every_row_sent_and_restores_the_terminal(
+    tmp_path: Path,
+) -> None:
+    """SIGHUP while a batch is sent: every row that left has its pending line and its outcome
+    (unknown), no row was sent unlogged, and the terminal is itself again."""
+    marker = f"HUBTUI_TEST_MARK={uuid.uuid4().hex}"
+    code, tty = tmp_path / "code", tmp_path / "stty"
+    with running_demo_server("--change-latency", "30") as url:
+        app = shlex.join(
+            ["env", marker, "HUBTUI_TOKEN=demo-token", f"HUBTUI_DATA_DIR={tmp_path}"]
+            + [*hubtui_command(), "--base-url", url]
+        )
+        line = f"{app}; echo $? > {code}; stty -a > {tty}; sleep 60"
+        terminal = Terminal(["sh", "-c", line], width=80, height=24)
+        try:
+            terminal.wait_for("acme-build", "8 hubs")
+            terminal.send("Enter")
+            terminal.wait_for("Harbour Bridge Retrofit")
+            terminal.send("Enter")
+            terminal.wait_for("12 users")
+            terminal.send("*")
+            terminal.wait_for("12 marked")
+            terminal.send("m")
+            terminal.wait_for("Set role: Editor")
+            terminal.send("Down")
+            time.sleep(0.2)
+            terminal.send("Enter")
+            terminal.wait_for("12 staged")
+            terminal.send("b")
+            terminal.wait_for("to send (0 adds")
+            terminal.send("a")
+            terminal.wait_for("changes?")
+            terminal.send("y")
+            terminal.wait_for("Sending batch", timeout=30)
+            time.sleep(0.5)
+            os.kill(pid_with_marker(marker), signal.SIGHUP)
+            deadline = time.monotonic() + 15
+            while not (code.exists() and tty.exists() and tty.read_text()):
+                assert time.monotonic() < deadline, terminal.screen()
+                time.sleep(0.1)
+        finally:
+            terminal.close()
+    assert int(code.read_text()) == 128 + signal.SIGHUP
+    settings = tty.read_text().split()
+    assert "icanon" in settings
+    assert "echo" in settings
+    lines = [json.loads(x) for x in (tmp_path / "changes.jsonl").read_text().splitlines()]
+    pending = {x["id"] for x in lines if x["outcome"] == "pending"}
+    assert len(pending) == 4  # the four members to change, all in flight (concurrency 8)
+    ended = {x["id"]: x for x in lines if x["outcome"] != "pending"}
+    assert set(ended) == pending  # each row that left has its outcome
+    assert {x["outcome"] for x in ended.values()} == {"unknown"}
+    assert len({x["batch"] for x in lines}) == 1
+
+
 def test_no_hang_up_leaves_a_process_behind(tmp_path: Path) -> None:
     """Terminals closed at many points of start-up and of a screen load, under CPU load: with
     SIGHUP (tmux, the terminal's own process) and without it (a terminal hubtui does not

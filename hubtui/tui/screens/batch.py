@@ -496,6 +496,8 @@ class StagedScreen(ListScreen[Preview]):
         bar = self.query_one(ProgressBar)
         bar.update(total=len(batch.steps), progress=0)
         bar.display = True
+        self._summary = f"Sending batch {batch.id}: {amount(len(batch.steps), 'change')}…"
+        self.refresh_summary()
         self.refresh_status()
         self.refresh_bindings()
 
