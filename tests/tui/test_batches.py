@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from textual.widgets import Input
+
+from hubtui.core.batch_file import read_batch_file
 from hubtui.demo import DemoStore, Faults
 from hubtui.tui.screens.batch import AddPeopleScreen, StagedScreen, TypeCountScreen
 from hubtui.tui.screens.confirm import ConfirmScreen
+from hubtui.tui.screens.export import ExportScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from tests.faults.test_injection import assert_inert
 from tests.tui.conftest import (
@@ -237,3 +241,31 @@ async def test_hostile_server_text_is_inert_in_the_preview_and_its_outcomes() ->
         await settle(pilot)
         assert_inert(pilot)
         assert "1 failed" in screen_words(pilot) or "failed" in screen_words(pilot)
+
+
+async def test_x_exports_the_outcomes_as_a_batch_file_that_can_be_applied_again(
+    tmp_path: Path,
+) -> None:
+    store = DemoStore()
+    faults = Faults(change_failure_status=409)
+    async with running(store=store, faults=faults, start=project_users()) as pilot:
+        await mark(pilot, CHLOE, DIEGO)
+        await press(pilot, "m", "down", "enter")  # Set role: Editor
+        await press(pilot, "b", "a", "y")
+        await settle(pilot)
+        assert "0 done, 2 failed (409" in screen_words(pilot)
+        await press(pilot, "x")
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ExportScreen)
+        path = tmp_path / "batch.csv"
+        dialog.query_one("#export-path", Input).value = str(path)
+        await press(pilot, "enter")
+    header, rows = read_batch_file(path.read_text(encoding="utf-8"))
+    assert header[:5] == ["hub", "project", "email", "role", "reviewer"]
+    assert header[-2:] == ["outcome", "message"]
+    assert sorted(row.email for row in rows) == [CHLOE, DIEGO]
+    for row in rows:  # read back as the rows asked: applied again headless, each is sent again
+        asked = (row.hub, row.project, row.role, row.problem)
+        assert asked == ("acme-build", "1001", "Editor", None)
+        assert row.cells["outcome"] == "failed"
+        assert "HTTP 409" in row.cells["message"]

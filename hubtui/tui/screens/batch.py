@@ -36,7 +36,9 @@ from hubtui.core.batch import (
     Wanted,
     prepare,
 )
+from hubtui.core.batch_file import FILE_COLUMNS, LIMITED_WORDS
 from hubtui.core.emails import email_problem
+from hubtui.core.export import Cell
 from hubtui.core.text import inert
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import ListScreen
@@ -313,15 +315,22 @@ class Line:
     result: Result | None = None
 
 
-def line_row(line: Line) -> Row:
+def line_state(line: Line) -> tuple[str, str]:
+    """Where a row stands (``send``, ``no change``, ``done``, ``failed``…) and its words: the
+    difference, or the reason it is not sent or failed."""
     step = line.step
     if line.result is not None:
-        state = line.result.ended.value
-        words = step.words if line.result.ended is Ended.DONE else line.result.message
+        done = line.result.ended is Ended.DONE
+        return line.result.ended.value, step.words if done else line.result.message
+    return ("send" if step.verdict is Verdict.SEND else step.verdict.value), step.words
+
+
+def line_row(line: Line) -> Row:
+    step = line.step
+    state, words = line_state(line)
+    if line.result is not None:
         tone = None if line.result.ended is Ended.DONE else "failed"
     else:
-        state = "send" if step.verdict is Verdict.SEND else step.verdict.value
-        words = step.words
         tone = None if step.verdict in (Verdict.SEND, Verdict.SAME) else "limited"
     return Row(
         cells=(
@@ -351,6 +360,8 @@ class StagedScreen(ListScreen[Preview]):
         "a applies: each change is logged before it leaves, under one batch id; a batch of more "
         "than 50 asks for the count. escape stops sending: the changes in flight are checked "
         "by reading the list again. r then retries only the failed and unknown rows.",
+        "y copies the summary for a ticket; x writes the rows as a batch file (hub, project, "
+        "email, role, reviewer) with each outcome and message: corrected, hubtui apply sends it.",
         "The change log (c) reverts a batch: roles and reviewer flags are put back.",
     )
 
@@ -446,6 +457,40 @@ class StagedScreen(ListScreen[Preview]):
             super().refresh_summary()
             return
         self.query_one(Summary).say(self._summary)
+
+    def export_what(self) -> str:
+        return f"batch {self.sent_batch.id}" if self.sent_batch else "staged changes"
+
+    def export_context(self) -> dict[str, str]:
+        context = {"summary": self._summary}
+        if self.sent_batch is not None:
+            context["batch"] = self.sent_batch.id
+        if self.reverts:
+            context["reverts"] = self.reverts
+        return context
+
+    def export_table(self) -> tuple[list[str], list[list[Cell]]]:
+        """The rows shown as a batch file (``hub, project, email, role, reviewer``) with each
+        one's ``outcome`` and ``message``: corrected, it can be applied again headless."""
+        rows: list[list[Cell]] = []
+        for line in self.table.shown_records:
+            wanted = line.step.wanted
+            outcome, message = line_state(line)
+            access = LIMITED_WORDS if wanted.intent is Intent.LIMITED else ""
+            reviewer: Cell = "" if wanted.reviewer is None else wanted.reviewer
+            rows.append(
+                [
+                    wanted.hub_name,
+                    wanted.project_id,
+                    wanted.email,
+                    wanted.role or "",
+                    reviewer,
+                    access,
+                    outcome,
+                    message,
+                ]
+            )
+        return [*FILE_COLUMNS, "access", "outcome", "message"], rows
 
     def status_note(self) -> str | None:
         if self.sent_batch is not None:
@@ -581,12 +626,6 @@ class StagedScreen(ListScreen[Preview]):
 
     def action_copy(self) -> None:
         self.copy_value(self._summary or "Nothing staged.", "summary")
-
-    def export_what(self) -> str:
-        return f"batch {self.sent_batch.id}" if self.sent_batch else "staged changes"
-
-    def export_context(self) -> dict[str, str]:
-        return {"summary": self._summary, **({"reverts": self.reverts} if self.reverts else {})}
 
 
 def wanted_rows(

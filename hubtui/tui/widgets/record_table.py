@@ -233,6 +233,12 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         """The rows shown, in the order shown: after filter, group and sort."""
         return self.view.rows(self.view.shown)
 
+    @property
+    def shown_records(self) -> list[T]:
+        """The records shown, in the order shown."""
+        view = self.view
+        return [view.record(index) for index in view.shown]
+
     def set_columns(self, columns: Sequence[Column]) -> None:
         """Show these columns; a sort by a column that is still there (by key) is kept."""
         self.view.set_columns(columns)
