@@ -11,7 +11,7 @@ import os
 import resource
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import httpx
@@ -93,14 +93,15 @@ def test_headless_says_loudly_when_the_outcome_is_not_logged(
 ) -> None:
     monkeypatch.setenv("HUBTUI_CONFIG", str(tmp_path / "none.toml"))
     monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path / "data"))
-    real = ChangeLog._write
+    real = ChangeLog._write_lines
 
-    def only_pending(self: ChangeLog, entry: Change) -> None:
-        if entry.outcome != "pending":
-            raise ChangeLogError("Could not write the change log (test): No space left.")
-        real(self, entry)
+    def only_pending(self: ChangeLog, entries: Sequence[Change]) -> list[ChangeLogError | None]:
+        if any(entry.outcome != "pending" for entry in entries):
+            full = ChangeLogError("Could not write the change log (test): No space left.")
+            return [full] * len(entries)
+        return real(self, entries)
 
-    monkeypatch.setattr(ChangeLog, "_write", only_pending)
+    monkeypatch.setattr(ChangeLog, "_write_lines", only_pending)
     status = main(["--demo", "add-user", "acme-build", "1001", NEW, "Editor", "--yes"])
     err = capsys.readouterr().err
     assert status == 0

@@ -502,6 +502,9 @@ class Batch:
                 logged = _logged_since(log, begun, change)
                 if logged is None:
                     end(position, Result(step, Ended.NOT_SENT, "stopped before it was sent"))
+                elif logged.outcome in (Outcome.DONE, Outcome.FAILED):  # answered before the stop
+                    message = "" if logged.outcome == Outcome.DONE else logged.detail
+                    end(position, Result(step, Ended(str(logged.outcome)), message, logged))
                 else:
                     end(position, Result(step, Ended.UNKNOWN, logged.detail, logged))
                 raise

@@ -10,11 +10,12 @@ changed and where, never the token. The file is the person's alone (0600, in a 0
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import json
 import os
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -155,27 +156,67 @@ class ChangeLog:
         self.write_error: str | None = None
         #: Told, in words that end with the line to add by hand, when an outcome is not logged.
         self.on_write_error = on_write_error
-        # What adopt_unknown_adds has read of the file: how far, which file, its adds.
+        # Where each change is in ``changes``, by id; the pending ones; the unchecked unknown
+        # adds by project: a batch of 500 asks each of these without walking every change.
+        self._at: dict[str, int] = {}
+        self._pending: dict[str, None] = {}
+        self._unknown_adds: dict[tuple[str, str], dict[str, None]] = {}
+        self._writing: set[str] = set()
+        # Lines waiting for the writer thread, and whether it is writing.
+        self._waiting: list[tuple[Change, asyncio.Future[None]]] = []
+        self._flushing = False
+        # What adopt_unknown_adds has read of the file: how far, which file, and the adds whose
+        # last line says unknown and unchecked (or pending: the process ended), by project.
         self._read_upto = 0
         self._file_id: tuple[int, int] | None = None
-        self._adds_in_file: dict[str, Change] = {}
+        self._file_unknown_adds: dict[tuple[str, str], dict[str, Change]] = {}
 
     @property
     def in_flight(self) -> list[Change]:
         """Changes whose request has left and whose answer has not come."""
-        return [c for c in self.changes if c.outcome == PENDING]
+        return [self.changes[self._at[i]] for i in self._pending]
 
-    def begin(self, change: Change) -> Change:
-        """Record a change about to be sent, as pending; returns it with its id."""
-        change = replace(
+    def _pending_of(self, change: Change) -> Change:
+        return replace(
             change,
             outcome=PENDING,
             server=self.server,
             profile=self.profile,
             id=uuid.uuid4().hex[:12],
         )
+
+    def begin(self, change: Change) -> Change:
+        """Record a change about to be sent, as pending; returns it with its id."""
+        change = self._pending_of(change)
         self._write(change)  # raises, and nothing is kept, when the line cannot be written
-        self.changes.append(change)
+        self._keep(change)
+        return change
+
+    async def begin_sending(self, change: Change) -> Change:
+        """:meth:`begin`, the line written and flushed to disk off the event loop, so that the
+        other changes of a batch go on meanwhile. Stopped while the line is written (a cancel),
+        nothing is sent: once the line is down, its outcome says so."""
+        change = self._pending_of(change)
+        # Being written: this process's own, never adopted from the file as an earlier run's.
+        self._writing.add(change.id)
+        written = asyncio.ensure_future(self._written(change))
+        try:
+            await asyncio.shield(written)
+        except asyncio.CancelledError:
+
+            def stopped(write: asyncio.Future[None]) -> None:
+                if not write.cancelled() and write.exception() is None:
+                    self._keep(change)
+                    self.finish(change, FAILED, "Stopped before it was sent: nothing was sent.")
+                self._writing.discard(change.id)
+
+            written.add_done_callback(stopped)
+            raise
+        except BaseException:
+            self._writing.discard(change.id)
+            raise
+        self._keep(change)
+        self._writing.discard(change.id)
         return change
 
     def finish(
@@ -189,9 +230,48 @@ class ChangeLog:
         sent_to: str | None = None,
     ) -> Change:
         """Record how a change ended (once: a change already ended stays as it was logged)."""
-        current = next((c for c in self.changes if c.id == change.id), change)
-        if current.outcome != PENDING:
-            return current
+        done = self._ended(change, outcome, detail, user_id, request_id, sent_to)
+        if done is not None:
+            self._write_outcome(done)
+        return done or self.changes[self._at[change.id]]
+
+    async def finish_sending(
+        self,
+        change: Change,
+        outcome: Outcome,
+        detail: str = "",
+        *,
+        user_id: str | None = None,
+        request_id: str | None = None,
+        sent_to: str | None = None,
+    ) -> Change:
+        """:meth:`finish`, the line written off the event loop (and written in full even when
+        the wait for it is cancelled)."""
+        done = self._ended(change, outcome, detail, user_id, request_id, sent_to)
+        if done is None:
+            return self.changes[self._at[change.id]]
+        await asyncio.shield(self._outcome_written(done))
+        return done
+
+    async def _outcome_written(self, change: Change) -> None:
+        try:
+            await self._written(change)
+        except ChangeLogError as error:
+            self._unlogged(change, error)
+
+    def _ended(
+        self,
+        change: Change,
+        outcome: Outcome,
+        detail: str,
+        user_id: str | None,
+        request_id: str | None,
+        sent_to: str | None,
+    ) -> Change | None:
+        """The change as ended, kept (not yet written); None when it had already ended."""
+        at = self._at.get(change.id)
+        if at is not None and self.changes[at].outcome != PENDING:
+            return None
         done = replace(
             change,
             time=now(),
@@ -201,7 +281,7 @@ class ChangeLog:
             request_id=request_id or change.request_id,
             sent_to=sent_to or change.sent_to,
         )
-        self._replace(done)
+        self._keep(done)
         return done
 
     def abandon_in_flight(self, why: str) -> None:
@@ -215,33 +295,32 @@ class ChangeLog:
         is sent again (a command is a new process: what the app kept in memory is gone)."""
         if self.path is None:
             return []
-        latest = self._file_adds()
-        known = {c.id for c in self.changes}
+        self._read_file_adds()
+        left = self._file_unknown_adds.get((hub_id, project_id), {})
         adopted = [
             c
-            for c in map(_unfinished_as_unknown, latest.values())
-            if c.is_unknown_add(hub_id, project_id)
-            and c.server == self.server
-            and c.id not in known
+            for i, c in left.items()
+            if c.server == self.server and i not in self._at and i not in self._writing
         ]
-        self.changes.extend(adopted)
+        for change in adopted:
+            self._keep(change)
         return adopted
 
-    def _file_adds(self) -> dict[str, Change]:
-        """The last line of each add the file holds, read on from where the last call stopped
-        (a batch of 500 adds reads each line once, not the whole file 500 times); read again
-        from the start when the file was replaced or cut."""
+    def _read_file_adds(self) -> None:
+        """Read the file on from where the last call stopped (a batch of 500 adds reads each
+        line once, not the whole file 500 times), keeping the adds whose last line leaves them
+        unknown and unchecked; read again from the start when the file was replaced or cut."""
         assert self.path is not None
         try:
             with self.path.open("rb") as handle:
                 info = os.fstat(handle.fileno())
                 if (info.st_ino, info.st_dev) != self._file_id or info.st_size < self._read_upto:
                     self._file_id, self._read_upto = (info.st_ino, info.st_dev), 0
-                    self._adds_in_file = {}
+                    self._file_unknown_adds = {}
                 handle.seek(self._read_upto)
                 tail = handle.read()
         except OSError:
-            return self._adds_in_file
+            return
         complete = tail.rfind(b"\n") + 1  # a line still being written is read next time
         self._read_upto += complete
         for line in tail[:complete].decode("utf-8", errors="replace").splitlines():
@@ -249,13 +328,24 @@ class ChangeLog:
                 change = Change(**json.loads(line))
             except (ValueError, TypeError):
                 continue  # a line that is not a change of this version: not ours to judge
-            if change.action == Action.ADD:
-                self._adds_in_file[change.id] = change
-        return self._adds_in_file
+            if change.action != Action.ADD:
+                continue
+            change = _unfinished_as_unknown(change)
+            where = (change.hub_id, change.project_id)
+            if change.is_unknown_add(*where):
+                self._file_unknown_adds.setdefault(where, {})[change.id] = change
+            elif change.id in self._file_unknown_adds.get(where, {}):
+                del self._file_unknown_adds[where][change.id]
 
     def unknown_add(self, hub_id: str, project_id: str, email: str) -> Change | None:
         """The unchecked unknown add of this email to this project, if any."""
-        return next((c for c in self.changes if c.is_unknown_add(hub_id, project_id, email)), None)
+        unknown = self._unknown_adds_of(hub_id, project_id)
+        return next((c for c in unknown if c.is_unknown_add(hub_id, project_id, email)), None)
+
+    def _unknown_adds_of(self, hub_id: str, project_id: str) -> list[Change]:
+        """The unchecked unknown adds to this project, oldest first."""
+        ids = self._unknown_adds.get((hub_id, project_id), {})
+        return sorted((self.changes[self._at[i]] for i in ids), key=lambda c: self._at[c.id])
 
     def settling(
         self, hub_id: str, project_id: str, present: Iterable[str]
@@ -263,7 +353,7 @@ class ChangeLog:
         """What :meth:`resolve_adds` would find for each unknown add of the project, given its
         members' emails (read only when there is one to settle: a list of 50,000 is not walked
         for nothing). Nothing is written."""
-        unknown = [c for c in self.changes if c.is_unknown_add(hub_id, project_id)]
+        unknown = self._unknown_adds_of(hub_id, project_id)
         if not unknown:
             return []
         emails = {e.lower() for e in present}
@@ -305,39 +395,121 @@ class ChangeLog:
         return settled
 
     def _replace(self, change: Change) -> None:
-        for index, existing in enumerate(self.changes):
-            if existing.id == change.id:
-                self.changes[index] = change
-                break
-        else:
+        self._keep(change)
+        self._write_outcome(change)
+
+    def _keep(self, change: Change) -> None:
+        """Keep ``change`` as the latest state of its id (in place, or added last)."""
+        at = self._at.get(change.id)
+        if at is None:
+            self._at[change.id] = len(self.changes)
             self.changes.append(change)
+        else:
+            self.changes[at] = change
+        if change.outcome == PENDING:
+            self._pending[change.id] = None
+        else:
+            self._pending.pop(change.id, None)
+        where = (change.hub_id, change.project_id)
+        if change.is_unknown_add(*where):
+            self._unknown_adds.setdefault(where, {})[change.id] = None
+        elif change.id in self._unknown_adds.get(where, {}):
+            del self._unknown_adds[where][change.id]
+
+    def _write_outcome(self, change: Change) -> None:
+        """Append an outcome's line; one that cannot be written is said, with the line."""
         try:
             self._write(change)
         except ChangeLogError as error:
-            self.write_error = f"{error} The line it should hold: {_line(change)}"
-            if self.on_write_error is not None:
-                self.on_write_error(self.write_error)
+            self._unlogged(change, error)
+
+    def _unlogged(self, change: Change, error: ChangeLogError) -> None:
+        self.write_error = f"{error} The line it should hold: {_line(change)}"
+        if self.on_write_error is not None:
+            self.on_write_error(self.write_error)
 
     def _write(self, change: Change) -> None:
         """Append one line, flushed to disk, or raise :class:`ChangeLogError`."""
+        error = self._write_lines([change])[0]
+        if error is not None:
+            raise error
+
+    def _write_lines(self, changes: Sequence[Change]) -> list[ChangeLogError | None]:
+        """Append a line for each change and flush them to disk at once (one ``fsync``):
+        for each, None when it is on disk, or why not (a line that cannot be written is not,
+        nor is any after it; a flush that fails fails them all)."""
         if self.path is None:
-            return
-        line = (_line(change) + "\n").encode()
+            return [None] * len(changes)
+        errors: list[ChangeLogError | None] = []
         try:
             descriptor = open_private(self.path)
-            try:
-                _check_room(descriptor, len(line))
-                written = os.write(descriptor, line)
-                if written != len(line):  # a size limit or a full disk cut it short
-                    raise OSError(errno.ENOSPC, "only part of the line could be written")
-                os.fsync(descriptor)  # a pending line must survive what comes next
-            finally:
-                os.close(descriptor)
         except OSError as exc:
-            why = exc.strerror or str(exc)
-            if exc.errno == errno.ELOOP:
-                why = "it is a symbolic link, which hubtui does not follow"
-            raise ChangeLogError(f"Could not write the change log {self.path}: {why}.") from None
+            return [self._error(exc)] * len(changes)
+        try:
+            for change in changes:
+                line = (_line(change) + "\n").encode()
+                try:
+                    if errors and errors[-1] is not None:
+                        raise OSError(errno.EIO, "a line before it could not be written")
+                    _check_room(descriptor, len(line))
+                    written = os.write(descriptor, line)
+                    if written != len(line):  # a size limit or a full disk cut it short
+                        raise OSError(errno.ENOSPC, "only part of the line could be written")
+                except OSError as exc:
+                    errors.append(self._error(exc))
+                else:
+                    errors.append(None)
+            try:
+                os.fsync(descriptor)  # a pending line must survive what comes next
+            except OSError as exc:
+                return [self._error(exc)] * len(changes)
+        finally:
+            os.close(descriptor)
+        return errors
+
+    def _error(self, exc: OSError) -> ChangeLogError:
+        why = exc.strerror or str(exc)
+        if exc.errno == errno.ELOOP:
+            why = "it is a symbolic link, which hubtui does not follow"
+        return ChangeLogError(f"Could not write the change log {self.path}: {why}.")
+
+    async def _written(self, change: Change) -> None:
+        """Wait until ``change``'s line is on disk (raise :class:`ChangeLogError` if it cannot
+        be): one thread writes the lines waiting, as many as wait, with one flush for them all
+        (a batch's changes sent together share it), off the event loop."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._waiting.append((change, future))
+        if not self._flushing:
+            self._flush_waiting(loop)
+        await asyncio.shield(future)
+
+    def _flush_waiting(self, loop: asyncio.AbstractEventLoop) -> None:
+        group, self._waiting = self._waiting, []
+        self._flushing = True
+        job = loop.run_in_executor(None, self._write_lines, [change for change, _ in group])
+
+        def flushed(job: asyncio.Future[list[ChangeLogError | None]]) -> None:
+            if job.cancelled():  # the loop is closing: nobody waits any more
+                errors: Sequence[BaseException | None] = [asyncio.CancelledError()] * len(group)
+            elif job.exception() is not None:
+                errors = [job.exception()] * len(group)
+            else:
+                errors = job.result()
+            for (_, future), error in zip(group, errors, strict=True):
+                if future.done():
+                    continue
+                if isinstance(error, asyncio.CancelledError):
+                    future.cancel()
+                elif error is None:
+                    future.set_result(None)
+                else:
+                    future.set_exception(error)
+            self._flushing = False
+            if self._waiting:
+                self._flush_waiting(loop)
+
+        job.add_done_callback(flushed)
 
 
 def _unfinished_as_unknown(change: Change) -> Change:

@@ -5,7 +5,8 @@ Write ahead, send once, write the outcome:
 1. An add of an email whose earlier add (by this process or an earlier one, on this server) may
    have reached the server is refused (:class:`EarlierAddUnknown`) until the project's list is
    checked: an add is never sent twice.
-2. The change's ``pending`` line is written and flushed (:meth:`ChangeLog.begin`); if that fails,
+2. The change's ``pending`` line is written and flushed (:meth:`ChangeLog.begin_sending`, off
+   the event loop, so that the other changes of a batch go on meanwhile); if that fails,
    :class:`~hubtui.core.changelog.ChangeLogError` is raised and nothing is sent.
 3. The request is sent once, exactly as :func:`plan` describes it (what a dry run prints).
 4. The outcome is written under the same id: done, failed, or unknown (no answer, a gateway's
@@ -89,7 +90,7 @@ async def send_change(
             raise EarlierAddUnknown(earlier)
     planned = await plan(client, change)
     operation = planned.operation
-    pending = log.begin(change)  # nothing is sent unless this line is on disk
+    pending = await log.begin_sending(change)  # nothing is sent unless this line is on disk
     before = client.exchanges.last_for(operation)
 
     def carried_by() -> Carried:
@@ -104,7 +105,8 @@ async def send_change(
         user = await _request(client, pending)
     except HubError as error:
         outcome = change_outcome(error)
-        return Sent(log.finish(pending, outcome, str(error), **carried_by()), None, error)
+        ended = await log.finish_sending(pending, outcome, str(error), **carried_by())
+        return Sent(ended, None, error)
     except BaseException as exc:
         if isinstance(exc, asyncio.CancelledError | KeyboardInterrupt | SystemExit):
             why = stopped
@@ -112,7 +114,9 @@ async def send_change(
             why = f"hubtui failed before the answer was read ({type(exc).__name__}: {exc})."
         log.finish(pending, Outcome.UNKNOWN, why, **carried_by())
         raise
-    done = log.finish(pending, Outcome.DONE, user_id=str(user.user.id), **carried_by())
+    done = await log.finish_sending(
+        pending, Outcome.DONE, user_id=str(user.user.id), **carried_by()
+    )
     return Sent(done, user)
 
 

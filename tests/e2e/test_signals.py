@@ -50,6 +50,17 @@ def pid_with_marker(marker: str, timeout: float = 10.0) -> int:
     raise AssertionError("hubtui's process was not found")
 
 
+def wait_in_flight(url: str, count: int, timeout: float = 30.0) -> None:
+    """Until the demo server holds ``count`` requests unanswered: the changes have left."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        stats = httpx.get(f"{url}/_demo/stats", headers={"Authorization": "Bearer demo-token"})
+        if stats.json()["in_flight"] >= count:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{count} requests never reached the server together")
+
+
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_a_signal_mid_change_restores_the_terminal_and_logs_unknown(
     number: signal.Signals, tmp_path: Path
@@ -77,6 +88,7 @@ def test_a_signal_mid_change_restores_the_terminal_and_logs_unknown(
             time.sleep(0.3)
             terminal.send("C-s")
             terminal.wait_for("Sending", timeout=30)
+            wait_in_flight(url, 1)  # its pending line is down and the request has left
             os.kill(pid_with_marker(marker), number)
             deadline = time.monotonic() + 15
             while not (code.exists() and tty.exists() and tty.read_text()):
@@ -133,7 +145,7 @@ def test_a_hang_up_mid_batch_logs_every_row_sent_and_restores_the_terminal(
             terminal.wait_for("changes?")
             terminal.send("y")
             terminal.wait_for("Sending batch", timeout=30)
-            time.sleep(0.5)
+            wait_in_flight(url, 4)
             os.kill(pid_with_marker(marker), signal.SIGHUP)
             deadline = time.monotonic() + 15
             while not (code.exists() and tty.exists() and tty.read_text()):

@@ -79,3 +79,62 @@ def test_an_outcome_that_cannot_be_written_is_said_with_its_line(tmp_path: Path)
     assert "Could not write the change log" in said[0]
     line = json.loads(said[0].split("The line it should hold: ", 1)[1])
     assert (line["id"], line["outcome"]) == (pending.id, "done")
+
+
+async def test_changes_sent_together_are_each_on_disk_before_they_leave(tmp_path: Path) -> None:
+    """Many pending lines at once: each is written and flushed before its begin returns (the
+    lines waiting share one flush), and each outcome after it, in order per change."""
+    import asyncio
+    from dataclasses import replace
+
+    path = tmp_path / "changes.jsonl"
+    log = ChangeLog(path)
+    on_disk_when_begun: list[bool] = []
+
+    async def one(n: int) -> None:
+        pending = await log.begin_sending(replace(change(), email=f"crew{n}@sub.example"))
+        on_disk_when_begun.append(pending.id in path.read_text())
+        await asyncio.sleep(0)
+        await log.finish_sending(pending, Outcome.DONE)
+
+    await asyncio.gather(*(one(n) for n in range(40)))
+    assert on_disk_when_begun == [True] * 40
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(lines) == 80
+    for entry in {x["id"] for x in lines}:
+        assert [x["outcome"] for x in lines if x["id"] == entry] == ["pending", "done"]
+    assert log.in_flight == []
+
+
+async def test_a_change_stopped_while_its_pending_line_is_written_is_never_sent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cancel (escape, a signal) while the disk is slow: nothing goes out, and once the line
+    is down its outcome says it was not sent (not unknown: it never left)."""
+    import asyncio
+    import threading
+
+    disk = threading.Event()
+    real = ChangeLog._write_lines
+
+    def slow(self: ChangeLog, changes: list[Change]) -> list[ChangeLogError | None]:
+        disk.wait(5)
+        return real(self, changes)
+
+    monkeypatch.setattr(ChangeLog, "_write_lines", slow)
+    path = tmp_path / "changes.jsonl"
+    log = ChangeLog(path)
+    begun = asyncio.ensure_future(log.begin_sending(change()))
+    await asyncio.sleep(0.05)
+    begun.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await begun
+    disk.set()
+    for _ in range(100):
+        await asyncio.sleep(0.01)
+        if path.exists() and len(path.read_text().splitlines()) == 2:
+            break
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [x["outcome"] for x in lines] == ["pending", "failed"]
+    assert "nothing was sent" in lines[1]["detail"]
+    assert log.in_flight == []
