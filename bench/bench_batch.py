@@ -9,6 +9,10 @@ concurrency (0.125 s). Measured beside it in the same run: the same 500 requests
 
 Goal: preview + send ≤ 1.2× the floor (1.375 s).
 
+Also measured: the same bare adds against a second server with no latency, which is what the
+HTTP stack costs in processor time alone (client and server): each of the eight slots pays it
+on top of the latency, so that even the bare sends cannot reach the floor.
+
     python -m bench.bench_batch        # about 20 s
 """
 
@@ -97,8 +101,11 @@ async def run() -> None:
         f"{changes} adds over {PROJECTS} projects, latency {LATENCY} s, concurrency {CONCURRENCY}"
     )
     previews, sends, bares = [], [], []
+    instant: list[float] = []
+    no_latency = [flag if flag != str(LATENCY) else "0" for flag in FLAGS]
     with (
         running_demo_server(*FLAGS) as url,
+        running_demo_server(*no_latency) as instant_url,
         tempfile.TemporaryDirectory(dir=Path.home()) as folder,
     ):
         for round_ in range(ROUNDS):
@@ -107,13 +114,17 @@ async def run() -> None:
             previews.append(previewed)
             sends.append(sent)
             bares.append(await bare(url, round_))
+            instant.append(await bare(instant_url, round_))
     preview, send, plain = (statistics.median(x) for x in (previews, sends, bares))
     print(f"{'':<36} {'s':>7}")
     print(f"{'preview (50 lists read again)':<36} {preview:>7.2f}")
     print(f"{'send, logged ahead (500 changes)':<36} {send:>7.2f}")
     print(f"{'the same adds sent bare':<36} {plain:>7.2f}")
+    print(f"{'the same, bare, with no latency':<36} {statistics.median(instant):>7.2f}")
     print(f"floor {floor:.3f} s · preview + send ÷ floor {(preview + send) / floor:.2f}")
     print(f"send ÷ bare sends in the same run: {send / plain:.2f}")
+    sends_floor = LATENCY * changes / CONCURRENCY
+    print(f"bare sends ÷ their floor ({sends_floor:.2f} s): {plain / sends_floor:.2f}")
 
 
 def main() -> None:
