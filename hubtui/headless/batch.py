@@ -114,14 +114,7 @@ async def apply_command(
     rows = await _wanted_rows(client, given)
     log = _log(settings, server_label)
     wanted = [row.wanted for row in rows if row.wanted is not None]
-    preview = await prepare(
-        client,
-        wanted,
-        log,
-        concurrency=settings.concurrency,
-        settle=not args.dry_run,
-        on_read=_reading(StatusLine()),
-    )
+    preview = await _prepare(args, client, settings, log, wanted)
     steps = iter(preview.steps)
     for row in rows:
         if row.wanted is not None:
@@ -164,14 +157,7 @@ async def revert_command(
     if not wanted:
         print("Nothing to put back.", file=sys.stderr)
         return OK if not cannot else NOT_SENT
-    preview = await prepare(
-        client,
-        wanted,
-        log,
-        concurrency=settings.concurrency,
-        settle=not args.dry_run,
-        on_read=_reading(StatusLine()),
-    )
+    preview = await _prepare(args, client, settings, log, wanted)
     _print_preview(preview, [])
     batch = await _send(args, client, settings, log, preview, reverts=args.batch)
     rows = [Row(None, s.wanted, s.verdict.value, s.words) for s in preview.steps]
@@ -188,6 +174,24 @@ def _ended(rows: Sequence[Row], batch: Batch) -> None:
         if result is not None:
             row.verdict = result.ended.value
             row.message = result.message or row.message
+
+
+async def _prepare(
+    args: argparse.Namespace,
+    client: HubClient,
+    settings: Settings,
+    log: ChangeLog,
+    wanted: Sequence[Wanted],
+) -> Preview:
+    """The preview, each project read again (its unknown adds settled, unless a dry run)."""
+    return await prepare(
+        client,
+        wanted,
+        log,
+        concurrency=settings.concurrency,
+        settle=not args.dry_run,
+        on_read=_reading(StatusLine()),
+    )
 
 
 def _log(settings: Settings, server_label: str) -> ChangeLog:
