@@ -95,11 +95,13 @@ def test_headless_says_loudly_when_the_outcome_is_not_logged(
     monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path / "data"))
     real = ChangeLog._write_lines
 
-    def only_pending(self: ChangeLog, entries: Sequence[Change]) -> list[ChangeLogError | None]:
+    def only_pending(
+        self: ChangeLog, entries: Sequence[Change], *, flush: bool = True
+    ) -> list[ChangeLogError | None]:
         if any(entry.outcome != "pending" for entry in entries):
             full = ChangeLogError("Could not write the change log (test): No space left.")
             return [full] * len(entries)
-        return real(self, entries)
+        return real(self, entries, flush=flush)
 
     monkeypatch.setattr(ChangeLog, "_write_lines", only_pending)
     status = main(["--demo", "add-user", "acme-build", "1001", NEW, "Editor", "--yes"])

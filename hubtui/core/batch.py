@@ -29,7 +29,15 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hubtui.core.changelog import Action, Change, ChangeLog, ChangeLogError, Outcome, now
+from hubtui.core.changelog import (
+    NOT_SENT_WORDS,
+    Action,
+    Change,
+    ChangeLog,
+    ChangeLogError,
+    Outcome,
+    now,
+)
 from hubtui.core.emails import email_problem
 from hubtui.core.sending import EarlierAddUnknown, send_change
 
@@ -490,7 +498,7 @@ class Batch:
                         end(position, Result(step, Ended.NOT_SENT, stopped[0]))
                         return
                     begun = len(log.changes)
-                    sent = await send_change(client, log, change)
+                    sent = await send_change(client, log, change, wait_for_outcome_line=False)
             except ChangeLogError as error:
                 stopped.append(f"not sent: {error}")
                 end(position, Result(step, Ended.NOT_SENT, str(error)))
@@ -500,7 +508,7 @@ class Batch:
                 return
             except asyncio.CancelledError:
                 logged = _logged_since(log, begun, change)
-                if logged is None:
+                if logged is None or logged.detail == NOT_SENT_WORDS:
                     end(position, Result(step, Ended.NOT_SENT, "stopped before it was sent"))
                 elif logged.outcome in (Outcome.DONE, Outcome.FAILED):  # answered before the stop
                     message = "" if logged.outcome == Outcome.DONE else logged.detail
@@ -513,9 +521,12 @@ class Batch:
             reason = "" if sent.error is None else _reason(sent.error)
             end(position, Result(step, ended, message, sent.change, reason))
 
-        async with asyncio.TaskGroup() as group:
-            for position in positions:
-                group.create_task(one(position))
+        try:
+            async with asyncio.TaskGroup() as group:
+                for position in positions:
+                    group.create_task(one(position))
+        finally:
+            await log.drained()  # every outcome line written before the batch says it ended
 
     async def check(self, client: HubClient, log: ChangeLog, *, concurrency: int = 8) -> list[int]:
         """Read the lists of the rows whose outcome is unknown, settle each from what it shows

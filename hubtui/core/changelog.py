@@ -55,6 +55,8 @@ class Checked(StrEnum):
 
 
 PENDING, DONE, FAILED, UNKNOWN = Outcome.PENDING, Outcome.DONE, Outcome.FAILED, Outcome.UNKNOWN
+#: The detail of a change stopped after its pending line and before its request left.
+NOT_SENT_WORDS = "Stopped before it was sent: nothing was sent."
 
 
 def default_change_log_path() -> Path:
@@ -161,10 +163,11 @@ class ChangeLog:
         self._at: dict[str, int] = {}
         self._pending: dict[str, None] = {}
         self._unknown_adds: dict[tuple[str, str], dict[str, None]] = {}
-        self._writing: set[str] = set()
-        # Lines waiting for the writer thread, and whether it is writing.
-        self._waiting: list[tuple[Change, asyncio.Future[None]]] = []
-        self._flushing = False
+        # The flush to disk of what was appended: lines appended so far, lines surely on disk,
+        # and the flushes under way (each with the lines it covers).
+        self._appended = 0
+        self._synced = 0
+        self._syncs: list[tuple[int, asyncio.Future[None]]] = []
         # What adopt_unknown_adds has read of the file: how far, which file, and the adds whose
         # last line says unknown and unchecked (or pending: the process ended), by project.
         self._read_upto = 0
@@ -193,30 +196,22 @@ class ChangeLog:
         return change
 
     async def begin_sending(self, change: Change) -> Change:
-        """:meth:`begin`, the line written and flushed to disk off the event loop, so that the
-        other changes of a batch go on meanwhile. Stopped while the line is written (a cancel),
-        nothing is sent: once the line is down, its outcome says so."""
+        """:meth:`begin`, the flush to disk awaited off the event loop, so that the other
+        changes of a batch go on meanwhile (the changes waiting share one flush). Stopped while
+        it is flushed (a cancel), nothing is sent, and its outcome says so."""
         change = self._pending_of(change)
-        # Being written: this process's own, never adopted from the file as an earlier run's.
-        self._writing.add(change.id)
-        written = asyncio.ensure_future(self._written(change))
-        try:
-            await asyncio.shield(written)
-        except asyncio.CancelledError:
-
-            def stopped(write: asyncio.Future[None]) -> None:
-                if not write.cancelled() and write.exception() is None:
-                    self._keep(change)
-                    self.finish(change, FAILED, "Stopped before it was sent: nothing was sent.")
-                self._writing.discard(change.id)
-
-            written.add_done_callback(stopped)
-            raise
-        except BaseException:
-            self._writing.discard(change.id)
-            raise
+        error = self._write_lines([change], flush=False)[0]
+        if error is not None:
+            raise error  # nothing kept, nothing sent
         self._keep(change)
-        self._writing.discard(change.id)
+        try:
+            await self._flushed()
+        except asyncio.CancelledError:
+            self.finish(change, FAILED, NOT_SENT_WORDS)
+            raise
+        except ChangeLogError as error:
+            self.finish(change, FAILED, f"Not sent: {error}")
+            raise
         return change
 
     def finish(
@@ -244,20 +239,30 @@ class ChangeLog:
         user_id: str | None = None,
         request_id: str | None = None,
         sent_to: str | None = None,
+        wait: bool = True,
     ) -> Change:
-        """:meth:`finish`, the line written off the event loop (and written in full even when
-        the wait for it is cancelled)."""
+        """:meth:`finish`, the line's flush to disk awaited off the event loop. With ``wait``
+        false it returns once the line is written, before its flush (:meth:`drained` waits for
+        that): a batch's next change need not wait for the outcome line of the one before."""
         done = self._ended(change, outcome, detail, user_id, request_id, sent_to)
         if done is None:
             return self.changes[self._at[change.id]]
-        await asyncio.shield(self._outcome_written(done))
+        self._write_outcome(done, flush=False)
+        if wait:
+            try:
+                await self._flushed()
+            except ChangeLogError as error:
+                self._unlogged(done, error)
         return done
 
-    async def _outcome_written(self, change: Change) -> None:
+    async def drained(self) -> None:
+        """Once every line appended so far is flushed to disk (or said not to be)."""
         try:
-            await self._written(change)
+            await self._flushed()
         except ChangeLogError as error:
-            self._unlogged(change, error)
+            self.write_error = str(error)
+            if self.on_write_error is not None:
+                self.on_write_error(self.write_error)
 
     def _ended(
         self,
@@ -297,11 +302,7 @@ class ChangeLog:
             return []
         self._read_file_adds()
         left = self._file_unknown_adds.get((hub_id, project_id), {})
-        adopted = [
-            c
-            for i, c in left.items()
-            if c.server == self.server and i not in self._at and i not in self._writing
-        ]
+        adopted = [c for i, c in left.items() if c.server == self.server and i not in self._at]
         for change in adopted:
             self._keep(change)
         return adopted
@@ -416,11 +417,10 @@ class ChangeLog:
         elif change.id in self._unknown_adds.get(where, {}):
             del self._unknown_adds[where][change.id]
 
-    def _write_outcome(self, change: Change) -> None:
+    def _write_outcome(self, change: Change, *, flush: bool = True) -> None:
         """Append an outcome's line; one that cannot be written is said, with the line."""
-        try:
-            self._write(change)
-        except ChangeLogError as error:
+        error = self._write_lines([change], flush=flush)[0]
+        if error is not None:
             self._unlogged(change, error)
 
     def _unlogged(self, change: Change, error: ChangeLogError) -> None:
@@ -434,10 +434,12 @@ class ChangeLog:
         if error is not None:
             raise error
 
-    def _write_lines(self, changes: Sequence[Change]) -> list[ChangeLogError | None]:
-        """Append a line for each change and flush them to disk at once (one ``fsync``):
-        for each, None when it is on disk, or why not (a line that cannot be written is not,
-        nor is any after it; a flush that fails fails them all)."""
+    def _write_lines(
+        self, changes: Sequence[Change], *, flush: bool = True
+    ) -> list[ChangeLogError | None]:
+        """Append a line for each change and, with ``flush``, flush them to disk at once (one
+        ``fsync``): for each, None when it is written, or why not (a line that cannot be
+        written is not, nor is any after it; a flush that fails fails them all)."""
         if self.path is None:
             return [None] * len(changes)
         errors: list[ChangeLogError | None] = []
@@ -459,10 +461,12 @@ class ChangeLog:
                     errors.append(self._error(exc))
                 else:
                     errors.append(None)
-            try:
-                os.fsync(descriptor)  # a pending line must survive what comes next
-            except OSError as exc:
-                return [self._error(exc)] * len(changes)
+                    self._appended += 1
+            if flush:
+                try:
+                    os.fsync(descriptor)  # a pending line must survive what comes next
+                except OSError as exc:
+                    return [self._error(exc)] * len(changes)
         finally:
             os.close(descriptor)
         return errors
@@ -473,43 +477,39 @@ class ChangeLog:
             why = "it is a symbolic link, which hubtui does not follow"
         return ChangeLogError(f"Could not write the change log {self.path}: {why}.")
 
-    async def _written(self, change: Change) -> None:
-        """Wait until ``change``'s line is on disk (raise :class:`ChangeLogError` if it cannot
-        be): one thread writes the lines waiting, as many as wait, with one flush for them all
-        (a batch's changes sent together share it), off the event loop."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        self._waiting.append((change, future))
-        if not self._flushing:
-            self._flush_waiting(loop)
-        await asyncio.shield(future)
+    async def _flushed(self) -> None:
+        """Wait until every line appended so far is flushed to disk (or raise
+        :class:`ChangeLogError`), off the event loop: a flush started after the last of them
+        was appended is shared, and otherwise one is started at once (never queued behind an
+        older one)."""
+        if self.path is None or self._synced >= self._appended:
+            return
+        needed = self._appended
+        job = next((job for upto, job in self._syncs if upto >= needed), None)
+        if job is None:
+            job = asyncio.get_running_loop().run_in_executor(None, self._sync_to_disk)
+            entry = (needed, job)
+            self._syncs.append(entry)
 
-    def _flush_waiting(self, loop: asyncio.AbstractEventLoop) -> None:
-        group, self._waiting = self._waiting, []
-        self._flushing = True
-        job = loop.run_in_executor(None, self._write_lines, [change for change, _ in group])
+            def synced(job: asyncio.Future[None]) -> None:
+                self._syncs.remove(entry)
+                if not job.cancelled() and job.exception() is None:
+                    self._synced = max(self._synced, needed)
 
-        def flushed(job: asyncio.Future[list[ChangeLogError | None]]) -> None:
-            if job.cancelled():  # the loop is closing: nobody waits any more
-                errors: Sequence[BaseException | None] = [asyncio.CancelledError()] * len(group)
-            elif job.exception() is not None:
-                errors = [job.exception()] * len(group)
-            else:
-                errors = job.result()
-            for (_, future), error in zip(group, errors, strict=True):
-                if future.done():
-                    continue
-                if isinstance(error, asyncio.CancelledError):
-                    future.cancel()
-                elif error is None:
-                    future.set_result(None)
-                else:
-                    future.set_exception(error)
-            self._flushing = False
-            if self._waiting:
-                self._flush_waiting(loop)
+            job.add_done_callback(synced)
+        await asyncio.shield(job)
 
-        job.add_done_callback(flushed)
+    def _sync_to_disk(self) -> None:
+        """Flush the file to disk (in a thread), or raise :class:`ChangeLogError`."""
+        assert self.path is not None
+        try:
+            descriptor = open_private(self.path)
+            try:
+                os.fsync(descriptor)
+            finally:
+                os.close(descriptor)
+        except OSError as exc:
+            raise self._error(exc) from None
 
 
 def _unfinished_as_unknown(change: Change) -> Change:

@@ -75,13 +75,20 @@ async def plan(client: HubClient, change: Change) -> ChangeRequest:
 
 
 async def send_change(
-    client: HubClient, log: ChangeLog, change: Change, *, stopped: str = STOPPED
+    client: HubClient,
+    log: ChangeLog,
+    change: Change,
+    *,
+    stopped: str = STOPPED,
+    wait_for_outcome_line: bool = True,
 ) -> Sent:
     """Send ``change`` once, logged before it leaves and after it ends.
 
     Raises :class:`EarlierAddUnknown` or :class:`~hubtui.core.changelog.ChangeLogError` before
     anything is sent. A wait given up (cancelled, a signal) is logged as unknown, with
     ``stopped``, and goes on up; so does an unexpected error, logged as unknown with its name.
+    Without ``wait_for_outcome_line``, it returns as the outcome's line is written (a batch
+    waits for them all with :meth:`ChangeLog.drained`).
     """
     if change.action == Action.ADD:
         log.adopt_unknown_adds(change.hub_id, change.project_id)
@@ -105,7 +112,9 @@ async def send_change(
         user = await _request(client, pending)
     except HubError as error:
         outcome = change_outcome(error)
-        ended = await log.finish_sending(pending, outcome, str(error), **carried_by())
+        ended = await log.finish_sending(
+            pending, outcome, str(error), wait=wait_for_outcome_line, **carried_by()
+        )
         return Sent(ended, None, error)
     except BaseException as exc:
         if isinstance(exc, asyncio.CancelledError | KeyboardInterrupt | SystemExit):
@@ -115,7 +124,11 @@ async def send_change(
         log.finish(pending, Outcome.UNKNOWN, why, **carried_by())
         raise
     done = await log.finish_sending(
-        pending, Outcome.DONE, user_id=str(user.user.id), **carried_by()
+        pending,
+        Outcome.DONE,
+        user_id=str(user.user.id),
+        wait=wait_for_outcome_line,
+        **carried_by(),
     )
     return Sent(done, user)
 

@@ -106,22 +106,22 @@ async def test_changes_sent_together_are_each_on_disk_before_they_leave(tmp_path
     assert log.in_flight == []
 
 
-async def test_a_change_stopped_while_its_pending_line_is_written_is_never_sent(
+async def test_a_change_stopped_while_its_pending_line_is_flushed_is_never_sent(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A cancel (escape, a signal) while the disk is slow: nothing goes out, and once the line
-    is down its outcome says it was not sent (not unknown: it never left)."""
+    """A cancel (escape, a signal) while the disk is slow to flush: nothing goes out, and its
+    outcome says it was not sent (not unknown: it never left)."""
     import asyncio
     import threading
 
     disk = threading.Event()
-    real = ChangeLog._write_lines
+    real = ChangeLog._sync_to_disk
 
-    def slow(self: ChangeLog, changes: list[Change]) -> list[ChangeLogError | None]:
+    def slow(self: ChangeLog) -> None:
         disk.wait(5)
-        return real(self, changes)
+        real(self)
 
-    monkeypatch.setattr(ChangeLog, "_write_lines", slow)
+    monkeypatch.setattr(ChangeLog, "_sync_to_disk", slow)
     path = tmp_path / "changes.jsonl"
     log = ChangeLog(path)
     begun = asyncio.ensure_future(log.begin_sending(change()))
