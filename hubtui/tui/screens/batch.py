@@ -373,6 +373,8 @@ class StagedScreen(ListScreen[Preview]):
         self.sent_batch: Batch | None = None
         self.lines: list[Line] = []
         self._sending: asyncio.Task[None] | None = None
+        #: Whether escape stopped the batch being sent (not the screen or app going away).
+        self._stopping = False
         self._retry_of: str | None = None
         self._summary = ""
 
@@ -565,15 +567,15 @@ class StagedScreen(ListScreen[Preview]):
                 on_result=came,
             )
         )
-        stopped = False
+        self._stopping = False
         try:
             await self._sending
         except asyncio.CancelledError:
-            if not self._sending.cancelled():
+            if not self._stopping:  # not escape: the screen or the app is going away
                 raise
-            stopped = True
         finally:
             self._sending = None
+        stopped = self._stopping
         if batch.outcome_counts()[Ended.UNKNOWN]:
             self._summary = "Checking the rows whose outcome is unknown: reading their lists…"
             self.refresh_summary()
@@ -599,6 +601,7 @@ class StagedScreen(ListScreen[Preview]):
 
     def action_back(self) -> None:
         if self._sending is not None:
+            self._stopping = True
             self._sending.cancel()
             self.notify(
                 "Stopping: no new change is sent; the ones in flight are checked.", markup=False
