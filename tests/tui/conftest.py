@@ -98,10 +98,18 @@ def project_users(
 
 
 async def settle(pilot: Pilot[None]) -> None:
-    """Wait until every load has finished and the screen is painted."""
+    """Wait until every load has finished and the screen is painted. A worker cancelled on the
+    way (replaced by a newer one of its exclusive group) has finished too; a failed one raises."""
+    import asyncio
+
+    from textual.worker import WorkerCancelled
+
     await pilot.pause()
-    if any(not worker.is_finished for worker in pilot.app.workers):
-        await pilot.app.workers.wait_for_complete()
+    while running := [worker for worker in pilot.app.workers if not worker.is_finished]:
+        ended = await asyncio.gather(*(w.wait() for w in running), return_exceptions=True)
+        for end in ended:
+            if isinstance(end, BaseException) and not isinstance(end, WorkerCancelled):
+                raise end
         await pilot.pause()
 
 
