@@ -11,7 +11,7 @@ import os
 import resource
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -93,17 +93,16 @@ def test_headless_says_loudly_when_the_outcome_is_not_logged(
 ) -> None:
     monkeypatch.setenv("HUBTUI_CONFIG", str(tmp_path / "none.toml"))
     monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path / "data"))
-    real = ChangeLog._write_lines
+    real = ChangeLog._write_line
 
     def only_pending(
-        self: ChangeLog, entries: Sequence[Change], *, flush: bool = True
-    ) -> list[ChangeLogError | None]:
-        if any(entry.outcome != "pending" for entry in entries):
-            full = ChangeLogError("Could not write the change log (test): No space left.")
-            return [full] * len(entries)
-        return real(self, entries, flush=flush)
+        self: ChangeLog, entry: Change, *, flush: bool = True
+    ) -> ChangeLogError | None:
+        if entry.outcome != "pending":
+            return ChangeLogError("Could not write the change log (test): No space left.")
+        return real(self, entry, flush=flush)
 
-    monkeypatch.setattr(ChangeLog, "_write_lines", only_pending)
+    monkeypatch.setattr(ChangeLog, "_write_line", only_pending)
     status = main(["--demo", "add-user", "acme-build", "1001", NEW, "Editor", "--yes"])
     err = capsys.readouterr().err
     assert status == 0

@@ -20,7 +20,6 @@ Textual-free: the app's staged changes and ``hubtui apply`` share it.
 from __future__ import annotations
 
 import asyncio
-import json
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -37,6 +36,7 @@ from hubtui.core.changelog import (
     ChangeLogError,
     Outcome,
     now,
+    parse_line,
 )
 from hubtui.core.emails import email_problem
 from hubtui.core.sending import EarlierAddUnknown, send_change
@@ -335,8 +335,7 @@ def _decide(
         return Step(row, Verdict.SKIP, f"the role must be {', '.join(ROLES)}")
     if isinstance(users, HubError):
         return Step(row, Verdict.NOT_READ, f"the project's users could not be read: {users}")
-    folded = row.email.casefold()
-    user = next((u for u in users if (u.user.email or "").casefold() == folded), None)
+    user = _person(users, row.email)
     now_seen = Seen.of(user)
     if row.seen is not None and row.seen != now_seen:
         return Step(
@@ -359,6 +358,12 @@ def _decide(
                 now=now_seen,
             )
     return Step(row, verdict, words, change, now_seen)
+
+
+def _person(users: Sequence[ProjectUser], email: str) -> ProjectUser | None:
+    """The user of a project's list with this email (in any case), if any."""
+    folded = email.casefold()
+    return next((u for u in users if (u.user.email or "").casefold() == folded), None)
 
 
 def _change_for(row: Wanted, user: ProjectUser | None) -> tuple[Change | None, str, Verdict]:
@@ -548,8 +553,7 @@ class Batch:
             change = result.change
             if isinstance(users, HubError) or change is None:
                 continue
-            folded = wanted.email.casefold()
-            user = next((u for u in users if (u.user.email or "").casefold() == folded), None)
+            user = _person(users, wanted.email)
             if change.action == Action.ADD:
                 found = user is not None and user.is_direct_member is True
                 checked = log.settle_add(change, found)
@@ -625,11 +629,8 @@ def batches_in(path: Path | None, server: str) -> dict[str, list[Change]]:
     latest: dict[str, Change] = {}
     with path.open(encoding="utf-8", errors="replace") as lines:
         for line in lines:
-            try:
-                change = Change(**json.loads(line))
-            except (ValueError, TypeError):
-                continue
-            if change.batch and change.server == server:
+            change = parse_line(line)
+            if change is not None and change.batch and change.server == server:
                 latest[change.id] = change
     batches: dict[str, list[Change]] = {}
     for change in latest.values():

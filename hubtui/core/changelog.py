@@ -15,7 +15,7 @@ import errno
 import json
 import os
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -200,7 +200,7 @@ class ChangeLog:
         changes of a batch go on meanwhile (the changes waiting share one flush). Stopped while
         it is flushed (a cancel), nothing is sent, and its outcome says so."""
         change = self._pending_of(change)
-        error = self._write_lines([change], flush=False)[0]
+        error = self._write_line(change, flush=False)
         if error is not None:
             raise error  # nothing kept, nothing sent
         self._keep(change)
@@ -223,12 +223,25 @@ class ChangeLog:
         user_id: str | None = None,
         request_id: str | None = None,
         sent_to: str | None = None,
+        flush: bool = True,
     ) -> Change:
-        """Record how a change ended (once: a change already ended stays as it was logged)."""
-        done = self._ended(change, outcome, detail, user_id, request_id, sent_to)
-        if done is not None:
-            self._write_outcome(done)
-        return done or self.changes[self._at[change.id]]
+        """Record how a change ended (once: a change already ended stays as it was logged).
+        Without ``flush``, its line is written but not flushed to disk (:meth:`drained`)."""
+        at = self._at.get(change.id)
+        if at is not None and self.changes[at].outcome != PENDING:
+            return self.changes[at]
+        done = replace(
+            change,
+            time=now(),
+            outcome=outcome,
+            detail=detail,
+            user_id=user_id or change.user_id,
+            request_id=request_id or change.request_id,
+            sent_to=sent_to or change.sent_to,
+        )
+        self._keep(done)
+        self._write_outcome(done, flush=flush)
+        return done
 
     async def finish_sending(
         self,
@@ -244,10 +257,15 @@ class ChangeLog:
         """:meth:`finish`, the line's flush to disk awaited off the event loop. With ``wait``
         false it returns once the line is written, before its flush (:meth:`drained` waits for
         that): a batch's next change need not wait for the outcome line of the one before."""
-        done = self._ended(change, outcome, detail, user_id, request_id, sent_to)
-        if done is None:
-            return self.changes[self._at[change.id]]
-        self._write_outcome(done, flush=False)
+        done = self.finish(
+            change,
+            outcome,
+            detail,
+            user_id=user_id,
+            request_id=request_id,
+            sent_to=sent_to,
+            flush=False,
+        )
         if wait:
             try:
                 await self._flushed()
@@ -260,34 +278,7 @@ class ChangeLog:
         try:
             await self._flushed()
         except ChangeLogError as error:
-            self.write_error = str(error)
-            if self.on_write_error is not None:
-                self.on_write_error(self.write_error)
-
-    def _ended(
-        self,
-        change: Change,
-        outcome: Outcome,
-        detail: str,
-        user_id: str | None,
-        request_id: str | None,
-        sent_to: str | None,
-    ) -> Change | None:
-        """The change as ended, kept (not yet written); None when it had already ended."""
-        at = self._at.get(change.id)
-        if at is not None and self.changes[at].outcome != PENDING:
-            return None
-        done = replace(
-            change,
-            time=now(),
-            outcome=outcome,
-            detail=detail,
-            user_id=user_id or change.user_id,
-            request_id=request_id or change.request_id,
-            sent_to=sent_to or change.sent_to,
-        )
-        self._keep(done)
-        return done
+            self._tell(str(error))
 
     def abandon_in_flight(self, why: str) -> None:
         """Every change still pending is now unknown: hubtui stops before its answer comes."""
@@ -325,11 +316,8 @@ class ChangeLog:
         complete = tail.rfind(b"\n") + 1  # a line still being written is read next time
         self._read_upto += complete
         for line in tail[:complete].decode("utf-8", errors="replace").splitlines():
-            try:
-                change = Change(**json.loads(line))
-            except (ValueError, TypeError):
-                continue  # a line that is not a change of this version: not ours to judge
-            if change.action != Action.ADD:
+            change = parse_line(line)
+            if change is None or change.action != Action.ADD:
                 continue
             change = _unfinished_as_unknown(change)
             where = (change.hub_id, change.project_id)
@@ -419,57 +407,47 @@ class ChangeLog:
 
     def _write_outcome(self, change: Change, *, flush: bool = True) -> None:
         """Append an outcome's line; one that cannot be written is said, with the line."""
-        error = self._write_lines([change], flush=flush)[0]
+        error = self._write_line(change, flush=flush)
         if error is not None:
             self._unlogged(change, error)
 
     def _unlogged(self, change: Change, error: ChangeLogError) -> None:
-        self.write_error = f"{error} The line it should hold: {_line(change)}"
+        self._tell(f"{error} The line it should hold: {_line(change)}")
+
+    def _tell(self, message: str) -> None:
+        """Keep and tell why a line is not (or not surely) in the file."""
+        self.write_error = message
         if self.on_write_error is not None:
-            self.on_write_error(self.write_error)
+            self.on_write_error(message)
 
     def _write(self, change: Change) -> None:
         """Append one line, flushed to disk, or raise :class:`ChangeLogError`."""
-        error = self._write_lines([change])[0]
+        error = self._write_line(change)
         if error is not None:
             raise error
 
-    def _write_lines(
-        self, changes: Sequence[Change], *, flush: bool = True
-    ) -> list[ChangeLogError | None]:
-        """Append a line for each change and, with ``flush``, flush them to disk at once (one
-        ``fsync``): for each, None when it is written, or why not (a line that cannot be
-        written is not, nor is any after it; a flush that fails fails them all)."""
+    def _write_line(self, change: Change, *, flush: bool = True) -> ChangeLogError | None:
+        """Append the change's line and, with ``flush``, flush the file to disk (``fsync``):
+        None when done, or why not."""
         if self.path is None:
-            return [None] * len(changes)
-        errors: list[ChangeLogError | None] = []
+            return None
+        line = (_line(change) + "\n").encode()
         try:
             descriptor = open_private(self.path)
-        except OSError as exc:
-            return [self._error(exc)] * len(changes)
-        try:
-            for change in changes:
-                line = (_line(change) + "\n").encode()
-                try:
-                    if errors and errors[-1] is not None:
-                        raise OSError(errno.EIO, "a line before it could not be written")
-                    _check_room(descriptor, len(line))
-                    written = os.write(descriptor, line)
-                    if written != len(line):  # a size limit or a full disk cut it short
-                        raise OSError(errno.ENOSPC, "only part of the line could be written")
-                except OSError as exc:
-                    errors.append(self._error(exc))
-                else:
-                    errors.append(None)
-                    self._appended += 1
-            if flush:
-                try:
+            try:
+                _check_room(descriptor, len(line))
+                written = os.write(descriptor, line)
+                if written != len(line):  # a size limit or a full disk cut it short
+                    raise OSError(errno.ENOSPC, "only part of the line could be written")
+                self._appended += 1
+                if flush:
                     os.fsync(descriptor)  # a pending line must survive what comes next
-                except OSError as exc:
-                    return [self._error(exc)] * len(changes)
-        finally:
-            os.close(descriptor)
-        return errors
+                    self._synced = self._appended
+            finally:
+                os.close(descriptor)
+        except OSError as exc:
+            return self._error(exc)
+        return None
 
     def _error(self, exc: OSError) -> ChangeLogError:
         why = exc.strerror or str(exc)
@@ -510,6 +488,15 @@ class ChangeLog:
                 os.close(descriptor)
         except OSError as exc:
             raise self._error(exc) from None
+
+
+def parse_line(line: str) -> Change | None:
+    """The change a line of the log holds, or None for a line that is not a change of this
+    version (not ours to judge)."""
+    try:
+        return Change(**json.loads(line))
+    except (ValueError, TypeError):
+        return None
 
 
 def _unfinished_as_unknown(change: Change) -> Change:
