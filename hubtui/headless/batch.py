@@ -31,11 +31,11 @@ from hubtui.core.batch import (
     revert_of,
 )
 from hubtui.core.batch_file import FILE_COLUMNS, BatchFileError, FileRow, read_batch_file
-from hubtui.core.changelog import ChangeLog, default_change_log_path
+from hubtui.core.changelog import ChangeLog
 from hubtui.core.export import render, write_export
 from hubtui.core.sending import plan
 from hubtui.core.text import inert
-from hubtui.headless.changes import ask
+from hubtui.headless.changes import ask, change_log
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,
@@ -112,7 +112,7 @@ async def apply_command(
     if not given:
         raise Stop(NOTHING, f"{inert(str(path))} has no rows to apply.")
     rows = await _wanted_rows(client, given)
-    log = _log(settings, server_label)
+    log = change_log(settings, server_label)
     wanted = [row.wanted for row in rows if row.wanted is not None]
     preview = await _prepare(args, client, settings, log, wanted)
     steps = iter(preview.steps)
@@ -136,7 +136,7 @@ async def revert_command(
 ) -> int:
     if settings.read_only:
         raise Stop(NOT_SENT, "read-only is on: no change is sent (a dry run included).")
-    log = _log(settings, server_label)
+    log = change_log(settings, server_label)
     batches = batches_in(log.path, server_label)
     changes = batches.get(args.batch)
     if changes is None:
@@ -191,21 +191,6 @@ async def _prepare(
         concurrency=settings.concurrency,
         settle=not args.dry_run,
         on_read=_reading(StatusLine()),
-    )
-
-
-def _log(settings: Settings, server_label: str) -> ChangeLog:
-    def unlogged(message: str) -> None:
-        print(
-            f"hubtui: WARNING: an outcome is not in the change log. {inert(message, limit=None)}",
-            file=sys.stderr,
-        )
-
-    return ChangeLog(
-        default_change_log_path(),
-        server=server_label,
-        profile=settings.profile,
-        on_write_error=unlogged,
     )
 
 

@@ -46,6 +46,24 @@ async def _confirm(question: str) -> bool:
     return (await ask(question)).lower() in ("y", "yes")
 
 
+def change_log(settings: Settings, server_label: str) -> ChangeLog:
+    """The change log of a headless command: an outcome it cannot write is a warning on stderr,
+    with the line to add by hand."""
+
+    def unlogged(message: str) -> None:
+        print(
+            f"hubtui: WARNING: an outcome is not in the change log. {inert(message, limit=None)}",
+            file=sys.stderr,
+        )
+
+    return ChangeLog(
+        default_change_log_path(),
+        server=server_label,
+        profile=settings.profile,
+        on_write_error=unlogged,
+    )
+
+
 async def ask(question: str) -> str:
     """Ask on the terminal; the line typed, stripped. Ctrl+C ends the command at once: the
     answer is read on a thread of its own that nothing waits for at exit."""
@@ -116,18 +134,7 @@ async def change_command(
     hub = await resolve_hub(client, args.hub)
     users = await client.list_project_users(hub.id, args.project)
 
-    def unlogged(message: str) -> None:
-        print(
-            f"hubtui: WARNING: an outcome is not in the change log. {inert(message, limit=None)}",
-            file=sys.stderr,
-        )
-
-    log = ChangeLog(
-        default_change_log_path(),
-        server=server_label,
-        profile=settings.profile,
-        on_write_error=unlogged,
-    )
+    log = change_log(settings, server_label)
     sends = not (args.dry_run or args.curl)
     _check_unknown_adds(log, hub.id, str(args.project), users, dry_run=not sends)
     wanted = email.lower()
