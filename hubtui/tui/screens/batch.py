@@ -46,7 +46,7 @@ from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, KeyFooter, Summar
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 
 if TYPE_CHECKING:
-    from hubtui.api import HubClient
+    from hubtui.api import Hub, HubClient
 
 #: What ``m`` offers for marked people: (label, intent, role, reviewer).
 CHOICES: tuple[tuple[str, Intent, str | None, bool | None], ...] = (
@@ -153,6 +153,35 @@ class Marking:
             self._marks_changed()
 
         self.app.push_screen(BatchChoiceScreen(len(records)), chosen)
+
+    def add_people(
+        self,
+        hub: Hub,
+        projects: Sequence[tuple[str, str | None]],
+        where: str,
+        *,
+        then: Callable[[], None] | None = None,
+    ) -> None:
+        """``A``: ask for pasted emails and a role, and stage an add of each email to each of
+        ``projects`` (id, name); ``then`` runs once they are staged."""
+
+        def pasted(answer: tuple[list[str], str] | None) -> None:
+            if answer is None:
+                return
+            emails, role = answer
+            self.stage(
+                wanted_rows(
+                    hub_id=hub.id,
+                    hub_name=hub.name,
+                    projects=projects,
+                    emails=emails,
+                    role=role,
+                )
+            )
+            if then is not None:
+                then()
+
+        self.app.push_screen(AddPeopleScreen(where), pasted)
 
     def stage(self, rows: Sequence[Wanted], *, left_out: int = 0) -> None:
         staged: ChangeSet = self.session.staged

@@ -18,7 +18,7 @@ from hubtui.tui.glyphs import NOT_EQUAL
 from hubtui.tui.messages import FindPerson, OpenProject, ProjectsLoaded, ShowChanges
 from hubtui.tui.present import amount, hub_label, name_warnings, when
 from hubtui.tui.screens.base import CHANGES_SINCE, ListScreen
-from hubtui.tui.screens.batch import MARK_BINDINGS, AddPeopleScreen, Marking, wanted_rows
+from hubtui.tui.screens.batch import MARK_BINDINGS, Marking
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -238,23 +238,12 @@ class HubDetailScreen(Marking, ListScreen["list[Project] | None"]):
             self.notify("Mark projects first (space), or highlight one.", markup=False)
             return
         where = projects[0].name if len(projects) == 1 else f"{len(projects)} marked projects"
-
-        def pasted(answer: tuple[list[str], str] | None) -> None:
-            if answer is None:
-                return
-            emails, role = answer
-            self.stage(
-                wanted_rows(
-                    hub_id=self.hub.id,
-                    hub_name=self.hub.name,
-                    projects=[(str(p.id), p.name) for p in projects],
-                    emails=emails,
-                    role=role,
-                )
-            )
-            self.action_clear_marks()
-
-        self.app.push_screen(AddPeopleScreen(where), pasted)
+        self.add_people(
+            self.hub,
+            [(str(p.id), p.name) for p in projects],
+            where,
+            then=self.action_clear_marks,
+        )
 
     def action_who(self) -> None:
         self.post_message(FindPerson([self.hub], f"hub {self.hub.name}"))

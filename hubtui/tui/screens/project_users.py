@@ -25,7 +25,7 @@ from hubtui.tui.present import (
     user_name,
 )
 from hubtui.tui.screens.base import CHANGES_SINCE, ListScreen
-from hubtui.tui.screens.batch import MARK_BINDINGS, AddPeopleScreen, Marking, wanted_rows
+from hubtui.tui.screens.batch import MARK_BINDINGS, Marking
 from hubtui.tui.screens.user_form import FormResult, Mode, UserFormScreen
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
@@ -282,21 +282,8 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
         )
 
     def action_add_people(self) -> None:
-        def pasted(answer: tuple[list[str], str] | None) -> None:
-            if answer is None:
-                return
-            emails, role = answer
-            self.stage(
-                wanted_rows(
-                    hub_id=self.hub.id,
-                    hub_name=self.hub.name,
-                    projects=[(self.project_id, self.project.name if self.project else None)],
-                    emails=emails,
-                    role=role,
-                )
-            )
-
-        self.app.push_screen(AddPeopleScreen(self.project_title), pasted)
+        project_name = self.project.name if self.project else None
+        self.add_people(self.hub, [(self.project_id, project_name)], self.project_title)
 
     def on_key(self, event: events.Key) -> None:
         if event.key in self.EDIT_KEYS and self.session.read_only:
