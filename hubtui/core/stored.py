@@ -26,7 +26,7 @@ def stored_words(read_at: str, *, today: datetime | None = None) -> str:
     """``stored 14:02`` (today, local time) or ``stored 2026-11-17 14:02``."""
     try:
         moment = datetime.fromisoformat(read_at.replace("Z", "+00:00")).astimezone()
-    except ValueError:
+    except (ValueError, OverflowError):
         return "stored (time unknown)"
     today = (today or datetime.now(UTC)).astimezone()
     if moment.date() == today.date():

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ACCESS_NOT_SENT",
+    "DATE_UNKNOWN",
     "LIMITED_BADGE",
     "access_cell",
     "access_sentence",
@@ -64,19 +65,39 @@ def display_name_cell(hub: Hub) -> str:
     return inert(hub.display_name)
 
 
+#: What a date cell says when the server's date cannot be shown (the reason is on the panel).
+DATE_UNKNOWN = "unknown"
+
+
+def _in_zones(moment: datetime) -> tuple[datetime, datetime] | None:
+    """The moment in local time and in UTC, or None when either lies outside the years a
+    date can hold (``0001-01-01T00:00:00+14:00`` is in the year 0 in UTC)."""
+    try:
+        return moment.astimezone(), moment.astimezone(UTC)
+    except (OverflowError, ValueError, OSError):
+        return None
+
+
 def when(moment: datetime | None) -> str:
-    """A date as local time, short."""
+    """A date as local time, short; ``unknown`` when it cannot be shown (:func:`when_both`
+    says why)."""
     if moment is None:
         return ""
-    return moment.astimezone().strftime("%Y-%m-%d")
+    zones = _in_zones(moment)
+    return DATE_UNKNOWN if zones is None else zones[0].strftime("%Y-%m-%d")
 
 
 def when_both(moment: datetime | None) -> str:
-    """A timestamp in local time and in UTC."""
+    """A timestamp in local time and in UTC; the date as sent and why, when it cannot be."""
     if moment is None:
         return "not given"
-    local = moment.astimezone()
-    utc = moment.astimezone(UTC)
+    zones = _in_zones(moment)
+    if zones is None:
+        return (
+            f"{DATE_UNKNOWN}: the server sent {inert(moment.isoformat())}, "
+            "which lies outside the dates that can be shown in local time and UTC"
+        )
+    local, utc = zones
     if local.utcoffset() == utc.utcoffset():
         return f"{utc:%Y-%m-%d %H:%M} UTC"  # local time is UTC: said once
     return f"{local:%Y-%m-%d %H:%M %Z} (UTC {utc:%Y-%m-%d %H:%M})"

@@ -17,7 +17,7 @@ from typing import Generic, TypeVar
 from rich.cells import cell_len
 
 from hubtui.core.layout import WISH_CAP, Column, fit_columns
-from hubtui.core.text import fold
+from hubtui.core.text import fold, inert
 
 __all__ = ["INDEX_NOW_AT_MOST", "WISH_CAP", "Column", "RecordView", "Row", "fit_columns"]
 
@@ -139,7 +139,10 @@ class RecordView(Generic[T]):
         return [kept.get(i) or build(i) for i in indexes]
 
     def _build(self, index: int) -> Row:
-        row = self._make_row(self._records[index])
+        try:
+            row = self._make_row(self._records[index])
+        except Exception as exc:  # a value no rule foresaw costs its own row, never the list
+            row = unreadable_row(len(self.columns), exc)
         self._note_widths(row)
         return row
 
@@ -350,6 +353,16 @@ class RecordView(Generic[T]):
                 natural[index] = need
                 if self._on_widen is not None:
                     self._on_widen(index)
+
+
+def unreadable_row(width: int, problem: BaseException) -> Row:
+    """The row of a record that could not be drawn: ``unreadable`` and why, in hubtui's own
+    words (never the record's text), so the rows around it are still shown."""
+    why = f"unreadable: {inert(problem, limit=80) or type(problem).__name__}"
+    if width < 2:
+        return Row(cells=(why,)[:width], tone="failed")
+    cells = ("!", why, *("?" for _ in range(width - 2)))
+    return Row(cells=cells, tone="failed", placeholders=cell_indexes(*range(2, width)))
 
 
 def _no_row(record: object) -> Row:

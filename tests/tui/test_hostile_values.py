@@ -1,0 +1,119 @@
+"""No value a server sends, and nothing read back from the store, ends the app or costs the other
+rows: each field the screens draw, given a value at or past its limits, online and then from the
+store at the next start."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from hubtui.core.stored import Keeper
+from hubtui.demo import DemoStore, Faults, create_app
+from hubtui.tui.screens.hub_detail import HubDetailScreen
+from hubtui.tui.screens.hubs import HubListScreen
+from hubtui.tui.screens.project_users import ProjectUsersScreen
+from tests.tui.conftest import press, running, screen_words, settle
+
+EARLIEST = "0001-01-01T00:00:00+14:00"
+LATEST = "9999-12-31T23:59:59-14:00"
+
+
+def _is(kind: str, path: str) -> bool:
+    if kind == "hubs":  # the list, a hub by id and a hub by name
+        return path.startswith("/v3/hubs") and path.count("/") <= 4 and "/projects" not in path
+    if kind == "projects":
+        return path.endswith("/projects")
+    return path.endswith("/users")
+
+
+def changing(kind: str, field: str, value: Any) -> ASGIApp:
+    """The demo API, with ``field`` of every record of each ``kind`` answer set to ``value``
+    (``Outer.Inner`` for a field of a nested object)."""
+    inner = create_app(DemoStore(), Faults())
+
+    async def server(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not _is(kind, scope["path"]):
+            await inner(scope, receive, send)
+            return
+        start: dict[str, Any] = {}
+        chunks: list[bytes] = []
+
+        async def keep(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+            else:
+                chunks.append(message.get("body", b""))
+
+        await inner(scope, receive, keep)
+        body = json.loads(b"".join(chunks))
+        records = body if isinstance(body, list) else body.get("results", [body])
+        outer, _, name = field.rpartition(".")
+        for record in records:
+            target = record.get(outer) if outer else record
+            if isinstance(target, dict):
+                target[name or field] = value
+        raw = json.dumps(body).encode()
+        headers = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
+        headers.append((b"content-length", str(len(raw)).encode()))
+        await send({"type": "http.response.start", "status": start["status"], "headers": headers})
+        await send({"type": "http.response.body", "body": raw})
+
+    return server
+
+
+CASES = [
+    ("hubs", "CreationDate", EARLIEST, "unknown"),
+    ("hubs", "CreationDate", LATEST, "unknown"),
+    ("hubs", "NumberOfUsers", 10**40, "10,000,000,000"),
+    ("hubs", "DisplayName", "x" * 100_000, "(100,000 characters)"),
+    ("projects", "StartDate", EARLIEST, "unknown"),
+    ("projects", "Name", "\x1b[2J" * 1000, "␛[2J"),
+    ("users", "Role", "R" * 50_000, "(50,000 characters)"),
+    ("users", "User.FirstName", "\u202e" * 500, "<U+202E>"),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "field", "value", "shown"),
+    CASES,
+    ids=[f"{kind} {field} {str(value)[:12]!r}" for kind, field, value, _ in CASES],
+)
+async def test_a_value_at_its_limits_costs_no_screen_and_no_later_start(
+    tmp_path: Path, kind: str, field: str, value: Any, shown: str
+) -> None:
+    path = tmp_path / "store.sqlite3"
+    server = changing(kind, field, value)
+    async with running(server=server, keeper=Keeper(path, "demo", None, "all")) as pilot:  # type: ignore[arg-type]
+        assert isinstance(pilot.app.screen, HubListScreen)
+        words = screen_words(pilot)
+        await press(pilot, "enter")
+        assert isinstance(pilot.app.screen, HubDetailScreen)
+        words += screen_words(pilot)
+        await press(pilot, "enter")
+        assert isinstance(pilot.app.screen, ProjectUsersScreen)
+        words += screen_words(pilot)
+        assert shown in words
+        assert pilot.app.is_running
+    # Kept as sent; the next start paints it from the store, and a refresh replaces it.
+    again = Keeper(path, "demo", None, "all")
+    async with running(server=server, keeper=again, settled=False) as pilot:
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, HubListScreen)
+        assert "acme-build" in screen_words(pilot)
+        assert pilot.app.is_running
+
+
+async def test_the_hub_detail_says_why_a_date_is_unknown(tmp_path: Path) -> None:
+    server = changing("hubs", "CreationDate", EARLIEST)
+    async with running(server=server) as pilot:  # type: ignore[arg-type]
+        table = pilot.app.screen.query_one("#records")
+        first = table.row(0)  # type: ignore[attr-defined]
+        assert first.cells[-1] == "unknown"
+        await press(pilot, "enter")
+        words = screen_words(pilot)
+        assert "unknown: the server sent 0001-01-01T00:00:00+14:00" in words
+        assert "outside the dates that can be shown" in words
