@@ -166,5 +166,5 @@ def _ascii_json(body: bytes) -> str:
     try:
         text = json.dumps(json.loads(body), ensure_ascii=True, separators=(",", ":"))
         return text.replace("\x7f", "\\u007f")  # DEL, the one control character JSON keeps
-    except ValueError:
+    except (ValueError, RecursionError):
         return _ascii(body.decode("utf-8", "replace"))

@@ -146,6 +146,8 @@ def _judge(
         return refuse("it carries credentials")
     if url.scheme != "https" and not (url.scheme == "http" and is_loopback_host(host)):
         return refuse("it is not https")
+    if url.scheme != "https" and base_url.scheme == "https":
+        return refuse("it leaves https for http, where the token would travel in clear")
     base_host = base_url.host.lower()
     listed = {h.lower() for h in trusted_hosts}
     if host == base_host:

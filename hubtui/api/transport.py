@@ -301,7 +301,9 @@ class Transport:
         naming the host, and the token never goes there."""
         target = redirect.location
         trusted, why = False, "no redirect is followed"
-        if self._judge_redirect is not None:
+        if httpx.URL(call.url).scheme == "https" and target.scheme != "https":
+            why = "it leaves https for http, where the token would travel in clear"
+        elif self._judge_redirect is not None:
             trusted, why = self._judge_redirect(target)
         if not trusted:
             return InvalidResponseError(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 __all__ = ["email_problem"]
 
@@ -15,6 +16,14 @@ def email_problem(email: str) -> str | None:
         return "Type the person's email address."
     if email != email.strip():
         return "Remove the spaces around the address."
+    hidden = next(
+        (ch for ch in email if not ch.isprintable() or unicodedata.category(ch) == "Cf"), None
+    )
+    if hidden is not None:
+        return (
+            f"The address holds the control or invisible character U+{ord(hidden):04X}, which "
+            "no address has: type it again."
+        )
     if not EMAIL.match(email):
         return "This is not an email address (name@domain.example)."
     return None

@@ -121,3 +121,22 @@ def skipped_words(count: int, examples: Sequence[object]) -> str:
     first = f" The first: {inert(examples[0])}." if examples else ""
     noun = "record" if count == 1 else "records"
     return f"{count:,} {noun} the server sent could not be read and are not shown.{first}"
+
+
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_STEP = [0] * 256
+_STEP[ord("[")] = _STEP[ord("{")] = 1
+_STEP[ord("]")] = _STEP[ord("}")] = -1
+
+
+def nesting(body: bytes | str) -> int:
+    """How deep a JSON text nests (brackets inside strings not counted), read without
+    parsing it: what a parser's recursion would reach."""
+    from itertools import accumulate
+
+    data = body.encode("utf-8", "surrogatepass") if isinstance(body, str) else body
+    if b"[" not in data and b"{" not in data:
+        return 0
+    brackets = _JSON_STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
+    return max(accumulate(_STEP[b] for b in brackets), default=0)

@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from hubtui.api.exchanges import BODY_KEPT, Exchange, as_curl
-from hubtui.core.text import inert
+from hubtui.core.text import inert, nesting
 from hubtui.core.words import size_words
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import ListScreen
@@ -205,11 +205,21 @@ def describe(exchange: Exchange) -> Content:
     )
 
 
+#: The deepest body the request screen indents as JSON.
+SHOWN_NESTING = 64
+
+
 def _body(body: bytes) -> list[str]:
     if not body:
         return ["  (empty)"]
+    # Indented only when it nests as records do: a body nested thousands deep is shown as the
+    # text it is, never parsed (which would end in a RecursionError).
+    if nesting(body) > SHOWN_NESTING:
+        return [f"  (nested more than {SHOWN_NESTING} deep: shown as sent)"] + [
+            f"  {inert(line)}" for line in body.decode("utf-8", "replace").splitlines()
+        ]
     try:
         text = json.dumps(json.loads(body), indent=2, ensure_ascii=False)
-    except ValueError:
+    except (ValueError, RecursionError):
         text = body.decode("utf-8", "replace")
     return [f"  {inert(line, limit=None)}" for line in text.splitlines()]
