@@ -65,10 +65,22 @@ class HubMatch:
     """Several hubs that nearly match: listed, none chosen."""
     by_display_name: bool = False
     """The offer or the candidates matched by DisplayName, not by Name."""
+    ambiguous: bool = False
+    """The candidates each match exactly, one by Name and another by Id: none is chosen."""
 
     def words(self) -> str:
         """What to tell the person when no hub was found exactly (inert, one paragraph)."""
         typed = inert(self.typed)
+        if self.ambiguous:
+            listed = "; ".join(
+                f"the {'URL name' if h.name == self.typed else 'Id'} of hub “{inert(h.name)}” "
+                f"(Id {inert(h.id)})"
+                for h in self.candidates
+            )
+            return (
+                f"“{typed}” names more than one hub, so none is chosen: it is {listed}. Give the "
+                "hub by its other identifier."
+            )
         start = f"No hub has the URL name or id “{typed}”."
         if self.offer is not None:
             hub = self.offer
@@ -108,7 +120,9 @@ def match_hub(hubs: Iterable[Hub], typed: str, *, partial: bool = False) -> HubM
     ``partial`` also offers a hub whose DisplayName contains what was typed (the app's `g`,
     where a person types part of what they see)."""
     hubs = list(hubs)
-    exact = [h for h in hubs if typed in (h.name, h.id)]
+    exact = list({h.id: h for h in hubs if typed in (h.name, h.id)}.values())
+    if len(exact) > 1:  # one hub's Name is another's Id: an identifier names one hub or none
+        return HubMatch(typed, candidates=tuple(exact), ambiguous=True)
     if exact:
         return HubMatch(typed, hub=exact[0])
     near = [h for h in hubs if _key(h.name) == _key(typed)]

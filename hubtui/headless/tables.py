@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient, Project, ProjectUser
 
 from hubtui.headless.output import (
+    NOT_SENT,
     NOTHING,
     Stop,
     Table,
@@ -203,16 +204,31 @@ def users_table(
 async def resolve_hub(client: HubClient, given: str) -> Hub:
     """A hub by its exact Name (URL name) or Id; anything nearer is named, never taken
     (:func:`hubtui.core.names.match_hub`, the app's rule too)."""
-    from hubtui.api import NotFoundError
+    import asyncio
 
-    for look_up in (client.get_hub_by_name, client.get_hub):
-        try:
-            hub = await look_up(given)
-        except NotFoundError:
+    from hubtui.api import HubError, NotFoundError
+
+    # By Name and by Id both: a value that is one hub's Id and another's Name names neither.
+    by_name, by_id = await asyncio.gather(
+        client.get_hub_by_name(given), client.get_hub(given), return_exceptions=True
+    )
+    looked: list[Hub] = []
+    for answer in (by_name, by_id):
+        if isinstance(answer, NotFoundError):
             continue
-        if given in (hub.name, hub.id):  # a server that matched loosely is not taken at its word
-            return hub
-    found = match_hub(await client.list_hubs(), given)
+        if isinstance(answer, HubError):
+            # A server that refuses a Name as an Id (400) still answered by Name.
+            if answer is by_id and not isinstance(by_name, BaseException):
+                continue
+            raise answer
+        if isinstance(answer, BaseException):
+            raise answer
+        looked.append(answer)
+    # A server that matched loosely is not taken at its word.
+    exact = [hub for hub in looked if given in (hub.name, hub.id)]
+    found = match_hub(exact, given)
+    if found.hub is None and not found.ambiguous:
+        found = match_hub(await client.list_hubs(), given)
     if found.hub is not None:
         return found.hub
-    raise Stop(NOTHING, found.words())
+    raise Stop(NOT_SENT if found.ambiguous else NOTHING, found.words())
