@@ -227,6 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from hubtui.core.changelog import default_change_log_path
     from hubtui.core.stored import Keeper
+    from hubtui.hosts import server_aliases, server_identity
     from hubtui.tui.app import HubTuiApp
 
     def switch(profile: str | None) -> tuple[Callable[[], HubClient], str, Settings]:
@@ -243,9 +244,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         found = stored_answers(args, settings)
         return (*connection(args, settings, found), found)
 
+    base_url = None if args.demo else settings.base_url
     app = HubTuiApp(
         connect=connect,
         server_label=server_label,
+        server=server_identity(base_url),
+        aliases=server_aliases(base_url),
         api_version=settings.api_version,
         read_only=settings.read_only,
         change_log_path=default_change_log_path(),
@@ -312,7 +316,8 @@ def start_log(path: str) -> None:
 
     class PrivateFileHandler(logging.FileHandler):
         def _open(self) -> Any:
-            descriptor = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
+            descriptor = os.open(self.baseFilename, flags, 0o600)
             os.fchmod(descriptor, 0o600)
             return os.fdopen(descriptor, "a", encoding="utf-8")
 
@@ -484,9 +489,9 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 def _host_of(url: str) -> str:
-    from urllib.parse import urlsplit
+    from hubtui.hosts import server_label
 
-    return urlsplit(url).netloc or url
+    return server_label(url)
 
 
 def app_options(args: argparse.Namespace) -> list[str]:

@@ -80,3 +80,12 @@ def demo_server() -> Iterator[str]:
     """`hubtui demo-server` running over real HTTP on a free loopback port; yields its URL."""
     with running_demo_server() as url:
         yield url
+
+
+def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``hubtui ARGV`` run in this process: its exit status, stdout and stderr."""
+    from hubtui.cli import main
+
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err

@@ -25,7 +25,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hubtui.core.changelog import (
@@ -39,7 +38,8 @@ from hubtui.core.changelog import (
     parse_line,
 )
 from hubtui.core.emails import email_problem
-from hubtui.core.sending import EarlierAddUnknown, send_change
+from hubtui.core.files import open_reading
+from hubtui.core.sending import ChangedSinceRead, EarlierAddUnknown, send_change
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient, HubError, ProjectUser
@@ -508,7 +508,7 @@ class Batch:
                 stopped.append(f"not sent: {error}")
                 end(position, Result(step, Ended.NOT_SENT, str(error)))
                 return
-            except EarlierAddUnknown as error:
+            except (EarlierAddUnknown, ChangedSinceRead) as error:
                 end(position, Result(step, Ended.NOT_SENT, str(error)))
                 return
             except asyncio.CancelledError:
@@ -621,16 +621,18 @@ def _logged_since(log: ChangeLog, begun: int, change: Change) -> Change | None:
     return None
 
 
-def batches_in(path: Path | None, server: str) -> dict[str, list[Change]]:
-    """The batches the change log holds for ``server``: each change's last line, by batch id,
-    oldest batch first."""
+def batches_in(log: ChangeLog) -> dict[str, list[Change]]:
+    """The batches the change log's file holds for its server and profile (the whole base URL:
+    a batch of ``/a`` is never one of ``/b``): each change's last line, by batch id, oldest
+    batch first."""
+    path = log.path
     if path is None or not path.exists():
         return {}
     latest: dict[str, Change] = {}
-    with path.open(encoding="utf-8", errors="replace") as lines:
-        for line in lines:
-            change = parse_line(line)
-            if change is not None and change.batch and change.server == server:
+    with open_reading(path) as lines:
+        for raw in lines:
+            change = parse_line(raw.decode("utf-8", "replace"))
+            if change is not None and change.batch and log.owns(change):
                 latest[change.id] = change
     batches: dict[str, list[Change]] = {}
     for change in latest.values():

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from hubtui.api import ProjectUser
 
 __all__ = [
+    "BATCH_FILE_BYTES",
     "FILE_COLUMNS",
     "USERS_CSV_COLUMNS",
     "BatchFileError",
@@ -37,6 +38,10 @@ FILE_COLUMNS = ("hub", "project", "email", "role", "reviewer")
 USERS_CSV_COLUMNS = (*FILE_COLUMNS, "access", "name", "teams", "id", "project name")
 LIMITED_WORDS = "limited reader"
 MEMBER_WORDS = "direct member"
+#: The largest batch file read, the most rows it may hold and the longest cell.
+BATCH_FILE_BYTES = 16 * 1024 * 1024
+BATCH_FILE_ROWS = 100_000
+BATCH_CELL_CHARS = 4096
 _YES = {"yes", "y", "true", "1"}
 _NO = {"no", "n", "false", "0"}
 
@@ -96,29 +101,56 @@ class BatchFileError(Exception):
 
 
 def read_batch_file(text: str) -> tuple[list[str], list[FileRow]]:
-    """The header (folded) and the rows of a batch file, each with the line it is on; a row
-    that cannot be applied carries its ``problem`` (the other rows are not held back by it)."""
-    text = text.removeprefix("\ufeff")
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1)]
-    body = [(n, line) for n, line in lines if line.strip() and not _is_context(line)]
-    if not body:
+    """The header (folded) and the rows of a batch file, each with the line it starts on; a row
+    that cannot be applied carries its ``problem`` (the other rows are not held back by it).
+
+    Records are split by CSV rules only (a line separator such as U+2028 inside a cell is part
+    of the cell, never a new row), and bounded: :data:`BATCH_FILE_ROWS` rows, cells of at most
+    :data:`BATCH_CELL_CHARS` characters; :class:`BatchFileError` says which bound and where.
+    """
+    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
+    header: list[str] | None = None
+    header_line = 0
+    rows: list[FileRow] = []
+    line = 0
+    try:
+        for cells in reader:
+            number, line = line + 1, reader.line_num
+            if not any(cell.strip() for cell in cells) or _is_context(cells[0]):
+                continue
+            if any(len(cell) > BATCH_CELL_CHARS for cell in cells):
+                raise BatchFileError(
+                    f"line {number} has a cell longer than {BATCH_CELL_CHARS:,} characters, "
+                    "the most a batch file's cell may hold"
+                )
+            if header is None:
+                header, header_line = [_unguard(c).strip().casefold() for c in cells], number
+                continue
+            if len(rows) >= BATCH_FILE_ROWS:
+                raise BatchFileError(
+                    f"it has more than {BATCH_FILE_ROWS:,} rows, the most one batch may hold: "
+                    "split it into several files"
+                )
+            given = {
+                name: _unguard(cells[index]).strip() if index < len(cells) else ""
+                for index, name in enumerate(header)
+            }
+            rows.append(_row(number, given))
+    except csv.Error as error:
+        if "field larger than field limit" in str(error):
+            raise BatchFileError(
+                f"line {line + 1} has a cell longer than {BATCH_CELL_CHARS:,} characters, the "
+                "most a batch file's cell may hold"
+            ) from None
+        raise BatchFileError(f"line {line + 1} cannot be read as CSV ({error})") from None
+    if header is None:
         raise BatchFileError(f"no header line: the first line must name {', '.join(FILE_COLUMNS)}")
-    reader = csv.reader(io.StringIO("\n".join(line for _, line in body)))
-    parsed = list(reader)
-    header = [_unguard(cell).strip().casefold() for cell in parsed[0]]
     missing = [c for c in ("hub", "project", "email", "role") if c not in header]
     if missing:
         raise BatchFileError(
-            f"the header line (line {body[0][0]}) lacks the column(s) {', '.join(missing)}; "
+            f"the header line (line {header_line}) lacks the column(s) {', '.join(missing)}; "
             f"it must name {', '.join(FILE_COLUMNS)}"
         )
-    rows = []
-    for (number, _), cells in zip(body[1:], parsed[1:], strict=False):
-        given = {
-            name: _unguard(cells[index]).strip() if index < len(cells) else ""
-            for index, name in enumerate(header)
-        }
-        rows.append(_row(number, given))
     return header, rows
 
 
@@ -151,9 +183,9 @@ def _row(line: int, given: dict[str, str]) -> FileRow:
     )
 
 
-def _is_context(line: str) -> bool:
-    """An export's context line (``# server: …``), quoted or not, guarded or not."""
-    return line.lstrip('"').lstrip("'").startswith("#")
+def _is_context(first_cell: str) -> bool:
+    """An export's context line (``# server: …``), guarded or not."""
+    return first_cell.lstrip().lstrip("'").startswith("#")
 
 
 def _unguard(cell: str) -> str:

@@ -15,12 +15,14 @@ import errno
 import json
 import os
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from hubtui.core.files import open_private, open_reading
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubError, Project, ProjectUser
@@ -152,7 +154,10 @@ class ChangeLog:
         on_write_error: Callable[[str], None] | None = None,
     ) -> None:
         self.path = path
+        #: The server's identity (its whole normalised base URL, :func:`server_identity`).
         self.server = server
+        #: Older names of this same server in the file (lines written before the identity).
+        self.aliases: tuple[str, ...] = ()
         self.profile = profile
         self.changes: list[Change] = []
         self.write_error: str | None = None
@@ -173,6 +178,11 @@ class ChangeLog:
         self._read_upto = 0
         self._file_id: tuple[int, int] | None = None
         self._file_unknown_adds: dict[tuple[str, str], dict[str, Change]] = {}
+
+    def owns(self, change: Change) -> bool:
+        """Whether ``change`` was made on this server under this profile: a change of another
+        server (another base URL, a path included) or profile is never settled or reverted here."""
+        return owns(change, self.server, self.profile, self.aliases)
 
     @property
     def in_flight(self) -> list[Change]:
@@ -293,7 +303,7 @@ class ChangeLog:
             return []
         self._read_file_adds()
         left = self._file_unknown_adds.get((hub_id, project_id), {})
-        adopted = [c for i, c in left.items() if c.server == self.server and i not in self._at]
+        adopted = [c for i, c in left.items() if self.owns(c) and i not in self._at]
         for change in adopted:
             self._keep(change)
         return adopted
@@ -304,7 +314,7 @@ class ChangeLog:
         unknown and unchecked; read again from the start when the file was replaced or cut."""
         assert self.path is not None
         try:
-            with self.path.open("rb") as handle:
+            with open_reading(self.path) as handle:
                 info = os.fstat(handle.fileno())
                 if (info.st_ino, info.st_dev) != self._file_id or info.st_size < self._read_upto:
                     self._file_id, self._read_upto = (info.st_ino, info.st_dev), 0
@@ -522,23 +532,11 @@ def _check_room(descriptor: int, size: int) -> None:
         raise OSError(errno.EFBIG, "the file has reached the size limit set for this process")
 
 
-def open_private(path: Path) -> int:
-    """Open ``path`` for appending as the person's alone: its folder made 0700 and the file 0600
-    (both tightened if they were looser), a symbolic link refused (``ELOOP``)."""
-    folder = path.parent
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    info = folder.stat()
-    if info.st_mode & 0o077 and info.st_uid == os.getuid():
-        folder.chmod(0o700)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
-    descriptor = os.open(path, flags, 0o600)
-    try:
-        if os.fstat(descriptor).st_mode & 0o077:
-            os.fchmod(descriptor, 0o600)
-    except OSError:
-        os.close(descriptor)
-        raise
-    return descriptor
+def owns(change: Change, server: str, profile: str | None, aliases: Sequence[str] = ()) -> bool:
+    """Whether ``change`` was made on ``server`` (or one of its older names) under ``profile``."""
+    return (change.server == server or change.server in aliases) and (
+        (change.profile or None) == (profile or None)
+    )
 
 
 def planned_change(

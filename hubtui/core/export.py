@@ -19,12 +19,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TypeAlias
 
+from hubtui.core.files import write_new
 from hubtui.core.text import inert
 
 __all__ = [
@@ -121,8 +121,7 @@ def render(
     return out.getvalue()
 
 
-def write_export(path: Path, text: str) -> None:
-    """Create ``path`` (0600) with ``text``; an existing file is never replaced."""
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
-        handle.write(text)
+def write_export(path: Path, text: str) -> Path:
+    """Create ``path`` (0600) with ``text``, or the next free name when it is taken (an existing
+    file or link is never replaced or followed); returns the name written."""
+    return write_new(path, text)

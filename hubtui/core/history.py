@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.changelog import stamp
+from hubtui.core.files import read_bounded, refusal_words, write_new
 from hubtui.core.people import EVERYONE, Finding, Progress, search_people
 from hubtui.core.store import ListKey, Snapshot, Store, now
+from hubtui.core.text import inert, nesting
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient, Project
@@ -33,6 +35,28 @@ FILE_SCHEMA = 1
 
 class SnapshotFileError(Exception):
     """A snapshot file that cannot be read, or whose content does not match its manifest."""
+
+
+#: The largest snapshot file read (a 50,000-user snapshot takes 8 MB).
+SNAPSHOT_FILE_BYTES = 256 * 1024 * 1024
+#: The most lists and records one snapshot file may hold.
+SNAPSHOT_FILE_LISTS = 200_000
+SNAPSHOT_FILE_RECORDS = 5_000_000
+#: How deep a snapshot file's line may nest (a record of the API nests four deep).
+SNAPSHOT_FILE_DEPTH = 64
+
+
+def _json_line(path: Path, line: bytes, where: str) -> Any:
+    """One JSON line of a snapshot file, refused when it nests deeper than records do."""
+    if nesting(line) > SNAPSHOT_FILE_DEPTH:
+        raise SnapshotFileError(
+            f"{path}, {where}: nests deeper than {SNAPSHOT_FILE_DEPTH} levels, which no "
+            "snapshot does."
+        )
+    try:
+        return json.loads(line)
+    except ValueError as error:
+        raise SnapshotFileError(f"{path}, {where}: not JSON ({error}).") from None
 
 
 async def take_snapshot(
@@ -118,8 +142,9 @@ async def seed_last_week(
     )
 
 
-def write_snapshot_file(snapshot: Snapshot, path: Path) -> str:
-    """Write ``snapshot`` to ``path`` as evidence; the sha256 written in its manifest."""
+def write_snapshot_file(snapshot: Snapshot, path: Path) -> tuple[str, Path]:
+    """Write ``snapshot`` to a new file at ``path`` as evidence (0600; the next free name when
+    ``path`` is taken, never a file or link there): the sha256 in its manifest, and the name."""
     lines = [
         json.dumps(
             {
@@ -146,27 +171,26 @@ def write_snapshot_file(snapshot: Snapshot, path: Path) -> str:
         "counts": snapshot.counts(),
         "sha256": digest,
     }
-    with path.open("wb") as file:
-        file.write(json.dumps(manifest, ensure_ascii=True).encode("ascii") + b"\n")
-        file.write(body)
-    return digest
+    head = json.dumps(manifest, ensure_ascii=True).encode("ascii") + b"\n"
+    return digest, write_new(path, head + body)
 
 
 def read_snapshot_file(path: Path) -> Snapshot:
-    """A snapshot file read back, its content checked against its manifest."""
+    """A snapshot file read back, its content checked against its manifest, and bounded: its
+    size, how deep a line nests, how many lists and records it holds; a record must be an
+    object and a list appear once. Which bound was broken is said."""
     try:
-        with path.open("rb") as file:
-            head = file.readline()
-            body = file.read()
-        manifest = json.loads(head)
-    except (OSError, ValueError) as error:
-        raise SnapshotFileError(f"{path} cannot be read as a snapshot file ({error}).") from None
+        whole = read_bounded(path, limit=SNAPSHOT_FILE_BYTES, what="snapshot file")
+    except OSError as error:
+        raise SnapshotFileError(f"{refusal_words(path, error)}.") from None
+    head, _, body = whole.partition(b"\n")
+    manifest = _json_line(path, head, "its manifest line")
     if not isinstance(manifest, dict) or "hubtui_snapshot" not in manifest:
         raise SnapshotFileError(f"{path} is not a hubtui snapshot file (no manifest line).")
     if manifest["hubtui_snapshot"] != FILE_SCHEMA:
         raise SnapshotFileError(
-            f"{path} is a snapshot file of format {manifest['hubtui_snapshot']!r}; this hubtui "
-            f"reads format {FILE_SCHEMA}."
+            f"{path} is a snapshot file of format {inert(manifest['hubtui_snapshot'])}; this "
+            f"hubtui reads format {FILE_SCHEMA}."
         )
     if hashlib.sha256(body).hexdigest() != manifest.get("sha256"):
         raise SnapshotFileError(
@@ -174,13 +198,35 @@ def read_snapshot_file(path: Path) -> Snapshot:
             "or cut after it was written."
         )
     lists: dict[ListKey, tuple[bool, str, Sequence[dict[str, Any]]]] = {}
-    try:
-        for line in body.splitlines():
-            item = json.loads(line)
+    records = 0
+    for number, line in enumerate(body.split(b"\n"), start=2):
+        if not line.strip():
+            continue
+        item = _json_line(path, line, f"line {number}")
+        try:
             key = ListKey(str(item["kind"]), str(item["hub"]), str(item["project"]))
-            lists[key] = (bool(item["ok"]), str(item["why"]), list(item["records"]))
-    except (ValueError, KeyError, TypeError) as error:
-        raise SnapshotFileError(f"{path} holds a list that cannot be read ({error}).") from None
+            kept = item["records"]
+            if not isinstance(kept, list):
+                raise TypeError("its records are not a list")
+            entry = (bool(item["ok"]), str(item["why"]), kept)
+        except (KeyError, TypeError) as error:
+            raise SnapshotFileError(
+                f"{path}, line {number}: a list that cannot be read ({inert(error)})."
+            ) from None
+        if any(not isinstance(record, dict) for record in kept):
+            raise SnapshotFileError(f"{path}, line {number}: a record that is not an object.")
+        if key in lists:
+            raise SnapshotFileError(
+                f"{path}, line {number}: the {key.kind} list of hub {inert(key.hub)}"
+                f"{f' project {inert(key.project)}' if key.project else ''} appears twice."
+            )
+        records += len(kept)
+        if len(lists) >= SNAPSHOT_FILE_LISTS or records > SNAPSHOT_FILE_RECORDS:
+            raise SnapshotFileError(
+                f"{path} holds more than {SNAPSHOT_FILE_LISTS:,} lists or "
+                f"{SNAPSHOT_FILE_RECORDS:,} records, the most hubtui reads from a snapshot file."
+            )
+        lists[key] = entry
     return Snapshot(
         str(manifest.get("server", "")),
         str(manifest.get("profile", "")),

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["STOPPED", "EarlierAddUnknown", "Sent", "plan", "send_change"]
+__all__ = ["STOPPED", "ChangedSinceRead", "EarlierAddUnknown", "Sent", "plan", "send_change"]
 
 #: What the log says of a change whose wait was given up (a cancel, a signal, ctrl+c).
 STOPPED = "hubtui stopped waiting before the answer came."
@@ -45,6 +45,43 @@ class EarlierAddUnknown(Exception):
             f"(outcome unknown, {earlier.time}); it is not sent again until the list is checked."
         )
         self.earlier = earlier
+
+
+class ChangedSinceRead(Exception):
+    """The person is no longer as they were when the change was decided (a preview or a
+    question may have waited minutes): nothing is sent, and the message says what they are
+    now, so the change is decided again from that."""
+
+
+def _access_words(role: object, reviewer: object) -> str:
+    return f"{role}{', reviewer' if reviewer else ''}"
+
+
+async def _check_still_as_read(client: HubClient, change: Change) -> None:
+    """Read the person an update changes once more, just before it is sent: a change is sent
+    from what the server holds now, never from what a preview saw earlier."""
+    if change.action != Action.UPDATE or change.before is None or change.user_id is None:
+        return
+    hub_id, project_id, _, _, version = _arguments(change)
+    try:
+        user = await client.get_project_user(
+            hub_id, project_id, change.user_id, api_version=version
+        )
+    except HubError as error:
+        raise ChangedSinceRead(
+            f"They could not be read again just before sending ({error}), so nothing was sent."
+        ) from None
+    before = change.before
+    now = {"Role": user.role, "IsReviewer": user.is_reviewer}
+    if user.is_limited or any(now.get(key) != value for key, value in before.items()):
+        was = _access_words(before.get("Role"), before.get("IsReviewer"))
+        is_now = (
+            "a limited reader" if user.is_limited else _access_words(user.role, user.is_reviewer)
+        )
+        raise ChangedSinceRead(
+            f"Changed since it was read: was {was}, now {is_now}. Nothing was sent: decide the "
+            "change again from what they have now."
+        )
 
 
 @dataclass(frozen=True)
@@ -84,11 +121,13 @@ async def send_change(
 ) -> Sent:
     """Send ``change`` once, logged before it leaves and after it ends.
 
-    Raises :class:`EarlierAddUnknown` or :class:`~hubtui.core.changelog.ChangeLogError` before
-    anything is sent. A wait given up (cancelled, a signal) is logged as unknown, with
-    ``stopped``, and goes on up; so does an unexpected error, logged as unknown with its name.
-    Without ``wait_for_outcome_line``, it returns as the outcome's line is written (a batch
-    waits for them all with :meth:`ChangeLog.drained`).
+    Raises :class:`EarlierAddUnknown`, :class:`ChangedSinceRead` (an update's person is no
+    longer as its ``before`` says, read again just now) or
+    :class:`~hubtui.core.changelog.ChangeLogError` before anything is sent. A wait given up
+    (cancelled, a signal) is logged as unknown, with ``stopped``, and goes on up; so does an
+    unexpected error, logged as unknown with its name. Without ``wait_for_outcome_line``, it
+    returns as the outcome's line is written (a batch waits for them all with
+    :meth:`ChangeLog.drained`).
     """
     if change.action == Action.ADD:
         log.adopt_unknown_adds(change.hub_id, change.project_id)
@@ -97,6 +136,7 @@ async def send_change(
             raise EarlierAddUnknown(earlier)
     planned = await plan(client, change)
     operation = planned.operation
+    await _check_still_as_read(client, change)
     pending = await log.begin_sending(change)  # nothing is sent unless this line is on disk
     before = client.exchanges.last_for(operation)
 

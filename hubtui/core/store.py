@@ -21,19 +21,23 @@ keyed by the server's origin and the profile, with when it was read; never the t
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import zlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit
+from typing import Any, TypeVar
 
-from hubtui.core.changelog import default_change_log_path, now, open_private
+from hubtui.core.changelog import default_change_log_path, now
+from hubtui.core.files import FileRefused, check_existing, open_private
+from hubtui.core.text import nesting
+from hubtui.hosts import server_identity
 
 __all__ = [
     "SCHEMA",
@@ -147,6 +151,17 @@ CREATE TABLE IF NOT EXISTS latest (
 """
 
 
+#: The most a kept list or record inflates to when read back, and how deep it may nest.
+STORED_LIST_BYTES = 128 * 1024 * 1024
+STORED_RECORD_BYTES = 16 * 1024 * 1024
+STORED_DEPTH = 64
+
+
+#: Every table and index the schema makes: a store that says it is of the schema but lacks one
+#: is refused as it is opened, not when a query fails later.
+_NAMES = frozenset(re.findall(r"CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)", _TABLES))
+
+
 class StoreError(Exception):
     """The store cannot be used; the message names the file and why. hubtui runs without it."""
 
@@ -247,12 +262,8 @@ def store_key(
 
 
 def origin_of(base_url: str | None) -> str:
-    """A server's key in the store: its scheme, host and port (no server: the demo API)."""
-    if not base_url:
-        return "demo"
-    parts = urlsplit(base_url)
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"
+    """A server's key in the store: its whole normalised base URL (no server: the demo API)."""
+    return server_identity(base_url)
 
 
 def canonical(record: Mapping[str, Any]) -> bytes:
@@ -266,6 +277,26 @@ def record_hash(record: Mapping[str, Any]) -> bytes:
 
 def _digest(body: bytes) -> bytes:
     return hashlib.blake2b(body, digest_size=16).digest()
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _read_errors(method: _F) -> _F:
+    """A query that fails (a store whose tables are not what they say) raises
+    :class:`StoreError` naming the file, never SQLite's own error."""
+
+    @functools.wraps(method)
+    def guarded(self: Store, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as error:
+            raise StoreError(
+                f"The store {self.path} cannot be read ({error}); move the file away to start a "
+                "new one."
+            ) from None
+
+    return guarded  # type: ignore[return-value]
 
 
 class Store:
@@ -286,6 +317,7 @@ class Store:
         path = path or default_store_path()
         connection: sqlite3.Connection | None = None
         try:
+            check_existing(path)  # no link followed, no file of another's or others can write
             if read_only:
                 if not path.exists():
                     raise StoreError(f"There is no store at {path} yet: nothing was kept.")
@@ -301,13 +333,13 @@ class Store:
             if not read_only:
                 connection.execute("PRAGMA journal_mode = WAL")
             _migrate(connection, path, read_only=read_only)
+            return cls(path, connection)
         except BaseException as error:
             if connection is not None:
                 connection.close()
             if isinstance(error, StoreError | sqlite3.DatabaseError | OSError):
                 raise _refusal(path, error) from None
             raise
-        return cls(path, connection)
 
     def close(self) -> None:
         self._db.close()
@@ -340,14 +372,29 @@ class Store:
         packer = zlib.compressobj(9, zdict=self._zdict)
         return _digest(body), packer.compress(body) + packer.flush()
 
+    @_read_errors
     def record(self, key: bytes) -> dict[str, Any]:
         """One stored record, as the server sent it."""
         row = self._db.execute("SELECT body FROM records WHERE hash = ?", (key,)).fetchone()
         if row is None:
             raise StoreError(f"The store {self.path} lacks a record it refers to.")
-        unpacker = zlib.decompressobj(zdict=self._zdict)
-        decoded: dict[str, Any] = json.loads(unpacker.decompress(row[0]) + unpacker.flush())
+        decoded = self._decode(row[0], "a record", STORED_RECORD_BYTES)
+        if not isinstance(decoded, dict):
+            raise StoreError(f"A record kept in {self.path} is not an object.")
         return decoded
+
+    def _decode(self, body: object, what: str, limit: int) -> Any:
+        """What the store kept, checked as it is read back: bounded when inflated and in depth,
+        and JSON; :class:`StoreError` names the file and the bound broken."""
+        try:
+            inflated = _inflate(body, limit, self._zdict if what == "a record" else None)
+            if nesting(inflated) > STORED_DEPTH:
+                raise ValueError(f"it nests deeper than {STORED_DEPTH} levels, as no record does")
+            return json.loads(inflated)
+        except ValueError as error:
+            raise StoreError(
+                f"{what.capitalize()} kept in {self.path} cannot be read back ({error})."
+            ) from None
 
     def _list_id(self, db: sqlite3.Connection, origin: str, profile: str, key: ListKey) -> int:
         db.execute(
@@ -379,6 +426,7 @@ class Store:
                 (list_id, read_at or now(), body),
             )
 
+    @_read_errors
     def latest(
         self, origin: str, profile: str | None, key: ListKey
     ) -> tuple[list[dict[str, Any]], str] | None:
@@ -390,14 +438,12 @@ class Store:
         ).fetchone()
         if row is None:
             return None
-        try:
-            records = json.loads(zlib.decompress(row[0]))
-        except (zlib.error, ValueError) as error:
-            raise StoreError(f"The list kept in {self.path} cannot be read ({error}).") from None
+        records = self._decode(row[0], "the list", STORED_LIST_BYTES)
         if not isinstance(records, list):
             raise StoreError(f"The list kept in {self.path} is not a list.")
         return records, str(row[1])
 
+    @_read_errors
     def last_known(
         self, origin: str, profile: str | None, key: ListKey
     ) -> tuple[list[dict[str, Any]], str] | None:
@@ -478,6 +524,7 @@ class Store:
             [(list_id, snapshot_id, key) for key in sorted(encoded.keys() - present)],
         )
 
+    @_read_errors
     def snapshots(
         self, origin: str | None = None, profile: str | None = None
     ) -> list[SnapshotInfo]:
@@ -492,6 +539,7 @@ class Store:
             for row in self._db.execute(query + " ORDER BY id", args)
         ]
 
+    @_read_errors
     def snapshot(self, snapshot_id: int) -> SnapshotInfo:
         for info in self._db.execute(
             "SELECT id, taken, origin, profile, scope, counts FROM snapshots WHERE id = ?",
@@ -500,6 +548,7 @@ class Store:
             return SnapshotInfo(info[0], info[1], info[2], info[3], info[4], json.loads(info[5]))
         raise StoreError(f"There is no snapshot #{snapshot_id} in {self.path}.")
 
+    @_read_errors
     def reads(self, snapshot_id: int) -> dict[ListKey, ListRead]:
         """Every list the snapshot read (or tried to), with its records' hashes."""
         found: dict[ListKey, ListRead] = {}
@@ -526,6 +575,7 @@ class Store:
 
     # Upkeep -----------------------------------------------------------------------------------
 
+    @_read_errors
     def info(self) -> StoreInfo:
         def count(table: str) -> int:
             return int(self._db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])  # noqa: S608
@@ -537,6 +587,7 @@ class Store:
         )
         return StoreInfo(self.path, size, count("snapshots"), count("records"), count("lists"))
 
+    @_read_errors
     def prune(self, before: str) -> int:
         """Forget the snapshots taken before this time (ISO), and what only they held; how many
         snapshots were forgotten."""
@@ -550,15 +601,33 @@ class Store:
             db.execute("DELETE FROM records WHERE hash NOT IN (SELECT record FROM members)")
         return int(gone)
 
+    @_read_errors
     def vacuum(self) -> None:
         """Give the space of what was forgotten back to the disk."""
         self._db.execute("VACUUM")
+
+
+def _inflate(body: object, limit: int, zdict: bytes | None = None) -> bytes:
+    """``body`` decompressed; ValueError says why not: larger than ``limit`` once inflated (a
+    kept list never inflates without bound), or not what the store writes."""
+    if not isinstance(body, bytes):
+        raise ValueError("it is not compressed data")
+    unpacker = zlib.decompressobj(zdict=zdict) if zdict is not None else zlib.decompressobj()
+    try:
+        inflated = unpacker.decompress(body, limit + 1)
+    except zlib.error as error:
+        raise ValueError(f"it cannot be decompressed: {error}") from None
+    if len(inflated) > limit or unpacker.unconsumed_tail:
+        raise ValueError(f"it inflates past {limit / 1e6:,.0f} MB, the most hubtui reads back")
+    return inflated
 
 
 def _refusal(path: Path, error: BaseException) -> StoreError:
     """Why the store at ``path`` cannot be used, naming the file; hubtui runs without it."""
     if isinstance(error, StoreError):
         return error
+    if isinstance(error, FileRefused):
+        return StoreError(f"The store cannot be used: {error.strerror}; hubtui runs without it.")
     if isinstance(error, OSError):
         why = error.strerror or str(error)
         if error.errno == errno.ELOOP:
@@ -580,6 +649,13 @@ def _migrate(db: sqlite3.Connection, path: Path, *, read_only: bool) -> None:
                 f"reads {SCHEMA}); hubtui runs without it. Upgrade hubtui, or move the file away."
             )
         if version == SCHEMA:
+            found = {row[0] for row in cursor.execute("SELECT name FROM sqlite_master")}
+            if lacking := sorted(_NAMES - found):
+                raise StoreError(
+                    f"The store {path} says it is of schema {version} but lacks "
+                    f"{', '.join(lacking)}; hubtui runs without it. Move the file away to start "
+                    "a new one."
+                )
             return
         if read_only:
             raise StoreError(f"The store {path} is empty or of an old schema; open it to write.")

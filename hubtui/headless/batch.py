@@ -30,9 +30,16 @@ from hubtui.core.batch import (
     prepare,
     revert_of,
 )
-from hubtui.core.batch_file import FILE_COLUMNS, BatchFileError, FileRow, read_batch_file
+from hubtui.core.batch_file import (
+    BATCH_FILE_BYTES,
+    FILE_COLUMNS,
+    BatchFileError,
+    FileRow,
+    read_batch_file,
+)
 from hubtui.core.changelog import ChangeLog
 from hubtui.core.export import render, write_export
+from hubtui.core.files import read_bounded, refusal_words
 from hubtui.core.sending import plan
 from hubtui.core.text import inert
 from hubtui.headless.changes import ask, change_log
@@ -102,9 +109,14 @@ async def apply_command(
         raise Stop(NOT_SENT, "read-only is on: no change is sent (a dry run included).")
     path = Path(args.file)
     try:
-        text = await asyncio.to_thread(path.read_text, encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise Stop(NOT_SENT, f"cannot read {inert(str(path))}: {inert(str(error))}") from None
+        body = await asyncio.to_thread(
+            read_bounded, path, limit=BATCH_FILE_BYTES, what="batch file"
+        )
+        text = body.decode("utf-8")
+    except OSError as error:
+        raise Stop(NOT_SENT, f"cannot read it: {inert(refusal_words(path, error))}") from None
+    except UnicodeDecodeError:
+        raise Stop(NOT_SENT, f"cannot read {inert(str(path))}: it is not UTF-8 text") from None
     try:
         header, given = read_batch_file(text)
     except BatchFileError as error:
@@ -126,8 +138,16 @@ async def apply_command(
         return _status(rows, None, dry_run=True)
     if batch is not None:
         _ended(rows, batch)
-    results = _write_results(path, header, rows, batch.id if batch else "(nothing sent)")
-    print(f"Results: {inert(str(results))}", file=sys.stderr)
+    try:
+        results = _write_results(path, header, rows, batch.id if batch else "(nothing sent)")
+    except OSError as error:  # the batch was sent: its outcomes above and in the change log
+        why = inert(refusal_words(path.parent, error))
+        print(
+            f"Results not written ({why}): the outcomes are above and in the change log.",
+            file=sys.stderr,
+        )
+    else:
+        print(f"Results: {inert(str(results))}", file=sys.stderr)
     return _status(rows, batch, dry_run=False)
 
 
@@ -137,7 +157,7 @@ async def revert_command(
     if settings.read_only:
         raise Stop(NOT_SENT, "read-only is on: no change is sent (a dry run included).")
     log = change_log(settings, server_label)
-    batches = batches_in(log.path, server_label)
+    batches = batches_in(log)
     changes = batches.get(args.batch)
     if changes is None:
         known = ", ".join(list(batches)[-5:]) or "none"
@@ -399,8 +419,7 @@ def _write_results(source: Path, header: Sequence[str], rows: Sequence[Row], bat
         for row in rows
     ]
     context = {"batch": batch_id, "applied from": str(source)}
-    write_export(target, render("csv", context, columns, cells))
-    return target
+    return write_export(target, render("csv", context, columns, cells))
 
 
 def _status(rows: Sequence[Row], batch: Batch | None, *, dry_run: bool) -> int:

@@ -21,8 +21,9 @@ from hubtui.core.changelog import (
     now,
 )
 from hubtui.core.emails import email_problem
-from hubtui.core.sending import EarlierAddUnknown, plan, send_change
+from hubtui.core.sending import ChangedSinceRead, EarlierAddUnknown, plan, send_change
 from hubtui.core.text import inert
+from hubtui.hosts import DEMO_LABEL, server_aliases, server_identity
 
 if TYPE_CHECKING:
     import argparse
@@ -56,12 +57,15 @@ def change_log(settings: Settings, server_label: str) -> ChangeLog:
             file=sys.stderr,
         )
 
-    return ChangeLog(
+    base_url = None if server_label == DEMO_LABEL else settings.base_url
+    log = ChangeLog(
         default_change_log_path(),
-        server=server_label,
-        profile=settings.profile,
+        server=server_identity(base_url),
+        profile=None if base_url is None else settings.profile,
         on_write_error=unlogged,
     )
+    log.aliases = server_aliases(base_url)
+    return log
 
 
 async def ask(question: str) -> str:
@@ -208,7 +212,7 @@ async def change_command(
             return NOT_SENT
     try:
         sent = await send_change(client, log, change)
-    except (ChangeLogError, EarlierAddUnknown) as error:
+    except (ChangeLogError, EarlierAddUnknown, ChangedSinceRead) as error:
         raise Stop(NOT_SENT, f"{inert(str(error), limit=None)} Nothing was sent.") from None
     if sent.error is not None:
         print(inert(str(sent.error), limit=1000), file=sys.stderr)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hubtui.core.changelog import stamp
+from hubtui.core.files import refusal_words
 from hubtui.core.layout import Column
 from hubtui.core.text import inert
 from hubtui.core.words import size_words
@@ -165,8 +166,13 @@ async def snapshot_command(
             info = store.write_snapshot(snapshot)
             where.append(f"kept as snapshot #{info.id} in {store.path}")
         if args.export:
-            digest = write_snapshot_file(snapshot, Path(args.export))
-            where.append(f"written to {args.export} (sha256 {digest[:16]}…)")
+            try:
+                digest, written = write_snapshot_file(snapshot, Path(args.export))
+            except OSError as error:
+                kept = f" ({where[0]})" if where else ""
+                why = refusal_words(Path(args.export), error)
+                raise Stop(REFUSED, f"The snapshot was not written{kept}: {inert(why)}.") from None
+            where.append(f"written to {inert(str(written))} (sha256 {digest[:16]}…)")
     except StoreError as error:
         raise Stop(REFUSED, inert(str(error), limit=None)) from None
     finally:
@@ -199,7 +205,16 @@ def _pick(
         kept = [s for s in kept if s.id < before]
     text = given.strip().lstrip("#")
     if text.isdigit():
-        if not any(s.id == int(text) for s in store.snapshots()):
+        if not any(s.id == int(text) for s in kept):
+            other = next((s for s in store.snapshots() if s.id == int(text)), None)
+            if other is not None:  # a server is its whole base URL and the profile
+                raise Stop(
+                    NOT_SENT,
+                    f"snapshot #{text} is of {inert(other.origin)}"
+                    f"{f' (profile {inert(other.profile)})' if other.profile else ''}, not of "
+                    f"{inert(origin)}{f' (profile {inert(profile)})' if profile else ''}: "
+                    "hubtui compares a server only with itself",
+                )
             raise Stop(NOTHING, f"there is no snapshot #{text} (hubtui store info lists them)")
         return int(text)
     if text == "latest" or not text:
@@ -281,10 +296,18 @@ def diff_files(args: argparse.Namespace) -> tuple[Table, int]:
 
     first, second = args.items
     try:
-        old = Side.from_snapshot(read_snapshot_file(Path(first)), first)
-        new = Side.from_snapshot(read_snapshot_file(Path(second)), second)
+        before, after = read_snapshot_file(Path(first)), read_snapshot_file(Path(second))
     except SnapshotFileError as error:
         raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
+    servers = [(s.origin, s.profile or "") for s in (before, after)]
+    if servers[0] != servers[1]:
+        named = [f"{inert(o)}{f' (profile {inert(p)})' if p else ''}" for o, p in servers]
+        print(
+            f"hubtui: NOTE: the two files are of different servers ({named[0]}; {named[1]}): "
+            "what differs below includes what differs between the servers.",
+            file=sys.stderr,
+        )
+    old, new = Side.from_snapshot(before, first), Side.from_snapshot(after, second)
     return _answer(compare(old, new), old, new)
 
 

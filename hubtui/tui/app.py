@@ -26,6 +26,7 @@ from textual.theme import BUILTIN_THEMES
 from hubtui.core.batch import ChangeSet
 from hubtui.core.changelog import ChangeLog
 from hubtui.core.text import inert
+from hubtui.hosts import server_aliases, server_identity
 from hubtui.tui import fixes
 from hubtui.tui.catalog import Catalog
 from hubtui.tui.commands import LoadedRecords, Profiles
@@ -122,6 +123,8 @@ class HubTuiApp(App[None]):
         offline: StoredAnswers | None = None,
         last_week: Callable[[], HubClient] | None = None,
         go_offline: OfflineSwitch | None = None,
+        server: str | None = None,
+        aliases: tuple[str, ...] = (),
     ) -> None:
         # NO_COLOR: the terminal's own colours only, then none at all (Textual's NoColor filter):
         # emphasis is bold, reverse and italic, and every mark is a word.
@@ -151,10 +154,11 @@ class HubTuiApp(App[None]):
         self.catalog = Catalog()
         self.change_log = ChangeLog(
             change_log_path,
-            server=server_label,
+            server=server or server_label,
             profile=profile,
             on_write_error=self._outcome_not_logged,
         )
+        self.change_log.aliases = aliases
         #: The config file's profile in use (None: its top-level settings).
         self.profile = profile
         self._reconnect = reconnect
@@ -303,7 +307,9 @@ class HubTuiApp(App[None]):
 
     @property
     def can_reconnect(self) -> bool:
-        return self._reconnect is not None
+        """Whether the token can be read again or another profile chosen: never offline, where
+        nothing is sent to any server, whatever is asked."""
+        return self._reconnect is not None and self.offline is None
 
     @work(exclusive=True, group="reconnect")
     async def reconnect(self, profile: str | None, *, fresh_start: bool) -> None:
@@ -312,6 +318,14 @@ class HubTuiApp(App[None]):
         ``fresh_start`` goes back to a new hub list (another server); otherwise the screen
         shown loads again with the new token. The change log keeps going, naming the server.
         """
+        if self.offline is not None:
+            self.notify(
+                "Offline: nothing is sent to any server. Start hubtui without --offline to "
+                "reach one.",
+                severity="warning",
+                markup=False,
+            )
+            return
         if self._reconnect is None:
             self.notify("Reconnecting is not possible here.", severity="warning", markup=False)
             return
@@ -329,13 +343,16 @@ class HubTuiApp(App[None]):
         self.server_label, self.profile = label, settings.profile
         self.api_version = settings.api_version
         self.read_only = settings.read_only
-        self.change_log.server, self.change_log.profile = label, settings.profile
+        demo = self.change_log.server == "demo"  # the demo API stays the demo's
+        base_url = None if demo else settings.base_url
+        self.change_log.server = server_identity(base_url)
+        self.change_log.aliases = server_aliases(base_url)
+        self.change_log.profile = None if demo else settings.profile
         if self.keeper is not None:
             from hubtui.core.store import store_key
             from hubtui.core.stored import Keeper
 
             self.keeper.close()
-            demo = self.keeper.origin == "demo"  # the demo API stays in its own store
             key = store_key(settings.base_url, settings.profile, demo=demo)
             self.keeper = Keeper(*key, settings.store)
         if fresh_start:
@@ -386,7 +403,7 @@ class HubTuiApp(App[None]):
         from hubtui.core.batch import batches_in, revert_of
         from hubtui.tui.screens.batch import StagedScreen
 
-        changes = batches_in(self.change_log.path, self.server_label).get(batch_id)
+        changes = batches_in(self.change_log).get(batch_id)
         if changes is None:  # no file: the session's own lines
             changes = [c for c in self.change_log.changes if c.batch == batch_id]
         back, cannot = revert_of(changes)

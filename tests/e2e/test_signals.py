@@ -107,7 +107,7 @@ def test_a_signal_mid_change_restores_the_terminal_and_logs_unknown(
     lines = [json.loads(x) for x in (tmp_path / "changes.jsonl").read_text().splitlines()]
     assert [x["outcome"] for x in lines] == ["pending", "unknown"]
     assert signal.Signals(number).name in lines[-1]["detail"]
-    assert lines[-1]["server"].startswith("127.0.0.1:")
+    assert lines[-1]["server"].startswith("http://127.0.0.1:")  # the whole base URL
 
 
 @pytest.mark.slow

@@ -11,6 +11,7 @@ import stat
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -102,14 +103,18 @@ async def test_screens_screenshots_and_the_change_log_never_show_the_token(
     assert DEMO_TOKEN not in read(log)
 
 
-def serve_tls(cert_dir: Path, ca: trustme.CA) -> tuple[str, uvicorn.Server, threading.Thread]:
-    certificate = ca.issue_cert("localhost")
+def serve_tls(
+    cert_dir: Path, ca: trustme.CA, app: Any = None, host: str = "localhost"
+) -> tuple[str, uvicorn.Server, threading.Thread]:
+    """``app`` (the demo API by default) over TLS on a free loopback port, its certificate for
+    ``host`` issued by ``ca``; its URL, server and thread."""
+    certificate = ca.issue_cert(host)
     key_file, cert_file = cert_dir / "key.pem", cert_dir / "cert.pem"
     certificate.private_key_pem.write_to_path(str(key_file))
     certificate.cert_chain_pems[0].write_to_path(str(cert_file))
     port = free_port()
     config = uvicorn.Config(
-        create_app(),
+        app if app is not None else create_app(),
         host="127.0.0.1",
         port=port,
         ssl_keyfile=str(key_file),
@@ -120,7 +125,7 @@ def serve_tls(cert_dir: Path, ca: trustme.CA) -> tuple[str, uvicorn.Server, thre
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     wait_for_port(port)
-    return f"https://localhost:{port}", server, thread
+    return f"https://{host}:{port}", server, thread
 
 
 async def test_tls_is_verified_and_a_ca_bundle_can_be_set(tmp_path: Path) -> None:

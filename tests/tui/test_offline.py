@@ -4,6 +4,7 @@ no edit, and the search runs over stored data."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from hubtui.api import HubClient
 from hubtui.core.offline import OFFLINE_TOKEN, StoredAnswers
@@ -88,3 +89,38 @@ async def test_the_palette_goes_offline_when_the_server_cannot_be_reached(tmp_pa
         assert "offline" in words
         await press(pilot, "enter")
         assert "Harbour Bridge Retrofit" in screen_words(pilot)
+
+
+async def test_offline_neither_rereads_the_token_nor_switches_profile(tmp_path: Path) -> None:
+    """Offline sends nothing, from anywhere: the palette offers neither way to reach a server,
+    and a reconnect asked for all the same reaches none."""
+    from hubtui.tui.commands import Profiles
+    from hubtui.tui.messages import Reconnect
+
+    path = tmp_path / "store.sqlite3"
+    async with running(keeper=Keeper(path, "demo", None, "all")):
+        pass
+    asked: list[str | None] = []
+
+    def reconnect(profile: str | None) -> Any:
+        asked.append(profile)
+        raise AssertionError("offline, no server is reached")
+
+    answers = StoredAnswers(Store.open(path, read_only=True), "demo", None)
+    app = HubTuiApp(
+        connect=lambda: HubClient(DEMO_URL, token=OFFLINE_TOKEN, transport=answers),
+        server_label="demo API, offline",
+        read_only=True,
+        offline=answers,
+        reconnect=reconnect,
+    )
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        assert not app.can_reconnect
+        provider = Profiles(app.screen)
+        assert provider._commands() == []
+        app.post_message(Reconnect("staging", fresh_start=True))
+        app.post_message(Reconnect(None))
+        await settle(pilot)
+        assert asked == []
+        assert "Offline: nothing is sent to any server" in screen_words(pilot)

@@ -45,7 +45,8 @@ async def test_switching_profile_resets_to_that_servers_hub_list(
 
     def reconnect(profile: str | None) -> tuple[Callable[[], HubClient], str, Settings]:
         asked.append(profile)
-        return connector(DEMO_TOKEN, other_store()), "b.example", Settings(profile=profile)
+        fresh = Settings(profile=profile, base_url="https://b.example")
+        return connector(DEMO_TOKEN, other_store()), "b.example", fresh
 
     app = HubTuiApp(
         connect=demo_connector(),
@@ -67,7 +68,7 @@ async def test_switching_profile_resets_to_that_servers_hub_list(
         assert "tenant-b-only" in words
         assert len(app.screen_stack) == 1
         assert asked == ["b"]
-        assert app.change_log.server == "b.example"
+        assert app.change_log.server == "https://b.example:443"  # its whole base URL
         assert app.change_log.profile == "b"
 
 

@@ -92,7 +92,8 @@ async def test_a_snapshot_file_reads_back_whole_and_a_changed_one_is_refused(
 ) -> None:
     snapshot = await read(DemoStore())
     path = tmp_path / "evidence.json"
-    digest = write_snapshot_file(snapshot, path)
+    digest, written = write_snapshot_file(snapshot, path)
+    assert written == path
     manifest = json.loads(path.read_text().splitlines()[0])
     assert (manifest["sha256"], manifest["server"]) == (digest, "demo")
     back = read_snapshot_file(path)

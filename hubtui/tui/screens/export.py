@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, RadioButton, RadioSet, Static
 
 from hubtui.core.export import FORMATS, Cell, default_file_name, render, write_export
+from hubtui.core.files import refusal_words
 from hubtui.core.text import inert
 from hubtui.tui.widgets.chrome import KeyFooter
 
@@ -97,15 +98,14 @@ class ExportScreen(ModalScreen[None]):
         try:
             bom = self.query_one("#export-bom", Checkbox).value
             text = render(self.fmt, self.context, self.columns, self.rows, bom=bom)
-            write_export(path, text)
-        except FileExistsError:
-            message.update(Content(f"{inert(path)} exists already: type another name."))
-            return
+            written = write_export(path, text)
         except OSError as exc:
-            message.update(Content(f"Could not write {inert(path)}: {exc.strerror}."))
+            message.update(Content(f"Could not write: {inert(refusal_words(path, exc))}."))
             return
+        taken = "" if written == path else f" ({inert(path)} exists already)"
         self.notify(
-            f"Wrote {len(self.rows):,} rows to {inert(path)} ({self.fmt.upper()}).", markup=False
+            f"Wrote {len(self.rows):,} rows to {inert(written)}{taken} ({self.fmt.upper()}).",
+            markup=False,
         )
         self.dismiss(None)
 

@@ -25,7 +25,7 @@ from textual.worker import Worker
 from hubtui.api.errors import HubError
 from hubtui.core.changelog import ChangeLogError, Outcome, planned_change
 from hubtui.core.emails import email_problem
-from hubtui.core.sending import EarlierAddUnknown, Sent, send_change
+from hubtui.core.sending import ChangedSinceRead, EarlierAddUnknown, Sent, send_change
 from hubtui.core.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.present import user_name
@@ -327,6 +327,8 @@ class UserFormScreen(ModalScreen[FormResult | None], RecoveringScreen[FormResult
                 "entries are kept.",
                 tone="error",
             )
+        except ChangedSinceRead as error:
+            self._enter(State.EDITING, f"{error} Your entries are kept.", tone="warning")
         except asyncio.CancelledError:
             if self.is_attached and self.state is State.SENDING:
                 self._after_unknown("You stopped waiting for the server.")
