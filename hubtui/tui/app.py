@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.segment import Segment
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.color import Color
@@ -26,6 +26,7 @@ from textual.theme import BUILTIN_THEMES
 from hubtui.core.batch import ChangeSet
 from hubtui.core.changelog import ChangeLog
 from hubtui.core.text import inert
+from hubtui.core.words import amount
 from hubtui.hosts import server_aliases, server_identity
 from hubtui.tui import fixes
 from hubtui.tui.catalog import Catalog
@@ -45,6 +46,7 @@ from hubtui.tui.messages import (
 )
 from hubtui.tui.screens.hubs import HubListScreen
 from hubtui.tui.screens.recovering import RecoveringScreen, bug_sentence
+from hubtui.tui.typeahead import TypeAhead
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient
@@ -176,6 +178,14 @@ class HubTuiApp(App[None]):
         self._watchdog_armed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._signal_handlers_before: dict[int, Any] = {}
+        #: Keys typed ahead of what their key opens wait for it (see tui.typeahead).
+        self.type_ahead = TypeAhead(self)  # type: ignore[arg-type]
+
+    async def on_event(self, event: events.Event) -> None:
+        if self.type_ahead.intercept(event):
+            return
+        await super().on_event(event)
+        self.type_ahead.handled(event)
 
     def _outcome_not_logged(self, message: str) -> None:
         """An outcome line could not be written: say so until dismissed, with the line."""
@@ -649,7 +659,7 @@ class HubTuiApp(App[None]):
             f"{counts['projects']:,} projects, {counts['users']:,} users."
         )
         if counts["not_read"]:
-            words += f" Incomplete: {counts['not_read']:,} lists could not be read."
+            words += f" Incomplete: {amount(counts['not_read'], 'list')} could not be read."
         self.notify(
             words,
             severity="warning" if counts["not_read"] else "information",

@@ -105,12 +105,18 @@ async def settle(pilot: Pilot[None]) -> None:
     from textual.worker import WorkerCancelled
 
     await pilot.pause()
-    while running := [worker for worker in pilot.app.workers if not worker.is_finished]:
-        ended = await asyncio.gather(*(w.wait() for w in running), return_exceptions=True)
-        for end in ended:
-            if isinstance(end, BaseException) and not isinstance(end, WorkerCancelled):
-                raise end
-        await pilot.pause()
+    while True:
+        while running := [worker for worker in pilot.app.workers if not worker.is_finished]:
+            ended = await asyncio.gather(*(w.wait() for w in running), return_exceptions=True)
+            for end in ended:
+                if isinstance(end, BaseException) and not isinstance(end, WorkerCancelled):
+                    raise end
+            await pilot.pause()
+        # Keys typed ahead wait for what the key before them set going (tui.typeahead).
+        typing = getattr(pilot.app, "type_ahead", None)
+        if typing is None or not typing.holding:
+            break
+        await pilot.pause(0.005)
 
 
 async def send_key(pilot: Pilot[None], key: str) -> None:
