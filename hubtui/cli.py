@@ -258,13 +258,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The demo API is no profile's server, and its token is fixed.
         profile=None if args.demo else settings.profile,
         reconnect=switch,
-        rereads_token=not args.demo,
+        # HUBTUI_TOKEN read again is the same token: only a command or a file can give another.
+        rereads_token=not args.demo and not os.environ.get("HUBTUI_TOKEN"),
         keeper=None if answers is not None else Keeper(*store_of(args, settings), settings.store),
         offline=answers,
         last_week=demo_connector(settings, last_week=True) if args.demo else None,
         go_offline=None if answers is not None else offline_now,
     )
     app.watch_terminal()
+    if sys.stdout.isatty():
+        # The terminal's own size, at start and at every resize: a COLUMNS or LINES left in the
+        # environment (by a shell, or another terminal) would lay the app out for another one.
+        os.environ.pop("COLUMNS", None)
+        os.environ.pop("LINES", None)
     app.run()
     return app.return_code or 0
 
@@ -464,7 +470,11 @@ def run_demo_server(args: argparse.Namespace) -> int:
         flush=True,
     )
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # the server shut down first, then raises the signal it caught
+        pass
+    print("hubtui demo API stopped.", file=sys.stderr)
     return 0
 
 

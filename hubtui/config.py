@@ -28,7 +28,8 @@ __all__ = ["ConfigError", "Settings", "config_path", "load_settings", "profile_n
 TOKEN_COMMAND_TIMEOUT = 30.0
 
 
-#: What the store keeps: the hub lists, every list read, or nothing.
+#: What the store keeps: the hub lists, every list read (the default: offline opens what was
+#: seen; `hubtui store prune` bounds it), or nothing.
 STORE_CHOICES = ("hubs", "all", "off")
 
 
@@ -56,7 +57,7 @@ class Settings:
     reported as not read."""
     profile: str | None = None
     """The profile these settings come from, if any."""
-    store: str = "hubs"
+    store: str = "all"
     """What is kept on disk of what was read: ``hubs`` (the hub lists, for the start), ``all``
     (every list read, as its latest state) or ``off`` (nothing)."""
 
@@ -114,7 +115,7 @@ def load_settings(
     )
     if url:
         _check_base_url(url, insecure)
-    kept = store or env.get("HUBTUI_STORE") or _str(file, "store") or "hubs"
+    kept = store or env.get("HUBTUI_STORE") or _str(file, "store") or "all"
     if kept not in STORE_CHOICES:
         raise ConfigError(
             f"The store setting must be one of {', '.join(STORE_CHOICES)}, not {inert(kept)!r}."

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import time
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -15,6 +18,43 @@ from bench.harness import running_demo_server as running_demo_server
 from bench.harness import wait_for_port as wait_for_port
 from hubtui.api import HubClient
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
+
+#: What the real-terminal, SSH and browser tests drive, by the Debian package that brings it.
+SYSTEM_PACKAGES = {
+    "tmux": "tmux",
+    "openssh-server": "/usr/sbin/sshd",
+    "openssh-client": "ssh",
+    "chromium": "chromium",
+}
+
+
+def missing_packages() -> list[str]:
+    return [
+        name
+        for name, command in SYSTEM_PACKAGES.items()
+        if not (Path(command).exists() if command.startswith("/") else shutil.which(command))
+    ]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The one test command brings what its real-terminal, SSH and browser tests need: where a
+    package is missing and this is root with apt-get (a fresh machine, CI), it is installed
+    once, before the workers start; elsewhere the tests that need it say which to install."""
+    if hasattr(config, "workerinput") or os.environ.get("HUBTUI_NO_INSTALL"):
+        return
+    missing = missing_packages()
+    if not missing or os.geteuid() != 0 or shutil.which("apt-get") is None:
+        return
+    print(
+        f"\n== installing {' '.join(missing)} for the real-terminal and browser tests", flush=True
+    )
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", *missing]):
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            print(f"   {' '.join(command)} failed: {done.stderr.strip()[-500:]}", flush=True)
+            return
+
 
 # Dates are shown in local time: pin it so pictures and texts are the same everywhere.
 os.environ["TZ"] = "UTC"
@@ -86,6 +126,9 @@ def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, 
     """``hubtui ARGV`` run in this process: its exit status, stdout and stderr."""
     from hubtui.cli import main
 
-    status = main(list(argv))
+    try:
+        status = main(list(argv))
+    except SystemExit as stop:  # a usage error, as the shell sees it
+        status = stop.code if isinstance(stop.code, int) else 2
     out, err = capsys.readouterr()
     return status, out, err

@@ -136,11 +136,13 @@ def test_changes_need_yes_without_a_terminal_and_dry_run_sends_nothing(
     status, _, err = run(capsys, *new, "Editor")
     assert status == 2
     assert "add --yes to send the change" in err
-    status, _, err = run(capsys, *new, "Editor", "--dry-run")
+    status, out, err = run(capsys, *new, "Editor", "--dry-run")
     assert status == 0
-    # Exactly the request: no IsReviewer, since none was given and none is sent.
-    assert "Would send: POST " + server + "/v3/hubs/" in err
-    assert '\n{"Email": "new.one@acme-build.com", "Role": "Editor"}\n' in err
+    # Exactly the request, as the command's answer on stdout: no IsReviewer, since none was
+    # given and none is sent.
+    assert "Would send: POST " + server + "/v3/hubs/" in out
+    assert '\n{"Email": "new.one@acme-build.com", "Role": "Editor"}\n' in out
+    assert "(dry run: nothing was sent)" in err
     assert stats(server)["creates"] == 0
     status, _, err = run(capsys, *new, "Editor", "--yes")
     assert status == 0
@@ -151,9 +153,9 @@ def test_changes_need_yes_without_a_terminal_and_dry_run_sends_nothing(
     assert [x["outcome"] for x in logged] == ["pending", "done"]
     assert logged[-1]["server"] == server  # the whole base URL names the server
     role = ("--base-url", server, "set-role", "acme-build", "1002")
-    status, _, err = run(capsys, *role, "new.one@acme-build.com", "Admin", "--yes")
+    status, out, err = run(capsys, *role, "new.one@acme-build.com", "Admin", "--yes")
     assert status == 0
-    assert "Role: Editor → Admin" in err
+    assert "Role: Editor → Admin" in out  # the preview, on stdout
     status, _, err = run(capsys, *role, "new.one@acme-build.com", "Admin", "--yes")
     assert (status, err.strip()) == (0, "Nothing to change, so nothing was sent.")
     status, _, err = run(

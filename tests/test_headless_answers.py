@@ -148,10 +148,10 @@ def test_the_dry_run_prints_exactly_the_request_that_goes_out(
     for extra, reviewer in (((), None), (("--reviewer",), True)):
         email = f"exact{len(extra)}@acme-build.com"
         argv = ("--base-url", server, *ADD, email, "Editor", *extra)
-        status, _, err = run(capsys, *argv, "--dry-run")
+        status, out, err = run(capsys, *argv, "--dry-run")
         assert status == 0
-        match = re.search(r"Would send: (POST \S+)\n(\{.*\})\n", err)
-        assert match is not None, err
+        match = re.search(r"Would send: (POST \S+)\n(\{.*\})\n", out)
+        assert match is not None, out + err
         shown = json.loads(match.group(2))
         expected: dict[str, object] = {"Email": email, "Role": "Editor"}
         if reviewer is not None:
@@ -219,7 +219,9 @@ def test_tables_fit_80_columns_without_cutting_an_identifier(
     status, out, _ = run(capsys, "--demo", "hubs", "--format", "table")
     lines = out.splitlines()
     assert all(len(line) <= 80 for line in lines)
-    assert "7d1f0c3e-4b8a-4f6e-9a51-acme00000001" in out  # an Id is never cut
+    # The Id is left out at 80 (never cut) rather than cut the DisplayName: both names whole.
+    assert "7d1f0c3e-4b8a" not in out
+    assert "ACME Construction Group" in out
     assert "silverline-contractors-4" in out
     status, out, _ = run(capsys, "--demo", "users", "acme-build", "1001", "--format", "table")
     assert all(len(line) <= 80 for line in out.splitlines())

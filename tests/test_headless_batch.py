@@ -69,9 +69,9 @@ def test_an_export_edited_is_applied_and_its_results_applied_again_change_nothin
     # Untouched, the export changes nothing: every row is already so.
     untouched = tmp_path / "untouched.csv"
     untouched.write_text(out)
-    status, _, err = run(capsys, "--base-url", server, "apply", str(untouched), "--dry-run")
+    status, out, err = run(capsys, "--base-url", server, "apply", str(untouched), "--dry-run")
     assert status == 0, err
-    assert "0 to send (0 adds, 0 updates) · 12 no change" in err
+    assert "0 to send (0 adds, 0 updates) · 12 no change" in out  # the preview: the answer
     # Edited: Chloe becomes an Editor, a limited reader becomes a direct member, a new person.
     edited = []
     for row in exported:
@@ -88,12 +88,12 @@ def test_an_export_edited_is_applied_and_its_results_applied_again_change_nothin
     with batch.open("w", newline="") as handle:
         csv.writer(handle).writerows(edited)
     before = changes_made(server)
-    status, _, err = run(capsys, "--base-url", server, "apply", str(batch), "--dry-run")
+    status, out, err = run(capsys, "--base-url", server, "apply", str(batch), "--dry-run")
     assert status == 2, err  # the real run would refuse the duplicate and the DisplayName
-    assert "3 to send (2 adds, 1 updates)" in err
-    assert "a duplicate of line 14" in err
-    assert "“ACME Construction Group” has the URL name “acme-build”" in err
-    assert len(re.findall(r"Would send: (POST|PUT) ", err)) == 3
+    assert "3 to send (2 adds, 1 updates)" in out
+    assert "a duplicate of line 14" in out
+    assert "“ACME Construction Group” has the URL name “acme-build”" in out
+    assert len(re.findall(r"Would send: (POST|PUT) ", out)) == 3
     assert changes_made(server) == before
     status, _, err = run(capsys, "--base-url", server, "apply", str(batch))
     assert status == 2
@@ -118,8 +118,8 @@ def test_an_export_edited_is_applied_and_its_results_applied_again_change_nothin
     fixed = results.read_text(encoding="utf-8-sig").replace("ACME Construction Group", "acme-build")
     again = tmp_path / "again.csv"
     again.write_text(fixed)
-    status, _, err = run(capsys, "--base-url", server, "apply", str(again), "--yes")
-    assert "1 to send (0 adds, 1 updates)" in err, err
+    status, out, err = run(capsys, "--base-url", server, "apply", str(again), "--yes")
+    assert "1 to send (0 adds, 1 updates)" in out, err
     assert changes_made(server) == (before[0] + 2, before[1] + 2)
     status, out, _ = run(
         capsys, "--base-url", server, "users", "acme-build", "1001", "--format", "json"
@@ -143,13 +143,22 @@ def test_a_batch_is_reverted_and_its_adds_are_named_not_skipped(
     assert status == 0, err
     batch_id = re.search(r"Batch (b[0-9a-f]{10}):", err)
     assert batch_id is not None
-    status, _, err = run(capsys, "--base-url", server, "revert", batch_id.group(1), "--dry-run")
+    status, out, err = run(capsys, "--base-url", server, "revert", batch_id.group(1), "--dry-run")
     assert status == 0, err
-    assert "Role: Admin → Reader, IsReviewer: yes → no" in err
+    assert "Role: Admin → Reader, IsReviewer: yes → no" in out
     assert "Cannot be put back: temp@subcontractor.example was added" in err
     status, _, err = run(capsys, "--base-url", server, "revert", batch_id.group(1), "--yes")
     assert status == 0, err
     assert f"(reverts {batch_id.group(1)})" in err
+    # Run again: already reverted, said with its rows, and nothing is sent.
+    before = changes_made(server)
+    status, out, err = run(capsys, "--base-url", server, "revert", batch_id.group(1), "--yes")
+    assert status == 0, err
+    assert "Already put back by batch b" in err
+    assert f"{CHLOE} in Harbour Bridge Retrofit: Role: Admin → Reader" in err
+    assert f"Batch {batch_id.group(1)} is reverted." in err
+    assert "changed since staged" not in out + err
+    assert changes_made(server) == before
     status, out, _ = run(
         capsys, "--base-url", server, "users", "acme-build", "1001", "--format", "json"
     )
@@ -183,9 +192,9 @@ def test_server_text_in_a_batch_is_inert_in_the_preview_and_the_results(
     batch = tmp_path / "batch.csv"
     evil = "=cmd|' /C calc'!A0\x1b[31m@evil.example"
     batch.write_text(f'hub,project,email,role\nacme-build,1001,"{evil}",Reader\n')
-    status, _, err = run(capsys, "--base-url", server, "apply", str(batch), "--yes")
+    status, out, err = run(capsys, "--base-url", server, "apply", str(batch), "--yes")
     assert status == 2
-    assert "\x1b" not in err
+    assert "\x1b" not in out + err
     written = results_file(tmp_path).read_text(encoding="utf-8-sig")
     assert "\x1b" not in written
     assert "'=cmd" in written  # formula-safe

@@ -118,6 +118,11 @@ def test_offline_commands_read_the_newest_snapshot_and_send_nothing(
     assert status == 0
     emails = {row["User"]["Email"] for row in json.loads(out)}
     assert "aiko.tanaka@acme-build.com" in emails
+    # Offline prints what the online command printed, byte for byte, every run.
+    for argv in (("users", "acme-build", "1001"), ("hubs",), ("projects", "acme-build")):
+        online = run(capsys, "--demo", *argv, "--format", "json")[1]
+        for _ in range(2):
+            assert run(capsys, "--demo", "--offline", *argv, "--format", "json")[1] == online
     status, _, err = run(
         capsys,
         "--demo",
@@ -129,7 +134,8 @@ def test_offline_commands_read_the_newest_snapshot_and_send_nothing(
         "Reader",
     )
     assert status == 2
-    assert "no change is sent" in err
+    assert "offline: the store answers every read, and nothing is sent" in err
+    assert "--read-only" not in err  # the reason is offline, not a setting
     status, _, err = run(capsys, "--demo", "--offline", "snapshot")
     assert status == 2
     assert "which --offline never does" in err

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import httpx
@@ -22,7 +22,9 @@ __all__ = [
     "ConflictError",
     "HubError",
     "InvalidResponseError",
+    "NOT_KEPT_HEADER",
     "NotFoundError",
+    "NotKeptError",
     "PermissionDeniedError",
     "RateLimitError",
     "ServerError",
@@ -197,6 +199,24 @@ class NotFoundError(ApiStatusError):
     """404: no such hub, project or user."""
 
 
+class NotKeptError(NotFoundError):
+    """Offline, a list hubtui never kept (its stored answers say so with the header
+    :data:`NOT_KEPT_HEADER`): said in hubtui's own words, never as a server's answer."""
+
+    def __init__(self, **fields: Any) -> None:
+        super().__init__(**fields)
+        what = fields.get("detail") or "this"
+        self.message = (
+            f"Not kept: {_one_line(what)}, never read from this server. Open it once online, or "
+            "record a snapshot, to read it offline."
+        )
+        self.args = (self.message,)
+
+
+#: The header hubtui's stored answers (offline) put on a list they never kept.
+NOT_KEPT_HEADER = "x-hubtui-not-kept"
+
+
 class ConflictError(ApiStatusError):
     """409: the change conflicts with the current state."""
 
@@ -246,6 +266,8 @@ def status_error_from_response(
 
     status = response.status_code
     cls = _STATUS_CLASSES.get(status) or (ServerError if status >= 500 else ApiStatusError)
+    if status == 404 and NOT_KEPT_HEADER in response.headers:
+        cls = NotKeptError
     fields = _error_fields(response.content if content is None else content)
     return cls(
         operation=operation,

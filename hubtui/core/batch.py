@@ -39,6 +39,7 @@ from hubtui.core.changelog import (
 )
 from hubtui.core.emails import email_problem
 from hubtui.core.files import open_reading
+from hubtui.core.roles import ROLES
 from hubtui.core.sending import ChangedSinceRead, EarlierAddUnknown, send_change
 
 if TYPE_CHECKING:
@@ -58,10 +59,11 @@ __all__ = [
     "batches_in",
     "new_batch_id",
     "prepare",
+    "put_back_already",
     "revert_of",
+    "same_person",
 ]
 
-ROLES = ("Reader", "Editor", "Admin")
 #: From this many changes, a batch asks for the count to be typed before it is sent.
 TYPE_THE_COUNT_ABOVE = 50
 
@@ -679,3 +681,29 @@ def revert_of(changes: Iterable[Change]) -> tuple[list[Wanted], list[Change]]:
             )
         )
     return wanted, cannot
+
+
+def put_back_already(
+    batches: dict[str, list[Change]], batch_id: str, wanted: Iterable[Wanted]
+) -> tuple[list[Wanted], list[tuple[Wanted, Change]]]:
+    """Of a revert's rows, those still to send, and those a batch reverting ``batch_id`` has
+    already put back (each with the change that did): a revert run again sends nothing twice."""
+    done: dict[tuple[str, str, str], Change] = {}
+    for changes in batches.values():
+        for change in changes:
+            if change.reverts == batch_id and change.outcome == Outcome.DONE and change.email:
+                done[change.hub_id, change.project_id, same_person(change.email)] = change
+    rest: list[Wanted] = []
+    already: list[tuple[Wanted, Change]] = []
+    for row in wanted:
+        found = done.get((row.hub_id, row.project_id, same_person(row.email)))
+        if found is None:
+            rest.append(row)
+        else:
+            already.append((row, found))
+    return rest, already
+
+
+def same_person(email: str) -> str:
+    """An email as two records of one person agree on it (case folded, spaces stripped)."""
+    return email.strip().casefold()

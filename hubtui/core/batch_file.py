@@ -16,8 +16,9 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hubtui.core.batch import ROLES, Intent
+from hubtui.core.batch import Intent
 from hubtui.core.export import Cell
+from hubtui.core.roles import ROLES, role_named
 
 if TYPE_CHECKING:
     from hubtui.api import ProjectUser
@@ -162,7 +163,7 @@ def _row(line: int, given: dict[str, str]) -> FileRow:
             problem = f"the {needed} cell is empty"
             break
     role_given = cells["role"]
-    role = next((r for r in ROLES if r.casefold() == role_given.casefold()), None)
+    role = role_named(role_given)
     limited = given.get("access", "").casefold().startswith("limited")
     if limited:
         intent = Intent.LIMITED

@@ -17,7 +17,13 @@ WISH_CAP = 48
 
 @dataclass(frozen=True, slots=True)
 class Column:
-    """One column: its label and how it gives way when the terminal is narrow."""
+    """One column: its label and how it gives way when the terminal is narrow.
+
+    Three kinds share the width, in this order: the identifiers a person types or pastes
+    (``keep``: a URL name, an email, an Id) are whole; the column that says what the row means
+    (``meaning``: Access, What, Change, Path) has the spare width next; descriptive text (names,
+    a DisplayName, a project's name) gives way first.
+    """
 
     key: str
     label: str
@@ -26,9 +32,11 @@ class Column:
     min_width: int = 6
     priority: int = 0
     """Columns with the highest priority number are dropped first when space runs out; 0 is
-    never dropped."""
+    never dropped (the column that tells rows apart is 0)."""
     keep: bool = False
-    """Never cut while a column that is not kept can shrink or hide (URL names, emails)."""
+    """An identifier: never cut while a column that is not one can shrink or hide."""
+    meaning: bool = False
+    """Says what the row means: widened right after the identifiers, cut after descriptive text."""
     numeric: bool = False
     """Right-aligned and sorted as a number; exported as one."""
     boolean: bool = False
@@ -37,6 +45,11 @@ class Column:
 
 #: The narrowest a column that may give way is squeezed to before an identifier is cut.
 SQUEEZED_WIDTH = 4
+#: The narrowest descriptive text is squeezed to so that what a row means is whole.
+GIVES_WAY_TO_MEANING = 7
+#: How wide what a row means may grow at the cost of other columns (it takes more only from
+#: room no other column wants: a long reason never starves the names).
+MEANING_CAP = 40
 
 
 def fit_columns(
@@ -50,28 +63,32 @@ def fit_columns(
     """(column index, width) of the columns shown in ``width`` cells, in column order.
 
     Columns of priority 0 are always shown; the others join by priority while they fit at their
-    smallest width. Then the ``keep`` columns
-    (the identifiers a person must read exactly) get room for their longest text: columns that
-    may give way are dropped for it (those with no text at all first, then highest priority
-    number first), then the others are squeezed below their smallest width, before a kept one
-    is cut. What is left widens the other flexible columns towards their longest text, then
-    evenly (unless ``spread`` is False: a printed table ends where its text does). ``gap``
-    cells stand between two columns.
+    smallest width. The identifiers (``keep``) then get room for their longest text (up to
+    :data:`WISH_CAP`): columns that may give way are dropped for it (those with no text at all
+    first, then the highest priority number first), then descriptive columns are squeezed,
+    then the ``meaning`` ones, before an identifier is cut. What is left widens the ``meaning``
+    columns to their longest text, then the descriptive ones: nothing is cut while there is
+    room. The rest is spread over the columns that are not identifiers (unless ``spread`` is
+    False: a printed table ends where its text does). The columns never take more than
+    ``width`` (a printed row is one line): past every squeeze, the widest is cut. ``gap`` cells
+    stand between two columns.
     """
 
     def base(i: int) -> int:
-        return columns[i].width or columns[i].min_width
+        fixed = columns[i].width
+        return fixed if fixed is not None else columns[i].min_width
 
     def text(i: int) -> int:
         return natural[i] if i < len(natural) else 0
 
-    def wish(i: int) -> int:
+    def full(i: int) -> int:
         column = columns[i]
         if column.width is not None:
             return column.width
-        label = cell_len(column.label) + 2  # room for the sort arrow
-        longest = max(label, text(i))
-        return max(column.min_width, min(longest, WISH_CAP))
+        return max(column.min_width, cell_len(column.label) + 2, text(i))  # + the sort arrow
+
+    def wish(i: int) -> int:
+        return min(full(i), max(WISH_CAP, columns[i].min_width)) if columns[i].keep else full(i)
 
     chosen: list[int] = []
     used = 0
@@ -86,27 +103,89 @@ def fit_columns(
     def short() -> int:
         return sum(max(0, wish(i) - given[i]) for i in chosen if columns[i].keep)
 
+    dropped: set[int] = set()
     while short() > width - used:
-        droppable = [i for i in chosen if not columns[i].keep and columns[i].priority > 0]
+        # Columns that may be left out go first (an identifier too: left out, never cut).
+        droppable = [i for i in chosen if columns[i].priority > 0]
         if not droppable:
             break
         drop = max(droppable, key=lambda i: (text(i) == 0, columns[i].priority, i))
         chosen.remove(drop)
+        dropped.add(drop)
         used -= given.pop(drop) + gap
-    squeezable = [i for i in chosen if not columns[i].keep and columns[i].width is None]
-    while short() > width - used:
-        widest = max(squeezable, key=lambda i: given[i], default=None)
-        if widest is None or given[widest] <= SQUEEZED_WIDTH:
+
+    def meaning_wish(i: int) -> int:  # what the row means may push others only this far
+        return min(wish(i), max(MEANING_CAP, columns[i].min_width))
+
+    def meaning_short() -> int:
+        return sum(
+            max(0, meaning_wish(i) - given[i])
+            for i in chosen
+            if columns[i].meaning and not columns[i].keep
+        )
+
+    # What the row means before what may be left out: such a column is, rather than cut it.
+    while meaning_short() > width - used - short():
+        droppable = [i for i in chosen if columns[i].priority > 0 and not columns[i].keep]
+        if not droppable:
+            break
+        drop = max(droppable, key=lambda i: (text(i) == 0, columns[i].priority, i))
+        chosen.remove(drop)
+        dropped.add(drop)
+        used -= given.pop(drop) + gap
+
+    descriptive = [
+        i
+        for i in chosen
+        if not columns[i].keep and not columns[i].meaning and columns[i].width is None
+    ]
+    while meaning_short() > width - used - short():  # then descriptive text gives way
+        widest = max(descriptive, key=lambda i: given[i], default=None)
+        if widest is None or given[widest] <= GIVES_WAY_TO_MEANING:
             break
         given[widest] -= 1
         used -= 1
+
+    def wanted() -> int:
+        return sum(max(0, wish(i) - given[i]) for i in chosen)
+
+    if dropped:  # what a wide column left out for the others may leave room for more
+        for index in sorted(range(len(columns)), key=lambda i: columns[i].priority):
+            if index in chosen or index in dropped:
+                continue
+            if base(index) + gap <= width - used - wanted():
+                chosen.append(index)
+                given[index] = base(index)
+                used += base(index) + gap
+    for meaning in (False, True):  # descriptive text gives way first, then the meaning
+        squeezable = [
+            i
+            for i in chosen
+            if not columns[i].keep and columns[i].meaning == meaning and columns[i].width is None
+        ]
+        while short() > width - used or used > width:
+            widest = max(squeezable, key=lambda i: given[i], default=None)
+            if widest is None or given[widest] <= SQUEEZED_WIDTH:
+                break
+            given[widest] -= 1
+            used -= 1
     chosen.sort()
     spare = max(0, width - used)
-    for kept_first in (True, False):
-        for i in chosen:
-            if columns[i].keep != kept_first or columns[i].width is not None:
+    identifiers = [i for i in chosen if columns[i].keep]
+    meanings = [i for i in chosen if not columns[i].keep and columns[i].meaning]
+    described = [i for i in chosen if not columns[i].keep and not columns[i].meaning]
+    # Identifiers whole, what the row means (to a point), the descriptions whole, then the rest
+    # of what the row means: a long reason never starves a name of the room it needs.
+    for tier, wanted_width in (
+        (identifiers, wish),
+        (meanings, meaning_wish),
+        (described, wish),
+        (meanings, wish),
+    ):
+        for i in tier:
+            if columns[i].width is not None:
                 continue
-            extra = min(spare, max(0, wish(i) - given[i]))
+            extra = min(spare, max(0, wanted_width(i) - given[i]))
             given[i] += extra
             spare -= extra
     flexible = [i for i in chosen if columns[i].width is None]
@@ -114,4 +193,13 @@ def fit_columns(
     for n, i in enumerate(others):
         share = spare // len(others) + (1 if n < spare % len(others) else 0)
         given[i] += share
+    over = sum(given.values()) + gap * max(0, len(chosen) - 1) - width
+    while over > 0:  # nothing left to give way: cut the widest, so that a row stays one line
+        widest = max(chosen, key=lambda i: (not columns[i].keep, given[i]))
+        if given[widest] <= 1:
+            widest = max(chosen, key=lambda i: given[i])
+        if given[widest] <= 1:
+            break
+        given[widest] -= 1
+        over -= 1
     return [(i, given[i]) for i in chosen]

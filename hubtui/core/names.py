@@ -41,9 +41,9 @@ def lookalike_words(hub: Hub) -> str | None:
     name, shown = name_warnings(hub)
     parts = []
     if name:
-        parts.append(f"its Name {name}")
+        parts.append(f"its Name {name.removeprefix('it ')}")
     if shown:
-        parts.append(f"its DisplayName {shown}")
+        parts.append(f"its DisplayName {shown.removeprefix('it ')}")
     return "; ".join(parts) or None
 
 

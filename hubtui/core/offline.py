@@ -19,6 +19,7 @@ from urllib.parse import unquote
 
 import httpx
 
+from hubtui.api.errors import NOT_KEPT_HEADER
 from hubtui.core.store import ListKey, Store, StoreError
 from hubtui.core.stored import stored_words
 
@@ -124,12 +125,10 @@ def _problem(status: int, title: str, detail: str) -> httpx.Response:
 
 
 def _not_read(what: str) -> httpx.Response:
-    return _problem(
-        404,
-        "Not stored",
-        f"Offline: nothing is stored of {what} (never read from this server). It can be read "
-        "once the server is reached.",
-    )
+    """A list never kept: the client says so in hubtui's own words (NotKeptError)."""
+    response = _problem(404, "Not kept", what)
+    response.headers[NOT_KEPT_HEADER] = "1"
+    return response
 
 
 def open_offline(path: Path, origin: str, profile: str | None) -> StoredAnswers:

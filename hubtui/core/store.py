@@ -487,6 +487,15 @@ class Store:
                 )
                 if ok:
                     self._write_members(db, list_id, snapshot_id, records)
+                    # Its latest state too, in the order sent (a snapshot keeps a set): what is
+                    # read offline is the list as the server sent it, never reordered.
+                    body = zlib.compress(json.dumps(list(records), ensure_ascii=False).encode(), 6)
+                    db.execute(
+                        "INSERT INTO latest (list, read_at, body) VALUES (?,?,?) "
+                        "ON CONFLICT (list) DO UPDATE SET read_at = excluded.read_at, "
+                        "body = excluded.body WHERE excluded.read_at >= latest.read_at",
+                        (list_id, snapshot.taken, body),
+                    )
         return SnapshotInfo(
             snapshot_id, snapshot.taken, snapshot.origin, snapshot.profile, snapshot.scope, counts
         )

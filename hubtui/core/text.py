@@ -16,6 +16,10 @@ from collections.abc import Sequence
 _CONTROL_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)} | {0x7F: "\u2421"}
 _FOLD_EXTRA = str.maketrans({"ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d", "ß": "ss"})
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+#: Characters a font draws as nothing (or as a blank as wide as two letters) though Unicode calls
+#: them printable: the Hangul fillers, the braille blank, the combining grapheme joiner, two
+#: Khmer vowels. Shown as ``<U+3164>``, like the zero-width ones, so nothing shifts or hides.
+_BLANK_PRINTABLES = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
 #: The longest a single value is shown before it is cut (with its full length said).
 LONG_VALUE = 300
 
@@ -30,7 +34,7 @@ def inert(text: object, *, limit: int | None = LONG_VALUE) -> str:
     if text is None:
         return ""
     value = text if isinstance(text, str) else str(text)
-    if not value.isprintable():
+    if not value.isprintable() or not _BLANK_PRINTABLES.isdisjoint(value):
         value = "".join(_visible(ch) for ch in value)
     if limit is not None and len(value) > limit:
         value = f"{value[: limit - 1]}… ({len(value):,} characters)"
@@ -38,7 +42,7 @@ def inert(text: object, *, limit: int | None = LONG_VALUE) -> str:
 
 
 def _visible(ch: str) -> str:
-    if ch.isprintable():
+    if ch.isprintable() and ch not in _BLANK_PRINTABLES:
         return ch
     code = ord(ch)
     if code in _CONTROL_PICTURES:
@@ -70,7 +74,7 @@ def copy_problem(value: str) -> str | None:
     if not value:
         return "it is empty"
     for ch in value:
-        if not ch.isprintable() or unicodedata.category(ch) == "Cf":
+        if not ch.isprintable() or unicodedata.category(ch) == "Cf" or ch in _BLANK_PRINTABLES:
             return f"it holds the invisible or control character U+{ord(ch):04X}"
     return None
 
@@ -99,7 +103,10 @@ def lookalike(
     """
     if text in placeholders:
         return "it is the same text hubtui shows for a missing value"
-    if any(unicodedata.category(ch) in ("Cf", "Cc", "Zl", "Zp") for ch in text):
+    if any(
+        unicodedata.category(ch) in ("Cf", "Cc", "Zl", "Zp") or ch in _BLANK_PRINTABLES
+        for ch in text
+    ):
         return "it holds invisible characters"
     if text.isascii():
         return None

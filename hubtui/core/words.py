@@ -15,6 +15,7 @@ __all__ = [
     "ACCESS_NOT_SENT",
     "DATE_UNKNOWN",
     "LIMITED_BADGE",
+    "NO_OWN_ROLE",
     "access_cell",
     "access_sentence",
     "amount",
@@ -22,6 +23,7 @@ __all__ = [
     "display_name_cell",
     "hub_facts",
     "limited_via",
+    "role_cell",
     "size_words",
     "when",
     "when_both",
@@ -36,6 +38,16 @@ ACCESS_NOT_SENT = "unknown"
 def limited_via(user: ProjectUser) -> str:
     """``LIMITED @northwind-eng.com``: a limited reader, by the domain that lets them read."""
     return f"{LIMITED_BADGE} @{inert(user.user.email_domain or '?')}"
+
+
+#: The Role cell of a limited reader: they have no role of their own (the server's Role for them
+#: says nothing a person can use), in the app and headless alike.
+NO_OWN_ROLE = "—"
+
+
+def role_cell(user: ProjectUser) -> str:
+    """A user's role as a list shows it: ``—`` for a limited reader, else the role as sent."""
+    return NO_OWN_ROLE if user.is_limited else inert(user.role)
 
 
 def access_cell(user: ProjectUser, *, with_role: bool = False) -> str:

@@ -28,6 +28,7 @@ from hubtui.core.batch import (
     Wanted,
     batches_in,
     prepare,
+    put_back_already,
     revert_of,
 )
 from hubtui.core.batch_file import (
@@ -42,7 +43,7 @@ from hubtui.core.export import render, write_export
 from hubtui.core.files import read_bounded, refusal_words
 from hubtui.core.sending import plan
 from hubtui.core.text import inert
-from hubtui.headless.changes import ask, change_log
+from hubtui.headless.changes import ask, change_log, read_only_words
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,
@@ -106,7 +107,7 @@ async def apply_command(
     args: argparse.Namespace, client: HubClient, settings: Settings, server_label: str
 ) -> int:
     if settings.read_only:
-        raise Stop(NOT_SENT, "read-only is on: no change is sent (a dry run included).")
+        raise Stop(NOT_SENT, read_only_words(args))
     path = Path(args.file)
     try:
         body = await asyncio.to_thread(
@@ -155,7 +156,7 @@ async def revert_command(
     args: argparse.Namespace, client: HubClient, settings: Settings, server_label: str
 ) -> int:
     if settings.read_only:
-        raise Stop(NOT_SENT, "read-only is on: no change is sent (a dry run included).")
+        raise Stop(NOT_SENT, read_only_words(args))
     log = change_log(settings, server_label)
     batches = batches_in(log)
     changes = batches.get(args.batch)
@@ -174,9 +175,25 @@ async def revert_command(
             "nobody can be removed through this API.",
             file=sys.stderr,
         )
+    wanted, already = put_back_already(batches, args.batch, wanted)
+    if already:
+        by = sorted({change.batch or "?" for _, change in already})
+        print(
+            f"Already put back by batch {', '.join(inert(b) for b in by)} (nothing is sent "
+            "for these):",
+            file=sys.stderr,
+        )
+        for row, change in already:
+            print(
+                f"  {inert(row.email)} in {inert(row.where)}: {inert(change.summary)}",
+                file=sys.stderr,
+            )
     if not wanted:
-        print("Nothing to put back.", file=sys.stderr)
-        return OK if not cannot else NOT_SENT
+        print(
+            "Nothing to put back." if not already else f"Batch {inert(args.batch)} is reverted.",
+            file=sys.stderr,
+        )
+        return OK if not cannot or already else NOT_SENT
     preview = await _prepare(args, client, settings, log, wanted)
     _print_preview(preview, [])
     batch = await _send(args, client, settings, log, preview, reverts=args.batch)
@@ -288,25 +305,23 @@ def _project(
 
 
 def _print_preview(preview: Preview, refused: Sequence[Row]) -> None:
+    """The preview is the command's answer: on stdout (``> plan.txt`` keeps it)."""
     for (_, _), steps in preview.groups().items():
         first = steps[0].wanted
         sending = sum(1 for s in steps if s.verdict is Verdict.SEND)
-        print(
-            f"{inert(first.hub_name)} · {inert(first.where)} ({sending} to send of {len(steps)})",
-            file=sys.stderr,
-        )
+        print(f"{inert(first.hub_name)} · {inert(first.where)} ({sending} to send of {len(steps)})")
         for step in steps:
-            print(f"  {_step_line(step)}", file=sys.stderr)
+            print(f"  {_step_line(step)}")
     if refused:
-        print("Rows not read as changes:", file=sys.stderr)
+        print("Rows not read as changes:")
         for row in refused:
             line = row.given.line if row.given else "?"
             who = inert(row.given.email) if row.given else ""
-            print(f"  line {line} {who}: {inert(row.message, limit=300)}", file=sys.stderr)
+            print(f"  line {line} {who}: {inert(row.message, limit=300)}")
     total = preview.summary()
     if refused:
         total += f" · {len(refused)} not read as changes"
-    print(f"Preview: {total}", file=sys.stderr)
+    print(f"Preview: {total}")
 
 
 def _step_line(step: Step) -> str:
@@ -332,10 +347,9 @@ async def _send(
         for step in batch.steps:
             assert step.change is not None
             request = await plan(client, step.change)
-            print(
+            print(  # the dry run's answer: exactly the request, on stdout
                 f"Would send: {request.method} {inert(request.url, limit=None)}\n"
-                f"{inert(json.dumps(request.body, ensure_ascii=False), limit=None)}",
-                file=sys.stderr,
+                f"{inert(json.dumps(request.body, ensure_ascii=False), limit=None)}"
             )
         print("(dry run: nothing was sent)", file=sys.stderr)
         return None

@@ -47,6 +47,16 @@ async def _confirm(question: str) -> bool:
     return (await ask(question)).lower() in ("y", "yes")
 
 
+def read_only_words(args: argparse.Namespace) -> str:
+    """Why no change is sent: offline, or read-only and where it was asked for."""
+    if getattr(args, "offline", False):
+        return "offline: the store answers every read, and nothing is sent to the server."
+    return (
+        "read-only is on (--read-only, HUBTUI_READ_ONLY or read_only in the config file): "
+        "no change is sent."
+    )
+
+
 def change_log(settings: Settings, server_label: str) -> ChangeLog:
     """The change log of a headless command: an outcome it cannot write is a warning on stderr,
     with the line to add by hand."""
@@ -124,11 +134,7 @@ async def change_command(
     """add-user and set-role: the same reads and refusals whether sent or a dry run."""
 
     if settings.read_only:
-        raise Stop(
-            NOT_SENT,
-            "read-only is on (--read-only, HUBTUI_READ_ONLY or read_only in the config file): "
-            "no change is sent.",
-        )
+        raise Stop(NOT_SENT, read_only_words(args))
     adding = args.command == "add-user"
     email = args.email
     if adding:
@@ -190,19 +196,20 @@ async def change_command(
         outcome="",
         api_version=client.api_version,
     )
-    print(f"{change.action} {inert(email)} in {where}: {inert(change.summary)}", file=sys.stderr)
+    # The preview is the answer (stdout), but for --curl, whose answer is the command alone.
+    preview = sys.stderr if args.curl else sys.stdout
+    print(f"{change.action} {inert(email)} in {where}: {inert(change.summary)}", file=preview)
     if args.curl:
         print(as_curl(client.planned_exchange(await plan(client, change))))
         print("(nothing was sent)", file=sys.stderr)
         return OK
     if args.dry_run:
         request = await plan(client, change)
-        print(
+        print(  # the dry run's answer: exactly the request, on stdout
             f"Would send: {request.method} {inert(request.url, limit=None)}\n"
-            f"{inert(json.dumps(request.body, ensure_ascii=False), limit=None)}\n"
-            "(dry run: nothing was sent)",
-            file=sys.stderr,
+            f"{inert(json.dumps(request.body, ensure_ascii=False), limit=None)}"
         )
+        print("(dry run: nothing was sent)", file=sys.stderr)
         return OK
     if not args.yes:
         if not sys.stdin.isatty():

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from hubtui.api.exchanges import as_curl
 from hubtui.core.layout import Column
-from hubtui.core.text import inert
+from hubtui.core.text import fold, inert
 from hubtui.core.words import access_cell, size_words
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         change.add_argument("hub", metavar="HUB")
         change.add_argument("project", metavar="PROJECT")
         change.add_argument("email", metavar="EMAIL")
-        change.add_argument("role", metavar="ROLE", choices=("Reader", "Editor", "Admin"))
+        change.add_argument("role", metavar="ROLE", type=_role, help="Reader, Editor or Admin")
         change.add_argument("--reviewer", action="store_true", default=None, help="as a reviewer")
         change.add_argument("--yes", action="store_true", help="send without asking")
         change.add_argument(
@@ -218,7 +218,7 @@ async def _run(
 
 def _print(args: argparse.Namespace, table: Table, status: int) -> int:
     fmt = args.format or ("table" if sys.stdout.isatty() else "jsonl")
-    if not table.items and (fmt == "table" or sys.stderr.isatty()):
+    if not table.items:  # said on stderr whatever the streams are: stdout keeps the format
         print(f"hubtui: {table.empty}.", file=sys.stderr)
     print_table(table, fmt, sys.stdout)
     return status
@@ -276,9 +276,36 @@ async def _query(
             f"no {which} in project {inert(args.project)}",
             hub_name=hub.name,
             project_id=str(args.project),
+            project_name=await _project_name(client, hub, str(args.project))
+            if args.format == "csv"
+            else None,
         )
         return table, OK if users else NOTHING
     return await _who(args, client, settings, hub)
+
+
+def _role(text: str) -> str:
+    """A role typed in any case, as the server spells it (the rule of batch files too)."""
+    import argparse
+
+    from hubtui.core.roles import ROLES, role_named
+
+    role = role_named(text)
+    if role is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(ROLES)}")
+    return role
+
+
+async def _project_name(client: HubClient, hub: Hub, project_id: str) -> str | None:
+    """The project's name, for the users CSV's ``project name`` column: None (the column left
+    empty) where the server cannot list the hub's projects."""
+    from hubtui.api import HubError
+
+    try:
+        projects = await client.list_projects(hub.id)
+    except HubError:
+        return None
+    return next((p.name for p in projects if str(p.id) == project_id), None)
 
 
 async def _who(
@@ -306,7 +333,14 @@ async def _who(
     status.clear()
     print(inert(progress.summary(query, findings), limit=None), file=sys.stderr)
     rows, records = [], []
-    for finding in findings:
+
+    def order(finding: Finding) -> tuple[str, str, str]:
+        """Hub, project, person: the same order on every run, as the app's list shows them."""
+        project = finding.project
+        email = finding.user.user.email if finding.user is not None else None
+        return (fold(finding.hub.name), fold(project.name if project else ""), fold(email or ""))
+
+    for finding in sorted(findings, key=order):
         project = finding.project
         where = inert(project.name) if project else "(its projects)"
         base = {
@@ -340,7 +374,7 @@ async def _who(
             Column("project", "Project", min_width=14),
             Column("name", "Name", min_width=12, priority=2),
             Column("email", "Email", min_width=18, keep=True),
-            Column("access", "Access", min_width=8, keep=True),
+            Column("access", "Access", min_width=8, meaning=True),
             Column("role", "Role", min_width=6, priority=1),
             Column("reason", "not_read_reason", min_width=16),
         ),

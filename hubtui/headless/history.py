@@ -14,7 +14,7 @@ from hubtui.core.changelog import stamp
 from hubtui.core.files import refusal_words
 from hubtui.core.layout import Column
 from hubtui.core.text import inert
-from hubtui.core.words import size_words
+from hubtui.core.words import amount, size_words
 from hubtui.headless.output import NOT_SENT, NOTHING, OK, REFUSED, StatusLine, Stop, Table
 from hubtui.headless.tables import resolve_hub
 
@@ -130,13 +130,27 @@ async def _read_now(
 
 
 def _not_read(snapshot: Snapshot) -> list[str]:
-    return [
-        f"{key.kind} of {key.hub or 'the server'}"
-        + (f" project {key.project}" if key.project else "")
-        + f": {why}"
-        for key, (ok, why, _) in sorted(snapshot.lists.items())
-        if not ok
-    ]
+    """Each list a snapshot could not read, its hub by the URL name a person reads (the Id
+    where the hub list did not name it) and its project by name where known, and why."""
+    hubs: dict[str, str] = {}
+    projects: dict[tuple[str, str], str] = {}
+    for key, (ok, _, records) in snapshot.lists.items():
+        if not ok:
+            continue
+        for record in records:
+            if key.kind == "hubs" and isinstance(record.get("Id"), str):
+                hubs[record["Id"]] = str(record.get("Name") or record["Id"])
+            elif key.kind == "projects" and record.get("Id") is not None:
+                projects[key.hub, str(record["Id"])] = str(record.get("Name") or "")
+    lines = []
+    for key, (ok, why, _) in sorted(snapshot.lists.items()):
+        if ok:
+            continue
+        hub = inert(hubs.get(key.hub, key.hub)) if key.hub else "the server"
+        named = projects.get((key.hub, key.project), "")
+        project = f" project {inert(named)} ({key.project})" if named else f" project {key.project}"
+        lines.append(f"{key.kind} of {hub}{project if key.project else ''}: {inert(why)}")
+    return lines
 
 
 async def _seed(store: Store, last_week: Callable[[], HubClient], settings: Settings) -> None:
@@ -239,9 +253,9 @@ def _diff_table(found: list[Difference]) -> Table:
             Column("mark", " ", width=1, keep=True),
             Column("level", "Of", width=7, priority=2),
             Column("hub", "Hub", min_width=12, keep=True),
-            Column("project", "Project", min_width=16, keep=True),
+            Column("project", "Project", min_width=12),
             Column("person", "Person", min_width=18, keep=True),
-            Column("what", "What", min_width=30, keep=True),
+            Column("what", "What", min_width=16, meaning=True),
         ),
         found,
         lambda d: (
@@ -350,7 +364,10 @@ def _answer(found: list[Difference], old: Side, new: Side) -> tuple[Table, int]:
     unsure = len(found) - len(changed)
     words = f"{len(changed):,} differences"
     if unsure:
-        words += f"; {unsure:,} lists not compared (not read in one of them: see the rows with ?)"
+        words += (
+            f"; {amount(unsure, 'list')} not compared (not read in one of them: see the rows "
+            "with ?)"
+        )
     print(words, file=sys.stderr)
     if changed:
         return _diff_table(found), NOTHING

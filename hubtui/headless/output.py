@@ -76,7 +76,7 @@ class Table:
     row: Callable[[Any], tuple[str, ...]]
     dump: Callable[[Sequence[Any]], list[dict[str, Any]]]
     empty: str = "nothing matched"
-    """Said on stderr (on a terminal, or as a table) when there is no row: stdout stays empty."""
+    """Said on stderr when there is no row, however the output goes: stdout stays empty."""
     note: int | None = None
     """A column of prose (a reason): on a terminal, written whole under its row, wrapped to
     the width, instead of as a column; a column like any other in CSV."""

@@ -15,7 +15,7 @@ from hubtui.core.names import (
     match_hub,
 )
 from hubtui.core.text import inert
-from hubtui.core.words import access_cell, display_name_cell, hub_facts
+from hubtui.core.words import access_cell, display_name_cell, hub_facts, role_cell
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient, Project, ProjectUser
@@ -31,9 +31,9 @@ from hubtui.headless.output import (
 )
 
 
-def id_column(label: str = "Id") -> Column:
+def id_column(label: str = "Id", priority: int = 0) -> Column:
     # Never cut: its width is set to its longest value when the table is laid out.
-    return Column("id", label, min_width=len(label), keep=True)
+    return Column("id", label, min_width=len(label), keep=True, priority=priority)
 
 
 def _display_name_words(hub: Hub) -> tuple[str, str]:
@@ -93,12 +93,12 @@ def hubs_table(hubs: Sequence[Hub]) -> Table:
     return Table(
         (
             Column("name", "Name (URL name)", min_width=18, keep=True),
-            Column("display_name", "DisplayName", min_width=12),
+            Column("display_name", "DisplayName", min_width=24),
             Column("names", "Names", min_width=7),
             Column("region", "Region", min_width=7, priority=3),
             Column("users", "Users", width=5, numeric=True, priority=4),
             Column("projects", "Projects", width=8, numeric=True, priority=4),
-            id_column(),
+            id_column(priority=5),  # left out first (and said), before the DisplayName is cut
         ),
         hubs,
         row,
@@ -172,7 +172,7 @@ def users_table(
         return (
             inert(u.user.full_name or u.user.user_name or ""),
             inert(u.user.email or ""),
-            inert(u.role),
+            role_cell(u),
             access_cell(u),
             "yes" if u.is_reviewer else "",
             ", ".join(inert(t.name or "") for t in u.teams or []),
@@ -184,7 +184,7 @@ def users_table(
             Column("name", "Name", min_width=12),
             Column("email", "Email", min_width=18, keep=True),
             Column("role", "Role", min_width=6),
-            Column("access", "Access", min_width=8, keep=True),
+            Column("access", "Access", min_width=8, meaning=True),
             Column("reviewer", "Reviewer", width=8, priority=3, boolean=True),
             Column("teams", "Teams", min_width=6, priority=4),
             id_column(),

@@ -23,6 +23,8 @@ WARNING = glyph("⚠", "!")
 ASCENDING = glyph("▲", "^")
 DESCENDING = glyph("▼", "v")
 MARK = glyph("●", "*")
+#: A row with a change staged, not yet sent (Latin-1: the console's font has it too).
+STAGED_MARK = "±"
 KEY_NAMES = {"⏎": "enter", "⌫": "bksp", "←": "left", "↑": "up", "↓": "down"} if PLAIN else {}
 
 

@@ -132,7 +132,7 @@ def test_the_next_start_and_offline_read_what_was_kept_at_80x24() -> None:
         screen = offline.wait_for("acme-build", "8 hubs", "· offline")
         assert "READ-ONLY (no changes) · stored " in screen
         offline.send("Enter")  # a hub whose projects were never read: not stored, said so
-        offline.wait_for("Not stored — Offline: nothing is", "· offline")
+        offline.wait_for("Not kept: this hub's projects", "· offline")
         offline.send("q")
         assert offline.exit_status() == 0
     finally:

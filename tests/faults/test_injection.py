@@ -56,7 +56,7 @@ def assert_inert(pilot: Pilot[None]) -> str:
         ("project users", ("enter", "enter"), "[bold red]boom[/]"),
         ("limited reader panel", ("enter", "enter", "end", "up", "up", "up", "up"), "<U+202E>"),
         ("promote form", ("enter", "enter", "end", "up", "up", "up", "up", "e"), "␛]52;c;"),
-        ("help", ("enter", "enter", "question_mark"), "LIMITED"),
+        ("help", ("enter", "enter", "question_mark", "end"), "LIMITED"),
     ],
 )
 async def test_screens_show_hostile_strings_inert(

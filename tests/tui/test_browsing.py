@@ -243,10 +243,10 @@ async def test_help_lists_keys_and_badges() -> None:
         assert "copy the highlighted email" in keys["y"]
         # A long sentence wraps beside its key, not back under it.
         lines = screen_text(pilot).splitlines()
-        first = next(n for n, line in enumerate(lines) if "add a person to this" in line)
-        column = lines[first].index("add a person to this")
+        first = next(n for n, line in enumerate(lines) if "filter the list (case" in line)
+        column = lines[first].index("filter the list (case")
         assert lines[first + 1][column - 2 : column] == "  "
-        assert lines[first + 1][column:].startswith("role")
+        assert lines[first + 1][column:].startswith("ignored)")
         await pilot.press("end")
         await press(pilot)
         bottom = screen_words(pilot)
@@ -274,18 +274,22 @@ async def test_read_only_is_always_visible() -> None:
         assert "READ-ONLY" in screen_text(pilot)
 
 
-async def test_read_only_leads_the_status_line_at_80_columns_and_help_offers_no_edit_key() -> None:
+async def test_read_only_leads_the_status_line_at_80_columns_and_help_says_edits_are_off() -> None:
     async with running(size=(80, 24), read_only=True, start=project_users()) as pilot:
         status = next(line for line in screen_text(pilot).splitlines() if "API v3" in line)
         assert status.strip().startswith("READ-ONLY (no changes)")
         await press(pilot, "question_mark")
-        help_text = screen_text(pilot)
-        assert "limited readers" in help_text  # l, this screen's own key, is there
-        assert "add a person" not in help_text
-        assert "highlighted person's role" not in help_text
+        help_screen = pilot.app.screen
+        assert isinstance(help_screen, HelpScreen)
+        keys = dict(help_screen.keys())
+        assert "limited readers" in keys["l"]  # this screen's own key
+        assert keys["a"].endswith("(not now)")  # listed, and said to be off
+        assert keys["e"].endswith("(not now)")
     async with running(size=(80, 24), start=project_users()) as pilot:
         await press(pilot, "question_mark")
-        assert "add a person" in screen_text(pilot)  # offered when changes are allowed
+        help_screen = pilot.app.screen
+        assert isinstance(help_screen, HelpScreen)
+        assert dict(help_screen.keys())["a"] == "add a person to this project, with a role"
 
 
 async def test_a_big_project_fills_and_filters() -> None:

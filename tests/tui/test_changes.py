@@ -36,7 +36,8 @@ async def test_changes_since_last_week_read_as_a_support_person_would(tmp_path: 
         assert "1 list not compared (?)" in words
         assert "Role: Reader → Editor" in words
         assert "DisplayName" in words
-        assert "− acme-build Harbour Bridge Retrofit ulla.berg@acme-build.com removed" in words
+        removed = "− user acme-build Harbour Bridge Retr… ulla.berg@acme-build.com removed"
+        assert removed in words  # the project's name gives way first, the person whole
         # The highlighted change in full words, below the list.
         await press(pilot, "slash")
         await type_text(pilot, "Private")
@@ -56,6 +57,11 @@ async def test_changes_since_last_week_read_as_a_support_person_would(tmp_path: 
         assert selected is not None
         assert selected.user.email == "aiko.tanaka@acme-build.com"
         assert selected.role == "Editor"
+        # Named and said as from the search: the project's name, and its access.
+        words = screen_words(pilot)
+        assert "› Harbour Bridge Retrofit" in words
+        assert "access Limited" in words
+        assert "project 1001" not in words
         await press(pilot, "escape")
         assert isinstance(pilot.app.screen, ChangesScreen)
 
@@ -89,7 +95,7 @@ async def test_the_palette_records_a_snapshot_then_d_offers_it(tmp_path: Path) -
         await press(pilot)
         words = screen_words(pilot)
         assert "Snapshot #1" in words
-        assert "Incomplete: 1 lists could not be read." in words
+        assert "Incomplete: 1 list could not be read." in words
         await press(pilot, "D", "enter")
         assert "0 changes since #1" in screen_words(pilot)
 

@@ -51,7 +51,10 @@ async def test_offline_shows_what_was_read_and_sends_nothing(tmp_path: Path) -> 
         # A project never opened online was never stored: said, not shown empty.
         await press(pilot, "escape", "down", "enter")
         problem = str(pilot.app.screen.query_one("#problem").render())
-        assert "nothing is stored of this project's users" in " ".join(problem.split())
+        said = " ".join(problem.split())
+        assert "Not kept: this project's users, never read from this server" in said
+        assert "Open it once online, or record a snapshot" in said
+        assert "HTTP" not in said  # hubtui's own words, never as a server's answer
         # The search runs over what was stored, and says so.
         await press(pilot, "escape", "escape", "w")
         await type_text(pilot, "aiko")
@@ -60,7 +63,7 @@ async def test_offline_shows_what_was_read_and_sends_nothing(tmp_path: Path) -> 
         assert "stored data, offline" in words
         assert "aiko.tanaka@acme-build.com" in words
         # What was never read offline is not read, not absent.
-        assert "HTTP 404: Not stored NOT READ" in words
+        assert "not kept (offline) NOT READ" in words
     assert store.creates == store.updates == 0
     answers.store.close()
 

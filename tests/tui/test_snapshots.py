@@ -33,6 +33,10 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "filter_matches_nothing": ("slash", "z", "z", "z"),
     # Every user marked, set to Editor: sends, no changes and limited readers skipped, read again.
     "staged_preview": ("enter", "enter", "asterisk", "m", "down", "enter", "b", "down"),
+    # Every dialog, each control showing its value.
+    "add_people": ("enter", "enter", "A"),
+    "marked_choice": ("enter", "enter", "space", "m"),
+    "edit_form": ("enter", "enter", "down", "e"),
 }
 #: Small windows: where you are, both names and the LIMITED word must still read.
 SMALL = {

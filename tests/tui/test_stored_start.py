@@ -101,7 +101,7 @@ async def test_a_failed_refresh_keeps_the_stored_list_and_says_why(tmp_path: Pat
     async with running(server=held_hub_list(gate, status=400), keeper=keeper) as pilot:  # type: ignore[arg-type]
         words = screen_words(pilot)
         assert "acme-build" in words
-        assert "1 hub stored 2026-11-17 14:02, not refreshed: the message above says why" in words
+        assert "1 hub stored 2026-11-17 14:02, not refreshed: the message below says why" in words
         assert "down for maintenance" in words
         assert "stored 2026-11-17 14:02, not refreshed" in str(
             pilot.app.screen.query_one("#status").render()

@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from hubtui.api import HubClient
+from hubtui.core.batch_file import USERS_CSV_COLUMNS
 from hubtui.demo import DemoStore, Faults, create_app
 from hubtui.tui.screens.export import ExportScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
@@ -219,22 +220,24 @@ async def test_x_exports_exactly_what_is_shown(tmp_path: Path, fmt: str) -> None
         assert isinstance(users, ProjectUsersScreen)
         shown = [list(row.cells) for row in users.table.shown_rows]
         assert "Wrote 6 rows to" in screen_words(pilot)
+    # The rows shown, in the order shown, in the users export's columns: `hubtui apply` takes it.
+    columns = list(USERS_CSV_COLUMNS)
     if fmt == "csv":
         context, table = read_csv(path)
         header, rows = table[0], table[1:]
-        assert header == ["Name", "Email", "Role", "Reviewer", "Limited", "Teams"]
-        grace = next(r for r in rows if "grace" in r[1])
-        assert grace[0] == '\'=HYPERLINK("http://x") Osei'  # never a formula
-        assert grace[3:5] == ["no", "yes"]  # Reviewer, Limited: yes or no, never a mark
-        plain = [[c.removeprefix("'") for c in r] for r in rows]
-        words = {"": "no", "yes": "yes", "LIMITED": "yes"}
-        assert plain == [[*r[:3], words[r[3]], words[r[4]], r[5]] for r in shown]
+        assert header == columns
+        assert [r[2] for r in rows] == [r[1] for r in shown]  # the emails, as shown
+        grace = next(r for r in rows if "grace" in r[2])
+        assert grace[6] == '\'=HYPERLINK("http://x") Osei'  # never a formula
+        assert (grace[4], grace[5]) == ("no", "limited reader")  # reviewer, access
+        assert {r[0] for r in rows} == {"acme-build"}
+        assert {r[9] for r in rows} == {"Harbour Bridge Retrofit"}
     else:
         body = json.loads(path.read_text(encoding="utf-8"))
         context = body["context"]
-        flags = {"": False, "yes": True, "LIMITED": True}
-        expected = [[*r[:3], flags[r[3]], flags[r[4]], r[5]] for r in shown]
-        assert [list(r.values()) for r in body["rows"]] == expected  # JSON booleans
+        assert body["columns"] == columns
+        assert [r["email"] for r in body["rows"]] == [r[1] for r in shown]
+        assert {r["reviewer"] for r in body["rows"]} <= {True, False}  # JSON booleans
     assert context["hub Name"] == "acme-build"
     assert context["hub DisplayName"] == "ACME Construction Group"
     assert context["project"] == "Harbour Bridge Retrofit (id 1001)"

@@ -136,7 +136,11 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         # The one resume handler: Textual runs an on_* handler of every class in the chain, so a
         # subclass's own would be overwritten by this one. Subclasses override screen_api_version.
         self.refresh_status()
+        self.refresh_staged()
         self.resumed()
+
+    def refresh_staged(self) -> None:
+        """Mark the rows with a change staged (lists that stage changes: see Marking)."""
 
     def resumed(self) -> None:
         """The screen is shown again, a screen above it closed (subclasses: read again?)."""
@@ -239,6 +243,7 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
             offline = self.session.offline
             self.read_words = None if offline is None else offline.last_words
             self.show_loaded(loaded)
+            self.refresh_staged()
         finally:
             self.load_ended()
 
@@ -309,10 +314,18 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         }
         self.app.push_screen(ExportScreen(self.export_what(), context, columns, cells))
 
+    #: Keys bound elsewhere than in BINDINGS (on the list, when rows are marked) that ? names.
+    MORE_KEYS: ClassVar[tuple[Binding, ...]] = ()
+
+    def help_bindings(self) -> list[Binding]:
+        """Every key this screen can take, on or off now: its BINDINGS and :attr:`MORE_KEYS`."""
+        found = [b for cls in type(self).__mro__ for b in cls.__dict__.get("BINDINGS", [])]
+        return [b for b in [*found, *self.MORE_KEYS] if isinstance(b, Binding)]
+
     def action_help(self) -> None:
         from hubtui.tui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen(self))
+        self.app.push_screen(HelpScreen(self, self.app.active_bindings, self.help_bindings()))
 
     async def client(self) -> HubClient:
         return await self.session.client()
@@ -347,10 +360,13 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
             hint = "Press u to copy the sign-in URL, then r to try again."
             self.refresh_bindings()
         if isinstance(error, AuthenticationError) and self.session.can_reconnect:
-            hint = (
-                "Press t to read the token again (token_command, or the token file) and retry, "
-                "without a restart."
-            )
+            if self.session.rereads_token:
+                hint = (
+                    "Press t to read the token again (token_command, or the token file) and "
+                    "retry, without a restart."
+                )
+            else:  # HUBTUI_TOKEN: reading it again gives the same token
+                hint = "The token comes from HUBTUI_TOKEN: start hubtui again with a new one."
         self.show_problem(str(error), hint=hint)
 
     def action_copy_sign_in_url(self) -> None:

@@ -59,8 +59,21 @@ CHOICES: tuple[tuple[str, Intent, str | None, bool | None], ...] = (
     ),
 )
 
+#: ``m``, bound on the list itself while rows are marked (see :meth:`Marking.install_mark_key`).
+MARKED_BINDING = Binding(
+    "m",
+    "screen.change_marked",
+    "Marked",
+    tooltip="change the marked rows: role, reviewer, direct membership (staged first)",
+)
 MARK_BINDINGS: list[BindingType] = [
-    Binding("space", "mark", "Mark", show=False, tooltip="mark the highlighted row (or unmark)"),
+    Binding(
+        "space",
+        "mark",
+        "Mark",
+        show=False,
+        tooltip="mark the highlighted row (or unmark it) and move down to the next",
+    ),
     Binding("asterisk", "mark_shown", "Mark shown", show=False, tooltip="mark every row shown"),
     Binding("minus", "clear_marks", "Clear marks", show=False, tooltip="clear every mark"),
     Binding(
@@ -78,6 +91,7 @@ class Marking:
 
     The screen gives :meth:`wanted_for`: the change a choice asks of one of its records."""
 
+    MORE_KEYS: ClassVar[tuple[Binding, ...]] = (MARKED_BINDING,)
     table: RecordTable[Any]
     refresh_summary: Callable[[], None]
     notify: Callable[..., None]
@@ -111,14 +125,7 @@ class Marking:
     def install_mark_key(self) -> None:
         """``m`` on the list itself, so that the footer shows it first (``m 3 marked``) while
         rows are marked: a full footer at 80 columns cuts the keys at its end."""
-        self.table._bindings.key_to_bindings["m"] = [
-            Binding(
-                "m",
-                "screen.change_marked",
-                "Marked",
-                tooltip="change the marked rows: role, reviewer, direct membership (staged first)",
-            )
-        ]
+        self.table._bindings.key_to_bindings["m"] = [MARKED_BINDING]
 
     def _marks_changed(self) -> None:
         count = len(self.table.marks)
@@ -183,9 +190,22 @@ class Marking:
 
         self.app.push_screen(AddPeopleScreen(where), pasted)
 
+    def refresh_staged(self) -> None:
+        """Mark the rows of this list with a change staged (``±``), as the staged set is now."""
+        staged_keys = {row.key for row in self.session.staged.rows}
+        view = self.table.view
+        keys: set[str] = set()
+        if staged_keys:
+            for index in range(view.total):
+                wanted = self.wanted_for(view.record(index), Intent.SET, None, None)
+                if wanted is not None and wanted.key in staged_keys:
+                    keys.add(view.key(index))
+        self.table.show_staged(keys)
+
     def stage(self, rows: Sequence[Wanted], *, left_out: int = 0) -> None:
         staged: ChangeSet = self.session.staged
         staged.stage(rows)
+        self.refresh_staged()
         words = f"{amount(len(rows), 'change')} staged ({len(staged):,} in all)."
         if left_out:
             words += f" {amount(left_out, 'row')} left out: no person to change."
@@ -328,10 +348,10 @@ class TypeCountScreen(ModalScreen[bool]):
 
 
 STAGED_COLUMNS = (
-    Column("project", "Project", min_width=10, priority=2),
+    Column("project", "Project", min_width=10, priority=0),
     Column("email", "Email", min_width=18, priority=0, keep=True),
     Column("state", "State", width=9, priority=0),
-    Column("change", "Change", min_width=24, priority=0, keep=True),
+    Column("change", "Change", min_width=24, priority=0, meaning=True),
 )
 
 
@@ -379,6 +399,13 @@ class StagedScreen(ListScreen[Preview]):
         Binding("escape", "back", "Back / stop", key_display="esc"),
         Binding("y", "copy", "Copy summary", tooltip="copy the summary, for a ticket"),
         Binding("d", "drop", "Drop row", tooltip="drop the highlighted change from the staged"),
+        Binding(
+            "D",
+            "drop_all",
+            "Drop all",
+            show=False,
+            tooltip="drop every staged change shown here (asked first); nothing of them is sent",
+        ),
         Binding("r", "reload", "Read again / retry", tooltip="read again; after a batch, retry"),
     ]
     NOUN = "change"
@@ -533,7 +560,7 @@ class StagedScreen(ListScreen[Preview]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "apply":
             return not self.session.read_only and self._sending is None
-        if action == "drop":
+        if action in ("drop", "drop_all"):
             return self._sending is None and self.sent_batch is None
         return super().check_action(action, parameters)
 
@@ -655,6 +682,31 @@ class StagedScreen(ListScreen[Preview]):
             self._summary = self._preview_words(self.preview)
         self.table.set_records(self.lines, line_row, key=lambda x: x.key)
         self.refresh_summary()
+
+    def action_drop_all(self) -> None:
+        """Every staged change shown here dropped, once confirmed: nothing of them is sent."""
+        from hubtui.tui.screens.confirm import ConfirmScreen
+
+        count = len(self.lines)
+        if not count:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            self.changes.drop([line.step.wanted for line in self.lines])
+            self.session.staged_changed()
+            self.lines = []
+            if self.preview is not None:
+                self.preview.steps = []
+                self._summary = self._preview_words(self.preview)
+            self.table.set_records(self.lines, line_row, key=lambda x: x.key)
+            self.refresh_summary()
+            words = f"{amount(count, 'staged change')} dropped; nothing was sent."
+            self.notify(words, markup=False)
+
+        question = Content(f"Drop {amount(count, 'staged change')}? Nothing of them is sent.")
+        self.app.push_screen(ConfirmScreen(question), answered)
 
     def action_copy(self) -> None:
         self.copy_value(self._summary or "Nothing staged.", "summary")

@@ -33,9 +33,9 @@ CHANGE_COLUMNS = (
     Column("mark", "±", width=2, priority=0, keep=True),
     Column("level", "Of", width=7, priority=4),
     Column("hub", "Hub (URL name)", min_width=12, priority=0, keep=True),
-    Column("project", "Project", min_width=14, priority=0, keep=True),
+    Column("project", "Project", min_width=14, priority=0),
     Column("person", "Person", min_width=18, priority=0, keep=True),
-    Column("what", "What changed", min_width=24, priority=0, keep=True),
+    Column("what", "What changed", min_width=24, priority=0, meaning=True),
 )
 
 

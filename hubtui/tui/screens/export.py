@@ -11,11 +11,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Checkbox, Input, RadioButton, RadioSet, Static
+from textual.widgets import Checkbox, Input, RadioSet, Static
 
 from hubtui.core.export import FORMATS, Cell, default_file_name, render, write_export
 from hubtui.core.files import refusal_words
 from hubtui.core.text import inert
+from hubtui.tui.widgets.choices import Choice, Tick
 from hubtui.tui.widgets.chrome import KeyFooter
 
 
@@ -59,9 +60,9 @@ class ExportScreen(ModalScreen[None]):
             )
             with RadioSet(id="export-format"):
                 for n, fmt in enumerate(FORMATS):
-                    yield RadioButton(fmt.upper(), value=n == 0)
-            yield Checkbox(
-                "CSV starts with a byte-order mark (spreadsheets then read Malmö right)",
+                    yield Choice(fmt.upper(), value=n == 0)
+            yield Tick(
+                "Byte-order mark first (spreadsheets read Malmö right)",
                 value=True,
                 id="export-bom",
             )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -14,6 +15,9 @@ from textual.widgets import Static
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.widgets.chrome import KeyFooter
 
+if TYPE_CHECKING:
+    from textual.binding import ActiveBinding
+
 GLOBAL_KEYS = (
     ("enter", "open the selected row"),
     ("escape backspace ← h", "clear the filter; otherwise back one screen"),
@@ -21,8 +25,79 @@ GLOBAL_KEYS = (
     ("↑ ↓ pgup pgdn home end", "move in the list"),
     ("s / S", "sort by the next column / reverse the order"),
     ("ctrl+p", "jump to any loaded hub, project or user"),
-    ("q", "quit"),
+    ("tab shift+tab", "move to the next / the previous field"),
+    ("q ctrl+q", "quit"),
 )
+#: The keys GLOBAL_KEYS already tells of, as bindings name them.
+GLOBAL_KEY_NAMES = frozenset(
+    {
+        "enter",
+        "escape",
+        "backspace",
+        "left",
+        "h",
+        "slash",
+        "up",
+        "down",
+        "j",
+        "k",
+        "pageup",
+        "pagedown",
+        "home",
+        "end",
+        "s",
+        "S",
+        "ctrl+p",
+        "q",
+        "ctrl+q",
+        "ctrl+c",
+        "tab",
+        "shift+tab",
+        "super+c",
+    }
+)
+KEY_NAMES = {
+    "slash": "/",
+    "question_mark": "?",
+    "backspace": "⌫",
+    "asterisk": "*",
+    "minus": "-",
+}
+
+
+def key_name(key: str) -> str:
+    """A binding's key as the help and the README write it: ``/``, ``*``, ``ctrl+l``."""
+    return KEY_NAMES.get(key, key)
+
+
+def screen_keys(
+    bindings: Mapping[str, ActiveBinding], also: Iterable[Binding] = ()
+) -> list[tuple[str, str]]:
+    """(keys, what they do) of every binding a screen takes now (its focused widget's, its own
+    and the app's), the keys of one action together: shared keys first, then the others; then
+    ``also``, the screen's keys that are off now (``m`` before a row is marked), said so."""
+    keys: list[tuple[str, str]] = list(GLOBAL_KEYS)
+    by_action: dict[str, tuple[list[str], str]] = {}
+    for key, active in bindings.items():
+        binding = active.binding
+        if key in GLOBAL_KEY_NAMES:
+            continue  # told above
+        words = active.tooltip or binding.tooltip or binding.description
+        if not active.enabled:
+            words = f"{words} (not now)"
+        found = by_action.setdefault(binding.action, ([], words))
+        found[0].append(key_name(key))
+    for binding in also:
+        if binding.action in by_action:
+            continue
+        names = [
+            k for k in binding.key.split(",") if k not in GLOBAL_KEY_NAMES and k not in bindings
+        ]
+        words = binding.tooltip or binding.description
+        if names and words:
+            by_action[binding.action] = ([key_name(k) for k in names], f"{words} (not now)")
+    keys += [(" ".join(names), words) for names, words in by_action.values()]
+    return keys
 
 
 class HelpScreen(ModalScreen[None]):
@@ -32,9 +107,17 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,question_mark,q", "dismiss", "Close help"),
     ]
 
-    def __init__(self, screen: ListScreen[Any]) -> None:
+    def __init__(
+        self,
+        screen: ListScreen[Any],
+        bindings: Mapping[str, ActiveBinding],
+        also: Iterable[Binding] = (),
+    ) -> None:
         super().__init__()
         self.for_screen = screen
+        self.also = list(also)
+        #: Every binding the screen below takes, as it was when ? was pressed.
+        self.bindings = dict(bindings)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog-box"):
@@ -51,25 +134,4 @@ class HelpScreen(ModalScreen[None]):
         yield KeyFooter(compact=True)
 
     def keys(self) -> list[tuple[str, str]]:
-        """(keys, what they do) for the screen below: shared keys first, then its own."""
-        keys: list[tuple[str, str]] = list(GLOBAL_KEYS)
-        seen = {key for key, _ in keys}
-        for cls in type(self.for_screen).__mro__:
-            for binding in cls.__dict__.get("BINDINGS", []):
-                if not isinstance(binding, Binding) or binding.action == "back":
-                    continue  # back is among the keys every screen shares, above
-                if not binding.tooltip and not (binding.show and binding.description):
-                    continue
-                action = binding.action.split("(")[0]
-                if self.for_screen.check_action(action, ()) is False:
-                    continue  # not on this screen now (the edit keys under read-only)
-                key = binding.key_display or _key_names(binding.key)
-                if key not in seen:
-                    seen.add(key)
-                    keys.append((key, binding.tooltip or binding.description))
-        return keys
-
-
-def _key_names(keys: str) -> str:
-    names = {"slash": "/", "question_mark": "?", "backspace": "⌫"}
-    return " ".join(names.get(key, key) for key in keys.split(","))
+        return screen_keys(self.bindings, self.also)

@@ -123,7 +123,7 @@ class HubListScreen(ListScreen["list[Hub]"]):
 
     def _stored_head(self) -> str:
         """``2 hubs stored 14:02, refreshing…``, or why they were not refreshed."""
-        state = "not refreshed: the message above says why" if self._unrefreshed else "refreshing…"
+        state = "not refreshed: the message below says why" if self._unrefreshed else "refreshing…"
         return f"{amount(len(self.hubs), 'hub')} {self.stored}, {state}"
 
     def status_note(self) -> str | None:

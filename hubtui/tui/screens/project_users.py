@@ -12,7 +12,9 @@ from textual.content import Content
 
 from hubtui.api.errors import HubError
 from hubtui.core.batch import Intent, Seen, Wanted
+from hubtui.core.export import Cell
 from hubtui.core.text import inert, skipped_words
+from hubtui.core.words import role_cell
 from hubtui.tui.collection import collector_paused
 from hubtui.tui.messages import ShowChanges, UsersLoaded
 from hubtui.tui.present import (
@@ -154,9 +156,23 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
 
     async def fetch(self, client: HubClient) -> Records[ProjectUser]:
         self._batches_seen = self.session.batches_sent
+        if self.project is None:  # opened by id (from what changed, say): its name and access
+            await self._find_project(client)
         return await client.list_project_users(
             self.hub.id, self.project_id, api_version=self.api_version, first=self._first_users
         )
+
+    async def _find_project(self, client: HubClient) -> None:
+        """The project this id names, from its hub's list, so that the breadcrumb names it and
+        the summary says its access; a server that cannot list projects leaves the id."""
+        try:
+            projects = await client.list_projects(self.hub.id)
+        except HubError:
+            return
+        found = next((p for p in projects if str(p.id) == self.project_id), None)
+        if found is not None and self.is_attached:
+            self.project = found
+            self.query_one(Breadcrumb).show_path(hub_label(self.hub), self.project_title)
 
     def show_failed(self, error: HubError) -> None:
         if self._first_shown is not None:
@@ -281,6 +297,18 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
             seen=Seen.of(record),
         )
 
+    def export_table(self) -> tuple[list[str], list[list[Cell]]]:
+        """The users shown, in the users export's columns (``hubtui users --format csv``): the
+        five ``hubtui apply`` reads first, so an export edited in a spreadsheet applies."""
+        from hubtui.core.batch_file import USERS_CSV_COLUMNS, users_csv_cells
+
+        project_name = self.project.name if self.project else None
+        rows = [
+            list(users_csv_cells(self.hub.name, self.project_id, project_name, user))
+            for user in self.table.shown_records
+        ]
+        return list(USERS_CSV_COLUMNS), rows
+
     def action_add_people(self) -> None:
         project_name = self.project.name if self.project else None
         self.add_people(self.hub, [(self.project_id, project_name)], self.project_title)
@@ -387,7 +415,7 @@ def user_row(user: ProjectUser) -> Row:
             user_name(user),
             inert(user.user.email or ""),
             # A limited reader has no role of their own (the server says Reader): say so.
-            "—" if user.is_limited else inert(user.role),
+            role_cell(user),
             "yes" if user.is_reviewer else "",
             limited,
             teams,

@@ -29,7 +29,7 @@ REQUEST_COLUMNS = (
     Column("time", "Time", width=8, priority=2),
     Column("method", "Method", width=6, priority=0),
     Column("status", "Status", width=6, priority=0),
-    Column("path", "Path", min_width=20, priority=0, keep=True),
+    Column("path", "Path", min_width=20, priority=0, meaning=True),
     Column("ms", "ms", width=6, numeric=True, priority=3),
     Column("bytes", "Bytes", width=9, numeric=True, priority=4),
     Column("try", "Try", width=3, numeric=True, priority=4),

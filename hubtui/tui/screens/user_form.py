@@ -19,12 +19,13 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widgets import Checkbox, Input, RadioButton, RadioSet, Static
+from textual.widgets import Checkbox, Input, RadioSet, Static
 from textual.worker import Worker
 
 from hubtui.api.errors import HubError
 from hubtui.core.changelog import ChangeLogError, Outcome, planned_change
 from hubtui.core.emails import email_problem
+from hubtui.core.roles import ROLES
 from hubtui.core.sending import ChangedSinceRead, EarlierAddUnknown, Sent, send_change
 from hubtui.core.text import inert
 from hubtui.tui.glyphs import WARNING
@@ -32,13 +33,13 @@ from hubtui.tui.present import user_name
 from hubtui.tui.screens.confirm import ConfirmScreen
 from hubtui.tui.screens.recovering import RecoveringScreen
 from hubtui.tui.session import session_of
+from hubtui.tui.widgets.choices import Choice, Tick
 from hubtui.tui.widgets.chrome import KeyFooter
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, Project, ProjectUser
 
 #: The roles offered, in order of growing rights (the first is preselected).
-ROLES = ("Reader", "Editor", "Admin")
 
 
 class Mode(Enum):
@@ -125,13 +126,13 @@ class UserFormScreen(ModalScreen[FormResult | None], RecoveringScreen[FormResult
             yield Static(id="email-problem")
             with RadioSet(id="role"):
                 for choice in ROLES:
-                    yield RadioButton(choice, value=choice == role)
+                    yield Choice(choice, value=choice == role)
             if role not in ROLES:
                 yield Static(
                     Content(f"Current role {inert(role)} is not one hubtui offers."),
                     id="odd-role",
                 )
-            yield Checkbox("Reviewer", value=reviewer, id="reviewer")
+            yield Tick("Reviewer", value=reviewer, id="reviewer")
             yield Static(id="form-message")
         yield KeyFooter(compact=True)
 

@@ -13,7 +13,13 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, ProgressBar, Static
 
-from hubtui.api.errors import ApiConnectionError, ApiStatusError, HubError, InvalidResponseError
+from hubtui.api.errors import (
+    ApiConnectionError,
+    ApiStatusError,
+    HubError,
+    InvalidResponseError,
+    NotKeptError,
+)
 from hubtui.core.batch import Intent, Seen, Wanted
 from hubtui.core.people import Finding, PersonQuery, Progress, search_people
 from hubtui.core.text import inert
@@ -38,7 +44,7 @@ WHO_COLUMNS = (
     Column("person", "Person", min_width=12, priority=2),
     Column("email", "Email", min_width=18, priority=0, keep=True),
     # The role for a member, the whitelisted domain for a limited reader: the answer itself.
-    Column("access", "Access", min_width=26, priority=0),
+    Column("access", "Access", min_width=12, priority=0, meaning=True),
     Column("reviewer", "Reviewer", width=8, priority=4, boolean=True),
     Column("teams", "Teams", min_width=8, priority=5),
 )
@@ -81,6 +87,8 @@ class WhoPromptScreen(ModalScreen[str | None]):
 
 
 def _short_reason(error: HubError) -> str:
+    if isinstance(error, NotKeptError):
+        return "not kept (offline)"
     if isinstance(error, ApiStatusError):
         said = error.code or error.server_message or error.title
         return f"HTTP {error.status_code}" + (f": {said}" if said else "")

@@ -6,12 +6,42 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Footer, Input, Static
+from textual.widgets._footer import FooterKey
 
 from hubtui.core.text import inert
 from hubtui.tui.glyphs import SEPARATOR, WARNING
+
+#: The footer's order, by use: what a person reaches for first on any screen stays on it at 80
+#: columns; keys not named here follow, as bound.
+FOOTER_ORDER = (
+    "help",
+    "change_marked",
+    "select",
+    "save",
+    "stage",
+    "apply",
+    "filter",
+    "who",
+    "go_to_hub",
+    "edit",
+    "add",
+    "add_people",
+    "staged",
+    "changes_since",
+    "reload",
+    "copy",
+    "export",
+    "back",
+    "cancel",
+)
+
+
+def _rank(action: str) -> int:
+    name = action.rpartition(".")[2].split("(", 1)[0]
+    return FOOTER_ORDER.index(name) if name in FOOTER_ORDER else len(FOOTER_ORDER)
 
 
 class KeyFooter(Footer):
@@ -34,6 +64,41 @@ class KeyFooter(Footer):
         await super().recompose()
         for watchers in getattr(self, "__watchers", {}).values():
             watchers[:] = [(node, call) for node, call in watchers if node.is_attached]
+
+    def compose(self) -> ComposeResult:
+        """The keys shown, ``?`` first (it finds every other key, so it is never the one cut
+        at 80 columns), then in the order of :data:`FOOTER_ORDER` (by how often each is used),
+        then the rest as bound; the palette's key docked right, as Textual does."""
+        if not self._bindings_ready:
+            return
+        active = self.screen.active_bindings
+        by_action: dict[str, tuple[Binding, bool, str]] = {}
+        for _, binding, enabled, tooltip in active.values():
+            if binding.show:
+                by_action.setdefault(binding.action, (binding, enabled, tooltip))
+        ranked = sorted(by_action.items(), key=lambda item: _rank(item[0]))
+        self.styles.grid_size_columns = len(ranked)
+        for action, (binding, enabled, tooltip) in ranked:
+            yield FooterKey(
+                binding.key,
+                self.app.get_key_display(binding),
+                binding.description,
+                action,
+                disabled=not enabled,
+                tooltip=tooltip,
+            ).data_bind(compact=Footer.compact)
+        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE and palette:
+            _, binding, enabled, _ = palette
+            yield FooterKey(
+                binding.key,
+                self.app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                classes="-command-palette",
+                disabled=not enabled,
+                tooltip=binding.tooltip or binding.description,
+            )
 
 
 class Breadcrumb(Static):
@@ -61,7 +126,9 @@ class Summary(Static):
     DEFAULT_CSS = """
     Summary {
         height: auto;
-        max-height: 2;
+        max-height: 3;
+        overflow-y: auto;
+        scrollbar-size-vertical: 1;
         padding: 0 1;
         color: $text-muted;
     }
@@ -132,11 +199,13 @@ class ProblemPanel(Static):
         self.display = False
 
 
-class AccessPanel(Vertical):
+class AccessPanel(VerticalScroll):
     """Why the highlighted person can do what they can, in words, under the list.
 
     Its height never changes, and the words are only sent again when they differ: moving the
     cursor costs the terminal the panel's text, never a repaint of the list or of the rule above.
+    Words that do not fit (80×24) are never cut: the panel scrolls, its scroll bar saying there
+    is more (the wheel, or tab to it and the arrows).
     """
 
     # A fixed height: moving between rows never resizes the list above (which would repaint it).
@@ -145,6 +214,7 @@ class AccessPanel(Vertical):
         height: 5;
         padding: 0 1;
         border-top: solid $primary;
+        scrollbar-size-vertical: 1;
     }
     """
 

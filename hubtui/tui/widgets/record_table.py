@@ -27,7 +27,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from hubtui.tui.collection import collector_paused, release_frozen
-from hubtui.tui.glyphs import ASCENDING, DESCENDING, ELLIPSIS, MARK
+from hubtui.tui.glyphs import ASCENDING, DESCENDING, ELLIPSIS, MARK, STAGED_MARK
 from hubtui.tui.record_view import WISH_CAP, Column, RecordView, Row, cell_indexes, fit_columns
 
 __all__ = ["FREEZE_AT_LEAST", "Column", "RecordTable", "Row", "cell_indexes", "fit_columns"]
@@ -140,6 +140,8 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         self._painted_view = -1
         #: The keys of the rows marked (space, *), kept through filter, sort and reload.
         self.marks: set[str] = set()
+        #: The keys of the rows with a change staged (``±`` in the gutter), not yet sent.
+        self.staged: set[str] = set()
 
     # What is shown ----------------------------------------------------------------------------
 
@@ -316,6 +318,14 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         self._marks_changed()
         return len(self.marks)
 
+    def show_staged(self, keys: set[str]) -> None:
+        """Mark these rows as having a change staged (``±``); the others not."""
+        if keys != self.staged:
+            self.staged = keys
+            self._column_layout = None  # the gutter may come or go: laid out again
+            self._painted_view = -1
+            self.refresh()
+
     def clear_marks(self) -> None:
         self.marks.clear()
         self._marks_changed()
@@ -337,7 +347,7 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
     @property
     def _gutter(self) -> int:
         """The cells before the first column: two while any row is marked, else none."""
-        return 2 if self.marks else 0
+        return 2 if self.marks or self.staged else 0
 
     def _highlighted_key(self) -> str | None:
         index = self._highlighted_index
@@ -593,8 +603,9 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         strip = self._strip(cells, style, width, cell_styles=cell_styles)
         if not gutter:
             return strip
-        marked = self.view.key(shown[position]) in self.marks
-        return self._guttered(strip, MARK if marked else "", style)
+        key = self.view.key(shown[position])
+        mark = MARK if key in self.marks else STAGED_MARK if key in self.staged else ""
+        return self._guttered(strip, mark, style)
 
     def _guttered(self, strip: Strip, mark: str, style: Style) -> Strip:
         """``strip`` after the marks' gutter (two cells, while any row is marked)."""

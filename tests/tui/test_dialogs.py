@@ -1,0 +1,61 @@
+"""Every dialog shows each of its fields with its current value, at 80×24 and at 160×45: a control
+with no room to draw (the Role choice of ``A`` once took no cell at all) fails here, whatever a
+snapshot approved."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widget import Widget
+from textual.widgets import Checkbox, Input, RadioButton, Select
+
+from tests.tui.conftest import press, running, screen_text
+
+#: Each dialog, by the keys that open it from the hub list.
+DIALOGS: dict[str, tuple[str, ...]] = {
+    "add form (a)": ("enter", "enter", "a"),
+    "edit form (e)": ("enter", "enter", "down", "e"),
+    "add people (A)": ("enter", "enter", "A"),
+    "marked rows (m)": ("enter", "enter", "space", "m"),
+    "export (x)": ("enter", "enter", "x"),
+    "who (w)": ("w",),
+    "go to (g)": ("g",),
+    "copy (y)": ("y",),
+    "confirm a change": ("enter", "enter", "down", "e", "down", "enter", "ctrl+s"),
+    "palette (ctrl+p)": ("ctrl+p",),
+}
+
+
+def shown_value(widget: Widget) -> str | None:
+    """The words a control must show for its value (None: only that it is drawn)."""
+    if isinstance(widget, Select):
+        return str(widget.value)
+    if isinstance(widget, Input):
+        return widget.value[:8] or None
+    if isinstance(widget, RadioButton | Checkbox):
+        return str(widget.label)[:8]
+    return None
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)], ids=["80x24", "160x45"])
+@pytest.mark.parametrize("dialog", list(DIALOGS))
+async def test_every_control_of_a_dialog_is_drawn_with_its_value(
+    dialog: str, size: tuple[int, int]
+) -> None:
+    async with running(size=size) as pilot:
+        await press(pilot, *DIALOGS[dialog])
+        screen = pilot.app.screen
+        assert screen.is_modal, f"{dialog} opened no dialog"
+        lines = screen_text(pilot).splitlines()
+        for widget in [w for w in screen.query("*") if w.focusable and w.display]:
+            region = widget.region
+            where = f"{dialog}: {type(widget).__name__}#{widget.id}"
+            assert region.width > 0, f"{where} is given no column"
+            assert region.height > 0, f"{where} is given no line"
+            drawn = "\n".join(
+                line[region.x : region.right]
+                for line in lines[region.y : region.bottom]
+                if len(line) > region.x
+            )
+            value = shown_value(widget)
+            if value is not None:
+                assert value in drawn, f"{where} does not show {value!r}: {drawn!r}"
