@@ -197,6 +197,12 @@ class HubTuiApp(App[None]):
             timeout=600,
         )
 
+    def push_screen(self, *args: Any, **kwargs: Any) -> Any:
+        """A new screen starts without the notifications of the one below: a message about a
+        list never lies over the dialog or the screen opened from it."""
+        self.clear_notifications()
+        return super().push_screen(*args, **kwargs)
+
     def get_key_display(self, binding: Binding) -> str:
         return plain_keys(super().get_key_display(binding))
 

@@ -435,7 +435,9 @@ async def test_y_on_the_hub_list_offers_name_id_or_display_name() -> None:
         assert "DisplayName: ACME Construction Group" in words
         await press(pilot, "enter")
         assert pilot.app.clipboard == "acme-build"
-        assert "Sent the Name (URL name) of hub" in screen_words(pilot)
+        words = screen_words(pilot)
+        assert "Sent the Name (URL name) acme-build to the terminal's clipboard" in words
+        assert words.count("acme-build (") <= 1  # the Name said once, not twice
         await press(pilot, "y", "down", "down", "enter")
         assert pilot.app.clipboard == "ACME Construction Group"
         await press(pilot, "y", "down", "enter")

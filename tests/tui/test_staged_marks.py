@@ -3,11 +3,16 @@ change is sent or dropped, and the staged preview drops every change at once, as
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from hubtui.core.changelog import Action, Change, ChangeLog, Outcome
 from hubtui.tui.screens.batch import StagedScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
-from tests.tui.conftest import press, project_users, running, screen_text
+from tests.tui.conftest import press, project_users, running, screen_text, screen_words
 
 DANA, AIKO = "dana.whitfield@acme-build.com", "aiko.tanaka@acme-build.com"
+CHLOE, DIEGO = "chloe.moreau@acme-build.com", "diego.garcia@acme-build.com"
+ACME_ID = "7d1f0c3e-4b8a-4f6e-9a51-acme00000001"
 
 
 def row_of(text: str, email: str) -> str:
@@ -34,3 +39,57 @@ async def test_a_staged_row_is_marked_until_its_change_is_dropped() -> None:
         assert "staged (b)" not in text
         assert not row_of(text, DANA).startswith("±")
         assert len(pilot.app.staged) == 0
+
+
+async def test_a_notification_is_not_carried_to_the_next_screen() -> None:
+    async with running(size=(80, 24), start=project_users()) as pilot:
+        await press(pilot, "space", "m", "enter")  # "1 change staged…" shown on the list
+        assert pilot.app.screen.query("Toast")
+        await press(pilot, "b")  # the staged preview opens without it
+        assert not pilot.app.screen.query("Toast")
+        # At 80 columns it lies over the breadcrumb and the counts, not over the rows.
+        await press(pilot, "escape", "y")
+        toasts = list(pilot.app.screen.query("Toast"))
+        assert toasts
+        table = pilot.app.screen.query_one("#records")
+        for toast in toasts:
+            assert toast.region.bottom <= table.region.y + 1 or toast.region.height <= 3
+
+
+async def test_the_change_log_lists_every_batch_in_its_file_and_r_reverts_the_one_chosen(
+    tmp_path: Path,
+) -> None:
+    """Batches of earlier runs (a headless apply, yesterday's) are in the file: c lists them
+    all, newest first, and R reverts the one highlighted, not only the newest."""
+    path = tmp_path / "changes.jsonl"
+    log = ChangeLog(path, server="demo API (in-process)")
+    for batch, (email, time) in {
+        "b00000000old": (CHLOE, "2026-11-23T09:00:00Z"),
+        "b00000000new": (DIEGO, "2026-11-24T09:00:00Z"),
+    }.items():
+        change = Change(
+            time=time,
+            action=Action.UPDATE,
+            hub_id=ACME_ID,
+            hub_name="acme-build",
+            project_id="1001",
+            project_name="Harbour Bridge Retrofit",
+            user_id=None,
+            email=email,
+            before={"Role": "Editor", "IsReviewer": False},
+            after={"Role": "Reader", "IsReviewer": False},
+            outcome="",
+            batch=batch,
+        )
+        log.finish(log.begin(change), Outcome.DONE, "")
+    async with running(size=(120, 40), change_log_path=path, start=project_users()) as pilot:
+        await press(pilot, "c")
+        words = screen_words(pilot)
+        assert "Batches in the change log (this server), newest first" in words
+        assert words.index("b00000000new") < words.index("b00000000old")
+        await press(pilot, "down", "R")
+        screen = pilot.app.screen
+        assert isinstance(screen, StagedScreen)
+        words = screen_words(pilot)
+        assert "chloe.moreau@acme-build.com" in words  # the older batch, as chosen
+        assert "diego.garcia@acme-build.com" not in words

@@ -1,4 +1,6 @@
-"""`c`: the changes made in this session, newest first, and where the log file is."""
+"""`c`: the changes made in this session, newest first, where the log file is, and every batch
+the file holds for this server (this run's, a headless `apply`'s, yesterday's): `R` reverts the
+one chosen."""
 
 from __future__ import annotations
 
@@ -9,9 +11,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
 
-from hubtui.core.changelog import ChangeLog
+from hubtui.core.changelog import Change, ChangeLog
 from hubtui.core.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.messages import RevertBatch
@@ -24,23 +27,56 @@ class ChangeLogScreen(ModalScreen[None]):
         Binding(
             "R",
             "revert",
-            "Revert last batch",
-            tooltip="put back what the newest batch changed (previewed first)",
+            "Revert batch",
+            tooltip="put back what the batch chosen below changed (previewed first)",
         ),
     ]
 
     def __init__(self, log: ChangeLog) -> None:
         super().__init__()
         self.change_log = log
+        #: Every batch of this server in the file (and this session's), newest first.
+        self.batches = _batches(log)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog-box"):
             yield Static(self._text(), id="change-log-text")
+            yield Static(
+                Content.styled(
+                    "Batches in the change log (this server), newest first: R reverts the one "
+                    "highlighted"
+                    if self.batches
+                    else "No batch in the change log for this server.",
+                    "bold",
+                )
+            )
+            if self.batches:
+                yield OptionList(
+                    *(Option(_batch_words(b, changes), id=b) for b, changes in self.batches),
+                    id="batches",
+                )
         yield KeyFooter(compact=True)
+
+    def on_mount(self) -> None:
+        for options in self.query("#batches").results(OptionList):
+            options.focus()  # ↑ ↓ choose the batch R reverts (the text above scrolls with it)
 
     @property
     def newest_batch(self) -> str | None:
-        return next((c.batch for c in reversed(self.change_log.changes) if c.batch), None)
+        return self.batches[0][0] if self.batches else None
+
+    @property
+    def chosen_batch(self) -> str | None:
+        """The batch highlighted below (the newest until another is chosen)."""
+        if not self.batches:
+            return None
+        found = self.query("#batches")
+        if found:
+            options = found.first(OptionList)
+            index = options.highlighted
+            if index is not None:
+                return options.get_option_at_index(index).id
+        return self.newest_batch
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "revert":
@@ -48,7 +84,7 @@ class ChangeLogScreen(ModalScreen[None]):
         return True
 
     def action_revert(self) -> None:
-        batch = self.newest_batch
+        batch = self.chosen_batch
         if batch is None:
             return
         self.dismiss()
@@ -83,7 +119,28 @@ class ChangeLogScreen(ModalScreen[None]):
             lines.append(Content(f"Appended as JSON lines to {self.change_log.path}"))
         if self.change_log.write_error:
             lines.append(Content(f"{WARNING} {self.change_log.write_error}"))
-        if self.newest_batch:
-            lines.append(Content(f"R reverts batch {self.newest_batch} (previewed first)."))
-        lines.append(Content("escape closes."))
         return Content("\n").join(lines)
+
+
+def _batches(log: ChangeLog) -> list[tuple[str, list[Change]]]:
+    """The batches the log's file holds for its server and profile, with this session's (a log
+    with no file), newest first."""
+    from hubtui.core.batch import batches_in
+
+    found = dict(batches_in(log))  # in the order the file first names them: oldest first
+    for change in log.changes:
+        if change.batch and change.batch not in found:
+            found.setdefault(change.batch, []).append(change)
+    return list(reversed(found.items()))
+
+
+def _batch_words(batch: str, changes: list[Change]) -> str:
+    """``b3f2… 2026-11-24T14:02:00Z · 12 changes: 11 done, 1 failed (reverts b1…)``."""
+    outcomes: dict[str, int] = {}
+    for change in changes:
+        outcomes[change.outcome] = outcomes.get(change.outcome, 0) + 1
+    said = ", ".join(f"{count} {outcome}" for outcome, count in sorted(outcomes.items()))
+    reverts = next((c.reverts for c in changes if c.reverts), None)
+    back = f" (reverts {inert(reverts)})" if reverts else ""
+    when = min(c.time for c in changes)
+    return f"{inert(batch)} {when} · {len(changes)} changes: {said}{back}"

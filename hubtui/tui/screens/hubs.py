@@ -249,7 +249,9 @@ class HubListScreen(ListScreen["list[Hub]"]):
         def chosen(choice: tuple[str, str] | None) -> None:
             if choice is not None:
                 label, value = choice
-                self.copy_value(value, f"{label} of hub {hub_label(hub)}")
+                # The Name is the value itself: said once ("the Name (URL name) acme-build").
+                of = "" if value == hub.name else f" of hub {hub_label(hub)}"
+                self.copy_value(value, f"{label}{of}")
 
         self.app.push_screen(CopyChoiceScreen(f"from hub {hub.name}", choices), chosen)
 
