@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import json
 import signal
 import subprocess
 import time
@@ -129,3 +130,16 @@ def test_a_limited_reader_has_no_role_of_their_own_in_the_table_as_in_the_app(
     grace = next(line for line in out.splitlines() if "grace.osei@" in line)
     assert " — " in grace
     assert "Reader" not in grace
+
+
+def test_who_rows_come_in_one_order_every_run(
+    demo_server: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ("--base-url", demo_server, "who", "@northwind-eng.com", "--format", "jsonl")
+    orders = []
+    for _ in range(3):
+        _, out, _ = run_main(capsys, *argv)
+        rows = [json.loads(line) for line in out.splitlines()]
+        orders.append([(r["Hub"], (r.get("Project") or {}).get("Name", "")) for r in rows])
+    assert orders[0] == orders[1] == orders[2]
+    assert orders[0] == sorted(orders[0], key=lambda k: (k[0].casefold(), k[1].casefold()))

@@ -216,7 +216,9 @@ async def test_a_batch_is_reverted_from_the_change_log(tmp_path: Path) -> None:
         await settle(pilot)
         assert members(store)[CHLOE] == ("Admin", False)
         await press(pilot, "escape", "c")
-        assert "R reverts batch" in screen_words(pilot)
+        words = screen_words(pilot)
+        assert "Batches in the change log (this server), newest first: R reverts" in words
+        assert "1 change: 1 done" in words
         await press(pilot, "R")
         await settle(pilot)
         assert isinstance(pilot.app.screen, StagedScreen)

@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 
 from hubtui.core.changelog import Change, ChangeLog
 from hubtui.core.text import inert
+from hubtui.core.words import amount
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.messages import RevertBatch
 from hubtui.tui.widgets.chrome import KeyFooter
@@ -143,4 +144,4 @@ def _batch_words(batch: str, changes: list[Change]) -> str:
     reverts = next((c.reverts for c in changes if c.reverts), None)
     back = f" (reverts {inert(reverts)})" if reverts else ""
     when = min(c.time for c in changes)
-    return f"{inert(batch)} {when} · {len(changes)} changes: {said}{back}"
+    return f"{inert(batch)} {when} · {amount(len(changes), 'change')}: {said}{back}"
