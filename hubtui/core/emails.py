@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from hubtui.core.text import hidden_character
 
 __all__ = ["email_problem"]
 
@@ -16,9 +17,7 @@ def email_problem(email: str) -> str | None:
         return "Type the person's email address."
     if email != email.strip():
         return "Remove the spaces around the address."
-    hidden = next(
-        (ch for ch in email if not ch.isprintable() or unicodedata.category(ch) == "Cf"), None
-    )
+    hidden = hidden_character(email)
     if hidden is not None:
         return (
             f"The address holds the control or invisible character U+{ord(hidden):04X}, which "

@@ -104,15 +104,23 @@ def fit_columns(
         return sum(max(0, wish(i) - given[i]) for i in chosen if columns[i].keep)
 
     dropped: set[int] = set()
-    while short() > width - used:
-        # Columns that may be left out go first (an identifier too: left out, never cut).
-        droppable = [i for i in chosen if columns[i].priority > 0]
+
+    def drop_one(droppable: list[int]) -> bool:
+        """Leave out the one of ``droppable`` to go first (no text, then the highest priority
+        number); False when there is none."""
+        nonlocal used
         if not droppable:
-            break
+            return False
         drop = max(droppable, key=lambda i: (text(i) == 0, columns[i].priority, i))
         chosen.remove(drop)
         dropped.add(drop)
         used -= given.pop(drop) + gap
+        return True
+
+    # Columns that may be left out go first (an identifier too: left out, never cut).
+    while short() > width - used:
+        if not drop_one([i for i in chosen if columns[i].priority > 0]):
+            break
 
     def meaning_wish(i: int) -> int:  # what the row means may push others only this far
         return min(wish(i), max(MEANING_CAP, columns[i].min_width))
@@ -126,13 +134,8 @@ def fit_columns(
 
     # What the row means before what may be left out: such a column is, rather than cut it.
     while meaning_short() > width - used - short():
-        droppable = [i for i in chosen if columns[i].priority > 0 and not columns[i].keep]
-        if not droppable:
+        if not drop_one([i for i in chosen if columns[i].priority > 0 and not columns[i].keep]):
             break
-        drop = max(droppable, key=lambda i: (text(i) == 0, columns[i].priority, i))
-        chosen.remove(drop)
-        dropped.add(drop)
-        used -= given.pop(drop) + gap
 
     descriptive = [
         i

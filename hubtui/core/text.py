@@ -73,9 +73,18 @@ def copy_problem(value: str) -> str | None:
     """
     if not value:
         return "it is empty"
+    hidden = hidden_character(value)
+    if hidden is not None:
+        return f"it holds the invisible or control character U+{ord(hidden):04X}"
+    return None
+
+
+def hidden_character(value: str) -> str | None:
+    """The first character of ``value`` a person could not have typed: a control, a bidi or
+    invisible format character, or a letter a font draws as nothing (:data:`_BLANK_PRINTABLES`)."""
     for ch in value:
         if not ch.isprintable() or unicodedata.category(ch) == "Cf" or ch in _BLANK_PRINTABLES:
-            return f"it holds the invisible or control character U+{ord(ch):04X}"
+            return ch
     return None
 
 

@@ -322,9 +322,7 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         """Mark these rows as having a change staged (``±``); the others not."""
         if keys != self.staged:
             self.staged = keys
-            self._column_layout = None  # the gutter may come or go: laid out again
-            self._painted_view = -1
-            self.refresh()
+            self._lay_out_again()  # the gutter may come or go
 
     def clear_marks(self) -> None:
         self.marks.clear()
@@ -338,11 +336,14 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         return [view.record(i) for i in range(view.total) if view.key(i) in self.marks]
 
     def _marks_changed(self) -> None:
-        # The gutter comes and goes with the first and last mark: lay the columns out again.
+        self._lay_out_again()  # the gutter comes and goes with the first and last mark
+        self.post_message(self.ViewChanged(self))
+
+    def _lay_out_again(self) -> None:
+        """Lay the columns out again on the next paint (the gutter came or went)."""
         self._column_layout = None
         self._painted_view = -1
         self.refresh()
-        self.post_message(self.ViewChanged(self))
 
     @property
     def _gutter(self) -> int:
