@@ -9,19 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hubtui.cli import main
-
-
-@pytest.fixture(autouse=True)
-def _own_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HUBTUI_CONFIG", str(tmp_path / "none.toml"))
-    monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path / "data"))
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
+from tests.headless.conftest import run
 
 
 def test_the_demo_shows_last_weeks_changes_and_a_new_snapshot_has_none(

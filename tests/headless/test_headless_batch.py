@@ -7,39 +7,16 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from hubtui.cli import main
-from tests.conftest import running_demo_server
+from tests.headless.conftest import DEMO_HEADERS, run
 
-DEMO_HEADERS = {"Authorization": "Bearer demo-token"}
 CHLOE = "chloe.moreau@acme-build.com"
 DIEGO = "diego.garcia@acme-build.com"
 GRACE = "grace.osei@northwind-eng.com"
-
-
-@pytest.fixture(autouse=True)
-def settings_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("HUBTUI_CONFIG", str(tmp_path / "none.toml"))
-    monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("HUBTUI_TOKEN", "demo-token")
-    monkeypatch.delenv("HUBTUI_PROFILE", raising=False)
-
-
-@pytest.fixture
-def server() -> Iterator[str]:
-    with running_demo_server() as url:
-        yield url
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def changes_made(url: str) -> tuple[int, int]:

@@ -11,7 +11,6 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -19,31 +18,16 @@ import pytest
 
 from hubtui.cli import build_parser, main
 from hubtui.headless import EXIT_TABLE
-from tests.conftest import hubtui_command, running_demo_server
+from tests.conftest import hubtui_command
+from tests.headless.conftest import DEMO_HEADERS, run
 
-ROOT = Path(__file__).resolve().parents[1]
-DEMO_HEADERS = {"Authorization": "Bearer demo-token"}
-
-
-@pytest.fixture(autouse=True)
-def settings_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("HUBTUI_CONFIG", str(tmp_path / "none.toml"))
-    monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("HUBTUI_TOKEN", "demo-token")
-    monkeypatch.delenv("HUBTUI_PROFILE", raising=False)
-    monkeypatch.setenv("COLUMNS", "80")
+ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with running_demo_server() as url:
-        yield url
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
+@pytest.fixture
+def server(shared_server: str) -> str:
+    """The module's one server: its tests change nothing, or count what they change."""
+    return shared_server
 
 
 def requests_made(url: str) -> tuple[int, int, int]:
@@ -384,7 +368,6 @@ def test_an_add_an_earlier_run_left_unknown_is_checked_before_anything_is_sent_a
 def test_curl_prints_the_change_as_a_command_that_makes_it(
     server: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("HUBTUI_TOKEN", "demo-token")
     email = "curl.made@acme-build.com"
     before = requests_made(server)
     status, out, err = run(capsys, "--base-url", server, *ADD, email, "Editor", "--curl")
@@ -415,7 +398,6 @@ def test_curl_prints_the_change_as_a_command_that_makes_it(
 def test_verbose_prints_each_exchange_to_stderr_and_leaves_stdout_alone(
     server: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("HUBTUI_TOKEN", "demo-token")
     quiet_status, quiet, _ = run(capsys, "--base-url", server, "users", "acme-build", "1001")
     status, out, err = run(capsys, "--base-url", server, "users", "acme-build", "1001", "--verbose")
     assert (status, out) == (quiet_status, quiet)
@@ -429,7 +411,6 @@ def test_verbose_prints_each_exchange_to_stderr_and_leaves_stdout_alone(
 def test_curl_prints_a_lists_request_which_runs_and_is_not_sent(
     server: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("HUBTUI_TOKEN", "demo-token")
     users = ["users", "acme-build", "1001"]
     status, listed, _ = run(capsys, "--base-url", server, *users, "--format", "json")
     assert status == 0

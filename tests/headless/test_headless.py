@@ -7,7 +7,6 @@ import io
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -15,22 +14,9 @@ import pytest
 
 from hubtui.cli import main
 from tests.conftest import running_demo_server
+from tests.headless.conftest import run
 
 PRIYA = "priya.patel@northwind-eng.com"
-
-
-@pytest.fixture(autouse=True)
-def settings_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("HUBTUI_CONFIG", str(tmp_path / "none.toml"))
-    monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.delenv("HUBTUI_TOKEN", raising=False)
-    monkeypatch.delenv("HUBTUI_PROFILE", raising=False)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_hubs_in_every_format(
@@ -117,12 +103,6 @@ def test_who_prints_findings_and_the_summary(capsys: pytest.CaptureFixture[str])
     assert status == 0  # complete, found
 
 
-@pytest.fixture
-def server() -> Iterator[str]:
-    with running_demo_server() as url:
-        yield url
-
-
 def stats(url: str) -> dict[str, int]:
     answer = httpx.get(f"{url}/_demo/stats", headers={"Authorization": "Bearer demo-token"})
     return answer.json()  # type: ignore[no-any-return]
@@ -131,7 +111,6 @@ def stats(url: str) -> dict[str, int]:
 def test_changes_need_yes_without_a_terminal_and_dry_run_sends_nothing(
     server: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setenv("HUBTUI_TOKEN", "demo-token")
     new = ("--base-url", server, "add-user", "acme-build", "1002", "new.one@acme-build.com")
     status, _, err = run(capsys, *new, "Editor")
     assert status == 2
@@ -177,7 +156,6 @@ def test_a_refused_change_is_3_and_an_unknown_one_4(
     status_code: int,
     exit_status: int,
 ) -> None:
-    monkeypatch.setenv("HUBTUI_TOKEN", "demo-token")
     with running_demo_server("--change-failure-status", str(status_code)) as url:
         status, _, err = run(
             capsys, "--base-url", url, "add-user", "acme-build", "1002", "x@acme-build.com",

@@ -1,0 +1,47 @@
+"""What every headless test shares: settings and data of its own, the demo API over real HTTP,
+and ``run`` (``hubtui ARGV`` in this process: exit status, stdout, stderr)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from hubtui.demo import DEMO_TOKEN
+from tests.conftest import run_main, running_demo_server
+
+run = run_main
+
+DEMO_HEADERS = {"Authorization": f"Bearer {DEMO_TOKEN}"}
+
+
+@pytest.fixture(autouse=True)
+def headless_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No config file, a data folder of the test's own, the demo's token, 80 columns."""
+    monkeypatch.setenv("HUBTUI_CONFIG", str(tmp_path / "none.toml"))
+    monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("HUBTUI_TOKEN", DEMO_TOKEN)
+    monkeypatch.delenv("HUBTUI_PROFILE", raising=False)
+    monkeypatch.setenv("COLUMNS", "80")
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    """`hubtui demo-server` on a free loopback port, for this test alone; yields its URL."""
+    with running_demo_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def shared_server() -> Iterator[str]:
+    """One `hubtui demo-server` for a module's tests that change nothing."""
+    with running_demo_server() as url:
+        yield url
+
+
+def demo_stats(url: str) -> dict[str, object]:
+    """The demo server's counters: requests, creates, updates, calls by route."""
+    stats: dict[str, object] = httpx.get(f"{url}/_demo/stats", headers=DEMO_HEADERS).json()
+    return stats
