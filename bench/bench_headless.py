@@ -1,10 +1,13 @@
 """The headless commands beside `curl | jq` on the same server, in the same minute.
 
-`hubtui demo-server --big-project-users 50000`; each figure is the median of 5 runs, the two
+`hubtui demo-server --big-project-users 50000`; each figure is the median of 7 runs, the two
 commands alternating:
 - `hubtui users load-test PROJECT --format jsonl` against `curl -s … | jq -c '.[]'`;
 - `hubtui hubs --format jsonl` against `python -c "import textual.app"`, the least the app must
-  import before its first frame.
+  import before its first frame;
+- `hubtui hubs --format json` against a standard-library script that fetches and prints the same
+  list (`urllib.request` + `json`): what the command costs beyond the request itself. The
+  figure the Workspace step holds is a ratio of 2.5 or less.
 
     python -m bench.bench_headless
 """
@@ -22,6 +25,14 @@ import httpx
 
 from bench.harness import hubtui_command, running_demo_server
 from hubtui.demo import DEMO_TOKEN
+
+#: The anchor of ``hubs --format json``: the same list fetched and printed by the standard library.
+STDLIB_HUBS = (
+    "import json, os, sys, urllib.request\n"
+    "request = urllib.request.Request(sys.argv[1] + '/v3/hubs', headers={'Authorization': "
+    "'Bearer ' + os.environ['HUBTUI_TOKEN']})\n"
+    "print(json.dumps(json.load(urllib.request.urlopen(request)), indent=2, ensure_ascii=False))"
+)
 
 
 def timed(command: str, env: dict[str, str]) -> float:
@@ -45,6 +56,11 @@ def main() -> None:
                 f"curl -s -H 'Authorization: Bearer {DEMO_TOKEN}' {users_url} | jq -c '.[]'",
                 "curl | jq",
             ),
+            "hubs as json": (
+                f"{hubtui} --base-url {url} hubs --format json",
+                f"{shlex.quote(sys.executable)} -c {shlex.quote(STDLIB_HUBS)} {url}",
+                "urllib + json",
+            ),
             "hubs as jsonl (start-up)": (
                 f"{hubtui} --base-url {url} hubs --format jsonl",
                 f"{shlex.quote(sys.executable)} -c 'import textual.app'",
@@ -55,7 +71,7 @@ def main() -> None:
         for name, (ours, anchor, anchor_name) in pairs.items():
             timed(ours, env)  # warm: the server's first answer and the file cache
             mine, theirs = [], []
-            for _ in range(5):
+            for _ in range(7):
                 mine.append(timed(ours, env))
                 theirs.append(timed(anchor, env))
             a, b = statistics.median(mine), statistics.median(theirs)

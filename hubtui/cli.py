@@ -14,13 +14,9 @@ from hubtui import __version__
 from hubtui.config import ConfigError, Settings, load_settings
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from hubtui.api import HubClient
-    from hubtui.core.offline import StoredAnswers
 
-#: The in-process demo API's address: loopback by name, no socket is ever opened for it.
-DEMO_BASE_URL = "http://localhost"
+    pass
 
 
 class _NoTokenFlag(argparse.Action):
@@ -168,12 +164,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"hubtui: {exc}", file=sys.stderr)
         return 2
-    from hubtui.headless.history import file_pair
+    from hubtui.headless import file_pair
 
     if args.command == "store" or file_pair(args):  # the store or two files: no server needed
         from hubtui import headless
+        from hubtui.core.workspace import open_workspace
 
-        return headless.run(args, lambda: None, settings, "")  # type: ignore[arg-type,return-value]
+        demo = demo_connector if args.demo else None
+        return headless.run(args, open_workspace(settings, demo=demo))
     if args.offline and (args.command == "snapshot" or getattr(args, "until", "") == "now"):
         print(
             f"hubtui: {args.command} reads the server now, which --offline never does (hubtui "
@@ -192,20 +190,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_web(args)  # each page's app checks and logs for itself
     if args.log_file:
         start_log(args.log_file)
-    try:
-        answers = stored_answers(args, settings) if args.offline else None
-    except ConfigError as exc:
-        print(f"hubtui: {exc}", file=sys.stderr)
-        return 2
-    connect, server_label = connection(args, settings, answers)
+    from hubtui.core.workspace import open_workspace
+
+    def settings_for(profile: str | None) -> Settings:
+        """Settings, token included, read again for a profile (ConfigError when wrong).
+        --base-url and --token-file name the server hubtui started on and its token: they
+        never go with another profile."""
+        return settings_from(args, profile=profile, flags=profile == settings.profile)
 
     from hubtui.headless import HEADLESS
 
-    if args.command in HEADLESS:
+    is_headless = args.command in HEADLESS
+    try:
+        workspace = open_workspace(
+            settings,
+            demo=demo_connector if args.demo else None,
+            offline=args.offline,
+            settings_for=settings_for,
+            # HUBTUI_TOKEN read again is the same token: only a command or a file gives another.
+            rereads_token=not args.demo and not os.environ.get("HUBTUI_TOKEN"),
+            on_unlogged=unlogged if is_headless else None,
+        )
+    except ConfigError as exc:
+        print(f"hubtui: {exc}", file=sys.stderr)
+        return 2
+    if is_headless:
         from hubtui import headless
 
-        last_week = demo_connector(settings, last_week=True) if args.demo else None
-        return headless.run(args, connect, settings, server_label, last_week)
+        return headless.run(args, workspace)
     if os.environ.get("TERM") == "dumb":
         print(
             "hubtui: this terminal (TERM=dumb) cannot show the app. The same answers come "
@@ -225,46 +237,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 2
 
-    from hubtui.core.changelog import default_change_log_path
-    from hubtui.core.stored import Keeper
-    from hubtui.hosts import server_aliases, server_identity
     from hubtui.tui.app import HubTuiApp
 
-    def switch(profile: str | None) -> tuple[Callable[[], HubClient], str, Settings]:
-        """Settings, token included, read again for a profile (ConfigError when wrong).
-
-        --base-url and --token-file name the server hubtui started on and its token: they
-        never go with another profile."""
-        same = profile == settings.profile
-        fresh = settings_from(args, profile=profile, flags=same)
-        return (*connection(args, fresh), fresh)
-
-    def offline_now() -> tuple[Callable[[], HubClient], str, StoredAnswers]:
-        """The server cannot be reached: the store's answers in its place, from now on."""
-        found = stored_answers(args, settings)
-        return (*connection(args, settings, found), found)
-
-    base_url = None if args.demo else settings.base_url
-    app = HubTuiApp(
-        connect=connect,
-        server_label=server_label,
-        server=server_identity(base_url),
-        aliases=server_aliases(base_url),
-        api_version=settings.api_version,
-        read_only=settings.read_only,
-        change_log_path=default_change_log_path(),
-        concurrency=settings.concurrency,
-        search_deadline=settings.search_deadline,
-        # The demo API is no profile's server, and its token is fixed.
-        profile=None if args.demo else settings.profile,
-        reconnect=switch,
-        # HUBTUI_TOKEN read again is the same token: only a command or a file can give another.
-        rereads_token=not args.demo and not os.environ.get("HUBTUI_TOKEN"),
-        keeper=None if answers is not None else Keeper(*store_of(args, settings), settings.store),
-        offline=answers,
-        last_week=demo_connector(settings, last_week=True) if args.demo else None,
-        go_offline=None if answers is not None else offline_now,
-    )
+    app = HubTuiApp(workspace)
     app.watch_terminal()
     if sys.stdout.isatty():
         # The terminal's own size, at start and at every resize: a COLUMNS or LINES left in the
@@ -273,6 +248,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ.pop("LINES", None)
     app.run()
     return app.return_code or 0
+
+
+def unlogged(message: str) -> None:
+    """A headless command's outcome that the change log could not take: a warning on stderr,
+    with the line to add by hand."""
+    from hubtui.core.text import inert
+
+    print(
+        f"hubtui: WARNING: an outcome is not in the change log. {inert(message, limit=None)}",
+        file=sys.stderr,
+    )
 
 
 def settings_from(args: argparse.Namespace, *, profile: str | None, flags: bool = True) -> Settings:
@@ -290,19 +276,6 @@ def settings_from(args: argparse.Namespace, *, profile: str | None, flags: bool 
         read_only=True if getattr(args, "offline", False) else args.read_only,
         need_token=not (args.demo or getattr(args, "offline", False)),
     )
-
-
-def connection(
-    args: argparse.Namespace, settings: Settings, answers: StoredAnswers | None = None
-) -> tuple[Callable[[], HubClient], str]:
-    """How to build the client, and how the server is named on the screen and in the log
-    (``answers``: the store answers every read, offline)."""
-    if answers is not None:
-        return offline_connector(settings, answers, demo=args.demo)
-    if args.demo:
-        return demo_connector(settings), "demo API (in-process)"
-    assert settings.base_url is not None
-    return server_connector(settings), _host_of(settings.base_url)
 
 
 def start_log(path: str) -> None:
@@ -343,6 +316,7 @@ def demo_connector(settings: Settings, *, last_week: bool = False) -> Callable[[
 
         from hubtui import demo
         from hubtui.api import HubClient
+        from hubtui.core.workspace import DEMO_BASE_URL
 
         data = demo.last_week() if last_week else demo.DemoStore()
         return HubClient(
@@ -350,70 +324,6 @@ def demo_connector(settings: Settings, *, last_week: bool = False) -> Callable[[
             token=demo.DEMO_TOKEN,
             api_version=settings.api_version,
             transport=httpx.ASGITransport(app=demo.create_app(data)),
-            deadline=settings.deadline,
-            max_records=settings.max_records,
-        )
-
-    return connect
-
-
-def store_of(args: argparse.Namespace, settings: Settings) -> tuple[Path, str, str | None]:
-    """The store file, and the server's and profile's key in it (the demo: its own file)."""
-    from hubtui.core.store import store_key
-
-    return store_key(settings.base_url, settings.profile, demo=args.demo)
-
-
-def stored_answers(args: argparse.Namespace, settings: Settings) -> StoredAnswers:
-    """What the store kept of this server, to read offline (:class:`ConfigError` when nothing
-    can be read from it)."""
-    from hubtui.core.offline import open_offline
-    from hubtui.core.store import StoreError
-
-    try:
-        return open_offline(*store_of(args, settings))
-    except StoreError as error:
-        raise ConfigError(f"--offline: {error}") from None
-
-
-def offline_connector(
-    settings: Settings, answers: StoredAnswers, *, demo: bool
-) -> tuple[Callable[[], HubClient], str]:
-    """A client whose every read the store answers, and the server's name saying so."""
-    base_url = DEMO_BASE_URL if demo else settings.base_url
-    assert base_url is not None
-
-    def connect() -> HubClient:
-        from hubtui.api import HubClient
-        from hubtui.core.offline import OFFLINE_TOKEN
-
-        return HubClient(
-            base_url,
-            token=OFFLINE_TOKEN,
-            api_version=settings.api_version,
-            transport=answers,
-            trusted_hosts=settings.trusted_hosts,
-            allow_insecure_http=settings.allow_insecure_http,
-            max_records=settings.max_records,
-        )
-
-    return connect, f"{'demo API' if demo else _host_of(base_url)}, offline"
-
-
-def server_connector(settings: Settings) -> Callable[[], HubClient]:
-    """Build, when called, a client of the configured server."""
-
-    def connect() -> HubClient:
-        from hubtui.api import HubClient
-
-        assert settings.base_url is not None
-        return HubClient(
-            settings.base_url,
-            token=settings.token,
-            api_version=settings.api_version,
-            trusted_hosts=settings.trusted_hosts,
-            allow_insecure_http=settings.allow_insecure_http,
-            ca_bundle=settings.ca_bundle,
             deadline=settings.deadline,
             max_records=settings.max_records,
         )
@@ -496,12 +406,6 @@ def listening_socket(host: str, port: int) -> socket.socket:
         sock.close()
         raise
     return sock
-
-
-def _host_of(url: str) -> str:
-    from hubtui.hosts import server_label
-
-    return server_label(url)
 
 
 def app_options(args: argparse.Namespace) -> list[str]:

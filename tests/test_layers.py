@@ -20,3 +20,36 @@ def test_the_import_contracts_are_kept() -> None:
         contracts = tomllib.load(file)["tool"]["importlinter"]["contracts"]
     # Every contract was checked (a contract that names no module would be skipped silently).
     assert f"{len(contracts)} kept, 0 broken" in done.stdout
+
+
+def test_every_api_and_core_module_imports_with_textual_absent() -> None:
+    """At run time too: every module of the client and the core imported in a fresh
+    interpreter where Textual cannot be imported at all (an import inside a function is the
+    contracts' to check, statically, above)."""
+    modules = sorted(
+        ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        for layer in ("api", "core")
+        for path in (ROOT / "hubtui" / layer).glob("*.py")
+        if path.name != "__init__.py"
+    )
+    assert len(modules) > 30  # every module of both layers, found
+    code = (
+        "import importlib, sys\n"
+        "class NoTextual:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'textual':\n"
+        "            raise ImportError(f'{name} imported')\n"
+        "sys.meta_path.insert(0, NoTextual())\n"
+        "failed = []\n"
+        "for name in sys.argv[1:]:\n"
+        "    try:\n"
+        "        importlib.import_module(name)\n"
+        "    except ImportError as error:\n"
+        "        failed.append(f'{name}: {error}')\n"
+        "assert not failed, failed\n"
+        "assert not [m for m in sys.modules if m.split('.')[0] == 'textual']\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *modules], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from hubtui.api import retries
 from hubtui.api.errors import HubError, InvalidResponseError
 from hubtui.api.exchanges import Exchange
+from hubtui.api.identity import email_key
 from hubtui.api.models import Hub, Project, ProjectUser, SentRecord
 from hubtui.api.parsing import (
     DEFAULT_MAX_RECORDS,
@@ -25,6 +26,7 @@ from hubtui.api.parsing import (
     parse_list,
     parse_one,
 )
+from hubtui.api.paths import HUB_BY_NAME, HUBS, PROJECTS, USERS, hub_scoped
 from hubtui.api.routing import (
     RegionalRoute,
     Routes,
@@ -140,14 +142,14 @@ class HubClient:
     async def get_hub(self, hub_id: Id) -> Hub:
         """One hub by its id (``GET /v3/hubs/{hubId}``)."""
         operation = f"get hub {hub_id!r}"
-        hub = await self._get_one(operation, self._url("/v3/hubs", hub_id), Hub)
+        hub = await self._get_one(operation, self._url(HUBS, hub_id), Hub)
         self._learn_routes([hub])
         return hub
 
     async def get_hub_by_name(self, name: str) -> Hub:
         """One hub by its URL name (``Name``), never by its ``DisplayName``."""
         operation = f"get hub by URL name {name!r}"
-        hub = await self._get_one(operation, self._url("/v3/hubs/name", name), Hub)
+        hub = await self._get_one(operation, self._url(HUB_BY_NAME, name), Hub)
         self._learn_routes([hub])
         return hub
 
@@ -200,7 +202,7 @@ class HubClient:
     ) -> ProjectUser:
         """One user's permissions in a project."""
         url = await self._hub_url(
-            hub_id, self._version(api_version), "projects", project_id, "users", user_id
+            hub_id, self._version(api_version), PROJECTS, project_id, USERS, user_id
         )
         operation = f"get user {user_id!r} of project {project_id!r}"
         return await self._get_one(operation, url, ProjectUser)
@@ -216,9 +218,7 @@ class HubClient:
         api_version: ApiVersion | None = None,
     ) -> ChangeRequest:
         """The request :meth:`create_project_user` sends for these values (nothing is sent)."""
-        url = await self._hub_url(
-            hub_id, self._version(api_version), "projects", project_id, "users"
-        )
+        url = await self._hub_url(hub_id, self._version(api_version), PROJECTS, project_id, USERS)
         body = _change_body({"Email": email, "Role": role}, is_reviewer)
         return ChangeRequest("POST", url, body, f"add {email!r} to project {project_id!r}")
 
@@ -234,7 +234,7 @@ class HubClient:
     ) -> ChangeRequest:
         """The request :meth:`update_project_user` sends for these values (nothing is sent)."""
         url = await self._hub_url(
-            hub_id, self._version(api_version), "projects", project_id, "users", user_id
+            hub_id, self._version(api_version), PROJECTS, project_id, USERS, user_id
         )
         body = _change_body({"Role": role}, is_reviewer)
         return ChangeRequest("PUT", url, body, f"update user {user_id!r} of project {project_id!r}")
@@ -258,11 +258,11 @@ class HubClient:
             is_reviewer=is_reviewer,
             api_version=api_version,
         )
-        wanted = email.lower()
+        wanted = email_key(email)
         return await self._change(
             plan,
             lambda: self.list_project_users(hub_id, project_id, api_version=api_version),
-            lambda user: (user.user.email or "").lower() == wanted and not user.is_limited,
+            lambda user: email_key(user.user.email) == wanted and not user.is_limited,
         )
 
     async def update_project_user(
@@ -339,7 +339,7 @@ class HubClient:
 
     async def _hub_url(self, hub_id: Id, version: str, *segments: Id) -> str:
         route = await self._routes.of(hub_id, lambda: self.get_hub(hub_id))
-        return self._url(f"/{version}/hubs", hub_id, *segments, base=route.base_url)
+        return self._url(hub_scoped(version), hub_id, *segments, base=route.base_url)
 
     async def _get_list(
         self,
@@ -399,12 +399,12 @@ class HubClient:
     ) -> tuple[str, str]:
         """The operation and URL of a list: of hubs, of a hub's projects, of a project's users."""
         if hub_id is None:
-            return "list hubs", self._url("/v3/hubs")
+            return "list hubs", self._url(HUBS)
         if project_id is None:
-            url = await self._hub_url(hub_id, "v3", "projects")
+            url = await self._hub_url(hub_id, "v3", PROJECTS)
             return f"list projects of hub {hub_id!r}", url
         version = self._version(api_version)
-        url = await self._hub_url(hub_id, version, "projects", project_id, "users")
+        url = await self._hub_url(hub_id, version, PROJECTS, project_id, USERS)
         return f"list users of project {project_id!r}", url
 
     def planned_exchange(self, plan: ChangeRequest) -> Exchange:

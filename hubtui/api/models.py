@@ -12,6 +12,8 @@ from typing import Any, ClassVar, Self
 from pydantic import BaseModel, ConfigDict, RootModel, model_validator
 from pydantic.alias_generators import to_pascal
 
+from hubtui.api.identity import KNOWN_ROLES
+
 __all__ = [
     "SentRecord",
     "KNOWN_ROLES",
@@ -24,9 +26,6 @@ __all__ = [
     "Team",
     "UserSummary",
 ]
-
-#: Roles the public service documents, in order of growing rights. Others are kept as sent.
-KNOWN_ROLES: tuple[str, ...] = ("Reader", "Editor", "Admin")
 
 #: The one ``ProjectAccess`` value the spec names; its effect is the ``IsLimited`` rule.
 LIMITED_ACCESS = "Limited"

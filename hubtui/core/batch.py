@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from hubtui.core.access import ROLES, find_person, person_key
 from hubtui.core.changelog import (
     NOT_SENT_WORDS,
     Action,
@@ -39,7 +40,6 @@ from hubtui.core.changelog import (
 )
 from hubtui.core.emails import email_problem
 from hubtui.core.files import open_reading
-from hubtui.core.roles import ROLES
 from hubtui.core.sending import ChangedSinceRead, EarlierAddUnknown, send_change
 
 if TYPE_CHECKING:
@@ -57,11 +57,11 @@ __all__ = [
     "Verdict",
     "Wanted",
     "batches_in",
+    "decide",
     "new_batch_id",
     "prepare",
     "put_back_already",
     "revert_of",
-    "same_person",
 ]
 
 #: From this many changes, a batch asks for the count to be typed before it is sent.
@@ -128,7 +128,7 @@ class Wanted:
 
     @property
     def key(self) -> tuple[str, str, str]:
-        return (self.hub_id, self.project_id, self.email.casefold())
+        return (self.hub_id, self.project_id, person_key(self.email))
 
     @property
     def where(self) -> str:
@@ -321,12 +321,17 @@ async def prepare(
             )
             continue
         first_line[row.key] = row
-        preview.steps.append(_decide(row, lists[row.hub_id, row.project_id], log, read_only))
+        users = lists[row.hub_id, row.project_id]
+        preview.steps.append(_decide(row, users, log, read_only, client.api_version))
     return preview
 
 
 def _decide(
-    row: Wanted, users: Sequence[ProjectUser] | HubError, log: ChangeLog, read_only: bool
+    row: Wanted,
+    users: Sequence[ProjectUser] | HubError,
+    log: ChangeLog,
+    read_only: bool,
+    api_version: str,
 ) -> Step:
     from hubtui.api import HubError
 
@@ -337,7 +342,7 @@ def _decide(
         return Step(row, Verdict.SKIP, f"the role must be {', '.join(ROLES)}")
     if isinstance(users, HubError):
         return Step(row, Verdict.NOT_READ, f"the project's users could not be read: {users}")
-    user = _person(users, row.email)
+    user = find_person(users, row.email)
     now_seen = Seen.of(user)
     if row.seen is not None and row.seen != now_seen:
         return Step(
@@ -346,7 +351,7 @@ def _decide(
             f"was {row.seen.words()} when staged, now {now_seen.words()}: stage it again",
             now=now_seen,
         )
-    change, words, verdict = _change_for(row, user)
+    change, words, verdict = decide(row, user, api_version=api_version)
     if verdict is Verdict.SEND and read_only:
         return Step(row, Verdict.SKIP, f"read-only mode: nothing is sent ({words})", now=now_seen)
     if verdict is Verdict.SEND and change is not None and change.action == Action.ADD:
@@ -362,14 +367,16 @@ def _decide(
     return Step(row, verdict, words, change, now_seen)
 
 
-def _person(users: Sequence[ProjectUser], email: str) -> ProjectUser | None:
-    """The user of a project's list with this email (in any case), if any."""
-    folded = email.casefold()
-    return next((u for u in users if (u.user.email or "").casefold() == folded), None)
+def decide(
+    row: Wanted, user: ProjectUser | None, *, api_version: str
+) -> tuple[Change | None, str, Verdict]:
+    """What a wished change becomes, given the person as the project's list shows them now:
+    the change to send (to ``api_version``) and its difference, or why nothing is sent.
 
-
-def _change_for(row: Wanted, user: ProjectUser | None) -> tuple[Change | None, str, Verdict]:
-    """The change ``row`` needs, given the person as the list shows them."""
+    The one place this is decided: the form, ``add-user``/``set-role`` and every batch row
+    (a file's, a staged one's, a revert's) come here. What the wish leaves out is never sent
+    as a default: a reviewer flag not given is kept on an update and not sent on an add.
+    """
     limited = user is not None and bool(user.is_limited)
     if row.intent is Intent.LIMITED:
         if limited:
@@ -395,7 +402,8 @@ def _change_for(row: Wanted, user: ProjectUser | None) -> tuple[Change | None, s
         words = f"{how}: Role {row.role}" + (
             "" if row.reviewer is None else f", reviewer {'yes' if row.reviewer else 'no'}"
         )
-        return _change(row, Action.ADD, None, after, None), words, Verdict.SEND
+        change = _change(row, Action.ADD, None, after, None, api_version)
+        return change, words, Verdict.SEND
     before: dict[str, object] = {"Role": user.role, "IsReviewer": user.is_reviewer}
     after = {
         "Role": row.role or user.role,
@@ -405,7 +413,7 @@ def _change_for(row: Wanted, user: ProjectUser | None) -> tuple[Change | None, s
         return None, f"already {Seen.of(user).words()}", Verdict.SAME
     if row.intent is Intent.ADD:
         return None, f"already a direct member ({user.role}): set their role instead", Verdict.SKIP
-    change = _change(row, Action.UPDATE, before, after, str(user.user.id))
+    change = _change(row, Action.UPDATE, before, after, str(user.user.id), api_version)
     return change, change.summary, Verdict.SEND
 
 
@@ -415,6 +423,7 @@ def _change(
     before: dict[str, object] | None,
     after: dict[str, object],
     user_id: str | None,
+    api_version: str,
 ) -> Change:
     return Change(
         time=now(),
@@ -428,6 +437,7 @@ def _change(
         before=before,
         after=after,
         outcome="",
+        api_version=api_version,
     )
 
 
@@ -555,7 +565,7 @@ class Batch:
             change = result.change
             if isinstance(users, HubError) or change is None:
                 continue
-            user = _person(users, wanted.email)
+            user = find_person(users, wanted.email)
             if change.action == Action.ADD:
                 found = user is not None and user.is_direct_member is True
                 checked = log.settle_add(change, found)
@@ -692,18 +702,13 @@ def put_back_already(
     for changes in batches.values():
         for change in changes:
             if change.reverts == batch_id and change.outcome == Outcome.DONE and change.email:
-                done[change.hub_id, change.project_id, same_person(change.email)] = change
+                done[change.hub_id, change.project_id, person_key(change.email)] = change
     rest: list[Wanted] = []
     already: list[tuple[Wanted, Change]] = []
     for row in wanted:
-        found = done.get((row.hub_id, row.project_id, same_person(row.email)))
+        found = done.get((row.hub_id, row.project_id, person_key(row.email)))
         if found is None:
             rest.append(row)
         else:
             already.append((row, found))
     return rest, already
-
-
-def same_person(email: str) -> str:
-    """An email as two records of one person agree on it (case folded, spaces stripped)."""
-    return email.strip().casefold()

@@ -16,9 +16,9 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from hubtui.core.access import ROLES, role_named
 from hubtui.core.batch import Intent
 from hubtui.core.export import Cell
-from hubtui.core.roles import ROLES, role_named
 
 if TYPE_CHECKING:
     from hubtui.api import ProjectUser

@@ -22,10 +22,11 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hubtui.core.access import person_key
 from hubtui.core.files import open_private, open_reading
 
 if TYPE_CHECKING:
-    from hubtui.api import Hub, HubError, Project, ProjectUser
+    from hubtui.api import HubError
 
 
 class Outcome(StrEnum):
@@ -59,15 +60,6 @@ class Checked(StrEnum):
 PENDING, DONE, FAILED, UNKNOWN = Outcome.PENDING, Outcome.DONE, Outcome.FAILED, Outcome.UNKNOWN
 #: The detail of a change stopped after its pending line and before its request left.
 NOT_SENT_WORDS = "Stopped before it was sent: nothing was sent."
-
-
-def default_change_log_path() -> Path:
-    """``HUBTUI_DATA_DIR`` or the user data directory, then ``changes.jsonl``."""
-    if os.environ.get("HUBTUI_DATA_DIR"):
-        return Path(os.environ["HUBTUI_DATA_DIR"]).expanduser() / "changes.jsonl"
-    from platformdirs import user_data_path
-
-    return user_data_path("hubtui") / "changes.jsonl"
 
 
 @dataclass(frozen=True)
@@ -123,7 +115,7 @@ class Change:
             and self.outcome == UNKNOWN
             and self.checked is None
             and (self.hub_id, self.project_id) == (hub_id, project_id)
-            and (email is None or (self.email or "").lower() == email.lower())
+            and (email is None or person_key(self.email) == person_key(email))
         )
 
 
@@ -355,9 +347,9 @@ class ChangeLog:
         unknown = self._unknown_adds_of(hub_id, project_id)
         if not unknown:
             return []
-        emails = {e.lower() for e in present}
+        emails = {person_key(e) for e in present}
         return [
-            (c, Checked.FOUND if (c.email or "").lower() in emails else Checked.NOT_FOUND)
+            (c, Checked.FOUND if person_key(c.email) in emails else Checked.NOT_FOUND)
             for c in unknown
         ]
 
@@ -536,41 +528,6 @@ def owns(change: Change, server: str, profile: str | None, aliases: Sequence[str
     """Whether ``change`` was made on ``server`` (or one of its older names) under ``profile``."""
     return (change.server == server or change.server in aliases) and (
         (change.profile or None) == (profile or None)
-    )
-
-
-def planned_change(
-    *,
-    hub: Hub,
-    project: Project | None,
-    project_id: str,
-    user: ProjectUser | None,
-    email: str,
-    role: str,
-    is_reviewer: bool,
-    adding: bool,
-    api_version: str,
-) -> Change:
-    """The change a form is about to send: an add (with ``email``) or an update of ``user``'s
-    role and reviewer flag (what they had is its ``before``). Not yet begun: see
-    :meth:`ChangeLog.begin`."""
-    before: dict[str, object] | None = None
-    if not adding:
-        assert user is not None, "an update changes a user who is there"
-        before = {"Role": user.role, "IsReviewer": user.is_reviewer}
-    return Change(
-        time=now(),
-        action=Action.ADD if adding else Action.UPDATE,
-        hub_id=hub.id,
-        hub_name=hub.name,
-        project_id=project_id,
-        project_name=project.name if project else None,
-        user_id=str(user.user.id) if user else None,
-        email=email or None,
-        before=before,
-        after={"Role": role, "IsReviewer": is_reviewer},
-        outcome="",
-        api_version=api_version,
     )
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from hubtui.core.access import access_words, person_key, sent_field
 from hubtui.core.store import ListKey, ListRead, Snapshot, Store, record_hash
 
 __all__ = ["Difference", "Kind", "Side", "compare"]
@@ -133,12 +134,7 @@ def _arrow(field: str, before: Record, after: Record) -> str | None:
 
 
 def _access(user: Record) -> str:
-    limited = user.get("IsLimited")
-    if limited is True:
-        return "limited reader"
-    if limited is False:
-        return "direct member"
-    return "access not sent"
+    return access_words(sent_field(user, "IsLimited"))
 
 
 def _teams(user: Record) -> str:
@@ -148,18 +144,24 @@ def _teams(user: Record) -> str:
 
 
 def _user_key(user: Record) -> str:
-    person = user.get("User") if isinstance(user.get("User"), dict) else {}
-    assert isinstance(person, dict)
-    if person.get("Id") is not None:
-        return f"id:{person['Id']}"
-    return f"email:{str(person.get('Email') or '').lower()}"
+    person = _person(user)
+    if sent_field(person, "Id") is not None:
+        return f"id:{sent_field(person, 'Id')}"
+    return f"email:{person_key(str(sent_field(person, 'Email') or ''))}"
 
 
 def _who(user: Record) -> tuple[str, str]:
-    person = user.get("User") if isinstance(user.get("User"), dict) else {}
-    assert isinstance(person, dict)
-    shown = person.get("Email") or person.get("FullName") or person.get("UserName") or "?"
-    return str(shown), "" if person.get("Id") is None else str(person["Id"])
+    person = _person(user)
+    names = ("Email", "FullName", "UserName")
+    shown = next((v for v in (sent_field(person, n) for n in names) if v), "?")
+    person_id = sent_field(person, "Id")
+    return str(shown), "" if person_id is None else str(person_id)
+
+
+def _person(user: Record) -> Record:
+    """The person a project user's record names (empty when it names none)."""
+    person = sent_field(user, "User")
+    return person if isinstance(person, dict) else {}
 
 
 def _user_changes(before: Record, after: Record) -> list[str]:

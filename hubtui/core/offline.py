@@ -10,17 +10,16 @@ read is answered 404 saying so. Each answer remembers when its list was read.
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
 import httpx
 
 from hubtui.api.errors import NOT_KEPT_HEADER
-from hubtui.core.store import ListKey, Store, StoreError
+from hubtui.api.paths import Read, read_of
+from hubtui.core.store import ListKey, Store, StoreError, StorePort
 from hubtui.core.stored import stored_words
 
 __all__ = ["OFFLINE_TOKEN", "StoredAnswers", "open_offline"]
@@ -28,18 +27,11 @@ __all__ = ["OFFLINE_TOKEN", "StoredAnswers", "open_offline"]
 #: The client sends a token with each call; offline none leaves the process.
 OFFLINE_TOKEN = "offline"  # noqa: S105
 
-_HUBS = re.compile(r"/v3/hubs$")
-_HUB_BY_NAME = re.compile(r"/v3/hubs/name/(?P<name>[^/]+)$")
-_HUB = re.compile(r"/v3/hubs/(?P<hub>[^/]+)$")
-_PROJECTS = re.compile(r"/v[23]/hubs/(?P<hub>[^/]+)/projects$")
-_USERS = re.compile(r"/v[23]/hubs/(?P<hub>[^/]+)/projects/(?P<project>[^/]+)/users$")
-_USER = re.compile(r"/v[23]/hubs/(?P<hub>[^/]+)/projects/(?P<project>[^/]+)/users/(?P<user>[^/]+)$")
-
 
 class StoredAnswers(httpx.AsyncBaseTransport):
     """Answers reads from the store of one server and profile; refuses every change."""
 
-    def __init__(self, store: Store, origin: str, profile: str | None) -> None:
+    def __init__(self, store: StorePort, origin: str, profile: str | None) -> None:
         self.store = store
         self.origin = origin
         self.profile = profile
@@ -54,30 +46,27 @@ class StoredAnswers(httpx.AsyncBaseTransport):
                 "hubtui is reading stored data offline: nothing is sent to the server.",
             )
         path = request.url.raw_path.decode("ascii").split("?", 1)[0]
-        for pattern, answer in self._routes():
-            found = pattern.search(path)
-            if found:
-                parts = {key: unquote(value) for key, value in found.groupdict().items()}
-                try:
-                    return answer(**parts)
-                except (StoreError, sqlite3.Error) as error:
-                    return _problem(500, "Store unreadable", f"Offline: {error}")
-        return _problem(404, "Not stored", f"hubtui keeps no answer for {path} offline.")
+        read = read_of(path)
+        if read is None:
+            return _problem(404, "Not stored", f"hubtui keeps no answer for {path} offline.")
+        try:
+            return self._answer(read)
+        except (StoreError, sqlite3.Error) as error:
+            return _problem(500, "Store unreadable", f"Offline: {error}")
 
-    def _routes(self) -> list[tuple[re.Pattern[str], Callable[..., httpx.Response]]]:
-        return [
-            (_HUBS, lambda: self._list(ListKey("hubs"), "the hub list")),
-            (_HUB_BY_NAME, lambda name: self._hub(lambda hub: hub.get("Name") == name, name)),
-            (_HUB, lambda hub: self._hub(lambda found: found.get("Id") == hub, hub)),
-            (_PROJECTS, lambda hub: self._list(ListKey("projects", hub), "this hub's projects")),
-            (
-                _USERS,
-                lambda hub, project: self._list(
-                    ListKey("users", hub, project), "this project's users"
-                ),
-            ),
-            (_USER, self._user),
-        ]
+    def _answer(self, read: Read) -> httpx.Response:
+        """The kept answer to one read of the contract."""
+        if read.kind == "hubs":
+            return self._list(ListKey("hubs"), "the hub list")
+        if read.kind == "hub_by_name":
+            return self._hub(lambda hub: hub.get("Name") == read.name, read.name)
+        if read.kind == "hub":
+            return self._hub(lambda found: found.get("Id") == read.hub, read.hub)
+        if read.kind == "projects":
+            return self._list(ListKey("projects", read.hub), "this hub's projects")
+        if read.kind == "users":
+            return self._list(ListKey("users", read.hub, read.project), "this project's users")
+        return self._user(read.hub, read.project, read.user)
 
     def _kept(self, key: ListKey) -> list[dict[str, Any]] | None:
         found = self.store.last_known(self.origin, self.profile, key)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from hubtui.core.access import person_key, sent_field
 from hubtui.core.text import fold, inert
 
 if TYPE_CHECKING:
@@ -66,13 +67,17 @@ class PersonQuery:
     def matches_sent(self, record: Mapping[str, Any]) -> bool:
         """:meth:`matches` on a project user as the server sent it, before validation."""
         person = record.get("User")
+        if person is None:  # a field by the other name the records accept (``user``)
+            person = sent_field(record, "User")
         if not isinstance(person, dict):
             return False
         if self.kind != "name":  # the common case, kept short: it runs once per user listed
             email = person.get("Email")
+            if email is None:
+                email = sent_field(person, "Email")
             return isinstance(email, str) and self._address_matches(fold(email))
         keys = ("FirstName", "LastName", "UserName", "Email")
-        return self._matches(*(person.get(key) for key in keys))
+        return self._matches(*(sent_field(person, key) for key in keys))
 
     def _address_matches(self, address: str) -> bool:
         if self.kind == "email":
@@ -191,7 +196,7 @@ def summary(query: PersonQuery, findings: Iterable[Finding], progress: Progress)
             not_read.add((hub_id, finding.project.id if finding.project else None))
         elif finding.user is not None and finding.project is not None:
             key = (hub_id, finding.project.id)
-            people.add((finding.user.user.email or str(finding.user.user.id)).lower())
+            people.add(person_key(finding.user.user.email) or str(finding.user.user.id))
             if finding.user.is_limited:
                 limited.add(key)
             else:

@@ -32,15 +32,19 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
-from hubtui.core.changelog import default_change_log_path, now
+from hubtui.core.changelog import now
 from hubtui.core.files import FileRefused, check_existing, open_private
+from hubtui.core.places import default_store_path
 from hubtui.core.text import nesting
 from hubtui.hosts import server_identity
 
 __all__ = [
+    "MIGRATIONS",
     "SCHEMA",
+    "Migration",
+    "StorePort",
     "ListKey",
     "ListRead",
     "Snapshot",
@@ -55,8 +59,6 @@ __all__ = [
     "record_hash",
 ]
 
-#: The schema this version writes; a store of a newer one is refused, an older one migrated.
-SCHEMA = 1
 #: Words a record's JSON is made of, for compressing each record alone (stored in the file, so
 #: a file always decodes with the dictionary it was written with).
 _ZDICT = b"".join(
@@ -120,7 +122,22 @@ _ZDICT = b"".join(
     )
 )
 
-_TABLES = """
+
+@dataclass(frozen=True)
+class Migration:
+    """One step of the schema: applied in one transaction, after the steps before it, and
+    recorded as the store's schema version (``PRAGMA user_version``) in that same transaction."""
+
+    version: int
+    what: str
+    statements: str
+    """SQL statements separated by ``;`` (none holds a ``;`` of its own)."""
+
+    def each(self) -> list[str]:
+        return [s.strip() for s in self.statements.split(";") if s.strip()]
+
+
+_FIRST = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB);
 CREATE TABLE IF NOT EXISTS records (hash BLOB PRIMARY KEY, body BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS lists (
@@ -150,6 +167,14 @@ CREATE TABLE IF NOT EXISTS latest (
 );
 """
 
+#: The schema as ordered steps (sqlite-utils' migrations are the anchor): a new table or column
+#: is a new step at the end, never an edit of a step a store may already have applied.
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "records, lists, snapshots, reads, members, the latest lists", _FIRST),
+)
+#: The schema this version writes; a store of a newer one is refused, an older one migrated.
+SCHEMA = MIGRATIONS[-1].version
+
 
 #: The most a kept list or record inflates to when read back, and how deep it may nest.
 STORED_LIST_BYTES = 128 * 1024 * 1024
@@ -159,7 +184,11 @@ STORED_DEPTH = 64
 
 #: Every table and index the schema makes: a store that says it is of the schema but lacks one
 #: is refused as it is opened, not when a query fails later.
-_NAMES = frozenset(re.findall(r"CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)", _TABLES))
+_NAMES = frozenset(
+    re.findall(
+        r"CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)", " ".join(m.statements for m in MIGRATIONS)
+    )
+)
 
 
 class StoreError(Exception):
@@ -242,15 +271,6 @@ class StoreInfo:
 
 
 #: The demo's own store, apart from the person's.
-DEMO_STORE = "demo-store.sqlite3"
-
-
-def default_store_path(*, demo: bool = False) -> Path:
-    """``store.sqlite3`` beside the change log (``HUBTUI_DATA_DIR`` or the user data directory);
-    the demo API's is ``demo-store.sqlite3``, so that the demo never mixes with real servers."""
-    return default_change_log_path().with_name(DEMO_STORE if demo else "store.sqlite3")
-
-
 def store_key(
     base_url: str | None, profile: str | None, *, demo: bool
 ) -> tuple[Path, str, str | None]:
@@ -649,24 +669,99 @@ def _refusal(path: Path, error: BaseException) -> StoreError:
 
 
 def _migrate(db: sqlite3.Connection, path: Path, *, read_only: bool) -> None:
-    """Bring the schema to :data:`SCHEMA`; refuse a newer one."""
+    """Bring the schema to :data:`SCHEMA`, one step at a time, each in one transaction; refuse
+    a newer one. Another process migrating at the same moment is waited for (the busy
+    timeout), and a step it applied meanwhile is not applied again."""
+    version = _version(db)
+    if version > SCHEMA:
+        raise _newer(path, version)
+    if version == SCHEMA:
+        _check_tables(db, path, version)
+        return
+    if read_only:
+        raise StoreError(f"The store {path} is empty or of an old schema; open it to write.")
+    for step in MIGRATIONS:
+        if step.version <= version:
+            continue
+        db.execute("BEGIN IMMEDIATE")  # one writer: the version read again inside
+        try:
+            now_at = _version(db)
+            if now_at > SCHEMA:
+                raise _newer(path, now_at)
+            if now_at < step.version:
+                for statement in step.each():
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {int(step.version)}")
+                if step.version == 1:
+                    db.execute(
+                        "INSERT OR IGNORE INTO meta (key, value) VALUES ('zdict', ?)", (_ZDICT,)
+                    )
+        except BaseException:
+            db.rollback()
+            raise
+        db.commit()
+        version = step.version
+
+
+def _version(db: sqlite3.Connection) -> int:
     with closing(db.cursor()) as cursor:
-        version = int(cursor.execute("PRAGMA user_version").fetchone()[0])
-        if version > SCHEMA:
-            raise StoreError(
-                f"The store {path} was written by a newer hubtui (schema {version}; this one "
-                f"reads {SCHEMA}); hubtui runs without it. Upgrade hubtui, or move the file away."
-            )
-        if version == SCHEMA:
-            found = {row[0] for row in cursor.execute("SELECT name FROM sqlite_master")}
-            if lacking := sorted(_NAMES - found):
-                raise StoreError(
-                    f"The store {path} says it is of schema {version} but lacks "
-                    f"{', '.join(lacking)}; hubtui runs without it. Move the file away to start "
-                    "a new one."
-                )
-            return
-        if read_only:
-            raise StoreError(f"The store {path} is empty or of an old schema; open it to write.")
-        cursor.executescript(f"BEGIN; {_TABLES} PRAGMA user_version = {SCHEMA}; COMMIT;")
-        cursor.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('zdict', ?)", (_ZDICT,))
+        return int(cursor.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _newer(path: Path, version: int) -> StoreError:
+    return StoreError(
+        f"The store {path} was written by a newer hubtui (schema {version}; this one "
+        f"reads {SCHEMA}); hubtui runs without it. Upgrade hubtui, or move the file away."
+    )
+
+
+def _check_tables(db: sqlite3.Connection, path: Path, version: int) -> None:
+    found = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+    if lacking := sorted(_NAMES - found):
+        raise StoreError(
+            f"The store {path} says it is of schema {version} but lacks "
+            f"{', '.join(lacking)}; hubtui runs without it. Move the file away to start "
+            "a new one."
+        )
+
+
+class StorePort(Protocol):
+    """What hubtui asks of a store, whatever engine keeps it: the Workspace, the offline
+    transport and the commands use a store through this alone. :class:`Store` (SQLite, one
+    file, the default) implements it; another engine can, holding the same steps of
+    :data:`MIGRATIONS` and answering :class:`StoreError` for every failure."""
+
+    path: Path
+
+    def close(self) -> None: ...
+    def __enter__(self) -> Self: ...
+    def __exit__(self, *exc: object) -> None: ...
+    def record(self, key: bytes) -> dict[str, Any]: ...
+    def save_latest(
+        self,
+        origin: str,
+        profile: str | None,
+        key: ListKey,
+        records: Sequence[Mapping[str, Any]],
+        read_at: str | None = None,
+    ) -> None: ...
+    def latest(
+        self, origin: str, profile: str | None, key: ListKey
+    ) -> tuple[list[dict[str, Any]], str] | None: ...
+    def last_known(
+        self, origin: str, profile: str | None, key: ListKey
+    ) -> tuple[list[dict[str, Any]], str] | None: ...
+    def write_snapshot(self, snapshot: Snapshot) -> SnapshotInfo: ...
+    def snapshots(
+        self, origin: str | None = None, profile: str | None = None
+    ) -> list[SnapshotInfo]: ...
+    def snapshot(self, snapshot_id: int) -> SnapshotInfo: ...
+    def reads(self, snapshot_id: int) -> dict[ListKey, ListRead]: ...
+    def info(self) -> StoreInfo: ...
+    def prune(self, before: str) -> int: ...
+    def vacuum(self) -> None: ...
+
+
+def _implements_the_port(store: Store) -> StorePort:
+    """Checked by mypy only: the SQLite store is a :class:`StorePort`."""
+    return store

@@ -1,13 +1,32 @@
 """The same answers without the screen: commands that print and exit, for scripts and tickets.
 
 They share every setting, the token rules, the client, the search engine and the export rules
-with the app, and never import Textual, so they start fast. Every command is held to one table
-of exit statuses (:data:`EXIT_TABLE`).
+with the app, and never import Textual, so they start fast: only the module of the command run is
+imported (:data:`~hubtui.headless.arguments.COMMANDS`). Every command is held to one table of
+exit statuses (:data:`EXIT_TABLE`).
 """
 
-from hubtui.headless.commands import HEADLESS, add_commands, run
-from hubtui.headless.output import EXIT_STATUSES, EXIT_TABLE, aligned
-from hubtui.headless.tables import resolve_hub
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import TYPE_CHECKING
+
+from hubtui.headless.arguments import COMMANDS, HEADLESS, add_commands, file_pair
+from hubtui.headless.output import (
+    BROKEN_PIPE,
+    EXIT_STATUSES,
+    EXIT_TABLE,
+    INTERRUPTED,
+    Stop,
+    aligned,
+)
+
+if TYPE_CHECKING:
+    import argparse
+
+    from hubtui.core.workspace import Workspace
 
 __all__ = [
     "EXIT_STATUSES",
@@ -15,6 +34,25 @@ __all__ = [
     "HEADLESS",
     "add_commands",
     "aligned",
-    "resolve_hub",
+    "file_pair",
     "run",
 ]
+
+
+def run(args: argparse.Namespace, workspace: Workspace) -> int:
+    """Run one headless command on ``workspace``, importing only its module; its exit status."""
+    module = "hubtui.headless.history" if file_pair(args) else COMMANDS[args.command]
+    try:
+        status: int = importlib.import_module(module).main(args, workspace)
+    except Stop as stop:
+        print(f"hubtui: {stop.message}", file=sys.stderr)
+        return stop.status
+    except KeyboardInterrupt:
+        print("\nhubtui: stopped.", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:
+        # Whatever is still buffered goes nowhere, quietly, instead of a traceback at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BROKEN_PIPE
+    return status

@@ -43,7 +43,7 @@ from hubtui.core.export import render, write_export
 from hubtui.core.files import read_bounded, refusal_words
 from hubtui.core.sending import plan
 from hubtui.core.text import inert
-from hubtui.headless.changes import ask, change_log, read_only_words
+from hubtui.headless.changes import ask, read_only_words
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,
@@ -52,6 +52,7 @@ from hubtui.headless.output import (
     UNKNOWN_OUTCOME,
     StatusLine,
     Stop,
+    with_client,
 )
 from hubtui.headless.tables import resolve_hub
 
@@ -60,37 +61,7 @@ if TYPE_CHECKING:
 
     from hubtui.api import Hub, HubClient
     from hubtui.config import Settings
-
-
-def add_batch_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from hubtui.headless.output import EXIT_STATUSES
-
-    def command(name: str, help_text: str) -> argparse.ArgumentParser:
-        parser = commands.add_parser(
-            name, help=help_text, description=help_text, epilog=EXIT_STATUSES, allow_abbrev=False
-        )
-        parser.add_argument("--yes", action="store_true", help="send without asking")
-        parser.add_argument(
-            "--dry-run",
-            action="store_true",
-            help="print the preview and exactly the requests; send nothing",
-        )
-        parser.add_argument("--verbose", action="store_true", help="print each request")
-        return parser
-
-    apply = command(
-        "apply",
-        "apply a CSV of hub, project, email, role, reviewer (a users export, edited): each row "
-        "a direct member with that role. Previewed, asked, sent; the outcome of each row is "
-        "written to a results CSV beside it, which can be corrected and applied again",
-    )
-    apply.add_argument("file", metavar="FILE.csv")
-    revert = command(
-        "revert",
-        "put back what a batch changed (roles and reviewer flags, from the change log); the "
-        "people it added are listed, since nobody can be removed through this API",
-    )
-    revert.add_argument("batch", metavar="BATCH", help="the batch id (hubtui apply prints it)")
+    from hubtui.core.workspace import Workspace
 
 
 @dataclass
@@ -103,9 +74,8 @@ class Row:
     message: str
 
 
-async def apply_command(
-    args: argparse.Namespace, client: HubClient, settings: Settings, server_label: str
-) -> int:
+async def apply_command(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
+    settings = workspace.settings
     if settings.read_only:
         raise Stop(NOT_SENT, read_only_words(args))
     path = Path(args.file)
@@ -125,7 +95,7 @@ async def apply_command(
     if not given:
         raise Stop(NOTHING, f"{inert(str(path))} has no rows to apply.")
     rows = await _wanted_rows(client, given)
-    log = change_log(settings, server_label)
+    log = workspace.change_log
     wanted = [row.wanted for row in rows if row.wanted is not None]
     preview = await _prepare(args, client, settings, log, wanted)
     steps = iter(preview.steps)
@@ -152,19 +122,19 @@ async def apply_command(
     return _status(rows, batch, dry_run=False)
 
 
-async def revert_command(
-    args: argparse.Namespace, client: HubClient, settings: Settings, server_label: str
-) -> int:
+async def revert_command(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
+    settings = workspace.settings
     if settings.read_only:
         raise Stop(NOT_SENT, read_only_words(args))
-    log = change_log(settings, server_label)
+    log = workspace.change_log
     batches = batches_in(log)
     changes = batches.get(args.batch)
     if changes is None:
         known = ", ".join(list(batches)[-5:]) or "none"
         raise Stop(
             NOTHING,
-            f"no batch {inert(args.batch)} sent to {inert(server_label)} in the change log "
+            f"no batch {inert(args.batch)} sent to {inert(workspace.server_label)} in the "
+            "change log "
             f"{log.path} (the latest: {inert(known)}).",
         )
     wanted, cannot = revert_of(changes)
@@ -446,3 +416,11 @@ def _status(rows: Sequence[Row], batch: Batch | None, *, dry_run: bool) -> int:
     if verdicts & refused:
         return NOT_SENT
     return OK
+
+
+def main(args: argparse.Namespace, workspace: Workspace) -> int:
+    """apply and revert."""
+    command = apply_command if args.command == "apply" else revert_command
+    return asyncio.run(
+        with_client(args, workspace, lambda client: command(args, client, workspace))
+    )

@@ -11,25 +11,22 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from hubtui.api.exchanges import as_curl
+from hubtui.core.access import find_person
+from hubtui.core.batch import Intent, Verdict, Wanted, decide
 from hubtui.core.changelog import (
-    Action,
-    Change,
     ChangeLog,
     ChangeLogError,
     Outcome,
-    default_change_log_path,
-    now,
 )
 from hubtui.core.emails import email_problem
 from hubtui.core.sending import ChangedSinceRead, EarlierAddUnknown, plan, send_change
 from hubtui.core.text import inert
-from hubtui.hosts import DEMO_LABEL, server_aliases, server_identity
 
 if TYPE_CHECKING:
     import argparse
 
     from hubtui.api import HubClient, ProjectUser
-    from hubtui.config import Settings
+    from hubtui.core.workspace import Workspace
 
 from hubtui.headless.output import (
     NOT_SENT,
@@ -38,6 +35,7 @@ from hubtui.headless.output import (
     REFUSED,
     UNKNOWN_OUTCOME,
     Stop,
+    with_client,
 )
 from hubtui.headless.tables import resolve_hub
 
@@ -55,27 +53,6 @@ def read_only_words(args: argparse.Namespace) -> str:
         "read-only is on (--read-only, HUBTUI_READ_ONLY or read_only in the config file): "
         "no change is sent."
     )
-
-
-def change_log(settings: Settings, server_label: str) -> ChangeLog:
-    """The change log of a headless command: an outcome it cannot write is a warning on stderr,
-    with the line to add by hand."""
-
-    def unlogged(message: str) -> None:
-        print(
-            f"hubtui: WARNING: an outcome is not in the change log. {inert(message, limit=None)}",
-            file=sys.stderr,
-        )
-
-    base_url = None if server_label == DEMO_LABEL else settings.base_url
-    log = ChangeLog(
-        default_change_log_path(),
-        server=server_identity(base_url),
-        profile=None if base_url is None else settings.profile,
-        on_write_error=unlogged,
-    )
-    log.aliases = server_aliases(base_url)
-    return log
 
 
 async def ask(question: str) -> str:
@@ -128,10 +105,9 @@ def _check_unknown_adds(
         )
 
 
-async def change_command(
-    args: argparse.Namespace, client: HubClient, settings: Settings, server_label: str
-) -> int:
+async def change_command(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     """add-user and set-role: the same reads and refusals whether sent or a dry run."""
+    settings = workspace.settings
 
     if settings.read_only:
         raise Stop(NOT_SENT, read_only_words(args))
@@ -144,58 +120,47 @@ async def change_command(
     hub = await resolve_hub(client, args.hub)
     users = await client.list_project_users(hub.id, args.project)
 
-    log = change_log(settings, server_label)
+    log = workspace.change_log
     sends = not (args.dry_run or args.curl)
     _check_unknown_adds(log, hub.id, str(args.project), users, dry_run=not sends)
-    wanted = email.lower()
-    user = next((u for u in users if (u.user.email or "").lower() == wanted), None)
+    user = find_person(users, email)
     where = f"project {inert(args.project)} of hub {inert(hub.name)}"
-    if adding:
-        if user is not None and user.is_direct_member:
-            raise Stop(
-                NOT_SENT,
-                f"{inert(email)} is already a member of {where} as {inert(user.role)}: there "
-                "is nobody to add. Change their role with: hubtui set-role",
-            )
-        before: dict[str, object] | None = None
-        after: dict[str, object] = {"Role": args.role}
-        if args.reviewer is not None:
-            after["IsReviewer"] = args.reviewer  # never a default sent
-        if user is not None and user.is_limited:
-            print(
-                f"{inert(email)} is a limited reader of this project: the add makes them a "
-                "direct member.",
-                file=sys.stderr,
-            )
-    else:
-        if user is None:
-            raise Stop(NOTHING, f"{inert(email)} is not in {where}.")
-        if user.is_limited:
-            raise Stop(
-                NOT_SENT,
-                f"{inert(email)} is a limited reader, not a member: there is no role to "
-                "change. Add them as a member with: hubtui add-user",
-            )
-        reviewer = user.is_reviewer if args.reviewer is None else bool(args.reviewer)
-        before = {"Role": user.role, "IsReviewer": user.is_reviewer}
-        after = {"Role": args.role, "IsReviewer": reviewer}
-        if before == after:
-            print("Nothing to change, so nothing was sent.", file=sys.stderr)
-            return OK
-    change = Change(
-        time=now(),
-        action=Action.ADD if adding else Action.UPDATE,
-        hub_id=hub.id,
-        hub_name=hub.name,
-        project_id=str(args.project),
-        project_name=None,
-        user_id=str(user.user.id) if user and not adding else None,
-        email=email,
-        before=before,
-        after=after,
-        outcome="",
-        api_version=client.api_version,
+    if adding and user is not None and user.is_direct_member:
+        raise Stop(
+            NOT_SENT,
+            f"{inert(email)} is already a member of {where} as {inert(user.role)}: there "
+            "is nobody to add. Change their role with: hubtui set-role",
+        )
+    if not adding and user is None:
+        raise Stop(NOTHING, f"{inert(email)} is not in {where}.")
+    if not adding and user is not None and user.is_limited:
+        raise Stop(
+            NOT_SENT,
+            f"{inert(email)} is a limited reader, not a member: there is no role to "
+            "change. Add them as a member with: hubtui add-user",
+        )
+    if adding and user is not None and user.is_limited:
+        print(
+            f"{inert(email)} is a limited reader of this project: the add makes them a "
+            "direct member.",
+            file=sys.stderr,
+        )
+    wish = Wanted(
+        hub.id,
+        hub.name,
+        str(args.project),
+        None,
+        email,
+        Intent.ADD if adding else Intent.SET,
+        role=args.role,
+        reviewer=args.reviewer,
     )
+    change, words, verdict = decide(wish, user, api_version=client.api_version)
+    if verdict is Verdict.SAME:
+        print("Nothing to change, so nothing was sent.", file=sys.stderr)
+        return OK
+    if change is None:
+        raise Stop(NOT_SENT, f"{inert(email)} in {where}: {inert(words)}. Nothing was sent.")
     # The preview is the answer (stdout), but for --curl, whose answer is the command alone.
     preview = sys.stderr if args.curl else sys.stdout
     print(f"{change.action} {inert(email)} in {where}: {inert(change.summary)}", file=preview)
@@ -228,3 +193,10 @@ async def change_command(
             print(f"Done: {inert(email)} is {inert(sent.user.role)}.", file=sys.stderr)
         return OK
     return REFUSED if sent.outcome == Outcome.FAILED else UNKNOWN_OUTCOME
+
+
+def main(args: argparse.Namespace, workspace: Workspace) -> int:
+    """add-user and set-role."""
+    return asyncio.run(
+        with_client(args, workspace, lambda client: change_command(args, client, workspace))
+    )

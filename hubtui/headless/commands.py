@@ -1,48 +1,31 @@
-"""The commands: their arguments, and each one run to its answer."""
+"""The reading commands (hubs, hub, projects, users, who), each run to its answer."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from hubtui.api.exchanges import as_curl
 from hubtui.core.layout import Column
 from hubtui.core.text import fold, inert
-from hubtui.core.words import access_cell, size_words
+from hubtui.core.words import access_cell
 
 if TYPE_CHECKING:
     import argparse
 
     from hubtui.api import Hub, HubClient
-    from hubtui.api.exchanges import Exchange
     from hubtui.config import Settings
+    from hubtui.core.workspace import Workspace
 
-from hubtui.headless.batch import add_batch_commands, apply_command, revert_command
-from hubtui.headless.changes import change_command
-from hubtui.headless.history import (
-    add_history_commands,
-    diff_command,
-    diff_files,
-    file_pair,
-    snapshot_command,
-    store_command,
-    who_history,
-)
 from hubtui.headless.output import (
-    BROKEN_PIPE,
-    EXIT_STATUSES,
-    FORMATS,
-    INTERRUPTED,
     NOTHING,
     OK,
     REFUSED,
     StatusLine,
-    Stop,
     Table,
-    print_table,
+    print_answer,
+    with_client,
 )
 from hubtui.headless.tables import (
     hub_table,
@@ -53,187 +36,19 @@ from hubtui.headless.tables import (
 )
 
 
-def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The headless sub-commands, beside the app's own."""
+def main(args: argparse.Namespace, workspace: Workspace) -> int:
+    """hubs, hub, projects, users and who: read, then print in the format asked."""
+    if args.command == "who" and args.history:
+        from hubtui.headless.history import main as history
 
-    def command(name: str, help_text: str) -> argparse.ArgumentParser:
-        parser = commands.add_parser(
-            name, help=help_text, description=help_text, epilog=EXIT_STATUSES, allow_abbrev=False
-        )
-        parser.add_argument(
-            "--format",
-            choices=FORMATS,
-            help="table on a terminal, jsonl when piped (JSON keeps the API's field names)",
-        )
-        verbose(parser)
-        return parser
+        return history(args, workspace)
 
-    def verbose(parser: argparse.ArgumentParser) -> None:
-        parser.add_argument(
-            "--verbose",
-            action="store_true",
-            help="print each request and its answer to stderr (the token never), stdout unchanged",
-        )
+    async def read(client: HubClient) -> int:
+        if getattr(args, "curl", False):
+            return await _curl(args, client)
+        return print_answer(args, *await _query(args, client, workspace.settings))
 
-    def curl(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        parser.add_argument(
-            "--curl",
-            action="store_true",
-            help="print the list's request as a curl command (token from $HUBTUI_TOKEN) and do "
-            "not send it (a hub given by Name is looked up first, for its address)",
-        )
-        return parser
-
-    curl(command("hubs", "list every hub: Name (URL name) and DisplayName"))
-    command("hub", "one hub by its Name or Id").add_argument("hub", metavar="HUB")
-    curl(command("projects", "a hub's projects")).add_argument("hub", metavar="HUB")
-    users = curl(command("users", "a project's users: members and limited readers"))
-    users.add_argument("hub", metavar="HUB")
-    users.add_argument("project", metavar="PROJECT", help="the project's id")
-    only = users.add_mutually_exclusive_group()
-    only.add_argument("--limited", action="store_true", help="only limited readers")
-    only.add_argument("--members", action="store_true", help="only direct members")
-    who = command(
-        "who",
-        "find a person (email, @domain or name) in every project. Exit status 0: every project "
-        "read and someone found; 1: every project read and nobody found; 3: a project could "
-        "not be read, whatever was found (the output lists it)",
-    )
-    who.add_argument("query", metavar="QUERY")
-    who.add_argument("--hub", help="search only this hub (Name or Id)")
-    who.add_argument(
-        "--history",
-        action="store_true",
-        help="the person's access in each snapshot kept (hubtui snapshot), oldest first",
-    )
-    for name, help_text in (
-        ("add-user", "add a user to a project as a direct member"),
-        ("set-role", "change a direct member's role"),
-    ):
-        change = commands.add_parser(
-            name, help=help_text, description=help_text, epilog=EXIT_STATUSES, allow_abbrev=False
-        )
-        change.add_argument("hub", metavar="HUB")
-        change.add_argument("project", metavar="PROJECT")
-        change.add_argument("email", metavar="EMAIL")
-        change.add_argument("role", metavar="ROLE", type=_role, help="Reader, Editor or Admin")
-        change.add_argument("--reviewer", action="store_true", default=None, help="as a reviewer")
-        change.add_argument("--yes", action="store_true", help="send without asking")
-        change.add_argument(
-            "--dry-run", action="store_true", help="print what would be sent; send nothing"
-        )
-        change.add_argument(
-            "--curl",
-            action="store_true",
-            help="print the change as a curl command (token from $HUBTUI_TOKEN); send nothing",
-        )
-        verbose(change)
-
-    add_history_commands(commands, command)
-    add_batch_commands(commands)
-
-
-HEADLESS = frozenset(
-    {
-        "hubs",
-        "hub",
-        "projects",
-        "users",
-        "who",
-        "add-user",
-        "set-role",
-        "apply",
-        "revert",
-        "snapshot",
-        "diff",
-        "store",
-    }
-)
-
-
-def run(
-    args: argparse.Namespace,
-    connect: Callable[[], HubClient],
-    settings: Settings,
-    server_label: str,
-    last_week: Callable[[], HubClient] | None = None,
-) -> int:
-    """Run one headless command; its exit status. ``last_week``: the demo's API as it was a
-    week ago (under ``--demo``), whose snapshot starts the demo's store."""
-    try:
-        if args.command == "store":
-            return store_command(args, settings, args.demo)
-        if file_pair(args):
-            return _print(args, *diff_files(args))
-        return asyncio.run(_run(args, connect, settings, server_label, last_week))
-    except Stop as stop:
-        print(f"hubtui: {stop.message}", file=sys.stderr)
-        return stop.status
-    except KeyboardInterrupt:
-        print("\nhubtui: stopped.", file=sys.stderr)
-        return INTERRUPTED
-    except BrokenPipeError:
-        # Whatever is still buffered goes nowhere, quietly, instead of a traceback at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return BROKEN_PIPE
-
-
-async def _run(
-    args: argparse.Namespace,
-    connect: Callable[[], HubClient],
-    settings: Settings,
-    server_label: str,
-    last_week: Callable[[], HubClient] | None = None,
-) -> int:
-    from hubtui.api import HubError, NotFoundError
-
-    client = connect()
-    if getattr(args, "verbose", False):
-        client.exchanges.listeners.append(print_exchange)
-    async with client:
-        try:
-            if args.command in ("add-user", "set-role"):
-                return await change_command(args, client, settings, server_label)
-            if args.command == "apply":
-                return await apply_command(args, client, settings, server_label)
-            if args.command == "revert":
-                return await revert_command(args, client, settings, server_label)
-            if getattr(args, "curl", False):
-                return await _curl(args, client)
-            if args.command == "snapshot":
-                return await snapshot_command(args, client, settings, args.demo, last_week)
-            if args.command == "diff":
-                table, status = await diff_command(args, client, settings, args.demo, last_week)
-            elif args.command == "who" and args.history:
-                table, status = await who_history(args, settings, args.demo, last_week)
-            else:
-                table, status = await _query(args, client, settings)
-        except NotFoundError as error:
-            raise Stop(NOTHING, inert(str(error), limit=1000)) from None
-        except HubError as error:
-            raise Stop(REFUSED, inert(str(error), limit=1000)) from None
-    return _print(args, table, status)
-
-
-def _print(args: argparse.Namespace, table: Table, status: int) -> int:
-    fmt = args.format or ("table" if sys.stdout.isatty() else "jsonl")
-    if not table.items:  # said on stderr whatever the streams are: stdout keeps the format
-        print(f"hubtui: {table.empty}.", file=sys.stderr)
-    print_table(table, fmt, sys.stdout)
-    return status
-
-
-def print_exchange(exchange: Exchange) -> None:
-    """``> GET https://…`` then ``< 200 OK 35 ms 2.1 KB``, on stderr, every value inert."""
-    retry = f" (retry {exchange.attempt})" if exchange.attempt else ""
-    print(f"> {exchange.method} {inert(exchange.url, limit=None)}{retry}", file=sys.stderr)
-    took = f"{exchange.seconds * 1000:.0f} ms"
-    if exchange.status is None:
-        print(f"< no answer after {took}: {inert(exchange.error)}", file=sys.stderr)
-        return
-    said = inert(f"{exchange.status} {exchange.reason}".strip())
-    print(f"< {said} {took} {size_words(exchange.response_size)} [{exchange.id}]", file=sys.stderr)
+    return asyncio.run(with_client(args, workspace, read))
 
 
 async def _curl(args: argparse.Namespace, client: HubClient) -> int:
@@ -282,18 +97,6 @@ async def _query(
         )
         return table, OK if users else NOTHING
     return await _who(args, client, settings, hub)
-
-
-def _role(text: str) -> str:
-    """A role typed in any case, as the server spells it (the rule of batch files too)."""
-    import argparse
-
-    from hubtui.core.roles import ROLES, role_named
-
-    role = role_named(text)
-    if role is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(ROLES)}")
-    return role
 
 
 async def _project_name(client: HubClient, hub: Hub, project_id: str) -> str | None:

@@ -3,96 +3,64 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import re
 import sys
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hubtui.core.access import access_words
 from hubtui.core.changelog import stamp
 from hubtui.core.files import refusal_words
 from hubtui.core.layout import Column
 from hubtui.core.text import inert
 from hubtui.core.words import amount, size_words
-from hubtui.headless.output import NOT_SENT, NOTHING, OK, REFUSED, StatusLine, Stop, Table
+from hubtui.headless.arguments import file_pair
+from hubtui.headless.output import (
+    NOT_SENT,
+    NOTHING,
+    OK,
+    REFUSED,
+    StatusLine,
+    Stop,
+    Table,
+    print_answer,
+    with_client,
+)
 from hubtui.headless.tables import resolve_hub
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
-    from hubtui.config import Settings
     from hubtui.core.diff import Difference, Side
     from hubtui.core.people import Progress
     from hubtui.core.store import Snapshot, Store
+    from hubtui.core.workspace import Workspace
 
 # The store, the diff and the snapshot reader are imported when a command of theirs runs: the
 # app and the other commands start without them.
 
 __all__ = [
-    "add_history_commands",
     "diff_command",
     "diff_files",
-    "file_pair",
     "snapshot_command",
     "store_command",
     "who_history",
 ]
 
 
-def add_history_commands(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-    command: Callable[[str, str], argparse.ArgumentParser],
-) -> None:
-    snapshot = command(
-        "snapshot",
-        "read every project's users of all hubs (or of HUB ...) and keep them as one snapshot. "
-        "Exit status 3 when a project could not be read (the snapshot says which)",
-    )
-    snapshot.add_argument("hubs", metavar="HUB", nargs="*", help="only these hubs (Name or Id)")
-    snapshot.add_argument(
-        "--export", metavar="FILE", help="also write it to FILE (JSON lines with a sha256)"
-    )
-    diff = command(
-        "diff",
-        "what changed in access between two snapshots (or a snapshot and now). Exit status 0: "
-        "no difference; 1: differences; 3: nothing differs but something was not compared. "
-        "With two snapshot files (A B), compares them without a store",
-    )
-    diff.add_argument("items", metavar="HUB | A B", nargs="*")
-    diff.add_argument(
-        "--since", help="a snapshot (#3 or 3) or a date (2026-11-17): the latest before"
-    )
-    diff.add_argument(
-        "--until", default="now", help="a snapshot, a date, or now (default: read now)"
-    )
-    store = commands.add_parser(
-        "store",
-        help="the store of what was read: info, or prune --keep 30d",
-        description="The store of what was read (hub lists, snapshots).",
-        allow_abbrev=False,
-    )
-    store.add_argument("action", choices=("info", "prune"))
-    store.add_argument("--keep", default="30d", help="prune: keep this much (30d, 12w, 6m)")
+def open_store(workspace: Workspace, *, read_only: bool = False) -> Store:
+    from hubtui.core.store import Store, StoreError
 
-
-def origin_of(settings: Settings, demo: bool) -> str:
-    """The server's key in the store (the demo: ``demo``)."""
-    from hubtui.core.store import origin_of
-
-    return origin_of(None if demo else settings.base_url)
-
-
-def open_store(settings: Settings, demo: bool, *, read_only: bool = False) -> Store:
-    from hubtui.core.store import Store, StoreError, default_store_path
-
-    if settings.store == "off":
+    if workspace.settings.store == "off":
         raise Stop(
             NOT_SENT,
             'the store is off (store = "off" or --no-store): nothing read is kept. Use '
             "--export FILE to write a snapshot to a file instead.",
         )
     try:
-        return Store.open(default_store_path(demo=demo), read_only=read_only)
+        assert workspace.store_path is not None, "a headless Workspace names its store"
+        return Store.open(workspace.store_path, read_only=read_only)
     except StoreError as error:
         raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
 
@@ -104,9 +72,7 @@ def _bar(progress: Progress) -> str:
     return f"{'█' * filled}{'░' * (20 - filled)} {done:,} / {progress.projects_total:,} projects"
 
 
-async def _read_now(
-    client: HubClient, settings: Settings, origin: str, given: list[str]
-) -> Snapshot:
+async def _read_now(client: HubClient, workspace: Workspace, given: list[str]) -> Snapshot:
     from hubtui.core.history import take_snapshot
 
     status = StatusLine()
@@ -119,10 +85,10 @@ async def _read_now(
         client,
         hubs,
         every_hub=not given,
-        origin=origin,
-        profile=settings.profile,
-        concurrency=settings.concurrency,
-        deadline=settings.search_deadline,
+        origin=workspace.identity.server,
+        profile=workspace.identity.profile,
+        concurrency=workspace.concurrency,
+        deadline=workspace.search_deadline,
         on_progress=lambda progress: status.say(_bar(progress)),
     )
     status.clear()
@@ -153,28 +119,20 @@ def _not_read(snapshot: Snapshot) -> list[str]:
     return lines
 
 
-async def _seed(store: Store, last_week: Callable[[], HubClient], settings: Settings) -> None:
-    from hubtui.core.history import seed_last_week
-
-    await seed_last_week(store, last_week, settings.profile, settings.concurrency)
-
-
 async def snapshot_command(
     args: argparse.Namespace,
     client: HubClient,
-    settings: Settings,
-    demo: bool,
-    last_week: Callable[[], HubClient] | None,
+    workspace: Workspace,
 ) -> int:
     from hubtui.core.history import write_snapshot_file
     from hubtui.core.store import StoreError
 
-    origin = origin_of(settings, demo)
-    store = None if args.export and settings.store == "off" else open_store(settings, demo)
+    off = workspace.settings.store == "off"
+    store = None if args.export and off else open_store(workspace)
     try:
-        if store is not None and last_week is not None:
-            await _seed(store, last_week, settings)
-        snapshot = await _read_now(client, settings, origin, args.hubs)
+        if store is not None:
+            await workspace.seed(store)
+        snapshot = await _read_now(client, workspace, args.hubs)
         where = []
         if store is not None:
             info = store.write_snapshot(snapshot)
@@ -295,15 +253,6 @@ def _diff_table(found: list[Difference]) -> Table:
     )
 
 
-def file_pair(args: argparse.Namespace) -> bool:
-    """``diff A B`` names two snapshot files (compared without a store or a server)."""
-    return (
-        args.command == "diff"
-        and len(args.items) == 2
-        and all(Path(item).is_file() for item in args.items)
-    )
-
-
 def diff_files(args: argparse.Namespace) -> tuple[Table, int]:
     from hubtui.core.diff import Side, compare
     from hubtui.core.history import SnapshotFileError, read_snapshot_file
@@ -328,9 +277,7 @@ def diff_files(args: argparse.Namespace) -> tuple[Table, int]:
 async def diff_command(
     args: argparse.Namespace,
     client: HubClient,
-    settings: Settings,
-    demo: bool,
-    last_week: Callable[[], HubClient] | None,
+    workspace: Workspace,
 ) -> tuple[Table, int]:
     from hubtui.core.diff import Side, compare
 
@@ -338,17 +285,16 @@ async def diff_command(
     if len(items) > 1:
         raise Stop(NOT_SENT, "diff takes one HUB, or two snapshot files")
     hub = await resolve_hub(client, items[0]) if items else None
-    origin = origin_of(settings, demo)
-    with open_store(settings, demo) as store:
-        if last_week is not None:
-            await _seed(store, last_week, settings)
+    origin, profile = workspace.identity.server, workspace.identity.profile
+    with open_store(workspace) as store:
+        await workspace.seed(store)
         until_id = None
         if args.until != "now":
-            until_id = _pick(store, origin, settings.profile, args.until)
-        since_id = _pick(store, origin, settings.profile, args.since or "latest", before=until_id)
+            until_id = _pick(store, origin, profile, args.until)
+        since_id = _pick(store, origin, profile, args.since or "latest", before=until_id)
         old = Side.from_store(store, since_id)
         if until_id is None:
-            now = await _read_now(client, settings, origin, [hub.id] if hub else [])
+            now = await _read_now(client, workspace, [hub.id] if hub else [])
             new = Side.from_snapshot(now, "now")
         else:
             new = Side.from_store(store, until_id)
@@ -376,9 +322,7 @@ def _answer(found: list[Difference], old: Side, new: Side) -> tuple[Table, int]:
 
 async def who_history(
     args: argparse.Namespace,
-    settings: Settings,
-    demo: bool,
-    last_week: Callable[[], HubClient] | None,
+    workspace: Workspace,
 ) -> tuple[Table, int]:
     """``who QUERY --history``: the person's access in each snapshot kept, oldest first, so
     that "since when" is read down the rows."""
@@ -388,10 +332,9 @@ async def who_history(
     query = PersonQuery(args.query)
     rows: list[tuple[str, ...]] = []
     records: list[dict[str, str]] = []
-    with open_store(settings, demo) as store:
-        if last_week is not None:
-            await _seed(store, last_week, settings)
-        kept = store.snapshots(origin_of(settings, demo), settings.profile)
+    with open_store(workspace) as store:
+        await workspace.seed(store)
+        kept = store.snapshots(workspace.identity.server, workspace.identity.profile)
         seen: dict[bytes, bool] = {}
         for info in kept:
             side = Side.from_store(store, info.id)
@@ -408,7 +351,7 @@ async def who_history(
                     if not seen[digest]:
                         continue
                     person = user.get("User") or {}
-                    access = "limited reader" if user.get("IsLimited") else "direct member"
+                    access = access_words(user.get("IsLimited"))
                     record = {
                         "snapshot": info.short,
                         "hub": hubs.get(key.hub, key.hub),
@@ -444,8 +387,8 @@ async def who_history(
 _KEEP = re.compile(r"^(\d+)([dwm])$")
 
 
-def store_command(args: argparse.Namespace, settings: Settings, demo: bool) -> int:
-    with open_store(settings, demo) as store:
+def store_command(args: argparse.Namespace, workspace: Workspace) -> int:
+    with open_store(workspace) as store:
         if args.action == "prune":
             found = _KEEP.match(args.keep.strip())
             if not found:
@@ -477,3 +420,20 @@ def store_command(args: argparse.Namespace, settings: Settings, demo: bool) -> i
         for snapshot in kept:
             print(f"  {inert(snapshot.label)} on {inert(snapshot.origin)}")
     return OK
+
+
+def main(args: argparse.Namespace, workspace: Workspace) -> int:
+    """snapshot, diff (of the store, or of two files), store, and who --history."""
+    if args.command == "store":
+        return store_command(args, workspace)
+    if file_pair(args):
+        return print_answer(args, *diff_files(args))
+    if args.command == "who":
+        return print_answer(args, *asyncio.run(who_history(args, workspace)))
+
+    async def run(client: HubClient) -> int:
+        if args.command == "snapshot":
+            return await snapshot_command(args, client, workspace)
+        return print_answer(args, *await diff_command(args, client, workspace))
+
+    return asyncio.run(with_client(args, workspace, run))

@@ -7,14 +7,22 @@ import re
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 from hubtui.core.export import Cell, render, typed_cell
 from hubtui.core.layout import Column, fit_columns
+from hubtui.core.text import inert
+from hubtui.core.words import size_words
 
 if TYPE_CHECKING:
+    import argparse
+
+    from hubtui.api import HubClient
+    from hubtui.api.exchanges import Exchange
+    from hubtui.core.workspace import Workspace
+
     pass
 
 
@@ -215,3 +223,46 @@ def aligned(table: Table, width: int) -> tuple[str, list[str]]:
     shown = {index for index, _ in layout} | {table.note}
     left_out = [c.label for i, c in enumerate(table.columns) if i not in shown]
     return "\n".join(out) + "\n", left_out
+
+
+async def with_client(
+    args: argparse.Namespace,
+    workspace: Workspace,
+    body: Callable[[HubClient], Awaitable[int]],
+) -> int:
+    """Run ``body`` with the Workspace's client (each request on stderr with ``--verbose``); a
+    server's refusal ends the command with the table's status."""
+    from hubtui.api import HubError, NotFoundError
+
+    client = workspace.connect()
+    if getattr(args, "verbose", False):
+        client.exchanges.listeners.append(print_exchange)
+    async with client:
+        try:
+            return await body(client)
+        except NotFoundError as error:
+            raise Stop(NOTHING, inert(str(error), limit=1000)) from None
+        except HubError as error:
+            raise Stop(REFUSED, inert(str(error), limit=1000)) from None
+
+
+def print_answer(args: argparse.Namespace, table: Table, status: int) -> int:
+    """The answer on stdout in the format asked (a table on a terminal, JSON lines when piped);
+    an empty answer said on stderr, whatever the streams."""
+    fmt = args.format or ("table" if sys.stdout.isatty() else "jsonl")
+    if not table.items:  # said on stderr whatever the streams are: stdout keeps the format
+        print(f"hubtui: {table.empty}.", file=sys.stderr)
+    print_table(table, fmt, sys.stdout)
+    return status
+
+
+def print_exchange(exchange: Exchange) -> None:
+    """``> GET https://…`` then ``< 200 OK 35 ms 2.1 KB``, on stderr, every value inert."""
+    retry = f" (retry {exchange.attempt})" if exchange.attempt else ""
+    print(f"> {exchange.method} {inert(exchange.url, limit=None)}{retry}", file=sys.stderr)
+    took = f"{exchange.seconds * 1000:.0f} ms"
+    if exchange.status is None:
+        print(f"< no answer after {took}: {inert(exchange.error)}", file=sys.stderr)
+        return
+    said = inert(f"{exchange.status} {exchange.reason}".strip())
+    print(f"< {said} {took} {size_words(exchange.response_size)} [{exchange.id}]", file=sys.stderr)

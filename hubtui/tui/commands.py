@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
+from hubtui.core.catalog import Entry
 from hubtui.core.text import inert
-from hubtui.tui.catalog import Entry
 from hubtui.tui.messages import FindPerson, OpenHub, OpenProject, Reconnect
 from hubtui.tui.session import session_of
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from hubtui.tui.workflows import WorkspaceActions
 
 
 class Profiles(Provider):
@@ -97,4 +106,51 @@ class LoadedRecords(Provider):
             Content(offer),
             lambda: self.app.post_message(FindPerson(hubs, "all hubs", typed)),
             text=offer,
+        )
+
+
+def app_commands(app: WorkspaceActions, screen: Screen[Any]) -> Iterable[SystemCommand]:
+    """What the palette offers beside the jumps: requests, snapshots, offline, staged changes."""
+    from hubtui.tui.screens.base import ListScreen
+
+    yield SystemCommand(
+        "Requests",
+        "Every request of this session (ctrl+l): copy any one as curl",
+        app.action_requests,
+    )
+    listing = screen if isinstance(screen, ListScreen) else None
+    hub = None if listing is None else listing.scope_hub
+    if hub is not None:
+        yield SystemCommand(
+            f"Record a snapshot of this hub ({inert(hub.name, limit=40)})",
+            "Read every project's users of this hub and keep them, to see later what changed",
+            lambda: app.record_snapshot(hub),
+        )
+    if app.workspace.can_go_offline:
+        yield SystemCommand(
+            "Read offline (stored data)",
+            "The server cannot be reached: read what the store kept of it, read-only",
+            app.go_offline,
+        )
+    if app.workspace.staged:
+        yield SystemCommand(
+            f"Staged changes ({len(app.workspace.staged):,})",
+            "Every staged change as one preview, read again now, then applied (b)",
+            app.action_staged,
+        )
+        yield SystemCommand(
+            "Drop every staged change",
+            "Forget the staged changes; nothing of them is sent",
+            app.drop_staged,
+        )
+    yield SystemCommand(
+        "Record a snapshot of all hubs",
+        "Read every project's users of every hub and keep them, to see later what changed",
+        lambda: app.record_snapshot(None),
+    )
+    if listing is not None and listing.shows_changes:
+        yield SystemCommand(
+            "Changes since…",
+            "What changed in access here since a snapshot kept (D)",
+            listing.action_changes_since,
         )

@@ -37,7 +37,7 @@ from hubtui.demo.data import DemoHub
 from hubtui.headless.output import Stop
 from hubtui.headless.tables import resolve_hub
 from hubtui.tui.record_view import Column, RecordView, Row
-from hubtui.tui.screens.requests import _body
+from hubtui.tui.screens.exchange import _body
 from tests.conftest import DEMO_URL, run_main
 from tests.faults.test_token_safety import serve_tls
 

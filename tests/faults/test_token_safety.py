@@ -80,7 +80,7 @@ async def test_screens_screenshots_and_the_change_log_never_show_the_token(
     log = tmp_path / "changes.jsonl"
     for token in (DEMO_TOKEN, SECRET):
         app = HubTuiApp(
-            connect=lambda t=token: HubClient(  # type: ignore[misc]
+            connect=lambda t=token: HubClient(
                 "http://localhost", token=t, transport=transport, sleep=no_sleep
             ),
             server_label="demo",

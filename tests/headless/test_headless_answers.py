@@ -168,18 +168,15 @@ def test_json_keeps_absent_fields_absent(
             return httpx.Response(200, json=legacy)
         return httpx.Response(200, json=[legacy])
 
-    from hubtui import cli
     from hubtui.api import HubClient
+    from hubtui.core import workspace
 
-    def connection(args: object, settings: object, answers: object = None) -> tuple[object, str]:
-        return (
-            lambda: HubClient(
-                "https://api.example.com", token="t", transport=httpx.MockTransport(answer)
-            ),
-            "api.example.com",
+    def server_connector(settings: object) -> object:
+        return lambda: HubClient(
+            "https://api.example.com", token="t", transport=httpx.MockTransport(answer)
         )
 
-    monkeypatch.setattr(cli, "connection", connection)
+    monkeypatch.setattr(workspace, "server_connector", server_connector)
     server = ("--base-url", "https://api.example.com")
     for fmt in ("json", "jsonl"):
         status, out, _ = run(capsys, *server, "hubs", "--format", fmt)
@@ -305,8 +302,8 @@ def test_the_demo_is_no_profiles_server_and_has_no_token_to_read_again(
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     assert main(["--demo"]) == 0
     (app,) = started
-    assert app.profile is None  # the status line says no "profile prod" over the demo API
-    assert app.rereads_token is False
+    assert app.workspace.profile is None  # the status line says no "profile prod" over the demo API
+    assert app.workspace.rereads_token is False
 
 
 def test_an_add_an_earlier_run_left_unknown_is_checked_before_anything_is_sent_again(

@@ -9,10 +9,12 @@ from textual.widgets import Input
 
 from hubtui.core.batch_file import read_batch_file
 from hubtui.demo import DemoStore, Faults
-from hubtui.tui.screens.batch import AddPeopleScreen, StagedScreen, TypeCountScreen
+from hubtui.tui.screens.add_people import AddPeopleScreen
+from hubtui.tui.screens.batch import StagedScreen
 from hubtui.tui.screens.confirm import ConfirmScreen
 from hubtui.tui.screens.export import ExportScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
+from hubtui.tui.screens.type_count import TypeCountScreen
 from tests.faults.test_injection import assert_inert
 from tests.tui.conftest import (
     press,
@@ -84,7 +86,7 @@ async def test_marked_people_are_staged_previewed_read_again_and_applied_as_one_
         await settle(pilot)
         words = screen_words(pilot)
         assert "2 done, 0 failed, 0 unknown" in words
-        assert len(pilot.app.staged) == 0  # type: ignore[attr-defined]
+        assert len(pilot.app.workspace.staged) == 0  # type: ignore[attr-defined]
         await press(pilot, "escape")
         # Back on the users: read again after the batch, so the list shows what is.
         await settle(pilot)
@@ -176,7 +178,7 @@ async def test_escape_mid_batch_stops_sending_and_checks_the_rows_in_flight(
         await send_key(pilot, "y")  # not waited out: the batch runs while the test goes on
         for _ in range(100):
             await pilot.pause(0.02)
-            if len(pilot.app.change_log.in_flight) == 2:  # type: ignore[attr-defined]
+            if len(pilot.app.workspace.change_log.in_flight) == 2:  # type: ignore[attr-defined]
                 break
         await send_key(pilot, "escape")
         await settle(pilot)
@@ -184,7 +186,7 @@ async def test_escape_mid_batch_stops_sending_and_checks_the_rows_in_flight(
         assert "Stopped. Batch" in words
         assert "6 not sent" in words
         assert "r retries the failed and unknown rows" in words
-        assert len(pilot.app.staged) == 6  # type: ignore[attr-defined]
+        assert len(pilot.app.workspace.staged) == 6  # type: ignore[attr-defined]
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     # The two in flight: pending, unknown, then checked by reading the list (the demo made them).
     assert [line["outcome"] for line in lines].count("pending") == 2

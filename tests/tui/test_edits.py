@@ -205,7 +205,7 @@ async def test_the_change_log_lists_each_change() -> None:
         # The line names the request that carried the change, as the request log shows it.
         match = re.search(r"request (r\d+) \(ctrl\+l shows it\)", words)
         assert match is not None, words
-        client = await pilot.app.client()  # type: ignore[attr-defined]
+        client = await pilot.app.workspace.client()  # type: ignore[attr-defined]
         carried = client.exchanges.find(match.group(1))
         assert carried is not None
         assert (carried.method, carried.status) == ("PUT", 200)

@@ -223,7 +223,7 @@ async def test_an_add_answered_201_with_an_unreadable_body_is_done_once() -> Non
         await press(pilot, "ctrl+s")
         assert isinstance(pilot.app.screen, ProjectUsersScreen)
         assert "made.once@acme-build.com" in screen_words(pilot)
-        log = pilot.app.change_log  # type: ignore[attr-defined]
+        log = pilot.app.workspace.change_log  # type: ignore[attr-defined]
         assert [c.outcome for c in log.changes] == ["done"]
     assert store.creates == 1
 

@@ -20,7 +20,8 @@ from hubtui.tui.messages import (
 from hubtui.tui.screens.hub_detail import HubDetailScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.user_form import State, UserFormScreen
-from hubtui.tui.screens.who import WhoPromptScreen, WhoScreen
+from hubtui.tui.screens.who import WhoScreen
+from hubtui.tui.screens.who_prompt import WhoPromptScreen
 from hubtui.tui.widgets.record_table import RecordTable
 from tests.tui.conftest import press, running, screen_words, type_text
 
@@ -37,7 +38,7 @@ async def test_the_hub_list_reports_what_it_loaded_and_the_palette_can_offer_it(
         assert len(loaded) == 1
         assert isinstance(loaded[0], HubsLoaded)
         assert len(loaded[0].hubs) == 8
-        names = {entry.hub.name for entry in pilot.app.catalog.hubs.values()}  # type: ignore[attr-defined]
+        names = {entry.hub.name for entry in pilot.app.workspace.catalog.hubs.values()}  # type: ignore[attr-defined]
         assert names == {hub.name for hub in loaded[0].hubs}
 
 

@@ -78,7 +78,7 @@ async def test_the_palette_goes_offline_when_the_server_cannot_be_reached(tmp_pa
 
     def go_offline() -> tuple[object, str, StoredAnswers]:
         app, answers = offline_app(path)
-        return app._connect, "demo API, offline", answers
+        return app.workspace.connect, "demo API, offline", answers
 
     async with running(faults=down, go_offline=go_offline) as pilot:
         assert "Hubs not loaded" in screen_words(pilot)
@@ -119,7 +119,7 @@ async def test_offline_neither_rereads_the_token_nor_switches_profile(tmp_path: 
     )
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
-        assert not app.can_reconnect
+        assert not app.workspace.can_reconnect
         provider = Profiles(app.screen)
         assert provider._commands() == []
         app.post_message(Reconnect("staging", fresh_start=True))

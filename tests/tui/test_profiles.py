@@ -68,8 +68,8 @@ async def test_switching_profile_resets_to_that_servers_hub_list(
         assert "tenant-b-only" in words
         assert len(app.screen_stack) == 1
         assert asked == ["b"]
-        assert app.change_log.server == "https://b.example:443"  # its whole base URL
-        assert app.change_log.profile == "b"
+        assert app.workspace.change_log.server == "https://b.example:443"  # its whole base URL
+        assert app.workspace.change_log.profile == "b"
 
 
 async def test_a_401_offers_to_read_the_token_again_and_retries() -> None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from hubtui.demo import DEMO_TOKEN, DemoStore
+from hubtui.tui.screens.exchange import ExchangeScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
-from hubtui.tui.screens.requests import ExchangeScreen, RequestsScreen
+from hubtui.tui.screens.requests import RequestsScreen
 from hubtui.tui.widgets.record_table import Row
 from tests.tui.conftest import press, project_users, running, screen_words, settle
 
@@ -24,7 +25,7 @@ async def test_ctrl_l_lists_every_request_newest_first_and_escape_comes_back() -
         assert [(row.cells[1], row.cells[2]) for row in rows] == [("GET", "200")] * 2
         assert "2 requests · 0 without a 2xx answer" in screen_words(pilot)
         # Requests made meanwhile appear while the log is shown.
-        client = await pilot.app.client()  # type: ignore[attr-defined]
+        client = await pilot.app.workspace.client()  # type: ignore[attr-defined]
         await client.list_hubs()
         await settle(pilot)
         assert screen.table.shown_rows[0].cells[3] == "/v3/hubs"

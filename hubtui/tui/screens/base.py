@@ -29,7 +29,7 @@ from hubtui.tui.widgets.chrome import (
 from hubtui.tui.widgets.record_table import RecordTable
 
 if TYPE_CHECKING:
-    from hubtui.api import HubClient
+    from hubtui.api import Hub, HubClient
     from hubtui.tui.session import Session
 
 
@@ -100,9 +100,24 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
     STREAMS: ClassVar[bool] = False
     AUTO_FOCUS = "#records"
 
+    #: Whether ``D`` (changes since a snapshot) works here; the palette offers it where it does.
+    shows_changes: ClassVar[bool] = False
+
     @property
     def session(self) -> Session:
         return session_of(self.app)
+
+    @property
+    def scope_hub(self) -> Hub | None:
+        """The hub this screen is about, if one (the palette offers a snapshot of it)."""
+        return None
+
+    def action_changes_since(self) -> None:
+        """What changed in access here since a snapshot kept (screens with ``shows_changes``)."""
+
+    def footer_words(self, action: str) -> str | None:
+        """What the footer's key of ``action`` says now, where it changes (None: its own)."""
+        return None
 
     @property
     def table(self) -> RecordTable[Any]:
@@ -118,7 +133,7 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         yield ProblemPanel(id="problem")
         yield from self.compose_body()
         yield StatusLine(id="status")
-        yield KeyFooter(compact=True)
+        yield KeyFooter(compact=True, words=self.footer_words)
 
     def compose_body(self) -> ComposeResult:
         yield RecordTable(id="records")

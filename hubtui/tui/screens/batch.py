@@ -9,21 +9,16 @@ changes") shows them as one preview, read again from the server, and applies the
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
-from textual.widgets import Input, OptionList, ProgressBar, Select, Static, TextArea
-from textual.widgets.option_list import Option
+from textual.widgets import ProgressBar
 
 from hubtui.core.batch import (
-    ROLES,
     TYPE_THE_COUNT_ABOVE,
     Batch,
     ChangeSet,
@@ -33,319 +28,19 @@ from hubtui.core.batch import (
     Result,
     Step,
     Verdict,
-    Wanted,
     prepare,
 )
 from hubtui.core.batch_file import FILE_COLUMNS, LIMITED_WORDS
-from hubtui.core.emails import email_problem
 from hubtui.core.export import Cell
 from hubtui.core.text import inert
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import ListScreen
-from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, KeyFooter, Summary
+from hubtui.tui.screens.type_count import TypeCountScreen
+from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 
 if TYPE_CHECKING:
-    from hubtui.api import Hub, HubClient
-
-#: What ``m`` offers for marked people: (label, intent, role, reviewer).
-CHOICES: tuple[tuple[str, Intent, str | None, bool | None], ...] = (
-    *((f"Set role: {role}", Intent.SET, role, None) for role in ROLES),
-    ("Reviewer on", Intent.SET, None, True),
-    ("Reviewer off", Intent.SET, None, False),
-    *(
-        (f"Make direct member (limited readers) as {role}", Intent.ADD, role, None)
-        for role in ROLES
-    ),
-)
-
-#: ``m``, bound on the list itself while rows are marked (see :meth:`Marking.install_mark_key`).
-MARKED_BINDING = Binding(
-    "m",
-    "screen.change_marked",
-    "Marked",
-    tooltip="change the marked rows: role, reviewer, direct membership (staged first)",
-)
-MARK_BINDINGS: list[BindingType] = [
-    Binding(
-        "space",
-        "mark",
-        "Mark",
-        show=False,
-        tooltip="mark the highlighted row (or unmark it) and move down to the next",
-    ),
-    Binding("asterisk", "mark_shown", "Mark shown", show=False, tooltip="mark every row shown"),
-    Binding("minus", "clear_marks", "Clear marks", show=False, tooltip="clear every mark"),
-    Binding(
-        "b",
-        "app.staged",
-        "Staged",
-        show=False,
-        tooltip="the staged changes: one preview, read again, then applied",
-    ),
-]
-
-
-class Marking:
-    """What a list screen that marks rows adds: the keys, the count, and staging.
-
-    The screen gives :meth:`wanted_for`: the change a choice asks of one of its records."""
-
-    MORE_KEYS: ClassVar[tuple[Binding, ...]] = (MARKED_BINDING,)
-    table: RecordTable[Any]
-    refresh_summary: Callable[[], None]
-    notify: Callable[..., None]
-    app: Any
-    session: Any
-    _bindings: Any
-
-    def wanted_for(
-        self, record: Any, intent: Intent, role: str | None, reviewer: bool | None
-    ) -> Wanted | None:
-        raise NotImplementedError
-
-    def marks_words(self) -> str:
-        """``3 marked``, for the summary (empty without marks)."""
-        count = len(self.table.marks)
-        return f"{count:,} marked" if count else ""
-
-    def action_mark(self) -> None:
-        if self.table.toggle_mark():
-            self.table.action_cursor(1)
-        self._marks_changed()
-
-    def action_mark_shown(self) -> None:
-        self.table.mark_shown()
-        self._marks_changed()
-
-    def action_clear_marks(self) -> None:
-        self.table.clear_marks()
-        self._marks_changed()
-
-    def install_mark_key(self) -> None:
-        """``m`` on the list itself, so that the footer shows it first (``m 3 marked``) while
-        rows are marked: a full footer at 80 columns cuts the keys at its end."""
-        self.table._bindings.key_to_bindings["m"] = [MARKED_BINDING]
-
-    def _marks_changed(self) -> None:
-        count = len(self.table.marks)
-        # The footer says how many are marked: the binding's words, in the list's own copy.
-        bindings = self.table._bindings.key_to_bindings
-        if "m" in bindings:
-            words = f"{count:,} marked" if count else "Marked"
-            bindings["m"] = [replace(b, description=words) for b in bindings["m"]]
-        self.refresh_bindings()  # type: ignore[attr-defined]
-        self.refresh_summary()
-
-    def marking_check(self, action: str, read_only: bool) -> bool | None:
-        """The marking keys' state: None when not this mixin's action."""
-        if action == "change_marked":
-            return bool(self.table.marks) and not read_only
-        return None
-
-    def action_change_marked(self) -> None:
-        records = self.table.marked_records()
-        if not records:
-            self.notify("Mark rows first: space marks one, * every row shown.", markup=False)
-            return
-
-        def chosen(choice: int | None) -> None:
-            if choice is None:
-                return
-            _, intent, role, reviewer = CHOICES[choice]
-            rows = [self.wanted_for(r, intent, role, reviewer) for r in records]
-            staged = [row for row in rows if row is not None]
-            self.stage(staged, left_out=len(rows) - len(staged))
-            self.table.clear_marks()
-            self._marks_changed()
-
-        self.app.push_screen(BatchChoiceScreen(len(records)), chosen)
-
-    def add_people(
-        self,
-        hub: Hub,
-        projects: Sequence[tuple[str, str | None]],
-        where: str,
-        *,
-        then: Callable[[], None] | None = None,
-    ) -> None:
-        """``A``: ask for pasted emails and a role, and stage an add of each email to each of
-        ``projects`` (id, name); ``then`` runs once they are staged."""
-
-        def pasted(answer: tuple[list[str], str] | None) -> None:
-            if answer is None:
-                return
-            emails, role = answer
-            self.stage(
-                wanted_rows(
-                    hub_id=hub.id,
-                    hub_name=hub.name,
-                    projects=projects,
-                    emails=emails,
-                    role=role,
-                )
-            )
-            if then is not None:
-                then()
-
-        self.app.push_screen(AddPeopleScreen(where), pasted)
-
-    def refresh_staged(self) -> None:
-        """Mark the rows of this list with a change staged (``±``), as the staged set is now."""
-        staged_keys = {row.key for row in self.session.staged.rows}
-        view = self.table.view
-        keys: set[str] = set()
-        if staged_keys:
-            for index in range(view.total):
-                wanted = self.wanted_for(view.record(index), Intent.SET, None, None)
-                if wanted is not None and wanted.key in staged_keys:
-                    keys.add(view.key(index))
-        self.table.show_staged(keys)
-
-    def stage(self, rows: Sequence[Wanted], *, left_out: int = 0) -> None:
-        staged: ChangeSet = self.session.staged
-        staged.stage(rows)
-        self.refresh_staged()
-        words = f"{amount(len(rows), 'change')} staged ({len(staged):,} in all)."
-        if left_out:
-            words += f" {amount(left_out, 'row')} left out: no person to change."
-        self.notify(f"{words} b shows them, read again, before anything is sent.", markup=False)
-        self.session.staged_changed()
-
-
-class BatchChoiceScreen(ModalScreen["int | None"]):
-    """``m``: what to do to the marked rows; dismisses with the index in :data:`CHOICES`."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, count: int) -> None:
-        super().__init__()
-        self.count = count
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box"):
-            yield Static(
-                Content.assemble(
-                    (f"Change {amount(self.count, 'marked row')}", "bold"),
-                    "\nStaged, not sent: b previews every staged change before it goes out.",
-                )
-            )
-            yield OptionList(
-                *(Option(label, id=str(n)) for n, (label, *_) in enumerate(CHOICES)),
-                id="batch-choices",
-            )
-        yield KeyFooter(compact=True)
-
-    @on(OptionList.OptionSelected, "#batch-choices")
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(int(event.option.id or 0))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-def pasted_emails(text: str) -> tuple[list[str], list[str], int]:
-    """(emails, problems, duplicates folded) of a pasted list: one a line (commas, semicolons
-    and spaces also part them), each checked, the same address once whatever its case."""
-    emails: dict[str, str] = {}
-    problems: list[str] = []
-    duplicates = 0
-    for part in text.replace(",", "\n").replace(";", "\n").split():
-        address = part.strip().strip("<>")
-        if not address:
-            continue
-        problem = email_problem(address)
-        if problem:
-            problems.append(f"“{inert(address, limit=60)}”: {problem}")
-        elif address.casefold() in emails:
-            duplicates += 1
-        else:
-            emails[address.casefold()] = address
-    return list(emails.values()), problems, duplicates
-
-
-class AddPeopleScreen(ModalScreen["tuple[list[str], str] | None"]):
-    """``A``: paste emails, pick a role; dismisses with them once every line is an address.
-    Nothing typed is lost: a line that is not an address is named, and the text stays."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+s", "stage", "Stage", priority=True),
-    ]
-
-    def __init__(self, where: str) -> None:
-        super().__init__()
-        self.where = where
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box", id="add-people"):
-            yield Static(
-                Content.assemble(
-                    ("Add people ", "bold"),
-                    f"to {inert(self.where, limit=80)}: paste their emails, one a line.",
-                )
-            )
-            yield TextArea(id="emails", soft_wrap=False)
-            with Horizontal(id="add-people-role"):
-                yield Static("Role ")
-                yield Select(
-                    [(role, role) for role in ROLES], value="Reader", allow_blank=False, id="role"
-                )
-            yield Static("", id="add-people-problem")
-            yield Static("ctrl+s stages them (nothing is sent) · escape cancels")
-        yield KeyFooter(compact=True)
-
-    def action_stage(self) -> None:
-        emails, problems, duplicates = pasted_emails(self.query_one("#emails", TextArea).text)
-        problem = self.query_one("#add-people-problem", Static)
-        if problems:
-            shown = "\n".join(problems[:4])
-            more = f"\n…and {len(problems) - 4} more" if len(problems) > 4 else ""
-            problem.update(Content(f"Not an address: fix or remove these lines.\n{shown}{more}"))
-            return
-        if not emails:
-            problem.update(Content("Paste at least one email address."))
-            return
-        role = str(self.query_one("#role", Select).value)
-        if duplicates:
-            self.notify(f"{amount(duplicates, 'duplicate')} folded into one.", markup=False)
-        self.dismiss((emails, role))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-class TypeCountScreen(ModalScreen[bool]):
-    """A batch of more than :data:`TYPE_THE_COUNT_ABOVE` changes: the count is typed to send."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, count: int, words: str) -> None:
-        super().__init__()
-        self.count = count
-        self.words = words
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box"):
-            yield Static(
-                Content.assemble(
-                    (f"Send {self.count:,} changes?", "bold"),
-                    f"\n{inert(self.words)}\nType {self.count} and press enter to send them.",
-                )
-            )
-            yield Input(placeholder=str(self.count), id="count")
-        yield KeyFooter(compact=True)
-
-    @on(Input.Submitted, "#count")
-    def _typed(self, event: Input.Submitted) -> None:
-        if event.value.strip() == str(self.count):
-            self.dismiss(True)
-        else:
-            self.notify(f"Type {self.count} to send, or escape.", severity="warning")
-
-    def action_cancel(self) -> None:
-        self.dismiss(False)
-
+    from hubtui.api import HubClient
 
 STAGED_COLUMNS = (
     Column("project", "Project", min_width=10, priority=0),
@@ -407,6 +102,8 @@ class StagedScreen(ListScreen[Preview]):
             tooltip="drop every staged change shown here (asked first); nothing of them is sent",
         ),
         Binding("r", "reload", "Read again / retry", tooltip="read again; after a batch, retry"),
+        # The footer ranks it near its start (FOOTER_ORDER), however narrow the terminal.
+        Binding("a", "apply", "Apply", tooltip="send the changes to send (asked first)"),
     ]
     NOUN = "change"
     LEGEND = (
@@ -468,10 +165,6 @@ class StagedScreen(ListScreen[Preview]):
 
     def start(self) -> None:
         self.table.can_open = False
-        # On the list itself, so that the footer shows it first, however narrow.
-        self.table._bindings.key_to_bindings["a"] = [
-            Binding("a", "screen.apply", "Apply", tooltip="send the changes to send (asked first)")
-        ]
         title = f"Revert of batch {self.reverts}" if self.reverts else "Staged changes"
         self.query_one(Breadcrumb).show_path(title)
         self.query_one(ProgressBar).display = False
@@ -710,27 +403,3 @@ class StagedScreen(ListScreen[Preview]):
 
     def action_copy(self) -> None:
         self.copy_value(self._summary or "Nothing staged.", "summary")
-
-
-def wanted_rows(
-    *,
-    hub_id: str,
-    hub_name: str,
-    projects: Sequence[tuple[str, str | None]],
-    emails: Sequence[str],
-    role: str,
-) -> list[Wanted]:
-    """An add of each email to each project, as pasted."""
-    return [
-        Wanted(
-            hub_id=hub_id,
-            hub_name=hub_name,
-            project_id=project_id,
-            project_name=project_name,
-            email=email,
-            intent=Intent.ADD,
-            role=role,
-        )
-        for project_id, project_name in projects
-        for email in emails
-    ]

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
-from textual.widgets import OptionList, ProgressBar, Static
-from textual.widgets.option_list import Option
+from textual.widgets import ProgressBar
 
 from hubtui.core.diff import Difference, Kind, Side, compare
 from hubtui.core.history import take_snapshot
@@ -20,7 +16,7 @@ from hubtui.core.text import inert
 from hubtui.tui.messages import OpenProject
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import ListScreen
-from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, KeyFooter, Summary
+from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
 if TYPE_CHECKING:
@@ -37,35 +33,6 @@ CHANGE_COLUMNS = (
     Column("person", "Person", min_width=18, priority=0, keep=True),
     Column("what", "What changed", min_width=24, priority=0, meaning=True),
 )
-
-
-class SnapshotChoiceScreen(ModalScreen["SnapshotInfo | None"]):
-    """Which snapshot to compare with now: the newest first."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, scope: str, snapshots: list[SnapshotInfo]) -> None:
-        super().__init__()
-        self.scope = scope
-        self.snapshots = list(reversed(snapshots))
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box"):
-            yield Static(
-                Content.assemble(("Changes in ", "bold"), (inert(self.scope), "bold"), " since…")
-            )
-            yield OptionList(
-                *(Option(inert(info.label), id=str(n)) for n, info in enumerate(self.snapshots)),
-                id="snapshot-choices",
-            )
-        yield KeyFooter(compact=True)
-
-    @on(OptionList.OptionSelected, "#snapshot-choices")
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.snapshots[int(event.option.id or 0)])
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 def change_row(difference: Difference) -> Row:

@@ -18,7 +18,7 @@ from hubtui.tui.glyphs import NOT_EQUAL
 from hubtui.tui.messages import FindPerson, OpenProject, ProjectsLoaded, ShowChanges
 from hubtui.tui.present import amount, hub_label, name_warnings, when
 from hubtui.tui.screens.base import CHANGES_SINCE, ListScreen
-from hubtui.tui.screens.batch import MARK_BINDINGS, Marking
+from hubtui.tui.screens.marking import MARK_BINDINGS, Marking
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -42,6 +42,12 @@ NO_PROJECT_LISTING = (404, 405, 501)
 
 class HubDetailScreen(Marking, ListScreen["list[Project] | None"]):
     """One hub: its names side by side, region, author, dates, restrictions; its projects."""
+
+    shows_changes = True
+
+    @property
+    def scope_hub(self) -> Hub | None:
+        return self.hub
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "project_by_id", "By id", tooltip="open a project by typing its id"),

@@ -46,6 +46,8 @@ MARK_COLUMN = Column(
 class HubListScreen(ListScreen["list[Hub]"]):
     """Hubs, with Name and DisplayName side by side and the difference marked."""
 
+    shows_changes = True
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "n", "toggle_lead", "Names", tooltip="put DisplayName first, or Name (URL name) again"

@@ -27,7 +27,7 @@ from hubtui.tui.present import (
     user_name,
 )
 from hubtui.tui.screens.base import CHANGES_SINCE, ListScreen
-from hubtui.tui.screens.batch import MARK_BINDINGS, Marking
+from hubtui.tui.screens.marking import MARK_BINDINGS, Marking
 from hubtui.tui.screens.user_form import FormResult, Mode, UserFormScreen
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
@@ -55,6 +55,12 @@ GROUPS: tuple[tuple[str | None, str], ...] = (
 
 class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
     """Who is in a project, and whether each is a direct member or a limited reader."""
+
+    shows_changes = True
+
+    @property
+    def scope_hub(self) -> Hub | None:
+        return self.hub
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "add", "Add", tooltip="add a person to this project, with a role"),
@@ -139,7 +145,6 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
     def start(self) -> None:
         self.table.can_open = False
         self.query_one(Breadcrumb).show_path(hub_label(self.hub), self.project_title)
-        self.install_mark_key()
         self.refresh_status()
         self.load()
 

@@ -23,9 +23,10 @@ from textual.widgets import Checkbox, Input, RadioSet, Static
 from textual.worker import Worker
 
 from hubtui.api.errors import HubError
-from hubtui.core.changelog import ChangeLogError, Outcome, planned_change
+from hubtui.core.access import ROLES, find_person
+from hubtui.core.batch import Intent, Wanted, decide
+from hubtui.core.changelog import ChangeLogError, Outcome
 from hubtui.core.emails import email_problem
-from hubtui.core.roles import ROLES
 from hubtui.core.sending import ChangedSinceRead, EarlierAddUnknown, Sent, send_change
 from hubtui.core.text import inert
 from hubtui.tui.glyphs import WARNING
@@ -292,17 +293,20 @@ class UserFormScreen(ModalScreen[FormResult | None], RecoveringScreen[FormResult
         app = session_of(self.app)
         email, role, reviewer = self.values()
         adding = self.mode is not Mode.EDIT
-        planned = planned_change(
-            hub=self.hub,
-            project=self.project,
-            project_id=self.project_id,
-            user=self.user,
-            email=email,
+        wish = Wanted(
+            self.hub.id,
+            self.hub.name,
+            self.project_id,
+            self.project.name if self.project else None,
+            email,
+            Intent.ADD if adding else Intent.SET,
             role=role,
-            is_reviewer=reviewer,
-            adding=adding,
-            api_version=self.api_version,
+            reviewer=reviewer,  # the form shows its value: it is always said
         )
+        planned, words, _ = decide(wish, self.user, api_version=self.api_version)
+        if planned is None:
+            self._enter(State.EDITING, f"Nothing was sent: {words}.", tone="warning")
+            return
         try:
             client = await app.client()
         except HubError as error:
@@ -400,7 +404,7 @@ class UserFormScreen(ModalScreen[FormResult | None], RecoveringScreen[FormResult
     @work(exclusive=True, group="send", exit_on_error=False)
     async def _check_worker(self) -> None:
         app = session_of(self.app)
-        email = self.values()[0].lower()
+        email = self.values()[0]
         try:
             client = await app.client()
             users = await client.list_project_users(
@@ -417,7 +421,7 @@ class UserFormScreen(ModalScreen[FormResult | None], RecoveringScreen[FormResult
         app.change_log.resolve_adds(
             self.hub.id, self.project_id, [u.user.email or "" for u in members]
         )
-        found = next((u for u in members if (u.user.email or "").lower() == email), None)
+        found = find_person(members, email)
         if found is not None:
             self.dismiss(
                 FormResult(found, f"The add did reach the server: {user_name(found)} is a member.")

@@ -8,10 +8,8 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
-from textual.widgets import Input, ProgressBar, Static
+from textual.widgets import ProgressBar
 
 from hubtui.api.errors import (
     ApiConnectionError,
@@ -27,9 +25,9 @@ from hubtui.core.words import access_cell, access_sentence
 from hubtui.tui.messages import OpenProject
 from hubtui.tui.present import LIMITED_BADGE, hub_label, user_name
 from hubtui.tui.screens.base import ListScreen
-from hubtui.tui.screens.batch import MARK_BINDINGS, Marking
+from hubtui.tui.screens.marking import MARK_BINDINGS, Marking
 from hubtui.tui.screens.project_users import explain_access
-from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, KeyFooter, Summary
+from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
 if TYPE_CHECKING:
@@ -49,41 +47,6 @@ WHO_COLUMNS = (
     Column("teams", "Teams", min_width=8, priority=5),
 )
 ACCESS_COLUMN = 4
-
-
-class WhoPromptScreen(ModalScreen[str | None]):
-    """Asks whom to look for."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, scope: str) -> None:
-        super().__init__()
-        self.scope = scope
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box"):
-            yield Static(
-                Content.assemble(
-                    ("Find a person in ", "bold"),
-                    (inert(self.scope), "bold"),
-                    "\nAn email (jane@acme.com), a domain (@northwind-eng.com) or part of a name; "
-                    "case and accents are ignored.",
-                )
-            )
-            yield Input(placeholder="email, @domain or name, then enter", id="who-input")
-            yield Static(id="who-message")
-        yield KeyFooter(compact=True)
-
-    @on(Input.Submitted, "#who-input")
-    def _submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        if not text or text == "@":
-            self.query_one("#who-message", Static).update("Type an email, a domain or a name.")
-            return
-        self.dismiss(text)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 def _short_reason(error: HubError) -> str:
@@ -184,7 +147,6 @@ class WhoScreen(Marking, ListScreen[None]):
 
     def start(self) -> None:
         self.query_one(Breadcrumb).show_path(f"Who: {self.person.text} in {self.scope}")
-        self.install_mark_key()
         self.load()
 
     @property

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -60,6 +61,14 @@ class KeyFooter(Footer):
     }
     """
 
+    def __init__(
+        self, *args: Any, words: Callable[[str], str | None] | None = None, **kwargs: Any
+    ) -> None:
+        """``words``: what a key says now, for an action whose words change (``3 marked``);
+        None keeps the binding's own."""
+        super().__init__(*args, **kwargs)
+        self._words = words
+
     async def recompose(self) -> None:
         await super().recompose()
         for watchers in getattr(self, "__watchers", {}).values():
@@ -79,10 +88,11 @@ class KeyFooter(Footer):
         ranked = sorted(by_action.items(), key=lambda item: _rank(item[0]))
         self.styles.grid_size_columns = len(ranked)
         for action, (binding, enabled, tooltip) in ranked:
+            said = self._words(action) if self._words is not None else None
             yield FooterKey(
                 binding.key,
                 self.app.get_key_display(binding),
-                binding.description,
+                said or binding.description,
                 action,
                 disabled=not enabled,
                 tooltip=tooltip,

@@ -1,0 +1,75 @@
+"""One home for access and identity: the roles, what access a record gives, and one rule for
+whether two records are the same person. Search, batches, diff, the change log, the form and
+the commands all ask here, so a person found by one is found by every other.
+
+Textual-free.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from hubtui.api.identity import KNOWN_ROLES, email_key
+
+if TYPE_CHECKING:
+    from hubtui.api import ProjectUser
+
+__all__ = [
+    "ACCESS_NOT_SENT",
+    "DIRECT_MEMBER",
+    "LIMITED_READER",
+    "ROLES",
+    "access_words",
+    "find_person",
+    "person_key",
+    "role_named",
+    "sent_field",
+]
+
+#: The roles the service documents, in order of growing rights.
+ROLES: tuple[str, ...] = KNOWN_ROLES
+
+LIMITED_READER = "limited reader"
+DIRECT_MEMBER = "direct member"
+#: A record that did not say whether the person is limited: never taken for either.
+ACCESS_NOT_SENT = "access not sent"
+
+Person = TypeVar("Person", bound="ProjectUser")
+
+
+def role_named(text: str) -> str | None:
+    """The role ``text`` names, in the server's spelling (any case is taken: ``editor`` →
+    ``Editor``); None when it names none."""
+    wanted = text.strip().casefold()
+    return next((role for role in ROLES if role.casefold() == wanted), None)
+
+
+def access_words(is_limited: object) -> str:
+    """What access a record's ``IsLimited`` gives, in words: a limited reader, a direct
+    member, or (anything but a boolean) not sent."""
+    if is_limited is True:
+        return LIMITED_READER
+    if is_limited is False:
+        return DIRECT_MEMBER
+    return ACCESS_NOT_SENT
+
+
+#: An email as two records of one person agree on it: spaces stripped, case folded.
+person_key = email_key
+
+
+def find_person(users: Iterable[Person], email: str) -> Person | None:
+    """The user of a project's list with this email (by :func:`person_key`), if any."""
+    wanted = person_key(email)
+    return next((u for u in users if person_key(u.user.email) == wanted), None)
+
+
+def sent_field(record: Mapping[str, Any], name: str) -> Any:
+    """A field of a record as the server sent it, by its API name (``Email``) or by the name
+    the records also accept (``email``), as the typed records read it."""
+    if name in record:
+        return record[name]
+    from pydantic.alias_generators import to_snake
+
+    return record.get(to_snake(name))

@@ -1,0 +1,503 @@
+"""The Workspace: one server and profile, and everything hubtui works with for it.
+
+Both front ends work through one: the app is its shell (the Workspace is what its screens call
+the session), a headless command receives one, and ``serve`` runs the app. It holds the settings,
+the client (built on first use), the change log and the store of this server (both keyed by one
+identity: :class:`Identity`), offline answers, the staged changes and the catalogue of what was
+read; it switches profile, reconnects, goes offline and closes. The workflows that use more
+than one of these (a snapshot recorded, the snapshots kept, a list kept, a batch reverted) are
+its methods, so each front end only says what happened.
+
+Textual-free.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hubtui.core.catalog import Catalog
+from hubtui.core.changelog import ChangeLog
+from hubtui.hosts import DEMO_LABEL, server_aliases, server_identity, server_label
+
+if TYPE_CHECKING:
+    from hubtui.api import ApiVersion, Hub, HubClient
+    from hubtui.api.models import ApiModel
+    from hubtui.config import Settings
+    from hubtui.core.batch import ChangeSet, Wanted
+    from hubtui.core.changelog import Change
+    from hubtui.core.offline import StoredAnswers
+    from hubtui.core.store import SnapshotInfo, Store
+    from hubtui.core.stored import Keeper
+
+    #: Settings (the token read again) for a profile (None: the top-level settings).
+    SettingsFor = Callable[[str | None], Settings]
+    #: For a profile: how to connect, the server's name, and the settings (token read again).
+    Reconnector = Callable[[str | None], tuple[Callable[[], HubClient], str, Settings]]
+    #: How to reach the demo API in-process (``last_week``: its data a week ago); the demo is
+    #: the composition root's to build (``hubtui.cli``), never the core's.
+    DemoConnector = Callable[..., Callable[[], HubClient]]
+    #: The store's answers in place of the server: how to connect, the name, the answers.
+    OfflineSwitch = Callable[[], tuple[Callable[[], HubClient], str, StoredAnswers]]
+
+#: The in-process demo API's address: loopback by name, no socket is ever opened for it.
+DEMO_BASE_URL = "http://localhost"
+#: How the in-process demo API is named on the screen.
+DEMO_SCREEN_LABEL = "demo API (in-process)"
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Which server and profile a store, a change log, a snapshot and a revert belong to.
+
+    ``server`` is the whole normalised base URL (:func:`~hubtui.hosts.server_identity`; the
+    demo API: ``demo``), ``profile`` the settings profile (never one for the demo API), and
+    ``aliases`` the older names the change log gave the same server.
+    """
+
+    server: str
+    profile: str | None
+    aliases: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, base_url: str | None, profile: str | None, *, demo: bool) -> Identity:
+        url = None if demo else base_url
+        return cls(server_identity(url), None if demo else profile, server_aliases(url))
+
+
+class NoSnapshots(Exception):
+    """Snapshots cannot be used now: the store is off, broken, or the session is offline."""
+
+
+class Workspace:
+    """One server and profile, and what hubtui works with for it (see the module)."""
+
+    def __init__(
+        self,
+        *,
+        connect: Callable[[], HubClient],
+        server_label: str,
+        api_version: ApiVersion = "v3",
+        read_only: bool = False,
+        change_log_path: Path | None = None,
+        concurrency: int = 8,
+        search_deadline: float | None = 300.0,
+        profile: str | None = None,
+        reconnect: Reconnector | None = None,
+        rereads_token: bool = True,
+        keeper: Keeper | None = None,
+        offline: StoredAnswers | None = None,
+        last_week: Callable[[], HubClient] | None = None,
+        go_offline: OfflineSwitch | None = None,
+        server: str | None = None,
+        aliases: tuple[str, ...] = (),
+        settings: Settings | None = None,
+        on_unlogged: Callable[[str], None] | None = None,
+        store_path: Path | None = None,
+    ) -> None:
+        self.connect = connect
+        self._client_task: asyncio.Future[HubClient] | None = None
+        self.server_label = server_label
+        self.identity = Identity(server or server_label, profile, aliases)
+        self.api_version: ApiVersion = api_version
+        self.read_only = read_only
+        #: How many project-user lists a search across projects fetches at once.
+        self.concurrency = concurrency
+        #: Seconds a whole search across projects may take (None: no bound).
+        self.search_deadline = search_deadline
+        self._settings = settings
+        #: The store's file (None: the one of the settings' default place).
+        self.store_path = store_path
+        #: Handed down to where a change is made: a change is logged before its request leaves.
+        self.change_log = ChangeLog(
+            change_log_path,
+            server=self.identity.server,
+            profile=profile,
+            on_write_error=on_unlogged,
+        )
+        self.change_log.aliases = aliases
+        self._reconnect = reconnect
+        #: Whether there is a token to read again (not on the demo API, whose token is fixed).
+        self.rereads_token = rereads_token
+        self._keeper = keeper
+        #: Builds the store of this server when first asked for (a command that keeps nothing
+        #: never loads the store's code).
+        self._make_keeper: Callable[[], Keeper | None] | None = None
+        #: Offline: the store answers every read, and nothing is sent (None: the server does).
+        self.offline = offline
+        #: The demo only: its data as it was a week ago, the first snapshot of its store.
+        self.last_week = last_week
+        self._go_offline = go_offline
+        #: What was read in this session, to jump to (ctrl+p).
+        self.catalog = Catalog()
+        self._staged: ChangeSet | None = None
+        #: How many batches were sent in this session: a list shown before one is read again.
+        self.batches_sent = 0
+        #: Told when the staged changes change (the app's status line follows).
+        self.on_staged_changed: Callable[[], None] | None = None
+
+    @property
+    def staged(self) -> ChangeSet:
+        """The changes staged across screens, until applied or dropped."""
+        if self._staged is None:
+            from hubtui.core.batch import ChangeSet
+
+            self._staged = ChangeSet()
+        return self._staged
+
+    @property
+    def keeper(self) -> Keeper | None:
+        """The store of what is read, for this server and profile (None: none this run)."""
+        if self._make_keeper is not None:
+            self._keeper, self._make_keeper = self._make_keeper(), None
+        return self._keeper
+
+    @keeper.setter
+    def keeper(self, keeper: Keeper | None) -> None:
+        self._keeper, self._make_keeper = keeper, None
+
+    # The server ---------------------------------------------------------------------------
+
+    @property
+    def settings(self) -> Settings:
+        """The settings it was opened with (a Workspace built by hand has the defaults)."""
+        if self._settings is None:
+            from hubtui.config import Settings
+
+            self._settings = Settings()
+        return self._settings
+
+    @property
+    def profile(self) -> str | None:
+        """The config file's profile in use (None: its top-level settings, or the demo)."""
+        return self.identity.profile
+
+    async def client(self) -> HubClient:
+        """The API client, built on first use (off the event loop)."""
+        task = self._client_task
+        if task is None or (task.done() and task.exception() is not None):
+            task = self._client_task = asyncio.ensure_future(asyncio.to_thread(self.connect))
+        return await asyncio.shield(task)
+
+    async def _swap_client(self, connect: Callable[[], HubClient]) -> None:
+        old, self._client_task = self._client_task, None
+        self.connect = connect
+        if old is not None and old.done() and old.exception() is None:
+            await old.result().aclose()
+
+    @property
+    def can_reconnect(self) -> bool:
+        """Whether the token can be read again or another profile chosen: never offline, where
+        nothing is sent to any server, whatever is asked."""
+        return self._reconnect is not None and self.offline is None
+
+    @property
+    def can_go_offline(self) -> bool:
+        return self._go_offline is not None and self.offline is None
+
+    async def reconnect(self, profile: str | None) -> str:
+        """Read the settings and the token again (for another profile, or the same one): the
+        server's name. :class:`~hubtui.config.ConfigError` when they are wrong; ``ValueError``
+        when reconnecting is not possible (offline, or no settings to read)."""
+        if self.offline is not None:
+            raise ValueError(
+                "Offline: nothing is sent to any server. Start hubtui without --offline to "
+                "reach one."
+            )
+        if self._reconnect is None:
+            raise ValueError("Reconnecting is not possible here.")
+        connect, label, settings = await asyncio.to_thread(self._reconnect, profile)
+        demo = self.identity.server == DEMO_LABEL  # the demo API stays the demo's
+        await self._swap_client(connect)
+        self.server_label, self._settings = label, settings
+        self.api_version = settings.api_version
+        self.read_only = settings.read_only
+        self.identity = Identity.of(settings.base_url, settings.profile, demo=demo)
+        log = self.change_log
+        log.server, log.aliases = self.identity.server, self.identity.aliases
+        log.profile = self.identity.profile
+        if self.keeper is not None:
+            self.keeper.close()
+            self.keeper = keeper_of(settings, self.identity, demo=demo)
+        self.catalog = Catalog()
+        return label
+
+    async def go_offline(self) -> None:
+        """Read the store in place of the server from now on (read-only).
+        :class:`~hubtui.config.ConfigError` when the store holds nothing to read."""
+        assert self._go_offline is not None
+        connect, label, answers = await asyncio.to_thread(self._go_offline)
+        await self._swap_client(connect)
+        self.server_label, self.offline = label, answers
+        self.read_only = True
+        if self.keeper is not None:
+            self.keeper.close()
+            self.keeper = None  # nothing read offline is kept again as if read now
+        self.catalog = Catalog()
+
+    async def close(self, why: str = "hubtui quit before the answer came.") -> None:
+        """The end of the session: what is in flight logged unknown, the client and store shut."""
+        self.change_log.abandon_in_flight(why)
+        task = self._client_task
+        if task is not None and task.done() and task.exception() is None:
+            await task.result().aclose()
+        if self.keeper is not None:
+            self.keeper.close()
+
+    # Staged changes ------------------------------------------------------------------------
+
+    def staged_changed(self) -> None:
+        if self.on_staged_changed is not None:
+            self.on_staged_changed()
+
+    # The store -----------------------------------------------------------------------------
+
+    def keeps(self, kind: str) -> bool:
+        return self.keeper is not None and self.keeper.keeps(kind)
+
+    async def keep(self, kind: str, hub: str, project: str, records: Iterable[ApiModel]) -> None:
+        """Keep a list read as its latest state, when the store keeps its kind (off the event
+        loop). :class:`~hubtui.core.store.StoreError` once, then keeping is off for the run."""
+        keeper = self.keeper
+        if keeper is None or not keeper.keeps(kind):
+            return
+        from hubtui.core.store import ListKey
+
+        sent = [record.as_sent() for record in records]
+        await asyncio.to_thread(keeper.keep, ListKey(kind, hub, project), sent)
+
+    def snapshot_keeper(self) -> Keeper:
+        """The store, when snapshots can be used now (:class:`NoSnapshots` says why not)."""
+        from hubtui.core.text import inert
+
+        keeper = self.keeper
+        if self.offline is not None:
+            raise NoSnapshots(
+                "Offline, now cannot be read. hubtui diff --since #M --until #N compares two "
+                "snapshots kept."
+            )
+        if keeper is None or keeper.setting == "off":
+            raise NoSnapshots(
+                'The store is off (store = "off" or --no-store): no snapshot is kept.'
+            )
+        if keeper.problem is not None:
+            raise NoSnapshots(f"The store is off this run: {inert(keeper.problem, limit=None)}")
+        return keeper
+
+    async def seed(self, store: Store) -> None:
+        """The demo only: its week-old data as the store's first snapshot."""
+        if self.last_week is not None:
+            from hubtui.core.history import seed_last_week
+
+            await seed_last_week(store, self.last_week, self.profile, self.concurrency)
+
+    async def snapshots_kept(self) -> tuple[Keeper, list[SnapshotInfo]]:
+        """This server's snapshots, newest last (:class:`NoSnapshots`, StoreError)."""
+        keeper = self.snapshot_keeper()
+        with keeper.open() as store:
+            await self.seed(store)
+            return keeper, store.snapshots(keeper.origin, keeper.profile)
+
+    async def record_snapshot(self, hub: Hub | None) -> SnapshotInfo:
+        """Read every project's users of ``hub`` (None: of every hub) and keep them as one
+        snapshot (:class:`NoSnapshots`, HubError, StoreError)."""
+        from hubtui.core.history import take_snapshot
+
+        keeper = self.snapshot_keeper()
+        if self.last_week is not None:  # the demo's week-old data first, as ``snapshot`` does
+            with keeper.open() as store:
+                await self.seed(store)
+        client = await self.client()
+        hubs = [hub] if hub is not None else list(await client.list_hubs())
+        snapshot = await take_snapshot(
+            client,
+            hubs,
+            every_hub=hub is None,
+            origin=keeper.origin,
+            profile=keeper.profile,
+            concurrency=self.concurrency,
+            deadline=self.search_deadline,
+        )
+
+        def write() -> SnapshotInfo:
+            with keeper.open() as store:
+                return store.write_snapshot(snapshot)
+
+        return await asyncio.to_thread(write)
+
+    # Reverts -------------------------------------------------------------------------------
+
+    def revert_plan(self, batch_id: str) -> tuple[list[Wanted], list[Change]]:
+        """The rows that put a batch of this server back, and its changes that cannot be."""
+        from hubtui.core.batch import batches_in, revert_of
+
+        changes = batches_in(self.change_log).get(batch_id)
+        if changes is None:  # no file: the session's own lines
+            changes = [c for c in self.change_log.changes if c.batch == batch_id]
+        return revert_of(changes)
+
+
+# Building one from the settings --------------------------------------------------------------
+
+
+def open_workspace(
+    settings: Settings,
+    *,
+    demo: DemoConnector | None = None,
+    offline: bool = False,
+    settings_for: SettingsFor | None = None,
+    rereads_token: bool = True,
+    on_unlogged: Callable[[str], None] | None = None,
+) -> Workspace:
+    """The Workspace of these settings: the demo API in-process, or the configured server;
+    ``offline``, what the store kept of it (:class:`~hubtui.config.ConfigError` when nothing).
+    ``settings_for`` reads the settings again for a profile (reconnect, profile switch);
+    ``demo``, how to reach the demo API (None: the configured server)."""
+    from hubtui.core.places import default_change_log_path, default_store_path
+
+    is_demo = demo is not None
+    identity = Identity.of(settings.base_url, settings.profile, demo=is_demo)
+    answers = stored_answers(settings, identity, demo=is_demo) if offline else None
+
+    def go_offline() -> tuple[Callable[[], HubClient], str, StoredAnswers]:
+        found = stored_answers(settings, identity, demo=is_demo)
+        return (
+            offline_connector(settings, found, demo=is_demo),
+            offline_label(settings, demo=is_demo),
+            found,
+        )
+
+    def reconnect(profile: str | None) -> tuple[Callable[[], HubClient], str, Settings]:
+        assert settings_for is not None
+        fresh = settings_for(profile)
+        return connector(fresh, demo=demo), label_of(fresh, demo=is_demo), fresh
+
+    workspace = Workspace(
+        connect=connector(settings, demo=demo, answers=answers),
+        server_label=offline_label(settings, demo=is_demo)
+        if answers is not None
+        else label_of(settings, demo=is_demo),
+        server=identity.server,
+        aliases=identity.aliases,
+        api_version=settings.api_version,
+        read_only=settings.read_only or answers is not None,  # offline sends nothing
+        change_log_path=default_change_log_path(),
+        concurrency=settings.concurrency,
+        search_deadline=settings.search_deadline,
+        profile=identity.profile,
+        reconnect=None if settings_for is None else reconnect,
+        rereads_token=rereads_token,
+        keeper=None,
+        offline=answers,
+        last_week=None if demo is None else demo(settings, last_week=True),
+        go_offline=None if answers is not None else go_offline,
+        settings=settings,
+        on_unlogged=on_unlogged,
+        store_path=default_store_path(demo=is_demo),
+    )
+    if answers is None:
+        workspace._make_keeper = lambda: keeper_of(settings, identity, demo=is_demo)
+    return workspace
+
+
+def keeper_of(settings: Settings, identity: Identity, *, demo: bool) -> Keeper:
+    """The store of this server and profile (the demo API: a file of its own)."""
+    from hubtui.core.places import default_store_path
+    from hubtui.core.stored import Keeper
+
+    return Keeper(default_store_path(demo=demo), identity.server, identity.profile, settings.store)
+
+
+def stored_answers(settings: Settings, identity: Identity, *, demo: bool) -> StoredAnswers:
+    """What the store kept of this server, to read offline (:class:`ConfigError` when nothing
+    can be read from it)."""
+    from hubtui.config import ConfigError
+    from hubtui.core.offline import open_offline
+    from hubtui.core.places import default_store_path
+    from hubtui.core.store import StoreError
+
+    try:
+        return open_offline(default_store_path(demo=demo), identity.server, identity.profile)
+    except StoreError as error:
+        raise ConfigError(f"--offline: {error}") from None
+
+
+def label_of(settings: Settings, *, demo: bool) -> str:
+    """How the server is named on the screen and in messages."""
+    if demo:
+        return DEMO_SCREEN_LABEL
+    return server_label(settings.base_url) if settings.base_url else "no server"
+
+
+def offline_label(settings: Settings, *, demo: bool) -> str:
+    base_url = settings.base_url or DEMO_BASE_URL
+    return f"{'demo API' if demo else server_label(base_url)}, offline"
+
+
+def connector(
+    settings: Settings, *, demo: DemoConnector | None, answers: StoredAnswers | None = None
+) -> Callable[[], HubClient]:
+    """How to build the client: the store's answers (offline), the demo API or the server."""
+    if answers is not None:
+        return offline_connector(settings, answers, demo=demo is not None)
+    if demo is not None:
+        return demo(settings, last_week=False)
+    return server_connector(settings)
+
+
+def offline_connector(
+    settings: Settings, answers: StoredAnswers, *, demo: bool
+) -> Callable[[], HubClient]:
+    """A client whose every read the store answers."""
+    base_url = DEMO_BASE_URL if demo else settings.base_url
+    assert base_url is not None
+
+    def connect() -> HubClient:
+        from hubtui.api import HubClient
+        from hubtui.core.offline import OFFLINE_TOKEN
+
+        return HubClient(
+            base_url,
+            token=OFFLINE_TOKEN,
+            api_version=settings.api_version,
+            transport=answers,
+            trusted_hosts=settings.trusted_hosts,
+            allow_insecure_http=settings.allow_insecure_http,
+            max_records=settings.max_records,
+        )
+
+    return connect
+
+
+def server_connector(settings: Settings) -> Callable[[], HubClient]:
+    """Build, when called, a client of the configured server."""
+
+    def connect() -> HubClient:
+        from hubtui.api import HubClient
+
+        assert settings.base_url is not None
+        return HubClient(
+            settings.base_url,
+            token=settings.token,
+            api_version=settings.api_version,
+            trusted_hosts=settings.trusted_hosts,
+            allow_insecure_http=settings.allow_insecure_http,
+            ca_bundle=settings.ca_bundle,
+            deadline=settings.deadline,
+            max_records=settings.max_records,
+        )
+
+    return connect
+
+
+__all__ = [
+    "DEMO_BASE_URL",
+    "Identity",
+    "NoSnapshots",
+    "Workspace",
+    "connector",
+    "open_workspace",
+]

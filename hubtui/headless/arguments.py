@@ -1,0 +1,208 @@
+"""The headless commands' arguments, and which module runs each command.
+
+Light on purpose: ``hubtui --help`` and every command parse their arguments from here, and only
+the module of the command chosen is imported (as ``git`` and ``gh`` dispatch), so ``hubtui hubs``
+never loads the batch engine, the snapshot code or the store.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from hubtui.headless.output import EXIT_STATUSES, FORMATS
+
+#: Each headless command, and the module whose ``main(args, workspace)`` runs it.
+COMMANDS: dict[str, str] = {
+    "hubs": "hubtui.headless.commands",
+    "hub": "hubtui.headless.commands",
+    "projects": "hubtui.headless.commands",
+    "users": "hubtui.headless.commands",
+    "who": "hubtui.headless.commands",
+    "add-user": "hubtui.headless.changes",
+    "set-role": "hubtui.headless.changes",
+    "apply": "hubtui.headless.batch",
+    "revert": "hubtui.headless.batch",
+    "snapshot": "hubtui.headless.history",
+    "diff": "hubtui.headless.history",
+    "store": "hubtui.headless.history",
+}
+HEADLESS = frozenset(COMMANDS)
+
+
+def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The headless sub-commands, beside the app's own."""
+
+    import argparse
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        parser = commands.add_parser(
+            name, help=help_text, description=help_text, epilog=EXIT_STATUSES, allow_abbrev=False
+        )
+        parser.add_argument(
+            "--format",
+            choices=FORMATS,
+            help="table on a terminal, jsonl when piped (JSON keeps the API's field names)",
+        )
+        verbose(parser)
+        return parser
+
+    def verbose(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--verbose",
+            action="store_true",
+            help="print each request and its answer to stderr (the token never), stdout unchanged",
+        )
+
+    def curl(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        parser.add_argument(
+            "--curl",
+            action="store_true",
+            help="print the list's request as a curl command (token from $HUBTUI_TOKEN) and do "
+            "not send it (a hub given by Name is looked up first, for its address)",
+        )
+        return parser
+
+    curl(command("hubs", "list every hub: Name (URL name) and DisplayName"))
+    command("hub", "one hub by its Name or Id").add_argument("hub", metavar="HUB")
+    curl(command("projects", "a hub's projects")).add_argument("hub", metavar="HUB")
+    users = curl(command("users", "a project's users: members and limited readers"))
+    users.add_argument("hub", metavar="HUB")
+    users.add_argument("project", metavar="PROJECT", help="the project's id")
+    only = users.add_mutually_exclusive_group()
+    only.add_argument("--limited", action="store_true", help="only limited readers")
+    only.add_argument("--members", action="store_true", help="only direct members")
+    who = command(
+        "who",
+        "find a person (email, @domain or name) in every project. Exit status 0: every project "
+        "read and someone found; 1: every project read and nobody found; 3: a project could "
+        "not be read, whatever was found (the output lists it)",
+    )
+    who.add_argument("query", metavar="QUERY")
+    who.add_argument("--hub", help="search only this hub (Name or Id)")
+    who.add_argument(
+        "--history",
+        action="store_true",
+        help="the person's access in each snapshot kept (hubtui snapshot), oldest first",
+    )
+    for name, help_text in (
+        ("add-user", "add a user to a project as a direct member"),
+        ("set-role", "change a direct member's role"),
+    ):
+        change = commands.add_parser(
+            name, help=help_text, description=help_text, epilog=EXIT_STATUSES, allow_abbrev=False
+        )
+        change.add_argument("hub", metavar="HUB")
+        change.add_argument("project", metavar="PROJECT")
+        change.add_argument("email", metavar="EMAIL")
+        change.add_argument("role", metavar="ROLE", type=_role, help="Reader, Editor or Admin")
+        change.add_argument(
+            "--reviewer",
+            action=argparse.BooleanOptionalAction,
+            default=None,
+            help="as a reviewer, or not (--no-reviewer); not given: kept on set-role, and the "
+            "server's default on add-user",
+        )
+        change.add_argument("--yes", action="store_true", help="send without asking")
+        change.add_argument(
+            "--dry-run", action="store_true", help="print what would be sent; send nothing"
+        )
+        change.add_argument(
+            "--curl",
+            action="store_true",
+            help="print the change as a curl command (token from $HUBTUI_TOKEN); send nothing",
+        )
+        verbose(change)
+
+    add_history_commands(commands, command)
+    add_batch_commands(commands)
+
+
+def _role(text: str) -> str:
+    """A role typed in any case, as the server spells it (the rule of batch files too)."""
+    import argparse
+
+    from hubtui.core.access import ROLES, role_named
+
+    role = role_named(text)
+    if role is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(ROLES)}")
+    return role
+
+
+def add_history_commands(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    command: Callable[[str, str], argparse.ArgumentParser],
+) -> None:
+    snapshot = command(
+        "snapshot",
+        "read every project's users of all hubs (or of HUB ...) and keep them as one snapshot. "
+        "Exit status 3 when a project could not be read (the snapshot says which)",
+    )
+    snapshot.add_argument("hubs", metavar="HUB", nargs="*", help="only these hubs (Name or Id)")
+    snapshot.add_argument(
+        "--export", metavar="FILE", help="also write it to FILE (JSON lines with a sha256)"
+    )
+    diff = command(
+        "diff",
+        "what changed in access between two snapshots (or a snapshot and now). Exit status 0: "
+        "no difference; 1: differences; 3: nothing differs but something was not compared. "
+        "With two snapshot files (A B), compares them without a store",
+    )
+    diff.add_argument("items", metavar="HUB | A B", nargs="*")
+    diff.add_argument(
+        "--since", help="a snapshot (#3 or 3) or a date (2026-11-17): the latest before"
+    )
+    diff.add_argument(
+        "--until", default="now", help="a snapshot, a date, or now (default: read now)"
+    )
+    store = commands.add_parser(
+        "store",
+        help="the store of what was read: info, or prune --keep 30d",
+        description="The store of what was read (hub lists, snapshots).",
+        allow_abbrev=False,
+    )
+    store.add_argument("action", choices=("info", "prune"))
+    store.add_argument("--keep", default="30d", help="prune: keep this much (30d, 12w, 6m)")
+
+
+def add_batch_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from hubtui.headless.output import EXIT_STATUSES
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        parser = commands.add_parser(
+            name, help=help_text, description=help_text, epilog=EXIT_STATUSES, allow_abbrev=False
+        )
+        parser.add_argument("--yes", action="store_true", help="send without asking")
+        parser.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="print the preview and exactly the requests; send nothing",
+        )
+        parser.add_argument("--verbose", action="store_true", help="print each request")
+        return parser
+
+    apply = command(
+        "apply",
+        "apply a CSV of hub, project, email, role, reviewer (a users export, edited): each row "
+        "a direct member with that role. Previewed, asked, sent; the outcome of each row is "
+        "written to a results CSV beside it, which can be corrected and applied again",
+    )
+    apply.add_argument("file", metavar="FILE.csv")
+    revert = command(
+        "revert",
+        "put back what a batch changed (roles and reviewer flags, from the change log); the "
+        "people it added are listed, since nobody can be removed through this API",
+    )
+    revert.add_argument("batch", metavar="BATCH", help="the batch id (hubtui apply prints it)")
+
+
+def file_pair(args: argparse.Namespace) -> bool:
+    """``diff A B`` names two snapshot files (compared without a store or a server)."""
+    from pathlib import Path
+
+    return (
+        args.command == "diff"
+        and len(args.items) == 2
+        and all(Path(item).is_file() for item in args.items)
+    )

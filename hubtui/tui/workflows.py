@@ -1,0 +1,258 @@
+"""The app's side of the Workspace's workflows: each asks the Workspace (``hubtui.core``) to
+do the work and says what came of it (a notification, a screen). Staged changes and their
+preview, a batch reverted, a snapshot recorded, changes since one, a list read kept, a
+reconnect, reading offline. Navigation, themes and signals are the shell's (``tui.app``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.app import App
+
+from hubtui.core.text import inert
+from hubtui.core.words import amount
+from hubtui.core.workspace import NoSnapshots, Workspace
+from hubtui.tui.messages import (
+    HubsLoaded,
+    ProjectsLoaded,
+    Reconnect,
+    RevertBatch,
+    ShowChanges,
+    UsersLoaded,
+)
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub
+    from hubtui.api.models import ApiModel
+    from hubtui.core.store import SnapshotInfo
+
+
+class WorkspaceActions(App[None]):
+    """What the app does with its :class:`~hubtui.core.workspace.Workspace`."""
+
+    workspace: Workspace
+
+    def _say(self, words: str, **options: object) -> None:
+        """A notification of plain words (never markup)."""
+        self.notify(words, markup=False, **options)  # type: ignore[arg-type]
+
+    async def start_again(self) -> None:
+        """Back to a hub list read afresh (the shell's navigation)."""
+        raise NotImplementedError
+
+    def action_requests(self) -> None:
+        """Show the request log (above the current screen; escape comes back)."""
+        from hubtui.tui.screens.requests import RequestsScreen
+
+        if not isinstance(self.screen, RequestsScreen):
+            self.push_screen(RequestsScreen())
+
+    # Staged changes ------------------------------------------------------------------------
+
+    def staged_changed(self) -> None:
+        from hubtui.tui.screens.base import ListScreen
+
+        if isinstance(self.screen, ListScreen):
+            self.screen.refresh_status()
+
+    def action_staged(self) -> None:
+        """Show the staged changes: one preview, read again now (b, or the palette)."""
+        from hubtui.tui.screens.batch import StagedScreen
+
+        if isinstance(self.screen, StagedScreen):
+            return
+        if not self.workspace.staged:
+            self._say(
+                "Nothing is staged: mark rows with space, then m changes them (A adds people)."
+            )
+            return
+        self.push_screen(StagedScreen(self.workspace.staged))
+
+    def drop_staged(self) -> None:
+        count = len(self.workspace.staged)
+        self.workspace.staged.drop()
+        self.staged_changed()
+        self._say(f"{count:,} staged changes dropped; nothing was sent.")
+
+    def on_revert_batch(self, message: RevertBatch) -> None:
+        self.revert_batch(message.batch)
+
+    def revert_batch(self, batch_id: str) -> None:
+        """Stage the inverse of a batch this server's change log holds, in a preview of its own."""
+        from hubtui.core.batch import ChangeSet
+        from hubtui.tui.screens.batch import StagedScreen
+
+        back, cannot = self.workspace.revert_plan(batch_id)
+        if cannot:
+            who = ", ".join(inert(c.email or c.user_id or "?", limit=40) for c in cannot[:5])
+            more = f" and {len(cannot) - 5} more" if len(cannot) > 5 else ""
+            self._say(
+                f"Cannot be put back: {who}{more} were added by the batch, and nobody can be "
+                "removed through this API.",
+                severity="warning",
+                timeout=12,
+            )
+        if not back:
+            self._say("Nothing of this batch to put back.")
+            return
+        reverting = ChangeSet()
+        reverting.stage(back)
+        self.push_screen(StagedScreen(reverting, reverts=batch_id))
+
+    # Snapshots -----------------------------------------------------------------------------
+
+    def on_show_changes(self, message: ShowChanges) -> None:
+        self.show_changes(message.hub, message.project_id, message.scope)
+
+    @work(exclusive=True, group="changes", exit_on_error=False)
+    async def show_changes(self, hub: Hub | None, project_id: str | None, scope: str) -> None:
+        """Choose a snapshot of this server, then show what changed since it in ``scope``."""
+        from hubtui.core.store import StoreError
+
+        try:
+            keeper, kept = await self.workspace.snapshots_kept()
+        except NoSnapshots as why:
+            self._say(str(why), severity="warning")
+            return
+        except StoreError as error:
+            self._say(inert(str(error), limit=None), severity="error")
+            return
+        if not kept:
+            self._say(
+                "No snapshot of this server is kept yet. Record one from the palette (ctrl+p: "
+                "Record a snapshot) or with hubtui snapshot; changes are shown since one.",
+                severity="warning",
+                timeout=10,
+            )
+            return
+        from hubtui.tui.screens.changes import ChangesScreen
+        from hubtui.tui.screens.snapshot_choice import SnapshotChoiceScreen
+
+        def chosen(since: SnapshotInfo | None) -> None:
+            if since is not None:
+                self.push_screen(ChangesScreen(keeper, since, hub, project_id, scope))
+
+        self.push_screen(SnapshotChoiceScreen(scope, kept), chosen)
+
+    @work(group="snapshot", exit_on_error=False)
+    async def record_snapshot(self, hub: Hub | None) -> None:
+        """Read every project's users of ``hub`` (or of all hubs) and keep them as a snapshot."""
+        from hubtui.api.errors import HubError
+        from hubtui.core.store import StoreError
+
+        scope = "all hubs" if hub is None else f"hub {inert(hub.name)}"
+        try:
+            self.workspace.snapshot_keeper()
+        except NoSnapshots as why:
+            self._say(str(why), severity="warning")
+            return
+        self._say(f"Recording a snapshot of {scope}…")
+        try:
+            info = await self.workspace.record_snapshot(hub)
+        except NoSnapshots as why:
+            self._say(str(why), severity="warning")
+            return
+        except (HubError, StoreError) as error:
+            self._say(
+                f"No snapshot was recorded: {inert(str(error), limit=None)}",
+                severity="error",
+                timeout=15,
+            )
+            return
+        counts = info.counts
+        words = (
+            f"Snapshot {info.short} of {scope} kept: {counts['hubs']:,} hubs, "
+            f"{counts['projects']:,} projects, {counts['users']:,} users."
+        )
+        if counts["not_read"]:
+            words += f" Incomplete: {amount(counts['not_read'], 'list')} could not be read."
+        self._say(words, severity="warning" if counts["not_read"] else "information", timeout=15)
+
+    # What is read, kept --------------------------------------------------------------------
+
+    def on_hubs_loaded(self, message: HubsLoaded) -> None:
+        self.workspace.catalog.add_hubs(message.hubs)
+        self._keep("hubs", "", "", message.hubs)
+
+    def on_projects_loaded(self, message: ProjectsLoaded) -> None:
+        self.workspace.catalog.add_projects(message.hub, message.projects)
+        self._keep("projects", message.hub.id, "", message.projects)
+
+    def on_users_loaded(self, message: UsersLoaded) -> None:
+        self.workspace.catalog.add_users(
+            message.hub, message.project, message.project_id, message.users
+        )
+        self._keep("users", message.hub.id, str(message.project_id), message.users)
+
+    def _keep(self, kind: str, hub: str, project: str, records: Iterable[ApiModel]) -> None:
+        """Keep a list read, off the event loop; a store that cannot take it is said once."""
+        if self.workspace.keeps(kind):
+            self.run_worker(
+                self._kept(kind, hub, project, records), group="keep", exit_on_error=False
+            )
+
+    async def _kept(self, kind: str, hub: str, project: str, records: Iterable[ApiModel]) -> None:
+        from hubtui.core.store import StoreError
+
+        try:
+            await self.workspace.keep(kind, hub, project, records)
+        except StoreError as error:
+            self._say(
+                f"{inert(str(error), limit=None)} Nothing read is kept this run; changes are "
+                "logged as before.",
+                title="Store off",
+                severity="warning",
+                timeout=15,
+            )
+
+    # Another token, another profile, or the store in place of the server --------------------
+
+    def on_reconnect(self, message: Reconnect) -> None:
+        self.reconnect(message.profile, fresh_start=message.fresh_start)
+
+    @work(exclusive=True, group="reconnect")
+    async def reconnect(self, profile: str | None, *, fresh_start: bool) -> None:
+        """Read the settings and the token again (for another profile, or the same one).
+
+        ``fresh_start`` goes back to a new hub list (another server); otherwise the screen
+        shown loads again with the new token. The change log keeps going, naming the server.
+        """
+        from hubtui.config import ConfigError
+
+        try:
+            label = await self.workspace.reconnect(profile)
+        except ValueError as why:
+            self._say(str(why), severity="warning")
+            return
+        except ConfigError as exc:
+            self._say(inert(str(exc), limit=None), severity="error", timeout=10)
+            return
+        if fresh_start:
+            await self.start_again()
+            self._say(f"Now on {inert(label)} (profile {inert(profile)}).")
+            return
+        from hubtui.tui.screens.base import ListScreen
+
+        screen = self.screen
+        if isinstance(screen, ListScreen):
+            screen.refresh_status()
+            screen.load()
+        self._say("Read the token again; loading again.")
+
+    @work(exclusive=True, group="reconnect", exit_on_error=False)
+    async def go_offline(self) -> None:
+        """Read the store in place of the server from now on (read-only), from the hub list."""
+        from hubtui.config import ConfigError
+
+        try:
+            await self.workspace.go_offline()
+        except ConfigError as exc:
+            self._say(inert(str(exc), limit=None), severity="error", timeout=10)
+            return
+        await self.start_again()
+        self._say(
+            "Offline: every list is what the store kept, read-only. Restart hubtui to reach "
+            "the server again."
+        )
