@@ -82,8 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hubtui",
         description="A keyboard-first terminal app for hubs, projects and project users. "
-        "With a command (hubs, hub, projects, users, who, add-user, set-role, apply, revert, "
-        "snapshot, diff, store) it prints the answer and exits.",
+        "With a command (hubs, hub, projects, users, who, hub-users, access, add-user, "
+        "set-role, apply, revert, snapshot, diff, store) it prints the answer and exits.",
         epilog="The token comes from HUBTUI_TOKEN, --token-file or the config file's "
         f"token_command; never from a flag value. Commands' {EXIT_STATUSES}.",
         allow_abbrev=False,
@@ -140,6 +140,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     server.add_argument(
         "--redirect-to", metavar="URL", help="answer every hub-scoped call 307 to this base URL"
+    )
+    server.add_argument(
+        "--no-hub-users",
+        action="store_true",
+        help="answer the hub-user operations 404 and 405, as a server without them does",
     )
     server.add_argument(
         "--refuse-with-code",
@@ -360,6 +365,7 @@ def run_demo_server(args: argparse.Namespace) -> int:
         datacenter_redirect=args.datacenter_redirect,
         redirect_to=args.redirect_to,
         refuse_with_code=args.refuse_with_code,
+        no_hub_users=args.no_hub_users,
         seed=args.seed,
     )
     app = create_app(DemoStore(size), faults)

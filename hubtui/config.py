@@ -57,6 +57,8 @@ class Settings:
     reported as not read."""
     profile: str | None = None
     """The profile these settings come from, if any."""
+    inactive_after: int = 90
+    """Days without a sign-in or project activity after which a hub user is "inactive"."""
     store: str = "all"
     """What is kept on disk of what was read: ``hubs`` (the hub lists, for the start), ``all``
     (every list read, as its latest state) or ``off`` (nothing)."""
@@ -133,6 +135,7 @@ def load_settings(
         max_records=int(_number(file, "max_records", 250_000, 1, 10_000_000, whole=True)),
         concurrency=concurrency or int(_number(file, "concurrency", 8, 1, 64, whole=True)),
         search_deadline=_number(file, "search_deadline", 300.0, 1, 86_400),
+        inactive_after=int(_number(file, "inactive_after", 90, 1, 3650, whole=True)),
         profile=profile,
         store=kept,
     )

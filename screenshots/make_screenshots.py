@@ -29,6 +29,8 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "who": ("w", *"priya.patel@northwind-eng.com", "enter"),
     "changes": ("D", "enter", "down", "down"),
     "batch": ("enter", "enter", "asterisk", "m", "down", "enter", "b", "down"),
+    "hub-people": ("enter", "P", "down"),
+    "access-matrix": ("enter", "P", "M", "right", "right", "right"),
 }
 
 

@@ -17,7 +17,7 @@ from hubtui.api import retries
 from hubtui.api.errors import HubError, InvalidResponseError
 from hubtui.api.exchanges import Exchange
 from hubtui.api.identity import email_key
-from hubtui.api.models import Hub, Project, ProjectUser, SentRecord
+from hubtui.api.models import Hub, HubUser, Project, ProjectUser, SentRecord
 from hubtui.api.parsing import (
     DEFAULT_MAX_RECORDS,
     RawFilter,
@@ -55,7 +55,8 @@ class ChangeRequest:
 
     method: str
     url: str
-    body: dict[str, Any]
+    body: dict[str, Any] | None
+    """None: the request has no body (a removal)."""
     operation: str
 
 
@@ -283,6 +284,67 @@ class HubClient:
             plan, lambda: self._one_user(hub_id, project_id, user_id, api_version), lambda _: True
         )
 
+    # Hub users (the published document's, beyond the spec: a server may answer 404 or 405) -----
+
+    async def list_hub_users(self, hub_id: Id) -> Records[HubUser]:
+        """Every person with access to the hub, with their hub role and when they were last
+        seen (``GET /v3/hubs/{hubId}/users``)."""
+        url = await self._hub_url(hub_id, "v3", USERS)
+        return await self._get_list(f"list users of hub {hub_id!r}", url, HubUser)
+
+    async def plan_invite(self, hub_id: Id, *, email: str, role: str) -> ChangeRequest:
+        """The request :meth:`invite_hub_user` sends (nothing is sent)."""
+        url = await self._hub_url(hub_id, "v3", USERS)
+        body = {"Email": email, "Role": role}
+        return ChangeRequest("POST", url, body, f"invite {email!r} to hub {hub_id!r}")
+
+    async def plan_update_hub_user(
+        self, hub_id: Id, user_id: Id, *, role: str | None = None, resend_invite: bool = False
+    ) -> ChangeRequest:
+        """The request :meth:`update_hub_user` sends (nothing is sent): a hub role, or the
+        invitation sent again; what is not asked is not sent."""
+        url = await self._hub_url(hub_id, "v3", USERS, user_id)
+        body: dict[str, Any] = {} if role is None else {"Role": role}
+        if resend_invite:
+            body["ResendHubInvite"] = True
+        what = "resend the invitation of" if resend_invite and role is None else "update"
+        return ChangeRequest("PUT", url, body, f"{what} user {user_id!r} of hub {hub_id!r}")
+
+    async def plan_remove_hub_user(self, hub_id: Id, user_id: Id) -> ChangeRequest:
+        """The request :meth:`remove_hub_user` sends (nothing is sent)."""
+        url = await self._hub_url(hub_id, "v3", USERS, user_id)
+        return ChangeRequest("DELETE", url, None, f"remove user {user_id!r} from hub {hub_id!r}")
+
+    async def invite_hub_user(self, hub_id: Id, *, email: str, role: str) -> HubUser:
+        """Invite a person to the hub (they get an email). Never retried automatically."""
+        plan = await self.plan_invite(hub_id, email=email, role=role)
+        wanted = email_key(email)
+        return await self._change(
+            plan,
+            lambda: self.list_hub_users(hub_id),
+            lambda user: email_key(user.user.email) == wanted,
+            HubUser,
+        )
+
+    async def update_hub_user(
+        self, hub_id: Id, user_id: Id, *, role: str | None = None, resend_invite: bool = False
+    ) -> HubUser:
+        """Change a person's hub role, or send their invitation again."""
+        plan = await self.plan_update_hub_user(
+            hub_id, user_id, role=role, resend_invite=resend_invite
+        )
+        return await self._change(
+            plan,
+            lambda: self.list_hub_users(hub_id),
+            lambda user: str(user.user.id) == str(user_id),
+            HubUser,
+        )
+
+    async def remove_hub_user(self, hub_id: Id, user_id: Id) -> None:
+        """Remove a person from the hub (and so from its projects)."""
+        plan = await self.plan_remove_hub_user(hub_id, user_id)
+        await self._transport.send(plan.method, plan.url, operation=plan.operation, body=None)
+
     async def _one_user(
         self, hub_id: Id, project_id: Id, user_id: Id, api_version: ApiVersion | None
     ) -> list[ProjectUser]:
@@ -291,16 +353,17 @@ class HubClient:
     async def _change(
         self,
         plan: ChangeRequest,
-        read: Callable[[], Awaitable[list[ProjectUser]]],
-        wanted: Callable[[ProjectUser], bool],
-    ) -> ProjectUser:
+        read: Callable[[], Awaitable[Sequence[M]]],
+        wanted: Callable[[M], bool],
+        model: type[M] = ProjectUser,  # type: ignore[assignment]
+    ) -> M:
         """The user as the change left them. After a success with an unreadable body (the server
         said yes: the change was made), they are read back (``read``, ``wanted``), not guessed."""
         response = await self._transport.send(
             plan.method, plan.url, operation=plan.operation, body=plan.body
         )
         try:
-            return parse_one(response.content, plan.operation, ProjectUser)
+            return parse_one(response.content, plan.operation, model)
         except InvalidResponseError as unreadable:
             problem = unreadable.problem
         try:

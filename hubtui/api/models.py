@@ -7,9 +7,9 @@ Wire names are PascalCase; Python names are their snake_case. Unknown properties
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, ClassVar, Self
+from typing import Annotated, Any, ClassVar, Self
 
-from pydantic import BaseModel, ConfigDict, RootModel, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, RootModel, model_validator
 from pydantic.alias_generators import to_pascal
 
 from hubtui.api.identity import KNOWN_ROLES
@@ -18,7 +18,10 @@ __all__ = [
     "SentRecord",
     "KNOWN_ROLES",
     "LIMITED_ACCESS",
+    "HUB_ROLES",
     "Hub",
+    "HubUser",
+    "Moment",
     "Image",
     "Project",
     "ProjectUser",
@@ -26,6 +29,9 @@ __all__ = [
     "Team",
     "UserSummary",
 ]
+
+#: The hub roles the published document names (a hub user's ``Role``); others are kept as sent.
+HUB_ROLES: tuple[str, ...] = ("Guest", "Admin")
 
 #: The one ``ProjectAccess`` value the spec names; its effect is the ``IsLimited`` rule.
 LIMITED_ACCESS = "Limited"
@@ -263,3 +269,36 @@ class Project(ApiModel):
 class SentRecord(RootModel[dict[str, Any]]):
     """A record exactly as the server sent it, only checked to be a JSON object: what a
     snapshot keeps, read without validating (or rebuilding) every field."""
+
+
+def _moment(value: Any) -> Any:
+    """A date-time as sent: read when it can be (ISO 8601), kept as the text sent when it
+    cannot (it then says "unknown", never "never" and never "now")."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+        except ValueError:
+            return value
+    return value
+
+
+#: A date-time a server sent: a ``datetime``, the text it sent when that cannot be read, or
+#: None (null: never). Absent stays absent (``as_sent``).
+Moment = Annotated[datetime | str | None, BeforeValidator(_moment)]
+
+
+class HubUser(ApiModel):
+    """A person's access to a hub (``HubUser`` on the wire, ``GET /v3/hubs/{hubId}/users``):
+    the hub role, whether the invitation was accepted, and when they were last seen."""
+
+    user: UserSummary
+    role: str | None = None
+    """``Guest`` or ``Admin`` (:data:`HUB_ROLES`), as sent."""
+    last_web_login: Moment = None
+    last_addin_login: Moment = None
+    last_hub_project_activity: Moment = None
+    is_activated: bool | None = None
+    """Whether the invitation was accepted (None: not sent)."""
+
+    _repeated = ("role",)

@@ -14,7 +14,8 @@ __all__ = ["HUBS", "HUB_BY_NAME", "PROJECTS", "USERS", "Read", "hub_scoped", "re
 HUBS = "/v3/hubs"
 #: One hub by its URL name: ``HUB_BY_NAME/{name}``.
 HUB_BY_NAME = "/v3/hubs/name"
-#: Under a hub: ``{hub_scoped(version)}/{hubId}/projects[/{projectId}/users[/{userId}]]``.
+#: Under a hub: ``{hub_scoped(version)}/{hubId}/projects[/{projectId}/users[/{userId}]]``, and
+#: the hub's own users, ``/v3/hubs/{hubId}/users[/{userId}]``.
 PROJECTS = "projects"
 USERS = "users"
 
@@ -26,8 +27,8 @@ def hub_scoped(version: str) -> str:
 
 @dataclass(frozen=True)
 class Read:
-    """What a read asks for: ``hubs``, ``hub``, ``hub_by_name``, ``projects``, ``users`` or
-    ``user``, and the identifiers it names (unquoted)."""
+    """What a read asks for: ``hubs``, ``hub``, ``hub_by_name``, ``hub_users``, ``projects``,
+    ``users`` or ``user``, and the identifiers it names (unquoted)."""
 
     kind: str
     hub: str = ""

@@ -10,6 +10,7 @@ from hubtui.core.text import inert
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, ProjectUser, RegionalRoute
+    from hubtui.core.hub_people import LastSeen
 
 __all__ = [
     "ACCESS_NOT_SENT",
@@ -113,6 +114,30 @@ def when_both(moment: datetime | None) -> str:
     if local.utcoffset() == utc.utcoffset():
         return f"{utc:%Y-%m-%d %H:%M} UTC"  # local time is UTC: said once
     return f"{local:%Y-%m-%d %H:%M %Z} (UTC {utc:%Y-%m-%d %H:%M})"
+
+
+def ago(days: int) -> str:
+    """How long ago, in whole days, as a person says it: ``today``, ``5 days ago``, ``3 months
+    ago``, ``2 years ago``."""
+    if days < 1:
+        return "today"
+    if days < 45:
+        return "1 day ago" if days == 1 else f"{days} days ago"
+    if days < 548:
+        months = round(days / 30.44)
+        return f"{months} months ago"
+    return f"{round(days / 365.25)} years ago"
+
+
+def seen_words(seen: LastSeen | None, now: datetime) -> str:
+    """A hub user's last sign-in (None: the hub's users were not read) for a cell: ``3 months
+    ago``, ``never``, ``unknown``, or ``not read``."""
+    if seen is None:
+        return "not read"
+    if seen.unknown:
+        return DATE_UNKNOWN
+    days = seen.days_before(now)
+    return "never" if days is None else ago(days)
 
 
 def size_words(size: int) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 ROLES = ("Reader", "Editor", "Admin")
+HUB_ROLES = ("Guest", "Admin")
 LIMITED = "Limited"
 DEMO_TOKEN = "demo-token"
 EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -86,6 +87,18 @@ class DemoHub:
     projects: dict[int, DemoProject] = field(default_factory=dict)
 
 
+@dataclass
+class HubAccess:
+    """A person's access to a hub itself: the hub role, the invitation, when last seen."""
+
+    role: str
+    """``Guest`` or ``Admin``."""
+    activated: bool
+    web_login: datetime | None
+    addin_login: datetime | None
+    project_activity: datetime | None
+
+
 @dataclass(frozen=True)
 class DemoSize:
     """How much filler to generate beside the showcase (large values are for benchmarks)."""
@@ -127,6 +140,8 @@ WORK = (
 TEAMS = ((1, "Structural"), (2, "MEP"), (3, "Architecture"), (4, "Site Management"))
 STATUSES = ("Active", "Active", "Active", "Planning", "Completed", "Archived")
 BASE_DATE = datetime(2026, 10, 1, 9, 0, tzinfo=UTC)
+#: The latest sign-in or project activity of any hub user (the demo's "recently").
+SEEN_UNTIL = datetime(2026, 11, 20, 17, 0, tzinfo=UTC)
 
 
 class DemoStore:
@@ -143,6 +158,9 @@ class DemoStore:
         self._next_project = 1001
         self.creates = 0
         self.updates = 0
+        self.removes = 0
+        #: Each hub user's access to the hub itself, made when first asked (deterministic).
+        self._hub_access: dict[tuple[str, int], HubAccess] = {}
         self._build_showcase(random.Random("showcase"))
         self._build_filler(random.Random(self.size.seed))
 
@@ -176,7 +194,54 @@ class DemoStore:
         rows.extend((self.users[uid], None) for uid in self.limited_reader_ids(hub, project))
         return rows
 
+    def hub_access(self, hub: DemoHub, user_id: int) -> HubAccess:
+        """A hub user's hub role and activity: the hub's author an admin, a few other admins
+        (some of them admins of no project), one in ten never signed in, one in fifteen whose
+        invitation was never accepted, sign-ins spread over the two years before the data's
+        date. The same for every run."""
+        key = (hub.id, user_id)
+        found = self._hub_access.get(key)
+        if found is None:
+            found = self._hub_access[key] = _made_access(hub, self.users[user_id])
+        return found
+
+    def hub_users(self, hub: DemoHub) -> list[tuple[DemoUser, HubAccess]]:
+        return [(self.users[uid], self.hub_access(hub, uid)) for uid in hub.user_ids]
+
     # Changes ----------------------------------------------------------------------------------
+
+    def invite(self, hub: DemoHub, *, email: str, role: str) -> tuple[DemoUser, HubAccess]:
+        """Invite a person to the hub: a hub user whose invitation is not accepted yet."""
+        user = self.user_by_email(email)
+        if user is not None and user.id in hub.user_ids:
+            raise DemoConflict(f"{email} is already a user of this hub")
+        if user is None:
+            local = email.split("@", 1)[0]
+            first, _, last = local.replace("_", ".").partition(".")
+            user = self._new_user(first.capitalize(), last.capitalize(), email)
+        hub.user_ids.append(user.id)
+        access = HubAccess(role, False, None, None, None)
+        self._hub_access[hub.id, user.id] = access
+        self.creates += 1
+        return user, access
+
+    def set_hub_role(self, hub: DemoHub, user_id: int, role: str) -> HubAccess:
+        if user_id not in hub.user_ids:
+            raise DemoConflict("the user is not a user of this hub")
+        access = self.hub_access(hub, user_id)
+        access.role = role
+        self.updates += 1
+        return access
+
+    def remove_from_hub(self, hub: DemoHub, user_id: int) -> None:
+        """Out of the hub, and so out of every project of it."""
+        if user_id not in hub.user_ids:
+            raise DemoConflict("the user is not a user of this hub")
+        hub.user_ids.remove(user_id)
+        for project in hub.projects.values():
+            project.members.pop(user_id, None)
+        self._hub_access.pop((hub.id, user_id), None)
+        self.removes += 1
 
     def add_member(
         self, hub: DemoHub, project: DemoProject, *, email: str, role: str, is_reviewer: bool
@@ -507,3 +572,29 @@ def last_week() -> DemoStore:
     bridge.members[ulla.id] = Membership(role="Editor", teams=[])
     nordic.display_name = "Nordic Rail Consortium"
     return store
+
+
+def _made_access(hub: DemoHub, user: DemoUser) -> HubAccess:
+    rng = random.Random(f"{hub.id}:{user.id}")
+    if user.id == hub.author_id:
+        role = "Admin"
+    else:
+        role = "Admin" if rng.random() < 0.06 else "Guest"
+    draw = rng.random()
+    if draw < 0.066 and user.id != hub.author_id:
+        return HubAccess(role, False, None, None, None)  # invited, never accepted
+    if draw < 0.16 and user.id != hub.author_id:
+        return HubAccess(role, True, None, None, None)  # accepted, never signed in
+
+    def seen() -> datetime:
+        """Most recently (six in ten within 60 days), some months ago, a few up to two years."""
+        share = rng.random()
+        days = rng.randint(0, 60) if share < 0.6 else rng.randint(61, 365)
+        if share >= 0.85:
+            days = rng.randint(366, 730)
+        return SEEN_UNTIL - timedelta(days=days, minutes=rng.randint(0, 1439))
+
+    web = seen()
+    addin = seen() if rng.random() < 0.5 else None
+    activity = min(max(web, addin or web) + timedelta(hours=rng.randint(0, 48)), SEEN_UNTIL)
+    return HubAccess(role, True, web, addin, activity)

@@ -32,6 +32,8 @@ class Faults:
     """Share of successful answers cut off half-way through the body."""
     omit_new_fields: bool = False
     """Behave like a server older than the ``IsLimited`` and ``DisplayName`` changes."""
+    no_hub_users: bool = False
+    """Behave like a server without the hub-user operations (404 to the list, 405 to changes)."""
     projects_listing_status: int | None = None
     """Answer the (assumed) list-projects operation with this status, e.g. 404 or 405."""
     change_failure_status: int | None = None

@@ -21,6 +21,7 @@ from starlette.routing import Mount, Route
 from hubtui.demo.data import (
     DEMO_TOKEN,
     EMAIL_PATTERN,
+    HUB_ROLES,
     REGIONS,
     ROLES,
     DemoConflict,
@@ -29,6 +30,7 @@ from hubtui.demo.data import (
     DemoSize,
     DemoStore,
     DemoUser,
+    HubAccess,
     Membership,
 )
 from hubtui.demo.faults import FaultMiddleware, Faults, ServerStats
@@ -50,6 +52,8 @@ def create_app(
     api = _DemoApi(store, faults)
     hub_scoped = [
         Route("/v3/hubs/{hub_id}/projects", api.list_projects),
+        Route("/v3/hubs/{hub_id}/users", api.hub_users, methods=["GET", "POST"]),
+        Route("/v3/hubs/{hub_id}/users/{user_id:int}", api.hub_user, methods=["PUT", "DELETE"]),
         Route(
             "/{version}/hubs/{hub_id}/projects/{project_id:int}/users",
             api.project_users,
@@ -126,6 +130,63 @@ class _DemoApi:
             status = self.faults.projects_listing_status
             return problem(status, "Not available", "This server does not list a hub's projects.")
         return _json_list(list(hub.projects.values()), self._project)
+
+    async def hub_users(self, request: Request) -> Response:
+        hub = self._hub_for(request)
+        if self.faults.no_hub_users:
+            return problem(404, "Not Found", "This server does not list a hub's users.")
+        if request.method == "POST":
+            body = await _json_body(request)
+            email, role = body.get("Email"), body.get("Role")
+            if not isinstance(email, str) or not EMAIL_PATTERN.match(email):
+                return problem(400, "Invalid request", "Email must be an email address.")
+            if role not in HUB_ROLES:
+                return problem(400, "Invalid request", f"Role must be one of {HUB_ROLES}.")
+            try:
+                user, access = self.store.invite(hub, email=email, role=role)
+            except DemoConflict as exc:
+                return problem(409, "Conflict", f"{exc}.")
+            return _json(self._hub_user(user, access), status=201)
+        return _json_list(self.store.hub_users(hub), lambda row: self._hub_user(*row))
+
+    async def hub_user(self, request: Request) -> Response:
+        hub = self._hub_for(request)
+        if self.faults.no_hub_users:
+            return problem(405, "Method Not Allowed", "This server does not change hub users.")
+        user_id: int = request.path_params["user_id"]
+        if user_id not in hub.user_ids:
+            return problem(404, "User not found", f"User {user_id} is not a user of this hub.")
+        try:
+            if request.method == "DELETE":
+                self.store.remove_from_hub(hub, user_id)
+                return Response(status_code=204)
+            body = await _json_body(request)
+            role = body.get("Role")
+            if role is not None and role not in HUB_ROLES:
+                return problem(400, "Invalid request", f"Role must be one of {HUB_ROLES}.")
+            access = self.store.hub_access(hub, user_id)
+            if role is not None:
+                access = self.store.set_hub_role(hub, user_id, role)
+            if body.get("ResendHubInvite") is True:
+                if access.activated:
+                    return problem(409, "Conflict", "The invitation was already accepted.")
+                self.store.updates += 1
+        except DemoConflict as exc:
+            return problem(409, "Conflict", f"{exc}.")
+        return _json(self._hub_user(self.store.users[user_id], access))
+
+    def _hub_user(self, user: DemoUser, access: HubAccess) -> dict[str, Any]:
+        def moment(value: datetime | None) -> str | None:
+            return None if value is None else value.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+        return {
+            "User": self._user(user),
+            "Role": access.role,
+            "LastWebLogin": moment(access.web_login),
+            "LastAddinLogin": moment(access.addin_login),
+            "LastHubProjectActivity": moment(access.project_activity),
+            "IsActivated": access.activated,
+        }
 
     async def project_users(self, request: Request) -> Response:
         found = self._project_for(request)

@@ -26,6 +26,8 @@ COMMANDS: dict[str, str] = {
     "snapshot": "hubtui.headless.history",
     "diff": "hubtui.headless.history",
     "store": "hubtui.headless.history",
+    "hub-users": "hubtui.headless.people",
+    "access": "hubtui.headless.people",
 }
 HEADLESS = frozenset(COMMANDS)
 
@@ -115,6 +117,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         verbose(change)
 
     add_history_commands(commands, command)
+    add_people_commands(command)
     add_batch_commands(commands)
 
 
@@ -206,3 +209,27 @@ def file_pair(args: argparse.Namespace) -> bool:
         and len(args.items) == 2
         and all(Path(item).is_file() for item in args.items)
     )
+
+
+def add_people_commands(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
+    """``hub-users`` and ``access``: a hub's people, with when each was last seen."""
+    users = command(
+        "hub-users",
+        "a hub's users: hub role, invitation accepted, last sign-in and project activity, "
+        "and what needs a look (never signed in, invitation not accepted, inactive N days). "
+        "Exit status 3 when the server does not list a hub's users",
+    )
+    users.add_argument("hub", metavar="HUB")
+    users.add_argument(
+        "--inactive-after",
+        type=int,
+        metavar="DAYS",
+        help="inactive after this many days without a sign-in (default: the setting, 90)",
+    )
+    access = command(
+        "access",
+        "the access matrix of a hub: every person × every project, each cell the role, LIMITED "
+        "or empty, with the person's hub role and last sign-in. Exit status 3 when a list could "
+        "not be read (the answer is then incomplete, and says so)",
+    )
+    access.add_argument("hub", metavar="HUB")

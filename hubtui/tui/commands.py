@@ -121,6 +121,13 @@ def app_commands(app: WorkspaceActions, screen: Screen[Any]) -> Iterable[SystemC
     listing = screen if isinstance(screen, ListScreen) else None
     hub = None if listing is None else listing.scope_hub
     if hub is not None:
+        from hubtui.tui.screens.hub_people import HubPeopleScreen
+
+        yield SystemCommand(
+            f"People of this hub ({inert(hub.name, limit=40)})",
+            "Everyone with access to the hub: last sign-in, inactive, invitations not accepted (P)",
+            lambda: app.push_screen(HubPeopleScreen(hub)),
+        )
         yield SystemCommand(
             f"Record a snapshot of this hub ({inert(hub.name, limit=40)})",
             "Read every project's users of this hub and keep them, to see later what changed",

@@ -19,6 +19,7 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "hub list": (),
     "hub detail": ("enter",),
     "project users": ("enter", "enter"),
+    "hub's people": ("enter", "P"),
     "project users, a row marked": ("enter", "enter", "space"),
     "person search": ("w", *"priya", "enter"),
     "staged changes": ("enter", "enter", "space", "m", "enter", "b"),

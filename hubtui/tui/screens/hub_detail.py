@@ -52,6 +52,13 @@ class HubDetailScreen(Marking, ListScreen["list[Project] | None"]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "project_by_id", "By id", tooltip="open a project by typing its id"),
         Binding("w", "who", "Who", tooltip="find a person (email, domain or name) in this hub"),
+        Binding(
+            "P",
+            "people",
+            "People",
+            tooltip="everyone with access to this hub: last sign-in, what needs a look; M: the "
+            "access matrix",
+        ),
         Binding("y", "copy", "Copy", tooltip="copy the highlighted project's id (or the hub's)"),
         CHANGES_SINCE,
         *(b for b in MARK_BINDINGS if isinstance(b, Binding) and b.action != "change_marked"),
@@ -250,6 +257,11 @@ class HubDetailScreen(Marking, ListScreen["list[Project] | None"]):
             where,
             then=self.action_clear_marks,
         )
+
+    def action_people(self) -> None:
+        from hubtui.tui.screens.hub_people import HubPeopleScreen
+
+        self.app.push_screen(HubPeopleScreen(self.hub))
 
     def action_who(self) -> None:
         self.post_message(FindPerson([self.hub], f"hub {self.hub.name}"))

@@ -1,0 +1,311 @@
+"""A hub's people: its hub users and every project's users, joined by person, with when each was
+last seen, and the access matrix (people × projects).
+
+One rule for who is who (:func:`~hubtui.core.access.person_key`, as search, batches and diff
+use it) and one for inactivity, from what the server sent and nothing else:
+
+- a date the server did not send, or sent as null, is **never**;
+- a date it sent that cannot be read is **unknown**, and makes the person's last sign-in
+  unknown: never "inactive" and never "never signed in";
+- otherwise the latest of the three dates (web, add-in, project activity) is when the person
+  was last seen, and they are **inactive** after ``inactive_after`` days (90 by default), counted
+  in UTC from ``now``.
+
+Textual-free: the app's people and matrix screens and ``hubtui hub-users`` / ``hubtui access``
+render these.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from hubtui.core.access import LIMITED_READER, ROLES, person_key
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub, HubClient, HubError, Project, ProjectUser
+    from hubtui.api.models import HubUser, UserSummary
+    from hubtui.core.people import Progress
+
+__all__ = [
+    "INACTIVE_AFTER_DAYS",
+    "HubPeople",
+    "HubPerson",
+    "LastSeen",
+    "Matrix",
+    "access_matrix",
+    "hub_people",
+    "last_seen",
+    "read_hub_people",
+]
+
+#: After how many days without a sign-in or project activity a person is "inactive".
+INACTIVE_AFTER_DAYS = 90
+#: Statuses that mean a server does not offer an operation at all.
+NOT_OFFERED = (404, 405, 501)
+NEVER_SIGNED_IN = "never signed in"
+NOT_ACCEPTED = "invitation not accepted"
+#: A matrix cell of a limited reader.
+LIMITED_CELL = "LIMITED"
+
+
+@dataclass(frozen=True)
+class LastSeen:
+    """When a hub user was last seen, as far as what the server sent tells."""
+
+    moment: datetime | None
+    """The latest of the dates that could be read (None: none could)."""
+    unreadable: tuple[str, ...] = ()
+    """The fields sent as text that is no date: the last sign-in is then unknown."""
+
+    @property
+    def unknown(self) -> bool:
+        return bool(self.unreadable)
+
+    @property
+    def never(self) -> bool:
+        return self.moment is None and not self.unreadable
+
+    def days_before(self, now: datetime) -> int | None:
+        """Whole days from when last seen to ``now`` (None: never, or unknown)."""
+        if self.unknown or self.moment is None:
+            return None
+        return max(0, (now - self.moment).days)
+
+
+_SEEN_FIELDS = (
+    ("LastWebLogin", "last_web_login"),
+    ("LastAddinLogin", "last_addin_login"),
+    ("LastHubProjectActivity", "last_hub_project_activity"),
+)
+
+
+def last_seen(user: HubUser) -> LastSeen:
+    """When ``user`` was last seen (see the module for the rule)."""
+    moments: list[datetime] = []
+    unreadable: list[str] = []
+    for wire, name in _SEEN_FIELDS:
+        value = getattr(user, name)
+        if isinstance(value, datetime):
+            # A date without an offset is read as UTC, the service's own zone.
+            moments.append(value if value.tzinfo is not None else value.replace(tzinfo=UTC))
+        elif isinstance(value, str):
+            unreadable.append(wire)
+    return LastSeen(max(moments) if moments else None, tuple(unreadable))
+
+
+@dataclass
+class HubPerson:
+    """One person with access to the hub or to any of its projects."""
+
+    key: str
+    person: UserSummary
+    hub_user: HubUser | None = None
+    """Their record in the hub's users (None: not listed there, or the list was not read)."""
+    memberships: list[tuple[Project, ProjectUser]] = field(default_factory=list)
+
+    @property
+    def email(self) -> str:
+        return self.person.email or ""
+
+    @property
+    def name(self) -> str:
+        return self.person.full_name
+
+    @property
+    def hub_role(self) -> str | None:
+        return None if self.hub_user is None else self.hub_user.role
+
+    @property
+    def seen(self) -> LastSeen | None:
+        """When last seen (None: the hub's users were not read, so nobody knows)."""
+        return None if self.hub_user is None else last_seen(self.hub_user)
+
+    @property
+    def limited_domain(self) -> str | None:
+        """The whitelisted domain a limited reader reads through (None: limited nowhere)."""
+        if any(user.is_limited for _, user in self.memberships):
+            return self.person.email_domain or "?"
+        return None
+
+    def roles(self) -> Counter[str]:
+        """How many projects they are in, as what: a role, or LIMITED."""
+        return Counter(
+            LIMITED_CELL if user.is_limited else user.role for _, user in self.memberships
+        )
+
+    def projects_words(self, *, short: bool = False) -> str:
+        """``3 (Admin 1, Editor 1, LIMITED 1)``, or ``0``; ``short``: ``3 Admin, Editor,
+        LIMITED`` (the roles without their counts, for a cell)."""
+        roles = self.roles()
+        if not roles:
+            return "0"
+        order = [*reversed(ROLES), LIMITED_CELL]
+        named = [r for r in order if roles[r]] + sorted(r for r in roles if r not in order)
+        if short:
+            return f"{sum(roles.values())} {', '.join(named)}"
+        return f"{sum(roles.values())} ({', '.join(f'{r} {roles[r]}' for r in named)})"
+
+    def marks(self, now: datetime, inactive_after: int = INACTIVE_AFTER_DAYS) -> list[str]:
+        """What needs a reviewer's eye, in words: never signed in, invitation not accepted,
+        inactive N days, last sign-in unknown, limited reader (@domain), hub admin."""
+        found: list[str] = []
+        hub_user, seen = self.hub_user, self.seen
+        if hub_user is not None and hub_user.is_activated is False:
+            found.append(NOT_ACCEPTED)
+        if seen is not None:
+            if seen.unknown:
+                found.append("last sign-in unknown")
+            elif seen.never:
+                found.append(NEVER_SIGNED_IN)
+            else:
+                days = seen.days_before(now)
+                if days is not None and days >= inactive_after:
+                    found.append(f"inactive {days} days")
+        domain = self.limited_domain
+        if domain is not None:
+            found.append(f"{LIMITED_READER} @{domain}")
+        if self.hub_role == "Admin":
+            found.append("hub admin")
+        return found
+
+    def is_inactive(self, now: datetime, inactive_after: int = INACTIVE_AFTER_DAYS) -> bool:
+        """Never signed in, or not for ``inactive_after`` days (unknown is neither)."""
+        seen = self.seen
+        if seen is None or seen.unknown:
+            return False
+        days = seen.days_before(now)
+        return seen.never or (days is not None and days >= inactive_after)
+
+
+def hub_people(
+    hub_users: Iterable[HubUser] | None, memberships: Iterable[tuple[Project, ProjectUser]]
+) -> list[HubPerson]:
+    """Hub users and project users joined by person (:func:`person_key`; a record with no
+    email by its user id), hub users first in the order sent, then those only in projects."""
+    people: dict[str, HubPerson] = {}
+
+    def key_of(summary: UserSummary) -> str:
+        return person_key(summary.email) or f"id:{summary.id}"
+
+    for hub_user in hub_users or ():
+        key = key_of(hub_user.user)
+        person = people.setdefault(key, HubPerson(key, hub_user.user))
+        if person.hub_user is None:
+            person.hub_user = hub_user
+    for project, user in memberships:
+        key = key_of(user.user)
+        people.setdefault(key, HubPerson(key, user.user)).memberships.append((project, user))
+    return list(people.values())
+
+
+@dataclass
+class HubPeople:
+    """What was read of a hub's people, and what could not be."""
+
+    hub: Hub
+    people: list[HubPerson]
+    projects: list[Project]
+    not_read: list[tuple[Project | None, HubError]] = field(default_factory=list)
+    """Projects whose users could not be read (None: the hub's project list itself)."""
+    hub_users_missing: str | None = None
+    """Why the hub's users are not known (None: they were read)."""
+
+    @property
+    def complete(self) -> bool:
+        return not self.not_read and self.hub_users_missing is None
+
+    def incomplete_words(self) -> str:
+        """What this answer lacks, in words (empty: nothing)."""
+        parts = []
+        if self.hub_users_missing is not None:
+            parts.append(f"the hub's users were not read ({self.hub_users_missing})")
+        if self.not_read:
+            count = len(self.not_read)
+            parts.append(f"{count} {'list' if count == 1 else 'lists'} could not be read")
+        return "; ".join(parts)
+
+
+def not_offered(error: HubError) -> bool:
+    """Whether ``error`` says the server does not offer the operation (404, 405, 501); a list
+    offline that was never kept is not that."""
+    from hubtui.api.errors import ApiStatusError, NotKeptError
+
+    if isinstance(error, NotKeptError):
+        return False
+    return isinstance(error, ApiStatusError) and error.status_code in NOT_OFFERED
+
+
+async def read_hub_people(
+    client: HubClient,
+    hub: Hub,
+    *,
+    concurrency: int = 8,
+    deadline: float | None = None,
+    on_progress: Callable[[Progress], None] = lambda progress: None,
+) -> HubPeople:
+    """Read the hub's users and every project's users (the search's fan-out, as a snapshot
+    reads them) and join them. A server without the hub-user list (404, 405) still gives the
+    projects' people, and the answer says what it lacks."""
+    from hubtui.api import HubError
+    from hubtui.core.people import EVERYONE, Finding, search_people
+
+    memberships: list[tuple[Project, ProjectUser]] = []
+    not_read: list[tuple[Project | None, HubError]] = []
+
+    def found(finding: Finding) -> None:
+        if finding.error is not None:
+            not_read.append((finding.project, finding.error))
+        elif finding.user is not None and finding.project is not None:
+            memberships.append((finding.project, finding.user))
+
+    async def hub_users() -> tuple[Sequence[HubUser] | None, str | None]:
+        try:
+            return await client.list_hub_users(hub.id), None
+        except HubError as error:
+            if not_offered(error):
+                return None, "this server does not list a hub's users"
+            return None, str(error)
+
+    listing, progress = await asyncio.gather(
+        hub_users(),
+        search_people(
+            client,
+            EVERYONE,
+            [hub],
+            on_finding=found,
+            on_progress=on_progress,
+            concurrency=concurrency,
+            deadline=deadline,
+        ),
+    )
+    users, missing = listing
+    projects = list(progress.listed.get(hub.id, {}).values())
+    return HubPeople(hub, hub_people(users, memberships), projects, not_read, missing)
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """People × projects: each cell a role, ``LIMITED`` or empty."""
+
+    projects: list[Project]
+    rows: list[tuple[HubPerson, list[str]]]
+
+
+def access_matrix(answer: HubPeople) -> Matrix:
+    """The access matrix of a hub's people, projects in the order listed, people by email."""
+    projects = answer.projects
+    where = {project.id: n for n, project in enumerate(projects)}
+    rows = []
+    for person in sorted(answer.people, key=lambda p: (p.email.casefold(), p.name)):
+        cells = [""] * len(projects)
+        for project, user in person.memberships:
+            at = where.get(project.id)
+            if at is not None:
+                cells[at] = LIMITED_CELL if user.is_limited else user.role
+        rows.append((person, cells))
+    return Matrix(projects, rows)

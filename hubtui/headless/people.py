@@ -1,0 +1,219 @@
+"""``hub-users`` and ``access``: a hub's people, with when each was last seen, and the access
+matrix (people × projects). The reading and the rules are ``core.hub_people``'s."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from hubtui.core.hub_people import (
+    HubPeople,
+    HubPerson,
+    access_matrix,
+    last_seen,
+    not_offered,
+    read_hub_people,
+)
+from hubtui.core.layout import Column
+from hubtui.core.text import inert
+from hubtui.core.words import seen_words, when_both
+from hubtui.headless.output import (
+    NOTHING,
+    OK,
+    REFUSED,
+    StatusLine,
+    Stop,
+    Table,
+    dump_models,
+    print_answer,
+    with_client,
+)
+from hubtui.headless.tables import resolve_hub
+
+if TYPE_CHECKING:
+    import argparse
+
+    from hubtui.api import HubClient
+    from hubtui.api.models import HubUser
+    from hubtui.core.workspace import Workspace
+
+
+def main(args: argparse.Namespace, workspace: Workspace) -> int:
+    """hub-users and access."""
+
+    async def read(client: HubClient) -> int:
+        if args.command == "hub-users":
+            return print_answer(args, *await _hub_users(args, client, workspace))
+        return print_answer(args, *await _access(args, client, workspace))
+
+    return asyncio.run(with_client(args, workspace, read))
+
+
+def _moment(value: object) -> str:
+    """A date of a hub user for a CSV cell: as read (UTC), the text sent, or empty (never)."""
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return "" if value is None else str(value)
+
+
+async def _hub_users(
+    args: argparse.Namespace, client: HubClient, workspace: Workspace
+) -> tuple[Table, int]:
+    from hubtui.api import HubError
+
+    hub = await resolve_hub(client, args.hub)
+    try:
+        users = list(await client.list_hub_users(hub.id))
+    except HubError as error:
+        if not_offered(error):
+            raise Stop(
+                REFUSED,
+                f"this server does not list a hub's users ({inert(str(error), limit=300)}); "
+                "hubtui access HUB shows who is in each project instead.",
+            ) from None
+        raise
+    now = datetime.now(UTC)
+    days = args.inactive_after or workspace.settings.inactive_after
+    people = {id(u): HubPerson("", u.user, u) for u in users}
+
+    def row(user: HubUser) -> tuple[str, ...]:
+        person = people[id(user)]
+        return (
+            inert(user.user.email or ""),
+            inert(user.user.full_name),
+            inert(user.role or ""),
+            {True: "yes", False: "no", None: ""}[user.is_activated],
+            seen_words(last_seen(user), now),
+            ", ".join(person.marks(now, days)),
+        )
+
+    def cells(user: HubUser) -> tuple[Any, ...]:
+        person = people[id(user)]
+        return (
+            user.user.email or "",
+            user.user.full_name,
+            user.role or "",
+            user.is_activated,
+            _moment(user.last_web_login),
+            _moment(user.last_addin_login),
+            _moment(user.last_hub_project_activity),
+            "; ".join(person.marks(now, days)),
+        )
+
+    print(
+        f"{len(users):,} users of hub {inert(hub.name)}; inactive after {days} days without a "
+        f"sign-in, counted to {now:%Y-%m-%d %H:%M} UTC.",
+        file=sys.stderr,
+    )
+    table = Table(
+        (
+            Column("email", "Email", min_width=18, keep=True),
+            Column("name", "Name", min_width=10, priority=2),
+            Column("role", "Hub role", min_width=5),
+            Column("activated", "Accepted", min_width=8, priority=1),
+            Column("seen", "Last sign-in", min_width=13),
+            Column("marks", "Needs a look", min_width=12, meaning=True),
+        ),
+        users,
+        row,
+        dump_models,
+        empty=f"no users in hub {inert(hub.name)}",
+        csv=(
+            (
+                "email",
+                "name",
+                "hub role",
+                "invitation accepted",
+                "last web sign-in (UTC)",
+                "last add-in sign-in (UTC)",
+                "last project activity (UTC)",
+                "needs a look",
+            ),
+            cells,
+        ),
+    )
+    return table, OK if users else NOTHING
+
+
+async def _access(
+    args: argparse.Namespace, client: HubClient, workspace: Workspace
+) -> tuple[Table, int]:
+    hub = await resolve_hub(client, args.hub)
+    status = StatusLine()
+    answer: HubPeople = await read_hub_people(
+        client,
+        hub,
+        concurrency=workspace.concurrency,
+        deadline=workspace.search_deadline,
+        on_progress=lambda progress: status.say(progress.line()),
+    )
+    status.clear()
+    matrix = access_matrix(answer)
+    now = datetime.now(UTC)
+    names = [p.name for p in matrix.projects]
+    print(
+        f"{len(matrix.rows):,} people × {len(names):,} projects of hub {inert(hub.name)}.",
+        file=sys.stderr,
+    )
+    if not answer.complete:
+        print(f"Incomplete: {inert(answer.incomplete_words())}.", file=sys.stderr)
+        for project, error in answer.not_read:
+            where = "its projects" if project is None else f"project {inert(project.name)}"
+            print(f"  {where}: {inert(str(error), limit=300)}", file=sys.stderr)
+
+    Row = tuple[HubPerson, list[str]]
+
+    def row(item: Row) -> tuple[str, ...]:
+        person, cells = item
+        return (
+            inert(person.email),
+            inert(person.hub_role or ""),
+            seen_words(person.seen, now),
+            *cells,
+        )
+
+    def dump(items: list[Row]) -> list[dict[str, Any]]:
+        records = []
+        for person, cells in items:
+            seen = person.seen
+            records.append(
+                {
+                    "Email": person.email,
+                    "Name": person.name,
+                    "HubRole": person.hub_role,
+                    "LastSeen": None
+                    if seen is None or seen.moment is None
+                    else when_both(seen.moment),
+                    "Projects": {
+                        str(project.id): cell
+                        for project, cell in zip(matrix.projects, cells, strict=True)
+                        if cell
+                    },
+                }
+            )
+        return records
+
+    def cells_of(item: Row) -> tuple[Any, ...]:
+        person, cells = item
+        seen = person.seen
+        moment = "" if seen is None or seen.moment is None else _moment(seen.moment)
+        return (person.email, person.name, person.hub_role or "", moment, *cells)
+
+    table = Table(
+        (
+            Column("email", "Email", min_width=18, keep=True),
+            Column("role", "Hub role", min_width=5),
+            Column("seen", "Last sign-in", min_width=13),
+            *(Column(f"p{p.id}", inert(p.name), min_width=7, priority=1) for p in matrix.projects),
+        ),
+        matrix.rows,
+        row,
+        dump,  # type: ignore[arg-type]
+        empty=f"nobody has access to hub {inert(hub.name)}",
+        csv=(("email", "name", "hub role", "last seen (UTC)", *names), cells_of),
+    )
+    if not answer.complete:
+        return table, REFUSED
+    return table, OK if matrix.rows else NOTHING

@@ -1,0 +1,249 @@
+"""`P` on a hub: every person with access to the hub or any of its projects, with when each was
+last seen and what needs a reviewer's look (``core.hub_people`` reads and judges; this shows)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.widgets import ProgressBar
+
+from hubtui.core.hub_people import HubPeople, HubPerson, read_hub_people
+from hubtui.core.text import inert
+from hubtui.core.words import seen_words, when_both
+from hubtui.tui.messages import FindPerson
+from hubtui.tui.present import amount
+from hubtui.tui.screens.base import ListScreen
+from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
+from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub, HubClient
+    from hubtui.core.people import Progress
+
+PEOPLE_COLUMNS = (
+    Column("email", "Email", min_width=18, priority=0, keep=True),
+    Column("name", "Name", min_width=10, priority=3),
+    Column("role", "Hub role", min_width=5, priority=2),
+    Column("seen", "Last sign-in", min_width=13, priority=0),
+    Column("projects", "Projects", min_width=8, priority=1),
+    Column("marks", "Needs a look", min_width=16, priority=0, meaning=True),
+)
+NOTHING_MARKED = "—"
+
+
+def person_row(person: HubPerson, now: datetime, inactive_after: int) -> Row:
+    marks = person.marks(now, inactive_after)
+    return Row(
+        cells=(
+            inert(person.email),
+            inert(person.name),
+            inert(person.hub_role or "—"),
+            seen_words(person.seen, now),
+            person.projects_words(short=True),
+            inert(", ".join(marks)) if marks else NOTHING_MARKED,
+        ),
+        tone="limited" if person.limited_domain is not None else None,
+        placeholders=cell_indexes() if marks else cell_indexes(5),
+        group="needs" if marks else "fine",
+    )
+
+
+class HubPeopleScreen(ListScreen[HubPeople]):
+    """A hub's people: hub users and project users joined by person."""
+
+    NOUN = "person"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("M", "matrix", "Matrix", tooltip="people × projects: each cell the role"),
+        Binding(
+            "l",
+            "needs_a_look",
+            "Needs a look",
+            tooltip="everyone / only those with something to look at (inactive, never signed "
+            "in, invitation not accepted, limited readers, hub admins)",
+        ),
+    ]
+    LEGEND = (
+        "Everyone with access to the hub or any of its projects: the hub's users and every "
+        "project's users, one row a person (the same email, in any case, is one person).",
+        "Last sign-in: the latest of the web sign-in, the add-in sign-in and the last project "
+        "activity the server sent, counted in whole days to now (UTC). 'never': the server sent "
+        "none; 'unknown': it sent a date that cannot be read (then never 'inactive').",
+        "Needs a look: never signed in · invitation not accepted · inactive N days (N is the "
+        "inactive_after setting, 90 by default) · limited reader @domain · hub admin.",
+        "Projects: how many, and as what (LIMITED: a limited reader there).",
+        "enter: this person in every project of the hub; M: the access matrix.",
+    )
+
+    def __init__(self, hub: Hub) -> None:
+        super().__init__()
+        self.hub = hub
+        self.answer: HubPeople | None = None
+        self.only_needs = False
+        self.now = datetime.now(UTC)
+
+    @property
+    def scope_hub(self) -> Hub | None:
+        return self.hub
+
+    def compose_body(self) -> ComposeResult:
+        yield ProgressBar(id="people-progress", show_eta=False)
+        yield RecordTable(PEOPLE_COLUMNS, id="records", empty_text="Nobody has access.")
+        yield AccessPanel(id="access")
+
+    def start(self) -> None:
+        self.query_one(Breadcrumb).show_path(f"{self.hub.name} › people")
+        self.load()
+
+    def loading_words(self) -> str:
+        return f"Reading the people of hub {inert(self.hub.name)}…"
+
+    def begin_loading(self) -> None:
+        super().begin_loading()
+        self.query_one(ProgressBar).display = True
+
+    def load_ended(self) -> None:
+        self.query_one(ProgressBar).display = False
+        super().load_ended()
+
+    async def fetch(self, client: HubClient) -> HubPeople:
+        session = self.session
+        self.now = datetime.now(UTC)
+        return await read_hub_people(
+            client,
+            self.hub,
+            concurrency=session.concurrency,
+            deadline=session.search_deadline,
+            on_progress=self._progressed,
+        )
+
+    def _progressed(self, progress: Progress) -> None:
+        bar = self.query_one(ProgressBar)
+        bar.update(total=max(progress.projects_total, 1), progress=progress.projects_done)
+        self.query_one(Summary).say(
+            f"Reading the people of {inert(self.hub.name)}: {progress.projects_done:,} of "
+            f"{progress.projects_total:,} projects…"
+        )
+
+    def show_loaded(self, loaded: HubPeople) -> None:
+        self.answer = loaded
+        days = self.session.settings.inactive_after
+        self.table.set_records(
+            loaded.people,
+            lambda person: person_row(person, self.now, days),
+            key=lambda person: person.key,
+        )
+        self.table.show_group("needs" if self.only_needs else None)
+
+    def action_needs_a_look(self) -> None:
+        self.only_needs = not self.only_needs
+        self.table.show_group("needs" if self.only_needs else None)
+        self.refresh_summary()
+
+    def refresh_summary(self) -> None:
+        answer = self.answer
+        if self.is_loading or answer is None:
+            return
+        people = answer.people
+        days = self.session.settings.inactive_after
+        inactive = sum(1 for p in people if p.is_inactive(self.now, days))
+        pending = sum(1 for p in people if p.hub_user is not None and not p.hub_user.is_activated)
+        limited = sum(1 for p in people if p.limited_domain is not None)
+        parts = [
+            amount(len(people), "person", "people"),
+            f"{inactive:,} inactive or never signed in (over {days} days)",
+            f"{amount(pending, 'invitation')} not accepted",
+            amount(limited, "limited reader"),
+        ]
+        if self.only_needs:
+            parts.append(f"{self.table.visible_count:,} shown: those that need a look (l)")
+        if self.table.filter_text:
+            parts.append(f"matching “{self.table.filter_text}”")
+        if not answer.complete:
+            parts.append(f"INCOMPLETE: {answer.incomplete_words()}")
+        self.query_one(Summary).say(" · ".join(parts))
+        self._explain(self.table.highlighted_record)
+
+    @on(RecordTable.Highlighted, "#records")
+    def _highlighted(self, event: RecordTable.Highlighted) -> None:
+        self._explain(event.record)
+
+    def _explain(self, person: HubPerson | None) -> None:
+        """The highlighted person's dates in local time and UTC, and each mark in full."""
+        panel = self.query_one(AccessPanel)
+        if person is None:
+            panel.explain("")
+            return
+        lines: list[Content | str] = [
+            Content.assemble((inert(person.email or person.name), "bold"), f" · {_hub(person)}")
+        ]
+        marks = person.marks(self.now, self.session.settings.inactive_after)
+        if marks:
+            lines.append("Needs a look: " + inert(", ".join(marks)))
+        user = person.hub_user
+        if user is not None:
+            web, addin, activity = (
+                _moment_words(value)
+                for value in (
+                    user.last_web_login,
+                    user.last_addin_login,
+                    user.last_hub_project_activity,
+                )
+            )
+            lines.append(f"Last web sign-in: {web} · add-in sign-in: {addin}")
+            lines.append(f"Last project activity: {activity}")
+        lines.append(f"Projects: {person.projects_words()}")
+        panel.explain(Content("\n").join(Content(x) if isinstance(x, str) else x for x in lines))
+
+    def action_open(self) -> None:
+        person = self.table.highlighted_record
+        if person is None:
+            return
+        self.post_message(
+            FindPerson([self.hub], f"hub {self.hub.name}", person.email or person.name)
+        )
+
+    @on(RecordTable.Selected, "#records")
+    def _selected(self) -> None:
+        self.action_open()
+
+    def action_matrix(self) -> None:
+        if self.answer is None:
+            self.notify("The people are still being read.", markup=False)
+            return
+        from hubtui.tui.screens.access_matrix import AccessMatrixScreen
+
+        self.app.push_screen(AccessMatrixScreen(self.answer, self.now))
+
+    def export_what(self) -> str:
+        return f"people of {self.hub.name}"
+
+    def export_context(self) -> dict[str, str]:
+        return {
+            "hub Name": self.hub.name,
+            "inactive after (days)": str(self.session.settings.inactive_after),
+            "counted to (UTC)": f"{self.now:%Y-%m-%d %H:%M}",
+        }
+
+
+def _hub(person: HubPerson) -> str:
+    user = person.hub_user
+    if user is None:
+        return "not among the hub's users read"
+    accepted = {True: "invitation accepted", False: "invitation NOT accepted", None: ""}
+    words = [f"hub {user.role or 'role not sent'}", accepted[user.is_activated]]
+    return ", ".join(w for w in words if w)
+
+
+def _moment_words(value: object) -> str:
+    """A hub user's date in local time and UTC; ``never`` (not sent, or null); the text sent
+    when it is no date."""
+    if isinstance(value, datetime):
+        return when_both(value)
+    if isinstance(value, str):
+        return f"unknown (the server sent {inert(value, limit=60)!r})"
+    return "never"

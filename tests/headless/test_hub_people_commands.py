@@ -1,0 +1,92 @@
+"""`hubtui hub-users` and `hubtui access` as a script reads them: every format, the exit
+statuses, a server without the hub-user operations, and an answer that says it is incomplete."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from tests.conftest import running_demo_server
+from tests.headless.conftest import run
+
+
+def test_hub_users_in_json_are_the_records_as_sent(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "--demo", "hub-users", "acme-build", "--format", "json")
+    assert status == 0, err
+    users = json.loads(out)
+    hamid = next(u for u in users if u["User"]["Email"] == "hamid.karimi@northwind-eng.com")
+    assert hamid["IsActivated"] is False
+    assert hamid["LastWebLogin"] is None  # null as sent: never, not "now" and not left out
+    assert {u["Role"] for u in users} == {"Guest", "Admin"}
+    assert "inactive after 90 days without a sign-in, counted to" in err
+
+
+def test_hub_users_csv_says_what_needs_a_look_and_the_setting_moves_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(capsys, "--demo", "hub-users", "acme-build", "--format", "csv")
+    assert status == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    by_email = {r["email"]: r for r in rows}
+    assert by_email["hamid.karimi@northwind-eng.com"]["needs a look"] == (
+        "invitation not accepted; never signed in"
+    )
+    assert by_email["hamid.karimi@northwind-eng.com"]["last web sign-in (UTC)"] == ""
+    assert by_email["eve@acme-build.com"]["needs a look"].endswith("hub admin")
+    strict = run(
+        capsys, "--demo", "hub-users", "acme-build", "--format", "csv", "--inactive-after", "1"
+    )[1]
+    stale = [r for r in csv.DictReader(io.StringIO(strict)) if "inactive" in r["needs a look"]]
+    before = [r for r in rows if "inactive" in r["needs a look"]]
+    assert len(stale) > len(before)
+
+
+def test_a_server_without_hub_users_is_said_and_the_other_commands_still_work(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with running_demo_server("--no-hub-users") as url:
+        status, out, err = run(capsys, "--base-url", url, "hub-users", "acme-build")
+        assert status == 3
+        assert out == ""
+        assert "this server does not list a hub's users" in err
+        assert "hubtui access HUB" in err
+        status, out, err = run(capsys, "--base-url", url, "access", "acme-build", "--format", "csv")
+        assert status == 3  # incomplete: the hub's users were not read
+        assert "Incomplete: the hub's users were not read" in err
+        rows = list(csv.DictReader(io.StringIO(out)))
+        assert len(rows) == 13  # every person of every project, all the same
+        status, _, _ = run(capsys, "--base-url", url, "users", "acme-build", "1001")
+        assert status == 0
+
+
+def test_the_access_matrix_in_csv_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "--demo", "access", "acme-build", "--format", "csv")
+    assert status == 0, err
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == [
+        "email",
+        "name",
+        "hub role",
+        "last seen (UTC)",
+        "Harbour Bridge Retrofit",
+        "Québec Office Tower",
+        "Depot 7 Fit-out",
+    ]
+    aiko = next(r for r in rows if r[0] == "aiko.tanaka@acme-build.com")
+    assert aiko[4:] == ["Editor", "", "Admin"]
+    grace = next(r for r in rows if r[0] == "grace.osei@northwind-eng.com")
+    assert "LIMITED" in grace[4:]
+    status, out, err = run(capsys, "--demo", "access", "acme-build", "--format", "json")
+    records = {r["Email"]: r for r in json.loads(out)}
+    assert records["aiko.tanaka@acme-build.com"]["Projects"] == {"1001": "Editor", "1003": "Admin"}
+    assert "13 people × 3 projects of hub acme-build." in err
+
+
+def test_an_incomplete_matrix_says_so_and_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "--demo", "access", "nordic-rail", "--format", "csv")
+    assert status == 3
+    assert "Incomplete: 1 list could not be read." in err
+    assert "Bergen Tunnel Survey" in err

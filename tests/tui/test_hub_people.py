@@ -1,0 +1,94 @@
+"""`P` on a hub: its people with their last sign-in and what needs a look, at 80×24 and wide;
+`l` keeps those that need a look; `enter` finds the person in the hub's projects; `M` shows the
+access matrix, which scrolls both ways with the person frozen; a server without the hub-user
+list keeps every other screen working and says what it lacks."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import DataTable
+
+from hubtui.demo import Faults
+from hubtui.tui.screens.access_matrix import AccessMatrixScreen
+from hubtui.tui.screens.hub_people import HubPeopleScreen
+from hubtui.tui.screens.who import WhoScreen
+from tests.tui.conftest import press, running, screen_words, settle
+
+
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)], ids=["80x24", "wide"])
+async def test_a_hubs_people_say_who_needs_a_look(size: tuple[int, int]) -> None:
+    async with running(size=size) as pilot:
+        await press(pilot, "enter", "P")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, HubPeopleScreen)
+        words = screen_words(pilot)
+        assert "13 people" in words
+        assert "1 invitation not accepted" in words
+        assert "hamid.karimi@northwind-eng.com" in words
+        assert "never" in words
+        table = pilot.app.screen.table
+        assert table.visible_count == 13
+        await press(pilot, "l")  # only those that need a look
+        needing = table.visible_count
+        assert 0 < needing < 13
+        assert "shown: those that need a look (l)" in screen_words(pilot)
+        await press(pilot, "l")
+        assert table.visible_count == 13
+
+
+async def test_the_panel_gives_each_date_in_utc_and_the_marks_in_full() -> None:
+    async with running(size=(120, 40)) as pilot:
+        await press(pilot, "enter", "P")
+        await settle(pilot)
+        await press(pilot, "slash")
+        await pilot.press(*"hamid")
+        await press(pilot, "enter")
+        words = screen_words(pilot)
+        assert "Last web sign-in: never · add-in sign-in: never" in words
+        assert "invitation NOT accepted" in words
+        assert "Needs a look: invitation not accepted, never signed in, limited reader" in words
+
+
+async def test_enter_finds_the_person_in_the_hubs_projects() -> None:
+    async with running(size=(120, 40)) as pilot:
+        await press(pilot, "enter", "P")
+        await settle(pilot)
+        await press(pilot, "enter")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, WhoScreen)
+        assert "grace.osei@northwind-eng.com" in screen_words(pilot)
+
+
+async def test_the_matrix_scrolls_both_ways_at_80x24_with_the_person_frozen() -> None:
+    async with running(size=(80, 24)) as pilot:
+        await press(pilot, "enter", "P")
+        await settle(pilot)
+        await press(pilot, "M")
+        screen = pilot.app.screen
+        assert isinstance(screen, AccessMatrixScreen)
+        table = screen.query_one(DataTable)
+        assert table.fixed_columns == 1
+        assert table.row_count == 13
+        assert len(table.columns) == 3 + 3
+        await press(pilot, *["right"] * 6)
+        await settle(pilot)
+        assert table.scroll_x > 0  # scrolled to the last project
+        words = screen_words(pilot)
+        assert "aiko.tanaka@acme-build.com" in words  # the person stays in view
+        assert "Depot 7 Fit-out" in words
+        await press(pilot, "enter")
+        assert "aiko.tanaka@acme-build.com in Depot 7 Fit-out: Admin." in screen_words(pilot)
+        await press(pilot, "escape")
+        assert isinstance(pilot.app.screen, HubPeopleScreen)
+
+
+async def test_without_the_hub_user_list_the_people_come_from_the_projects() -> None:
+    async with running(size=(120, 40), faults=Faults(no_hub_users=True)) as pilot:
+        await press(pilot, "enter", "P")
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "INCOMPLETE: the hub's users were not read" in words
+        assert "this server does not list a hub's users" in words
+        assert "not read" in words  # the last sign-in is not known, never "never"
+        await press(pilot, "escape", "escape", "enter")
+        assert "Harbour Bridge Retrofit" in screen_words(pilot)  # the rest works as before

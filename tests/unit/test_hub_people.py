@@ -1,0 +1,140 @@
+"""A hub's people: the inactive rule from what the server sent (missing, null and malformed
+dates), one person across hub users and project users, the matrix, and a server without the
+hub-user operations."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+import pytest
+
+from hubtui.api import HubClient
+from hubtui.api.models import HubUser, Project, ProjectUser
+from hubtui.core.hub_people import (
+    NEVER_SIGNED_IN,
+    NOT_ACCEPTED,
+    access_matrix,
+    hub_people,
+    last_seen,
+    read_hub_people,
+)
+from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
+
+NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+
+
+def hub_user(**fields: Any) -> HubUser:
+    person = {"Id": fields.pop("Id", 7), "Email": fields.pop("Email", "a.b@example.com")}
+    return HubUser.model_validate({"User": person, "Role": "Guest", **fields})
+
+
+def member(project_id: int, role: str, email: str, *, limited: bool = False) -> tuple[Any, Any]:
+    project = Project.model_validate({"Id": project_id, "Name": f"P{project_id}"})
+    user = ProjectUser.model_validate(
+        {"User": {"Id": 7, "Email": email}, "Role": role, "IsLimited": limited}
+    )
+    return project, user
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({}, [NEVER_SIGNED_IN]),  # nothing sent: never
+        ({"LastWebLogin": None, "LastAddinLogin": None}, [NEVER_SIGNED_IN]),  # null: never
+        ({"LastWebLogin": "2026-11-20T10:00:00Z"}, []),  # five days ago
+        ({"LastWebLogin": "2026-08-01T10:00:00Z"}, ["inactive 116 days"]),
+        # The latest of the three counts, whichever it is.
+        (
+            {"LastWebLogin": "2025-01-01T00:00:00Z", "LastHubProjectActivity": "2026-11-01T00:00Z"},
+            [],
+        ),
+        # A date that cannot be read: unknown, never "inactive", never "never".
+        ({"LastWebLogin": "last Tuesday"}, ["last sign-in unknown"]),
+        (
+            {"LastWebLogin": "2020-01-01T00:00:00Z", "LastAddinLogin": "soon"},
+            ["last sign-in unknown"],
+        ),
+        ({"IsActivated": False}, [NOT_ACCEPTED, NEVER_SIGNED_IN]),
+        # Without an offset, a date is the service's own zone, UTC.
+        ({"LastWebLogin": "2026-08-27T12:00:00"}, ["inactive 90 days"]),
+    ],
+)
+def test_the_inactive_rule_reads_only_what_the_server_sent(
+    fields: dict[str, Any], words: list[str]
+) -> None:
+    [person] = hub_people([hub_user(**fields)], [])
+    assert person.marks(NOW) == words
+
+
+def test_inactive_after_is_a_setting() -> None:
+    [person] = hub_people([hub_user(LastWebLogin="2026-10-01T12:00:00Z")], [])
+    assert person.marks(NOW) == []
+    assert person.marks(NOW, inactive_after=30) == ["inactive 55 days"]
+    assert person.is_inactive(NOW, 30)
+    assert not person.is_inactive(NOW, 90)
+
+
+def test_an_unreadable_date_is_kept_as_sent_and_never_made_now() -> None:
+    user = hub_user(LastWebLogin="not a date", LastAddinLogin=None)
+    assert user.last_web_login == "not a date"
+    assert user.as_sent()["LastWebLogin"] == "not a date"
+    assert user.as_sent()["LastAddinLogin"] is None
+    assert "LastHubProjectActivity" not in user.as_sent()  # absent stays absent
+    assert last_seen(user).moment is None
+
+
+def test_one_person_across_hub_users_and_projects_whatever_the_case_of_the_email() -> None:
+    people = hub_people(
+        [hub_user(Email="Ann.Lee@Example.com", LastWebLogin="2026-11-24T00:00:00Z")],
+        [
+            member(1, "Editor", "ann.lee@example.com"),
+            member(2, "Reader", " ANN.LEE@example.com", limited=True),
+            member(2, "Admin", "only.here@example.com"),
+        ],
+    )
+    assert [p.email for p in people] == ["Ann.Lee@Example.com", "only.here@example.com"]
+    ann, other = people
+    assert ann.projects_words() == "2 (Editor 1, LIMITED 1)"
+    assert ann.marks(NOW) == ["limited reader @example.com"]
+    assert other.hub_user is None
+    assert other.marks(NOW) == []  # not among the hub's users: nothing is said of sign-ins
+    assert other.seen is None
+
+
+async def read(store: DemoStore, faults: Faults | None = None) -> Any:
+    transport = httpx.ASGITransport(app=create_app(store, faults))
+    async with HubClient("http://localhost", token=DEMO_TOKEN, transport=transport) as client:
+        hub = await client.get_hub_by_name("acme-build")
+        return await read_hub_people(client, hub)
+
+
+async def test_the_demo_hub_joins_its_users_and_its_projects_and_fills_the_matrix() -> None:
+    answer = await read(DemoStore())
+    assert answer.complete
+    emails = [p.email for p in answer.people]
+    assert len(emails) == len({e.casefold() for e in emails})  # one row a person
+    assert "priya.patel@northwind-eng.com" not in emails  # a person of another hub
+    matrix = access_matrix(answer)
+    assert [p.name for p in matrix.projects] == [
+        "Harbour Bridge Retrofit",
+        "Québec Office Tower",
+        "Depot 7 Fit-out",
+    ]
+    cells = {person.email: row for person, row in matrix.rows}
+    assert cells["grace.osei@northwind-eng.com"][0] == "LIMITED"
+    assert cells["aiko.tanaka@acme-build.com"] == ["Editor", "", "Admin"]
+    marks = {p.email: p.marks(NOW) for p in answer.people}
+    assert NOT_ACCEPTED in marks["hamid.karimi@northwind-eng.com"]
+    assert NEVER_SIGNED_IN in marks["diego.garcia@acme-build.com"]
+
+
+async def test_without_hub_users_the_project_people_stay_and_what_lacks_is_said() -> None:
+    answer = await read(DemoStore(), Faults(no_hub_users=True))
+    assert answer.hub_users_missing == "this server does not list a hub's users"
+    assert not answer.complete
+    assert "the hub's users were not read" in answer.incomplete_words()
+    assert len(answer.people) == 13
+    assert all(p.hub_user is None for p in answer.people)
+    assert all(p.marks(NOW) == [] or "limited" in p.marks(NOW)[0] for p in answer.people)
