@@ -1,4 +1,8 @@
-"""The ``hubtui`` command: the app, the app on the demo API, and the demo API server."""
+"""The ``hubtui`` command: the app, the app on the demo API, and the demo API server.
+
+Over 400 lines: the parser of every command and option, and the composition root (the Workspace,
+the demo API, serve, demo-server).
+"""
 
 from __future__ import annotations
 
@@ -320,18 +324,11 @@ def demo_connector(settings: Settings, *, last_week: bool = False) -> Callable[[
         import httpx
 
         from hubtui import demo
-        from hubtui.api import HubClient
-        from hubtui.core.workspace import DEMO_BASE_URL
+        from hubtui.core.connect import DEMO_BASE_URL, client_of
 
         data = demo.last_week() if last_week else demo.DemoStore()
-        return HubClient(
-            DEMO_BASE_URL,
-            token=demo.DEMO_TOKEN,
-            api_version=settings.api_version,
-            transport=httpx.ASGITransport(app=demo.create_app(data)),
-            deadline=settings.deadline,
-            max_records=settings.max_records,
-        )
+        transport = httpx.ASGITransport(app=demo.create_app(data))
+        return client_of(settings, DEMO_BASE_URL, demo.DEMO_TOKEN, transport)
 
     return connect
 

@@ -1,5 +1,8 @@
 """Settings: flags over environment (``HUBTUI_*``) over a TOML file in the user config directory.
 
+Over 400 lines: every setting, each source (flags, environment, config file, profiles) and the
+token rules in one place, so that one precedence holds for all.
+
 The file's top-level settings are the defaults; a ``[profiles.NAME]`` table overrides any of them
 for one server (``--profile``, ``HUBTUI_PROFILE`` or ``default_profile`` chooses it), and a
 profile's ``token_command`` runs only when that profile is used.

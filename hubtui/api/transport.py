@@ -1,5 +1,8 @@
 """How one call reaches the server and comes back: the token, retries, throttling, deadlines.
 
+Over 400 lines: HTTP in one place: retries, deadlines, token gating, redirects and the request
+log.
+
 :class:`Transport` is what :class:`~hubtui.api.client.HubClient` sends through; the client
 knows the operations of the contract, and this module knows HTTP. It decides:
 

@@ -1,5 +1,8 @@
 """Changes in batches: staged, previewed against a fresh read, sent the one way, checked, reverted.
 
+Over 400 lines: the batch engine whole: decide, prepare against a fresh read, send, check the
+unknown rows, revert.
+
 Textual-free: the app's staged changes and ``hubtui apply`` share it.
 
 1. A :class:`Wanted` says what one person should have in one project (a role, a reviewer flag,

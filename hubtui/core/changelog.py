@@ -1,5 +1,8 @@
 """Every change hubtui tried, with its outcome: shown in the app, appended as JSON lines.
 
+Over 400 lines: the write-ahead log whole: its lines, their fsync, reading them back, and the
+unknown adds.
+
 A change is written twice: as ``pending`` before its request leaves, and again, under the same
 ``id``, once its outcome is known (``done``, ``failed`` or ``unknown``). Whatever happens in
 between (a signal, an SSH hang-up, a crash), the log holds the attempt. An add whose outcome is

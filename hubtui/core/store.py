@@ -1,5 +1,8 @@
 """What was read from a server, kept: the last hub list (for an instant start) and snapshots.
 
+Over 400 lines: the store whole: its migrations, records kept once, lists, snapshots and the
+port another engine implements.
+
 One SQLite file (``store.sqlite3`` in the user data directory, or ``HUBTUI_DATA_DIR``), the
 person's alone (file 0600, folder 0700, a symbolic link refused), in WAL mode with a busy timeout
 so that the app and a headless command use it at once. Standard library only: the app reads its

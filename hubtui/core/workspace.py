@@ -1,5 +1,8 @@
 """The Workspace: one server and profile, and everything hubtui works with for it.
 
+Over 400 lines: the Workspace is one object whose parts (client, change log, store, offline,
+staged changes) change together on a reconnect, a profile switch or going offline.
+
 Both front ends work through one: the app is its shell (the Workspace is what its screens call
 the session), a headless command receives one, and ``serve`` runs the app. It holds the settings,
 the client (built on first use), the change log and the store of this server (both keyed by one
@@ -21,7 +24,14 @@ from typing import TYPE_CHECKING
 
 from hubtui.core.catalog import Catalog
 from hubtui.core.changelog import ChangeLog
-from hubtui.hosts import DEMO_LABEL, server_aliases, server_identity, server_label
+from hubtui.core.connect import (
+    DEMO_BASE_URL,
+    connector,
+    label_of,
+    offline_connector,
+    offline_label,
+)
+from hubtui.hosts import DEMO_LABEL, server_aliases, server_identity
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient
@@ -29,6 +39,7 @@ if TYPE_CHECKING:
     from hubtui.config import Settings
     from hubtui.core.batch import ChangeSet, Wanted
     from hubtui.core.changelog import Change
+    from hubtui.core.connect import DemoConnector
     from hubtui.core.offline import StoredAnswers
     from hubtui.core.store import SnapshotInfo, Store
     from hubtui.core.stored import Keeper
@@ -37,16 +48,8 @@ if TYPE_CHECKING:
     SettingsFor = Callable[[str | None], Settings]
     #: For a profile: how to connect, the server's name, and the settings (token read again).
     Reconnector = Callable[[str | None], tuple[Callable[[], HubClient], str, Settings]]
-    #: How to reach the demo API in-process (``last_week``: its data a week ago); the demo is
-    #: the composition root's to build (``hubtui.cli``), never the core's.
-    DemoConnector = Callable[..., Callable[[], HubClient]]
     #: The store's answers in place of the server: how to connect, the name, the answers.
     OfflineSwitch = Callable[[], tuple[Callable[[], HubClient], str, StoredAnswers]]
-
-#: The in-process demo API's address: loopback by name, no socket is ever opened for it.
-DEMO_BASE_URL = "http://localhost"
-#: How the in-process demo API is named on the screen.
-DEMO_SCREEN_LABEL = "demo API (in-process)"
 
 
 @dataclass(frozen=True)
@@ -423,74 +426,6 @@ def stored_answers(settings: Settings, identity: Identity, *, demo: bool) -> Sto
         return open_offline(default_store_path(demo=demo), identity.server, identity.profile)
     except StoreError as error:
         raise ConfigError(f"--offline: {error}") from None
-
-
-def label_of(settings: Settings, *, demo: bool) -> str:
-    """How the server is named on the screen and in messages."""
-    if demo:
-        return DEMO_SCREEN_LABEL
-    return server_label(settings.base_url) if settings.base_url else "no server"
-
-
-def offline_label(settings: Settings, *, demo: bool) -> str:
-    base_url = settings.base_url or DEMO_BASE_URL
-    return f"{'demo API' if demo else server_label(base_url)}, offline"
-
-
-def connector(
-    settings: Settings, *, demo: DemoConnector | None, answers: StoredAnswers | None = None
-) -> Callable[[], HubClient]:
-    """How to build the client: the store's answers (offline), the demo API or the server."""
-    if answers is not None:
-        return offline_connector(settings, answers, demo=demo is not None)
-    if demo is not None:
-        return demo(settings, last_week=False)
-    return server_connector(settings)
-
-
-def offline_connector(
-    settings: Settings, answers: StoredAnswers, *, demo: bool
-) -> Callable[[], HubClient]:
-    """A client whose every read the store answers."""
-    base_url = DEMO_BASE_URL if demo else settings.base_url
-    assert base_url is not None
-
-    def connect() -> HubClient:
-        from hubtui.api import HubClient
-        from hubtui.core.offline import OFFLINE_TOKEN
-
-        return HubClient(
-            base_url,
-            token=OFFLINE_TOKEN,
-            api_version=settings.api_version,
-            transport=answers,
-            trusted_hosts=settings.trusted_hosts,
-            allow_insecure_http=settings.allow_insecure_http,
-            max_records=settings.max_records,
-        )
-
-    return connect
-
-
-def server_connector(settings: Settings) -> Callable[[], HubClient]:
-    """Build, when called, a client of the configured server."""
-
-    def connect() -> HubClient:
-        from hubtui.api import HubClient
-
-        assert settings.base_url is not None
-        return HubClient(
-            settings.base_url,
-            token=settings.token,
-            api_version=settings.api_version,
-            trusted_hosts=settings.trusted_hosts,
-            allow_insecure_http=settings.allow_insecure_http,
-            ca_bundle=settings.ca_bundle,
-            deadline=settings.deadline,
-            max_records=settings.max_records,
-        )
-
-    return connect
 
 
 __all__ = [

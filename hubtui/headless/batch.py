@@ -1,5 +1,8 @@
 """``hubtui apply FILE.csv`` and ``hubtui revert BATCH``: a batch previewed, asked, sent, written.
 
+Over 400 lines: apply and revert are one flow (the file read, the preview, the question, the
+sending, the results file); the engine itself is core.batch.
+
 The preview is printed grouped by project, each change as a difference and each row not sent
 with its reason; a dry run then prints exactly the requests and sends nothing. Sent, every row's
 outcome goes into a results CSV beside the input (the same columns, then ``outcome`` and

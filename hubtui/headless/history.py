@@ -1,4 +1,8 @@
-"""Access over time: `snapshot`, `diff` and `store`, on the store of what was read."""
+"""Access over time: `snapshot`, `diff` and `store`, on the store of what was read.
+
+Over 400 lines: the store's commands (snapshot, diff of the store or of two files, store, who
+--history) share how a snapshot is picked and said.
+"""
 
 from __future__ import annotations
 

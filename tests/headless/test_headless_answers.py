@@ -169,14 +169,14 @@ def test_json_keeps_absent_fields_absent(
         return httpx.Response(200, json=[legacy])
 
     from hubtui.api import HubClient
-    from hubtui.core import workspace
+    from hubtui.core import connect
 
     def server_connector(settings: object) -> object:
         return lambda: HubClient(
             "https://api.example.com", token="t", transport=httpx.MockTransport(answer)
         )
 
-    monkeypatch.setattr(workspace, "server_connector", server_connector)
+    monkeypatch.setattr(connect, "server_connector", server_connector)
     server = ("--base-url", "https://api.example.com")
     for fmt in ("json", "jsonl"):
         status, out, _ = run(capsys, *server, "hubs", "--format", fmt)

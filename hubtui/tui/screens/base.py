@@ -1,4 +1,8 @@
-"""What every list screen shares: filter, back, reload, help, problems and loading."""
+"""What every list screen shares: filter, back, reload, help, problems and loading.
+
+Over 400 lines: the one load template every list screen shares (loading, the failure panel,
+filter, sort, export, help, offline), kept whole so no screen differs.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Input
+from textual.widgets import Input, ProgressBar
 from textual.worker import Worker
 
 from hubtui.api.errors import ApiStatusError, AuthenticationError, HubError
@@ -19,6 +23,7 @@ from hubtui.tui.present import amount
 from hubtui.tui.screens.recovering import RecoveringScreen
 from hubtui.tui.session import session_of
 from hubtui.tui.widgets.chrome import (
+    AccessPanel,
     Breadcrumb,
     FilterBar,
     KeyFooter,
@@ -26,10 +31,11 @@ from hubtui.tui.widgets.chrome import (
     StatusLine,
     Summary,
 )
-from hubtui.tui.widgets.record_table import RecordTable
+from hubtui.tui.widgets.record_table import Column, RecordTable
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
+    from hubtui.core.people import Progress
     from hubtui.tui.session import Session
 
 
@@ -421,3 +427,34 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         # A load that failed in a way no handler expected: say so, keep the app running.
         self.end_loading()
         self.show_problem(sentence)
+
+
+class FanOutScreen(ListScreen[Loaded]):
+    """A list read from every project of a scope at once: a progress bar above the table while
+    it reads, and the highlighted row in words below it."""
+
+    #: The table's columns, and what it says when it has no row.
+    COLUMNS: ClassVar[tuple[Column, ...]] = ()
+    EMPTY: ClassVar[str] = "Nothing."
+
+    def compose_body(self) -> ComposeResult:
+        yield ProgressBar(id="fan-out-progress", show_eta=False)
+        yield RecordTable(self.COLUMNS, id="records", empty_text=self.EMPTY)
+        yield AccessPanel(id="access")
+
+    def begin_loading(self) -> None:
+        super().begin_loading()
+        self.query_one(ProgressBar).display = True
+
+    def load_ended(self) -> None:
+        self.query_one(ProgressBar).display = False
+        super().load_ended()
+
+    def progressed(self, progress: Progress, reading: str) -> None:
+        """The bar and the summary follow the fan-out: ``Reading …: 37 of 120 projects…``."""
+        self.query_one(ProgressBar).update(
+            total=max(progress.projects_total, 1), progress=progress.projects_done
+        )
+        self.query_one(Summary).say(
+            f"{reading}: {progress.projects_done:,} of {progress.projects_total:,} projects…"
+        )

@@ -1,5 +1,8 @@
 """Changes in batches: marking rows, staging changes, and the staged changes' preview and apply.
 
+Over 400 lines: the staged preview is one screen whose states (read, preview, sending, checking
+the unknown rows, results, retry) share its rows; split, each would reach into the others.
+
 ``space`` marks a row, ``*`` every row shown, ``-`` clears the marks; ``m`` changes the marked
 rows (a role, the reviewer flag, direct membership for limited readers) and ``A`` adds pasted
 emails. Those stage changes in the session's one change set; ``b`` (or the palette's "Staged

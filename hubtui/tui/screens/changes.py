@@ -6,16 +6,14 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from textual import on
-from textual.app import ComposeResult
 from textual.content import Content
-from textual.widgets import ProgressBar
 
 from hubtui.core.diff import Difference, Kind, Side, compare
 from hubtui.core.history import take_snapshot
 from hubtui.core.text import inert
 from hubtui.tui.messages import OpenProject
 from hubtui.tui.present import amount
-from hubtui.tui.screens.base import ListScreen
+from hubtui.tui.screens.base import FanOutScreen
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -53,8 +51,11 @@ def change_row(difference: Difference) -> Row:
     )
 
 
-class ChangesScreen(ListScreen["list[Difference]"]):
+class ChangesScreen(FanOutScreen["list[Difference]"]):
     """Every difference from a snapshot to now, in the scope it was asked from."""
+
+    COLUMNS = CHANGE_COLUMNS
+    EMPTY = "No change."
 
     NOUN = "change"
     LEGEND = (
@@ -84,25 +85,12 @@ class ChangesScreen(ListScreen["list[Difference]"]):
         self._hubs: dict[str, Hub] = {}
         self._progress_line = ""
 
-    def compose_body(self) -> ComposeResult:
-        yield ProgressBar(id="changes-progress", show_eta=False)
-        yield RecordTable(CHANGE_COLUMNS, id="records", empty_text="No change.")
-        yield AccessPanel(id="access")
-
     def start(self) -> None:
         self.query_one(Breadcrumb).show_path(f"Changes in {self.scope} since {self.since.short}")
         self.load()
 
     def loading_words(self) -> str:
         return f"Reading {self.scope} now, to compare with {self.since.short}…"
-
-    def begin_loading(self) -> None:
-        super().begin_loading()
-        self.query_one(ProgressBar).display = True
-
-    def load_ended(self) -> None:
-        self.query_one(ProgressBar).display = False
-        super().load_ended()
 
     async def fetch(self, client: HubClient) -> list[Difference]:
         session = self.session
@@ -136,12 +124,7 @@ class ChangesScreen(ListScreen["list[Difference]"]):
         return found
 
     def _progressed(self, progress: Progress) -> None:
-        bar = self.query_one(ProgressBar)
-        bar.update(total=max(progress.projects_total, 1), progress=progress.projects_done)
-        self.query_one(Summary).say(
-            f"Reading {self.scope} now: {progress.projects_done:,} of "
-            f"{progress.projects_total:,} projects…"
-        )
+        self.progressed(progress, f"Reading {self.scope} now")
 
     def show_loaded(self, loaded: list[Difference]) -> None:
         self.found = loaded

@@ -7,17 +7,15 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widgets import ProgressBar
 
 from hubtui.core.hub_people import HubPeople, HubPerson, read_hub_people
 from hubtui.core.text import inert
 from hubtui.core.words import seen_words, when_both
 from hubtui.tui.messages import FindPerson
 from hubtui.tui.present import amount
-from hubtui.tui.screens.base import ListScreen
+from hubtui.tui.screens.base import FanOutScreen
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -53,8 +51,11 @@ def person_row(person: HubPerson, now: datetime, inactive_after: int) -> Row:
     )
 
 
-class HubPeopleScreen(ListScreen[HubPeople]):
+class HubPeopleScreen(FanOutScreen[HubPeople]):
     """A hub's people: hub users and project users joined by person."""
+
+    COLUMNS = PEOPLE_COLUMNS
+    EMPTY = "Nobody has access."
 
     NOUN = "person"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -90,25 +91,12 @@ class HubPeopleScreen(ListScreen[HubPeople]):
     def scope_hub(self) -> Hub | None:
         return self.hub
 
-    def compose_body(self) -> ComposeResult:
-        yield ProgressBar(id="people-progress", show_eta=False)
-        yield RecordTable(PEOPLE_COLUMNS, id="records", empty_text="Nobody has access.")
-        yield AccessPanel(id="access")
-
     def start(self) -> None:
         self.query_one(Breadcrumb).show_path(f"{self.hub.name} › people")
         self.load()
 
     def loading_words(self) -> str:
         return f"Reading the people of hub {inert(self.hub.name)}…"
-
-    def begin_loading(self) -> None:
-        super().begin_loading()
-        self.query_one(ProgressBar).display = True
-
-    def load_ended(self) -> None:
-        self.query_one(ProgressBar).display = False
-        super().load_ended()
 
     async def fetch(self, client: HubClient) -> HubPeople:
         session = self.session
@@ -122,12 +110,7 @@ class HubPeopleScreen(ListScreen[HubPeople]):
         )
 
     def _progressed(self, progress: Progress) -> None:
-        bar = self.query_one(ProgressBar)
-        bar.update(total=max(progress.projects_total, 1), progress=progress.projects_done)
-        self.query_one(Summary).say(
-            f"Reading the people of {inert(self.hub.name)}: {progress.projects_done:,} of "
-            f"{progress.projects_total:,} projects…"
-        )
+        self.progressed(progress, f"Reading the people of {inert(self.hub.name)}")
 
     def show_loaded(self, loaded: HubPeople) -> None:
         self.answer = loaded

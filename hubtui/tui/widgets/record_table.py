@@ -1,5 +1,8 @@
 """RecordTable: a keyboard-driven table that renders only the lines on screen.
 
+Over 400 lines: one table widget (drawing, cursor, marks, filter, sort, virtual scrolling) that
+every list uses.
+
 Textual's stock DataTable builds every row up front (seconds for 50,000 rows). This table keeps
 the records it is given in a :class:`~hubtui.tui.record_view.RecordView` (which rows are shown,
 in what order: no Textual there), turns a record into a row of already-safe strings only when

@@ -1,0 +1,108 @@
+"""How a Workspace reaches its server: the client of the configured server, of the store's
+answers (offline), or of the demo API the composition root (``hubtui.cli``) builds; and how
+each is named on the screen. Every client is made by :func:`client_of`, from the settings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from hubtui.hosts import server_label
+
+if TYPE_CHECKING:
+    import httpx
+
+    from hubtui.api import HubClient
+    from hubtui.config import Settings
+    from hubtui.core.offline import StoredAnswers
+
+    #: How to reach the demo API in-process (``last_week``: its data a week ago); the demo is
+    #: the composition root's to build, never the core's.
+    DemoConnector = Callable[..., Callable[[], HubClient]]
+
+__all__ = [
+    "DEMO_BASE_URL",
+    "DEMO_SCREEN_LABEL",
+    "client_of",
+    "connector",
+    "label_of",
+    "offline_connector",
+    "offline_label",
+    "server_connector",
+]
+
+#: The in-process demo API's address: loopback by name, no socket is ever opened for it.
+DEMO_BASE_URL = "http://localhost"
+#: How the in-process demo API is named on the screen.
+DEMO_SCREEN_LABEL = "demo API (in-process)"
+
+
+def client_of(
+    settings: Settings,
+    base_url: str,
+    token: str | None,
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> HubClient:
+    """A client of ``base_url`` with every setting that bears on one (version, trust, TLS,
+    deadlines, the most records a list may hold)."""
+    from hubtui.api import HubClient
+
+    return HubClient(
+        base_url,
+        token=token,
+        api_version=settings.api_version,
+        transport=transport,
+        trusted_hosts=settings.trusted_hosts,
+        allow_insecure_http=settings.allow_insecure_http,
+        ca_bundle=settings.ca_bundle,
+        deadline=settings.deadline,
+        max_records=settings.max_records,
+    )
+
+
+def label_of(settings: Settings, *, demo: bool) -> str:
+    """How the server is named on the screen and in messages."""
+    if demo:
+        return DEMO_SCREEN_LABEL
+    return server_label(settings.base_url) if settings.base_url else "no server"
+
+
+def offline_label(settings: Settings, *, demo: bool) -> str:
+    base_url = settings.base_url or DEMO_BASE_URL
+    return f"{'demo API' if demo else server_label(base_url)}, offline"
+
+
+def connector(
+    settings: Settings, *, demo: DemoConnector | None, answers: StoredAnswers | None = None
+) -> Callable[[], HubClient]:
+    """How to build the client: the store's answers (offline), the demo API or the server."""
+    if answers is not None:
+        return offline_connector(settings, answers, demo=demo is not None)
+    if demo is not None:
+        return demo(settings, last_week=False)
+    return server_connector(settings)
+
+
+def offline_connector(
+    settings: Settings, answers: StoredAnswers, *, demo: bool
+) -> Callable[[], HubClient]:
+    """A client whose every read the store answers (it never reaches a server)."""
+    base_url = DEMO_BASE_URL if demo else settings.base_url
+    assert base_url is not None
+
+    def connect() -> HubClient:
+        from hubtui.core.offline import OFFLINE_TOKEN
+
+        return client_of(settings, base_url, OFFLINE_TOKEN, answers)
+
+    return connect
+
+
+def server_connector(settings: Settings) -> Callable[[], HubClient]:
+    """Build, when called, a client of the configured server."""
+
+    def connect() -> HubClient:
+        assert settings.base_url is not None
+        return client_of(settings, settings.base_url, settings.token)
+
+    return connect
