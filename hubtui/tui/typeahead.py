@@ -14,10 +14,11 @@ the next key goes. No key is dropped, and none waits longer than :data:`LONGEST_
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from textual import events
-from textual.widgets import Input, TextArea
+from textual.widgets import Input
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -60,7 +61,7 @@ class TypeAhead:
         if self._held is not None:
             self._held.append(event)
             return True
-        typed = isinstance(self.app.focused, Input | TextArea) and (
+        typed = _takes_text(self.app.focused) and (
             isinstance(event, events.Paste) or event.is_printable
         )
         if isinstance(event, events.Key) and not typed:
@@ -124,3 +125,13 @@ class TypeAhead:
             self._timer = None
         for event in held or ():
             await self.app.on_event(event)
+
+
+def _takes_text(widget: object) -> bool:
+    """Whether ``widget`` is a field a character is typed into. A ``TextArea`` is looked for
+    only once its module is loaded (a dialog that pastes emails loads it): importing it for
+    this check alone cost every start its module."""
+    if isinstance(widget, Input):
+        return True
+    text_area = sys.modules.get("textual.widgets._text_area")
+    return text_area is not None and isinstance(widget, text_area.TextArea)
