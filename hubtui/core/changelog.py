@@ -51,6 +51,8 @@ class Action(StrEnum):
     """Add a direct member (or make a limited reader one)."""
     UPDATE = "update"
     """Set a direct member's role and reviewer flag."""
+    RESEND = "resend invitation"
+    """Send a hub user's invitation again (of the hub: no project)."""
 
 
 class Checked(StrEnum):

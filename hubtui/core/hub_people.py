@@ -29,6 +29,7 @@ from hubtui.core.access import LIMITED_READER, ROLES, person_key
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient, HubError, Project, ProjectUser
     from hubtui.api.models import HubUser, UserSummary
+    from hubtui.core.changelog import Change
     from hubtui.core.people import Progress
 
 __all__ = [
@@ -40,7 +41,9 @@ __all__ = [
     "access_matrix",
     "hub_people",
     "last_seen",
+    "pending_invitations",
     "read_hub_people",
+    "resend_change",
 ]
 
 #: After how many days without a sign-in or project activity a person is "inactive".
@@ -309,3 +312,30 @@ def access_matrix(answer: HubPeople) -> Matrix:
                 cells[at] = LIMITED_CELL if user.is_limited else user.role
         rows.append((person, cells))
     return Matrix(projects, rows)
+
+
+def pending_invitations(people: Iterable[HubPerson]) -> list[HubPerson]:
+    """Those whose invitation the server says was not accepted (``IsActivated`` false)."""
+    return [p for p in people if p.hub_user is not None and p.hub_user.is_activated is False]
+
+
+def resend_change(hub: Hub, person: HubPerson) -> Change:
+    """The change that sends ``person``'s invitation again: sent the one way
+    (:func:`~hubtui.core.sending.send_change`), which first reads the hub's users again and
+    sends nothing to a person who has accepted it since."""
+    from hubtui.core.changelog import Action, Change, now
+
+    assert person.hub_user is not None, "an invitation is sent again to a hub user"
+    return Change(
+        time=now(),
+        action=Action.RESEND,
+        hub_id=hub.id,
+        hub_name=hub.name,
+        project_id="",
+        project_name=None,
+        user_id=str(person.person.id),
+        email=person.email or None,
+        before={"IsActivated": False},
+        after={"ResendHubInvite": True},
+        outcome="",
+    )

@@ -26,6 +26,7 @@ from hubtui.core.changelog import Action, Change, ChangeLog, Outcome, change_out
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, ChangeRequest, HubClient, ProjectUser
+    from hubtui.api.models import HubUser
 
 T = TypeVar("T")
 
@@ -60,6 +61,9 @@ def _access_words(role: object, reviewer: object) -> str:
 async def _check_still_as_read(client: HubClient, change: Change) -> None:
     """Read the person an update changes once more, just before it is sent: a change is sent
     from what the server holds now, never from what a preview saw earlier."""
+    if change.action == Action.RESEND:
+        await _check_still_invited(client, change)
+        return
     if change.action != Action.UPDATE or change.before is None or change.user_id is None:
         return
     hub_id, project_id, _, _, version = _arguments(change)
@@ -84,15 +88,38 @@ async def _check_still_as_read(client: HubClient, change: Change) -> None:
         )
 
 
+async def _check_still_invited(client: HubClient, change: Change) -> None:
+    """An invitation is sent again only to a hub user who still has not accepted it."""
+    try:
+        users = await client.list_hub_users(change.hub_id)
+    except HubError as error:
+        raise ChangedSinceRead(
+            f"The hub's users could not be read again just before sending ({error}), so "
+            "nothing was sent."
+        ) from None
+    user = next((u for u in users if str(u.user.id) == change.user_id), None)
+    if user is None:
+        raise ChangedSinceRead("No longer a user of the hub: nothing was sent.")
+    if user.is_activated:
+        raise ChangedSinceRead("The invitation was accepted since it was read: nothing was sent.")
+
+
 @dataclass(frozen=True)
 class Sent:
-    """How a change ended: its last log line, and the user as the server now has them."""
+    """How a change ended: its last log line, and the person as the server now has them."""
 
     change: Change
-    user: ProjectUser | None
+    answer: ProjectUser | HubUser | None
     """None unless the server answered with them."""
     error: HubError | None = None
     """Why it failed, or why its outcome is unknown (or, done, why its answer is unreadable)."""
+
+    @property
+    def user(self) -> ProjectUser | None:
+        """The project user the server answered with (a change to a project)."""
+        from hubtui.api.models import ProjectUser
+
+        return self.answer if isinstance(self.answer, ProjectUser) else None
 
     @property
     def outcome(self) -> Outcome:
@@ -108,6 +135,9 @@ class Carried(TypedDict, total=False):
 
 async def plan(client: HubClient, change: Change) -> ChangeRequest:
     """The request :func:`send_change` sends for ``change`` (nothing is sent)."""
+    if change.action == Action.RESEND:
+        assert change.user_id is not None, "an invitation is sent again to a hub user"
+        return await client.plan_update_hub_user(change.hub_id, change.user_id, resend_invite=True)
     return await _call(change, client.plan_create, client.plan_update)
 
 
@@ -173,7 +203,10 @@ async def send_change(
     return Sent(done, user)
 
 
-async def _request(client: HubClient, change: Change) -> ProjectUser:
+async def _request(client: HubClient, change: Change) -> ProjectUser | HubUser:
+    if change.action == Action.RESEND:
+        assert change.user_id is not None, "an invitation is sent again to a hub user"
+        return await client.update_hub_user(change.hub_id, change.user_id, resend_invite=True)
     return await _call(change, client.create_project_user, client.update_project_user)
 
 

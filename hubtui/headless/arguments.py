@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "store": "hubtui.headless.history",
     "hub-users": "hubtui.headless.people",
     "access": "hubtui.headless.people",
+    "resend-invite": "hubtui.headless.people",
 }
 HEADLESS = frozenset(COMMANDS)
 
@@ -233,3 +234,15 @@ def add_people_commands(command: Callable[[str, str], argparse.ArgumentParser]) 
         "not be read (the answer is then incomplete, and says so)",
     )
     access.add_argument("hub", metavar="HUB")
+    resend = command(
+        "resend-invite",
+        "send the hub's invitation again to people who never accepted it (each gets an email): "
+        "those named, or every one of them. Each is read again first, and nothing is sent to "
+        "a person who accepted it since",
+    )
+    resend.add_argument("hub", metavar="HUB")
+    resend.add_argument("emails", metavar="EMAIL", nargs="*", help="only these people")
+    resend.add_argument("--yes", action="store_true", help="send without asking")
+    resend.add_argument(
+        "--dry-run", action="store_true", help="print exactly the requests; send nothing"
+    )

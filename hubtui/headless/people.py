@@ -44,6 +44,8 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
     """hub-users and access."""
 
     async def read(client: HubClient) -> int:
+        if args.command == "resend-invite":
+            return await _resend(args, client, workspace)
         if args.command == "hub-users":
             return print_answer(args, *await _hub_users(args, client, workspace))
         return print_answer(args, *await _access(args, client, workspace))
@@ -217,3 +219,78 @@ async def _access(
     if not answer.complete:
         return table, REFUSED
     return table, OK if matrix.rows else NOTHING
+
+
+async def _resend(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
+    """resend-invite: each pending invitation named (or every one) sent again, the one way."""
+    import json
+
+    from hubtui.api import HubError
+    from hubtui.core.access import person_key
+    from hubtui.core.changelog import ChangeLogError, Outcome
+    from hubtui.core.hub_people import hub_people, pending_invitations, resend_change
+    from hubtui.core.sending import ChangedSinceRead, plan, send_change
+    from hubtui.headless.changes import _confirm, read_only_words
+    from hubtui.headless.output import NOT_SENT, UNKNOWN_OUTCOME
+
+    if workspace.read_only and not args.dry_run:
+        raise Stop(NOT_SENT, read_only_words(args))
+    hub = await resolve_hub(client, args.hub)
+    try:
+        users = list(await client.list_hub_users(hub.id))
+    except HubError as error:
+        if not_offered(error):
+            raise Stop(REFUSED, "this server does not list a hub's users.") from None
+        raise
+    pending = pending_invitations(hub_people(users, []))
+    if args.emails:
+        wanted = {person_key(e) for e in args.emails}
+        chosen = [p for p in pending if person_key(p.email) in wanted]
+        for email in args.emails:
+            if person_key(email) not in {person_key(p.email) for p in chosen}:
+                print(
+                    f"{inert(email)}: no invitation of hub {inert(hub.name)} waits for them "
+                    "(not a hub user, or it was accepted).",
+                    file=sys.stderr,
+                )
+    else:
+        chosen = pending
+    if not chosen:
+        print(f"hubtui: no invitation to send again in hub {inert(hub.name)}.", file=sys.stderr)
+        return NOTHING
+    changes = [resend_change(hub, person) for person in chosen]
+    for change in changes:
+        print(f"resend the invitation of {inert(change.email or change.user_id)}")
+        if args.dry_run:
+            request = await plan(client, change)
+            body = "" if request.body is None else json.dumps(request.body)
+            print(f"Would send: {request.method} {inert(request.url, limit=None)}\n{body}")
+    if args.dry_run:
+        print("(dry run: nothing was sent)", file=sys.stderr)
+        return OK
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise Stop(NOT_SENT, "not asking without a terminal: add --yes to send them.")
+        count = len(changes)
+        question = f"Send {count} invitation{'s' if count != 1 else ''} again? [y/N] "
+        if not await _confirm(question):
+            print("Nothing was sent.", file=sys.stderr)
+            return NOT_SENT
+    worst = OK
+    for change in changes:
+        who = inert(change.email or change.user_id)
+        try:
+            sent = await send_change(client, workspace.change_log, change)
+        except (ChangeLogError, ChangedSinceRead) as error:
+            print(f"{who}: {inert(str(error), limit=None)}", file=sys.stderr)
+            worst = max(worst, NOT_SENT)
+            continue
+        if sent.outcome == Outcome.DONE:
+            print(f"{who}: invitation sent again.", file=sys.stderr)
+        elif sent.outcome == Outcome.FAILED:
+            print(f"{who}: refused: {inert(str(sent.error), limit=300)}", file=sys.stderr)
+            worst = max(worst, REFUSED)
+        else:
+            print(f"{who}: outcome unknown: {inert(str(sent.error), limit=300)}", file=sys.stderr)
+            worst = max(worst, UNKNOWN_OUTCOME)
+    return worst

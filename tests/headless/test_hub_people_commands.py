@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 
@@ -90,3 +91,37 @@ def test_an_incomplete_matrix_says_so_and_exits_3(capsys: pytest.CaptureFixture[
     assert status == 3
     assert "Incomplete: 1 list could not be read." in err
     assert "Bergen Tunnel Survey" in err
+
+
+def test_resend_invite_prints_exactly_the_request_then_sends_it_logged_first(
+    capsys: pytest.CaptureFixture[str], server: str
+) -> None:
+    from hubtui.core.places import default_change_log_path
+
+    base = ("--base-url", server)
+    status, out, _ = run(capsys, *base, "resend-invite", "acme-build", "--dry-run")
+    assert status == 0
+    assert re.search(
+        r"Would send: PUT http://\S+/v3/hubs/\S+/users/\d+\n\{\"ResendHubInvite\": true\}", out
+    )
+    assert "hamid.karimi@northwind-eng.com" in out
+    status, _, err = run(capsys, *base, "resend-invite", "acme-build")
+    assert (status, "add --yes" in err) == (2, True)  # never without asking, or --yes
+    status, _, err = run(capsys, *base, "resend-invite", "acme-build", "--yes")
+    assert status == 0, err
+    assert "hamid.karimi@northwind-eng.com: invitation sent again." in err
+    lines = [json.loads(x) for x in default_change_log_path().read_text().splitlines()]
+    mine = [x for x in lines if x["action"] == "resend invitation"]
+    assert [x["outcome"] for x in mine] == ["pending", "done"]  # written before it left
+    # Someone who accepted theirs is named, and nothing is sent to them.
+    status, _, err = run(
+        capsys, *base, "resend-invite", "acme-build", "chloe.moreau@acme-build.com", "--yes"
+    )
+    assert status == 1
+    assert "no invitation of hub acme-build waits for them" in err
+
+
+def test_resend_invite_is_refused_read_only(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "--demo", "--read-only", "resend-invite", "acme-build", "--yes")
+    assert status == 2
+    assert "no change is sent" in err

@@ -92,3 +92,27 @@ async def test_without_the_hub_user_list_the_people_come_from_the_projects() -> 
         assert "not read" in words  # the last sign-in is not known, never "never"
         await press(pilot, "escape", "escape", "enter")
         assert "Harbour Bridge Retrofit" in screen_words(pilot)  # the rest works as before
+
+
+async def test_i_sends_the_invitation_again_to_the_marked_who_never_accepted() -> None:
+    async with running(size=(120, 40)) as pilot:
+        await press(pilot, "enter", "P")
+        await settle(pilot)
+        await press(pilot, "asterisk", "i")  # everyone marked: only the one pending is asked
+        words = screen_words(pilot)
+        assert "again to 1 person (hamid.karimi@northwind-eng.com)" in words
+        await press(pilot, "y")
+        await settle(pilot)
+        assert "1 invitation sent again." in screen_words(pilot)
+        log = pilot.app.workspace.change_log  # type: ignore[attr-defined]
+        assert [c.outcome for c in log.changes] == ["done"]
+        assert log.changes[0].email == "hamid.karimi@northwind-eng.com"
+
+
+async def test_i_is_off_read_only() -> None:
+    async with running(size=(120, 40), read_only=True) as pilot:
+        await press(pilot, "enter", "P")
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, HubPeopleScreen)
+        assert screen.check_action("resend", ()) is False

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on
+from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.content import Content
 
@@ -61,6 +61,22 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("M", "matrix", "Matrix", tooltip="people × projects: each cell the role"),
         Binding(
+            "i",
+            "resend",
+            "Resend invite",
+            tooltip="send the hub's invitation again to the marked people (or the highlighted "
+            "one) who never accepted it: each gets an email",
+        ),
+        Binding(
+            "space",
+            "mark",
+            "Mark",
+            show=False,
+            tooltip="mark the highlighted person (or unmark them) and move down to the next",
+        ),
+        Binding("asterisk", "mark_shown", "Mark shown", show=False, tooltip="mark everyone shown"),
+        Binding("minus", "clear_marks", "Clear marks", show=False, tooltip="clear every mark"),
+        Binding(
             "l",
             "needs_a_look",
             "Needs a look",
@@ -78,6 +94,8 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
         "inactive_after setting, 90 by default) · limited reader @domain · hub admin.",
         "Projects: how many, and as what (LIMITED: a limited reader there).",
         "enter: this person in every project of the hub; M: the access matrix.",
+        "i sends the invitation again to the marked people (space marks one, * everyone shown) "
+        "who never accepted it; each is read again first.",
     )
 
     def __init__(self, hub: Hub) -> None:
@@ -142,6 +160,9 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
             f"{amount(pending, 'invitation')} not accepted",
             amount(limited, "limited reader"),
         ]
+        marked = len(self.table.marks)
+        if marked:
+            parts.append(f"{marked:,} marked")
         if self.only_needs:
             parts.append(f"{self.table.visible_count:,} shown: those that need a look (l)")
         if self.table.filter_text:
@@ -193,6 +214,91 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
     @on(RecordTable.Selected, "#records")
     def _selected(self) -> None:
         self.action_open()
+
+    def action_mark(self) -> None:
+        if self.table.toggle_mark():
+            self.table.action_cursor(1)
+        self.refresh_summary()
+
+    def action_mark_shown(self) -> None:
+        self.table.mark_shown()
+        self.refresh_summary()
+
+    def action_clear_marks(self) -> None:
+        self.table.clear_marks()
+        self.refresh_summary()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "resend" and self.session.read_only:
+            return False
+        return super().check_action(action, parameters)
+
+    def action_resend(self) -> None:
+        """Ask, then send the invitation again to the marked (or highlighted) people whose
+        invitation is not accepted."""
+        from hubtui.core.hub_people import pending_invitations
+        from hubtui.tui.screens.confirm import ConfirmScreen
+
+        chosen: list[HubPerson] = self.table.marked_records() or [
+            p for p in [self.table.highlighted_record] if p is not None
+        ]
+        pending = pending_invitations(chosen)
+        if not pending:
+            self.notify(
+                "Nobody chosen has an invitation waiting: i sends it again only to people "
+                "whose invitation is not accepted (mark them with space, or l to see them).",
+                markup=False,
+            )
+            return
+        names = ", ".join(inert(p.email, limit=60) for p in pending[:3])
+        more = f" and {len(pending) - 3} more" if len(pending) > 3 else ""
+        question = Content.assemble(
+            (f"Send the invitation to hub {inert(self.hub.name)} again", "bold"),
+            f" to {amount(len(pending), 'person', 'people')} ({names}{more})? Each gets an "
+            "email. y sends, n does not.",
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._resend(pending)
+
+        self.app.push_screen(ConfirmScreen(question, enter_says_yes=False), answered)
+
+    @work(exclusive=True, group="resend", exit_on_error=False)
+    async def _resend(self, people: list[HubPerson]) -> None:
+        from hubtui.api import HubError
+        from hubtui.core.changelog import ChangeLogError, Outcome
+        from hubtui.core.hub_people import resend_change
+        from hubtui.core.sending import ChangedSinceRead, send_change
+
+        session = self.session
+        done, not_sent = 0, []
+        try:
+            client = await session.client()
+        except HubError as error:
+            self.notify(f"Nothing was sent: {inert(str(error))}", severity="error", markup=False)
+            return
+        for person in people:
+            try:
+                sent = await send_change(
+                    client, session.change_log, resend_change(self.hub, person)
+                )
+            except (ChangeLogError, ChangedSinceRead) as error:
+                not_sent.append(f"{inert(person.email)}: {inert(str(error), limit=200)}")
+                continue
+            if sent.outcome == Outcome.DONE:
+                done += 1
+            else:
+                why = inert(str(sent.error), limit=200)
+                not_sent.append(f"{inert(person.email)}: {sent.outcome} ({why})")
+        words = f"{amount(done, 'invitation')} sent again."
+        if not_sent:
+            words += " Not sent: " + "; ".join(not_sent)
+        self.notify(
+            words, severity="warning" if not_sent else "information", markup=False, timeout=15
+        )
+        self.table.clear_marks()
+        self.load()
 
     def action_matrix(self) -> None:
         if self.answer is None:
