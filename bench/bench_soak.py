@@ -3,6 +3,8 @@
 Run:  python -m bench.bench_soak            (100 of each operation, about 8 minutes)
       python -m bench.bench_soak --count 1000
       python -m bench.bench_soak --quick    (40 of each)
+      python -m bench.bench_soak --terminal (the installed app in tmux: 100 hub-list reloads,
+                                             then the RSS after each 100 more, three times)
 
 The app runs headless on the in-process demo API. Each operation is warmed up 20 times, then
 repeated; the figure is the growth of the process's resident memory (VmRSS) per 100 operations.
@@ -98,11 +100,61 @@ async def run(count: int) -> None:
     await soak("idle (anchor)", None, count, slowest)
 
 
+def in_a_terminal(warm: int = 100, blocks: int = 3, each: int = 100) -> None:
+    """``hubtui --demo`` in tmux, ``r`` pressed as a person would: the process's RSS after
+    ``warm`` reloads, then after each ``each`` more (the issue's figure: 300 more grow it by
+    0.75 MB at most)."""
+    import subprocess
+    import sys
+
+    from bench.tmux import Terminal
+
+    data = tempfile.mkdtemp(prefix="hubtui-soak-")
+    command = ["env", f"HUBTUI_DATA_DIR={data}", sys.executable, "-m", "hubtui", "--demo"]
+    terminal = Terminal(command, width=100, height=30)
+
+    def resident(pid: int) -> float:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return 0.0
+
+    def reloads(count: int) -> None:
+        for _ in range(count):
+            terminal.send("r")
+            time.sleep(0.08)
+        time.sleep(1.5)
+
+    try:
+        terminal.wait_until(lambda s: "acme-build" in s, timeout=30, poll=0.05)
+        found = subprocess.run(["pgrep", "-f", "hubtui --demo"], capture_output=True, text=True)
+        ours = [  # the app itself: its environment names this run's data folder
+            int(p)
+            for p in found.stdout.split()
+            if data.encode() in Path(f"/proc/{p}/environ").read_bytes()
+        ]
+        pid = max(ours, key=resident)
+        reloads(warm)
+        marks = [resident(pid)]
+        for _ in range(blocks):
+            reloads(each)
+            marks.append(resident(pid))
+        print(f"RSS MB after {warm} reloads, then every {each} more: {marks}")
+        print(f"grown over {blocks * each}: {marks[-1] - marks[0]:+.2f} MB")
+        terminal.send("q")
+    finally:
+        terminal.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--terminal", action="store_true", help="reloads in a real terminal")
     parser.add_argument("--count", type=int, default=100, help="operations of each kind")
     args = parser.parse_args()
+    if args.terminal:
+        in_a_terminal()
+        return
     count = 40 if args.quick else args.count
     os.environ.setdefault("HUBTUI_DATA_DIR", tempfile.mkdtemp(prefix="hubtui-soak-"))
     asyncio.run(run(count))

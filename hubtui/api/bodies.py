@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 import httpx
 
 from hubtui.api.exchanges import HIDDEN
+
+_T = TypeVar("_T")
 
 __all__ = [
     "ACCEPT_ENCODING",
@@ -155,8 +158,21 @@ def kept_headers(headers: httpx.Headers) -> tuple[tuple[str, str], ...]:
             value = HIDDEN
         elif name.lower() in _SECRET_HEADERS:
             value = "***"
-        kept.append((name, value))
-    return tuple(kept)
+        kept.append(_one_copy((name, value)))
+    return _one_copy(tuple(kept))
+
+
+#: Header lines and header sets seen before, each held once: the same request sent all day (a
+#: reload) keeps one copy of its headers in the request log. Bounded: emptied when full.
+_SEEN: dict[Any, Any] = {}
+_SEEN_MAX = 4096
+
+
+def _one_copy(value: _T) -> _T:
+    if len(_SEEN) >= _SEEN_MAX:
+        _SEEN.clear()
+    kept: _T = _SEEN.setdefault(value, value)
+    return kept
 
 
 def preview(body: bytes) -> str:

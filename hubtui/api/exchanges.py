@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import shlex
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -78,30 +78,63 @@ def new_id() -> str:
 
 @dataclass
 class ExchangeLog:
-    """The newest exchanges of a client; ``listeners`` are told of each one as it ends."""
+    """The newest exchanges of a client; ``listeners`` are told of each one as it ends.
+
+    A body kept by several exchanges (the same list read again, as a reload or a poll does) is
+    held once: the log of a session left open all day grows by a line an exchange, not by a
+    copy of the same answer each time."""
 
     kept: int = KEPT
     budget: int = BODIES_BUDGET
     listeners: list[Callable[[Exchange], None]] = field(default_factory=list)
     _entries: deque[Exchange] = field(default_factory=deque)
     _bytes: int = 0
+    #: Each distinct body kept, and how many exchanges keep it.
+    _bodies: dict[bytes, bytes] = field(default_factory=dict)
+    _uses: Counter[bytes] = field(default_factory=Counter)
 
     def add(self, exchange: Exchange) -> None:
+        exchange = replace(
+            exchange,
+            request_body=self._share(exchange.request_body),
+            response_body=self._share(exchange.response_body),
+        )
         self._entries.append(exchange)
-        self._bytes += exchange.kept_bytes
         while len(self._entries) > self.kept:
-            self._bytes -= self._entries.popleft().kept_bytes
+            self._release(self._entries.popleft())
         if self._bytes > self.budget:
             self._drop_oldest_bodies()
         for listener in list(self.listeners):
             listener(exchange)
+
+    def _share(self, body: bytes) -> bytes:
+        if not body:
+            return body
+        kept = self._bodies.setdefault(body, body)
+        if not self._uses[kept]:
+            self._bytes += len(kept)
+        self._uses[kept] += 1
+        return kept
+
+    def _let_go(self, body: bytes) -> None:
+        if not body:
+            return
+        self._uses[body] -= 1
+        if self._uses[body] <= 0:
+            del self._uses[body]
+            self._bodies.pop(body, None)
+            self._bytes -= len(body)
+
+    def _release(self, exchange: Exchange) -> None:
+        self._let_go(exchange.request_body)
+        self._let_go(exchange.response_body)
 
     def _drop_oldest_bodies(self) -> None:
         for index, old in enumerate(self._entries):
             if self._bytes <= self.budget:
                 return
             if old.kept_bytes:
-                self._bytes -= old.kept_bytes
+                self._release(old)
                 self._entries[index] = replace(
                     old, request_body=b"", response_body=b"", body_dropped=True
                 )

@@ -39,7 +39,7 @@ async def test_each_attempt_is_kept_with_its_status_and_the_token_hidden(
 def test_the_log_keeps_the_newest_and_lets_old_bodies_go_within_its_budget() -> None:
     log = ExchangeLog(kept=5, budget=250)
 
-    def one(size: int) -> Exchange:
+    def one(size: int, letter: int) -> Exchange:
         return Exchange(
             id=new_id(),
             started=stamp(),
@@ -47,16 +47,38 @@ def test_the_log_keeps_the_newest_and_lets_old_bodies_go_within_its_budget() -> 
             method="GET",
             url="https://api.example/v3/hubs",
             request_headers=(),
-            response_body=b"x" * size,
+            response_body=bytes([letter]) * size,
         )
 
-    for _ in range(8):
-        log.add(one(100))
+    for n in range(8):
+        log.add(one(100, 65 + n))
     kept = list(log)
     assert len(kept) == 5
     assert log.body_bytes <= 250
     assert [e.body_dropped for e in kept] == [True, True, True, False, False]
-    assert kept[-1].response_body == b"x" * 100
+    assert kept[-1].response_body == b"H" * 100
+
+
+def test_the_same_answer_read_again_and_again_is_held_once() -> None:
+    """A list reloaded all day: one body in memory, every line still showing it."""
+    log = ExchangeLog(kept=1000, budget=10_000)
+    body = b'[{"Id": "h1", "Name": "acme-build"}]' * 100
+    for _ in range(500):
+        log.add(
+            Exchange(
+                id=new_id(),
+                started=stamp(),
+                operation="list hubs",
+                method="GET",
+                url="https://api.example/v3/hubs",
+                request_headers=(),
+                response_body=bytes(body),  # a new copy each time, as each answer is
+            )
+        )
+    kept = list(log)
+    assert log.body_bytes == len(body)
+    assert all(e.response_body == body and not e.body_dropped for e in kept)
+    assert len({id(e.response_body) for e in kept}) == 1
 
 
 def test_a_curl_command_holds_no_token_and_no_control_character() -> None:
