@@ -125,7 +125,7 @@ def ago(days: int) -> str:
         return "1 day ago" if days == 1 else f"{days} days ago"
     if days < 548:
         months = round(days / 30.44)
-        return f"{months} months ago"
+        return "1 month ago" if months == 1 else f"{months} months ago"
     return f"{round(days / 365.25)} years ago"
 
 

@@ -138,3 +138,14 @@ async def test_without_hub_users_the_project_people_stay_and_what_lacks_is_said(
     assert len(answer.people) == 13
     assert all(p.hub_user is None for p in answer.people)
     assert all(p.marks(NOW) == [] or "limited" in p.marks(NOW)[0] for p in answer.people)
+
+
+@pytest.mark.parametrize(
+    ("days", "words"),
+    [(0, "today"), (1, "1 day ago"), (44, "44 days ago"), (45, "1 month ago"),
+     (100, "3 months ago"), (547, "18 months ago"), (800, "2 years ago")],
+)  # fmt: skip
+def test_how_long_ago_is_said(days: int, words: str) -> None:
+    from hubtui.core.words import ago
+
+    assert ago(days) == words

@@ -104,6 +104,7 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
         self.answer: HubPeople | None = None
         self.only_needs = False
         self.now = datetime.now(UTC)
+        self._counted: tuple[HubPeople, tuple[str, ...]] | None = None
 
     @property
     def scope_hub(self) -> Hub | None:
@@ -149,28 +150,40 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
         answer = self.answer
         if self.is_loading or answer is None:
             return
-        people = answer.people
-        days = self.session.settings.inactive_after
-        inactive = sum(1 for p in people if p.is_inactive(self.now, days))
-        pending = sum(1 for p in people if p.hub_user is not None and not p.hub_user.is_activated)
-        limited = sum(1 for p in people if p.limited_domain is not None)
-        parts = [
-            amount(len(people), "person", "people"),
-            f"{inactive:,} inactive or never signed in (over {days} days)",
-            f"{amount(pending, 'invitation')} not accepted",
-            amount(limited, "limited reader"),
-        ]
+        parts = list(self._counts(answer))
         marked = len(self.table.marks)
         if marked:
             parts.append(f"{marked:,} marked")
         if self.only_needs:
             parts.append(f"{self.table.visible_count:,} shown: those that need a look (l)")
         if self.table.filter_text:
-            parts.append(f"matching “{self.table.filter_text}”")
+            parts.append(
+                f"{amount(self.table.visible_count, 'row')} shown matching "
+                f"“{self.table.filter_text}”"
+            )
         if not answer.complete:
             parts.append(f"INCOMPLETE: {answer.incomplete_words()}")
         self.query_one(Summary).say(" · ".join(parts))
         self._explain(self.table.highlighted_record)
+
+    def _counts(self, answer: HubPeople) -> tuple[str, ...]:
+        """The counts of everyone read, made once a load (a keystroke of the filter does not
+        count 20,000 people again)."""
+        if self._counted is not None and self._counted[0] is answer:
+            return self._counted[1]
+        people = answer.people
+        days = self.session.settings.inactive_after
+        inactive = sum(1 for p in people if p.is_inactive(self.now, days))
+        pending = sum(1 for p in people if p.hub_user is not None and not p.hub_user.is_activated)
+        limited = sum(1 for p in people if p.limited_domain is not None)
+        words = (
+            amount(len(people), "person", "people"),
+            f"{inactive:,} inactive or never signed in (over {days} days)",
+            f"{amount(pending, 'invitation')} not accepted",
+            amount(limited, "limited reader"),
+        )
+        self._counted = (answer, words)
+        return words
 
     @on(RecordTable.Highlighted, "#records")
     def _highlighted(self, event: RecordTable.Highlighted) -> None:

@@ -1,0 +1,63 @@
+"""The hub's people (`P`) at 20,000 people, beside a stock `DataTable` of the same users.
+
+`hubtui demo-server --big-project-users 20000`: the hub `load-test` has 20,000 hub users, all
+in one project. In tmux, 120×40: `P` on the hub until its first rows show and until its counts
+show, then each filter keystroke until the pane says what matches; the anchor is
+bench/stock_users_app.py loading the same 20,000 users, in the same run.
+
+    python -m bench.bench_people [--users N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import anyio
+
+from bench.bench_tui import open_then_filter, stock_keystrokes_in_a_terminal, users_url
+from bench.harness import hubtui_command, running_demo_server
+from bench.tmux import Terminal
+from hubtui.demo import DEMO_TOKEN
+
+TEXT = "priya"
+
+
+def people_in_a_terminal(base_url: str) -> list[float]:
+    command = ["env", f"HUBTUI_TOKEN={DEMO_TOKEN}", *hubtui_command(), "--base-url", base_url]
+    terminal = Terminal(command, width=120, height=40)
+    try:
+        terminal.wait_for("Name (URL name) leads", timeout=60)
+        terminal.send("g")
+        terminal.wait_for("Go to a hub by its URL name")
+        time.sleep(0.3)
+        terminal.type("load-test")
+        terminal.send("Enter")
+        terminal.wait_for("Load Test Tower", timeout=60)
+        time.sleep(0.5)
+        return open_then_filter(terminal, "P", (" people · ", "not accepted"), TEXT)
+    finally:
+        terminal.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--users", type=int, default=20_000)
+    args = parser.parse_args()
+    with running_demo_server("--big-project-users", str(args.users)) as url:
+        ours = people_in_a_terminal(url)
+        anchor = stock_keystrokes_in_a_terminal(anyio.run(users_url, url), args.users, TEXT)
+    mine, theirs = ours[2:-2], anchor[2:-2]
+    print(f"{'figure':<40} {'people':>9} {'stock':>9}")
+    print(f"{'first rows after the key, s':<40} {ours[0]:>9.2f} {anchor[0]:>9.2f}")
+    print(f"{'counts shown, s':<40} {ours[1]:>9.2f} {anchor[1]:>9.2f}")
+    print(
+        f"{'filter keystroke, median ms':<40} {statistics.median(mine) * 1000:>9.1f} "
+        f"{statistics.median(theirs) * 1000:>9.1f}"
+    )
+    print(f"{'peak RSS, MB':<40} {ours[-1]:>9.1f} {anchor[-1]:>9.1f}")
+
+
+if __name__ == "__main__":
+    main()
