@@ -27,6 +27,8 @@ BURSTS = [
     (HUB_LIST, "gnordic-rail\r", ("Oslo Freight Link",)),
     (HUB_LIST, "keys:C-p n o r d i c - r", ("nordic-r",)),
     (HUB_LIST, "y\r", ("Sent the Name",)),
+    (HUB_LIST, "\rPM", ("access matrix: 13 people × 3 projects",)),
+    (HUB_LIST, "\rPl", ("shown: those that need a look (l)",)),
     (PROJECT_USERS, "anew.person@acme-build.com", ("Add a user to", "new.person@acme-build.com")),
     (PROJECT_USERS, "Agrace@x.example", ("Add people", "grace@x.example")),
     (PROJECT_USERS, "keys:x C-u {out.csv} Enter", ("Wrote 12 rows",)),

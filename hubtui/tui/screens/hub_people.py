@@ -105,6 +105,7 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
         self.only_needs = False
         self.now = datetime.now(UTC)
         self._counted: tuple[HubPeople, tuple[str, ...]] | None = None
+        self._matrix_asked = False
 
     @property
     def scope_hub(self) -> Hub | None:
@@ -140,6 +141,9 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
             key=lambda person: person.key,
         )
         self.table.show_group("needs" if self.only_needs else None)
+        if self._matrix_asked:
+            self._matrix_asked = False
+            self.call_after_refresh(self.action_matrix)
 
     def action_needs_a_look(self) -> None:
         self.only_needs = not self.only_needs
@@ -314,8 +318,10 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
         self.load()
 
     def action_matrix(self) -> None:
-        if self.answer is None:
-            self.notify("The people are still being read.", markup=False)
+        """The access matrix; typed while the people are read, it opens once they are."""
+        if self.answer is None or self.is_loading:
+            self._matrix_asked = True
+            self.notify("The matrix opens once the people are read.", markup=False)
             return
         from hubtui.tui.screens.access_matrix import AccessMatrixScreen
 
