@@ -43,6 +43,7 @@ _READS = (
     ("hub_by_name", re.compile(rf"^{HUB_BY_NAME}/(?P<name>{_SEGMENT})$")),
     ("hub", re.compile(rf"^{HUBS}/(?P<hub>{_SEGMENT})$")),
     ("projects", re.compile(rf"^/v[23]/hubs/(?P<hub>{_SEGMENT})/{PROJECTS}$")),
+    ("hub_users", re.compile(rf"^{HUBS}/(?P<hub>{_SEGMENT})/{USERS}$")),
     (
         "users",
         re.compile(

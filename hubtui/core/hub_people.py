@@ -217,6 +217,10 @@ class HubPeople:
     """Projects whose users could not be read (None: the hub's project list itself)."""
     hub_users_missing: str | None = None
     """Why the hub's users are not known (None: they were read)."""
+    hub_users: list[HubUser] | None = None
+    """The hub's users as read (None: not read)."""
+    lists: dict[int, list[ProjectUser]] = field(default_factory=dict)
+    """Each project whose users were read whole, by id: its users in the order sent."""
 
     @property
     def complete(self) -> bool:
@@ -288,7 +292,15 @@ async def read_hub_people(
     )
     users, missing = listing
     projects = list(progress.listed.get(hub.id, {}).values())
-    return HubPeople(hub, hub_people(users, memberships), projects, not_read, missing)
+    lists: dict[int, list[ProjectUser]] = {
+        p.id: [] for p in projects if (hub.id, p.id) in progress.answered
+    }
+    for project, user in memberships:
+        if project.id in lists:
+            lists[project.id].append(user)
+    people = hub_people(users, memberships)
+    kept = None if users is None else list(users)
+    return HubPeople(hub, people, projects, not_read, missing, kept, lists)
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,8 @@ class StoredAnswers(httpx.AsyncBaseTransport):
             return self._hub(lambda hub: hub.get("Name") == read.name, read.name)
         if read.kind == "hub":
             return self._hub(lambda found: found.get("Id") == read.hub, read.hub)
+        if read.kind == "hub_users":
+            return self._list(ListKey("hub_users", read.hub), "this hub's users")
         if read.kind == "projects":
             return self._list(ListKey("projects", read.hub), "this hub's projects")
         if read.kind == "users":

@@ -19,7 +19,10 @@ from hubtui.core.store import ListKey, Store, StoreError
 __all__ = ["Keeper", "StoredHub", "StoredList", "stored_words"]
 
 #: What the ``store`` setting keeps of each kind of list as its latest state.
-KEPT = {"hubs": frozenset({"hubs"}), "all": frozenset({"hubs", "projects", "users"})}
+KEPT = {
+    "hubs": frozenset({"hubs"}),
+    "all": frozenset({"hubs", "projects", "users", "hub_users"}),
+}
 
 
 def stored_words(read_at: str, *, today: datetime | None = None) -> str:

@@ -18,9 +18,11 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     from hubtui.api import Hub, Project, ProjectUser
+    from hubtui.core.hub_people import HubPeople
 
 __all__ = [
     "FindPerson",
+    "HubPeopleLoaded",
     "HubsLoaded",
     "OpenHub",
     "OpenProject",
@@ -99,6 +101,13 @@ class ProjectsLoaded(Message):
 
     hub: Hub
     projects: list[Project]
+
+
+@dataclass
+class HubPeopleLoaded(Message):
+    """A hub's users and every project's users were read (the hub's people, ``P``)."""
+
+    answer: HubPeople
 
 
 @dataclass

@@ -15,6 +15,7 @@ from hubtui.core.text import inert
 from hubtui.core.words import amount
 from hubtui.core.workspace import NoSnapshots, Workspace
 from hubtui.tui.messages import (
+    HubPeopleLoaded,
     HubsLoaded,
     ProjectsLoaded,
     Reconnect,
@@ -185,6 +186,15 @@ class WorkspaceActions(App[None]):
             message.hub, message.project, message.project_id, message.users
         )
         self._keep("users", message.hub.id, str(message.project_id), message.users)
+
+    def on_hub_people_loaded(self, message: HubPeopleLoaded) -> None:
+        """What the hub's people were read from, kept as any list read is: offline, ``P``
+        shows them again."""
+        answer, hub = message.answer, message.answer.hub
+        if answer.hub_users is not None:
+            self._keep("hub_users", hub.id, "", answer.hub_users)
+        for project_id, users in answer.lists.items():
+            self._keep("users", hub.id, str(project_id), users)
 
     def _keep(self, kind: str, hub: str, project: str, records: Iterable[ApiModel]) -> None:
         """Keep a list read, off the event loop; a store that cannot take it is said once."""

@@ -5,6 +5,8 @@ list keeps every other screen working and says what it lacks."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from textual.widgets import DataTable
 
@@ -116,3 +118,25 @@ async def test_i_is_off_read_only() -> None:
         screen = pilot.app.screen
         assert isinstance(screen, HubPeopleScreen)
         assert screen.check_action("resend", ()) is False
+
+
+async def test_the_hubs_people_read_once_are_shown_again_offline(tmp_path: Path) -> None:
+    from hubtui.core.stored import Keeper
+    from tests.tui.test_offline import offline_app
+
+    path = tmp_path / "store.sqlite3"
+    async with running(keeper=Keeper(path, "demo", None, "all")) as pilot:
+        await press(pilot, "enter", "P")
+        await settle(pilot)
+        await pilot.app.workers.wait_for_complete()
+    app, answers = offline_app(path)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "enter", "P")
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "13 people" in words
+        assert "1 invitation not accepted" in words  # the hub's users, as kept
+        assert "INCOMPLETE" not in words  # every list was kept: nothing is missing
+        assert "hamid.karimi@northwind-eng.com" in words
+    answers.store.close()

@@ -158,3 +158,25 @@ def test_the_latest_hub_list_is_kept_per_server_and_profile(tmp_path: Path) -> N
         )
         assert store.latest("https://a:443", "test", ListKey("hubs")) is None
         assert store.latest("https://b:443", None, ListKey("hubs")) is None
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("/v3/hubs", "hubs"),
+        ("/v3/hubs/name/acme-build", "hub_by_name"),
+        ("/v3/hubs/h1", "hub"),
+        ("/v3/hubs/h1/users", "hub_users"),
+        ("/regions/eu/v3/hubs/h1/users", "hub_users"),
+        ("/v2/hubs/h1/projects", "projects"),
+        ("/v2/hubs/h1/projects/7/users", "users"),
+        ("/v3/hubs/h1/projects/7/users/9", "user"),
+    ],
+)
+def test_each_read_of_the_contract_is_read_back_from_its_path(path: str, kind: str) -> None:
+    """What the client builds, the offline answers read back (api/paths.py): one layout."""
+    from hubtui.api.paths import read_of
+
+    read = read_of(path)
+    assert read is not None
+    assert read.kind == kind

@@ -13,7 +13,7 @@ from textual.content import Content
 from hubtui.core.hub_people import HubPeople, HubPerson, read_hub_people
 from hubtui.core.text import inert
 from hubtui.core.words import seen_words, when_both
-from hubtui.tui.messages import FindPerson
+from hubtui.tui.messages import FindPerson, HubPeopleLoaded
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import FanOutScreen
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
@@ -134,6 +134,8 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
 
     def show_loaded(self, loaded: HubPeople) -> None:
         self.answer = loaded
+        if self.session.offline is None:
+            self.post_message(HubPeopleLoaded(loaded))
         days = self.session.settings.inactive_after
         self.table.set_records(
             loaded.people,
