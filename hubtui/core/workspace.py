@@ -31,7 +31,7 @@ from hubtui.core.connect import (
     offline_connector,
     offline_label,
 )
-from hubtui.hosts import DEMO_LABEL, server_aliases, server_identity
+from hubtui.hosts import server_aliases, server_identity
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient
@@ -50,6 +50,10 @@ if TYPE_CHECKING:
     Reconnector = Callable[[str | None], tuple[Callable[[], HubClient], str, Settings]]
     #: The store's answers in place of the server: how to connect, the name, the answers.
     OfflineSwitch = Callable[[], tuple[Callable[[], HubClient], str, StoredAnswers]]
+
+
+#: The demo API's identity: no base URL.
+DEMO_SERVER = server_identity(None)
 
 
 @dataclass(frozen=True)
@@ -213,7 +217,7 @@ class Workspace:
         if self._reconnect is None:
             raise ValueError("Reconnecting is not possible here.")
         connect, label, settings = await asyncio.to_thread(self._reconnect, profile)
-        demo = self.identity.server == DEMO_LABEL  # the demo API stays the demo's
+        demo = self.identity.server == DEMO_SERVER  # the demo API stays the demo's
         await self._swap_client(connect)
         self.server_label, self._settings = label, settings
         self.api_version = settings.api_version

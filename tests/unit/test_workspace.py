@@ -88,3 +88,17 @@ async def test_a_profile_switch_moves_the_change_log_and_the_store_together() ->
     )
     assert (keeper.origin, keeper.profile) == ("https://b.example:443", "b")
     await workspace.close()
+
+
+async def test_the_demo_stays_the_demo_when_its_token_is_read_again() -> None:
+    def settings_for(profile: str | None) -> Settings:
+        return Settings(profile=profile)
+
+    workspace = open_workspace(Settings(), demo=demo_connector, settings_for=settings_for)
+    await workspace.reconnect("ops")
+    keeper = workspace.keeper
+    assert keeper is not None
+    assert (workspace.change_log.server, workspace.change_log.profile) == ("demo", None)
+    assert (keeper.origin, keeper.profile) == ("demo", None)
+    assert keeper.path.name == "demo-store.sqlite3"  # never a real server's store
+    await workspace.close()
