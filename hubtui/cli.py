@@ -86,8 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hubtui",
         description="A keyboard-first terminal app for hubs, projects and project users. "
-        "With a command (hubs, hub, projects, users, who, hub-users, access, add-user, "
-        "set-role, apply, revert, snapshot, diff, store) it prints the answer and exits.",
+        "With a command (hubs, hub, projects, users, who, hub-users, access, resend-invite, "
+        "add-user, set-role, apply, revert, snapshot, diff, store) it prints the answer and "
+        "exits.",
         epilog="The token comes from HUBTUI_TOKEN, --token-file or the config file's "
         f"token_command; never from a flag value. Commands' {EXIT_STATUSES}.",
         allow_abbrev=False,
