@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "hub-users": "hubtui.headless.people",
     "access": "hubtui.headless.people",
     "resend-invite": "hubtui.headless.people",
+    "review": "hubtui.headless.people",
 }
 HEADLESS = frozenset(COMMANDS)
 
@@ -234,6 +235,20 @@ def add_people_commands(command: Callable[[str, str], argparse.ArgumentParser]) 
         "not be read (the answer is then incomplete, and says so)",
     )
     access.add_argument("hub", metavar="HUB")
+    review = command(
+        "review",
+        "the decisions file of an access review: every project membership of each person who "
+        "needs a look (inactive, never signed in, invitation not accepted, limited reader, hub "
+        "admin), with their role now. Change a role (Reader to downgrade) and give it to "
+        "hubtui apply, which previews it against a fresh read before anything is sent",
+    )
+    review.add_argument("hub", metavar="HUB")
+    review.add_argument(
+        "--stale",
+        metavar="DAYS",
+        type=_days,
+        help="only people who have not signed in for DAYS (90 or 90d) or never",
+    )
     resend = command(
         "resend-invite",
         "send the hub's invitation again to people who never accepted it (each gets an email): "
@@ -246,3 +261,11 @@ def add_people_commands(command: Callable[[str, str], argparse.ArgumentParser]) 
     resend.add_argument(
         "--dry-run", action="store_true", help="print exactly the requests; send nothing"
     )
+
+
+def _days(text: str) -> int:
+    """``90`` or ``90d``: a whole number of days, 1 or more."""
+    value = text.strip().removesuffix("d")
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of days such as 90 or 90d")
+    return int(value)

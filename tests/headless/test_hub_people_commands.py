@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -125,3 +126,39 @@ def test_resend_invite_is_refused_read_only(capsys: pytest.CaptureFixture[str]) 
     status, _, err = run(capsys, "--demo", "--read-only", "resend-invite", "acme-build", "--yes")
     assert status == 2
     assert "no change is sent" in err
+
+
+def test_a_review_file_edited_is_applied_and_untouched_changes_nothing(
+    capsys: pytest.CaptureFixture[str], server: str, tmp_path: Path
+) -> None:
+    base = ("--base-url", server)
+    status, out, err = run(
+        capsys, *base, "review", "acme-build", "--stale", "90d", "--format", "csv"
+    )
+    assert status == 0, err
+    assert "need a decision (no sign-in for 90 days or never)" in err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {r["email"] for r in rows} >= {"dana.whitfield@acme-build.com"}
+    assert "chloe.moreau@acme-build.com" not in {r["email"] for r in rows}  # seen lately
+    untouched = tmp_path / "review.csv"
+    untouched.write_text(out)
+    status, out, err = run(capsys, *base, "apply", str(untouched), "--dry-run")
+    assert status == 0, err
+    assert "0 to send" in out  # kept as they are: nothing to send
+    # The reviewer downgrades the inactive hub admin's project admin role to Reader.
+    edited = []
+    for row in rows:
+        if row["email"] == "dana.whitfield@acme-build.com" and row["role"] == "Admin":
+            row["role"] = "Reader"
+        edited.append(row)
+    decided = tmp_path / "decided.csv"
+    with decided.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(edited)
+    status, out, err = run(capsys, *base, "apply", str(decided), "--yes")
+    assert status == 0, err
+    assert re.search(r"Batch b[0-9a-f]{10}: 2 done, 0 failed, 0 unknown", err)
+    status, out, _ = run(capsys, *base, "users", "acme-build", "1001", "--format", "json")
+    dana = next(u for u in json.loads(out) if u["User"]["Email"] == "dana.whitfield@acme-build.com")
+    assert dana["Role"] == "Reader"
