@@ -283,9 +283,10 @@ def _moment(value: Any) -> Any:
     return value
 
 
-#: A date-time a server sent: a ``datetime``, the text it sent when that cannot be read, or
-#: None (null: never). Absent stays absent (``as_sent``).
-Moment = Annotated[datetime | str | None, BeforeValidator(_moment)]
+#: A date-time a server sent: a ``datetime``, or None (null: never), or whatever else it sent
+#: (text that is no date, a number…), kept as sent and read as unknown: a value of the wrong
+#: kind costs nobody their row. Absent stays absent (``as_sent``).
+Moment = Annotated[Any, BeforeValidator(_moment)]
 
 
 class HubUser(ApiModel):

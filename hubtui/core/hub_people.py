@@ -96,7 +96,7 @@ def last_seen(user: HubUser) -> LastSeen:
         if isinstance(value, datetime):
             # A date without an offset is read as UTC, the service's own zone.
             moments.append(value if value.tzinfo is not None else value.replace(tzinfo=UTC))
-        elif isinstance(value, str):
+        elif value is not None:  # sent, but no date: text, a number…
             unreadable.append(wire)
     return LastSeen(max(moments) if moments else None, tuple(unreadable))
 

@@ -149,3 +149,18 @@ def test_how_long_ago_is_said(days: int, words: str) -> None:
     from hubtui.core.words import ago
 
     assert ago(days) == words
+
+
+@pytest.mark.parametrize("sent", [12345, [2026, 1, 1], {"at": "2026-01-01"}, True, "", "\x1b[2J"])
+def test_a_date_of_any_other_kind_is_unknown_and_costs_nobody_their_row(sent: object) -> None:
+    user = hub_user(LastWebLogin=sent, LastAddinLogin="2026-11-24T00:00:00Z")
+    [person] = hub_people([user], [])
+    assert person.marks(NOW) == ["last sign-in unknown"]
+    assert person.seen is not None
+    assert person.seen.unknown
+
+
+def test_a_date_of_another_kind_stays_as_sent_in_json() -> None:
+    user = hub_user(LastWebLogin=12345, LastAddinLogin=None)
+    assert user.as_sent()["LastWebLogin"] == 12345
+    assert user.as_sent()["LastAddinLogin"] is None

@@ -354,6 +354,6 @@ def _moment_words(value: object) -> str:
     when it is no date."""
     if isinstance(value, datetime):
         return when_both(value)
-    if isinstance(value, str):
-        return f"unknown (the server sent {inert(value, limit=60)!r})"
+    if value is not None:
+        return f"unknown (the server sent {inert(str(value), limit=60)!r})"
     return "never"
