@@ -27,7 +27,8 @@ PEOPLE_COLUMNS = (
     Column("email", "Email", min_width=18, priority=0, keep=True),
     Column("name", "Name", min_width=10, priority=3),
     Column("role", "Hub role", min_width=5, priority=2),
-    Column("seen", "Last sign-in", min_width=13, priority=0),
+    # Whole, as an identifier is: "12 mon…" would say nothing.
+    Column("seen", "Last sign-in", min_width=13, priority=0, keep=True),
     Column("projects", "Projects", min_width=8, priority=1),
     Column("marks", "Needs a look", min_width=16, priority=0, meaning=True),
 )
