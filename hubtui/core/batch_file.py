@@ -16,7 +16,7 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hubtui.core.access import ROLES, role_named
+from hubtui.core.access import LIMITED_READER, ROLES, access_words, role_named
 from hubtui.core.batch import Intent
 from hubtui.core.export import Cell
 
@@ -37,8 +37,8 @@ __all__ = [
 FILE_COLUMNS = ("hub", "project", "email", "role", "reviewer")
 #: The users export's columns: the five above first, so an export can be applied.
 USERS_CSV_COLUMNS = (*FILE_COLUMNS, "access", "name", "teams", "id", "project name")
-LIMITED_WORDS = "limited reader"
-MEMBER_WORDS = "direct member"
+#: What a file's ``access`` cell says of a limited reader (the words of ``core.access``).
+LIMITED_WORDS = LIMITED_READER
 #: The largest batch file read, the most rows it may hold and the longest cell.
 BATCH_FILE_BYTES = 16 * 1024 * 1024
 BATCH_FILE_ROWS = 100_000
@@ -51,12 +51,7 @@ def users_csv_cells(
     hub_name: str, project_id: str, project_name: str | None, user: ProjectUser
 ) -> tuple[Cell, ...]:
     """One user as a row of :data:`USERS_CSV_COLUMNS` (text as sent: the writer makes it inert)."""
-    if user.is_limited:
-        access = LIMITED_WORDS
-    elif user.is_limited is False:
-        access = MEMBER_WORDS
-    else:
-        access = "unknown"
+    access = access_words(user.is_limited)
     return (
         hub_name,
         project_id,
