@@ -104,7 +104,9 @@ async def test_a_flood_of_tiny_records_is_refused_by_count() -> None:
 async def test_a_flood_refused_while_it_arrives_is_read_no_further() -> None:
     flood = json.dumps([{"Id": str(n), "Name": "x"} for n in range(400_000)]).encode()
     parts = [flood[i : i + 65536] for i in range(0, len(flood), 65536)]
-    answer: Answer = (200, {}, parts, 0.005)
+    # 3.2 MB a second: a quarter of the flood is 0.9 s of sending, however busy the machine
+    # (at 12.8 MB a second, a loaded run let a 1 MB write more through before the refusal).
+    answer: Answer = (200, {}, parts, 0.02)
     async with hostile_server(lambda m, p, b: answer) as server:
         async with HubClient(server.url, max_records=20_000) as client:
             with pytest.raises(InvalidResponseError, match="more than 20,000 records"):
