@@ -218,9 +218,7 @@ class DemoStore:
         if user is not None and user.id in hub.user_ids:
             raise DemoConflict(f"{email} is already a user of this hub")
         if user is None:
-            local = email.split("@", 1)[0]
-            first, _, last = local.replace("_", ".").partition(".")
-            user = self._new_user(first.capitalize(), last.capitalize(), email)
+            user = self._user_named_by(email)
         hub.user_ids.append(user.id)
         access = HubAccess(role, False, None, None, None)
         self._hub_access[hub.id, user.id] = access
@@ -253,9 +251,7 @@ class DemoStore:
         if user is not None and user.id in project.members:
             raise DemoConflict(f"{email} is already a direct member of this project")
         if user is None:
-            local = email.split("@", 1)[0]
-            first, _, last = local.replace("_", ".").partition(".")
-            user = self._new_user(first.capitalize(), last.capitalize(), email)
+            user = self._user_named_by(email)
         if user.id not in hub.user_ids:
             hub.user_ids.append(user.id)
         membership = Membership(role=role, is_reviewer=is_reviewer, teams=[])
@@ -283,6 +279,12 @@ class DemoStore:
         return membership
 
     # Building ---------------------------------------------------------------------------------
+
+    def _user_named_by(self, email: str) -> DemoUser:
+        """A new user for an email seen for the first time, named after it (jo.ng@… → Jo Ng)."""
+        local = email.split("@", 1)[0]
+        first, _, last = local.replace("_", ".").partition(".")
+        return self._new_user(first.capitalize(), last.capitalize(), email)
 
     def _new_user(self, first: str, last: str, email: str) -> DemoUser:
         uid = self._next_user

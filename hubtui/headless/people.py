@@ -35,7 +35,7 @@ from hubtui.headless.tables import resolve_hub
 if TYPE_CHECKING:
     import argparse
 
-    from hubtui.api import HubClient
+    from hubtui.api import Hub, HubClient
     from hubtui.api.models import HubUser
     from hubtui.core.workspace import Workspace
 
@@ -53,6 +53,20 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
         return print_answer(args, *await _access(args, client, workspace))
 
     return asyncio.run(with_client(args, workspace, read))
+
+
+async def _read_people(client: HubClient, hub: Hub, workspace: Workspace) -> HubPeople:
+    """A hub's people, read with the progress on stderr (a terminal's live line)."""
+    status = StatusLine()
+    answer = await read_hub_people(
+        client,
+        hub,
+        concurrency=workspace.concurrency,
+        deadline=workspace.search_deadline,
+        on_progress=lambda progress: status.say(progress.line()),
+    )
+    status.clear()
+    return answer
 
 
 def _moment(value: object) -> str:
@@ -145,15 +159,7 @@ async def _access(
     args: argparse.Namespace, client: HubClient, workspace: Workspace
 ) -> tuple[Table, int]:
     hub = await resolve_hub(client, args.hub)
-    status = StatusLine()
-    answer: HubPeople = await read_hub_people(
-        client,
-        hub,
-        concurrency=workspace.concurrency,
-        deadline=workspace.search_deadline,
-        on_progress=lambda progress: status.say(progress.line()),
-    )
-    status.clear()
+    answer = await _read_people(client, hub, workspace)
     matrix = access_matrix(answer)
     now = datetime.now(UTC)
     names = [p.name for p in matrix.projects]
@@ -306,15 +312,7 @@ async def _review(
     from hubtui.core.batch_file import USERS_CSV_COLUMNS, users_csv_cells
 
     hub = await resolve_hub(client, args.hub)
-    status = StatusLine()
-    answer = await read_hub_people(
-        client,
-        hub,
-        concurrency=workspace.concurrency,
-        deadline=workspace.search_deadline,
-        on_progress=lambda progress: status.say(progress.line()),
-    )
-    status.clear()
+    answer = await _read_people(client, hub, workspace)
     now = datetime.now(UTC)
     days = args.stale or workspace.settings.inactive_after
 
