@@ -12,30 +12,23 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 
 import anyio
 
-from bench.bench_tui import open_then_filter, stock_keystrokes_in_a_terminal, users_url
-from bench.harness import hubtui_command, running_demo_server
-from bench.tmux import Terminal
-from hubtui.demo import DEMO_TOKEN
+from bench.bench_tui import (
+    at_the_load_test_hub,
+    open_then_filter,
+    stock_keystrokes_in_a_terminal,
+    users_url,
+)
+from bench.harness import running_demo_server
 
 TEXT = "priya"
 
 
 def people_in_a_terminal(base_url: str) -> list[float]:
-    command = ["env", f"HUBTUI_TOKEN={DEMO_TOKEN}", *hubtui_command(), "--base-url", base_url]
-    terminal = Terminal(command, width=120, height=40)
+    terminal = at_the_load_test_hub(base_url)
     try:
-        terminal.wait_for("Name (URL name) leads", timeout=60)
-        terminal.send("g")
-        terminal.wait_for("Go to a hub by its URL name")
-        time.sleep(0.3)
-        terminal.type("load-test")
-        terminal.send("Enter")
-        terminal.wait_for("Load Test Tower", timeout=60)
-        time.sleep(0.5)
         return open_then_filter(terminal, "P", (" people · ", "not accepted"), TEXT)
     finally:
         terminal.close()

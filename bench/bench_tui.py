@@ -135,11 +135,9 @@ async def scale(base_url: str, users: int) -> dict[str, float]:
     return figures
 
 
-def keystrokes_in_a_terminal(base_url: str, users: int, text: str) -> list[float]:
-    """Enter on the project until its users show, then each keystroke until the count shows.
-
-    The first figure is the open; the rest are keystrokes (tmux send-keys → pane updated).
-    """
+def at_the_load_test_hub(base_url: str) -> Terminal:
+    """The installed app in tmux (120×40), gone to the hub ``load-test`` by its URL name, its
+    projects shown."""
     command = ["env", f"HUBTUI_TOKEN={DEMO_TOKEN}", *hubtui_command(), "--base-url", base_url]
     terminal = Terminal(command, width=120, height=40)
     try:
@@ -149,8 +147,21 @@ def keystrokes_in_a_terminal(base_url: str, users: int, text: str) -> list[float
         time.sleep(0.3)
         terminal.type("load-test")
         terminal.send("Enter")
-        terminal.wait_for("Load Test Tower", timeout=30)
+        terminal.wait_for("Load Test Tower", timeout=60)
         time.sleep(0.5)
+    except BaseException:
+        terminal.close()
+        raise
+    return terminal
+
+
+def keystrokes_in_a_terminal(base_url: str, users: int, text: str) -> list[float]:
+    """Enter on the project until its users show, then each keystroke until the count shows.
+
+    The first figure is the open; the rest are keystrokes (tmux send-keys → pane updated).
+    """
+    terminal = at_the_load_test_hub(base_url)
+    try:
         # The filter is typed the moment the counts show, as an impatient person would.
         counted = (f"{users:,} users · ", "limited readers")
         return open_then_filter(terminal, "Enter", counted, text)
