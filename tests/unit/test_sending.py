@@ -14,7 +14,15 @@ import httpx
 import pytest
 
 from hubtui.api import HubClient
-from hubtui.core.changelog import Action, Change, ChangeLog, ChangeLogError, Outcome, now
+from hubtui.core.changelog import (
+    NOT_SENT_WORDS,
+    Action,
+    Change,
+    ChangeLog,
+    ChangeLogError,
+    Outcome,
+    now,
+)
 from hubtui.core.sending import EarlierAddUnknown, plan, send_change
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from tests.conftest import DEMO_URL
@@ -130,16 +138,33 @@ async def test_an_unknown_add_left_by_an_earlier_process_is_not_sent_again(
     assert again.outcome is Outcome.DONE
 
 
+class Reached(httpx.AsyncBaseTransport):
+    """The demo API, counting the changes that have reached it."""
+
+    def __init__(self, store: DemoStore, faults: Faults) -> None:
+        self.inner = httpx.ASGITransport(app=create_app(store, faults))
+        self.changes = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+            self.changes += 1
+        return await self.inner.handle_async_request(request)
+
+
 async def test_a_wait_given_up_is_logged_unknown_and_goes_on_up(
-    client: HubClient, faults: Faults, tmp_path: Path
+    demo_store: DemoStore, faults: Faults, tmp_path: Path
 ) -> None:
     faults.change_latency = 30
     path = tmp_path / "changes.jsonl"
+    reached = Reached(demo_store, faults)
+    client = HubClient(DEMO_URL, token=DEMO_TOKEN, transport=reached)
     task = asyncio.create_task(
         send_change(client, ChangeLog(path), await an_add(client), stopped="You stopped it.")
     )
-    for _ in range(500):  # the pending line is written before the request leaves
-        if path.exists():
+    # Stopped once the request has reached the server: a change stopped while its pending line
+    # is flushed is not sent at all, and says so (the next test).
+    for _ in range(500):
+        if reached.changes:
             break
         await asyncio.sleep(0.01)
     task.cancel()
@@ -148,6 +173,31 @@ async def test_a_wait_given_up_is_logged_unknown_and_goes_on_up(
     written = lines(path)
     assert [w["outcome"] for w in written] == ["pending", "unknown"]
     assert written[1]["detail"] == "You stopped it."
+
+
+async def test_a_change_stopped_while_its_line_is_flushed_is_not_sent_and_says_so(
+    demo_store: DemoStore, faults: Faults, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "changes.jsonl"
+    reached = Reached(demo_store, faults)
+    client = HubClient(DEMO_URL, token=DEMO_TOKEN, transport=reached)
+    log = ChangeLog(path)
+    flushing = asyncio.Event()
+
+    async def a_slow_disk() -> None:
+        flushing.set()
+        await asyncio.sleep(30)
+
+    monkeypatch.setattr(log, "_flushed", a_slow_disk)
+    task = asyncio.create_task(send_change(client, log, await an_add(client)))
+    await asyncio.wait_for(flushing.wait(), 5)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert reached.changes == 0
+    written = lines(path)
+    assert [w["outcome"] for w in written] == ["pending", "failed"]
+    assert written[1]["detail"] == NOT_SENT_WORDS
 
 
 async def test_an_update_sends_the_logged_values(client: HubClient, tmp_path: Path) -> None:
