@@ -82,6 +82,12 @@ class Intent(StrEnum):
     """A direct member with this role, however they are now (a row of a file): added or set."""
     LIMITED = "limited"
     """A limited reader, as they are (a row of a file that says so): nothing to send."""
+    HUB_ROLE = "hub role"
+    """A hub user's hub role set (a row of the hub, not of a project)."""
+    HUB_REMOVE = "remove from hub"
+    """Removed from the hub, and so from every project of it."""
+    HUB_INVITE = "invite to hub"
+    """Invited to the hub with a hub role (they get an email)."""
 
 
 @dataclass(frozen=True)
@@ -128,13 +134,23 @@ class Wanted:
     """What the person had when this was staged (None: not known, as for a row of a file)."""
     line: int | None = None
     """The row's line in the file it came from, if any."""
+    projects: tuple[tuple[str, str | None], ...] = ()
+    """For a removal from the hub, the projects (id, name) the person was seen in: read again
+    in the preview, to say what they lose and to keep it for the revert."""
 
     @property
     def key(self) -> tuple[str, str, str]:
         return (self.hub_id, self.project_id, person_key(self.email))
 
     @property
+    def of_hub(self) -> bool:
+        """A row of the hub (its role, a removal, an invitation), not of a project."""
+        return self.intent in (Intent.HUB_ROLE, Intent.HUB_REMOVE, Intent.HUB_INVITE)
+
+    @property
     def where(self) -> str:
+        if self.of_hub:
+            return f"hub {self.hub_name}"
         return self.project_name or f"project {self.project_id}"
 
     def words(self) -> str:
@@ -142,6 +158,12 @@ class Wanted:
         parts = []
         if self.intent is Intent.LIMITED:
             return "a limited reader"
+        if self.intent is Intent.HUB_REMOVE:
+            return "removed from the hub"
+        if self.intent is Intent.HUB_INVITE:
+            return f"invited to the hub as {self.role}"
+        if self.intent is Intent.HUB_ROLE:
+            return f"hub role {self.role}"
         if self.intent is Intent.ADD:
             parts.append("direct member")
         if self.role:
@@ -201,11 +223,23 @@ class Preview:
         return grouped
 
     def summary(self) -> str:
-        """``12 to send (3 adds, 9 updates) · 2 no change · 1 skipped``."""
+        """``12 to send (3 adds, 9 updates) · 2 no change · 1 skipped``; a hub's rows are
+        named apart (``1 removal from the hub``)."""
         counts = self.counts()
         sending = self.to_send
-        adds = sum(1 for s in sending if s.change and s.change.action == Action.ADD)
-        parts = [f"{len(sending)} to send ({adds} adds, {len(sending) - adds} updates)"]
+        actions = Counter(s.change.action for s in sending if s.change is not None)
+        adds = actions[Action.ADD]
+        hub = [
+            (Action.HUB_REMOVE, "removal from the hub", "removals from the hub"),
+            (Action.HUB_INVITE, "invitation", "invitations"),
+            (Action.HUB_ROLE, "hub role", "hub roles"),
+        ]
+        updates = actions[Action.UPDATE]
+        named = [f"{adds} adds", f"{updates} updates"]
+        named += [
+            f"{actions[a]} {one if actions[a] == 1 else many}" for a, one, many in hub if actions[a]
+        ]
+        parts = [f"{len(sending)} to send ({', '.join(named)})"]
         for verdict in (Verdict.SAME, Verdict.SKIP, Verdict.CHANGED, Verdict.NOT_READ):
             if counts[verdict]:
                 parts.append(f"{counts[verdict]} {verdict}")
@@ -299,13 +333,19 @@ async def prepare(
     find). Nothing is sent.
     """
     from hubtui.api import HubError
+    from hubtui.core.hub_changes import decide_hub, read_hub_users
 
+    of_hub = [w for w in wanted if w.of_hub]
     lists = await read_lists(
         client,
-        ((w.hub_id, w.project_id) for w in wanted),
+        [
+            *((w.hub_id, w.project_id) for w in wanted if not w.of_hub),
+            *((w.hub_id, project_id) for w in of_hub for project_id, _ in w.projects),
+        ],
         concurrency=concurrency,
         on_read=on_read,
     )
+    hub_users = await read_hub_users(client, (w.hub_id for w in of_hub)) if of_hub else {}
     preview = Preview([])
     for (hub_id, project_id), users in lists.items():
         if isinstance(users, HubError):
@@ -324,6 +364,9 @@ async def prepare(
             )
             continue
         first_line[row.key] = row
+        if row.of_hub:
+            preview.steps.append(decide_hub(row, hub_users[row.hub_id], lists, read_only))
+            continue
         users = lists[row.hub_id, row.project_id]
         preview.steps.append(_decide(row, users, log, read_only, client.api_version))
     return preview
@@ -420,6 +463,17 @@ def decide(
     return change, change.summary, Verdict.SEND
 
 
+def hub_change(
+    row: Wanted,
+    action: Action,
+    before: dict[str, object] | None,
+    after: dict[str, object],
+    user_id: str | None,
+) -> Change:
+    """A change of the hub's users (no project; a hub's calls have one API version)."""
+    return replace(_change(row, action, before, after, user_id, "v3"), project_id="")
+
+
 def _change(
     row: Wanted,
     action: Action,
@@ -498,9 +552,16 @@ class Batch:
         are not sent. Cancelled (escape, a signal), the rows in flight end unknown (their log
         says so) and the rows not started end "not sent"; the cancel then goes on up.
         """
+        from hubtui.core.hub_changes import wave
+
         limiter = asyncio.Semaphore(max(1, concurrency))
         positions = list(range(len(self.steps))) if only is None else list(only)
         stopped: list[str] = []
+        waves: dict[int, list[int]] = {}
+        for position in positions:
+            change = self.steps[position].change
+            assert change is not None
+            waves.setdefault(wave(change), []).append(position)
 
         def end(position: int, result: Result) -> None:
             self.results[position] = result
@@ -542,9 +603,18 @@ class Batch:
             end(position, Result(step, ended, message, sent.change, reason))
 
         try:
-            async with asyncio.TaskGroup() as group:
-                for position in positions:
-                    group.create_task(one(position))
+            for number in sorted(waves):  # a hub's invitations first, its removals last
+                async with asyncio.TaskGroup() as group:
+                    for position in waves[number]:
+                        group.create_task(one(position))
+        except asyncio.CancelledError:
+            for position in positions:
+                if position not in self.results:
+                    end(
+                        position,
+                        Result(self.steps[position], Ended.NOT_SENT, "stopped before it was sent"),
+                    )
+            raise
         finally:
             await log.drained()  # every outcome line written before the batch says it ended
 
@@ -552,20 +622,38 @@ class Batch:
         """Read the lists of the rows whose outcome is unknown, settle each from what it shows
         (logged as checked) and return the positions settled. Nothing is sent."""
         from hubtui.api import HubError
+        from hubtui.core.hub_changes import read_hub_users, settle_hub
 
         unknown = {p: r for p, r in self.results.items() if r.ended is Ended.UNKNOWN}
         if not unknown:
             return []
         lists = await read_lists(
             client,
-            ((r.step.wanted.hub_id, r.step.wanted.project_id) for r in unknown.values()),
+            (
+                (r.step.wanted.hub_id, r.step.wanted.project_id)
+                for r in unknown.values()
+                if not r.step.wanted.of_hub
+            ),
             concurrency=concurrency,
         )
+        hubs = {r.step.wanted.hub_id for r in unknown.values() if r.step.wanted.of_hub}
+        hub_users = await read_hub_users(client, hubs) if hubs else {}
         settled = []
         for position, result in unknown.items():
             wanted = result.step.wanted
-            users = lists[wanted.hub_id, wanted.project_id]
             change = result.change
+            if wanted.of_hub:
+                answer = hub_users[wanted.hub_id]
+                if isinstance(answer, HubError) or change is None:
+                    continue
+                hub_checked = settle_hub(log, change, answer)
+                if hub_checked is None:
+                    continue
+                ended = Ended.DONE if hub_checked.outcome == Outcome.DONE else Ended.FAILED
+                self.results[position] = Result(result.step, ended, hub_checked.detail, hub_checked)
+                settled.append(position)
+                continue
+            users = lists[wanted.hub_id, wanted.project_id]
             if isinstance(users, HubError) or change is None:
                 continue
             user = find_person(users, wanted.email)
@@ -657,13 +745,25 @@ def batches_in(log: ChangeLog) -> dict[str, list[Change]]:
 
 def revert_of(changes: Iterable[Change]) -> tuple[list[Wanted], list[Change]]:
     """The inverse of a batch's changes: each update that took effect (or may have) put back to
-    its before-values, and the adds, which this API cannot undo (nobody can be removed), listed
-    apart. A change that failed took no effect and has nothing to put back."""
+    its before-values, and the adds, which this API cannot undo (nobody can be removed from a
+    project), listed apart. A removal from the hub is put back by an invitation (an email to
+    the person), then each project's role and reviewer flag it ended. A change that failed
+    took no effect and has nothing to put back."""
+    from hubtui.core.hub_changes import reverts_of_hub
+
     wanted: list[Wanted] = []
     cannot: list[Change] = []
     for change in changes:
         if change.outcome == Outcome.FAILED:
             continue
+        if change.action in (Action.HUB_ROLE, Action.HUB_REMOVE, Action.HUB_INVITE):
+            rows = reverts_of_hub(change)
+            wanted.extend(rows)
+            if not rows:
+                cannot.append(change)
+            continue
+        if change.action == Action.RESEND:
+            continue  # an email sent again: nothing to put back
         if change.action == Action.ADD:
             cannot.append(change)
             continue

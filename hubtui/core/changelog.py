@@ -53,6 +53,12 @@ class Action(StrEnum):
     """Set a direct member's role and reviewer flag."""
     RESEND = "resend invitation"
     """Send a hub user's invitation again (of the hub: no project)."""
+    HUB_ROLE = "hub role"
+    """Set a hub user's hub role (Guest or Admin)."""
+    HUB_REMOVE = "remove from hub"
+    """Remove a person from the hub, and so from every project of it."""
+    HUB_INVITE = "invite to hub"
+    """Invite a person to the hub (they get an email)."""
 
 
 class Checked(StrEnum):
@@ -102,8 +108,20 @@ class Change:
     """For a change of a batch that reverts another, that batch's id."""
 
     @property
+    def where(self) -> str:
+        """``the hub`` (a change of the hub's users), else the project's name or number."""
+        if not self.project_id:
+            return "the hub"
+        return self.project_name or f"project {self.project_id}"
+
+    @property
     def summary(self) -> str:
         """``Role: Reader → Editor`` style, one line."""
+        if self.action == Action.HUB_REMOVE:
+            role = None if self.before is None else self.before.get("Role")
+            return f"removed from the hub (was {role})"
+        if self.action == Action.HUB_INVITE:
+            return f"invited to the hub as {self.after.get('Role')}"
         parts = []
         for field, value in self.after.items():
             old = None if self.before is None else self.before.get(field)

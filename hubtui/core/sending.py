@@ -64,6 +64,9 @@ async def _check_still_as_read(client: HubClient, change: Change) -> None:
     if change.action == Action.RESEND:
         await _check_still_invited(client, change)
         return
+    if change.action in (Action.HUB_ROLE, Action.HUB_REMOVE, Action.HUB_INVITE):
+        await _check_hub_user(client, change)
+        return
     if change.action != Action.UPDATE or change.before is None or change.user_id is None:
         return
     hub_id, project_id, _, _, version = _arguments(change)
@@ -104,6 +107,36 @@ async def _check_still_invited(client: HubClient, change: Change) -> None:
         raise ChangedSinceRead("The invitation was accepted since it was read: nothing was sent.")
 
 
+async def _check_hub_user(client: HubClient, change: Change) -> None:
+    """A hub's role or removal is sent only while the hub user still has the role it was
+    decided from; an invitation only while the person is still not a user of the hub."""
+    from hubtui.core.access import person_key
+
+    try:
+        users = await client.list_hub_users(change.hub_id)
+    except HubError as error:
+        raise ChangedSinceRead(
+            f"The hub's users could not be read again just before sending ({error}), so "
+            "nothing was sent."
+        ) from None
+    key = person_key(change.email)
+    user = next((u for u in users if person_key(u.user.email) == key), None)
+    if change.action == Action.HUB_INVITE:
+        if user is not None:
+            raise ChangedSinceRead(
+                f"Already a user of the hub ({user.role}) since it was read: nothing was sent."
+            )
+        return
+    if user is None:
+        raise ChangedSinceRead("No longer a user of the hub: nothing was sent.")
+    was = None if change.before is None else change.before.get("Role")
+    if user.role != was:
+        raise ChangedSinceRead(
+            f"Changed since it was read: was {was} of the hub, now {user.role}. Nothing was "
+            "sent: decide the change again from what they have now."
+        )
+
+
 @dataclass(frozen=True)
 class Sent:
     """How a change ended: its last log line, and the person as the server now has them."""
@@ -138,6 +171,18 @@ async def plan(client: HubClient, change: Change) -> ChangeRequest:
     if change.action == Action.RESEND:
         assert change.user_id is not None, "an invitation is sent again to a hub user"
         return await client.plan_update_hub_user(change.hub_id, change.user_id, resend_invite=True)
+    if change.action == Action.HUB_INVITE:
+        return await client.plan_invite(
+            change.hub_id, email=change.email or "", role=str(change.after.get("Role"))
+        )
+    if change.action == Action.HUB_ROLE:
+        assert change.user_id is not None, "a hub role is set for a hub user"
+        return await client.plan_update_hub_user(
+            change.hub_id, change.user_id, role=str(change.after.get("Role"))
+        )
+    if change.action == Action.HUB_REMOVE:
+        assert change.user_id is not None, "a hub user is removed"
+        return await client.plan_remove_hub_user(change.hub_id, change.user_id)
     return await _call(change, client.plan_create, client.plan_update)
 
 
@@ -196,17 +241,31 @@ async def send_change(
     done = await log.finish_sending(
         pending,
         Outcome.DONE,
-        user_id=str(user.user.id),
+        user_id=change.user_id if user is None else str(user.user.id),
         wait=wait_for_outcome_line,
         **carried_by(),
     )
     return Sent(done, user)
 
 
-async def _request(client: HubClient, change: Change) -> ProjectUser | HubUser:
+async def _request(client: HubClient, change: Change) -> ProjectUser | HubUser | None:
+    """The change's request, sent once; None: the server answered with nobody (a removal)."""
     if change.action == Action.RESEND:
         assert change.user_id is not None, "an invitation is sent again to a hub user"
         return await client.update_hub_user(change.hub_id, change.user_id, resend_invite=True)
+    if change.action == Action.HUB_INVITE:
+        return await client.invite_hub_user(
+            change.hub_id, email=change.email or "", role=str(change.after.get("Role"))
+        )
+    if change.action == Action.HUB_ROLE:
+        assert change.user_id is not None, "a hub role is set for a hub user"
+        return await client.update_hub_user(
+            change.hub_id, change.user_id, role=str(change.after.get("Role"))
+        )
+    if change.action == Action.HUB_REMOVE:
+        assert change.user_id is not None, "a hub user is removed"
+        await client.remove_hub_user(change.hub_id, change.user_id)
+        return None
     return await _call(change, client.create_project_user, client.update_project_user)
 
 

@@ -143,9 +143,14 @@ async def revert_command(args: argparse.Namespace, client: HubClient, workspace:
     wanted, cannot = revert_of(changes)
     for change in cannot:
         print(
-            f"Cannot be put back: {inert(change.email or change.user_id or '?')} was added to "
-            f"{inert(change.project_name or 'project ' + change.project_id)} by the batch; "
-            "nobody can be removed through this API.",
+            f"Cannot be put back: {inert(change.email or change.user_id or '?')} "
+            + (
+                f"was added to {inert(change.where)} by the batch; nobody can be removed from a "
+                "project through this API."
+                if change.action == "add"
+                else f"({inert(change.action)} in {inert(change.where)}): the change log does "
+                "not hold what they had before."
+            ),
             file=sys.stderr,
         )
     wanted, already = put_back_already(batches, args.batch, wanted)

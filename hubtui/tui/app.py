@@ -176,8 +176,8 @@ class HubTuiApp(WorkspaceActions):
 
         question = Content.assemble(
             ("A change is being sent", "bold"),
-            f" ({change.action} {inert(change.email or change.user_id)} in project "
-            f"{inert(change.project_name or change.project_id)}).\n"
+            f" ({change.action} {inert(change.email or change.user_id)} in "
+            f"{inert(change.where)}).\n"
             "Quit anyway? Its outcome would be unknown, and logged so. y quits, n stays.",
         )
         self.push_screen(ConfirmScreen(question), answered)

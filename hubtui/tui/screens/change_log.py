@@ -97,7 +97,7 @@ class ChangeLogScreen(ModalScreen[None]):
             lines.append(Content("None yet."))
         for change in reversed(self.change_log.changes):
             who = inert(change.email or change.user_id or "?")
-            where = inert(change.project_name or f"project {change.project_id}")
+            where = inert(change.where)
             lines.append(
                 Content.assemble(
                     (f"{change.time} ", "bold"),

@@ -1,0 +1,221 @@
+"""A batch's rows of a hub (not of a project): a hub role, a removal from the hub, an invitation.
+
+The batch engine decides a project's rows against the project's users read again; a hub's rows
+are decided here against the hub's users read again, and a removal also against the lists of
+the projects the person is in: what they lose is said before anything is sent, and kept in the
+change's before-values, so that its revert puts it back (an invitation, which sends the person
+an email, then each project's role and reviewer flag).
+
+A removal from the hub ends every project membership in it (the service's rule), so a batch
+sends a hub's invitations and role changes first, then the projects' rows, then the removals
+(:func:`wave`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from hubtui.core.access import find_person, person_key
+from hubtui.core.batch import Intent, Step, Verdict, Wanted, hub_change
+from hubtui.core.changelog import Action, Change, ChangeLog
+from hubtui.core.emails import email_problem
+
+if TYPE_CHECKING:
+    from hubtui.api import HubClient, HubError, ProjectUser
+    from hubtui.api.models import HubUser
+
+__all__ = [
+    "HUB_INTENTS",
+    "HUB_ROLES",
+    "decide_hub",
+    "read_hub_users",
+    "settle_hub",
+    "wave",
+]
+
+#: The roles a person has in a hub.
+HUB_ROLES = ("Guest", "Admin")
+#: What a hub's row asks for (any other intent is a project's row).
+HUB_INTENTS = (Intent.HUB_ROLE, Intent.HUB_REMOVE, Intent.HUB_INVITE)
+#: The word of a revert that invites a person again.
+INVITED_AGAIN = "invited again: they get an email"
+
+Lists = Mapping[tuple[str, str], "Sequence[ProjectUser] | HubError"]
+
+
+def wave(change: Change) -> int:
+    """When a batch sends ``change``: a hub's invitations and roles (0), then the projects'
+    rows (1), then the removals from a hub (2), each wave once the one before has ended."""
+    if change.action in (Action.HUB_INVITE, Action.HUB_ROLE):
+        return 0
+    if change.action == Action.HUB_REMOVE:
+        return 2
+    return 1
+
+
+async def read_hub_users(
+    client: HubClient, hub_ids: Iterable[str]
+) -> dict[str, Sequence[HubUser] | HubError]:
+    """Each hub's users read again (or why they could not be)."""
+    from hubtui.api import HubError
+
+    answers: dict[str, Sequence[HubUser] | HubError] = {}
+
+    async def one(hub_id: str) -> None:
+        try:
+            answers[hub_id] = await client.list_hub_users(hub_id)
+        except HubError as error:
+            answers[hub_id] = error
+
+    async with asyncio.TaskGroup() as group:
+        for hub_id in dict.fromkeys(hub_ids):
+            group.create_task(one(hub_id))
+    return answers
+
+
+def _find(users: Sequence[HubUser], email: str) -> HubUser | None:
+    key = person_key(email)
+    return next((u for u in users if person_key(u.user.email) == key), None)
+
+
+def _not_read(users: HubError) -> str:
+    from hubtui.core.hub_people import not_offered
+
+    if not_offered(users):
+        return "this server does not offer a hub's users: nothing can be changed in the hub"
+    return f"the hub's users could not be read: {users}"
+
+
+def decide_hub(
+    row: Wanted, users: Sequence[HubUser] | HubError, lists: Lists, read_only: bool
+) -> Step:
+    """A hub's row decided against the hub's users read just now (and, for a removal, the
+    lists of ``row.projects`` read just now: what the person loses)."""
+    from hubtui.api import HubError
+
+    problem = email_problem(row.email)
+    if problem:
+        return Step(row, Verdict.SKIP, problem)
+    if row.intent is not Intent.HUB_REMOVE and row.role not in HUB_ROLES:
+        return Step(row, Verdict.SKIP, f"a hub role must be {' or '.join(HUB_ROLES)}")
+    if isinstance(users, HubError):
+        return Step(row, Verdict.NOT_READ, _not_read(users))
+    user = _find(users, row.email)
+    change, words, verdict = _decide(row, user, lists)
+    if verdict is Verdict.SEND and read_only:
+        return Step(row, Verdict.SKIP, f"read-only mode: nothing is sent ({words})")
+    return Step(row, verdict, words, change)
+
+
+def _decide(row: Wanted, user: HubUser | None, lists: Lists) -> tuple[Change | None, str, Verdict]:
+    if row.intent is Intent.HUB_INVITE:
+        if user is not None:
+            return None, f"already a user of the hub ({user.role})", Verdict.SAME
+        change = hub_change(row, Action.HUB_INVITE, None, {"Role": row.role}, None)
+        return change, f"invited to the hub as {row.role}: they get an email", Verdict.SEND
+    if user is None:
+        if row.intent is Intent.HUB_REMOVE:
+            return None, "not a user of the hub", Verdict.SAME
+        return None, "not a user of the hub: invite them instead", Verdict.SKIP
+    user_id = str(user.user.id)
+    if row.intent is Intent.HUB_ROLE:
+        if user.role == row.role:
+            return None, f"already {row.role} of the hub", Verdict.SAME
+        before: dict[str, object] = {"Role": user.role}
+        change = hub_change(row, Action.HUB_ROLE, before, {"Role": row.role}, user_id)
+        return change, f"hub role: {user.role} → {row.role}", Verdict.SEND
+    kept, lost, unread = _projects_lost(row, lists)
+    before = {"Role": user.role, "Projects": kept}
+    change = hub_change(row, Action.HUB_REMOVE, before, {"Role": None}, user_id)
+    words = f"removed from the hub (was {user.role})"
+    if lost:
+        words += f": loses {'; '.join(lost)}"
+    if unread:
+        words += f" (and whatever they have in {unread} projects that could not be read)"
+    return change, words, Verdict.SEND
+
+
+def _projects_lost(row: Wanted, lists: Lists) -> tuple[list[dict[str, object]], list[str], int]:
+    """What a removal from the hub ends, from the lists read just now: the direct memberships
+    (kept in the change, for its revert), the words of each, and how many lists were unread."""
+    from hubtui.api import HubError
+
+    kept: list[dict[str, object]] = []
+    lost: list[str] = []
+    unread = 0
+    for project_id, name in row.projects:
+        users = lists.get((row.hub_id, project_id))
+        if users is None or isinstance(users, HubError):
+            unread += 1
+            continue
+        user = find_person(users, row.email)
+        where = name or f"project {project_id}"
+        if user is None:
+            continue
+        if user.is_limited:
+            lost.append(f"limited reading of {where} (through the domain: not put back)")
+            continue
+        reviewer = ", reviewer" if user.is_reviewer else ""
+        lost.append(f"{user.role}{reviewer} in {where}")
+        kept.append(
+            {"Id": project_id, "Name": name, "Role": user.role, "IsReviewer": user.is_reviewer}
+        )
+    return kept, lost, unread
+
+
+def settle_hub(log: ChangeLog, change: Change, users: Sequence[HubUser]) -> Change | None:
+    """An unknown hub change settled from the hub's users read again (None: neither its
+    before nor its after shows, so it stays unknown)."""
+    user = _find(users, change.email or "")
+    if change.action == Action.HUB_INVITE:
+        return log.settle_add(change, user is not None)
+    if change.action == Action.HUB_REMOVE:
+        return log.settle_update(change, user is None)
+    role = None if user is None else user.role
+    if change.after.get("Role") == role:
+        return log.settle_update(change, True)
+    if change.before is not None and change.before.get("Role") == role:
+        return log.settle_update(change, False)
+    return None
+
+
+def reverts_of_hub(change: Change) -> list[Wanted]:
+    """The rows that put back what a hub change undid: a removal is reverted by an invitation
+    with the hub role it had, then each project's role and reviewer flag (the person gets an
+    email); a role by the role before; an invitation by a removal."""
+    base = {
+        "hub_id": change.hub_id,
+        "hub_name": change.hub_name,
+        "project_id": "",
+        "project_name": None,
+        "email": change.email or "",
+    }
+    before = change.before or {}
+    if change.action == Action.HUB_INVITE:
+        return [Wanted(**base, intent=Intent.HUB_REMOVE)]  # type: ignore[arg-type]
+    role = before.get("Role")
+    if not isinstance(role, str):
+        return []
+    if change.action == Action.HUB_ROLE:
+        return [Wanted(**base, intent=Intent.HUB_ROLE, role=role)]  # type: ignore[arg-type]
+    rows = [Wanted(**base, intent=Intent.HUB_INVITE, role=role)]  # type: ignore[arg-type]
+    projects = before.get("Projects")
+    for project in projects if isinstance(projects, list) else []:
+        if not isinstance(project, dict) or not isinstance(project.get("Role"), str):
+            continue
+        reviewer = project.get("IsReviewer")
+        rows.append(
+            Wanted(
+                hub_id=change.hub_id,
+                hub_name=change.hub_name,
+                project_id=str(project.get("Id", "")),
+                project_name=project.get("Name") if isinstance(project.get("Name"), str) else None,
+                email=change.email or "",
+                intent=Intent.MEMBER,
+                role=project["Role"],
+                reviewer=reviewer if isinstance(reviewer, bool) else None,
+            )
+        )
+    return rows
