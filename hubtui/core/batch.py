@@ -150,7 +150,7 @@ class Wanted:
     @property
     def where(self) -> str:
         if self.of_hub:
-            return f"hub {self.hub_name}"
+            return "the hub"
         return self.project_name or f"project {self.project_id}"
 
     def words(self) -> str:

@@ -55,6 +55,9 @@ __all__ = [
     "Store",
     "StoreError",
     "StoreInfo",
+    "ReviewInfo",
+    "REVIEW_COLUMNS",
+    "REVIEW_HEAD",
     "default_store_path",
     "now",
     "origin_of",
@@ -170,11 +173,32 @@ CREATE TABLE IF NOT EXISTS latest (
 );
 """
 
+_REVIEWS = """
+CREATE TABLE IF NOT EXISTS reviews (
+    id INTEGER PRIMARY KEY,
+    origin TEXT NOT NULL, profile TEXT NOT NULL,
+    hub TEXT NOT NULL, hub_name TEXT NOT NULL, reviewer TEXT NOT NULL,
+    started TEXT NOT NULL, ended TEXT NOT NULL, batch TEXT NOT NULL, criteria TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS review_rows (
+    review INTEGER NOT NULL REFERENCES reviews (id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    email TEXT NOT NULL, name TEXT NOT NULL, decision TEXT NOT NULL, reason TEXT NOT NULL,
+    seen TEXT NOT NULL, marks TEXT NOT NULL, access TEXT NOT NULL, outcome TEXT NOT NULL,
+    PRIMARY KEY (review, position)
+) WITHOUT ROWID
+"""
+
 #: The schema as ordered steps (sqlite-utils' migrations are the anchor): a new table or column
 #: is a new step at the end, never an edit of a step a store may already have applied.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "records, lists, snapshots, reads, members, the latest lists", _FIRST),
+    Migration(2, "access reviews: who reviewed, when, each decision and its outcome", _REVIEWS),
 )
+#: The columns of a review's kept row, in order.
+REVIEW_COLUMNS = ("email", "name", "decision", "reason", "seen", "marks", "access", "outcome")
+#: The columns of a review itself, as :meth:`Store.save_review` takes them.
+REVIEW_HEAD = ("hub", "hub_name", "reviewer", "started", "ended", "batch", "criteria")
 #: The schema this version writes; a store of a newer one is refused, an older one migrated.
 SCHEMA = MIGRATIONS[-1].version
 
@@ -271,6 +295,22 @@ class StoreInfo:
     snapshots: int
     records: int
     lists: int
+
+
+@dataclass(frozen=True)
+class ReviewInfo:
+    """A kept review, without its rows (:meth:`Store.review_rows`)."""
+
+    hub: str
+    hub_name: str
+    reviewer: str
+    started: str
+    ended: str
+    batch: str
+    criteria: str
+    id: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    """How many rows of each decision."""
 
 
 #: The demo's own store, apart from the person's.
@@ -605,6 +645,72 @@ class Store:
             )
         )
 
+    # Reviews ----------------------------------------------------------------------------------
+
+    def save_review(
+        self,
+        origin: str,
+        profile: str | None,
+        head: Mapping[str, str],
+        rows: Sequence[Mapping[str, str]],
+    ) -> int:
+        """Keep a review (its :data:`REVIEW_HEAD` values) and its rows (:data:`REVIEW_COLUMNS`),
+        whole or not at all; its number."""
+        with self._writing() as db:
+            cursor = db.execute(
+                "INSERT INTO reviews (origin, profile, hub, hub_name, reviewer, started, ended, "
+                "batch, criteria) VALUES (?,?,?,?,?,?,?,?,?)",
+                (origin, profile or "", *(str(head.get(c, "")) for c in REVIEW_HEAD)),
+            )
+            number = int(cursor.lastrowid or 0)
+            db.executemany(
+                "INSERT INTO review_rows (review, position, email, name, decision, reason, seen, "
+                "marks, access, outcome) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                [
+                    (number, position, *(str(row.get(c, "")) for c in REVIEW_COLUMNS))
+                    for position, row in enumerate(rows)
+                ],
+            )
+        return number
+
+    @_read_errors
+    def reviews(self, origin: str, profile: str | None) -> list[ReviewInfo]:
+        """The reviews kept of this server and profile, oldest first, with their decisions
+        counted."""
+        found = []
+        for row in self._db.execute(
+            "SELECT id, hub, hub_name, reviewer, started, ended, batch, criteria FROM reviews "
+            "WHERE origin = ? AND profile = ? ORDER BY id",
+            (origin, profile or ""),
+        ).fetchall():
+            counts = {
+                _text(decision): int(count)
+                for decision, count in self._db.execute(
+                    "SELECT decision, count(*) FROM review_rows WHERE review = ? "
+                    "GROUP BY decision ORDER BY decision",
+                    (row[0],),
+                )
+            }
+            hub, hub_name, reviewer, started, ended, batch, criteria = map(_text, row[1:])
+            found.append(
+                ReviewInfo(
+                    hub, hub_name, reviewer, started, ended, batch, criteria, int(row[0]), counts
+                )
+            )
+        return found
+
+    @_read_errors
+    def review_rows(self, review_id: int) -> list[dict[str, str]]:
+        """A kept review's rows, in the order decided (each value text, as kept)."""
+        return [
+            dict(zip(REVIEW_COLUMNS, (_text(v) for v in row), strict=True))
+            for row in self._db.execute(
+                f"SELECT {', '.join(REVIEW_COLUMNS)} FROM review_rows "  # noqa: S608
+                "WHERE review = ? ORDER BY position",
+                (review_id,),
+            )
+        ]
+
     # Upkeep -----------------------------------------------------------------------------------
 
     @_read_errors
@@ -637,6 +743,13 @@ class Store:
     def vacuum(self) -> None:
         """Give the space of what was forgotten back to the disk."""
         self._db.execute("VACUUM")
+
+
+def _text(value: object) -> str:
+    """A kept value read back as text, whatever the file holds (a number, bytes, nothing)."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return "" if value is None else str(value)
 
 
 def _inflate(body: object, limit: int, zdict: bytes | None = None) -> bytes:
@@ -761,6 +874,15 @@ class StorePort(Protocol):
     def snapshot(self, snapshot_id: int) -> SnapshotInfo: ...
     def reads(self, snapshot_id: int) -> dict[ListKey, ListRead]: ...
     def info(self) -> StoreInfo: ...
+    def save_review(
+        self,
+        origin: str,
+        profile: str | None,
+        head: Mapping[str, str],
+        rows: Sequence[Mapping[str, str]],
+    ) -> int: ...
+    def reviews(self, origin: str, profile: str | None) -> list[ReviewInfo]: ...
+    def review_rows(self, review_id: int) -> list[dict[str, str]]: ...
     def prune(self, before: str) -> int: ...
     def vacuum(self) -> None: ...
 

@@ -41,7 +41,8 @@ if TYPE_CHECKING:
     from hubtui.core.changelog import Change
     from hubtui.core.connect import DemoConnector
     from hubtui.core.offline import StoredAnswers
-    from hubtui.core.store import SnapshotInfo, Store
+    from hubtui.core.review import Review
+    from hubtui.core.store import ReviewInfo, SnapshotInfo, Store
     from hubtui.core.stored import Keeper
 
     #: Settings (the token read again) for a profile (None: the top-level settings).
@@ -334,6 +335,63 @@ class Workspace:
                 return store.write_snapshot(snapshot)
 
         return await asyncio.to_thread(write)
+
+    # Reviews -------------------------------------------------------------------------------
+
+    def review_keeper(self) -> Keeper:
+        """The store, when reviews can be kept and read (:class:`NoSnapshots` says why not)."""
+        from hubtui.core.text import inert
+
+        keeper = self.keeper
+        if keeper is None or keeper.setting == "off":
+            raise NoSnapshots('The store is off (store = "off" or --no-store): no review is kept.')
+        if keeper.problem is not None:
+            raise NoSnapshots(f"The store is off this run: {inert(keeper.problem, limit=None)}")
+        return keeper
+
+    async def keep_review(self, review: Review) -> int:
+        """Keep a review of this server and profile, whole; its number (NoSnapshots,
+        StoreError)."""
+        keeper = self.review_keeper()
+
+        def write() -> int:
+            with keeper.open() as store:
+                return store.save_review(
+                    keeper.origin, keeper.profile, review.head(), review.kept_rows()
+                )
+
+        return await asyncio.to_thread(write)
+
+    async def reviews_kept(self) -> list[ReviewInfo]:
+        """The reviews kept of this server and profile, oldest first (NoSnapshots,
+        StoreError)."""
+        keeper = self.review_keeper()
+
+        def read() -> list[ReviewInfo]:
+            if not keeper.path.exists():
+                return []
+            with keeper.open() as store:
+                return store.reviews(keeper.origin, keeper.profile)
+
+        return await asyncio.to_thread(read)
+
+    async def review_kept(self, number: int) -> tuple[ReviewInfo, list[dict[str, str]]]:
+        """A kept review of this server and profile, with its rows: another server's review is
+        not this one's to show (NoSnapshots names the ones there are)."""
+        keeper = self.review_keeper()
+
+        def read() -> tuple[ReviewInfo, list[dict[str, str]]]:
+            with keeper.open() as store:
+                kept = store.reviews(keeper.origin, keeper.profile)
+                found = next((r for r in kept if r.id == number), None)
+                if found is None:
+                    there = ", ".join(f"#{r.id}" for r in kept[-5:]) or "none"
+                    raise NoSnapshots(
+                        f"There is no review #{number} of this server (the latest: {there})."
+                    )
+                return found, store.review_rows(number)
+
+        return await asyncio.to_thread(read)
 
     # Reverts -------------------------------------------------------------------------------
 

@@ -29,7 +29,9 @@ COMMANDS: dict[str, str] = {
     "hub-users": "hubtui.headless.people",
     "access": "hubtui.headless.people",
     "resend-invite": "hubtui.headless.people",
-    "review": "hubtui.headless.people",
+    "review": "hubtui.headless.review",
+    "reviews": "hubtui.headless.review",
+    "offboard": "hubtui.headless.review",
 }
 HEADLESS = frozenset(COMMANDS)
 
@@ -239,8 +241,9 @@ def add_people_commands(command: Callable[[str, str], argparse.ArgumentParser]) 
         "review",
         "the decisions file of an access review: every project membership of each person who "
         "needs a look (inactive, never signed in, invitation not accepted, limited reader, hub "
-        "admin), with their role now. Change a role (Reader to downgrade) and give it to "
-        "hubtui apply, which previews it against a fresh read before anything is sent",
+        "admin), with their role now. Write keep, reader or remove (from the hub) in the "
+        "decision column, and a reason, and give it to hubtui apply: it previews the decisions "
+        "against a fresh read before anything is sent, and keeps the review (hubtui reviews)",
     )
     review.add_argument("hub", metavar="HUB")
     review.add_argument(
@@ -248,6 +251,26 @@ def add_people_commands(command: Callable[[str, str], argparse.ArgumentParser]) 
         metavar="DAYS",
         type=_days,
         help="only people who have not signed in for DAYS (90 or 90d) or never",
+    )
+    reviews = command(
+        "reviews",
+        "the access reviews kept of this server (who reviewed, when, how many of each "
+        "decision), or one review's rows: each person, the decision, its reason and outcome",
+    )
+    reviews.add_argument("number", metavar="NUMBER", nargs="?", type=int, help="one review")
+    offboard = command(
+        "offboard",
+        "take a person out of every hub they are in (and so out of each hub's projects): "
+        "found by the person search and each hub's users, previewed with what each removal "
+        "ends, asked, sent as one batch, kept as a review. hubtui revert BATCH puts it back "
+        "(an invitation, which sends the person an email, then each project's role)",
+    )
+    offboard.add_argument("email", metavar="EMAIL")
+    offboard.add_argument("--hub", metavar="HUB", help="only this hub (Name or Id)")
+    offboard.add_argument("--reason", default="", help="why, kept with the review")
+    offboard.add_argument("--yes", action="store_true", help="send without asking")
+    offboard.add_argument(
+        "--dry-run", action="store_true", help="print the preview and exactly the requests"
     )
     resend = command(
         "resend-invite",

@@ -97,6 +97,10 @@ async def apply_command(args: argparse.Namespace, client: HubClient, workspace: 
         raise Stop(NOT_SENT, f"{inert(str(path))}: {inert(str(error))}.") from None
     if not given:
         raise Stop(NOTHING, f"{inert(str(path))} has no rows to apply.")
+    if "decision" in header:  # an access review's decisions (hubtui review)
+        from hubtui.headless.review import apply_review
+
+        return await apply_review(args, client, workspace, path, header, given)
     rows = await _wanted_rows(client, given)
     log = workspace.change_log
     wanted = [row.wanted for row in rows if row.wanted is not None]
@@ -325,10 +329,13 @@ async def _send(
         for step in batch.steps:
             assert step.change is not None
             request = await plan(client, step.change)
-            print(  # the dry run's answer: exactly the request, on stdout
-                f"Would send: {request.method} {inert(request.url, limit=None)}\n"
-                f"{inert(json.dumps(request.body, ensure_ascii=False), limit=None)}"
+            body = (  # a removal has none: nothing is printed for it
+                ""
+                if request.body is None
+                else "\n" + inert(json.dumps(request.body, ensure_ascii=False), limit=None)
             )
+            # The dry run's answer: exactly the request, on stdout.
+            print(f"Would send: {request.method} {inert(request.url, limit=None)}{body}")
         print("(dry run: nothing was sent)", file=sys.stderr)
         return None
     if not count:

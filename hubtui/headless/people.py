@@ -41,13 +41,11 @@ if TYPE_CHECKING:
 
 
 def main(args: argparse.Namespace, workspace: Workspace) -> int:
-    """hub-users and access."""
+    """hub-users, access and resend-invite."""
 
     async def read(client: HubClient) -> int:
         if args.command == "resend-invite":
             return await _resend(args, client, workspace)
-        if args.command == "review":
-            return print_answer(args, *await _review(args, client, workspace))
         if args.command == "hub-users":
             return print_answer(args, *await _hub_users(args, client, workspace))
         return print_answer(args, *await _access(args, client, workspace))
@@ -302,90 +300,3 @@ async def _resend(args: argparse.Namespace, client: HubClient, workspace: Worksp
             print(f"{who}: outcome unknown: {inert(str(sent.error), limit=300)}", file=sys.stderr)
             worst = max(worst, UNKNOWN_OUTCOME)
     return worst
-
-
-async def _review(
-    args: argparse.Namespace, client: HubClient, workspace: Workspace
-) -> tuple[Table, int]:
-    """review: a users export of the memberships that need a decision, which ``apply`` takes
-    back (the columns ``apply`` reads first, what the reviewer decides on after them)."""
-    from hubtui.core.batch_file import USERS_CSV_COLUMNS, users_csv_cells
-
-    hub = await resolve_hub(client, args.hub)
-    answer = await _read_people(client, hub, workspace)
-    now = datetime.now(UTC)
-    days = args.stale or workspace.settings.inactive_after
-
-    def needs(person: HubPerson) -> bool:
-        if args.stale:
-            return person.is_inactive(now, days)
-        return bool(person.marks(now, days))
-
-    chosen = [p for p in answer.people if needs(p)]
-    rows = [(person, project, user) for person in chosen for project, user in person.memberships]
-    outside = sum(1 for p in chosen if not p.memberships)
-    print(
-        f"{len(chosen):,} people of hub {inert(hub.name)} need a decision "
-        f"({'no sign-in for ' + str(days) + ' days or never' if args.stale else 'anything marked'}"
-        f"), in {len(rows):,} memberships. Change a role (Reader to downgrade), leave a row to "
-        "keep it, then: hubtui apply FILE (previewed against a fresh read first).",
-        file=sys.stderr,
-    )
-    if outside:
-        print(
-            f"{outside:,} of them are in no project (only the hub): their access is the hub's, "
-            "which this file does not change.",
-            file=sys.stderr,
-        )
-    if not answer.complete:
-        print(f"Incomplete: {inert(answer.incomplete_words())}.", file=sys.stderr)
-    Item = tuple[HubPerson, Any, Any]
-
-    def row(item: Item) -> tuple[str, ...]:
-        person, project, user = item
-        return (
-            inert(person.email),
-            inert(project.name),
-            "LIMITED" if user.is_limited else inert(user.role),
-            seen_words(person.seen, now),
-            inert(", ".join(person.marks(now, days))),
-        )
-
-    def cells(item: Item) -> tuple[Any, ...]:
-        person, project, user = item
-        seen = person.seen
-        moment = "" if seen is None or seen.moment is None else _moment(seen.moment)
-        return (
-            *users_csv_cells(hub.name, str(project.id), project.name, user),
-            moment,
-            "; ".join(person.marks(now, days)),
-        )
-
-    def dump(items: list[Item]) -> list[dict[str, Any]]:
-        return [
-            {
-                "Hub": hub.name,
-                "Project": project.as_sent(),
-                "User": user.as_sent(),
-                "NeedsALook": person.marks(now, days),
-            }
-            for person, project, user in items
-        ]
-
-    table = Table(
-        (
-            Column("email", "Email", min_width=18, keep=True),
-            Column("project", "Project", min_width=12),
-            Column("role", "Role", min_width=7),
-            Column("seen", "Last sign-in", min_width=13, keep=True),
-            Column("marks", "Needs a look", min_width=16, meaning=True),
-        ),
-        rows,
-        row,
-        dump,  # type: ignore[arg-type]
-        empty=f"nobody in hub {inert(hub.name)} needs a decision",
-        csv=((*USERS_CSV_COLUMNS, "last seen (UTC)", "needs a look"), cells),
-    )
-    if not answer.complete:
-        return table, REFUSED
-    return table, OK if rows else NOTHING

@@ -1,0 +1,351 @@
+"""An access review: each person who needs a decision, the decision, its reason and its outcome.
+
+A reviewer walks a hub's people (the app's people screen, or ``hubtui review``'s file) and
+decides for each: **keep**, **set Reader** (in every project they are a direct member of),
+or **remove from the hub** (and so from every project of it). Removing a person from one
+project is not in the API, so it is not offered: Reader is.
+
+The decisions become one batch (:func:`rows_of`), sent the one way and previewed against a
+fresh read like any other; the review itself (who, when, each decision, its reason, its
+outcome) is kept in the store, as the evidence an auditor asks for (:func:`outcomes`,
+:meth:`~hubtui.core.store.Store.save_review`).
+
+An offboarding is a review of one person in every hub they are in (:func:`offboarding`).
+
+Textual-free: the app's review and ``hubtui review`` / ``apply`` / ``reviews`` / ``offboard``
+share it.
+"""
+
+from __future__ import annotations
+
+import getpass
+import socket
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from hubtui.core.access import person_key
+from hubtui.core.batch import Ended, Intent, Result, Verdict, Wanted
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub, HubClient
+    from hubtui.core.batch import Preview
+    from hubtui.core.hub_people import HubPerson
+    from hubtui.core.people import Progress
+
+__all__ = [
+    "Decision",
+    "Offboarding",
+    "Review",
+    "ReviewRow",
+    "decision_named",
+    "offboarding",
+    "operator",
+    "outcome_of",
+    "outcomes",
+    "rows_of",
+]
+
+
+class Decision(StrEnum):
+    """What a reviewer decides of one person."""
+
+    KEEP = "keep"
+    READER = "set Reader"
+    """Reader in every project they are a direct member of (their reviewer flag kept)."""
+    REMOVE = "remove from hub"
+    """Out of the hub, and so out of every project of it."""
+
+
+#: How a decision may be written in a decisions file (any case).
+_SPELLINGS = {
+    "keep": Decision.KEEP,
+    "reader": Decision.READER,
+    "set reader": Decision.READER,
+    "remove": Decision.REMOVE,
+    "remove from hub": Decision.REMOVE,
+}
+
+
+def decision_named(text: str) -> Decision | None:
+    """The decision a file's cell names (``keep``, ``reader``, ``remove``), else None."""
+    return _SPELLINGS.get(" ".join(text.split()).casefold())
+
+
+def operator() -> str:
+    """Who is reviewing: the OS user at the host (never a token, never a password)."""
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "unknown"
+    return f"{user}@{socket.gethostname()}"
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    """One person's decision, and, once sent, its outcome in words."""
+
+    email: str
+    name: str
+    decision: Decision
+    reason: str = ""
+    seen: str = ""
+    """When last seen, in words, as the reviewer saw it (``5 months ago``, ``never``)."""
+    marks: str = ""
+    """What needed a look (``inactive 150 days; hub admin``)."""
+    access: str = ""
+    """What they had: hub role and projects (``Guest; 3 (Editor 2, Reader 1)``)."""
+    outcome: str = ""
+    """What came of it: ``kept``, ``done``, ``failed: 409: Conflict``, ``no change``…"""
+    memberships: tuple[tuple[str, str | None], ...] = field(default=(), compare=False)
+    """The projects (id, name) they are a direct member of, for a Reader decision."""
+
+
+@dataclass(frozen=True)
+class Review:
+    """A review of one hub (or an offboarding, of one person everywhere)."""
+
+    hub_id: str
+    hub_name: str
+    reviewer: str
+    started: str
+    rows: tuple[ReviewRow, ...]
+    criteria: str = ""
+    """What was reviewed (``inactive 90 days or never signed in``, ``offboarding ann@…``)."""
+    ended: str = ""
+    batch: str = ""
+    """The batch its changes were sent in ("" when nothing was sent)."""
+    id: int | None = None
+    """Its number in the store, once kept."""
+
+    def head(self) -> dict[str, str]:
+        """What the store keeps of the review itself (:data:`~hubtui.core.store.REVIEW_HEAD`)."""
+        return {
+            "hub": self.hub_id,
+            "hub_name": self.hub_name,
+            "reviewer": self.reviewer,
+            "started": self.started,
+            "ended": self.ended,
+            "batch": self.batch,
+            "criteria": self.criteria,
+        }
+
+    def kept_rows(self) -> list[dict[str, str]]:
+        """What the store keeps of each row (:data:`~hubtui.core.store.REVIEW_COLUMNS`)."""
+        return [
+            {
+                "email": row.email,
+                "name": row.name,
+                "decision": row.decision.value,
+                "reason": row.reason,
+                "seen": row.seen,
+                "marks": row.marks,
+                "access": row.access,
+                "outcome": row.outcome,
+            }
+            for row in self.rows
+        ]
+
+    def counts(self) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for row in self.rows:
+            found[row.decision.value] = found.get(row.decision.value, 0) + 1
+        return found
+
+
+def now_words() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def rows_of(hub: Hub, rows: Iterable[ReviewRow]) -> list[Wanted]:
+    """The batch's rows of the decisions: Reader in each project (their reviewer flag kept),
+    or a removal from the hub that says what it ends; keep sends nothing."""
+    wanted: list[Wanted] = []
+    for row in rows:
+        if row.decision is Decision.READER:
+            wanted.extend(
+                Wanted(
+                    hub_id=hub.id,
+                    hub_name=hub.name,
+                    project_id=project_id,
+                    project_name=name,
+                    email=row.email,
+                    intent=Intent.SET,
+                    role="Reader",
+                )
+                for project_id, name in row.memberships
+            )
+        elif row.decision is Decision.REMOVE:
+            wanted.append(
+                Wanted(
+                    hub_id=hub.id,
+                    hub_name=hub.name,
+                    project_id="",
+                    project_name=None,
+                    email=row.email,
+                    intent=Intent.HUB_REMOVE,
+                    projects=row.memberships,
+                )
+            )
+    return wanted
+
+
+def row_of(
+    person: HubPerson, decision: Decision, reason: str, *, seen: str, marks: str
+) -> ReviewRow:
+    """A person's decision, with what they had when it was made."""
+    direct = tuple(
+        (str(project.id), project.name)
+        for project, user in person.memberships
+        if not user.is_limited
+    )
+    role = person.hub_role or "not a hub user"
+    return ReviewRow(
+        email=person.email,
+        name=person.name,
+        decision=decision,
+        reason=reason,
+        seen=seen,
+        marks=marks,
+        access=f"{role}; projects {person.projects_words()}",
+        memberships=direct,
+    )
+
+
+def outcome_of(decision: Decision, ended: Sequence[tuple[str, str]]) -> str:
+    """A decision's outcome in words, from how each of its rows ended (a batch row's outcome or
+    verdict, and its message): ``kept``, ``done``, ``no change``, ``failed: …``, or several of
+    these (``done ×2; failed: 409: Conflict``) for a decision over many projects."""
+    said = []
+    for verdict, message in ended:
+        if verdict in ("done", "no change"):
+            said.append(verdict)
+        elif verdict:
+            said.append(f"{verdict}: {' '.join(message.split())}" if message else verdict)
+    if decision is Decision.KEEP and all(words == "no change" for words in said):
+        return "kept"
+    if not said:
+        return "nothing to send"
+    counts: dict[str, int] = {}
+    for words in said:
+        counts[words] = counts.get(words, 0) + 1
+    return "; ".join(f"{w} ×{n}" if n > 1 else w for w, n in counts.items())
+
+
+def outcomes(review: Review, steps: Preview | None, results: Sequence[Result] = ()) -> Review:
+    """The review with each decision's outcome, from its rows' preview and their results."""
+    by_person: dict[str, list[tuple[str, str]]] = {}
+    sent = {id(r.step): r for r in results}
+    for step in [] if steps is None else steps.steps:
+        result = sent.get(id(step))
+        if step.verdict is not Verdict.SEND:
+            ended = (step.verdict.value, step.words)
+        elif result is None:
+            ended = (Ended.NOT_SENT.value, "")
+        else:
+            ended = (result.ended.value, "" if result.ended is Ended.DONE else result.short)
+        by_person.setdefault(person_key(step.wanted.email), []).append(ended)
+    rows = tuple(
+        replace(row, outcome=outcome_of(row.decision, by_person.get(person_key(row.email), [])))
+        for row in review.rows
+    )
+    return replace(review, rows=rows, ended=now_words())
+
+
+@dataclass
+class Offboarding:
+    """A person taken out of every hub they are in: the batch's rows, and what was not read."""
+
+    email: str
+    rows: list[Wanted]
+    places: list[tuple[Hub, HubPerson]]
+    """Each hub they are in, with what they have there (hub role, direct memberships)."""
+    not_read: list[str] = field(default_factory=list)
+    """What could not be read, in words: they may have access there too."""
+
+
+async def offboarding(
+    client: HubClient,
+    email: str,
+    hubs: Sequence[Hub],
+    *,
+    concurrency: int = 8,
+    deadline: float | None = None,
+    on_progress: Callable[[Progress], None] = lambda progress: None,
+) -> Offboarding:
+    """Where ``email`` has access in ``hubs`` (the person search's answer, and each hub's
+    users), as one batch: removed from each hub they are a user of (which ends its projects'
+    memberships, kept for the revert); where a server does not offer a hub's users, Reader in
+    each project instead (a removal from one project is not in the API)."""
+    from hubtui.api import HubError
+    from hubtui.core.hub_changes import read_hub_users
+    from hubtui.core.hub_people import HubPerson, not_offered
+    from hubtui.core.people import Finding, PersonQuery, search_people
+
+    findings: list[Finding] = []
+    await search_people(
+        client,
+        PersonQuery(email),
+        hubs,
+        on_finding=findings.append,
+        on_progress=on_progress,
+        concurrency=concurrency,
+        deadline=deadline,
+    )
+    answer = Offboarding(email, [], [])
+    answer.not_read = [
+        f"{f.hub.name}{'' if f.project is None else ' · ' + f.project.name}: {f.error}"
+        for f in findings
+        if f.error is not None
+    ]
+    found = [f for f in findings if f.user is not None and f.project is not None]
+    hub_users = await read_hub_users(client, (h.id for h in hubs))
+    key = person_key(email)
+    for hub in hubs:
+        users = hub_users[hub.id]
+        held = [(f.project, f.user) for f in found if f.hub.id == hub.id]
+        if isinstance(users, HubError):
+            if not not_offered(users):
+                answer.not_read.append(f"{hub.name}: the hub's users ({users})")
+            hub_user = None
+        else:
+            hub_user = next((u for u in users if person_key(u.user.email) == key), None)
+        if hub_user is None and not held:
+            continue
+        summary = hub_user.user if hub_user is not None else held[0][1].user  # type: ignore[union-attr]
+        person = HubPerson(key, summary, hub_user, [(p, u) for p, u in held])  # type: ignore[misc]
+        answer.places.append((hub, person))
+        direct = tuple(
+            (str(p.id), p.name)
+            for p, u in held
+            if p is not None and u is not None and not u.is_limited
+        )
+        if hub_user is not None:
+            answer.rows.append(
+                Wanted(
+                    hub_id=hub.id,
+                    hub_name=hub.name,
+                    project_id="",
+                    project_name=None,
+                    email=hub_user.user.email or email,
+                    intent=Intent.HUB_REMOVE,
+                    projects=tuple((str(p.id), p.name) for p, _ in held if p is not None),
+                )
+            )
+            continue
+        answer.rows.extend(
+            Wanted(
+                hub_id=hub.id,
+                hub_name=hub.name,
+                project_id=project_id,
+                project_name=name,
+                email=email,
+                intent=Intent.SET,
+                role="Reader",
+                reviewer=False,
+            )
+            for project_id, name in direct
+        )
+    return answer

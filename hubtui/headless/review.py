@@ -1,0 +1,502 @@
+"""``review``, ``apply`` of its decisions, ``reviews`` and ``offboard``: an access review from the
+command line, kept as the evidence an auditor asks for.
+
+``review HUB`` writes the decisions file: every project membership of each person who needs a
+look (and a row for each such person in no project), with ``decision`` (``keep``) and ``reason``
+to fill in. ``apply`` takes it back (:func:`apply_review`, when the file has a ``decision``
+column): ``reader`` sets Reader in that project, ``remove`` removes the person from the hub (and
+so from its projects), ``keep`` sends nothing (a role edited in the row is applied as any batch
+row). The batch is previewed against a fresh read, asked, sent the one way; the review (who,
+when, each person's decision, reason and outcome) is kept in the store. ``reviews`` lists the
+reviews kept, or one review's rows. ``offboard EMAIL`` is a review of one person everywhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from hubtui.core.access import person_key
+from hubtui.core.batch import Intent, Verdict, Wanted
+from hubtui.core.layout import Column
+from hubtui.core.review import Decision, Review, ReviewRow, decision_named, now_words, operator
+from hubtui.core.text import inert
+from hubtui.core.words import seen_words
+from hubtui.headless.output import (
+    NOT_SENT,
+    NOTHING,
+    OK,
+    REFUSED,
+    StatusLine,
+    Stop,
+    Table,
+    print_answer,
+    with_client,
+)
+from hubtui.headless.tables import resolve_hub
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+    from pathlib import Path
+
+    from hubtui.api import Hub, HubClient
+    from hubtui.core.batch import Batch
+    from hubtui.core.batch_file import FileRow
+    from hubtui.core.hub_people import HubPerson
+    from hubtui.core.workspace import Workspace
+    from hubtui.headless.batch import Row
+
+#: The decisions file's own columns, after the users export's and what needs a look.
+DECISION_COLUMNS = ("decision", "reason")
+
+
+def main(args: argparse.Namespace, workspace: Workspace) -> int:
+    """review, reviews and offboard."""
+    if args.command == "reviews":
+        return asyncio.run(_reviews(args, workspace))
+
+    async def run(client: HubClient) -> int:
+        if args.command == "offboard":
+            return await _offboard(args, client, workspace)
+        return print_answer(args, *await _review(args, client, workspace))
+
+    return asyncio.run(with_client(args, workspace, run))
+
+
+# The decisions file ----------------------------------------------------------------------------
+
+
+async def _review(
+    args: argparse.Namespace, client: HubClient, workspace: Workspace
+) -> tuple[Table, int]:
+    """review: the decisions file, which ``apply`` takes back (the columns ``apply`` reads
+    first, what the reviewer decides on after them, then the decision and its reason)."""
+    from hubtui.core.batch_file import USERS_CSV_COLUMNS, users_csv_cells
+    from hubtui.headless.people import _moment, _read_people
+
+    hub = await resolve_hub(client, args.hub)
+    answer = await _read_people(client, hub, workspace)
+    now = datetime.now(UTC)
+    days = args.stale or workspace.settings.inactive_after
+
+    def needs(person: HubPerson) -> bool:
+        if args.stale:
+            return person.is_inactive(now, days)
+        return bool(person.marks(now, days))
+
+    chosen = [p for p in answer.people if needs(p)]
+    Item = tuple[Any, Any, Any]
+    rows: list[Item] = []
+    for person in chosen:
+        rows.extend((person, project, user) for project, user in person.memberships)
+        if not person.memberships:
+            rows.append((person, None, None))
+    print(
+        f"{len(chosen):,} people of hub {inert(hub.name)} need a decision "
+        f"({'no sign-in for ' + str(days) + ' days or never' if args.stale else 'anything marked'}"
+        f"), in {len(rows):,} rows. Write keep, reader or remove (from the hub, and so from its "
+        "projects) in the decision column, a reason beside it, then: hubtui apply FILE "
+        "(previewed against a fresh read first; the review is kept: hubtui reviews).",
+        file=sys.stderr,
+    )
+    if not answer.complete:
+        print(f"Incomplete: {inert(answer.incomplete_words())}.", file=sys.stderr)
+
+    def row(item: Item) -> tuple[str, ...]:
+        person, project, user = item
+        role = "" if user is None else "LIMITED" if user.is_limited else inert(user.role)
+        return (
+            inert(person.email),
+            "(the hub only)" if project is None else inert(project.name),
+            role,
+            seen_words(person.seen, now),
+            inert(", ".join(person.marks(now, days))),
+        )
+
+    def cells(item: Item) -> tuple[Any, ...]:
+        person, project, user = item
+        seen = person.seen
+        moment = "" if seen is None or seen.moment is None else _moment(seen.moment)
+        if project is None:
+            given: tuple[Any, ...] = (hub.name, "", person.email, "", "", "", person.name)
+            given += ("",) * (len(USERS_CSV_COLUMNS) - len(given))
+        else:
+            given = users_csv_cells(hub.name, str(project.id), project.name, user)
+        return (*given, moment, "; ".join(person.marks(now, days)), Decision.KEEP.value, "")
+
+    def dump(items: list[Item]) -> list[dict[str, Any]]:
+        return [
+            {
+                "Hub": hub.name,
+                "Project": None if project is None else project.as_sent(),
+                "User": person.person.as_sent() if user is None else user.as_sent(),
+                "NeedsALook": person.marks(now, days),
+                "Decision": Decision.KEEP.value,
+                "Reason": "",
+            }
+            for person, project, user in items
+        ]
+
+    table = Table(
+        (
+            Column("email", "Email", min_width=18, keep=True),
+            Column("project", "Project", min_width=12),
+            Column("role", "Role", min_width=7),
+            Column("seen", "Last sign-in", min_width=13, keep=True),
+            Column("marks", "Needs a look", min_width=16, meaning=True),
+        ),
+        rows,
+        row,
+        dump,  # type: ignore[arg-type]
+        empty=f"nobody in hub {inert(hub.name)} needs a decision",
+        csv=((*USERS_CSV_COLUMNS, "last seen (UTC)", "needs a look", *DECISION_COLUMNS), cells),
+    )
+    if not answer.complete:
+        return table, REFUSED
+    return table, OK if rows else NOTHING
+
+
+async def apply_review(
+    args: argparse.Namespace,
+    client: HubClient,
+    workspace: Workspace,
+    path: Path,
+    header: Sequence[str],
+    given: Sequence[FileRow],
+) -> int:
+    """apply of a decisions file: each row's decision as the batch's rows, previewed, asked,
+    sent; the results file beside it; the review kept in the store."""
+    from hubtui.headless import batch as flow
+
+    settings, log = workspace.settings, workspace.change_log
+    started = now_words()
+    found: dict[int, Row] = {}
+    decisions: dict[int, Decision] = {}
+    for index, row in enumerate(given):
+        written = row.cells.get("decision", "")
+        decision = decision_named(written or Decision.KEEP.value)
+        if decision is None:
+            why = f"the decision “{inert(written)}” is not keep, reader or remove"
+            found[index] = flow.Row(row, None, Verdict.SKIP.value, why)
+        else:
+            decisions[index] = decision
+    # A removal from the hub covers every row of the person in that hub.
+    removals: dict[tuple[str, str], list[tuple[int, FileRow]]] = {}
+    for index, decision in decisions.items():
+        if decision is Decision.REMOVE:
+            row = given[index]
+            removals.setdefault((row.hub, person_key(row.email)), [])
+    to_read: list[tuple[int, FileRow]] = []
+    for index, decision in decisions.items():
+        row = given[index]
+        person = (row.hub, person_key(row.email))
+        if person in removals:
+            removals[person].append((index, row))
+        elif not row.project:
+            words = "kept" if decision is Decision.KEEP else "in no project: nothing to set Reader"
+            found[index] = flow.Row(row, None, "", words)
+        elif decision is Decision.READER:
+            empty = next((c for c in ("hub", "email") if not row.cells.get(c)), None)
+            problem = f"the {empty} cell is empty" if empty else None
+            reader = replace(row, intent=Intent.SET, role="Reader", reviewer=None, problem=problem)
+            to_read.append((index, reader))
+        else:
+            to_read.append((index, row))
+    read = await flow._wanted_rows(client, [row for _, row in to_read])
+    for (index, _), done in zip(to_read, read, strict=True):
+        found[index] = done
+    for (hub_cell, _), held in removals.items():
+        first_index, first = held[0]
+        covered = f"with the removal from the hub (line {first.line})"
+        for index, row in held[1:]:
+            found[index] = flow.Row(row, None, "", covered)
+        try:
+            hub = await resolve_hub(client, hub_cell)
+        except Stop as stop:
+            found[first_index] = flow.Row(first, None, Verdict.SKIP.value, stop.message)
+            continue
+        projects = tuple(
+            (row.project, row.cells.get("project name") or None) for _, row in held if row.project
+        )
+        wanted = Wanted(
+            hub_id=hub.id,
+            hub_name=hub.name,
+            project_id="",
+            project_name=None,
+            email=first.email,
+            intent=Intent.HUB_REMOVE,
+            line=first.line,
+            projects=projects,
+        )
+        found[first_index] = flow.Row(first, wanted, "", "")
+    rows = [found[index] for index in range(len(given))]
+    wanted_rows = [done.wanted for done in rows if done.wanted is not None]
+    preview = await flow._prepare(args, client, settings, log, wanted_rows)
+    steps = iter(preview.steps)
+    for done in rows:
+        if done.wanted is not None:
+            step = next(steps)
+            done.verdict, done.message = step.verdict.value, step.words
+    flow._print_preview(preview, [r for r in rows if r.wanted is None and r.verdict])
+    sent = await flow._send(args, client, settings, log, preview, reverts=None)
+    if args.dry_run:
+        return flow._status(rows, None, dry_run=True)
+    if sent is not None:
+        flow._ended(rows, sent)
+    try:
+        results = flow._write_results(path, header, rows, sent.id if sent else "(nothing sent)")
+    except OSError as error:
+        from hubtui.core.files import refusal_words
+
+        why = inert(refusal_words(path.parent, error))
+        print(f"Results not written ({why}): the outcomes are above.", file=sys.stderr)
+    else:
+        print(f"Results: {inert(str(results))}", file=sys.stderr)
+    review = _review_of(rows, decisions, given, started, sent, f"decisions file {path.name}")
+    await _keep(workspace, review)
+    return flow._status(rows, sent, dry_run=False)
+
+
+def _review_of(
+    rows: Sequence[Row],
+    decisions: dict[int, Decision],
+    given: Sequence[FileRow],
+    started: str,
+    sent: Batch | None,
+    criteria: str,
+) -> Review:
+    """The review of a decisions file: one row per person (the strongest decision of their
+    rows: remove, then reader, then keep), with their reasons, what they had and the outcome."""
+    from hubtui.core.review import outcome_of
+
+    people: dict[tuple[str, str], list[int]] = {}
+    for index, row in enumerate(given):
+        people.setdefault((row.hub, person_key(row.email)), []).append(index)
+    kept: list[ReviewRow] = []
+    hubs: dict[str, None] = {}
+    for (hub_cell, _), indexes in people.items():
+        hubs[hub_cell] = None
+        said = [decisions[i] for i in indexes if i in decisions]
+        order = (Decision.REMOVE, Decision.READER, Decision.KEEP)
+        decision = next((d for d in order if d in said), Decision.KEEP)
+        first = given[indexes[0]].cells
+        reasons = dict.fromkeys(given[i].cells.get("reason", "") for i in indexes)
+        access = "; ".join(
+            f"{given[i].cells.get('role') or '?'} in "
+            f"{given[i].cells.get('project name') or given[i].project}"
+            for i in indexes
+            if given[i].project
+        )
+        ended = [
+            (rows[i].verdict, rows[i].message)
+            for i in indexes
+            if rows[i].wanted is not None or rows[i].verdict == Verdict.SKIP.value
+        ]
+        kept.append(
+            ReviewRow(
+                email=first.get("email", ""),
+                name=first.get("name", ""),
+                decision=decision,
+                reason="; ".join(r for r in reasons if r),
+                seen=first.get("last seen (utc)", ""),
+                marks=first.get("needs a look", ""),
+                access=access or "the hub only",
+                outcome=outcome_of(decision, ended),
+            )
+        )
+    return Review(
+        hub_id="",
+        hub_name=", ".join(hubs),
+        reviewer=operator(),
+        started=started,
+        rows=tuple(kept),
+        criteria=criteria,
+        ended=now_words(),
+        batch="" if sent is None else sent.id,
+    )
+
+
+async def _keep(workspace: Workspace, review: Review) -> None:
+    """The review kept in the store, or why not (its changes are in the change log anyway)."""
+    from hubtui.core.store import StoreError
+    from hubtui.core.workspace import NoSnapshots
+
+    try:
+        number = await workspace.keep_review(review)
+    except (NoSnapshots, StoreError) as error:
+        print(
+            f"The review was not kept: {inert(str(error), limit=None)} Its changes are in the "
+            "change log.",
+            file=sys.stderr,
+        )
+        return
+    print(f"Review #{number} kept: hubtui reviews {number}", file=sys.stderr)
+
+
+# The reviews kept ------------------------------------------------------------------------------
+
+
+async def _reviews(args: argparse.Namespace, workspace: Workspace) -> int:
+    from hubtui.core.store import StoreError
+    from hubtui.core.workspace import NoSnapshots
+
+    try:
+        if args.number is not None:
+            info, kept = await workspace.review_kept(args.number)
+        else:
+            infos = await workspace.reviews_kept()
+    except (NoSnapshots, StoreError) as error:
+        raise Stop(NOTHING, inert(str(error), limit=None)) from None
+    if args.number is None:
+        return print_answer(args, _reviews_table(infos, workspace), OK if infos else NOTHING)
+    print(
+        f"Review #{info.id} of {inert(info.hub_name)} by {inert(info.reviewer)}, "
+        f"{inert(info.started)} to {inert(info.ended)} ({inert(info.criteria)}); batch "
+        f"{inert(info.batch) or 'none: nothing was sent'}.",
+        file=sys.stderr,
+    )
+    columns = ("email", "name", "decision", "reason", "seen", "marks", "access", "outcome")
+    table = Table(
+        (
+            Column("email", "Email", min_width=18, keep=True),
+            Column("decision", "Decision", min_width=8, keep=True),
+            Column("reason", "Reason", min_width=10),
+            Column("seen", "Last seen", min_width=10),
+            Column("outcome", "Outcome", min_width=10, meaning=True),
+        ),
+        kept,
+        lambda r: tuple(inert(r[c]) for c in ("email", "decision", "reason", "seen", "outcome")),
+        lambda items: [
+            {"Review": info.id, "Reviewer": info.reviewer, "Batch": info.batch or None, **r}
+            for r in items
+        ],
+        empty=f"review #{info.id} has no rows",
+        csv=(columns, lambda r: tuple(r[c] for c in columns)),
+    )
+    return print_answer(args, table, OK if kept else NOTHING)
+
+
+def _reviews_table(infos: Sequence[Any], workspace: Workspace) -> Table:
+    def counts(info: Any) -> str:
+        return ", ".join(f"{n} {d}" for d, n in info.counts.items()) or "no rows"
+
+    columns = ("number", "hub", "reviewer", "started", "ended", "batch", "decisions", "criteria")
+    return Table(
+        (
+            Column("number", "#", min_width=2, keep=True),
+            Column("hub", "Hub", min_width=8),
+            Column("reviewer", "Reviewer", min_width=8),
+            Column("started", "Started", min_width=10, keep=True),
+            Column("decisions", "Decisions", min_width=10, meaning=True),
+            Column("batch", "Batch", min_width=11, keep=True),
+        ),
+        infos,
+        lambda i: (
+            f"#{i.id}",
+            inert(i.hub_name),
+            inert(i.reviewer),
+            inert(i.started),
+            inert(counts(i)),
+            inert(i.batch) or "-",
+        ),
+        lambda items: [
+            {
+                "Number": i.id,
+                "Hub": i.hub_name,
+                "Reviewer": i.reviewer,
+                "Started": i.started,
+                "Ended": i.ended,
+                "Batch": i.batch or None,
+                "Decisions": i.counts,
+                "Criteria": i.criteria,
+            }
+            for i in items
+        ],
+        empty=f"no review of {inert(workspace.server_label)} is kept",
+        csv=(
+            columns,
+            lambda i: (
+                i.id,
+                i.hub_name,
+                i.reviewer,
+                i.started,
+                i.ended,
+                i.batch,
+                counts(i),
+                i.criteria,
+            ),
+        ),
+    )
+
+
+# Offboarding -----------------------------------------------------------------------------------
+
+
+async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
+    """offboard: the person's removal from every hub they are in, as one batch, kept as a
+    review."""
+    from hubtui.core.review import offboarding, outcomes, row_of
+    from hubtui.headless import batch as flow
+    from hubtui.headless.changes import read_only_words
+
+    if workspace.read_only and not args.dry_run:
+        raise Stop(NOT_SENT, read_only_words(args))
+    started = now_words()
+    hubs: list[Hub] = (
+        [await resolve_hub(client, args.hub)] if args.hub else list(await client.list_hubs())
+    )
+    status = StatusLine()
+    answer = await offboarding(
+        client,
+        args.email,
+        hubs,
+        concurrency=workspace.concurrency,
+        deadline=workspace.search_deadline,
+        on_progress=lambda progress: status.say(progress.line()),
+    )
+    status.clear()
+    for hub, person in answer.places:
+        print(
+            f"{inert(hub.name)}: {inert(person.hub_role or 'not a hub user')}, projects "
+            f"{inert(person.projects_words())}",
+            file=sys.stderr,
+        )
+    if answer.not_read:
+        print("Incomplete: not read (they may have access there too):", file=sys.stderr)
+        for words in answer.not_read:
+            print(f"  {inert(words, limit=300)}", file=sys.stderr)
+    if not answer.rows:
+        raise Stop(NOTHING, f"{inert(args.email)} has no access to remove in {len(hubs)} hub(s).")
+    log = workspace.change_log
+    preview = await flow._prepare(args, client, workspace.settings, log, answer.rows)
+    flow._print_preview(preview, [])
+    sent = await flow._send(args, client, workspace.settings, log, preview, reverts=None)
+    if args.dry_run:
+        return REFUSED if answer.not_read else OK
+    results = [] if sent is None else list(sent.results.values())
+    for hub, person in answer.places:
+        review = Review(
+            hub_id=hub.id,
+            hub_name=hub.name,
+            reviewer=operator(),
+            started=started,
+            rows=(row_of(person, Decision.REMOVE, args.reason, seen="", marks="offboarding"),),
+            criteria=f"offboarding {args.email}",
+            batch="" if sent is None else sent.id,
+        )
+        hub_steps = replace(preview, steps=[s for s in preview.steps if s.wanted.hub_id == hub.id])
+        await _keep(workspace, outcomes(review, hub_steps, results))
+    if sent is not None:
+        print(
+            f"To put it back: hubtui revert {sent.id} (an invitation first: they get an email).",
+            file=sys.stderr,
+        )
+    rows = [flow.Row(None, s.wanted, s.verdict.value, s.words) for s in preview.steps]
+    if sent is not None:
+        flow._ended(rows, sent)
+    status_now = flow._status(rows, sent, dry_run=False)
+    return REFUSED if answer.not_read and status_now == OK else status_now

@@ -1,0 +1,103 @@
+"""Reviews kept in the store: a store of the first schema is migrated step by step (once, with
+another process opening it at the same moment), a review is kept whole and read back only by its
+own server and profile, and what a tampered file holds reads back as text."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sqlite3
+from pathlib import Path
+
+from hubtui.core.store import MIGRATIONS, SCHEMA, ListKey, Snapshot, Store, now
+
+SERVER = "https://api.example.com:443"
+ROWS = [
+    {
+        "email": "bjorn@acme-build.com",
+        "name": "Björn",
+        "decision": "remove from hub",
+        "reason": "left the company",
+        "seen": "2026-03-01T00:00:00Z",
+        "marks": "inactive 208 days",
+        "access": "Editor in Harbour Bridge Retrofit",
+        "outcome": "done",
+    },
+    {"email": "dana@acme-build.com", "decision": "keep", "outcome": "kept"},
+]
+HEAD = {"hub": "h1", "hub_name": "acme-build", "reviewer": "ann@desk", "started": now()}
+
+
+def a_first_schema_store(path: Path) -> None:
+    """A store as the first schema wrote it, with a snapshot in it."""
+    db = sqlite3.connect(path, isolation_level=None)
+    for statement in MIGRATIONS[0].each():
+        db.execute(statement)
+    db.execute("PRAGMA user_version = 1")
+    db.close()
+    os.chmod(path, 0o600)
+    with Store.open(path) as store:  # migrates; the snapshot below is then written
+        store.write_snapshot(
+            Snapshot(SERVER, "", "all hubs", now(), {ListKey("users", "h1", "1"): (True, "", [])})
+        )
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("DROP TABLE review_rows")
+    db.execute("DROP TABLE reviews")
+    db.execute("PRAGMA user_version = 1")
+    db.close()
+
+
+def _open(path: str) -> None:
+    Store.open(Path(path)).close()
+
+
+def test_a_first_schema_store_is_migrated_once_while_another_process_opens_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "store.sqlite3"
+    a_first_schema_store(path)
+    context = multiprocessing.get_context("spawn")
+    others = [context.Process(target=_open, args=(str(path),)) for _ in range(2)]
+    for other in others:
+        other.start()
+    with Store.open(path) as store:
+        assert len(store.snapshots()) == 1  # what was kept stays
+        number = store.save_review(SERVER, None, HEAD, ROWS)
+        assert store.reviews(SERVER, None)[0].id == number
+    for other in others:
+        other.join()
+        assert other.exitcode == 0
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA == 2
+
+
+def test_a_review_is_kept_whole_and_read_back_only_by_its_server_and_profile(
+    tmp_path: Path,
+) -> None:
+    with Store.open(tmp_path / "store.sqlite3") as store:
+        first = store.save_review(SERVER, None, HEAD, ROWS)
+        store.save_review(SERVER, "night-shift", HEAD, ROWS[:1])
+        store.save_review("https://other.example.com:443", None, HEAD, ROWS)
+        (kept,) = store.reviews(SERVER, None)
+        assert (kept.id, kept.hub_name, kept.reviewer) == (first, "acme-build", "ann@desk")
+        assert kept.counts == {"keep": 1, "remove from hub": 1}
+        assert [r.counts for r in store.reviews(SERVER, "night-shift")] == [{"remove from hub": 1}]
+        rows = store.review_rows(first)
+        assert [r["email"] for r in rows] == ["bjorn@acme-build.com", "dana@acme-build.com"]
+        assert rows[0]["reason"] == "left the company"
+        assert rows[1]["reason"] == ""  # not given: empty, as kept
+
+
+def test_what_a_tampered_store_holds_reads_back_as_text(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite3"
+    with Store.open(path) as store:
+        number = store.save_review(SERVER, None, HEAD, ROWS)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE review_rows SET reason = x'ff00e2', outcome = 42 WHERE position = 0")
+        db.execute("UPDATE reviews SET reviewer = 7")
+    with Store.open(path) as store:
+        (kept,) = store.reviews(SERVER, None)
+        assert kept.reviewer == "7"
+        row = store.review_rows(number)[0]
+        assert row["reason"] == "\ufffd\x00\ufffd"
+        assert row["outcome"] == "42"
