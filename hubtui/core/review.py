@@ -42,6 +42,7 @@ __all__ = [
     "ReviewRow",
     "decision_named",
     "offboarding",
+    "offboarding_reviews",
     "operator",
     "outcome_of",
     "outcomes",
@@ -235,10 +236,13 @@ def outcome_of(decision: Decision, ended: Sequence[tuple[str, str]]) -> str:
 
 
 def outcomes(review: Review, steps: Preview | None, results: Sequence[Result] = ()) -> Review:
-    """The review with each decision's outcome, from its rows' preview and their results."""
+    """The review with each decision's outcome, from its rows' preview and their results (of
+    its own hub, when it is a review of one)."""
     by_person: dict[str, list[tuple[str, str]]] = {}
     sent = {id(r.step): r for r in results}
     for step in [] if steps is None else steps.steps:
+        if review.hub_id and step.wanted.hub_id != review.hub_id:
+            continue
         result = sent.get(id(step))
         if step.verdict is not Verdict.SEND:
             ended = (step.verdict.value, step.words)
@@ -252,6 +256,24 @@ def outcomes(review: Review, steps: Preview | None, results: Sequence[Result] = 
         for row in review.rows
     )
     return replace(review, rows=rows, ended=now_words())
+
+
+def offboarding_reviews(
+    answer: Offboarding, reason: str, started: str, batch: str = ""
+) -> list[Review]:
+    """An offboarding kept as one review per hub the person was in (a review is of one hub)."""
+    return [
+        Review(
+            hub_id=hub.id,
+            hub_name=hub.name,
+            reviewer=operator(),
+            started=started,
+            rows=(row_of(person, Decision.REMOVE, reason, seen="", marks="offboarding"),),
+            criteria=f"offboarding {answer.email}",
+            batch=batch,
+        )
+        for hub, person in answer.places
+    ]
 
 
 @dataclass

@@ -439,7 +439,7 @@ def _reviews_table(infos: Sequence[Any], workspace: Workspace) -> Table:
 async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     """offboard: the person's removal from every hub they are in, as one batch, kept as a
     review."""
-    from hubtui.core.review import offboarding, outcomes, row_of
+    from hubtui.core.review import offboarding, offboarding_reviews, outcomes
     from hubtui.headless import batch as flow
     from hubtui.headless.changes import read_only_words
 
@@ -478,18 +478,9 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
     if args.dry_run:
         return REFUSED if answer.not_read else OK
     results = [] if sent is None else list(sent.results.values())
-    for hub, person in answer.places:
-        review = Review(
-            hub_id=hub.id,
-            hub_name=hub.name,
-            reviewer=operator(),
-            started=started,
-            rows=(row_of(person, Decision.REMOVE, args.reason, seen="", marks="offboarding"),),
-            criteria=f"offboarding {args.email}",
-            batch="" if sent is None else sent.id,
-        )
-        hub_steps = replace(preview, steps=[s for s in preview.steps if s.wanted.hub_id == hub.id])
-        await _keep(workspace, outcomes(review, hub_steps, results))
+    batch = "" if sent is None else sent.id
+    for review in offboarding_reviews(answer, args.reason, started, batch):
+        await _keep(workspace, outcomes(review, preview, results))
     if sent is not None:
         print(
             f"To put it back: hubtui revert {sent.id} (an invitation first: they get an email).",

@@ -43,7 +43,10 @@ from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
     from hubtui.api import HubClient
+    from hubtui.core.review import Review
 
 STAGED_COLUMNS = (
     Column("project", "Project", min_width=10, priority=0),
@@ -121,10 +124,21 @@ class StagedScreen(ListScreen[Preview]):
         "The change log (c) reverts a batch: roles and reviewer flags are put back.",
     )
 
-    def __init__(self, changes: ChangeSet, *, reverts: str | None = None) -> None:
+    def __init__(
+        self,
+        changes: ChangeSet,
+        *,
+        reverts: str | None = None,
+        reviews: Sequence[Review] = (),
+        on_kept: Callable[[list[int]], None] | None = None,
+    ) -> None:
         super().__init__()
         self.changes = changes
         self.reverts = reverts
+        #: The reviews whose decisions these are: kept in the store, with each outcome, once
+        #: the batch has been sent (or at once, when nothing is to be sent).
+        self.reviews = list(reviews)
+        self.on_kept = on_kept
         self.preview: Preview | None = None
         self.sent_batch: Batch | None = None
         self.lines: list[Line] = []
@@ -169,6 +183,8 @@ class StagedScreen(ListScreen[Preview]):
     def start(self) -> None:
         self.table.can_open = False
         title = f"Revert of batch {self.reverts}" if self.reverts else "Staged changes"
+        if self.reviews:
+            title = f"Review of {', '.join(r.hub_name for r in self.reviews)}"
         self.query_one(Breadcrumb).show_path(title)
         self.query_one(ProgressBar).display = False
         self.load()
@@ -270,6 +286,9 @@ class StagedScreen(ListScreen[Preview]):
         batch.reverts = self.reverts
         count = len(batch.steps)
         if not count:
+            if self.reviews:
+                self.run_worker(self._keep_reviews(None), group="review", exclusive=True)
+                return
             self.notify("Nothing to send: no row differs from the server.", markup=False)
             return
         words = self.preview.summary()
@@ -350,6 +369,38 @@ class StagedScreen(ListScreen[Preview]):
         self.refresh_summary()
         self.refresh_bindings()
         self.notify(inert(self._summary), markup=False, timeout=10)
+        if self.reviews:
+            await self._keep_reviews(batch)
+
+    async def _keep_reviews(self, batch: Batch | None) -> None:
+        """Each review kept in the store with its decisions' outcomes (or why it was not)."""
+        from dataclasses import replace
+
+        from hubtui.core.review import outcomes
+        from hubtui.core.store import StoreError
+        from hubtui.core.workspace import NoSnapshots
+
+        results = [] if batch is None else list(batch.results.values())
+        numbers = []
+        try:
+            for review in self.reviews:
+                done = outcomes(
+                    replace(review, batch=batch.id if batch else ""), self.preview, results
+                )
+                numbers.append(await self.session.keep_review(done))
+        except (NoSnapshots, StoreError) as error:
+            self.notify(
+                f"The review was not kept: {inert(str(error))} Its changes are in the change log.",
+                severity="warning",
+                markup=False,
+                timeout=15,
+            )
+            return
+        self.reviews = []
+        kept = ", ".join(f"#{n}" for n in numbers)
+        self.notify(f"Review {kept} kept: hubtui reviews {numbers[-1]}", markup=False, timeout=10)
+        if self.on_kept is not None:
+            self.on_kept(numbers)
 
     def action_back(self) -> None:
         if self._sending is not None:

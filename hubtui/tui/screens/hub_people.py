@@ -6,16 +6,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+from textual import on
 from textual.binding import Binding, BindingType
 from textual.content import Content
 
 from hubtui.core.hub_people import HubPeople, HubPerson, read_hub_people
+from hubtui.core.review import ReviewRow
 from hubtui.core.text import inert
 from hubtui.core.words import seen_words, when_both
 from hubtui.tui.messages import FindPerson, HubPeopleLoaded
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import FanOutScreen
+from hubtui.tui.screens.reviewing import Reviewing
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -35,8 +37,13 @@ PEOPLE_COLUMNS = (
 NOTHING_MARKED = "—"
 
 
-def person_row(person: HubPerson, now: datetime, inactive_after: int) -> Row:
+def person_row(
+    person: HubPerson, now: datetime, inactive_after: int, decided: ReviewRow | None = None
+) -> Row:
     marks = person.marks(now, inactive_after)
+    said = inert(", ".join(marks)) if marks else NOTHING_MARKED
+    if decided is not None:  # the decision first: what the review will do to them
+        said = f"▸ {decided.decision.value.upper()} · {said}"
     return Row(
         cells=(
             inert(person.email),
@@ -44,7 +51,7 @@ def person_row(person: HubPerson, now: datetime, inactive_after: int) -> Row:
             inert(person.hub_role or "—"),
             seen_words(person.seen, now),
             person.projects_words(short=True),
-            inert(", ".join(marks)) if marks else NOTHING_MARKED,
+            said,
         ),
         tone="limited" if person.limited_domain is not None else None,
         placeholders=cell_indexes() if marks else cell_indexes(5),
@@ -52,7 +59,7 @@ def person_row(person: HubPerson, now: datetime, inactive_after: int) -> Row:
     )
 
 
-class HubPeopleScreen(FanOutScreen[HubPeople]):
+class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
     """A hub's people: hub users and project users joined by person."""
 
     COLUMNS = PEOPLE_COLUMNS
@@ -78,6 +85,28 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
         Binding("asterisk", "mark_shown", "Mark shown", show=False, tooltip="mark everyone shown"),
         Binding("minus", "clear_marks", "Clear marks", show=False, tooltip="clear every mark"),
         Binding(
+            "d",
+            "decide",
+            "Decide",
+            tooltip="a review's decision for the marked people (or the highlighted one): keep, "
+            "set Reader, remove from the hub; with a reason. Nothing is sent yet",
+        ),
+        Binding(
+            "v",
+            "review",
+            "Review",
+            tooltip="the decisions as one preview, read again now; a applies them and keeps "
+            "the review in the store (hubtui reviews)",
+        ),
+        Binding(
+            "O",
+            "offboard",
+            "Offboard",
+            show=False,
+            tooltip="the highlighted person out of every hub they are in (found by the person "
+            "search), as one preview; the change log (c) reverts it",
+        ),
+        Binding(
             "l",
             "needs_a_look",
             "Needs a look",
@@ -97,6 +126,12 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
         "enter: this person in every project of the hub; M: the access matrix.",
         "i sends the invitation again to the marked people (space marks one, * everyone shown) "
         "who never accepted it; each is read again first.",
+        "A review: d decides for the marked people (keep, set Reader, remove from the hub, with "
+        "a reason; shown ▸ first in Needs a look); v previews the decisions, read again, and a "
+        "applies them: the review (who, when, each decision, reason and outcome) is kept in "
+        "the store. Removing a person from one project is not in the API: Reader is offered.",
+        "O offboards the highlighted person: every hub they are in, one preview; a removal is "
+        "reverted by an invitation (they get an email), then each project's role.",
     )
 
     def __init__(self, hub: Hub) -> None:
@@ -107,6 +142,9 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
         self.now = datetime.now(UTC)
         self._counted: tuple[HubPeople, tuple[str, ...]] | None = None
         self._matrix_asked = False
+        #: The review's decisions so far, by person (kept across a reload).
+        self.decisions: dict[str, ReviewRow] = {}
+        self.review_started = ""
 
     @property
     def scope_hub(self) -> Hub | None:
@@ -140,7 +178,7 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
         days = self.session.settings.inactive_after
         self.table.set_records(
             loaded.people,
-            lambda person: person_row(person, self.now, days),
+            lambda person: person_row(person, self.now, days, self.decisions.get(person.key)),
             key=lambda person: person.key,
         )
         self.table.show_group("needs" if self.only_needs else None)
@@ -161,6 +199,8 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
         marked = len(self.table.marks)
         if marked:
             parts.append(f"{marked:,} marked")
+        if self.decisions:
+            parts.append(f"{len(self.decisions):,} decided (v previews)")
         if self.only_needs:
             parts.append(f"{self.table.visible_count:,} shown: those that need a look (l)")
         if self.table.filter_text:
@@ -208,6 +248,10 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
         marks = person.marks(self.now, self.session.settings.inactive_after)
         if marks:
             lines.append("Needs a look: " + inert(", ".join(marks)))
+        decided = self.decisions.get(person.key)
+        if decided is not None:
+            reason = f" ({inert(decided.reason)})" if decided.reason else " (no reason given)"
+            lines.append(Content.assemble(("Decided: ", "bold"), decided.decision.value, reason))
         user = person.hub_user
         if user is not None:
             web, addin, activity = (
@@ -249,76 +293,9 @@ class HubPeopleScreen(FanOutScreen[HubPeople]):
         self.refresh_summary()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "resend" and self.session.read_only:
+        if action in ("resend", "offboard") and self.session.read_only:
             return False
         return super().check_action(action, parameters)
-
-    def action_resend(self) -> None:
-        """Ask, then send the invitation again to the marked (or highlighted) people whose
-        invitation is not accepted."""
-        from hubtui.core.hub_people import pending_invitations
-        from hubtui.tui.screens.confirm import ConfirmScreen
-
-        chosen: list[HubPerson] = self.table.marked_records() or [
-            p for p in [self.table.highlighted_record] if p is not None
-        ]
-        pending = pending_invitations(chosen)
-        if not pending:
-            self.notify(
-                "Nobody chosen has an invitation waiting: i sends it again only to people "
-                "whose invitation is not accepted (mark them with space, or l to see them).",
-                markup=False,
-            )
-            return
-        names = ", ".join(inert(p.email, limit=60) for p in pending[:3])
-        more = f" and {len(pending) - 3} more" if len(pending) > 3 else ""
-        question = Content.assemble(
-            (f"Send the invitation to hub {inert(self.hub.name)} again", "bold"),
-            f" to {amount(len(pending), 'person', 'people')} ({names}{more})? Each gets an "
-            "email. y sends, n does not.",
-        )
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self._resend(pending)
-
-        self.app.push_screen(ConfirmScreen(question, enter_says_yes=False), answered)
-
-    @work(exclusive=True, group="resend", exit_on_error=False)
-    async def _resend(self, people: list[HubPerson]) -> None:
-        from hubtui.api import HubError
-        from hubtui.core.changelog import ChangeLogError, Outcome
-        from hubtui.core.hub_people import resend_change
-        from hubtui.core.sending import ChangedSinceRead, send_change
-
-        session = self.session
-        done, not_sent = 0, []
-        try:
-            client = await session.client()
-        except HubError as error:
-            self.notify(f"Nothing was sent: {inert(str(error))}", severity="error", markup=False)
-            return
-        for person in people:
-            try:
-                sent = await send_change(
-                    client, session.change_log, resend_change(self.hub, person)
-                )
-            except (ChangeLogError, ChangedSinceRead) as error:
-                not_sent.append(f"{inert(person.email)}: {inert(str(error), limit=200)}")
-                continue
-            if sent.outcome == Outcome.DONE:
-                done += 1
-            else:
-                why = inert(str(sent.error), limit=200)
-                not_sent.append(f"{inert(person.email)}: {sent.outcome} ({why})")
-        words = f"{amount(done, 'invitation')} sent again."
-        if not_sent:
-            words += " Not sent: " + "; ".join(not_sent)
-        self.notify(
-            words, severity="warning" if not_sent else "information", markup=False, timeout=15
-        )
-        self.table.clear_marks()
-        self.load()
 
     def action_matrix(self) -> None:
         """The access matrix; typed while the people are read, it opens once they are."""

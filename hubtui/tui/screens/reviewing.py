@@ -1,0 +1,228 @@
+"""A review on a hub's people: ``i`` sends invitations again, ``d`` decides for the marked
+people, ``v`` previews the decisions and keeps the review once applied, ``O`` offboards a person
+from every hub (``core.review`` decides and keeps; this asks and shows)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+from textual.content import Content
+
+from hubtui.core.review import Decision, ReviewRow
+from hubtui.core.text import inert
+from hubtui.core.words import seen_words
+from hubtui.tui.present import amount
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub
+    from hubtui.core.hub_people import HubPerson
+    from hubtui.tui.widgets.record_table import RecordTable
+
+
+class Reviewing:
+    """What the hub's people screen adds for a review: the decisions, the preview, offboarding."""
+
+    hub: Hub
+    now: datetime
+    table: RecordTable[Any]
+    session: Any
+    app: Any
+    notify: Any
+    load: Any
+    refresh_summary: Any
+    #: The review's decisions so far, by person (kept across a reload).
+    decisions: dict[str, ReviewRow]
+    review_started: str
+
+    def _chosen(self) -> list[HubPerson]:
+        """The marked people, else the highlighted one."""
+        return self.table.marked_records() or [
+            p for p in [self.table.highlighted_record] if p is not None
+        ]
+
+    def action_decide(self) -> None:
+        """A decision (and a reason) for the marked people, or the highlighted one."""
+        from hubtui.tui.screens.decision import DecisionScreen
+
+        chosen = self._chosen()
+        if not chosen:
+            return
+        who = (
+            inert(chosen[0].email or chosen[0].name, limit=60)
+            if len(chosen) == 1
+            else amount(len(chosen), "marked person", "marked people")
+        )
+        now = self.decisions.get(chosen[0].key)
+
+        def decided(answer: tuple[Decision, str] | None) -> None:
+            if answer is None:
+                return
+            self._decided(chosen, *answer)
+
+        self.app.push_screen(
+            DecisionScreen(who, now.decision if now is not None else None), decided
+        )
+
+    def _decided(self, people: list[HubPerson], decision: Decision, reason: str) -> None:
+        from hubtui.core.review import now_words, row_of
+
+        self.review_started = self.review_started or now_words()
+        days = self.session.settings.inactive_after
+        for person in people:
+            marks = "; ".join(person.marks(self.now, days))
+            seen = seen_words(person.seen, self.now)
+            self.decisions[person.key] = row_of(person, decision, reason, seen=seen, marks=marks)
+            self.table.update_record(person, key=person.key)
+        self.table.clear_marks()
+        self.refresh_summary()
+
+    def action_review(self) -> None:
+        """The decisions as one preview of their own, read again; applied, the review is kept."""
+        from hubtui.core.batch import ChangeSet
+        from hubtui.core.review import Review, operator, rows_of
+        from hubtui.tui.screens.batch import StagedScreen
+
+        if not self.decisions:
+            self.notify(
+                "No decision yet: d decides for the marked people (space marks, l shows those "
+                "who need a look).",
+                markup=False,
+            )
+            return
+        days = self.session.settings.inactive_after
+        review = Review(
+            hub_id=self.hub.id,
+            hub_name=self.hub.name,
+            reviewer=operator(),
+            started=self.review_started,
+            rows=tuple(self.decisions.values()),
+            criteria=f"the hub's people (inactive after {days} days)",
+        )
+        changes = ChangeSet()
+        changes.stage(rows_of(self.hub, review.rows))
+        self.app.push_screen(StagedScreen(changes, reviews=[review], on_kept=self._review_kept))
+
+    def _review_kept(self, numbers: list[int]) -> None:
+        """The decisions are the review's now: this screen starts the next one afresh."""
+        self.decisions.clear()
+        self.review_started = ""
+        self.load()
+
+    def action_offboard(self) -> None:
+        person = self.table.highlighted_record
+        if person is None:
+            return
+        self.notify(
+            f"Finding {inert(person.email, limit=60)} in every hub: the preview opens once read.",
+            markup=False,
+        )
+        self._offboard(person)
+
+    @work(exclusive=True, group="offboard", exit_on_error=False)
+    async def _offboard(self, person: HubPerson) -> None:
+        from hubtui.api import HubError
+        from hubtui.core.batch import ChangeSet
+        from hubtui.core.review import now_words, offboarding, offboarding_reviews
+        from hubtui.tui.screens.batch import StagedScreen
+
+        session = self.session
+        started = now_words()
+        try:
+            client = await session.client()
+            hubs = list(await client.list_hubs())
+            answer = await offboarding(
+                client,
+                person.email,
+                hubs,
+                concurrency=session.concurrency,
+                deadline=session.search_deadline,
+            )
+        except HubError as error:
+            self.notify(
+                f"Not read, nothing staged: {inert(str(error))}", severity="error", markup=False
+            )
+            return
+        if answer.not_read:
+            self.notify(
+                "Incomplete: not read, they may have access there too: "
+                + inert("; ".join(answer.not_read), limit=400),
+                severity="warning",
+                markup=False,
+                timeout=15,
+            )
+        if not answer.rows:
+            self.notify(f"{inert(person.email)} has no access to remove.", markup=False)
+            return
+        changes = ChangeSet()
+        changes.stage(answer.rows)
+        reviews = offboarding_reviews(answer, "", started)
+        self.app.push_screen(StagedScreen(changes, reviews=reviews))
+
+    def action_resend(self) -> None:
+        """Ask, then send the invitation again to the marked (or highlighted) people whose
+        invitation is not accepted."""
+        from hubtui.core.hub_people import pending_invitations
+        from hubtui.tui.screens.confirm import ConfirmScreen
+
+        chosen: list[HubPerson] = self.table.marked_records() or [
+            p for p in [self.table.highlighted_record] if p is not None
+        ]
+        pending = pending_invitations(chosen)
+        if not pending:
+            self.notify(
+                "Nobody chosen has an invitation waiting: i sends it again only to people "
+                "whose invitation is not accepted (mark them with space, or l to see them).",
+                markup=False,
+            )
+            return
+        names = ", ".join(inert(p.email, limit=60) for p in pending[:3])
+        more = f" and {len(pending) - 3} more" if len(pending) > 3 else ""
+        question = Content.assemble(
+            (f"Send the invitation to hub {inert(self.hub.name)} again", "bold"),
+            f" to {amount(len(pending), 'person', 'people')} ({names}{more})? Each gets an "
+            "email. y sends, n does not.",
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._resend(pending)
+
+        self.app.push_screen(ConfirmScreen(question, enter_says_yes=False), answered)
+
+    @work(exclusive=True, group="resend", exit_on_error=False)
+    async def _resend(self, people: list[HubPerson]) -> None:
+        from hubtui.api import HubError
+        from hubtui.core.changelog import ChangeLogError, Outcome
+        from hubtui.core.hub_people import resend_change
+        from hubtui.core.sending import ChangedSinceRead, send_change
+
+        session = self.session
+        done, not_sent = 0, []
+        try:
+            client = await session.client()
+        except HubError as error:
+            self.notify(f"Nothing was sent: {inert(str(error))}", severity="error", markup=False)
+            return
+        for person in people:
+            try:
+                sent = await send_change(
+                    client, session.change_log, resend_change(self.hub, person)
+                )
+            except (ChangeLogError, ChangedSinceRead) as error:
+                not_sent.append(f"{inert(person.email)}: {inert(str(error), limit=200)}")
+                continue
+            if sent.outcome == Outcome.DONE:
+                done += 1
+            else:
+                why = inert(str(sent.error), limit=200)
+                not_sent.append(f"{inert(person.email)}: {sent.outcome} ({why})")
+        words = f"{amount(done, 'invitation')} sent again."
+        if not_sent:
+            words += " Not sent: " + "; ".join(not_sent)
+        self.notify(
+            words, severity="warning" if not_sent else "information", markup=False, timeout=15
+        )
+        self.table.clear_marks()
+        self.load()

@@ -1,0 +1,145 @@
+"""A review on a hub's people, as a reviewer does it: `d` decides for the marked people (keys typed
+in one burst land in the dialog), the row says the decision, `v` previews the decisions read
+again, `a` applies them and the review is kept in the store; `O` offboards a person from every
+hub; read-only, nothing of it is sent."""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+import pytest
+from textual import events
+from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
+from textual.pilot import Pilot
+
+from hubtui.core.stored import Keeper
+from hubtui.demo import DemoStore
+from hubtui.tui.screens.batch import StagedScreen
+from hubtui.tui.screens.hub_people import HubPeopleScreen
+from tests.tui.conftest import press, running, screen_words, settle, type_text
+
+BJORN = "bjorn.lindqvist@acme-build.com"
+DANA = "dana.whitfield@acme-build.com"
+FATIMA = "fatima.rahman@northwind-eng.com"
+
+
+async def burst(pilot: Pilot[None], keys: list[str]) -> None:
+    """Every key handed to the app at once, as SSH delivers a fast typist's keys; then settled."""
+    app = pilot.app
+    assert app._driver is not None
+    for key in keys:
+        if len(key) == 1 and not key.isalnum():
+            key = _character_to_key(key)
+        try:
+            char: str | None = unicodedata.lookup(
+                _get_unicode_name_from_key(REPLACED_KEYS.get(key, key))
+            )
+        except KeyError:
+            char = key if len(key) == 1 else None
+        event = events.Key(key, char)
+        event.set_sender(app)
+        app._driver.send_message(event)
+    await settle(pilot)
+
+
+async def to_person(pilot: Pilot[None], email: str) -> None:
+    """The hub's people filtered to ``email``, its row highlighted."""
+    await press(pilot, "slash")
+    await type_text(pilot, email)
+    await press(pilot, "enter")
+
+
+def members(store: DemoStore, project: int = 1001) -> dict[str, str]:
+    hub = next(h for h in store.hubs.values() if h.name == "acme-build")
+    found = hub.projects[project].members
+    return {store.users[uid].email: m.role for uid, m in found.items()}
+
+
+def hub_users(store: DemoStore) -> set[str]:
+    hub = next(h for h in store.hubs.values() if h.name == "acme-build")
+    return {store.users[uid].email for uid in hub.user_ids}
+
+
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)], ids=["80x24", "wide"])
+async def test_a_review_is_decided_previewed_applied_and_kept(
+    size: tuple[int, int], tmp_path: Path
+) -> None:
+    store = DemoStore()
+    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "all")
+    async with running(size=size, store=store, keeper=keeper) as pilot:
+        await press(pilot, "enter", "P")
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, HubPeopleScreen)
+        await to_person(pilot, BJORN)
+        # d, x, a reason and enter in one burst: x is the dialog's, not the list's export.
+        await burst(pilot, ["d", "x", *"left the company", "enter"])
+        assert pilot.app.screen is screen
+        assert "▸ REMOVE FROM HUB" in screen_words(pilot)
+        assert "1 decided (v previews)" in screen_words(pilot)
+        await to_person(pilot, DANA)
+        await burst(pilot, ["d", "r", "enter"])
+        await press(pilot, "v")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, StagedScreen)
+        words = screen_words(pilot)
+        assert "Review of acme-build" in words
+        assert "3 to send (0 adds, 2 updates, 1 removal from the hub)" in words
+        assert BJORN in words
+        await press(pilot, "a", "y")
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "Review #1 kept: hubtui reviews 1" in words
+        kept = await pilot.app.workspace.reviews_kept()
+        assert [r.counts for r in kept] == [{"remove from hub": 1, "set Reader": 1}]
+        _, rows = await pilot.app.workspace.review_kept(kept[0].id)
+        by_email = {r["email"]: r for r in rows}
+        assert by_email[BJORN]["reason"] == "left the company"
+        assert by_email[BJORN]["outcome"] == "done"
+        assert by_email[DANA]["decision"] == "set Reader"
+        await press(pilot, "escape")
+        await settle(pilot)
+        assert pilot.app.screen is screen
+        assert screen.decisions == {}  # the next review starts afresh
+    assert BJORN not in hub_users(store)
+    assert members(store)[DANA] == "Reader"
+
+
+async def test_offboarding_from_the_hubs_people_is_previewed_sent_and_kept(
+    tmp_path: Path,
+) -> None:
+    store = DemoStore()
+    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "all")
+    async with running(size=(120, 40), store=store, keeper=keeper) as pilot:
+        await press(pilot, "enter", "P")
+        await settle(pilot)
+        await to_person(pilot, FATIMA)
+        await press(pilot, "O")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, StagedScreen)
+        words = screen_words(pilot)
+        assert "Incomplete: not read, they may have access there too" in words
+        assert "loses Editor in Harbour Bridge Retrofit" in words
+        await press(pilot, "a", "y")
+        await settle(pilot)
+        assert "Review #1 kept" in screen_words(pilot)
+    assert FATIMA not in hub_users(store)
+
+
+async def test_read_only_a_review_is_previewed_and_nothing_is_sent() -> None:
+    store = DemoStore()
+    async with running(size=(120, 40), store=store, read_only=True) as pilot:
+        await press(pilot, "enter", "P")
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, HubPeopleScreen)
+        assert screen.check_action("offboard", ()) is False
+        await to_person(pilot, BJORN)
+        await burst(pilot, ["d", "x", "enter"])
+        await press(pilot, "v")
+        await settle(pilot)
+        assert "read-only mode: nothing is sent" in screen_words(pilot)
+        await press(pilot, "a")
+        await settle(pilot)
+    assert BJORN in hub_users(store)
