@@ -1,6 +1,6 @@
 """Make the README's pictures: an SVG of each screen, from the demo data.
 
-Run from the repository root:  python screenshots/make_screenshots.py
+Run from the repository root:  python screenshots/make_screenshots.py [NAME ...]
 """
 
 from __future__ import annotations
@@ -31,6 +31,14 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "batch": ("enter", "enter", "asterisk", "m", "down", "enter", "b", "down"),
     "hub-people": ("enter", "P", "down"),
     "access-matrix": ("enter", "P", "M", "right", "right", "right"),
+    "review-decisions": (
+        *("enter", "P", "l", "space", "space", "d", "x", *"left the company", "enter"),
+        *("down", "down", "d", "r", *"no site work since May", "enter", "up"),
+    ),
+    "review": (
+        *("enter", "P", "l", "space", "space", "d", "x", *"left the company", "enter"),
+        *("down", "down", "d", "r", *"no site work since May", "enter", "v"),
+    ),
 }
 
 
@@ -58,12 +66,16 @@ async def _shoot(app: HubTuiApp, name: str, keys: tuple[str, ...]) -> Path:
         return Path(app.save_screenshot(f"{name}.svg", str(HERE)))
 
 
-def main() -> None:
+def main(only: list[str] | None = None) -> None:
     os.environ["TZ"] = "UTC"  # dates are shown in local time; pictures should not depend on it
     time.tzset()
     for name, keys in SCREENS.items():
+        if only and name not in only:
+            continue
         print(asyncio.run(shoot(name, keys)))
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1:])

@@ -71,6 +71,13 @@ class HubTuiApp(WorkspaceActions):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
         Binding(
+            "c",
+            "change_log",
+            "Change log",
+            show=False,
+            tooltip="the changes of this session and every batch of this server: R reverts one",
+        ),
+        Binding(
             "ctrl+l",
             "requests",
             "Requests",

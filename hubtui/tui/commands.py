@@ -133,6 +133,16 @@ def app_commands(app: WorkspaceActions, screen: Screen[Any]) -> Iterable[SystemC
             "Read every project's users of this hub and keep them, to see later what changed",
             lambda: app.record_snapshot(hub),
         )
+    yield SystemCommand(
+        "Change log",
+        "The changes of this session and every batch of this server; R reverts one (c)",
+        app.action_change_log,
+    )
+    yield SystemCommand(
+        "Reviews kept",
+        "The access reviews kept of this server: who, when, each decision and its outcome",
+        app.show_reviews,
+    )
     if app.workspace.can_go_offline:
         yield SystemCommand(
             "Read offline (stored data)",

@@ -50,6 +50,27 @@ class WorkspaceActions(App[None]):
         if not isinstance(self.screen, RequestsScreen):
             self.push_screen(RequestsScreen())
 
+    def action_change_log(self) -> None:
+        """The changes of this session and the batches of this server (c): R reverts one."""
+        from hubtui.tui.screens.change_log import ChangeLogScreen
+
+        if not isinstance(self.screen, ChangeLogScreen):
+            self.push_screen(ChangeLogScreen(self.workspace.change_log))
+
+    @work(exclusive=True, group="reviews", exit_on_error=False)
+    async def show_reviews(self) -> None:
+        """The access reviews kept of this server (or why there are none to read)."""
+        from hubtui.core.store import StoreError
+        from hubtui.core.workspace import NoSnapshots
+        from hubtui.tui.screens.reviews import ReviewsScreen
+
+        try:
+            kept = await self.workspace.reviews_kept()
+        except (NoSnapshots, StoreError) as error:
+            self._say(f"No review can be read: {inert(str(error))}", severity="warning")
+            return
+        self.push_screen(ReviewsScreen(kept))
+
     # Staged changes ------------------------------------------------------------------------
 
     def staged_changed(self) -> None:

@@ -124,6 +124,16 @@ async def test_offboarding_from_the_hubs_people_is_previewed_sent_and_kept(
         await press(pilot, "a", "y")
         await settle(pilot)
         assert "Review #1 kept" in screen_words(pilot)
+        await press(pilot, "ctrl+p")
+        await type_text(pilot, "Reviews kept")
+        await press(pilot, "enter")
+        await settle(pilot)
+        assert "offboarding" not in screen_words(pilot)  # the list first, one line a review
+        assert "#1 acme-build" in screen_words(pilot)
+        await press(pilot, "enter")
+        words = screen_words(pilot)
+        assert f"Review #1 (offboarding {FATIMA})" in words
+        assert f"{FATIMA}: remove from hub → done" in words
     assert FATIMA not in hub_users(store)
 
 
