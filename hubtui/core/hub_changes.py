@@ -144,6 +144,7 @@ def _projects_lost(row: Wanted, lists: Lists) -> tuple[list[dict[str, object]], 
 
     kept: list[dict[str, object]] = []
     lost: list[str] = []
+    limited: list[str] = []  # said after the roles they lose
     unread = 0
     for project_id, name in row.projects:
         users = lists.get((row.hub_id, project_id))
@@ -155,14 +156,14 @@ def _projects_lost(row: Wanted, lists: Lists) -> tuple[list[dict[str, object]], 
         if user is None:
             continue
         if user.is_limited:
-            lost.append(f"limited reading of {where} (through the domain: not put back)")
+            limited.append(f"limited reading of {where} (through the domain: not put back)")
             continue
         reviewer = ", reviewer" if user.is_reviewer else ""
         lost.append(f"{user.role}{reviewer} in {where}")
         kept.append(
             {"Id": project_id, "Name": name, "Role": user.role, "IsReviewer": user.is_reviewer}
         )
-    return kept, lost, unread
+    return kept, lost + limited, unread
 
 
 def settle_hub(log: ChangeLog, change: Change, users: Sequence[HubUser]) -> Change | None:

@@ -101,7 +101,10 @@ class ReviewRow:
     outcome: str = ""
     """What came of it: ``kept``, ``done``, ``failed: 409: Conflict``, ``no change``…"""
     memberships: tuple[tuple[str, str | None], ...] = field(default=(), compare=False)
-    """The projects (id, name) they are a direct member of, for a Reader decision."""
+    """The projects (id, name) they are in, limited readers' included: what a removal from the
+    hub ends, read again in its preview."""
+    direct: tuple[tuple[str, str | None], ...] = field(default=(), compare=False)
+    """The projects (id, name) they are a direct member of: where a Reader decision sets it."""
 
 
 @dataclass(frozen=True)
@@ -176,7 +179,7 @@ def rows_of(hub: Hub, rows: Iterable[ReviewRow]) -> list[Wanted]:
                     intent=Intent.SET,
                     role="Reader",
                 )
-                for project_id, name in row.memberships
+                for project_id, name in row.direct
             )
         elif row.decision is Decision.REMOVE:
             wanted.append(
@@ -197,6 +200,7 @@ def row_of(
     person: HubPerson, decision: Decision, reason: str, *, seen: str, marks: str
 ) -> ReviewRow:
     """A person's decision, with what they had when it was made."""
+    every = tuple((str(project.id), project.name) for project, _ in person.memberships)
     direct = tuple(
         (str(project.id), project.name)
         for project, user in person.memberships
@@ -211,7 +215,8 @@ def row_of(
         seen=seen,
         marks=marks,
         access=f"{role}; projects {person.projects_words()}",
-        memberships=direct,
+        memberships=every,
+        direct=direct,
     )
 
 
