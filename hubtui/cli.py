@@ -118,6 +118,13 @@ def build_parser() -> argparse.ArgumentParser:
     server.add_argument("--projects-per-hub", type=int, default=3)
     server.add_argument("--users-per-project", type=int, default=8)
     server.add_argument(
+        "--people-per-hub",
+        type=int,
+        default=0,
+        help="draw each generated project's users from this many people of its hub (0: a new "
+        "person for each membership)",
+    )
+    server.add_argument(
         "--big-project-users", type=int, default=0, help="add a project with this many users"
     )
     server.add_argument("--latency", type=float, default=0.0, help="seconds added to each answer")
@@ -349,6 +356,7 @@ def run_demo_server(args: argparse.Namespace) -> int:
         hubs=args.hubs,
         projects_per_hub=args.projects_per_hub,
         users_per_project=args.users_per_project,
+        people_per_hub=args.people_per_hub,
         big_project_users=args.big_project_users,
     )
     faults = Faults(

@@ -111,6 +111,9 @@ class DemoSize:
     users_per_project: int = 8
     big_project_users: int = 0
     """When above 0, a hub ``load-test`` holds one project with this many users."""
+    people_per_hub: int = 0
+    """When above 0, each generated project's users are drawn from this many people of its hub
+    (an access matrix of that many people × its projects); else a new person each time."""
 
 
 class DemoConflict(Exception):
@@ -163,6 +166,8 @@ class DemoStore:
         self.removes = 0
         #: Each hub user's access to the hub itself, made when first asked (deterministic).
         self._hub_access: dict[tuple[str, int], HubAccess] = {}
+        #: While the data is built: each hub's user ids as a set (see ``_join``).
+        self._joined: dict[str, set[int]] = {}
         self._build_showcase(random.Random("showcase"))
         self._build_filler(random.Random(self.size.seed))
 
@@ -330,8 +335,14 @@ class DemoStore:
         reviewer: bool = False,
         teams: Sequence[tuple[int, str]] | None = (),
     ) -> None:
-        if user.id not in hub.user_ids:
+        # A set beside the list, made again when the list was changed elsewhere: a hub of
+        # 50,000 users is built in a second, not in minutes of list scans.
+        known = self._joined.get(hub.id)
+        if known is None or len(known) != len(hub.user_ids):
+            known = self._joined[hub.id] = set(hub.user_ids)
+        if user.id not in known:
             hub.user_ids.append(user.id)
+            known.add(user.id)
         project.members[user.id] = Membership(
             role=role,
             is_reviewer=reviewer,
@@ -480,6 +491,7 @@ class DemoStore:
 
     def _build_filler(self, rng: random.Random) -> None:
         size = self.size
+        pools: dict[str, list[DemoUser]] = {}
         for n in range(size.hubs):
             company = f"{rng.choice(COMPANY)} {rng.choice(KIND)}"
             name = f"{_slug(company)}-{n + 1}"
@@ -505,10 +517,14 @@ class DemoStore:
                     access=access,
                     status=rng.choice(STATUSES),
                 )
-                for u in range(size.users_per_project):
+                pool = pools.setdefault(
+                    hub.id, [self._person(rng, domain) for _ in range(size.people_per_hub)]
+                )
+                drawn = rng.sample(pool, min(len(pool), size.users_per_project)) if pool else None
+                for u in range(size.users_per_project if drawn is None else len(drawn)):
                     role = "Admin" if u == 0 else rng.choice(("Reader", "Reader", "Editor"))
                     teams = [rng.choice(TEAMS)] if rng.random() < 0.5 else None
-                    user = self._person(rng, domain)
+                    user = self._person(rng, domain) if drawn is None else drawn[u]
                     self._join(hub, project, user, role, reviewer=rng.random() < 0.2, teams=teams)
             for _ in range(2 if hub.whitelisted_domains else 0):
                 hub.user_ids.append(self._person(rng, partner).id)

@@ -8,12 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable
 
 from hubtui.demo import Faults
 from hubtui.tui.screens.access_matrix import AccessMatrixScreen
 from hubtui.tui.screens.hub_people import HubPeopleScreen
 from hubtui.tui.screens.who import WhoScreen
+from hubtui.tui.widgets.matrix_view import MatrixView
 from tests.tui.conftest import press, running, screen_words, settle
 
 
@@ -68,10 +68,9 @@ async def test_the_matrix_scrolls_both_ways_at_80x24_with_the_person_frozen() ->
         await press(pilot, "M")
         screen = pilot.app.screen
         assert isinstance(screen, AccessMatrixScreen)
-        table = screen.query_one(DataTable)
-        assert table.fixed_columns == 1
+        table = screen.query_one(MatrixView)
         assert table.row_count == 13
-        assert len(table.columns) == 3 + 3
+        assert len(table.labels) == 3 + 3
         await press(pilot, *["right"] * 6)
         await settle(pilot)
         assert table.scroll_x > 0  # scrolled to the last project

@@ -1,26 +1,55 @@
 """`M`: the access matrix of a hub, people × projects, each cell the role, ``LIMITED`` or empty.
 
-A stock ``DataTable``: it scrolls both ways at 80×24 with the person (the first column) and the
-project names (the header) frozen. Every cell is a plain ``Text``: a server's name is never
-read as markup.
+A :class:`~hubtui.tui.widgets.matrix_view.MatrixView`: it scrolls both ways at 80×24 with the
+person (the first column) and the project names (the header) frozen, and draws only the cells on
+screen, so a hub of 500 projects shows at once. Every cell is plain text, made inert: a server's
+name is never read as markup.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
-from typing import ClassVar
+from typing import ClassVar, overload
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from hubtui.core.hub_people import LIMITED_CELL, HubPeople, Matrix, access_matrix
 from hubtui.core.text import inert
 from hubtui.core.words import seen_words
 from hubtui.tui.widgets.chrome import KeyFooter
+from hubtui.tui.widgets.matrix_view import MatrixView
+
+
+class _Rows(Sequence[list[str]]):
+    """The matrix's rows as the view draws them, each made when it is drawn."""
+
+    def __init__(self, matrix: Matrix, now: datetime) -> None:
+        self.matrix = matrix
+        self.now = now
+
+    def __len__(self) -> int:
+        return len(self.matrix.rows)
+
+    @overload
+    def __getitem__(self, index: int) -> list[str]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[list[str]]: ...
+    def __getitem__(self, index: int | slice) -> list[str] | list[list[str]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        person, cells = self.matrix.rows[index]
+        return [
+            inert(person.email or person.name),
+            inert(person.hub_role or "—"),
+            seen_words(person.seen, self.now),
+            *cells,
+        ]
 
 
 class AccessMatrixScreen(Screen[None]):
@@ -34,7 +63,7 @@ class AccessMatrixScreen(Screen[None]):
     DEFAULT_CSS = """
     AccessMatrixScreen #matrix-title { height: 1; padding: 0 1; text-style: bold; }
     AccessMatrixScreen #matrix-note { height: auto; max-height: 2; padding: 0 1; }
-    AccessMatrixScreen DataTable { height: 1fr; }
+    AccessMatrixScreen MatrixView { height: 1fr; }
     """
 
     def __init__(self, answer: HubPeople, now: datetime) -> None:
@@ -54,39 +83,21 @@ class AccessMatrixScreen(Screen[None]):
         if not self.answer.complete:
             note = f"INCOMPLETE: {inert(self.answer.incomplete_words())}. {note}"
         yield Static(Text(note), id="matrix-note")
-        table: DataTable[Text] = DataTable(
-            id="matrix", fixed_columns=1, cursor_type="cell", zebra_stripes=True
-        )
-        yield table
+        labels = ["Person", "Hub role", "Last sign-in"]
+        labels += [inert(project.name) for project in self.matrix.projects]
+        yield MatrixView(labels, _Rows(self.matrix, self.now), id="matrix")
         yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_column(Text("Person"), key="person")
-        table.add_column(Text("Hub role"), key="role")
-        table.add_column(Text("Last sign-in"), key="seen")
-        for project in self.matrix.projects:  # whole: the table scrolls sideways instead
-            table.add_column(Text(inert(project.name)), key=str(project.id))
-        for person, cells in self.matrix.rows:
-            table.add_row(
-                Text(inert(person.email or person.name)),
-                Text(inert(person.hub_role or "—")),
-                Text(seen_words(person.seen, self.now)),
-                *(
-                    Text(cell, style="bold reverse" if cell == LIMITED_CELL else "")
-                    for cell in cells
-                ),
-                key=person.key,
-            )
-        table.focus()
+        self.query_one(MatrixView).focus()
 
     def action_back(self) -> None:
         self.dismiss()
 
-    @on(DataTable.CellSelected)
-    def _cell(self, event: DataTable.CellSelected) -> None:
+    @on(MatrixView.CellChosen)
+    def _cell(self, event: MatrixView.CellChosen) -> None:
         """enter: the highlighted cell in words (who, where, what), whatever the columns' width."""
-        row, column = event.coordinate
+        row, column = event.row, event.column
         if not (0 <= row < len(self.matrix.rows)):
             return
         person, cells = self.matrix.rows[row]
