@@ -115,8 +115,36 @@ async def take_snapshot(
             else:
                 why = failed.get((hub.id, str(project_id)), "no answer before the search ended")
                 lists[key] = (False, why, [])
+    lists.update(await _hub_users(client, hubs, concurrency))
     scope = "all hubs" if every_hub else ", ".join(hub.name for hub in hubs)
     return Snapshot(origin, profile or "", scope, taken, lists)
+
+
+async def _hub_users(
+    client: HubClient, hubs: Sequence[Hub], concurrency: int
+) -> dict[ListKey, tuple[bool, str, Sequence[dict[str, Any]]]]:
+    """Each hub's users as sent (their hub role and last sign-in: the access matrix of a date),
+    or why not: a server that does not offer the list has the snapshot without it."""
+    import asyncio
+
+    from hubtui.api import HubError
+
+    limiter = asyncio.Semaphore(max(1, concurrency))
+    found: dict[ListKey, tuple[bool, str, Sequence[dict[str, Any]]]] = {}
+
+    async def one(hub: Hub) -> None:
+        async with limiter:
+            try:
+                users = await client.list_hub_users(hub.id)
+            except HubError as error:
+                found[ListKey("hub_users", hub.id)] = (False, str(error), [])
+                return
+        found[ListKey("hub_users", hub.id)] = (True, "", [u.as_sent() for u in users])
+
+    async with asyncio.TaskGroup() as group:
+        for hub in hubs:
+            group.create_task(one(hub))
+    return found
 
 
 async def seed_last_week(

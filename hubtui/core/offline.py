@@ -31,10 +31,15 @@ OFFLINE_TOKEN = "offline"  # noqa: S105
 class StoredAnswers(httpx.AsyncBaseTransport):
     """Answers reads from the store of one server and profile; refuses every change."""
 
-    def __init__(self, store: StorePort, origin: str, profile: str | None) -> None:
+    def __init__(
+        self, store: StorePort, origin: str, profile: str | None, *, at: int | None = None
+    ) -> None:
         self.store = store
         self.origin = origin
         self.profile = profile
+        #: A snapshot: every list as it read it (None: each list as last read).
+        self.at = at
+        self._reads: dict[ListKey, Any] | None = None
         #: When the list of the last answer was read (``stored 14:02``), for the screen showing it.
         self.last_words: str | None = None
 
@@ -71,12 +76,31 @@ class StoredAnswers(httpx.AsyncBaseTransport):
         return self._user(read.hub, read.project, read.user)
 
     def _kept(self, key: ListKey) -> list[dict[str, Any]] | None:
+        if self.at is not None:
+            return self._as_of(key, self.at)
         found = self.store.last_known(self.origin, self.profile, key)
         if found is None:
             return None
         records, read_at = found
         self.last_words = stored_words(read_at)
         return records
+
+    def _as_of(self, key: ListKey, snapshot_id: int) -> list[dict[str, Any]] | None:
+        """The list as snapshot ``snapshot_id`` read it (None: it did not read it, or failed)."""
+        if self._reads is None:
+            info = self.store.snapshot(snapshot_id)
+            if (info.origin, info.profile) != (self.origin, self.profile or ""):
+                raise StoreError(f"Snapshot #{snapshot_id} is not of this server and profile.")
+            self._reads = dict(self.store.reads(snapshot_id))
+            self.last_words = f"snapshot #{snapshot_id}, {info.taken}"
+        read = self._reads.get(key)
+        if read is None and key.kind == "hub":  # a snapshot of all hubs: the hub from its list
+            hubs = self._as_of(ListKey("hubs"), snapshot_id) or []
+            found = [h for h in hubs if isinstance(h, dict) and h.get("Id") == key.hub]
+            return found or None
+        if read is None or not read.ok:
+            return None
+        return [self.store.record(h) for h in read.hashes]
 
     def _list(self, key: ListKey, what: str) -> httpx.Response:
         records = self._kept(key)
@@ -86,6 +110,10 @@ class StoredAnswers(httpx.AsyncBaseTransport):
 
     def _hub(self, matches: Callable[[dict[str, Any]], bool], given: str) -> httpx.Response:
         hubs = self._kept(ListKey("hubs")) or []
+        if self.at is not None and self._reads is not None:  # a snapshot of chosen hubs
+            for key, read in self._reads.items():
+                if key.kind == "hub" and read.ok:
+                    hubs += [self.store.record(h) for h in read.hashes]
         for hub in hubs:
             if isinstance(hub, dict) and matches(hub):
                 return _json(hub)
@@ -122,7 +150,9 @@ def _not_read(what: str) -> httpx.Response:
     return response
 
 
-def open_offline(path: Path, origin: str, profile: str | None) -> StoredAnswers:
-    """The stored answers of a server, its store opened read only (:class:`StoreError` when it
-    cannot be)."""
-    return StoredAnswers(Store.open(path, read_only=True), origin, profile)
+def open_offline(
+    path: Path, origin: str, profile: str | None, *, at: int | None = None
+) -> StoredAnswers:
+    """The stored answers of a server (``at``: as snapshot ``at`` read them), its store opened
+    read only (:class:`StoreError` when it cannot be)."""
+    return StoredAnswers(Store.open(path, read_only=True), origin, profile, at=at)

@@ -237,6 +237,12 @@ def add_people_commands(command: Callable[[str, str], argparse.ArgumentParser]) 
         "not be read (the answer is then incomplete, and says so)",
     )
     access.add_argument("hub", metavar="HUB")
+    access.add_argument(
+        "--at",
+        metavar="SNAPSHOT",
+        help="the matrix as a snapshot kept read it (#3, or a date: the latest taken by then), "
+        "from the store: nothing is sent; hubtui diff compares two",
+    )
     review = command(
         "review",
         "the decisions file of an access review: every project membership of each person who "

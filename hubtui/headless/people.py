@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 
 def main(args: argparse.Namespace, workspace: Workspace) -> int:
     """hub-users, access and resend-invite."""
+    if args.command == "access" and args.at is not None:
+        return asyncio.run(_access_at(args, workspace))
 
     async def read(client: HubClient) -> int:
         if args.command == "resend-invite":
@@ -225,6 +227,36 @@ async def _access(
     if not answer.complete:
         return table, REFUSED
     return table, OK if matrix.rows else NOTHING
+
+
+async def _access_at(args: argparse.Namespace, workspace: Workspace) -> int:
+    """access --at N: the matrix as snapshot N read it, from the store (nothing is sent)."""
+    from hubtui.api import HubError
+    from hubtui.core.connect import DEMO_BASE_URL, client_of
+    from hubtui.core.offline import OFFLINE_TOKEN, StoredAnswers
+    from hubtui.core.store import StoreError
+    from hubtui.core.workspace import DEMO_SERVER, NoSnapshots
+    from hubtui.headless.history import _pick
+    from hubtui.headless.output import NOT_SENT
+
+    try:
+        keeper = workspace.snapshot_keeper()
+        store = keeper.open(read_only=True)
+    except (NoSnapshots, StoreError) as error:
+        raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
+    with store:
+        number = _pick(store, keeper.origin, keeper.profile, args.at)
+        taken = store.snapshot(number).taken
+        answers = StoredAnswers(store, keeper.origin, keeper.profile, at=number)
+        demo = workspace.identity.server == DEMO_SERVER
+        base_url = DEMO_BASE_URL if demo else workspace.settings.base_url
+        assert base_url is not None
+        print(f"As snapshot #{number} read it ({inert(taken)}).", file=sys.stderr)
+        async with client_of(workspace.settings, base_url, OFFLINE_TOKEN, answers) as client:
+            try:
+                return print_answer(args, *await _access(args, client, workspace))
+            except HubError as error:
+                raise Stop(REFUSED, inert(str(error), limit=1000)) from None
 
 
 async def _resend(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:

@@ -162,3 +162,37 @@ def test_a_review_file_edited_is_applied_and_untouched_changes_nothing(
     status, out, _ = run(capsys, *base, "users", "acme-build", "1001", "--format", "json")
     dana = next(u for u in json.loads(out) if u["User"]["Email"] == "dana.whitfield@acme-build.com")
     assert dana["Role"] == "Reader"
+
+
+def test_the_matrix_of_a_snapshot_is_read_from_the_store_and_sends_nothing(
+    capsys: pytest.CaptureFixture[str], server: str
+) -> None:
+    from tests.headless.conftest import demo_stats
+
+    base = ("--base-url", server)
+    assert run(capsys, *base, "snapshot", "acme-build")[0] == 0
+    status, out, err = run(
+        capsys,
+        *base,
+        "set-role",
+        "acme-build",
+        "1001",
+        "chloe.moreau@acme-build.com",
+        "Admin",
+        "--yes",
+    )
+    assert status == 0, err
+    requests = demo_stats(server)["requests"]
+    status, out, err = run(capsys, *base, "access", "acme-build", "--at", "#1", "--format", "csv")
+    assert status == 0, err
+    assert "As snapshot #1 read it" in err
+    rows = {r["email"]: r for r in csv.DictReader(io.StringIO(out))}
+    assert rows["chloe.moreau@acme-build.com"]["Harbour Bridge Retrofit"] == "Reader"  # as it was
+    assert rows["hamid.karimi@northwind-eng.com"]["hub role"] == "Guest"  # the hub's users kept too
+    assert demo_stats(server)["requests"] == requests  # nothing was sent
+    status, out, _ = run(capsys, *base, "access", "acme-build", "--format", "csv")
+    now = {r["email"]: r for r in csv.DictReader(io.StringIO(out))}
+    assert now["chloe.moreau@acme-build.com"]["Harbour Bridge Retrofit"] == "Admin"
+    status, _, err = run(capsys, *base, "access", "acme-build", "--at", "#7")
+    assert status == 1
+    assert "there is no snapshot #7" in err
