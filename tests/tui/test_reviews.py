@@ -153,3 +153,20 @@ async def test_read_only_a_review_is_previewed_and_nothing_is_sent() -> None:
         await press(pilot, "a")
         await settle(pilot)
     assert BJORN in hub_users(store)
+
+
+async def test_o_on_a_person_search_offboards_the_person_found(tmp_path: Path) -> None:
+    store = DemoStore()
+    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "all")
+    async with running(size=(80, 24), store=store, keeper=keeper) as pilot:
+        await press(pilot, "w")
+        await type_text(pilot, BJORN)
+        await press(pilot, "enter")
+        await settle(pilot)
+        await burst(pilot, ["O"])
+        assert isinstance(pilot.app.screen, StagedScreen)
+        assert "removed from the hub (was Guest)" in screen_words(pilot)
+        await press(pilot, "a", "y")
+        await settle(pilot)
+        assert "Review #1 kept" in screen_words(pilot)
+    assert BJORN not in hub_users(store)

@@ -17,7 +17,7 @@ from hubtui.core.words import seen_words, when_both
 from hubtui.tui.messages import FindPerson, HubPeopleLoaded
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import FanOutScreen
-from hubtui.tui.screens.reviewing import Reviewing
+from hubtui.tui.screens.reviewing import OFFBOARD_BINDING, Reviewing
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -98,14 +98,7 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
             tooltip="the decisions as one preview, read again now; a applies them and keeps "
             "the review in the store (hubtui reviews)",
         ),
-        Binding(
-            "O",
-            "offboard",
-            "Offboard",
-            show=False,
-            tooltip="the highlighted person out of every hub they are in (found by the person "
-            "search), as one preview; the change log (c) reverts it",
-        ),
+        OFFBOARD_BINDING,
         Binding(
             "l",
             "needs_a_look",

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from textual import work
+from textual.binding import Binding
 from textual.content import Content
 
 from hubtui.core.review import Decision, ReviewRow
@@ -112,53 +113,8 @@ class Reviewing:
 
     def action_offboard(self) -> None:
         person = self.table.highlighted_record
-        if person is None:
-            return
-        self.notify(
-            f"Finding {inert(person.email, limit=60)} in every hub: the preview opens once read.",
-            markup=False,
-        )
-        self._offboard(person)
-
-    @work(exclusive=True, group="offboard", exit_on_error=False)
-    async def _offboard(self, person: HubPerson) -> None:
-        from hubtui.api import HubError
-        from hubtui.core.batch import ChangeSet
-        from hubtui.core.review import now_words, offboarding, offboarding_reviews
-        from hubtui.tui.screens.batch import StagedScreen
-
-        session = self.session
-        started = now_words()
-        try:
-            client = await session.client()
-            hubs = list(await client.list_hubs())
-            answer = await offboarding(
-                client,
-                person.email,
-                hubs,
-                concurrency=session.concurrency,
-                deadline=session.search_deadline,
-            )
-        except HubError as error:
-            self.notify(
-                f"Not read, nothing staged: {inert(str(error))}", severity="error", markup=False
-            )
-            return
-        if answer.not_read:
-            self.notify(
-                "Incomplete: not read, they may have access there too: "
-                + inert("; ".join(answer.not_read), limit=400),
-                severity="warning",
-                markup=False,
-                timeout=15,
-            )
-        if not answer.rows:
-            self.notify(f"{inert(person.email)} has no access to remove.", markup=False)
-            return
-        changes = ChangeSet()
-        changes.stage(answer.rows)
-        reviews = offboarding_reviews(answer, "", started)
-        self.app.push_screen(StagedScreen(changes, reviews=reviews))
+        if person is not None:
+            offboard(self, person.email)
 
     def action_resend(self) -> None:
         """Ask, then send the invitation again to the marked (or highlighted) people whose
@@ -226,3 +182,59 @@ class Reviewing:
         )
         self.table.clear_marks()
         self.load()
+
+
+#: The offboarding key, on the hub's people and on a person search's results.
+OFFBOARD_BINDING = Binding(
+    "O",
+    "offboard",
+    "Offboard",
+    show=False,
+    tooltip="the person out of every hub they are in (found by the person search), as one "
+    "preview kept as a review; the change log (c) reverts it",
+)
+
+
+def offboard(screen: Any, email: str) -> None:
+    """Find ``email`` in every hub, then open the preview of taking them out of each."""
+    screen.notify(
+        f"Finding {inert(email, limit=60)} in every hub: the preview opens once read.",
+        markup=False,
+    )
+    screen.run_worker(_offboarding(screen, email), group="offboard", exclusive=True)
+
+
+async def _offboarding(screen: Any, email: str) -> None:
+    from hubtui.api import HubError
+    from hubtui.core.batch import ChangeSet
+    from hubtui.core.review import now_words, offboarding, offboarding_reviews
+    from hubtui.tui.screens.batch import StagedScreen
+
+    session = screen.session
+    started = now_words()
+    try:
+        client = await session.client()
+        hubs = list(await client.list_hubs())
+        answer = await offboarding(
+            client, email, hubs, concurrency=session.concurrency, deadline=session.search_deadline
+        )
+    except HubError as error:
+        screen.notify(
+            f"Not read, nothing staged: {inert(str(error))}", severity="error", markup=False
+        )
+        return
+    if answer.not_read:
+        screen.notify(
+            "Incomplete: not read, they may have access there too: "
+            + inert("; ".join(answer.not_read), limit=400),
+            severity="warning",
+            markup=False,
+            timeout=15,
+        )
+    if not answer.rows:
+        screen.notify(f"{inert(email)} has no access to remove.", markup=False)
+        return
+    changes = ChangeSet()
+    changes.stage(answer.rows)
+    reviews = offboarding_reviews(answer, "", started)
+    screen.app.push_screen(StagedScreen(changes, reviews=reviews))

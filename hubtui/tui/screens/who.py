@@ -27,6 +27,7 @@ from hubtui.tui.present import LIMITED_BADGE, hub_label, user_name
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.marking import MARK_BINDINGS, Marking
 from hubtui.tui.screens.project_users import explain_access
+from hubtui.tui.screens.reviewing import OFFBOARD_BINDING
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -116,6 +117,7 @@ class WhoScreen(Marking, ListScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "copy", "Copy summary", tooltip="copy the summary of the findings"),
         *MARK_BINDINGS,
+        OFFBOARD_BINDING,
     ]
     LEGEND = (
         "ROLE (member): a direct member with that role.",
@@ -245,7 +247,23 @@ class WhoScreen(Marking, ListScreen[None]):
     def _highlighted(self, event: RecordTable.Highlighted) -> None:
         self._explain(event.record)
 
+    def action_offboard(self) -> None:
+        """The highlighted person (or the email searched for) out of every hub they are in."""
+        record = self.table.highlighted_record
+        user = None if record is None else record[1].user
+        email = user.user.email if user is not None else None
+        if not email and self.person.kind == "email":
+            email = self.person.text.strip()
+        if not email:
+            self.notify("No person is highlighted: O offboards the highlighted one.", markup=False)
+            return
+        from hubtui.tui.screens.reviewing import offboard
+
+        offboard(self, email)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "offboard" and self.session.read_only:
+            return False
         marking = self.marking_check(action, self.session.read_only)
         if marking is not None:
             return marking
