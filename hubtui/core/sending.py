@@ -168,21 +168,10 @@ class Carried(TypedDict, total=False):
 
 async def plan(client: HubClient, change: Change) -> ChangeRequest:
     """The request :func:`send_change` sends for ``change`` (nothing is sent)."""
-    if change.action == Action.RESEND:
-        assert change.user_id is not None, "an invitation is sent again to a hub user"
-        return await client.plan_update_hub_user(change.hub_id, change.user_id, resend_invite=True)
-    if change.action == Action.HUB_INVITE:
-        return await client.plan_invite(
-            change.hub_id, email=change.email or "", role=str(change.after.get("Role"))
+    if change.action in HUB_ACTIONS:
+        return await _hub_call(
+            change, client.plan_invite, client.plan_update_hub_user, client.plan_remove_hub_user
         )
-    if change.action == Action.HUB_ROLE:
-        assert change.user_id is not None, "a hub role is set for a hub user"
-        return await client.plan_update_hub_user(
-            change.hub_id, change.user_id, role=str(change.after.get("Role"))
-        )
-    if change.action == Action.HUB_REMOVE:
-        assert change.user_id is not None, "a hub user is removed"
-        return await client.plan_remove_hub_user(change.hub_id, change.user_id)
     return await _call(change, client.plan_create, client.plan_update)
 
 
@@ -250,23 +239,35 @@ async def send_change(
 
 async def _request(client: HubClient, change: Change) -> ProjectUser | HubUser | None:
     """The change's request, sent once; None: the server answered with nobody (a removal)."""
-    if change.action == Action.RESEND:
-        assert change.user_id is not None, "an invitation is sent again to a hub user"
-        return await client.update_hub_user(change.hub_id, change.user_id, resend_invite=True)
-    if change.action == Action.HUB_INVITE:
-        return await client.invite_hub_user(
-            change.hub_id, email=change.email or "", role=str(change.after.get("Role"))
+    if change.action in HUB_ACTIONS:
+        answer: HubUser | None = await _hub_call(
+            change, client.invite_hub_user, client.update_hub_user, client.remove_hub_user
         )
-    if change.action == Action.HUB_ROLE:
-        assert change.user_id is not None, "a hub role is set for a hub user"
-        return await client.update_hub_user(
-            change.hub_id, change.user_id, role=str(change.after.get("Role"))
-        )
-    if change.action == Action.HUB_REMOVE:
-        assert change.user_id is not None, "a hub user is removed"
-        await client.remove_hub_user(change.hub_id, change.user_id)
-        return None
+        return answer
     return await _call(change, client.create_project_user, client.update_project_user)
+
+
+#: The changes of a hub's users (no project).
+HUB_ACTIONS = (Action.RESEND, Action.HUB_INVITE, Action.HUB_ROLE, Action.HUB_REMOVE)
+
+
+async def _hub_call(
+    change: Change,
+    invite: Callable[..., Awaitable[T]],
+    update: Callable[..., Awaitable[T]],
+    remove: Callable[..., Awaitable[T]],
+) -> T:
+    """``invite``, ``update`` or ``remove`` (a plan, or the request itself) called with a hub
+    change's values: what a dry run prints and what is sent come from the same arguments."""
+    role = str(change.after.get("Role"))
+    if change.action == Action.HUB_INVITE:
+        return await invite(change.hub_id, email=change.email or "", role=role)
+    assert change.user_id is not None, "a hub user's change names the hub user"
+    if change.action == Action.RESEND:
+        return await update(change.hub_id, change.user_id, resend_invite=True)
+    if change.action == Action.HUB_ROLE:
+        return await update(change.hub_id, change.user_id, role=role)
+    return await remove(change.hub_id, change.user_id)
 
 
 async def _call(

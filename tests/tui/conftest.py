@@ -119,9 +119,9 @@ async def settle(pilot: Pilot[None]) -> None:
         await pilot.pause(0.005)
 
 
-async def send_key(pilot: Pilot[None], key: str) -> None:
-    """One key, as the terminal's driver hands it to the app (Textual's own ``Pilot.press``
-    path, without its two idle waits of 20 ms or more), then every message it caused handled."""
+def hand_key(pilot: Pilot[None], key: str) -> None:
+    """One key handed to the app as the terminal's driver hands it (Textual's own
+    ``Pilot.press`` path, without its idle waits); nothing is awaited."""
     import unicodedata
 
     from textual import events
@@ -140,7 +140,20 @@ async def send_key(pilot: Pilot[None], key: str) -> None:
     event.set_sender(app)
     assert app._driver is not None
     app._driver.send_message(event)
+
+
+async def send_key(pilot: Pilot[None], key: str) -> None:
+    """One key, as the terminal's driver hands it to the app, then every message it caused
+    handled."""
+    hand_key(pilot, key)
     await pilot.pause(0)
+
+
+async def burst(pilot: Pilot[None], keys: list[str]) -> None:
+    """Every key handed to the app at once, as SSH delivers a fast typist's keys; then settled."""
+    for key in keys:
+        hand_key(pilot, key)
+    await settle(pilot)
 
 
 async def press(pilot: Pilot[None], *keys: str) -> None:

@@ -5,42 +5,20 @@ hub; read-only, nothing of it is sent."""
 
 from __future__ import annotations
 
-import unicodedata
 from pathlib import Path
 
 import pytest
-from textual import events
-from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
 
 from hubtui.core.stored import Keeper
 from hubtui.demo import DemoStore
 from hubtui.tui.screens.batch import StagedScreen
 from hubtui.tui.screens.hub_people import HubPeopleScreen
-from tests.tui.conftest import press, running, screen_words, settle, type_text
+from tests.tui.conftest import burst, press, running, screen_words, settle, type_text
 
 BJORN = "bjorn.lindqvist@acme-build.com"
 DANA = "dana.whitfield@acme-build.com"
 FATIMA = "fatima.rahman@northwind-eng.com"
-
-
-async def burst(pilot: Pilot[None], keys: list[str]) -> None:
-    """Every key handed to the app at once, as SSH delivers a fast typist's keys; then settled."""
-    app = pilot.app
-    assert app._driver is not None
-    for key in keys:
-        if len(key) == 1 and not key.isalnum():
-            key = _character_to_key(key)
-        try:
-            char: str | None = unicodedata.lookup(
-                _get_unicode_name_from_key(REPLACED_KEYS.get(key, key))
-            )
-        except KeyError:
-            char = key if len(key) == 1 else None
-        event = events.Key(key, char)
-        event.set_sender(app)
-        app._driver.send_message(event)
-    await settle(pilot)
 
 
 async def to_person(pilot: Pilot[None], email: str) -> None:
