@@ -99,6 +99,17 @@ class Difference:
     user_id: str = ""
     what: str = ""
     """``Role: Reader → Editor``, ``limited reader → direct member``, why not compared …"""
+    tags: frozenset[str] = frozenset()
+    """``admin``: an admin appeared (added as one, or made one); ``limited``: a limited
+    reader came, went or changed. What ``hubtui diff --only`` chooses by, beside the kind."""
+
+    def chosen(self, only: Iterable[str]) -> bool:
+        """Whether ``--only`` (kinds and tags: added, removed, changed, admin, limited) keeps
+        it; a list not compared is always kept (the answer would be incomplete without it)."""
+        wanted = set(only)
+        return (
+            self.kind is Kind.NOT_COMPARED or self.kind.value in wanted or bool(self.tags & wanted)
+        )
 
     def as_record(self) -> dict[str, str]:
         return {
@@ -281,8 +292,11 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
                 kind = Kind.ADDED if before is None else Kind.REMOVED
                 record = after or before or {}
                 what = f"{record.get('Role', '?')}, {_access(record)}"
+                tags = _tags(None, after) if before is None else _tags(before, None)
                 found.append(
-                    Difference("user", kind, *where, who=shown, user_id=user_id, what=what)
+                    Difference(
+                        "user", kind, *where, who=shown, user_id=user_id, what=what, tags=tags
+                    )
                 )
                 continue
             said = _user_changes(before, after)
@@ -295,8 +309,87 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
                         who=shown,
                         user_id=user_id,
                         what="; ".join(said),
+                        tags=_tags(before, after),
                     )
                 )
+    found.extend(_hub_users(old, new, hub, hub_name))
+    return found
+
+
+def _is_admin(user: Record | None) -> bool:
+    return (
+        user is not None
+        and user.get("Role") == "Admin"
+        and sent_field(user, "IsLimited") is not True
+    )
+
+
+def _is_limited(user: Record | None) -> bool:
+    return user is not None and sent_field(user, "IsLimited") is True
+
+
+def _tags(before: Record | None, after: Record | None) -> frozenset[str]:
+    """``admin`` when an admin appeared; ``limited`` when a limited reader came, went or
+    changed."""
+    tags = set()
+    if _is_admin(after) and not _is_admin(before):
+        tags.add("admin")
+    if _is_limited(before) or _is_limited(after):
+        tags.add("limited")
+    return frozenset(tags)
+
+
+def _hub_users(
+    old: Side, new: Side, hub: str | None, hub_name: Callable[[str], str]
+) -> list[Difference]:
+    """Each hub's users: a person added to or removed from the hub, or their hub role changed
+    (a new hub admin is tagged ``admin``). A snapshot that did not keep the list (older ones
+    did not) has nothing to compare, and says nothing."""
+    found: list[Difference] = []
+    for key in sorted(_keys(old, new, "hub_users"), key=lambda k: k.hub):
+        if hub is not None and key.hub != hub:
+            continue
+        a, b = old.reads.get(key), new.reads.get(key)
+        if a is None or b is None or not (a.ok and b.ok) or a.hashes == b.hashes:
+            continue
+        where = (key.hub, hub_name(key.hub), "", "the hub")
+        gone = _by((old.decode(h) for h in a.hashes - b.hashes), _user_key)
+        came = _by((new.decode(h) for h in b.hashes - a.hashes), _user_key)
+        both = {**gone, **came}
+        for user_key in sorted(both, key=lambda k: _who(both[k])[0].lower()):
+            before, after = gone.get(user_key), came.get(user_key)
+            shown, user_id = _who(after or before or {})
+            if before is not None and after is not None:
+                arrow = _arrow("Role", before, after)
+                if not arrow:
+                    continue  # a sign-in or an invitation accepted: not a change of access
+                admin = after.get("Role") == "Admin" and before.get("Role") != "Admin"
+                found.append(
+                    Difference(
+                        "hub user",
+                        Kind.CHANGED,
+                        *where,
+                        who=shown,
+                        user_id=user_id,
+                        what=arrow,
+                        tags=frozenset({"admin"} if admin else ()),
+                    )
+                )
+                continue
+            record = after or before or {}
+            kind = Kind.ADDED if before is None else Kind.REMOVED
+            admin = kind is Kind.ADDED and record.get("Role") == "Admin"
+            found.append(
+                Difference(
+                    "hub user",
+                    kind,
+                    *where,
+                    who=shown,
+                    user_id=user_id,
+                    what=f"hub {record.get('Role', '?')}",
+                    tags=frozenset({"admin"} if admin else ()),
+                )
+            )
     return found
 
 

@@ -158,7 +158,17 @@ def add_history_commands(
     )
     diff.add_argument("items", metavar="HUB | A B", nargs="*")
     diff.add_argument(
-        "--since", help="a snapshot (#3 or 3) or a date (2026-11-17): the latest before"
+        "--since",
+        help="a snapshot (#3 or 3), a date (2026-11-17): the latest before, or previous: the "
+        "latest snapshot (of HUB, when given) against the one before it, for a cron job",
+    )
+    diff.add_argument(
+        "--only",
+        type=_only,
+        metavar="WHAT",
+        help="only these, comma-separated: added, removed, changed, admin (an admin appeared: "
+        "added as one or made one, in a project or the hub), limited (a limited reader came, "
+        "went or changed); lists not compared are always said",
     )
     diff.add_argument(
         "--until", default="now", help="a snapshot, a date, or now (default: read now)"
@@ -290,6 +300,20 @@ def add_people_commands(command: Callable[[str, str], argparse.ArgumentParser]) 
     resend.add_argument(
         "--dry-run", action="store_true", help="print exactly the requests; send nothing"
     )
+
+
+#: What ``diff --only`` chooses by.
+ONLY = ("added", "removed", "changed", "admin", "limited")
+
+
+def _only(text: str) -> frozenset[str]:
+    chosen = frozenset(w.strip() for w in text.split(",") if w.strip())
+    unknown = sorted(chosen - set(ONLY))
+    if unknown or not chosen:
+        raise argparse.ArgumentTypeError(
+            f"{', '.join(unknown) or 'nothing'}: choose from {', '.join(ONLY)}"
+        )
+    return chosen
 
 
 def _days(text: str) -> int:

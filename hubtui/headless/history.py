@@ -209,6 +209,29 @@ def _pick(
     return earlier[-1].id
 
 
+def _latest_two(
+    store: Store, origin: str, profile: str | None, hub: Hub | None, until: str
+) -> tuple[int, int]:
+    """``--since previous``: the snapshot before the latest and the latest (of those that
+    read ``hub``, when given)."""
+    from hubtui.core.store import ListKey
+
+    if until != "now":
+        raise Stop(NOT_SENT, "--since previous compares the two latest snapshots: no --until")
+    kept = store.snapshots(origin, profile)
+    if hub is not None:
+        key = ListKey("projects", hub.id)
+        kept = [s for s in kept if key in store.reads(s.id)]
+    if len(kept) < 2:
+        where = f" of hub {inert(hub.name)}" if hub is not None else ""
+        raise Stop(
+            NOTHING,
+            f"--since previous needs two snapshots{where}; there is {len(kept)}: take another "
+            "with hubtui snapshot",
+        )
+    return kept[-2].id, kept[-1].id
+
+
 def _diff_table(found: list[Difference]) -> Table:
     return Table(
         (
@@ -293,9 +316,12 @@ async def diff_command(
     with open_store(workspace) as store:
         await workspace.seed(store)
         until_id = None
-        if args.until != "now":
-            until_id = _pick(store, origin, profile, args.until)
-        since_id = _pick(store, origin, profile, args.since or "latest", before=until_id)
+        if args.since == "previous":
+            since_id, until_id = _latest_two(store, origin, profile, hub, args.until)
+        else:
+            if args.until != "now":
+                until_id = _pick(store, origin, profile, args.until)
+            since_id = _pick(store, origin, profile, args.since or "latest", before=until_id)
         old = Side.from_store(store, since_id)
         if until_id is None:
             now = await _read_now(client, workspace, [hub.id] if hub else [])
@@ -303,6 +329,8 @@ async def diff_command(
         else:
             new = Side.from_store(store, until_id)
         found = compare(old, new, hub=None if hub is None else hub.id)
+    if args.only:
+        found = [d for d in found if d.chosen(args.only)]
     print(f"From {inert(old.label)} to {inert(new.label)}:", file=sys.stderr)
     return _answer(found, old, new)
 

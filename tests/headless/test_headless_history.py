@@ -21,7 +21,7 @@ def test_the_demo_shows_last_weeks_changes_and_a_new_snapshot_has_none(
     assert {"change": "changed", "person": "aiko.tanaka@acme-build.com"}.items() <= next(
         r for r in rows if r["person"] == "aiko.tanaka@acme-build.com"
     ).items()
-    assert "9 differences" in err
+    assert "10 differences" in err  # ulla.berg left the hub: her project and the hub's list
     assert (tmp_path / "data" / "demo-store.sqlite3").exists()  # apart from the person's own
     assert not (tmp_path / "data" / "store.sqlite3").exists()
     status, _, err = run(capsys, "--demo", "snapshot")
@@ -131,3 +131,55 @@ def test_offline_commands_read_the_newest_snapshot_and_send_nothing(
         capsys, "--demo", "--offline", "diff", "--since", "#1", "--until", "#2", "--format", "json"
     )
     assert status == 1  # two snapshots kept are compared offline
+
+
+def test_a_cron_job_hears_of_a_new_admin_within_the_hour_and_of_nothing_else(
+    capsys: pytest.CaptureFixture[str], server: str
+) -> None:
+    import httpx
+
+    from tests.headless.conftest import DEMO_HEADERS
+
+    base = ("--base-url", server)
+    hourly = ("diff", "acme-build", "--since", "previous", "--only", "admin", "--format", "json")
+    assert run(capsys, *base, "snapshot", "acme-build")[0] == 0
+    status, _, err = run(capsys, *base, *hourly)
+    assert status == 1
+    assert "needs two snapshots of hub acme-build; there is 1" in err
+    assert run(capsys, *base, "snapshot", "acme-build")[0] == 0
+    status, out, _ = run(capsys, *base, *hourly)
+    assert (status, json.loads(out)) == (0, [])  # nothing happened: nothing to mail
+    # Within the hour: an Editor made Reader (not asked for), a project Admin and a hub Admin made.
+    args = ("acme-build", "1001")
+    assert (
+        run(capsys, *base, "set-role", *args, "aiko.tanaka@acme-build.com", "Reader", "--yes")[0]
+        == 0
+    )
+    assert (
+        run(capsys, *base, "set-role", *args, "chloe.moreau@acme-build.com", "Admin", "--yes")[0]
+        == 0
+    )
+    hub = "7d1f0c3e-4b8a-4f6e-9a51-acme00000001"
+    users = httpx.get(f"{server}/v3/hubs/{hub}/users", headers=DEMO_HEADERS).json()
+    diego = next(u for u in users if u["User"]["Email"] == "diego.garcia@acme-build.com")
+    answer = httpx.put(
+        f"{server}/v3/hubs/{hub}/users/{diego['User']['Id']}",
+        json={"Role": "Admin"},
+        headers=DEMO_HEADERS,
+    )
+    assert answer.status_code == 200
+    assert run(capsys, *base, "snapshot", "acme-build")[0] == 0
+    status, out, _ = run(capsys, *base, *hourly)
+    assert status == 1  # something to mail
+    found = {(d["person"], d["level"], d["project"]) for d in json.loads(out)}
+    assert found == {
+        ("chloe.moreau@acme-build.com", "user", "Harbour Bridge Retrofit"),
+        ("diego.garcia@acme-build.com", "hub user", "the hub"),
+    }
+    status, out, _ = run(
+        capsys, *base, "diff", "acme-build", "--since", "previous", "--format", "json"
+    )
+    assert "aiko.tanaka@acme-build.com" in {d["person"] for d in json.loads(out)}  # without --only
+    status, _, err = run(capsys, *base, "diff", "--only", "admins")
+    assert status == 2
+    assert "admins: choose from added, removed, changed, admin, limited" in err
