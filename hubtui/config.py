@@ -65,6 +65,9 @@ class Settings:
     store: str = "all"
     """What is kept on disk of what was read: ``hubs`` (the hub lists, for the start), ``all``
     (every list read, as its latest state) or ``off`` (nothing)."""
+    operator: str | None = None
+    """Who makes the changes, as each change logged and each review kept names them (None: the
+    OS user at the host)."""
 
 
 def config_path(env: Mapping[str, str] | None = None) -> Path:
@@ -141,6 +144,7 @@ def load_settings(
         inactive_after=int(_number(file, "inactive_after", 90, 1, 3650, whole=True)),
         profile=profile,
         store=kept,
+        operator=_operator(env.get("HUBTUI_OPERATOR") or _str(file, "operator")),
     )
     if not need_token:
         return settings
@@ -359,6 +363,19 @@ def _read_file(path: Path) -> dict[str, Any]:
         raise ConfigError(f"Could not read the config file {path}: {exc.strerror}.") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"The config file {path} is not valid TOML: {exc}.") from None
+
+
+def _operator(given: str | None) -> str | None:
+    """The operator's name as given, refused when it is not one line of plain text."""
+    if not given:
+        return None
+    name = " ".join(given.split())
+    if name != given.strip() or len(name) > 100 or inert(name) != name:
+        raise ConfigError(
+            "The operator setting must be a name of at most 100 characters on one line, "
+            "without control or invisible characters."
+        )
+    return name
 
 
 def _str(file: Mapping[str, Any], key: str) -> str | None:

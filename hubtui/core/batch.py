@@ -38,11 +38,10 @@ from hubtui.core.changelog import (
     ChangeLog,
     ChangeLogError,
     Outcome,
+    changes_logged,
     now,
-    parse_line,
 )
 from hubtui.core.emails import email_problem
-from hubtui.core.files import open_reading
 from hubtui.core.sending import ChangedSinceRead, EarlierAddUnknown, send_change
 
 if TYPE_CHECKING:
@@ -728,18 +727,12 @@ def batches_in(log: ChangeLog) -> dict[str, list[Change]]:
     """The batches the change log's file holds for its server and profile (the whole base URL:
     a batch of ``/a`` is never one of ``/b``): each change's last line, by batch id, oldest
     batch first."""
-    path = log.path
-    if path is None or not path.exists():
+    if log.path is None or not log.path.exists():
         return {}
-    latest: dict[str, Change] = {}
-    with open_reading(path) as lines:
-        for raw in lines:
-            change = parse_line(raw.decode("utf-8", "replace"))
-            if change is not None and change.batch and log.owns(change):
-                latest[change.id] = change
     batches: dict[str, list[Change]] = {}
-    for change in latest.values():
-        batches.setdefault(change.batch or "", []).append(change)
+    for change in changes_logged(log):
+        if change.batch:
+            batches.setdefault(change.batch, []).append(change)
     return batches
 
 

@@ -106,6 +106,8 @@ class Change:
     """The batch it was sent in (the same on every change of one batch), if any."""
     reverts: str | None = None
     """For a change of a batch that reverts another, that batch's id."""
+    operator: str = ""
+    """Who made it (the ``operator`` setting, else the OS user at the host)."""
 
     @property
     def where(self) -> str:
@@ -174,6 +176,8 @@ class ChangeLog:
         #: Older names of this same server in the file (lines written before the identity).
         self.aliases: tuple[str, ...] = ()
         self.profile = profile
+        #: Who makes the changes of this log (each line names them).
+        self.operator = ""
         self.changes: list[Change] = []
         self.write_error: str | None = None
         #: Told, in words that end with the line to add by hand, when an outcome is not logged.
@@ -211,6 +215,7 @@ class ChangeLog:
             server=self.server,
             profile=self.profile,
             id=uuid.uuid4().hex[:12],
+            operator=self.operator or change.operator,
         )
 
     def begin(self, change: Change) -> Change:
@@ -513,6 +518,24 @@ class ChangeLog:
                 os.close(descriptor)
         except OSError as exc:
             raise self._error(exc) from None
+
+
+def changes_logged(log: ChangeLog) -> list[Change]:
+    """Every change the log's file holds for its server and profile (the whole base URL: a
+    change of ``/a`` is never one of ``/b``), each as its last line says, in the order they
+    were begun; a change whose process ended before its outcome was logged is unknown."""
+    path = log.path
+    if path is None or not path.exists():
+        return list(log.changes)
+    latest: dict[str, Change] = {}
+    with open_reading(path) as lines:
+        for raw in lines:
+            change = parse_line(raw.decode("utf-8", "replace"))
+            if change is not None and log.owns(change):
+                latest[change.id] = change
+    for change in log.changes:  # this session's, whatever the file could be read for
+        latest[change.id] = change
+    return [_unfinished_as_unknown(c) if c.id not in log._pending else c for c in latest.values()]
 
 
 def parse_line(line: str) -> Change | None:

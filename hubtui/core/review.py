@@ -18,8 +18,6 @@ share it.
 
 from __future__ import annotations
 
-import getpass
-import socket
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -75,13 +73,11 @@ def decision_named(text: str) -> Decision | None:
     return _SPELLINGS.get(" ".join(text.split()).casefold())
 
 
-def operator() -> str:
-    """Who is reviewing: the OS user at the host (never a token, never a password)."""
-    try:
-        user = getpass.getuser()
-    except (KeyError, OSError):
-        user = "unknown"
-    return f"{user}@{socket.gethostname()}"
+def operator(configured: str | None = None) -> str:
+    """Who is reviewing: the ``operator`` setting, else the OS user at the host."""
+    from hubtui.core.operator import operator_name
+
+    return operator_name(configured)
 
 
 @dataclass(frozen=True)
@@ -264,14 +260,14 @@ def outcomes(review: Review, steps: Preview | None, results: Sequence[Result] = 
 
 
 def offboarding_reviews(
-    answer: Offboarding, reason: str, started: str, batch: str = ""
+    answer: Offboarding, reason: str, started: str, batch: str = "", *, reviewer: str = ""
 ) -> list[Review]:
     """An offboarding kept as one review per hub the person was in (a review is of one hub)."""
     return [
         Review(
             hub_id=hub.id,
             hub_name=hub.name,
-            reviewer=operator(),
+            reviewer=reviewer or operator(),
             started=started,
             rows=(row_of(person, Decision.REMOVE, reason, seen="", marks="offboarding"),),
             criteria=f"offboarding {answer.email}",

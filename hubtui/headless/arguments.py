@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "review": "hubtui.headless.review",
     "reviews": "hubtui.headless.review",
     "offboard": "hubtui.headless.review",
+    "log": "hubtui.headless.log",
 }
 HEADLESS = frozenset(COMMANDS)
 
@@ -268,6 +269,14 @@ def add_people_commands(command: Callable[[str, str], argparse.ArgumentParser]) 
         type=_days,
         help="only people who have not signed in for DAYS (90 or 90d) or never",
     )
+    log = command(
+        "log",
+        "the changes sent to this server, from the change log: when, by whom (the operator "
+        "setting, else the OS user at the host), what each changed, its outcome and batch",
+    )
+    log.add_argument("--since", metavar="DATE", help="only changes from this date (2026-11-01)")
+    log.add_argument("--operator", metavar="NAME", help="only changes by this operator")
+    log.add_argument("--person", metavar="EMAIL", help="only changes of this person")
     reviews = command(
         "reviews",
         "the access reviews kept of this server (who reviewed, when, how many of each "

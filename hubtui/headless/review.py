@@ -257,6 +257,7 @@ async def apply_review(
     else:
         print(f"Results: {inert(str(results))}", file=sys.stderr)
     review = _review_of(rows, decisions, given, started, sent, f"decisions file {path.name}")
+    review = replace(review, reviewer=log.operator or review.reviewer)
     await _keep(workspace, review)
     return flow._status(rows, sent, dry_run=False)
 
@@ -479,7 +480,8 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
         return REFUSED if answer.not_read else OK
     results = [] if sent is None else list(sent.results.values())
     batch = "" if sent is None else sent.id
-    for review in offboarding_reviews(answer, args.reason, started, batch):
+    reviewer = workspace.change_log.operator
+    for review in offboarding_reviews(answer, args.reason, started, batch, reviewer=reviewer):
         await _keep(workspace, outcomes(review, preview, results))
     if sent is not None:
         print(

@@ -96,7 +96,7 @@ class Reviewing:
         review = Review(
             hub_id=self.hub.id,
             hub_name=self.hub.name,
-            reviewer=operator(),
+            reviewer=self.session.change_log.operator or operator(),
             started=self.review_started,
             rows=tuple(self.decisions.values()),
             criteria=f"the hub's people (inactive after {days} days)",
@@ -236,5 +236,5 @@ async def _offboarding(screen: Any, email: str) -> None:
         return
     changes = ChangeSet()
     changes.stage(answer.rows)
-    reviews = offboarding_reviews(answer, "", started)
+    reviews = offboarding_reviews(answer, "", started, reviewer=session.change_log.operator)
     screen.app.push_screen(StagedScreen(changes, reviews=reviews))

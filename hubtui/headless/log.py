@@ -1,0 +1,75 @@
+"""``hubtui log``: the changes sent to this server, as the change log holds them: who made each
+(the operator), when, what it changed, its outcome and its batch; filtered by date, operator or
+person. Read from the file alone: nothing is sent, no server is needed."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from hubtui.core.access import person_key
+from hubtui.core.changelog import Change, changes_logged
+from hubtui.core.layout import Column
+from hubtui.core.text import inert
+from hubtui.headless.output import NOTHING, OK, Table, print_answer
+
+if TYPE_CHECKING:
+    from hubtui.core.workspace import Workspace
+
+
+def main(args: argparse.Namespace, workspace: Workspace) -> int:
+    log = workspace.change_log
+    changes = changes_logged(log)
+    if args.since:
+        changes = [c for c in changes if c.time >= args.since]
+    if args.operator:
+        wanted = args.operator.casefold()
+        changes = [c for c in changes if wanted in (c.operator or "").casefold()]
+    if args.person:
+        key = person_key(args.person)
+        changes = [c for c in changes if person_key(c.email or "") == key]
+    print(
+        f"{len(changes):,} changes sent to {inert(workspace.server_label)} in {log.path}.",
+        file=sys.stderr,
+    )
+    return print_answer(args, _table(changes), OK if changes else NOTHING)
+
+
+def _table(changes: list[Change]) -> Table:
+    columns = (
+        "time", "operator", "action", "hub", "project", "email", "change", "outcome", "detail",
+        "batch", "reverts",
+    )  # fmt: skip
+
+    def cells(c: Change) -> tuple[str, ...]:
+        where = "" if not c.project_id else (c.project_name or c.project_id)
+        return (
+            c.time, c.operator, c.action, c.hub_name, where, c.email or "", c.summary,
+            c.outcome, c.detail, c.batch or "", c.reverts or "",
+        )  # fmt: skip
+
+    return Table(
+        (
+            Column("time", "When (UTC)", min_width=16, keep=True),
+            Column("operator", "Operator", min_width=8),
+            Column("email", "Person", min_width=16, keep=True),
+            Column("where", "Where", min_width=10),
+            Column("change", "Change", min_width=14, meaning=True),
+            Column("outcome", "Outcome", width=7, keep=True),
+        ),
+        changes,
+        lambda c: (
+            inert(c.time[:16].replace("T", " ")),
+            inert(str(c.operator or "?")),
+            inert(c.email or c.user_id or "?"),
+            inert(f"{c.hub_name} · {c.where}"),
+            inert(f"{c.action}: {c.summary}"),
+            inert(str(c.outcome)),
+        ),
+        lambda items: [
+            {column: value for column, value in zip(columns, cells(c), strict=True)} for c in items
+        ],
+        empty="no change in the change log matches",
+        csv=(columns, cells),
+    )
