@@ -48,6 +48,7 @@ __all__ = [
     "SCHEMA",
     "Migration",
     "StorePort",
+    "schema_of",
     "ListKey",
     "ListRead",
     "Snapshot",
@@ -817,6 +818,18 @@ def _migrate(db: sqlite3.Connection, path: Path, *, read_only: bool) -> None:
             raise
         db.commit()
         version = step.version
+
+
+def schema_of(path: Path) -> int:
+    """The schema a store file is of now (0: none yet), read without changing it."""
+    if not path.exists():
+        return 0
+    check_existing(path)
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            return _version(db)
+    except sqlite3.Error as error:
+        raise _refusal(path, error) from None
 
 
 def _version(db: sqlite3.Connection) -> int:

@@ -180,7 +180,7 @@ def add_history_commands(
         description="The store of what was read (hub lists, snapshots).",
         allow_abbrev=False,
     )
-    store.add_argument("action", choices=("info", "prune"))
+    store.add_argument("action", choices=("info", "prune", "migrate"))
     store.add_argument("--keep", default="30d", help="prune: keep this much (30d, 12w, 6m)")
 
 

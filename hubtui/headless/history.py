@@ -420,7 +420,21 @@ _KEEP = re.compile(r"^(\d+)([dwm])$")
 
 
 def store_command(args: argparse.Namespace, workspace: Workspace) -> int:
-    with open_store(workspace) as store:
+    from hubtui.core.store import MIGRATIONS, SCHEMA, StoreError, schema_of
+
+    was = None
+    if args.action == "migrate" and workspace.store_path is not None:
+        try:
+            was = schema_of(workspace.store_path)
+        except StoreError as error:
+            raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
+    with open_store(workspace) as store:  # opening applies each step not applied yet
+        if was is not None:
+            applied = [m for m in MIGRATIONS if m.version > was]
+            if not applied:
+                print(f"Schema {SCHEMA}: up to date, nothing to apply.", file=sys.stderr)
+            for step in applied:
+                print(f"Applied schema step {step.version}: {step.what}.", file=sys.stderr)
         if args.action == "prune":
             found = _KEEP.match(args.keep.strip())
             if not found:
@@ -430,8 +444,6 @@ def store_command(args: argparse.Namespace, workspace: Workspace) -> int:
                 )
             days = int(found[1]) * {"d": 1, "w": 7, "m": 30}[found[2]]
             before = stamp(datetime.now(UTC) - timedelta(days=days))
-            from hubtui.core.store import StoreError
-
             try:
                 gone = store.prune(before)
                 store.vacuum()
@@ -442,7 +454,7 @@ def store_command(args: argparse.Namespace, workspace: Workspace) -> int:
                 file=sys.stderr,
             )
         info = store.info()
-        print(f"Store: {info.path}")
+        print(f"Store: {info.path} (schema {SCHEMA})")
         print(
             f"Size: {size_words(info.size)}; {info.records:,} distinct records; "
             f"{info.lists:,} lists"

@@ -183,3 +183,32 @@ def test_a_cron_job_hears_of_a_new_admin_within_the_hour_and_of_nothing_else(
     status, _, err = run(capsys, *base, "diff", "--only", "admins")
     assert status == 2
     assert "admins: choose from added, removed, changed, admin, limited" in err
+
+
+def test_store_migrate_applies_each_step_once_and_refuses_a_newer_store(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import os
+    import sqlite3
+
+    from hubtui.core.store import MIGRATIONS
+
+    path = tmp_path / "data" / "demo-store.sqlite3"
+    path.parent.mkdir(mode=0o700)
+    db = sqlite3.connect(path, isolation_level=None)
+    for statement in MIGRATIONS[0].each():
+        db.execute(statement)
+    db.execute("PRAGMA user_version = 1")
+    db.close()
+    os.chmod(path, 0o600)
+    status, out, err = run(capsys, "--demo", "store", "migrate")
+    assert status == 0, err
+    assert "Applied schema step 2: access reviews" in err
+    assert "(schema 2)" in out
+    status, _, err = run(capsys, "--demo", "store", "migrate")
+    assert "Schema 2: up to date, nothing to apply." in err
+    with sqlite3.connect(path) as newer:
+        newer.execute("PRAGMA user_version = 9")
+    status, _, err = run(capsys, "--demo", "store", "migrate")
+    assert status == 2
+    assert "schema 9; this one reads 2" in err
