@@ -101,23 +101,23 @@ async def apply_command(args: argparse.Namespace, client: HubClient, workspace: 
         from hubtui.headless.review import apply_review
 
         return await apply_review(args, client, workspace, path, header, given)
-    rows = await _wanted_rows(client, given)
+    rows = await wanted_rows(client, given)
     log = workspace.change_log
     wanted = [row.wanted for row in rows if row.wanted is not None]
-    preview = await _prepare(args, client, settings, log, wanted)
+    preview = await read_preview(args, client, settings, log, wanted)
     steps = iter(preview.steps)
     for row in rows:
         if row.wanted is not None:
             step = next(steps)
             row.verdict, row.message = step.verdict.value, step.words
-    _print_preview(preview, [r for r in rows if r.wanted is None])
-    batch = await _send(args, client, settings, log, preview, reverts=None)
+    print_preview(preview, [r for r in rows if r.wanted is None])
+    batch = await send_batch(args, client, settings, log, preview, reverts=None)
     if args.dry_run:
-        return _status(rows, None, dry_run=True)
+        return status_of(rows, None, dry_run=True)
     if batch is not None:
-        _ended(rows, batch)
+        mark_ended(rows, batch)
     try:
-        results = _write_results(path, header, rows, batch.id if batch else "(nothing sent)")
+        results = write_results(path, header, rows, batch.id if batch else "(nothing sent)")
     except OSError as error:  # the batch was sent: its outcomes above and in the change log
         why = inert(refusal_words(path.parent, error))
         print(
@@ -126,7 +126,7 @@ async def apply_command(args: argparse.Namespace, client: HubClient, workspace: 
         )
     else:
         print(f"Results: {inert(str(results))}", file=sys.stderr)
-    return _status(rows, batch, dry_run=False)
+    return status_of(rows, batch, dry_run=False)
 
 
 async def revert_command(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
@@ -176,16 +176,16 @@ async def revert_command(args: argparse.Namespace, client: HubClient, workspace:
             file=sys.stderr,
         )
         return OK if not cannot or already else NOT_SENT
-    preview = await _prepare(args, client, settings, log, wanted)
-    _print_preview(preview, [])
-    batch = await _send(args, client, settings, log, preview, reverts=args.batch)
+    preview = await read_preview(args, client, settings, log, wanted)
+    print_preview(preview, [])
+    batch = await send_batch(args, client, settings, log, preview, reverts=args.batch)
     rows = [Row(None, s.wanted, s.verdict.value, s.words) for s in preview.steps]
     if batch is not None:
-        _ended(rows, batch)
-    return _status(rows, batch, dry_run=args.dry_run)
+        mark_ended(rows, batch)
+    return status_of(rows, batch, dry_run=args.dry_run)
 
 
-def _ended(rows: Sequence[Row], batch: Batch) -> None:
+def mark_ended(rows: Sequence[Row], batch: Batch) -> None:
     """Each row sent now says its outcome, and why when it is not done."""
     by_wanted = {id(r.step.wanted): r for r in batch.results.values()}
     for row in rows:
@@ -195,7 +195,7 @@ def _ended(rows: Sequence[Row], batch: Batch) -> None:
             row.message = result.message or row.message
 
 
-async def _prepare(
+async def read_preview(
     args: argparse.Namespace,
     client: HubClient,
     settings: Settings,
@@ -222,7 +222,7 @@ def _reading(status: StatusLine):  # type: ignore[no-untyped-def]
     return said
 
 
-async def _wanted_rows(client: HubClient, given: Sequence[FileRow]) -> list[Row]:
+async def wanted_rows(client: HubClient, given: Sequence[FileRow]) -> list[Row]:
     """Each row of the file as a wanted row, its hub found by Name or Id as ``hubtui hub``
     finds it (never by DisplayName), its project by id or exact name."""
     from hubtui.api import HubError
@@ -286,7 +286,7 @@ def _project(
     return given, None, f"{why} in hub {inert(hub.name)}: “{inert(given)}” (give the project's id)"
 
 
-def _print_preview(preview: Preview, refused: Sequence[Row]) -> None:
+def print_preview(preview: Preview, refused: Sequence[Row]) -> None:
     """The preview is the command's answer: on stdout (``> plan.txt`` keeps it)."""
     for (_, _), steps in preview.groups().items():
         first = steps[0].wanted
@@ -312,7 +312,7 @@ def _step_line(step: Step) -> str:
     return f"{action:<8} {inert(step.wanted.email)}{line}: {inert(step.words, limit=300)}"
 
 
-async def _send(
+async def send_batch(
     args: argparse.Namespace,
     client: HubClient,
     settings: Settings,
@@ -402,7 +402,7 @@ def _print_outcomes(batch: Batch) -> None:
         print(f"  {ended:<8} {inert(step.wanted.email)}{why}", file=sys.stderr)
 
 
-def _write_results(source: Path, header: Sequence[str], rows: Sequence[Row], batch_id: str) -> Path:
+def write_results(source: Path, header: Sequence[str], rows: Sequence[Row], batch_id: str) -> Path:
     """The file's rows, every column as given, then each one's ``outcome`` and ``message``
     (those of an earlier results file replaced): a file to correct and apply again."""
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -421,7 +421,7 @@ def _write_results(source: Path, header: Sequence[str], rows: Sequence[Row], bat
     return write_export(target, render("csv", context, columns, cells))
 
 
-def _status(rows: Sequence[Row], batch: Batch | None, *, dry_run: bool) -> int:
+def status_of(rows: Sequence[Row], batch: Batch | None, *, dry_run: bool) -> int:
     verdicts = {row.verdict for row in rows}
     if Ended.UNKNOWN.value in verdicts:
         return UNKNOWN_OUTCOME

@@ -172,7 +172,7 @@ async def snapshot_command(
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([T ][\d:]+)?Z?$")
 
 
-def _pick(
+def pick_snapshot(
     store: Store, origin: str, profile: str | None, given: str, *, before: int | None = None
 ) -> int:
     """A snapshot by id (``3``, ``#3``) or the latest taken by a date."""
@@ -320,8 +320,10 @@ async def diff_command(
             since_id, until_id = _latest_two(store, origin, profile, hub, args.until)
         else:
             if args.until != "now":
-                until_id = _pick(store, origin, profile, args.until)
-            since_id = _pick(store, origin, profile, args.since or "latest", before=until_id)
+                until_id = pick_snapshot(store, origin, profile, args.until)
+            since_id = pick_snapshot(
+                store, origin, profile, args.since or "latest", before=until_id
+            )
         old = Side.from_store(store, since_id)
         if until_id is None:
             now = await _read_now(client, workspace, [hub.id] if hub else [])

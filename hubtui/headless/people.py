@@ -55,7 +55,7 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
     return asyncio.run(with_client(args, workspace, read))
 
 
-async def _read_people(client: HubClient, hub: Hub, workspace: Workspace) -> HubPeople:
+async def read_people(client: HubClient, hub: Hub, workspace: Workspace) -> HubPeople:
     """A hub's people, read with the progress on stderr (a terminal's live line)."""
     status = StatusLine()
     answer = await read_hub_people(
@@ -69,7 +69,7 @@ async def _read_people(client: HubClient, hub: Hub, workspace: Workspace) -> Hub
     return answer
 
 
-def _moment(value: object) -> str:
+def moment_cell(value: object) -> str:
     """A date of a hub user for a CSV cell: as read (UTC), the text sent, or empty (never)."""
     if isinstance(value, datetime):
         return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -114,9 +114,9 @@ async def _hub_users(
             user.user.full_name,
             user.role or "",
             user.is_activated,
-            _moment(user.last_web_login),
-            _moment(user.last_addin_login),
-            _moment(user.last_hub_project_activity),
+            moment_cell(user.last_web_login),
+            moment_cell(user.last_addin_login),
+            moment_cell(user.last_hub_project_activity),
             "; ".join(person.marks(now, days)),
         )
 
@@ -159,7 +159,7 @@ async def _access(
     args: argparse.Namespace, client: HubClient, workspace: Workspace
 ) -> tuple[Table, int]:
     hub = await resolve_hub(client, args.hub)
-    answer = await _read_people(client, hub, workspace)
+    answer = await read_people(client, hub, workspace)
     matrix = access_matrix(answer)
     now = datetime.now(UTC)
     names = [p.name for p in matrix.projects]
@@ -208,7 +208,7 @@ async def _access(
     def cells_of(item: Row) -> tuple[Any, ...]:
         person, cells = item
         seen = person.seen
-        moment = "" if seen is None or seen.moment is None else _moment(seen.moment)
+        moment = "" if seen is None or seen.moment is None else moment_cell(seen.moment)
         return (person.email, person.name, person.hub_role or "", moment, *cells)
 
     table = Table(
@@ -236,7 +236,7 @@ async def _access_at(args: argparse.Namespace, workspace: Workspace) -> int:
     from hubtui.core.offline import OFFLINE_TOKEN, StoredAnswers
     from hubtui.core.store import StoreError
     from hubtui.core.workspace import DEMO_SERVER, NoSnapshots
-    from hubtui.headless.history import _pick
+    from hubtui.headless.history import pick_snapshot
     from hubtui.headless.output import NOT_SENT
 
     try:
@@ -245,7 +245,7 @@ async def _access_at(args: argparse.Namespace, workspace: Workspace) -> int:
     except (NoSnapshots, StoreError) as error:
         raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
     with store:
-        number = _pick(store, keeper.origin, keeper.profile, args.at)
+        number = pick_snapshot(store, keeper.origin, keeper.profile, args.at)
         taken = store.snapshot(number).taken
         answers = StoredAnswers(store, keeper.origin, keeper.profile, at=number)
         demo = workspace.identity.server == DEMO_SERVER

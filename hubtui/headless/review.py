@@ -76,10 +76,10 @@ async def _review(
     """review: the decisions file, which ``apply`` takes back (the columns ``apply`` reads
     first, what the reviewer decides on after them, then the decision and its reason)."""
     from hubtui.core.batch_file import USERS_CSV_COLUMNS, users_csv_cells
-    from hubtui.headless.people import _moment, _read_people
+    from hubtui.headless.people import moment_cell, read_people
 
     hub = await resolve_hub(client, args.hub)
-    answer = await _read_people(client, hub, workspace)
+    answer = await read_people(client, hub, workspace)
     now = datetime.now(UTC)
     days = args.stale or workspace.settings.inactive_after
 
@@ -120,7 +120,7 @@ async def _review(
     def cells(item: Item) -> tuple[Any, ...]:
         person, project, user = item
         seen = person.seen
-        moment = "" if seen is None or seen.moment is None else _moment(seen.moment)
+        moment = "" if seen is None or seen.moment is None else moment_cell(seen.moment)
         if project is None:
             given: tuple[Any, ...] = (hub.name, "", person.email, "", "", "", person.name)
             given += ("",) * (len(USERS_CSV_COLUMNS) - len(given))
@@ -206,7 +206,7 @@ async def apply_review(
             to_read.append((index, reader))
         else:
             to_read.append((index, row))
-    read = await flow._wanted_rows(client, [row for _, row in to_read])
+    read = await flow.wanted_rows(client, [row for _, row in to_read])
     for (index, _), done in zip(to_read, read, strict=True):
         found[index] = done
     for (hub_cell, _), held in removals.items():
@@ -235,20 +235,20 @@ async def apply_review(
         found[first_index] = flow.Row(first, wanted, "", "")
     rows = [found[index] for index in range(len(given))]
     wanted_rows = [done.wanted for done in rows if done.wanted is not None]
-    preview = await flow._prepare(args, client, settings, log, wanted_rows)
+    preview = await flow.read_preview(args, client, settings, log, wanted_rows)
     steps = iter(preview.steps)
     for done in rows:
         if done.wanted is not None:
             step = next(steps)
             done.verdict, done.message = step.verdict.value, step.words
-    flow._print_preview(preview, [r for r in rows if r.wanted is None and r.verdict])
-    sent = await flow._send(args, client, settings, log, preview, reverts=None)
+    flow.print_preview(preview, [r for r in rows if r.wanted is None and r.verdict])
+    sent = await flow.send_batch(args, client, settings, log, preview, reverts=None)
     if args.dry_run:
-        return flow._status(rows, None, dry_run=True)
+        return flow.status_of(rows, None, dry_run=True)
     if sent is not None:
-        flow._ended(rows, sent)
+        flow.mark_ended(rows, sent)
     try:
-        results = flow._write_results(path, header, rows, sent.id if sent else "(nothing sent)")
+        results = flow.write_results(path, header, rows, sent.id if sent else "(nothing sent)")
     except OSError as error:
         from hubtui.core.files import refusal_words
 
@@ -259,7 +259,7 @@ async def apply_review(
     review = _review_of(rows, decisions, given, started, sent, f"decisions file {path.name}")
     review = replace(review, reviewer=log.operator or review.reviewer)
     await _keep(workspace, review)
-    return flow._status(rows, sent, dry_run=False)
+    return flow.status_of(rows, sent, dry_run=False)
 
 
 def _review_of(
@@ -473,9 +473,9 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
     if not answer.rows:
         raise Stop(NOTHING, f"{inert(args.email)} has no access to remove in {len(hubs)} hub(s).")
     log = workspace.change_log
-    preview = await flow._prepare(args, client, workspace.settings, log, answer.rows)
-    flow._print_preview(preview, [])
-    sent = await flow._send(args, client, workspace.settings, log, preview, reverts=None)
+    preview = await flow.read_preview(args, client, workspace.settings, log, answer.rows)
+    flow.print_preview(preview, [])
+    sent = await flow.send_batch(args, client, workspace.settings, log, preview, reverts=None)
     if args.dry_run:
         return REFUSED if answer.not_read else OK
     results = [] if sent is None else list(sent.results.values())
@@ -490,6 +490,6 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
         )
     rows = [flow.Row(None, s.wanted, s.verdict.value, s.words) for s in preview.steps]
     if sent is not None:
-        flow._ended(rows, sent)
-    status_now = flow._status(rows, sent, dry_run=False)
+        flow.mark_ended(rows, sent)
+    status_now = flow.status_of(rows, sent, dry_run=False)
     return REFUSED if answer.not_read and status_now == OK else status_now
