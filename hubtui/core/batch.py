@@ -137,6 +137,29 @@ class Wanted:
     """For a removal from the hub, the projects (id, name) the person was seen in: read again
     in the preview, to say what they lose and to keep it for the revert."""
 
+    @classmethod
+    def hub_removal(
+        cls,
+        hub_id: str,
+        hub_name: str,
+        email: str,
+        projects: tuple[tuple[str, str | None], ...],
+        *,
+        line: int | None = None,
+    ) -> Wanted:
+        """A person out of the hub; ``projects`` (id, name): where they were seen, read again in
+        the preview to say what they lose and kept for the revert."""
+        return cls(
+            hub_id=hub_id,
+            hub_name=hub_name,
+            project_id="",
+            project_name=None,
+            email=email,
+            intent=Intent.HUB_REMOVE,
+            line=line,
+            projects=projects,
+        )
+
     @property
     def key(self) -> tuple[str, str, str]:
         return (self.hub_id, self.project_id, person_key(self.email))

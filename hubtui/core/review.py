@@ -178,17 +178,7 @@ def rows_of(hub: Hub, rows: Iterable[ReviewRow]) -> list[Wanted]:
                 for project_id, name in row.direct
             )
         elif row.decision is Decision.REMOVE:
-            wanted.append(
-                Wanted(
-                    hub_id=hub.id,
-                    hub_name=hub.name,
-                    project_id="",
-                    project_name=None,
-                    email=row.email,
-                    intent=Intent.HUB_REMOVE,
-                    projects=row.memberships,
-                )
-            )
+            wanted.append(Wanted.hub_removal(hub.id, hub.name, row.email, row.memberships))
     return wanted
 
 
@@ -346,17 +336,9 @@ async def offboarding(
             if p is not None and u is not None and not u.is_limited
         )
         if hub_user is not None:
-            answer.rows.append(
-                Wanted(
-                    hub_id=hub.id,
-                    hub_name=hub.name,
-                    project_id="",
-                    project_name=None,
-                    email=hub_user.user.email or email,
-                    intent=Intent.HUB_REMOVE,
-                    projects=tuple((str(p.id), p.name) for p, _ in held if p is not None),
-                )
-            )
+            projects = tuple((str(p.id), p.name) for p, _ in held if p is not None)
+            email_sent = hub_user.user.email or email
+            answer.rows.append(Wanted.hub_removal(hub.id, hub.name, email_sent, projects))
             continue
         answer.rows.extend(
             Wanted(

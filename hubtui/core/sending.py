@@ -16,7 +16,7 @@ Write ahead, send once, write the outcome:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict, TypeVar
 
@@ -91,15 +91,20 @@ async def _check_still_as_read(client: HubClient, change: Change) -> None:
         )
 
 
-async def _check_still_invited(client: HubClient, change: Change) -> None:
-    """An invitation is sent again only to a hub user who still has not accepted it."""
+async def _hub_users_now(client: HubClient, change: Change) -> Sequence[HubUser]:
+    """The hub's users read again just before a change of them is sent (else nothing is)."""
     try:
-        users = await client.list_hub_users(change.hub_id)
+        return await client.list_hub_users(change.hub_id)
     except HubError as error:
         raise ChangedSinceRead(
             f"The hub's users could not be read again just before sending ({error}), so "
             "nothing was sent."
         ) from None
+
+
+async def _check_still_invited(client: HubClient, change: Change) -> None:
+    """An invitation is sent again only to a hub user who still has not accepted it."""
+    users = await _hub_users_now(client, change)
     user = next((u for u in users if str(u.user.id) == change.user_id), None)
     if user is None:
         raise ChangedSinceRead("No longer a user of the hub: nothing was sent.")
@@ -112,13 +117,7 @@ async def _check_hub_user(client: HubClient, change: Change) -> None:
     decided from; an invitation only while the person is still not a user of the hub."""
     from hubtui.core.access import person_key
 
-    try:
-        users = await client.list_hub_users(change.hub_id)
-    except HubError as error:
-        raise ChangedSinceRead(
-            f"The hub's users could not be read again just before sending ({error}), so "
-            "nothing was sent."
-        ) from None
+    users = await _hub_users_now(client, change)
     key = person_key(change.email)
     user = next((u for u in users if person_key(u.user.email) == key), None)
     if change.action == Action.HUB_INVITE:

@@ -222,16 +222,7 @@ async def apply_review(
         projects = tuple(
             (row.project, row.cells.get("project name") or None) for _, row in held if row.project
         )
-        wanted = Wanted(
-            hub_id=hub.id,
-            hub_name=hub.name,
-            project_id="",
-            project_name=None,
-            email=first.email,
-            intent=Intent.HUB_REMOVE,
-            line=first.line,
-            projects=projects,
-        )
+        wanted = Wanted.hub_removal(hub.id, hub.name, first.email, projects, line=first.line)
         found[first_index] = flow.Row(first, wanted, "", "")
     rows = [found[index] for index in range(len(given))]
     wanted_rows = [done.wanted for done in rows if done.wanted is not None]
