@@ -6,6 +6,7 @@ Update after an intended change with: pytest tests/tui/test_snapshots.py --snaps
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -37,7 +38,21 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "add_people": ("enter", "enter", "A"),
     "marked_choice": ("enter", "enter", "space", "m"),
     "edit_form": ("enter", "enter", "down", "e"),
+    # A review: the decision dialog, decisions shown in their rows, their preview; the matrix.
+    "decision_dialog": ("enter", "P", "l", "space", "space", "d"),
+    "hub_people_decided": ("enter", "P", "l", "space", "space", "d", "x", *"left", "enter"),
+    "review_preview": ("enter", "P", "l", "space", "space", "d", "x", *"left", "enter", "v"),
+    "access_matrix": ("enter", "P", "M", "right", "right", "right", "down"),
 }
+#: What the hub's people count "3 months ago" to: a fixed day, so that their pictures hold.
+NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("hubtui.tui.screens.hub_people.clock", lambda: NOW)
+
+
 #: Small windows: where you are, both names and the LIMITED word must still read.
 SMALL = {
     name: SCREENS[name]

@@ -59,6 +59,11 @@ def person_row(
     )
 
 
+def clock() -> datetime:
+    """Now, in UTC: what "3 months ago" and "inactive N days" are counted to."""
+    return datetime.now(UTC)
+
+
 class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
     """A hub's people: hub users and project users joined by person."""
 
@@ -132,7 +137,7 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
         self.hub = hub
         self.answer: HubPeople | None = None
         self.only_needs = False
-        self.now = datetime.now(UTC)
+        self.now = clock()
         self._counted: tuple[HubPeople, tuple[str, ...]] | None = None
         self._matrix_asked = False
         #: The review's decisions so far, by person (kept across a reload).
@@ -152,7 +157,7 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
 
     async def fetch(self, client: HubClient) -> HubPeople:
         session = self.session
-        self.now = datetime.now(UTC)
+        self.now = clock()
         return await read_hub_people(
             client,
             self.hub,

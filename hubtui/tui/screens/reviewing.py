@@ -71,11 +71,14 @@ class Reviewing:
 
         self.review_started = self.review_started or now_words()
         days = self.session.settings.inactive_after
+        here = self.table.highlighted_record
         for person in people:
             marks = "; ".join(person.marks(self.now, days))
             seen = seen_words(person.seen, self.now)
             self.decisions[person.key] = row_of(person, decision, reason, seen=seen, marks=marks)
             self.table.update_record(person, key=person.key)
+        if here is not None:  # the cursor stays where the reviewer was
+            self.table.select_key(here.key)
         self.table.clear_marks()
         self.refresh_summary()
 

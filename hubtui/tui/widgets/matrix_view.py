@@ -150,8 +150,9 @@ class MatrixView(ScrollView, can_focus=True, inherit_bindings=False):
                     cell_style = cursor
                 elif cells[n] == EMPHASISED:
                     cell_style = style + Style(bold=True, reverse=True)
-            if start < left:
-                text = text[left - start :]
+            if start < left:  # a column cut at the left says nothing whole: blank instead
+                text = " " * (end - left)
+                cell_style = style
             segments.append(Segment(text, cell_style))
         strip = Strip(segments).crop(0, self.frozen_width + room)
         return strip.extend_cell_length(width, base)
@@ -185,7 +186,8 @@ class MatrixView(ScrollView, can_focus=True, inherit_bindings=False):
             if start < x:
                 x = start
             elif end > x + room:
-                x = end - room
+                # The first column start that shows the cursor's column whole: whole columns.
+                x = next((s for s in self.starts if s >= end - room), start)
         self.scroll_to(x, y, animate=False, immediate=True)
 
     def action_move(self, columns: int, rows: int) -> None:
