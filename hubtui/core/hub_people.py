@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from hubtui.core.access import LIMITED_READER, ROLES, person_key
 
@@ -303,12 +303,44 @@ async def read_hub_people(
     return HubPeople(hub, people, projects, not_read, missing, kept, lists)
 
 
+class MatrixRow(Sequence[str]):
+    """A person's cells, one a project: held as the cells that are not empty, so that a hub of
+    50,000 people × 500 projects costs its memberships, not 25 million cells."""
+
+    __slots__ = ("_filled", "_width")
+
+    def __init__(self, width: int, filled: dict[int, str]) -> None:
+        self._width = width
+        self._filled = filled
+
+    def __len__(self) -> int:
+        return self._width
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._width))]
+        if not -self._width <= index < self._width:
+            raise IndexError(index)
+        return self._filled.get(index % self._width, "")
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 @dataclass(frozen=True)
 class Matrix:
     """People × projects: each cell a role, ``LIMITED`` or empty."""
 
     projects: list[Project]
-    rows: list[tuple[HubPerson, list[str]]]
+    rows: list[tuple[HubPerson, MatrixRow]]
 
 
 def access_matrix(answer: HubPeople) -> Matrix:
@@ -317,12 +349,12 @@ def access_matrix(answer: HubPeople) -> Matrix:
     where = {project.id: n for n, project in enumerate(projects)}
     rows = []
     for person in sorted(answer.people, key=lambda p: (p.email.casefold(), p.name)):
-        cells = [""] * len(projects)
+        filled: dict[int, str] = {}
         for project, user in person.memberships:
             at = where.get(project.id)
             if at is not None:
-                cells[at] = LIMITED_CELL if user.is_limited else user.role
-        rows.append((person, cells))
+                filled[at] = LIMITED_CELL if user.is_limited else user.role
+        rows.append((person, MatrixRow(len(projects), filled)))
     return Matrix(projects, rows)
 
 
