@@ -280,19 +280,12 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
             why = _not_compared(a, b, old.label, new.label)
             found.append(Difference("project", Kind.NOT_COMPARED, *where, what=f"its users: {why}"))
             continue
-        if a.hashes == b.hashes:
-            continue
-        gone = _by((old.decode(h) for h in a.hashes - b.hashes), _user_key)
-        came = _by((new.decode(h) for h in b.hashes - a.hashes), _user_key)
-        both = {**gone, **came}
-        for user_key in sorted(both, key=lambda k: _who(both[k])[0].lower()):
-            before, after = gone.get(user_key), came.get(user_key)
-            shown, user_id = _who(after or before or {})
+        for before, after, shown, user_id in _people_changed(old, new, a, b):
             if before is None or after is None:
                 kind = Kind.ADDED if before is None else Kind.REMOVED
                 record = after or before or {}
                 what = f"{record.get('Role', '?')}, {_access(record)}"
-                tags = _tags(None, after) if before is None else _tags(before, None)
+                tags = _tags(before, after)
                 found.append(
                     Difference(
                         "user", kind, *where, who=shown, user_id=user_id, what=what, tags=tags
@@ -314,6 +307,21 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
                 )
     found.extend(_hub_users(old, new, hub, hub_name))
     return found
+
+
+def _people_changed(
+    old: Side, new: Side, a: ListRead, b: ListRead
+) -> Iterator[tuple[Record | None, Record | None, str, str]]:
+    """Each person of a list read on both sides whose record differs: (before or None, after
+    or None, who, user id), by who they are; nothing when the two reads are the same."""
+    if a.hashes == b.hashes:
+        return
+    gone = _by((old.decode(h) for h in a.hashes - b.hashes), _user_key)
+    came = _by((new.decode(h) for h in b.hashes - a.hashes), _user_key)
+    both = {**gone, **came}
+    for user_key in sorted(both, key=lambda k: _who(both[k])[0].lower()):
+        before, after = gone.get(user_key), came.get(user_key)
+        yield (before, after, *_who(after or before or {}))
 
 
 def _is_admin(user: Record | None) -> bool:
@@ -350,35 +358,18 @@ def _hub_users(
         if hub is not None and key.hub != hub:
             continue
         a, b = old.reads.get(key), new.reads.get(key)
-        if a is None or b is None or not (a.ok and b.ok) or a.hashes == b.hashes:
+        if a is None or b is None or not (a.ok and b.ok):
             continue
         where = (key.hub, hub_name(key.hub), "", "the hub")
-        gone = _by((old.decode(h) for h in a.hashes - b.hashes), _user_key)
-        came = _by((new.decode(h) for h in b.hashes - a.hashes), _user_key)
-        both = {**gone, **came}
-        for user_key in sorted(both, key=lambda k: _who(both[k])[0].lower()):
-            before, after = gone.get(user_key), came.get(user_key)
-            shown, user_id = _who(after or before or {})
+        for before, after, shown, user_id in _people_changed(old, new, a, b):
             if before is not None and after is not None:
-                arrow = _arrow("Role", before, after)
-                if not arrow:
+                what = _arrow("Role", before, after)
+                if not what:
                     continue  # a sign-in or an invitation accepted: not a change of access
-                admin = after.get("Role") == "Admin" and before.get("Role") != "Admin"
-                found.append(
-                    Difference(
-                        "hub user",
-                        Kind.CHANGED,
-                        *where,
-                        who=shown,
-                        user_id=user_id,
-                        what=arrow,
-                        tags=frozenset({"admin"} if admin else ()),
-                    )
-                )
-                continue
-            record = after or before or {}
-            kind = Kind.ADDED if before is None else Kind.REMOVED
-            admin = kind is Kind.ADDED and record.get("Role") == "Admin"
+                kind = Kind.CHANGED
+            else:
+                kind = Kind.ADDED if before is None else Kind.REMOVED
+                what = f"hub {(after or before or {}).get('Role', '?')}"
             found.append(
                 Difference(
                     "hub user",
@@ -386,8 +377,8 @@ def _hub_users(
                     *where,
                     who=shown,
                     user_id=user_id,
-                    what=f"hub {record.get('Role', '?')}",
-                    tags=frozenset({"admin"} if admin else ()),
+                    what=what,
+                    tags=_tags(before, after),
                 )
             )
     return found
