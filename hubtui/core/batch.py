@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from hubtui.core.access import ROLES, find_person, person_key
 from hubtui.core.changelog import (
+    HUB_CHANGES,
     NOT_SENT_WORDS,
     Action,
     Change,
@@ -772,7 +773,7 @@ def revert_of(changes: Iterable[Change]) -> tuple[list[Wanted], list[Change]]:
     for change in changes:
         if change.outcome == Outcome.FAILED:
             continue
-        if change.action in (Action.HUB_ROLE, Action.HUB_REMOVE, Action.HUB_INVITE):
+        if change.action in HUB_CHANGES:
             rows = reverts_of_hub(change)
             wanted.extend(rows)
             if not rows:

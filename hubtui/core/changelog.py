@@ -61,6 +61,10 @@ class Action(StrEnum):
     """Invite a person to the hub (they get an email)."""
 
 
+#: The changes of a hub's users (no project) that a batch decides and a revert puts back.
+HUB_CHANGES = (Action.HUB_ROLE, Action.HUB_REMOVE, Action.HUB_INVITE)
+
+
 class Checked(StrEnum):
     """What reading the list back found, for an add whose outcome was unknown."""
 
@@ -176,8 +180,9 @@ class ChangeLog:
         #: Older names of this same server in the file (lines written before the identity).
         self.aliases: tuple[str, ...] = ()
         self.profile = profile
-        #: Who makes the changes of this log (each line names them).
-        self.operator = ""
+        #: The ``operator`` setting (None: the OS user at the host, found when first needed).
+        self.operator_setting: str | None = None
+        self._operator: str | None = None
         self.changes: list[Change] = []
         self.write_error: str | None = None
         #: Told, in words that end with the line to add by hand, when an outcome is not logged.
@@ -198,6 +203,16 @@ class ChangeLog:
         self._file_id: tuple[int, int] | None = None
         self._file_unknown_adds: dict[tuple[str, str], dict[str, Change]] = {}
 
+    @property
+    def operator(self) -> str:
+        """Who makes the changes of this log, as each line names them: found when the first
+        change is begun, not at every start (a command that changes nothing never asks)."""
+        if self._operator is None:
+            from hubtui.core.operator import operator_name
+
+            self._operator = operator_name(self.operator_setting)
+        return self._operator
+
     def owns(self, change: Change) -> bool:
         """Whether ``change`` was made on this server under this profile: a change of another
         server (another base URL, a path included) or profile is never settled or reverted here."""
@@ -215,7 +230,7 @@ class ChangeLog:
             server=self.server,
             profile=self.profile,
             id=uuid.uuid4().hex[:12],
-            operator=self.operator or change.operator,
+            operator=self.operator,
         )
 
     def begin(self, change: Change) -> Change:

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from hubtui.api.models import HubUser
 
 __all__ = [
-    "HUB_INTENTS",
     "HUB_ROLES",
     "decide_hub",
     "read_hub_users",
@@ -37,10 +36,6 @@ __all__ = [
 
 #: The roles a person has in a hub.
 HUB_ROLES = ("Guest", "Admin")
-#: What a hub's row asks for (any other intent is a project's row).
-HUB_INTENTS = (Intent.HUB_ROLE, Intent.HUB_REMOVE, Intent.HUB_INVITE)
-#: The word of a revert that invites a person again.
-INVITED_AGAIN = "invited again: they get an email"
 
 Lists = Mapping[tuple[str, str], "Sequence[ProjectUser] | HubError"]
 

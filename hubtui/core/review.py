@@ -41,7 +41,6 @@ __all__ = [
     "decision_named",
     "offboarding",
     "offboarding_reviews",
-    "operator",
     "outcome_of",
     "outcomes",
     "rows_of",
@@ -71,13 +70,6 @@ _SPELLINGS = {
 def decision_named(text: str) -> Decision | None:
     """The decision a file's cell names (``keep``, ``reader``, ``remove``), else None."""
     return _SPELLINGS.get(" ".join(text.split()).casefold())
-
-
-def operator(configured: str | None = None) -> str:
-    """Who is reviewing: the ``operator`` setting, else the OS user at the host."""
-    from hubtui.core.operator import operator_name
-
-    return operator_name(configured)
 
 
 @dataclass(frozen=True)
@@ -147,12 +139,6 @@ class Review:
             }
             for row in self.rows
         ]
-
-    def counts(self) -> dict[str, int]:
-        found: dict[str, int] = {}
-        for row in self.rows:
-            found[row.decision.value] = found.get(row.decision.value, 0) + 1
-        return found
 
 
 def now_words() -> str:
@@ -250,14 +236,14 @@ def outcomes(review: Review, steps: Preview | None, results: Sequence[Result] = 
 
 
 def offboarding_reviews(
-    answer: Offboarding, reason: str, started: str, batch: str = "", *, reviewer: str = ""
+    answer: Offboarding, reason: str, started: str, reviewer: str, batch: str = ""
 ) -> list[Review]:
     """An offboarding kept as one review per hub the person was in (a review is of one hub)."""
     return [
         Review(
             hub_id=hub.id,
             hub_name=hub.name,
-            reviewer=reviewer or operator(),
+            reviewer=reviewer,
             started=started,
             rows=(row_of(person, Decision.REMOVE, reason, seen="", marks="offboarding"),),
             criteria=f"offboarding {answer.email}",

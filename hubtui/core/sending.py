@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 from hubtui.api.errors import HubError
 from hubtui.api.versions import is_api_version
-from hubtui.core.changelog import Action, Change, ChangeLog, Outcome, change_outcome
+from hubtui.core.changelog import HUB_CHANGES, Action, Change, ChangeLog, Outcome, change_outcome
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, ChangeRequest, HubClient, ProjectUser
@@ -64,7 +64,7 @@ async def _check_still_as_read(client: HubClient, change: Change) -> None:
     if change.action == Action.RESEND:
         await _check_still_invited(client, change)
         return
-    if change.action in (Action.HUB_ROLE, Action.HUB_REMOVE, Action.HUB_INVITE):
+    if change.action in HUB_CHANGES:
         await _check_hub_user(client, change)
         return
     if change.action != Action.UPDATE or change.before is None or change.user_id is None:
@@ -247,7 +247,7 @@ async def _request(client: HubClient, change: Change) -> ProjectUser | HubUser |
 
 
 #: The changes of a hub's users (no project).
-HUB_ACTIONS = (Action.RESEND, Action.HUB_INVITE, Action.HUB_ROLE, Action.HUB_REMOVE)
+HUB_ACTIONS = (Action.RESEND, *HUB_CHANGES)
 
 
 async def _hub_call(

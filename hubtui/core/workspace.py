@@ -127,9 +127,7 @@ class Workspace:
             on_write_error=on_unlogged,
         )
         self.change_log.aliases = aliases
-        from hubtui.core.operator import operator_name
-
-        self.change_log.operator = operator_name(settings.operator if settings else None)
+        self.change_log.operator_setting = settings.operator if settings else None
         self._reconnect = reconnect
         #: Whether there is a token to read again (not on the demo API, whose token is fixed).
         self.rereads_token = rereads_token

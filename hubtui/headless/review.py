@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from hubtui.core.access import person_key
 from hubtui.core.batch import Intent, Verdict, Wanted
 from hubtui.core.layout import Column
-from hubtui.core.review import Decision, Review, ReviewRow, decision_named, now_words, operator
+from hubtui.core.review import Decision, Review, ReviewRow, decision_named, now_words
 from hubtui.core.text import inert
 from hubtui.core.words import seen_words
 from hubtui.headless.output import (
@@ -247,8 +247,8 @@ async def apply_review(
         print(f"Results not written ({why}): the outcomes are above.", file=sys.stderr)
     else:
         print(f"Results: {inert(str(results))}", file=sys.stderr)
-    review = _review_of(rows, decisions, given, started, sent, f"decisions file {path.name}")
-    review = replace(review, reviewer=log.operator or review.reviewer)
+    criteria = f"decisions file {path.name}"
+    review = _review_of(rows, decisions, given, started, sent, criteria, log.operator)
     await _keep(workspace, review)
     return flow.status_of(rows, sent, dry_run=False)
 
@@ -260,6 +260,7 @@ def _review_of(
     started: str,
     sent: Batch | None,
     criteria: str,
+    reviewer: str,
 ) -> Review:
     """The review of a decisions file: one row per person (the strongest decision of their
     rows: remove, then reader, then keep), with their reasons, what they had and the outcome."""
@@ -303,7 +304,7 @@ def _review_of(
     return Review(
         hub_id="",
         hub_name=", ".join(hubs),
-        reviewer=operator(),
+        reviewer=reviewer,
         started=started,
         rows=tuple(kept),
         criteria=criteria,
@@ -472,7 +473,7 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
     results = [] if sent is None else list(sent.results.values())
     batch = "" if sent is None else sent.id
     reviewer = workspace.change_log.operator
-    for review in offboarding_reviews(answer, args.reason, started, batch, reviewer=reviewer):
+    for review in offboarding_reviews(answer, args.reason, started, reviewer, batch):
         await _keep(workspace, outcomes(review, preview, results))
     if sent is not None:
         print(

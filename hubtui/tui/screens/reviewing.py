@@ -85,7 +85,7 @@ class Reviewing:
     def action_review(self) -> None:
         """The decisions as one preview of their own, read again; applied, the review is kept."""
         from hubtui.core.batch import ChangeSet
-        from hubtui.core.review import Review, operator, rows_of
+        from hubtui.core.review import Review, rows_of
         from hubtui.tui.screens.batch import StagedScreen
 
         if not self.decisions:
@@ -99,7 +99,7 @@ class Reviewing:
         review = Review(
             hub_id=self.hub.id,
             hub_name=self.hub.name,
-            reviewer=self.session.change_log.operator or operator(),
+            reviewer=self.session.change_log.operator,
             started=self.review_started,
             rows=tuple(self.decisions.values()),
             criteria=f"the hub's people (inactive after {days} days)",
@@ -239,5 +239,5 @@ async def _offboarding(screen: Any, email: str) -> None:
         return
     changes = ChangeSet()
     changes.stage(answer.rows)
-    reviews = offboarding_reviews(answer, "", started, reviewer=session.change_log.operator)
+    reviews = offboarding_reviews(answer, "", started, session.change_log.operator)
     screen.app.push_screen(StagedScreen(changes, reviews=reviews))
