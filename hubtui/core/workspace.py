@@ -280,18 +280,21 @@ class Workspace:
 
     def snapshot_keeper(self) -> Keeper:
         """The store, when snapshots can be used now (:class:`NoSnapshots` says why not)."""
-        from hubtui.core.text import inert
-
-        keeper = self.keeper
         if self.offline is not None:
             raise NoSnapshots(
                 "Offline, now cannot be read. hubtui diff --since #M --until #N compares two "
                 "snapshots kept."
             )
+        return self._store_on("snapshot")
+
+    def _store_on(self, what: str) -> Keeper:
+        """The store, unless it is off by the settings or this run (:class:`NoSnapshots`
+        says which, naming ``what`` is then not kept)."""
+        from hubtui.core.text import inert
+
+        keeper = self.keeper
         if keeper is None or keeper.setting == "off":
-            raise NoSnapshots(
-                'The store is off (store = "off" or --no-store): no snapshot is kept.'
-            )
+            raise NoSnapshots(f'The store is off (store = "off" or --no-store): no {what} is kept.')
         if keeper.problem is not None:
             raise NoSnapshots(f"The store is off this run: {inert(keeper.problem, limit=None)}")
         return keeper
@@ -341,14 +344,7 @@ class Workspace:
 
     def review_keeper(self) -> Keeper:
         """The store, when reviews can be kept and read (:class:`NoSnapshots` says why not)."""
-        from hubtui.core.text import inert
-
-        keeper = self.keeper
-        if keeper is None or keeper.setting == "off":
-            raise NoSnapshots('The store is off (store = "off" or --no-store): no review is kept.')
-        if keeper.problem is not None:
-            raise NoSnapshots(f"The store is off this run: {inert(keeper.problem, limit=None)}")
-        return keeper
+        return self._store_on("review")
 
     async def keep_review(self, review: Review) -> int:
         """Keep a review of this server and profile, whole; its number (NoSnapshots,
