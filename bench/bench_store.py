@@ -59,12 +59,12 @@ def main() -> None:
                 Snapshot("bench", "", "all", now(), {key: (True, "", users)})
             )
             wrote = time.perf_counter() - started
-            store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            store.engine.run("PRAGMA wal_checkpoint(TRUNCATE)")
             after_first = size(path)
             second = store.write_snapshot(
                 Snapshot("bench", "", "all", now(), {key: (True, "", changed)})
             )
-            store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            store.engine.run("PRAGMA wal_checkpoint(TRUNCATE)")
             after_second = size(path)
             times = []
             for _ in range(5):

@@ -68,6 +68,12 @@ def add_global_options(parser: argparse.ArgumentParser, *, after_command: bool =
         **flag,
     )
     parser.add_argument(
+        "--store-url",
+        help="a team's store on PostgreSQL (libpq address, no password): snapshots, reviews "
+        "and every change shared there",
+        **default,
+    )
+    parser.add_argument(
         "--offline",
         action="store_true",
         help="read what the store kept of the server instead of the server (read-only)",
@@ -290,6 +296,7 @@ def settings_from(args: argparse.Namespace, *, profile: str | None, flags: bool 
         concurrency=args.concurrency,
         profile=profile,
         store="off" if args.no_store else None,
+        store_url=args.store_url,
         read_only=True if getattr(args, "offline", False) else args.read_only,
         need_token=not (args.demo or getattr(args, "offline", False)),
     )

@@ -68,6 +68,9 @@ class Settings:
     operator: str | None = None
     """Who makes the changes, as each change logged and each review kept names them (None: the
     OS user at the host)."""
+    store_url: str | None = None
+    """A team's store on PostgreSQL (a libpq address, never with a password): snapshots,
+    reviews and the audit trail shared there; None: the local file alone."""
 
 
 def config_path(env: Mapping[str, str] | None = None) -> Path:
@@ -91,6 +94,7 @@ def load_settings(
     concurrency: int | None = None,
     profile: str | None = None,
     store: str | None = None,
+    store_url: str | None = None,
     env: Mapping[str, str] | None = None,
     need_token: bool = True,
 ) -> Settings:
@@ -145,6 +149,7 @@ def load_settings(
         profile=profile,
         store=kept,
         operator=_operator(env.get("HUBTUI_OPERATOR") or _str(file, "operator")),
+        store_url=_store_url(store_url or env.get("HUBTUI_STORE_URL") or _str(file, "store_url")),
     )
     if not need_token:
         return settings
@@ -363,6 +368,18 @@ def _read_file(path: Path) -> dict[str, Any]:
         raise ConfigError(f"Could not read the config file {path}: {exc.strerror}.") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"The config file {path} is not valid TOML: {exc}.") from None
+
+
+def _store_url(given: str | None) -> str | None:
+    """The team store's address as given, refused when it holds a password (see
+    :func:`hubtui.core.team.store_url_problem`)."""
+    if not given:
+        return None
+    from hubtui.core.team import store_url_problem
+
+    if problem := store_url_problem(given):
+        raise ConfigError(problem)
+    return given.strip()
 
 
 def _operator(given: str | None) -> str | None:

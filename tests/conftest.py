@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
+import sqlite3
 import subprocess
 import time
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -16,15 +19,19 @@ from bench.harness import free_port as free_port
 from bench.harness import hubtui_command as hubtui_command
 from bench.harness import running_demo_server as running_demo_server
 from bench.harness import wait_for_port as wait_for_port
+from bench.postgres import PostgresServer
 from hubtui.api import HubClient
+from hubtui.core.store import Store
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 
-#: What the real-terminal, SSH and browser tests drive, by the Debian package that brings it.
+#: What the real-terminal, SSH, browser and team-store tests drive, by the Debian package that
+#: brings it.
 SYSTEM_PACKAGES = {
     "tmux": "tmux",
     "openssh-server": "/usr/sbin/sshd",
     "openssh-client": "ssh",
     "chromium": "chromium",
+    "postgresql": "/usr/lib/postgresql/*/bin/initdb",
 }
 
 
@@ -32,7 +39,7 @@ def missing_packages() -> list[str]:
     return [
         name
         for name, command in SYSTEM_PACKAGES.items()
-        if not (Path(command).exists() if command.startswith("/") else shutil.which(command))
+        if not (glob.glob(command) if command.startswith("/") else shutil.which(command))
     ]
 
 
@@ -46,7 +53,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if not missing or os.geteuid() != 0 or shutil.which("apt-get") is None:
         return
     print(
-        f"\n== installing {' '.join(missing)} for the real-terminal and browser tests", flush=True
+        f"\n== installing {' '.join(missing)} for the real-terminal, browser and team-store tests",
+        flush=True,
     )
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", *missing]):
@@ -132,3 +140,72 @@ def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, 
         status = stop.code if isinstance(stop.code, int) else 2
     out, err = capsys.readouterr()
     return status, out, err
+
+
+# A team store: a real PostgreSQL -----------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """A PostgreSQL server of this test process's own (started once, when first asked for),
+    with the owner's and a member's roles, TLS on and passwords from a password file."""
+    from bench.postgres import find_postgres, running_postgres
+
+    if find_postgres() is None:
+        pytest.fail("PostgreSQL is needed for the team-store tests: apt-get install postgresql")
+    with running_postgres() as server:
+        yield server
+
+
+@pytest.fixture
+def pg_env(postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch) -> PostgresServer:
+    """This test's environment signs in to the server as libpq does (the password file)."""
+    for key, value in postgres.environment().items():
+        monkeypatch.setenv(key, value)
+    return postgres
+
+
+@dataclass
+class StoreAt:
+    """Where one test's store is, on one engine: a file, or a schema of its own on the team
+    server."""
+
+    engine: str
+    target: str
+    """The file's path or the team store's address, as a process of its own takes it."""
+    server: PostgresServer | None = None
+
+    def open(self, *, read_only: bool = False) -> Store:
+        return open_target(self.target, read_only=read_only)
+
+    @property
+    def named(self) -> str:
+        """What the store's messages name it by."""
+        return self.target
+
+    def run_as_owner(self, statement: str) -> None:
+        """Change the store behind hubtui's back (a tampering, a fault)."""
+        if self.server is None:
+            with sqlite3.connect(self.target) as db:
+                db.executescript(statement)
+        else:
+            schema = self.target.split("search_path%3D", 1)[1].split("&", 1)[0]
+            self.server.sql(f"SET search_path = {schema}; {statement}")
+
+
+def open_target(target: str, *, read_only: bool = False) -> Store:
+    """A store by its file or its team address (what a process of its own is given)."""
+    from hubtui.core.store import Store
+
+    if target.startswith("postgresql://"):
+        return Store.open_url(target, read_only=read_only)
+    return Store.open(Path(target), read_only=read_only)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_at(request: pytest.FixtureRequest, tmp_path: Path) -> StoreAt:
+    """The same store tests on both engines: the local file, and a team's PostgreSQL."""
+    if request.param == "sqlite":
+        return StoreAt("sqlite", str(tmp_path / "store.sqlite3"))
+    server: PostgresServer = request.getfixturevalue("pg_env")
+    return StoreAt("postgresql", server.url(schema=server.new_schema()), server)

@@ -748,10 +748,10 @@ def _logged_since(log: ChangeLog, begun: int, change: Change) -> Change | None:
 
 
 def batches_in(log: ChangeLog) -> dict[str, list[Change]]:
-    """The batches the change log's file holds for its server and profile (the whole base URL:
-    a batch of ``/a`` is never one of ``/b``): each change's last line, by batch id, oldest
-    batch first."""
-    if log.path is None or not log.path.exists():
+    """The batches the change log's file (and the team store, where there is one) holds for its
+    server and profile (the whole base URL: a batch of ``/a`` is never one of ``/b``): each
+    change's last line, by batch id, oldest batch first."""
+    if (log.path is None or not log.path.exists()) and log.team_lines is None:
         return {}
     batches: dict[str, list[Change]] = {}
     for change in changes_logged(log):

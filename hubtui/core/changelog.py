@@ -31,6 +31,9 @@ from hubtui.core.files import open_private, open_reading
 if TYPE_CHECKING:
     from hubtui.api import HubError
 
+    #: The team's change lines of this server: of a hub, a project and an action when given.
+    TeamLines = Callable[[str | None, str | None, str | None], list[str]]
+
 
 class Outcome(StrEnum):
     """How a change ended, as its log line says."""
@@ -202,6 +205,12 @@ class ChangeLog:
         self._read_upto = 0
         self._file_id: tuple[int, int] | None = None
         self._file_unknown_adds: dict[tuple[str, str], dict[str, Change]] = {}
+        self._file_adds: set[str] = set()
+        #: The team's lines of this server, from the team store's audit trail (None: no team
+        #: store): called with a hub, a project and an action to narrow them, or none.
+        self.team_lines: TeamLines | None = None
+        #: Told when a change's outcome is written (the app copies the lines to the team store).
+        self.on_outcome: Callable[[], None] | None = None
 
     @property
     def operator(self) -> str:
@@ -286,6 +295,8 @@ class ChangeLog:
         )
         self._keep(done)
         self._write_outcome(done, flush=flush)
+        if self.on_outcome is not None:
+            self.on_outcome()
         return done
 
     async def finish_sending(
@@ -337,7 +348,12 @@ class ChangeLog:
         if self.path is None:
             return []
         self._read_file_adds()
-        left = self._file_unknown_adds.get((hub_id, project_id), {})
+        left = dict(self._file_unknown_adds.get((hub_id, project_id), {}))
+        if self.team_lines is not None:  # a colleague's add left unknown is checked too
+            team = _unknown_adds_in(self.team_lines(hub_id, project_id, Action.ADD))
+            for i, change in team.get((hub_id, project_id), {}).items():
+                if i not in self._file_adds:  # this machine's own lines say the latest
+                    left.setdefault(i, change)
         adopted = [c for i, c in left.items() if self.owns(c) and i not in self._at]
         for change in adopted:
             self._keep(change)
@@ -360,16 +376,8 @@ class ChangeLog:
             return
         complete = tail.rfind(b"\n") + 1  # a line still being written is read next time
         self._read_upto += complete
-        for line in tail[:complete].decode("utf-8", errors="replace").splitlines():
-            change = parse_line(line)
-            if change is None or change.action != Action.ADD:
-                continue
-            change = _unfinished_as_unknown(change)
-            where = (change.hub_id, change.project_id)
-            if change.is_unknown_add(*where):
-                self._file_unknown_adds.setdefault(where, {})[change.id] = change
-            elif change.id in self._file_unknown_adds.get(where, {}):
-                del self._file_unknown_adds[where][change.id]
+        lines = tail[:complete].decode("utf-8", errors="replace").splitlines()
+        _unknown_adds_in(lines, self._file_unknown_adds, self._file_adds)
 
     def unknown_add(self, hub_id: str, project_id: str, email: str) -> Change | None:
         """The unchecked unknown add of this email to this project, if any."""
@@ -535,17 +543,47 @@ class ChangeLog:
             raise self._error(exc) from None
 
 
+def _unknown_adds_in(
+    lines: Iterable[str],
+    found: dict[tuple[str, str], dict[str, Change]] | None = None,
+    seen: set[str] | None = None,
+) -> dict[tuple[str, str], dict[str, Change]]:
+    """The adds whose last line among ``lines`` leaves them unknown and unchecked (or pending:
+    the process ended), by project, added to ``found``; ``seen`` gathers every add's id."""
+    found = {} if found is None else found
+    for line in lines:
+        change = parse_line(line)
+        if change is None or change.action != Action.ADD:
+            continue
+        if seen is not None:
+            seen.add(change.id)
+        change = _unfinished_as_unknown(change)
+        where = (change.hub_id, change.project_id)
+        if change.is_unknown_add(*where):
+            found.setdefault(where, {})[change.id] = change
+        elif change.id in found.get(where, {}):
+            del found[where][change.id]
+    return found
+
+
 def changes_logged(log: ChangeLog) -> list[Change]:
     """Every change the log's file holds for its server and profile (the whole base URL: a
-    change of ``/a`` is never one of ``/b``), each as its last line says, in the order they
-    were begun; a change whose process ended before its outcome was logged is unknown."""
+    change of ``/a`` is never one of ``/b``), and the team's where a team store keeps them,
+    each as its last line says, in the order they were begun; a change whose process ended
+    before its outcome was logged is unknown."""
     path = log.path
-    if path is None or not path.exists():
-        return list(log.changes)
     latest: dict[str, Change] = {}
-    with open_reading(path) as lines:
-        for raw in lines:
-            change = parse_line(raw.decode("utf-8", "replace"))
+    for raw in log.team_lines(None, None, None) if log.team_lines is not None else ():
+        change = parse_line(raw)
+        if change is not None and log.owns(change):
+            latest[change.id] = change
+    if path is None or not path.exists():
+        for change in log.changes:
+            latest[change.id] = change
+        return list(latest.values())
+    with open_reading(path) as handle:
+        for read in handle:
+            change = parse_line(read.decode("utf-8", "replace"))
             if change is not None and log.owns(change):
                 latest[change.id] = change
     for change in log.changes:  # this session's, whatever the file could be read for

@@ -19,6 +19,13 @@ keyed by the server's origin and the profile, with when it was read; never the t
   (``members``: present from snapshot ``since`` to ``until``), so a snapshot where little changed
   costs the changes, not a copy.
 - The **latest** state of a list (the hub list by default) is kept whole, for the start.
+
+Two engines keep it, with one schema, one set of queries and one list of migration steps: this
+file's SQLite (the default, nothing to set up) and a team's PostgreSQL
+(:mod:`hubtui.core.store_pg`, the ``store_url`` setting). The queries are written once in the
+SQL both speak (``ON CONFLICT``, no engine's own words); an engine (:class:`Engine`) says only
+what differs: its placeholder, its byte and key types, where the schema's version is kept, how a
+writer takes the store to itself, and its errors.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ import re
 import sqlite3
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import closing, contextmanager
+from contextlib import AbstractContextManager, closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, Self, TypeVar
@@ -46,6 +53,7 @@ from hubtui.hosts import server_identity
 __all__ = [
     "MIGRATIONS",
     "SCHEMA",
+    "Engine",
     "Migration",
     "StorePort",
     "schema_of",
@@ -190,11 +198,26 @@ CREATE TABLE IF NOT EXISTS review_rows (
 ) WITHOUT ROWID
 """
 
+_AUDIT = """
+CREATE TABLE IF NOT EXISTS audit (
+    id INTEGER PRIMARY KEY,
+    line_hash BLOB NOT NULL UNIQUE,
+    server TEXT NOT NULL, profile TEXT NOT NULL, change_id TEXT NOT NULL,
+    hub TEXT NOT NULL, project TEXT NOT NULL, what TEXT NOT NULL,
+    operator TEXT NOT NULL, moment TEXT NOT NULL, line TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS audit_of_server ON audit (server, profile, id);
+CREATE INDEX IF NOT EXISTS audit_of_project ON audit (hub, project, what)
+"""
+
 #: The schema as ordered steps (sqlite-utils' migrations are the anchor): a new table or column
-#: is a new step at the end, never an edit of a step a store may already have applied.
+#: is a new step at the end, never an edit of a step a store may already have applied. Each
+#: step is written once, in the SQL both engines speak; :meth:`Engine.ddl` says it in an
+#: engine's own words where they differ (a byte type, a key column).
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "records, lists, snapshots, reads, members, the latest lists", _FIRST),
     Migration(2, "access reviews: who reviewed, when, each decision and its outcome", _REVIEWS),
+    Migration(3, "the audit trail: every change line of every operator, each once", _AUDIT),
 )
 #: The columns of a review's kept row, in order.
 REVIEW_COLUMNS = ("email", "name", "decision", "reason", "seen", "marks", "access", "outcome")
@@ -291,11 +314,13 @@ class SnapshotInfo:
 
 @dataclass(frozen=True)
 class StoreInfo:
-    path: Path
+    where: str
     size: int
     snapshots: int
     records: int
     lists: int
+    reviews: int = 0
+    audit: int = 0
 
 
 @dataclass(frozen=True)
@@ -312,6 +337,8 @@ class ReviewInfo:
     id: int = 0
     counts: dict[str, int] = field(default_factory=dict)
     """How many rows of each decision."""
+    origin: str = ""
+    profile: str = ""
 
 
 #: The demo's own store, apart from the person's.
@@ -346,19 +373,144 @@ def _digest(body: bytes) -> bytes:
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
+class Rows(Protocol):
+    """What a query answers, in either engine (a DB-API cursor)."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Engine(Protocol):
+    """What differs between the engines that keep a store; the queries are the store's.
+
+    A query is written once with ``?`` placeholders in the SQL both engines speak; an engine
+    runs it. Every failure is one of :attr:`errors`, which the store words as
+    :class:`StoreError` naming :attr:`where`.
+    """
+
+    where: str
+    """What a message names: the file, or the team store's address (never a password)."""
+    errors: tuple[type[Exception], ...]
+
+    def run(self, sql: str, args: Sequence[Any] = ()) -> Rows: ...
+    def run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+    def insert(self, sql: str, args: Sequence[Any]) -> int:
+        """Run an INSERT into a table with an ``id`` key; the new row's id."""
+        ...
+
+    def add_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], *, keep: bool
+    ) -> None:
+        """Add many rows to a table at once; with ``keep``, a row whose key is there already is
+        left as it is (``ON CONFLICT DO NOTHING``)."""
+        ...
+
+    def writing(self) -> AbstractContextManager[None]:
+        """One transaction, the store's sole writer meanwhile; undone whole on error."""
+        ...
+
+    def migrating(self) -> AbstractContextManager[int]:
+        """One transaction holding the store's migration to itself: the version read inside."""
+        ...
+
+    def set_version(self, version: int) -> None: ...
+    def version(self) -> int: ...
+    def ddl(self, statement: str) -> str:
+        """A statement of :data:`MIGRATIONS` in this engine's words."""
+        ...
+
+    def names(self) -> set[str]:
+        """The tables and indexes there are."""
+        ...
+
+    def size(self) -> int: ...
+    def vacuum(self) -> None: ...
+    def close(self) -> None: ...
+
+
+class SQLiteEngine:
+    """The default engine: one file, the person's alone, in WAL mode."""
+
+    errors: tuple[type[Exception], ...] = (sqlite3.Error,)
+
+    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+        self.path = path
+        self.where = str(path)
+        self.db = connection
+
+    def run(self, sql: str, args: Sequence[Any] = ()) -> Rows:
+        return self.db.execute(sql, args)
+
+    def run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self.db.executemany(sql, rows)
+
+    def insert(self, sql: str, args: Sequence[Any]) -> int:
+        return int(self.db.execute(sql, args).lastrowid or 0)
+
+    def add_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], *, keep: bool
+    ) -> None:
+        marks = ",".join("?" * len(columns))
+        conflict = " ON CONFLICT DO NOTHING" if keep else ""
+        self.db.executemany(
+            f"INSERT INTO {table} ({','.join(columns)}) VALUES ({marks}){conflict}", rows
+        )
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        self.db.execute("BEGIN IMMEDIATE")  # the write lock at once: no other writer meanwhile
+        try:
+            yield
+        except BaseException:
+            self.db.rollback()
+            raise
+        self.db.commit()
+
+    @contextmanager
+    def migrating(self) -> Iterator[int]:
+        with self.writing():
+            yield self.version()
+
+    def set_version(self, version: int) -> None:
+        self.db.execute(f"PRAGMA user_version = {int(version)}")
+
+    def version(self) -> int:
+        return _version(self.db)
+
+    def ddl(self, statement: str) -> str:
+        return statement
+
+    def names(self) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT name FROM sqlite_master")}
+
+    def size(self) -> int:
+        return sum(
+            p.stat().st_size
+            for p in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"))
+            if p.exists()
+        )
+
+    def vacuum(self) -> None:
+        self.db.execute("VACUUM")
+
+    def close(self) -> None:
+        self.db.close()
+
+
 def _read_errors(method: _F) -> _F:
-    """A query that fails (a store whose tables are not what they say) raises
-    :class:`StoreError` naming the file, never SQLite's own error."""
+    """A query that fails (a store whose tables are not what they say, a team store gone) raises
+    :class:`StoreError` naming the store, never the engine's own error."""
 
     @functools.wraps(method)
     def guarded(self: Store, *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
-        except sqlite3.Error as error:
-            raise StoreError(
-                f"The store {self.path} cannot be read ({error}); move the file away to start a "
-                "new one."
-            ) from None
+        except self.engine.errors as error:
+            raise StoreError(self.engine_words("cannot be read", error)) from None
 
     return guarded  # type: ignore[return-value]
 
@@ -366,11 +518,12 @@ def _read_errors(method: _F) -> _F:
 class Store:
     """An open store; use as a context manager, or :meth:`close`."""
 
-    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
-        self.path = path
-        self._db = connection
-        found = self._db.execute("SELECT value FROM meta WHERE key = 'zdict'").fetchone()
-        self._zdict: bytes = found[0] if found else _ZDICT
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        #: What a message names: the file, or the team store's address.
+        self.where = engine.where
+        found = engine.run("SELECT value FROM meta WHERE key = 'zdict'").fetchone()
+        self._zdict: bytes = bytes(found[0]) if found else _ZDICT
 
     # Opening ----------------------------------------------------------------------------------
 
@@ -396,8 +549,9 @@ class Store:
             connection.execute("PRAGMA busy_timeout = 5000")
             if not read_only:
                 connection.execute("PRAGMA journal_mode = WAL")
-            _migrate(connection, path, read_only=read_only)
-            return cls(path, connection)
+            engine = SQLiteEngine(path, connection)
+            migrate(engine, read_only=read_only)
+            return cls(engine)
         except BaseException as error:
             if connection is not None:
                 connection.close()
@@ -405,8 +559,24 @@ class Store:
                 raise _refusal(path, error) from None
             raise
 
+    @classmethod
+    def open_url(cls, url: str, *, read_only: bool = False) -> Store:
+        """Open a team's store on PostgreSQL (``store_url``), migrating it unless ``read_only``;
+        :class:`StoreError` names the store (never a password) and why it cannot be used."""
+        from hubtui.core.store_pg import connect
+
+        engine = connect(url, read_only=read_only)
+        try:
+            migrate(engine, read_only=read_only)
+            return cls(engine)
+        except BaseException as error:
+            engine.close()
+            if isinstance(error, engine.errors):
+                raise StoreError(_engine_words(engine, "cannot be used", error)) from None
+            raise
+
     def close(self) -> None:
-        self._db.close()
+        self.engine.close()
 
     def __enter__(self) -> Store:
         return self
@@ -414,20 +584,19 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def engine_words(self, what: str, error: BaseException) -> str:
+        return _engine_words(self.engine, what, error)
+
     @contextmanager
-    def _writing(self) -> Iterator[sqlite3.Connection]:
+    def _writing(self) -> Iterator[Engine]:
         """One transaction, taken at once (no other writer meanwhile); undone whole on error."""
-        db = self._db
         try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-            except BaseException:
-                db.rollback()
-                raise
-            db.commit()
-        except sqlite3.Error as error:
-            raise StoreError(f"Could not write to the store {self.path}: {error}.") from None
+            with self.engine.writing():
+                yield self.engine
+        except self.engine.errors as error:
+            raise StoreError(
+                f"Could not write to the store {self.where}: {_first_line(error)}."
+            ) from None
 
     # Records ----------------------------------------------------------------------------------
 
@@ -439,17 +608,17 @@ class Store:
     @_read_errors
     def record(self, key: bytes) -> dict[str, Any]:
         """One stored record, as the server sent it."""
-        row = self._db.execute("SELECT body FROM records WHERE hash = ?", (key,)).fetchone()
+        row = self.engine.run("SELECT body FROM records WHERE hash = ?", (key,)).fetchone()
         if row is None:
-            raise StoreError(f"The store {self.path} lacks a record it refers to.")
+            raise StoreError(f"The store {self.where} lacks a record it refers to.")
         decoded = self._decode(row[0], "a record", STORED_RECORD_BYTES)
         if not isinstance(decoded, dict):
-            raise StoreError(f"A record kept in {self.path} is not an object.")
+            raise StoreError(f"A record kept in {self.where} is not an object.")
         return decoded
 
     def _decode(self, body: object, what: str, limit: int) -> Any:
         """What the store kept, checked as it is read back: bounded when inflated and in depth,
-        and JSON; :class:`StoreError` names the file and the bound broken."""
+        and JSON; :class:`StoreError` names the store and the bound broken."""
         try:
             inflated = _inflate(body, limit, self._zdict if what == "a record" else None)
             if nesting(inflated) > STORED_DEPTH:
@@ -457,15 +626,16 @@ class Store:
             return json.loads(inflated)
         except ValueError as error:
             raise StoreError(
-                f"{what.capitalize()} kept in {self.path} cannot be read back ({error})."
+                f"{what.capitalize()} kept in {self.where} cannot be read back ({error})."
             ) from None
 
-    def _list_id(self, db: sqlite3.Connection, origin: str, profile: str, key: ListKey) -> int:
-        db.execute(
-            "INSERT OR IGNORE INTO lists (origin, profile, kind, hub, project) VALUES (?,?,?,?,?)",
+    def _list_id(self, db: Engine, origin: str, profile: str, key: ListKey) -> int:
+        db.run(
+            "INSERT INTO lists (origin, profile, kind, hub, project) VALUES (?,?,?,?,?) "
+            "ON CONFLICT DO NOTHING",
             (origin, profile, key.kind, key.hub, key.project),
         )
-        row = db.execute(
+        row = db.run(
             "SELECT id FROM lists WHERE origin=? AND profile=? AND kind=? AND hub=? AND project=?",
             (origin, profile, key.kind, key.hub, key.project),
         ).fetchone()
@@ -485,8 +655,9 @@ class Store:
         body = zlib.compress(json.dumps(list(records), ensure_ascii=False).encode(), 6)
         with self._writing() as db:
             list_id = self._list_id(db, origin, profile or "", key)
-            db.execute(
-                "INSERT OR REPLACE INTO latest (list, read_at, body) VALUES (?,?,?)",
+            db.run(
+                "INSERT INTO latest (list, read_at, body) VALUES (?,?,?) ON CONFLICT (list) "
+                "DO UPDATE SET read_at = excluded.read_at, body = excluded.body",
                 (list_id, read_at or now(), body),
             )
 
@@ -495,7 +666,7 @@ class Store:
         self, origin: str, profile: str | None, key: ListKey
     ) -> tuple[list[dict[str, Any]], str] | None:
         """The list as last read, and when; None if it was never kept."""
-        row = self._db.execute(
+        row = self.engine.run(
             "SELECT latest.body, latest.read_at FROM latest JOIN lists ON lists.id = latest.list "
             "WHERE origin=? AND profile=? AND kind=? AND hub=? AND project=?",
             (origin, profile or "", key.kind, key.hub, key.project),
@@ -504,7 +675,7 @@ class Store:
             return None
         records = self._decode(row[0], "the list", STORED_LIST_BYTES)
         if not isinstance(records, list):
-            raise StoreError(f"The list kept in {self.path} is not a list.")
+            raise StoreError(f"The list kept in {self.where} is not a list.")
         return records, str(row[1])
 
     @_read_errors
@@ -514,7 +685,7 @@ class Store:
         """The list as last read, from its latest state or the newest snapshot that read it,
         whichever is newer, and when; None if it was never read."""
         kept = self.latest(origin, profile, key)
-        row = self._db.execute(
+        row = self.engine.run(
             "SELECT reads.snapshot, snapshots.taken, lists.id FROM reads "
             "JOIN lists ON lists.id = reads.list JOIN snapshots ON snapshots.id = reads.snapshot "
             "WHERE lists.origin=? AND lists.profile=? AND kind=? AND hub=? AND project=? AND ok=1 "
@@ -532,7 +703,7 @@ class Store:
         """Record a snapshot in one transaction: seen whole, or not at all."""
         counts = snapshot.counts()
         with self._writing() as db:
-            cursor = db.execute(
+            snapshot_id = db.insert(
                 "INSERT INTO snapshots (taken, origin, profile, scope, counts) VALUES (?,?,?,?,?)",
                 (
                     snapshot.taken,
@@ -542,10 +713,9 @@ class Store:
                     json.dumps(counts),
                 ),
             )
-            snapshot_id = int(cursor.lastrowid or 0)
             for key, (ok, why, records) in sorted(snapshot.lists.items()):
                 list_id = self._list_id(db, snapshot.origin, snapshot.profile, key)
-                db.execute(
+                db.run(
                     "INSERT INTO reads (snapshot, list, ok, why) VALUES (?,?,?,?)",
                     (snapshot_id, list_id, int(ok), why),
                 )
@@ -554,7 +724,7 @@ class Store:
                     # Its latest state too, in the order sent (a snapshot keeps a set): what is
                     # read offline is the list as the server sent it, never reordered.
                     body = zlib.compress(json.dumps(list(records), ensure_ascii=False).encode(), 6)
-                    db.execute(
+                    db.run(
                         "INSERT INTO latest (list, read_at, body) VALUES (?,?,?) "
                         "ON CONFLICT (list) DO UPDATE SET read_at = excluded.read_at, "
                         "body = excluded.body WHERE excluded.read_at >= latest.read_at",
@@ -566,35 +736,35 @@ class Store:
 
     def _write_members(
         self,
-        db: sqlite3.Connection,
+        db: Engine,
         list_id: int,
         snapshot_id: int,
         records: Sequence[Mapping[str, Any]],
     ) -> None:
         encoded = dict(self._encode(record) for record in records)
         # In key order: the pages of the tables fill up instead of splitting half-empty.
-        db.executemany(
-            "INSERT OR IGNORE INTO records (hash, body) VALUES (?,?)", sorted(encoded.items())
-        )
+        db.add_rows("records", ("hash", "body"), sorted(encoded.items()), keep=True)
         present = {
-            row[0]
-            for row in db.execute(
+            bytes(row[0])
+            for row in db.run(
                 "SELECT record FROM members WHERE list = ? AND until IS NULL", (list_id,)
             )
         }
-        previous = db.execute(
+        previous = db.run(
             "SELECT max(snapshot) FROM reads WHERE list = ? AND ok = 1 AND snapshot < ?",
             (list_id, snapshot_id),
         ).fetchone()[0]
         gone = present - encoded.keys()
         if gone:
-            db.executemany(
+            db.run_many(
                 "UPDATE members SET until = ? WHERE list = ? AND record = ? AND until IS NULL",
-                [(previous, list_id, key) for key in gone],
+                [(previous, list_id, key) for key in sorted(gone)],
             )
-        db.executemany(
-            "INSERT INTO members (list, since, record, until) VALUES (?,?,?,NULL)",
+        db.add_rows(
+            "members",
+            ("list", "since", "record"),
             [(list_id, snapshot_id, key) for key in sorted(encoded.keys() - present)],
+            keep=False,
         )
 
     @_read_errors
@@ -609,23 +779,23 @@ class Store:
             args = (origin, profile or "")
         return [
             SnapshotInfo(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]))
-            for row in self._db.execute(query + " ORDER BY id", args)
+            for row in self.engine.run(query + " ORDER BY id", args)
         ]
 
     @_read_errors
     def snapshot(self, snapshot_id: int) -> SnapshotInfo:
-        for info in self._db.execute(
+        for info in self.engine.run(
             "SELECT id, taken, origin, profile, scope, counts FROM snapshots WHERE id = ?",
             (snapshot_id,),
         ):
             return SnapshotInfo(info[0], info[1], info[2], info[3], info[4], json.loads(info[5]))
-        raise StoreError(f"There is no snapshot #{snapshot_id} in {self.path}.")
+        raise StoreError(f"There is no snapshot #{snapshot_id} in {self.where}.")
 
     @_read_errors
     def reads(self, snapshot_id: int) -> dict[ListKey, ListRead]:
         """Every list the snapshot read (or tried to), with its records' hashes."""
         found: dict[ListKey, ListRead] = {}
-        rows = self._db.execute(
+        rows = self.engine.run(
             "SELECT lists.id, kind, hub, project, ok, why FROM reads "
             "JOIN lists ON lists.id = reads.list WHERE reads.snapshot = ?",
             (snapshot_id,),
@@ -638,8 +808,8 @@ class Store:
     def _members(self, list_id: int, snapshot_id: int) -> frozenset[bytes]:
         """The records of a list as a snapshot read it."""
         return frozenset(
-            row[0]
-            for row in self._db.execute(
+            bytes(row[0])
+            for row in self.engine.run(
                 "SELECT record FROM members WHERE list = ? AND since <= ? "
                 "AND (until IS NULL OR until >= ?)",
                 (list_id, snapshot_id, snapshot_id),
@@ -658,13 +828,12 @@ class Store:
         """Keep a review (its :data:`REVIEW_HEAD` values) and its rows (:data:`REVIEW_COLUMNS`),
         whole or not at all; its number."""
         with self._writing() as db:
-            cursor = db.execute(
+            number = db.insert(
                 "INSERT INTO reviews (origin, profile, hub, hub_name, reviewer, started, ended, "
                 "batch, criteria) VALUES (?,?,?,?,?,?,?,?,?)",
                 (origin, profile or "", *(str(head.get(c, "")) for c in REVIEW_HEAD)),
             )
-            number = int(cursor.lastrowid or 0)
-            db.executemany(
+            db.run_many(
                 "INSERT INTO review_rows (review, position, email, name, decision, reason, seen, "
                 "marks, access, outcome) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 [
@@ -675,27 +844,40 @@ class Store:
         return number
 
     @_read_errors
-    def reviews(self, origin: str, profile: str | None) -> list[ReviewInfo]:
-        """The reviews kept of this server and profile, oldest first, with their decisions
-        counted."""
+    def reviews(self, origin: str | None, profile: str | None) -> list[ReviewInfo]:
+        """The reviews kept of this server and profile (None: of every server), oldest first,
+        with their decisions counted."""
         found = []
-        for row in self._db.execute(
-            "SELECT id, hub, hub_name, reviewer, started, ended, batch, criteria FROM reviews "
-            "WHERE origin = ? AND profile = ? ORDER BY id",
-            (origin, profile or ""),
-        ).fetchall():
+        query = (
+            "SELECT id, hub, hub_name, reviewer, started, ended, batch, criteria, origin, "
+            "profile FROM reviews"
+        )
+        args: tuple[str, ...] = ()
+        if origin is not None:
+            query, args = query + " WHERE origin = ? AND profile = ?", (origin, profile or "")
+        for row in self.engine.run(query + " ORDER BY id", args).fetchall():
             counts = {
                 _text(decision): int(count)
-                for decision, count in self._db.execute(
+                for decision, count in self.engine.run(
                     "SELECT decision, count(*) FROM review_rows WHERE review = ? "
                     "GROUP BY decision ORDER BY decision",
                     (row[0],),
                 )
             }
-            hub, hub_name, reviewer, started, ended, batch, criteria = map(_text, row[1:])
+            hub, hub_name, reviewer, started, ended, batch, criteria, at, as_ = map(_text, row[1:])
             found.append(
                 ReviewInfo(
-                    hub, hub_name, reviewer, started, ended, batch, criteria, int(row[0]), counts
+                    hub,
+                    hub_name,
+                    reviewer,
+                    started,
+                    ended,
+                    batch,
+                    criteria,
+                    int(row[0]),
+                    counts,
+                    at,
+                    as_,
                 )
             )
         return found
@@ -705,45 +887,116 @@ class Store:
         """A kept review's rows, in the order decided (each value text, as kept)."""
         return [
             dict(zip(REVIEW_COLUMNS, (_text(v) for v in row), strict=True))
-            for row in self._db.execute(
+            for row in self.engine.run(
                 f"SELECT {', '.join(REVIEW_COLUMNS)} FROM review_rows "  # noqa: S608
                 "WHERE review = ? ORDER BY position",
                 (review_id,),
             )
         ]
 
+    # The audit trail --------------------------------------------------------------------------
+
+    def add_audit_lines(self, lines: Sequence[str]) -> int:
+        """Keep change-log lines in the audit trail, each once whatever how often it is given
+        (keyed by the line's hash), in one transaction; how many were new. A line that is not a
+        change is not kept."""
+        rows = []
+        for line in lines:
+            fields = _audit_fields(line)
+            if fields is not None:
+                rows.append((_digest(line.encode()), *fields, line))
+        if not rows:
+            return 0
+        with self._writing() as db:
+            before = int(db.run("SELECT count(*) FROM audit").fetchone()[0])
+            db.run_many(
+                "INSERT INTO audit (line_hash, server, profile, change_id, hub, project, what, "
+                "operator, moment, line) VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+                rows,
+            )
+            return int(db.run("SELECT count(*) FROM audit").fetchone()[0]) - before
+
+    @_read_errors
+    def audit_lines(
+        self,
+        servers: Sequence[str],
+        *,
+        hub: str | None = None,
+        project: str | None = None,
+        what: str | None = None,
+    ) -> list[str]:
+        """The change-log lines of these servers (a server and its older names) in the order
+        they were kept, of one project's changes of one kind when asked."""
+        if not servers:
+            return []
+        query = f"SELECT line FROM audit WHERE server IN ({','.join('?' * len(servers))})"
+        args: list[str] = list(servers)
+        for column, value in (("hub", hub), ("project", project), ("what", what)):
+            if value is not None:
+                query += f" AND {column} = ?"
+                args.append(value)
+        return [_text(row[0]) for row in self.engine.run(query + " ORDER BY id", args)]
+
     # Upkeep -----------------------------------------------------------------------------------
 
     @_read_errors
     def info(self) -> StoreInfo:
         def count(table: str) -> int:
-            return int(self._db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])  # noqa: S608
+            return int(self.engine.run(f"SELECT count(*) FROM {table}").fetchone()[0])  # noqa: S608
 
-        size = sum(
-            p.stat().st_size
-            for p in (self.path, Path(f"{self.path}-wal"), Path(f"{self.path}-shm"))
-            if p.exists()
+        return StoreInfo(
+            self.where,
+            self.engine.size(),
+            count("snapshots"),
+            count("records"),
+            count("lists"),
+            count("reviews"),
+            count("audit"),
         )
-        return StoreInfo(self.path, size, count("snapshots"), count("records"), count("lists"))
 
     @_read_errors
     def prune(self, before: str) -> int:
         """Forget the snapshots taken before this time (ISO), and what only they held; how many
         snapshots were forgotten."""
         with self._writing() as db:
-            gone = db.execute("DELETE FROM snapshots WHERE taken < ?", (before,)).rowcount
-            oldest = db.execute("SELECT min(id) FROM snapshots").fetchone()[0]
+            gone = db.run("DELETE FROM snapshots WHERE taken < ?", (before,)).rowcount
+            oldest = db.run("SELECT min(id) FROM snapshots").fetchone()[0]
             if oldest is None:
-                db.execute("DELETE FROM members")
+                db.run("DELETE FROM members")
             else:
-                db.execute("DELETE FROM members WHERE until IS NOT NULL AND until < ?", (oldest,))
-            db.execute("DELETE FROM records WHERE hash NOT IN (SELECT record FROM members)")
+                db.run("DELETE FROM members WHERE until IS NOT NULL AND until < ?", (oldest,))
+            db.run("DELETE FROM records WHERE hash NOT IN (SELECT record FROM members)")
         return int(gone)
 
     @_read_errors
     def vacuum(self) -> None:
         """Give the space of what was forgotten back to the disk."""
-        self._db.execute("VACUUM")
+        self.engine.vacuum()
+
+
+def _audit_fields(line: str) -> tuple[str, ...] | None:
+    """What the audit trail is searched by, from a change line: server, profile, change id,
+    hub, project, action, operator and time (None: not a change line)."""
+    try:
+        change = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(change, dict) or not isinstance(change.get("id"), str):
+        return None
+    keys = ("server", "profile", "id", "hub_id", "project_id", "action", "operator", "time")
+    return tuple(_text(change.get(key)) for key in keys)
+
+
+def _first_line(error: BaseException) -> str:
+    """An engine's error in one line, without its trailing full stop."""
+    text = str(error).strip().splitlines()
+    return (text[0] if text else type(error).__name__).rstrip(".")
+
+
+def _engine_words(engine: Engine, what: str, error: BaseException) -> str:
+    return f"The store {engine.where} {what} ({_first_line(error)}); hubtui runs without it." + (
+        " Move the file away to start a new one." if isinstance(engine, SQLiteEngine) else ""
+    )
 
 
 def _text(value: object) -> str:
@@ -785,51 +1038,61 @@ def _refusal(path: Path, error: BaseException) -> StoreError:
     )
 
 
-def _migrate(db: sqlite3.Connection, path: Path, *, read_only: bool) -> None:
+def migrate(engine: Engine, *, read_only: bool) -> None:
     """Bring the schema to :data:`SCHEMA`, one step at a time, each in one transaction; refuse
-    a newer one. Another process migrating at the same moment is waited for (the busy
-    timeout), and a step it applied meanwhile is not applied again."""
-    version = _version(db)
+    a newer one. Another process migrating at the same moment is waited for (SQLite's busy
+    timeout, PostgreSQL's lock), and a step it applied meanwhile is not applied again: the
+    version is read again inside the step's transaction."""
+    version = engine.version()
     if version > SCHEMA:
-        raise _newer(path, version)
+        raise _newer(engine.where, version)
     if version == SCHEMA:
-        _check_tables(db, path, version)
+        _check_tables(engine, version)
         return
     if read_only:
-        raise StoreError(f"The store {path} is empty or of an old schema; open it to write.")
+        raise StoreError(
+            f"The store {engine.where} is empty or of an old schema (schema {version}; this "
+            f"hubtui reads {SCHEMA}); open it to write, or run hubtui store migrate."
+        )
     for step in MIGRATIONS:
         if step.version <= version:
             continue
-        db.execute("BEGIN IMMEDIATE")  # one writer: the version read again inside
-        try:
-            now_at = _version(db)
+        with engine.migrating() as now_at:
             if now_at > SCHEMA:
-                raise _newer(path, now_at)
+                raise _newer(engine.where, now_at)
             if now_at < step.version:
                 for statement in step.each():
-                    db.execute(statement)
-                db.execute(f"PRAGMA user_version = {int(step.version)}")
+                    engine.run(engine.ddl(statement))
+                engine.set_version(step.version)
                 if step.version == 1:
-                    db.execute(
-                        "INSERT OR IGNORE INTO meta (key, value) VALUES ('zdict', ?)", (_ZDICT,)
+                    engine.run(
+                        "INSERT INTO meta (key, value) VALUES ('zdict', ?) ON CONFLICT DO NOTHING",
+                        (_ZDICT,),
                     )
-        except BaseException:
-            db.rollback()
-            raise
-        db.commit()
         version = step.version
 
 
-def schema_of(path: Path) -> int:
-    """The schema a store file is of now (0: none yet), read without changing it."""
-    if not path.exists():
+def schema_of(where: Path | str) -> int:
+    """The schema a store is of now (0: none yet), read without changing it: a file, or a team
+    store's address."""
+    if isinstance(where, str):
+        from hubtui.core.store_pg import connect
+
+        engine = connect(where, read_only=True)
+        try:
+            return engine.version()
+        except engine.errors as error:
+            raise StoreError(_engine_words(engine, "cannot be read", error)) from None
+        finally:
+            engine.close()
+    if not where.exists():
         return 0
-    check_existing(path)
+    check_existing(where)
     try:
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        with closing(sqlite3.connect(f"file:{where}?mode=ro", uri=True)) as db:
             return _version(db)
     except sqlite3.Error as error:
-        raise _refusal(path, error) from None
+        raise _refusal(where, error) from None
 
 
 def _version(db: sqlite3.Connection) -> int:
@@ -837,18 +1100,17 @@ def _version(db: sqlite3.Connection) -> int:
         return int(cursor.execute("PRAGMA user_version").fetchone()[0])
 
 
-def _newer(path: Path, version: int) -> StoreError:
+def _newer(where: str | Path, version: int) -> StoreError:
     return StoreError(
-        f"The store {path} was written by a newer hubtui (schema {version}; this one "
+        f"The store {where} was written by a newer hubtui (schema {version}; this one "
         f"reads {SCHEMA}); hubtui runs without it. Upgrade hubtui, or move the file away."
     )
 
 
-def _check_tables(db: sqlite3.Connection, path: Path, version: int) -> None:
-    found = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
-    if lacking := sorted(_NAMES - found):
+def _check_tables(engine: Engine, version: int) -> None:
+    if lacking := sorted(_NAMES - engine.names()):
         raise StoreError(
-            f"The store {path} says it is of schema {version} but lacks "
+            f"The store {engine.where} says it is of schema {version} but lacks "
             f"{', '.join(lacking)}; hubtui runs without it. Move the file away to start "
             "a new one."
         )
@@ -856,11 +1118,11 @@ def _check_tables(db: sqlite3.Connection, path: Path, version: int) -> None:
 
 class StorePort(Protocol):
     """What hubtui asks of a store, whatever engine keeps it: the Workspace, the offline
-    transport and the commands use a store through this alone. :class:`Store` (SQLite, one
-    file, the default) implements it; another engine can, holding the same steps of
-    :data:`MIGRATIONS` and answering :class:`StoreError` for every failure."""
+    transport and the commands use a store through this alone. :class:`Store` implements it on
+    either :class:`Engine` (SQLite, one file, the default; PostgreSQL, a team's), holding the
+    same steps of :data:`MIGRATIONS` and answering :class:`StoreError` for every failure."""
 
-    path: Path
+    where: str
 
     def close(self) -> None: ...
     def __enter__(self) -> Self: ...
@@ -894,8 +1156,17 @@ class StorePort(Protocol):
         head: Mapping[str, str],
         rows: Sequence[Mapping[str, str]],
     ) -> int: ...
-    def reviews(self, origin: str, profile: str | None) -> list[ReviewInfo]: ...
+    def reviews(self, origin: str | None, profile: str | None) -> list[ReviewInfo]: ...
     def review_rows(self, review_id: int) -> list[dict[str, str]]: ...
+    def add_audit_lines(self, lines: Sequence[str]) -> int: ...
+    def audit_lines(
+        self,
+        servers: Sequence[str],
+        *,
+        hub: str | None = None,
+        project: str | None = None,
+        what: str | None = None,
+    ) -> list[str]: ...
     def prune(self, before: str) -> int: ...
     def vacuum(self) -> None: ...
 

@@ -8,15 +8,17 @@ the server first.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from hubtui.core.store import ListKey, Store, StoreError
 
-__all__ = ["Keeper", "StoredHub", "StoredList", "stored_words"]
+__all__ = ["Keeper", "StoredHub", "StoredList", "open_store", "stored_words"]
+
+_T = TypeVar("_T")
 
 #: What the ``store`` setting keeps of each kind of list as its latest state.
 KEPT = {
@@ -116,15 +118,37 @@ class Keeper:
     worker threads, one at a time.
     """
 
-    def __init__(self, path: Path, origin: str, profile: str | None, setting: str) -> None:
+    def __init__(
+        self,
+        path: Path,
+        origin: str,
+        profile: str | None,
+        setting: str,
+        team: str | None = None,
+    ) -> None:
         self.path = path
         self.origin = origin
         self.profile = profile
         self.setting = setting
+        #: The team store's address (None: the local file keeps everything). Snapshots,
+        #: reviews and the audit trail live there; the latest lists stay in the local file, so
+        #: the start never waits on a network.
+        self.team = team
         #: Why the store is off this run (None: it is on, or off by the setting).
         self.problem: str | None = None
         self._store: Store | None = None
         self._lock = threading.Lock()
+        self._team_store: Store | None = None
+        self._team_lock = threading.Lock()
+
+    @property
+    def where(self) -> str:
+        """Where snapshots and reviews are kept: the team store's address, or the file."""
+        return self.team or str(self.path)
+
+    def has_store(self) -> bool:
+        """Whether there may be anything kept to read (a team store always may)."""
+        return self.team is not None or self.path.exists()
 
     @property
     def on(self) -> bool:
@@ -162,11 +186,39 @@ class Keeper:
                 raise
 
     def open(self, *, read_only: bool = False) -> Store:
-        """A connection of its own to the store (for snapshots and what changed); close it."""
-        return Store.open(self.path, read_only=read_only)
+        """A connection of its own to where snapshots and reviews are kept (the team store, or
+        the file); close it."""
+        return open_store(self.path, self.team, read_only=read_only)
+
+    def with_team(self, use: Callable[[Store], _T]) -> _T:
+        """``use`` the team store on the connection this Keeper holds (one at a time, from any
+        thread), connecting again after a failure. :class:`StoreError` when it cannot be."""
+        assert self.team is not None
+        with self._team_lock:
+            try:
+                if self._team_store is None:
+                    self._team_store = Store.open_url(self.team)
+                return use(self._team_store)
+            except StoreError:
+                if self._team_store is not None:
+                    self._team_store.close()
+                    self._team_store = None
+                raise
 
     def close(self) -> None:
         with self._lock:
             if self._store is not None:
                 self._store.close()
                 self._store = None
+        with self._team_lock:
+            if self._team_store is not None:
+                self._team_store.close()
+                self._team_store = None
+
+
+def open_store(path: Path, team: str | None, *, read_only: bool = False) -> Store:
+    """The store snapshots and reviews are kept in: the team's on PostgreSQL when ``team`` is
+    set, else the local file (:class:`StoreError` says why it cannot be used)."""
+    if team is not None:
+        return Store.open_url(team, read_only=read_only)
+    return Store.open(path, read_only=read_only)

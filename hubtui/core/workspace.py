@@ -143,6 +143,8 @@ class Workspace:
         #: What was read in this session, to jump to (ctrl+p).
         self.catalog = Catalog()
         self._staged: ChangeSet | None = None
+        #: Why the team store could not be read last (None: it could, or there is none).
+        self.team_problem: str | None = None
         #: How many batches were sent in this session: a list shown before one is read again.
         self.batches_sent = 0
         #: Told when the staged changes change (the app's status line follows).
@@ -248,13 +250,67 @@ class Workspace:
         self.catalog = Catalog()
 
     async def close(self, why: str = "hubtui quit before the answer came.") -> None:
-        """The end of the session: what is in flight logged unknown, the client and store shut."""
+        """The end of the session: what is in flight logged unknown, the change log's lines
+        copied to the team store, the client and store shut."""
         self.change_log.abandon_in_flight(why)
         task = self._client_task
         if task is not None and task.done() and task.exception() is None:
             await task.result().aclose()
         if self.keeper is not None:
+            if self.keeper.team is not None:
+                await asyncio.to_thread(self.share_changes)
             self.keeper.close()
+
+    # The team store ------------------------------------------------------------------------
+
+    @property
+    def team(self) -> str | None:
+        """The team store's address (None: none, or the store is off)."""
+        keeper = self.keeper
+        return None if keeper is None or keeper.setting == "off" else keeper.team
+
+    def _team_lines(self, hub: str | None, project: str | None, what: str | None) -> list[str]:
+        """The team's change lines of this server (none when the team store cannot be read:
+        :attr:`team_problem` says why)."""
+        keeper = self.keeper
+        if keeper is None or self.team is None:
+            return []
+        from hubtui.core.store import StoreError
+
+        servers = [self.identity.server, *self.identity.aliases]
+        try:
+            lines = keeper.with_team(
+                lambda store: store.audit_lines(servers, hub=hub, project=project, what=what)
+            )
+        except StoreError as error:
+            self.team_problem = str(error)
+            return []
+        self.team_problem = None
+        return lines
+
+    def share_changes(self, *, everything: bool = False) -> str | None:
+        """Copy the change log's lines not copied yet to the team store's audit trail (each
+        once); what to say when they could not be, as they wait in the local log for the next
+        run (None: copied, or nothing to copy)."""
+        keeper, log = self.keeper, self.change_log
+        if keeper is None or self.team is None or log.path is None:
+            return None
+        from hubtui.core.places import default_team_cursor_path
+        from hubtui.core.store import StoreError
+        from hubtui.core.team import share_lines, waiting
+
+        cursor = default_team_cursor_path()
+        if not everything and not waiting(log.path, cursor, self.team):
+            return None
+        try:
+            keeper.with_team(lambda store: share_lines(log.path, store, cursor))  # type: ignore[arg-type]
+        except StoreError as error:
+            self.team_problem = str(error)
+            return (
+                f"{error} The changes not copied wait in the change log {log.path} and are "
+                "copied to the team store on the next run."
+            )
+        return None
 
     # Staged changes ------------------------------------------------------------------------
 
@@ -365,7 +421,7 @@ class Workspace:
         keeper = self.review_keeper()
 
         def read() -> list[ReviewInfo]:
-            if not keeper.path.exists():
+            if not keeper.has_store():
                 return []
             with keeper.open() as store:
                 return store.reviews(keeper.origin, keeper.profile)
@@ -462,6 +518,8 @@ def open_workspace(
     )
     if answers is None:
         workspace._make_keeper = lambda: keeper_of(settings, identity, demo=is_demo)
+        if settings.store_url and settings.store != "off":
+            workspace.change_log.team_lines = workspace._team_lines
     return workspace
 
 
@@ -470,7 +528,13 @@ def keeper_of(settings: Settings, identity: Identity, *, demo: bool) -> Keeper:
     from hubtui.core.places import default_store_path
     from hubtui.core.stored import Keeper
 
-    return Keeper(default_store_path(demo=demo), identity.server, identity.profile, settings.store)
+    return Keeper(
+        default_store_path(demo=demo),
+        identity.server,
+        identity.profile,
+        settings.store,
+        None if demo else settings.store_url,
+    )
 
 
 def stored_answers(settings: Settings, identity: Identity, *, demo: bool) -> StoredAnswers:

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         status: int = importlib.import_module(module).main(args, workspace)
     except Stop as stop:
         print(f"hubtui: {stop.message}", file=sys.stderr)
-        return stop.status
+        status = stop.status
     except KeyboardInterrupt:
         print("\nhubtui: stopped.", file=sys.stderr)
         return INTERRUPTED
@@ -55,4 +55,11 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return BROKEN_PIPE
+    if workspace.team is not None:  # the change lines of this run (or an earlier one) shared
+        from hubtui.core.text import inert
+
+        if waiting := workspace.share_changes():
+            print(f"hubtui: {inert(waiting, limit=None)}", file=sys.stderr)
+        if workspace.keeper is not None:
+            workspace.keeper.close()
     return status

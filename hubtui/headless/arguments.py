@@ -176,12 +176,18 @@ def add_history_commands(
     )
     store = commands.add_parser(
         "store",
-        help="the store of what was read: info, or prune --keep 30d",
-        description="The store of what was read (hub lists, snapshots).",
+        help="the store of what was read: info, prune --keep 30d, migrate, copy --to URL",
+        description="The store of what was read (hub lists, snapshots, reviews): the local "
+        "file, or the team store on PostgreSQL (--store-url).",
         allow_abbrev=False,
     )
-    store.add_argument("action", choices=("info", "prune", "migrate"))
+    store.add_argument("action", choices=("info", "prune", "migrate", "copy"))
     store.add_argument("--keep", default="30d", help="prune: keep this much (30d, 12w, 6m)")
+    store.add_argument(
+        "--to",
+        metavar="URL",
+        help="copy: the team store (libpq address) to copy this machine's history into",
+    )
 
 
 def add_batch_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

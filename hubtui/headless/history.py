@@ -54,7 +54,11 @@ __all__ = [
 
 
 def open_store(workspace: Workspace, *, read_only: bool = False) -> Store:
-    from hubtui.core.store import Store, StoreError
+    """Where this server's snapshots and reviews are kept: the team store (``store_url``), or
+    the local file; a store that cannot be used ends the command naming it."""
+    from hubtui.core.store import StoreError
+    from hubtui.core.stored import open_store as opened
+    from hubtui.core.workspace import DEMO_SERVER
 
     if workspace.settings.store == "off":
         raise Stop(
@@ -64,7 +68,9 @@ def open_store(workspace: Workspace, *, read_only: bool = False) -> Store:
         )
     try:
         assert workspace.store_path is not None, "a headless Workspace names its store"
-        return Store.open(workspace.store_path, read_only=read_only)
+        demo = workspace.identity.server == DEMO_SERVER  # the demo's store is its own
+        team = None if demo else workspace.settings.store_url
+        return opened(workspace.store_path, team, read_only=read_only)
     except StoreError as error:
         raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
 
@@ -140,7 +146,7 @@ async def snapshot_command(
         where = []
         if store is not None:
             info = store.write_snapshot(snapshot)
-            where.append(f"kept as snapshot #{info.id} in {store.path}")
+            where.append(f"kept as snapshot #{info.id} in {store.where}")
         if args.export:
             try:
                 digest, written = write_snapshot_file(snapshot, Path(args.export))
@@ -424,10 +430,13 @@ _KEEP = re.compile(r"^(\d+)([dwm])$")
 def store_command(args: argparse.Namespace, workspace: Workspace) -> int:
     from hubtui.core.store import MIGRATIONS, SCHEMA, StoreError, schema_of
 
+    if args.action == "copy":
+        return copy_command(args, workspace)
     was = None
+    team = workspace.settings.store_url
     if args.action == "migrate" and workspace.store_path is not None:
         try:
-            was = schema_of(workspace.store_path)
+            was = schema_of(team or workspace.store_path)
         except StoreError as error:
             raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
     with open_store(workspace) as store:  # opening applies each step not applied yet
@@ -456,15 +465,46 @@ def store_command(args: argparse.Namespace, workspace: Workspace) -> int:
                 file=sys.stderr,
             )
         info = store.info()
-        print(f"Store: {info.path} (schema {SCHEMA})")
+        print(f"Store: {info.where} (schema {SCHEMA})")
         print(
             f"Size: {size_words(info.size)}; {info.records:,} distinct records; "
-            f"{info.lists:,} lists"
+            f"{info.lists:,} lists; {info.reviews:,} reviews; {info.audit:,} change lines shared"
         )
         kept = store.snapshots()
         print(f"Snapshots: {len(kept)}")
         for snapshot in kept:
             print(f"  {inert(snapshot.label)} on {inert(snapshot.origin)}")
+    return OK
+
+
+def copy_command(args: argparse.Namespace, workspace: Workspace) -> int:
+    """``store copy --to URL``: this machine's snapshots, reviews and change lines moved into a
+    team store; run again, nothing doubles."""
+    from hubtui.core.places import default_change_log_path
+    from hubtui.core.store import Store, StoreError
+    from hubtui.core.team import copy_history, store_url_problem
+
+    if not args.to:
+        raise Stop(NOT_SENT, "store copy takes --to URL: the team store to copy into")
+    if problem := store_url_problem(args.to):
+        raise Stop(NOT_SENT, problem)
+    assert workspace.store_path is not None
+    try:
+        with (
+            Store.open(workspace.store_path, read_only=True) as local,
+            Store.open_url(args.to) as team,
+        ):
+            copied = copy_history(local, team, default_change_log_path())
+    except StoreError as error:
+        raise Stop(REFUSED, inert(str(error), limit=None)) from None
+    print(
+        f"Copied to {inert(args.to)}: {amount(copied.snapshots, 'snapshot')} "
+        f"({copied.snapshots_there:,} there already), {amount(copied.reviews, 'review')} "
+        f"({copied.reviews_there:,} there already), "
+        f"{amount(copied.lines.new, 'change line')} ({copied.lines.read - copied.lines.new:,} "
+        "there already).",
+        file=sys.stderr,
+    )
     return OK
 
 

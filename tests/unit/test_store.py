@@ -1,18 +1,20 @@
 """The store of what was read: each record kept once, a snapshot seen whole or not at all, and
-a file it cannot trust refused by name while hubtui runs on."""
+a store it cannot trust refused by name while hubtui runs on. The same tests run on both engines
+(``store_at``): the local SQLite file and a team's PostgreSQL."""
 
 from __future__ import annotations
 
 import json
 import multiprocessing
 import os
-import sqlite3
+import re
 import stat
 from pathlib import Path
 
 import pytest
 
-from hubtui.core.store import ListKey, Snapshot, Store, StoreError, now
+from hubtui.core.store import SCHEMA, ListKey, Snapshot, Store, StoreError, now
+from tests.conftest import StoreAt, open_target
 
 USERS = ListKey("users", "h1", "1001")
 
@@ -31,9 +33,9 @@ def snapshot(listed: list[dict[str, object]], *, ok: bool = True, why: str = "")
 
 
 def test_an_unchanged_record_is_kept_once_and_each_snapshot_reads_back_its_own(
-    tmp_path: Path,
+    store_at: StoreAt,
 ) -> None:
-    with Store.open(tmp_path / "store.sqlite3") as store:
+    with store_at.open() as store:
         first = store.write_snapshot(snapshot(users(200)))
         records = store.info().records
         changed = users(200)
@@ -46,13 +48,14 @@ def test_an_unchanged_record_is_kept_once_and_each_snapshot_reads_back_its_own(
         assert {store.record(h)["Role"] for h in new.hashes - old.hashes} == {"Editor"}
 
 
-def test_absent_and_null_and_unknown_fields_survive_as_sent(tmp_path: Path) -> None:
+def test_absent_and_null_and_unknown_fields_survive_as_sent(store_at: StoreAt) -> None:
     sent: list[dict[str, object]] = [
         {"User": {"Id": 1}, "Role": "Reader", "Teams": None},
         {"User": {"Id": 1}, "Role": "Reader"},  # Teams not sent: another record
         {"User": {"Id": 2}, "Role": "Reader", "FutureField": {"x": [1, None]}},
+        {"User": {"Id": 3, "FirstName": "Nul\x00byte"}, "Role": "Reader"},
     ]
-    with Store.open(tmp_path / "store.sqlite3") as store:
+    with store_at.open() as store:
         taken = store.write_snapshot(snapshot(sent))
         back = [store.record(h) for h in store.reads(taken.id)[USERS].hashes]
 
@@ -62,46 +65,51 @@ def test_absent_and_null_and_unknown_fields_survive_as_sent(tmp_path: Path) -> N
     assert sorted(back, key=order) == sorted(sent, key=order)
 
 
-def test_a_snapshot_that_cannot_be_written_whole_is_not_seen_at_all(tmp_path: Path) -> None:
-    path = tmp_path / "store.sqlite3"
-    with Store.open(path) as store:
+def test_a_snapshot_that_cannot_be_written_whole_is_not_seen_at_all(store_at: StoreAt) -> None:
+    with store_at.open() as store:
         store.write_snapshot(snapshot(users(10)))
-        store._db.execute("PRAGMA max_page_count = 40")  # the disk is full past here
-        with pytest.raises(StoreError, match="store.sqlite3"):
+        if store_at.engine == "sqlite":
+            store.engine.run("PRAGMA max_page_count = 40")  # the disk is full past here
+        else:  # the team server cuts a statement that takes longer than a millisecond
+            store.engine.run("SET statement_timeout = 1")
+        with pytest.raises(StoreError, match=re.escape(store_at.named)):
             store.write_snapshot(snapshot(users(20_000)))
-    with Store.open(path) as store:
+    with store_at.open() as store:
         assert [s.counts["users"] for s in store.snapshots()] == [10]
 
 
-def _write_five(path: str, role: str) -> None:
+def _write_five(target: str, role: str) -> None:
     """One process writing snapshots (run in a process of its own)."""
-    with Store.open(Path(path)) as store:
+    with open_target(target) as store:
         for _ in range(5):
             store.write_snapshot(snapshot(users(300, role)))
 
 
-def test_two_processes_writing_at_once_both_land_while_a_third_reads(tmp_path: Path) -> None:
-    path = tmp_path / "store.sqlite3"
-    with Store.open(path) as store:
+def test_two_processes_writing_at_once_both_land_while_a_third_reads(store_at: StoreAt) -> None:
+    with store_at.open() as store:
         store.save_latest("demo", None, ListKey("hubs"), [{"Id": "h1", "Name": "acme-build"}])
     context = multiprocessing.get_context("spawn")
     writers = [
-        context.Process(target=_write_five, args=(str(path), role)) for role in ("Reader", "Editor")
+        context.Process(target=_write_five, args=(store_at.target, role))
+        for role in ("Reader", "Editor")
     ]
     for writer in writers:
         writer.start()
     # The app's start reads the hub list meanwhile: never blocked, never a half-written state.
     seen = []
-    with Store.open(path, read_only=True) as reader:
+    with store_at.open(read_only=True) as reader:
         while any(writer.is_alive() for writer in writers):
             kept = reader.latest("demo", None, ListKey("hubs"))
             assert kept is not None
-            seen.append(len(reader.snapshots()))
+            found = reader.snapshots()
+            seen.append(len(found))
+            for info in found:  # each snapshot seen is whole
+                assert len(reader.reads(info.id)[USERS].hashes) == 300
     for writer in writers:
         writer.join()
         assert writer.exitcode == 0
     assert seen == sorted(seen)  # snapshots only ever appear, each whole
-    with Store.open(path) as store:
+    with store_at.open() as store:
         kept_snapshots = store.snapshots()
         assert len(kept_snapshots) == 10
         for info in kept_snapshots:
@@ -119,22 +127,29 @@ def test_the_file_is_the_persons_alone_and_a_link_is_refused(tmp_path: Path) -> 
         Store.open(link)
 
 
-def test_a_corrupt_or_newer_store_is_refused_naming_the_file(tmp_path: Path) -> None:
+def test_a_corrupt_store_is_refused_naming_the_file(tmp_path: Path) -> None:
     corrupt = tmp_path / "corrupt.sqlite3"
     corrupt.write_bytes(b"not a database at all" * 100)
     os.chmod(corrupt, 0o600)
     with pytest.raises(StoreError, match=r"corrupt\.sqlite3.*runs without it"):
         Store.open(corrupt)
-    newer = tmp_path / "newer.sqlite3"
-    Store.open(newer).close()
-    with sqlite3.connect(newer) as db:
-        db.execute("PRAGMA user_version = 99")
-    with pytest.raises(StoreError, match=r"newer\.sqlite3.*newer hubtui"):
-        Store.open(newer)
 
 
-def test_prune_forgets_old_snapshots_but_not_what_a_kept_one_needs(tmp_path: Path) -> None:
-    with Store.open(tmp_path / "store.sqlite3") as store:
+def test_a_store_of_a_newer_schema_is_refused_naming_both_versions(store_at: StoreAt) -> None:
+    store_at.open().close()
+    if store_at.engine == "sqlite":
+        store_at.run_as_owner("PRAGMA user_version = 99")
+    else:
+        store_at.run_as_owner("UPDATE hubtui_schema SET version = 99")
+    with pytest.raises(StoreError) as refused:
+        store_at.open()
+    said = str(refused.value)
+    assert store_at.named in said
+    assert f"schema 99; this one reads {SCHEMA}" in said
+
+
+def test_prune_forgets_old_snapshots_but_not_what_a_kept_one_needs(store_at: StoreAt) -> None:
+    with store_at.open() as store:
         old = snapshot(users(50))
         store.write_snapshot(
             Snapshot(old.origin, "", "all hubs", "2026-01-01T00:00:00Z", old.lists)
@@ -148,9 +163,9 @@ def test_prune_forgets_old_snapshots_but_not_what_a_kept_one_needs(tmp_path: Pat
         assert store.info().records == 40  # the ten only the old one held are gone
 
 
-def test_the_latest_hub_list_is_kept_per_server_and_profile(tmp_path: Path) -> None:
+def test_the_latest_hub_list_is_kept_per_server_and_profile(store_at: StoreAt) -> None:
     hubs = [{"Id": "h1", "Name": "acme-build"}]
-    with Store.open(tmp_path / "store.sqlite3") as store:
+    with store_at.open() as store:
         store.save_latest("https://a:443", None, ListKey("hubs"), hubs, "2026-11-24T14:02:00Z")
         assert store.latest("https://a:443", None, ListKey("hubs")) == (
             hubs,
@@ -158,6 +173,17 @@ def test_the_latest_hub_list_is_kept_per_server_and_profile(tmp_path: Path) -> N
         )
         assert store.latest("https://a:443", "test", ListKey("hubs")) is None
         assert store.latest("https://b:443", None, ListKey("hubs")) is None
+
+
+def test_each_change_line_is_kept_once_however_often_it_is_given(store_at: StoreAt) -> None:
+    line = json.dumps({"id": "c1", "server": "https://a:443", "action": "add", "time": now()})
+    settled = line.replace('"time"', '"checked": "found", "time"')
+    with store_at.open() as store:
+        assert store.add_audit_lines([line, "not a change", line]) == 1
+        assert store.add_audit_lines([line, settled]) == 1
+        assert store.audit_lines(["https://a:443"]) == [line, settled]
+        assert store.audit_lines(["https://b:443"]) == []
+        assert store.info().audit == 2
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """Reviews kept in the store: a store of the first schema is migrated step by step (once, with
 another process opening it at the same moment), a review is kept whole and read back only by its
-own server and profile, and what a tampered file holds reads back as text."""
+own server and profile, and what a tampered file holds reads back as text. On both engines."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import os
 import sqlite3
 from pathlib import Path
 
-from hubtui.core.store import MIGRATIONS, SCHEMA, ListKey, Snapshot, Store, now
+from hubtui.core.store import MIGRATIONS, SCHEMA, ListKey, Snapshot, Store, now, schema_of
+from tests.conftest import StoreAt, open_target
 
 SERVER = "https://api.example.com:443"
 ROWS = [
@@ -28,53 +29,54 @@ ROWS = [
 HEAD = {"hub": "h1", "hub_name": "acme-build", "reviewer": "ann@desk", "started": now()}
 
 
-def a_first_schema_store(path: Path) -> None:
+def a_first_schema_store(store_at: StoreAt) -> None:
     """A store as the first schema wrote it, with a snapshot in it."""
-    db = sqlite3.connect(path, isolation_level=None)
-    for statement in MIGRATIONS[0].each():
-        db.execute(statement)
-    db.execute("PRAGMA user_version = 1")
-    db.close()
-    os.chmod(path, 0o600)
-    with Store.open(path) as store:  # migrates; the snapshot below is then written
+    if store_at.engine == "sqlite":  # the first step alone, as an older hubtui made it
+        db = sqlite3.connect(store_at.target, isolation_level=None)
+        for statement in MIGRATIONS[0].each():
+            db.execute(statement)
+        db.execute("PRAGMA user_version = 1")
+        db.close()
+        os.chmod(store_at.target, 0o600)
+    with store_at.open() as store:  # migrates; the snapshot below is then written
         store.write_snapshot(
             Snapshot(SERVER, "", "all hubs", now(), {ListKey("users", "h1", "1"): (True, "", [])})
         )
-    db = sqlite3.connect(path, isolation_level=None)
-    db.execute("DROP TABLE review_rows")
-    db.execute("DROP TABLE reviews")
-    db.execute("PRAGMA user_version = 1")
-    db.close()
+    later = "DROP TABLE audit; DROP TABLE review_rows; DROP TABLE reviews"
+    if store_at.engine == "sqlite":
+        store_at.run_as_owner(f"{later}; PRAGMA user_version = 1")
+    else:
+        store_at.run_as_owner(f"{later}; UPDATE hubtui_schema SET version = 1")
 
 
-def _open(path: str) -> None:
-    Store.open(Path(path)).close()
+def _open(target: str) -> None:
+    open_target(target).close()
 
 
 def test_a_first_schema_store_is_migrated_once_while_another_process_opens_it(
-    tmp_path: Path,
+    store_at: StoreAt,
 ) -> None:
-    path = tmp_path / "store.sqlite3"
-    a_first_schema_store(path)
+    a_first_schema_store(store_at)
+    target = store_at.target if store_at.engine == "postgresql" else Path(store_at.target)
+    assert schema_of(target) == 1
     context = multiprocessing.get_context("spawn")
-    others = [context.Process(target=_open, args=(str(path),)) for _ in range(2)]
+    others = [context.Process(target=_open, args=(store_at.target,)) for _ in range(2)]
     for other in others:
         other.start()
-    with Store.open(path) as store:
+    with store_at.open() as store:
         assert len(store.snapshots()) == 1  # what was kept stays
         number = store.save_review(SERVER, None, HEAD, ROWS)
         assert store.reviews(SERVER, None)[0].id == number
     for other in others:
         other.join()
         assert other.exitcode == 0
-    with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA == 2
+    assert schema_of(target) == SCHEMA == 3
 
 
 def test_a_review_is_kept_whole_and_read_back_only_by_its_server_and_profile(
-    tmp_path: Path,
+    store_at: StoreAt,
 ) -> None:
-    with Store.open(tmp_path / "store.sqlite3") as store:
+    with store_at.open() as store:
         first = store.save_review(SERVER, None, HEAD, ROWS)
         store.save_review(SERVER, "night-shift", HEAD, ROWS[:1])
         store.save_review("https://other.example.com:443", None, HEAD, ROWS)
@@ -82,6 +84,11 @@ def test_a_review_is_kept_whole_and_read_back_only_by_its_server_and_profile(
         assert (kept.id, kept.hub_name, kept.reviewer) == (first, "acme-build", "ann@desk")
         assert kept.counts == {"keep": 1, "remove from hub": 1}
         assert [r.counts for r in store.reviews(SERVER, "night-shift")] == [{"remove from hub": 1}]
+        assert {(r.origin, r.profile) for r in store.reviews(None, None)} == {
+            (SERVER, ""),
+            (SERVER, "night-shift"),
+            ("https://other.example.com:443", ""),
+        }
         rows = store.review_rows(first)
         assert [r["email"] for r in rows] == ["bjorn@acme-build.com", "dana@acme-build.com"]
         assert rows[0]["reason"] == "left the company"

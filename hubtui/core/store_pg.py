@@ -1,0 +1,203 @@
+"""The store on a team's PostgreSQL: the same schema, queries and migration steps as the
+SQLite file (:mod:`hubtui.core.store`), on a server a support team already runs.
+
+Imported only when ``store_url`` is set (psycopg is the ``team`` extra). The address is a libpq
+connection string or URL (``postgresql://db.example/hubtui?sslmode=verify-full``, or
+``service=team``); the password comes from libpq's own sources (``~/.pgpass``, ``PGPASSWORD``,
+the service file) and an address holding one is refused, so hubtui never prints, logs or keeps
+it. What differs from SQLite is said here once: ``%s`` for ``?``, ``BYTEA`` for ``BLOB``, an
+identity column for SQLite's integer key, the schema's version in a table of its own, and a
+writer's transaction taking an advisory lock, so that writers come one at a time as on SQLite
+(snapshots whole and in order) while readers never wait.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from hubtui.core.store import StoreError
+from hubtui.core.team import TEAM_EXTRA, store_url_problem
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from hubtui.core.store import Rows
+
+__all__ = ["PostgresEngine", "connect"]
+
+#: The advisory locks' first key (``hubtui`` on a phone keypad); the second is the schema's, so
+#: two stores in two schemas of one database never wait for each other.
+_LOCK_SPACE = 482_884
+_WRITE, _MIGRATE = "hashtext(current_schema())", "hashtext(current_schema() || ' migrate')"
+#: The seconds a connection may take when the address does not say (libpq waits for ever).
+CONNECT_TIMEOUT = 10
+
+
+class PostgresEngine:
+    """One connection to a team store (autocommit; a transaction only where the store takes
+    one)."""
+
+    def __init__(self, where: str, connection: psycopg.Connection[Any]) -> None:
+        import psycopg
+
+        self.where = where
+        self.errors: tuple[type[Exception], ...] = (psycopg.Error,)
+        self.db = connection
+
+    def run(self, sql: str, args: Sequence[Any] = ()) -> Rows:
+        return self.db.execute(_pg(sql), _params(args))
+
+    def run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            with self.db.cursor() as cursor:
+                cursor.executemany(_pg(sql), [_params(row) for row in rows])
+
+    def add_rows(
+        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], *, keep: bool
+    ) -> None:
+        """By ``COPY`` (many times faster than one INSERT a row); with ``keep``, into a
+        temporary table first, then the rows not there yet."""
+        if not rows:
+            return
+        named = ", ".join(columns)
+        target = table
+        if keep:
+            target = f"incoming_{table}"
+            self.db.execute(
+                f"CREATE TEMP TABLE IF NOT EXISTS {target} ON COMMIT DELETE ROWS AS "
+                f"SELECT {named} FROM {table} WITH NO DATA"
+            )
+        with self.db.cursor() as cursor, cursor.copy(f"COPY {target} ({named}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(_params(row))
+        if keep:
+            self.db.execute(
+                f"INSERT INTO {table} ({named}) SELECT {named} FROM {target} ON CONFLICT DO NOTHING"
+            )
+            self.db.execute(f"TRUNCATE {target}")
+
+    def insert(self, sql: str, args: Sequence[Any]) -> int:
+        found = self.db.execute(_pg(sql) + " RETURNING id", _params(args)).fetchone()
+        assert found is not None
+        return int(found[0])
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        with self.db.transaction():
+            self.db.execute(f"SELECT pg_advisory_xact_lock({_LOCK_SPACE}, {_WRITE})")
+            yield
+
+    @contextmanager
+    def migrating(self) -> Iterator[int]:
+        with self.db.transaction():
+            self.db.execute(f"SELECT pg_advisory_xact_lock({_LOCK_SPACE}, {_MIGRATE})")
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS hubtui_schema (one BOOLEAN PRIMARY KEY DEFAULT TRUE "
+                "CHECK (one), version INTEGER NOT NULL)"
+            )
+            yield self.version()
+
+    def set_version(self, version: int) -> None:
+        self.db.execute(
+            "INSERT INTO hubtui_schema (one, version) VALUES (TRUE, %s) "
+            "ON CONFLICT (one) DO UPDATE SET version = excluded.version",
+            (version,),
+        )
+
+    def version(self) -> int:
+        kept = self.db.execute("SELECT to_regclass('hubtui_schema') IS NOT NULL").fetchone()
+        if not kept or not kept[0]:
+            return 0
+        row = self.db.execute("SELECT version FROM hubtui_schema").fetchone()
+        return 0 if row is None else int(row[0])
+
+    def ddl(self, statement: str) -> str:
+        return _ddl(statement)
+
+    def names(self) -> set[str]:
+        return {
+            str(row[0])
+            for row in self.db.execute(
+                "SELECT relname FROM pg_class WHERE relnamespace = current_schema()::regnamespace "
+                "AND relkind IN ('r', 'i', 'p')"
+            )
+        }
+
+    def size(self) -> int:
+        row = self.db.execute(
+            "SELECT coalesce(sum(pg_total_relation_size(oid)), 0) FROM pg_class "
+            "WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r'"
+        ).fetchone()
+        return int(row[0]) if row else 0
+
+    def vacuum(self) -> None:
+        """The server's autovacuum gives space back; nothing to do from here."""
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def connect(url: str, *, read_only: bool = False) -> PostgresEngine:
+    """A connection to the team store at ``url``; :class:`StoreError` names the store (never a
+    password) and why it cannot be reached."""
+    if problem := store_url_problem(url):
+        raise StoreError(problem)
+    try:
+        import psycopg
+        from psycopg.conninfo import conninfo_to_dict
+    except ImportError:
+        raise StoreError(
+            f"The team store {url} needs the PostgreSQL driver, psycopg: pip install "
+            f"'hubtui[{TEAM_EXTRA}]'. hubtui runs without it."
+        ) from None
+    try:
+        given = conninfo_to_dict(url)
+    except psycopg.Error as error:
+        raise StoreError(f"The team store address {url} cannot be read: {error}.") from None
+    if any(key in given for key in ("password", "sslpassword")):  # libpq's own reading
+        raise StoreError(store_url_problem("password=") or "")
+    extra: dict[str, Any] = {"application_name": "hubtui"}
+    if "connect_timeout" not in given:
+        extra["connect_timeout"] = CONNECT_TIMEOUT
+    try:
+        connection = psycopg.connect(url, autocommit=True, **extra)
+    except psycopg.Error as error:
+        raise StoreError(
+            f"The team store {url} cannot be reached ({_words(error)}); hubtui runs without it."
+        ) from None
+    if read_only:
+        connection.execute("SET default_transaction_read_only = on")
+    return PostgresEngine(url, connection)
+
+
+def _words(error: BaseException) -> str:
+    """libpq's reason in one line (it names the host and port, never a password)."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return "; ".join(lines[-2:]).rstrip(".") if lines else type(error).__name__
+
+
+@lru_cache(maxsize=256)
+def _pg(sql: str) -> str:
+    """A query of the store with PostgreSQL's placeholders (none of the store's queries holds a
+    ``?`` or ``%`` of its own)."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+def _params(args: Sequence[Any]) -> tuple[Any, ...]:
+    """The values as PostgreSQL takes them: its text holds no NUL, so one a server sent is kept
+    as U+FFFD (shown as it would be anyway) rather than costing the whole write."""
+    return tuple(v.replace("\x00", "\ufffd") if isinstance(v, str) else v for v in args)
+
+
+def _ddl(statement: str) -> str:
+    """A schema statement in PostgreSQL's words: ``BYTEA`` for ``BLOB``, 64-bit integers, an
+    identity column for an ``id INTEGER PRIMARY KEY``, and no ``WITHOUT ROWID``."""
+    said = re.sub(r"\)\s*WITHOUT ROWID\s*$", ")", statement.strip())
+    identity = "id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"
+    said = re.sub(r"\bid INTEGER PRIMARY KEY\b", identity, said)
+    said = re.sub(r"\bINTEGER\b", "BIGINT", said)
+    return re.sub(r"\bBLOB\b", "BYTEA", said)

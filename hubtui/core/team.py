@@ -1,0 +1,198 @@
+"""A support team's shared history: the team store's address, and the change log's lines
+shared with it.
+
+Standard library only (the settings check the address before any driver is imported). The local
+change log stays the guard: a change's ``pending`` line is written and flushed there before its
+request leaves. Its lines are then copied to the team store's audit trail, each once (keyed by
+the line's hash), from where the last copy stopped; a team store that cannot be reached leaves
+them waiting in the local log, and the next run copies them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qsl, urlsplit
+
+from hubtui.core.files import open_reading
+
+if TYPE_CHECKING:
+    from hubtui.core.store import StorePort
+
+__all__ = ["TEAM_EXTRA", "Copied", "Shared", "copy_history", "share_lines", "store_url_problem"]
+
+#: The extra that installs the PostgreSQL driver.
+TEAM_EXTRA = "team"
+#: Where the setting comes from, as a message names it.
+SOURCES = "store_url, HUBTUI_STORE_URL or --store-url"
+_PASSWORD_KEY = re.compile(r"(?:^|\s)(?:ssl)?password\s*=", re.IGNORECASE)
+#: Lines copied to the team store in one transaction.
+BATCH_LINES = 2_000
+
+
+def store_url_problem(url: str) -> str | None:
+    """Why a team store's address cannot be used (None: it can): an address holding a password
+    is refused, as hubtui would show and log it."""
+    if any(not ch.isprintable() for ch in url) or not url.strip():
+        return f"The team store address ({SOURCES}) is empty or holds control characters."
+    holds = False
+    if re.match(r"^postgres(?:ql)?://", url, re.IGNORECASE):
+        try:
+            parts = urlsplit(url)
+            holds = parts.password is not None or any(
+                key.lower() in ("password", "sslpassword") for key, _ in parse_qsl(parts.query)
+            )
+        except ValueError:
+            return f"The team store address ({SOURCES}) is not a postgresql:// URL libpq reads."
+    else:
+        holds = bool(_PASSWORD_KEY.search(url))
+    if holds:
+        return (
+            f"The team store address ({SOURCES}) holds a password: hubtui would show and log it. "
+            "Give the address without it; libpq reads the password from ~/.pgpass, PGPASSWORD "
+            "or the service file (pg_service.conf)."
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What a copy of the change log to the team store did."""
+
+    new: int
+    """Lines the team store did not have yet."""
+    read: int
+    """Lines read from the local log since the last copy."""
+
+
+def _cursor_key(where: str) -> str:
+    return f"team_copy:{where}"
+
+
+def share_lines(
+    log_path: Path, team: StorePort, cursor: Path | None, *, everything: bool = False
+) -> Shared:
+    """Copy the change log's lines written since the last copy into ``team``'s audit trail,
+    each once; ``cursor`` is the file that remembers how far the last copy got (None, or
+    ``everything``: the whole log, which doubles nothing). :class:`StoreError` when the team
+    store cannot take them: they wait in the local log."""
+    start, file_id = (0, None) if everything else _where_we_were(cursor, team.where)
+    try:
+        with open_reading(log_path) as handle:
+            info = os.fstat(handle.fileno())
+            if file_id != (info.st_ino, info.st_dev) or info.st_size < start:
+                start = 0  # the log was replaced or cut: from its start (nothing doubles)
+            handle.seek(start)
+            tail = handle.read()
+    except FileNotFoundError:
+        return Shared(0, 0)
+    complete = tail.rfind(b"\n") + 1  # a line still being written waits for the next copy
+    lines = [line for line in tail[:complete].decode("utf-8", "replace").splitlines() if line]
+    new = 0
+    for at in range(0, len(lines), BATCH_LINES):
+        new += team.add_audit_lines(lines[at : at + BATCH_LINES])
+    if cursor is not None:
+        _remember(cursor, team.where, start + complete, (info.st_ino, info.st_dev))
+    return Shared(new, len(lines))
+
+
+def waiting(log_path: Path, cursor: Path | None, where: str) -> bool:
+    """Whether the log has lines the last copy to ``where`` did not reach (cheap: a stat)."""
+    start, file_id = _where_we_were(cursor, where)
+    try:
+        info = log_path.stat()
+    except OSError:
+        return False
+    return file_id != (info.st_ino, info.st_dev) or info.st_size > start
+
+
+def _where_we_were(cursor: Path | None, where: str) -> tuple[int, tuple[int, int] | None]:
+    if cursor is None:
+        return 0, None
+    try:
+        with open_reading(cursor) as handle:
+            kept = json.loads(handle.read(64 * 1024)).get(_cursor_key(where))
+        offset, inode, device = kept
+        return int(offset), (int(inode), int(device))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return 0, None  # from the start: the audit trail keeps each line once
+
+
+def _remember(cursor: Path, where: str, offset: int, file_id: tuple[int, int]) -> None:
+    """Keep how far the copy to ``where`` got (written whole, then moved into place)."""
+    from hubtui.core.files import create_new
+
+    try:
+        with open_reading(cursor) as handle:
+            kept = json.loads(handle.read(64 * 1024))
+        if not isinstance(kept, dict):
+            kept = {}
+    except (OSError, ValueError):
+        kept = {}
+    kept[_cursor_key(where)] = [offset, *file_id]
+    fresh = cursor.with_name(f".{cursor.name}.{os.getpid()}")
+    try:
+        fresh.unlink(missing_ok=True)
+        descriptor, fresh = create_new(fresh)
+        try:
+            os.write(descriptor, json.dumps(kept).encode())
+        finally:
+            os.close(descriptor)
+        os.replace(fresh, cursor)
+    except OSError:
+        pass  # the next copy starts again from an older place: nothing doubles
+
+
+@dataclass(frozen=True)
+class Copied:
+    """What moving a person's local history into the team store did."""
+
+    snapshots: int
+    snapshots_there: int
+    reviews: int
+    reviews_there: int
+    lines: Shared
+
+
+def copy_history(local: StorePort, team: StorePort, change_log: Path | None) -> Copied:
+    """Copy the local store's snapshots and reviews and the change log's lines into the team
+    store. Run twice, nothing doubles: a snapshot the team store holds (the same server,
+    profile, time and scope) and a review it holds (the same server, hub, reviewer, times and
+    batch) are not copied again, and each change line is kept once."""
+    from hubtui.core.store import Snapshot
+
+    held = {(s.origin, s.profile, s.taken, s.scope) for s in team.snapshots()}
+    snapshots = there = 0
+    for info in local.snapshots():
+        if (info.origin, info.profile, info.taken, info.scope) in held:
+            there += 1
+            continue
+        lists = {
+            key: (read.ok, read.why, [local.record(h) for h in sorted(read.hashes)])
+            for key, read in sorted(local.reads(info.id).items())
+        }
+        team.write_snapshot(Snapshot(info.origin, info.profile, info.scope, info.taken, lists))
+        snapshots += 1
+
+    def review_key(r: object) -> tuple[str, ...]:
+        keys = ("origin", "profile", "hub", "reviewer", "started", "ended", "batch")
+        return tuple(str(getattr(r, k)) for k in keys)
+
+    kept = {review_key(r) for r in team.reviews(None, None)}
+    reviews = reviews_there = 0
+    for review in local.reviews(None, None):
+        if review_key(review) in kept:
+            reviews_there += 1
+            continue
+        head = {k: getattr(review, k) for k in ("hub", "hub_name", "reviewer", "started")}
+        head |= {k: getattr(review, k) for k in ("ended", "batch", "criteria")}
+        team.save_review(review.origin, review.profile, head, local.review_rows(review.id))
+        reviews += 1
+    lines = Shared(0, 0)
+    if change_log is not None:
+        lines = share_lines(change_log, team, None, everything=True)
+    return Copied(snapshots, there, reviews, reviews_there, lines)
