@@ -572,7 +572,13 @@ class Store:
         except BaseException as error:
             engine.close()
             if isinstance(error, engine.errors):
-                raise StoreError(_engine_words(engine, "cannot be used", error)) from None
+                words = _engine_words(engine, "cannot be used", error)
+                if getattr(error, "sqlstate", None) == "42501":  # insufficient privilege
+                    words += (
+                        " Its schema's steps are applied by the role that owns it: hubtui store "
+                        "migrate --store-url with the owner's role."
+                    )
+                raise StoreError(words) from None
             raise
 
     def close(self) -> None:

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from hubtui.core.store import ListKey, Store, StoreError
+from hubtui.core.store import ListKey, Snapshot, Store, StoreError
 
 __all__ = ["Keeper", "StoredHub", "StoredList", "open_store", "stored_words"]
 
@@ -184,6 +184,16 @@ class Keeper:
             except StoreError as error:
                 self.problem = str(error)
                 raise
+
+    def keep_read(self, snapshot: Snapshot) -> None:
+        """With a team store, the lists a snapshot read kept here too as their latest state (as
+        the setting keeps them), so that the start and offline read them from this machine.
+        :class:`StoreError` as :meth:`keep`."""
+        if self.team is None:
+            return  # the local file's snapshot keeps them already
+        for key, (ok, _, records) in sorted(snapshot.lists.items()):
+            if ok:
+                self.keep(key, records)
 
     def open(self, *, read_only: bool = False) -> Store:
         """A connection of its own to where snapshots and reviews are kept (the team store, or

@@ -145,6 +145,14 @@ class Workspace:
         self._staged: ChangeSet | None = None
         #: Why the team store could not be read last (None: it could, or there is none).
         self.team_problem: str | None = None
+        #: Told (on the event loop) when change lines could not be copied to the team store.
+        self.on_team_note: Callable[[str], None] | None = None
+        self._sharing: asyncio.Future[None] | None = None
+        self._share_again = False
+        # The team's lines are read with this machine's (a colleague's unknown add is checked,
+        # their batches listed), and each outcome copied to the team store soon after.
+        self.change_log.team_lines = self._team_lines
+        self.change_log.on_outcome = self.share_soon
         #: How many batches were sent in this session: a list shown before one is read again.
         self.batches_sent = 0
         #: Told when the staged changes change (the app's status line follows).
@@ -257,7 +265,9 @@ class Workspace:
         if task is not None and task.done() and task.exception() is None:
             await task.result().aclose()
         if self.keeper is not None:
-            if self.keeper.team is not None:
+            if self._sharing is not None:
+                await asyncio.shield(self._sharing)
+            if self.team is not None:
                 await asyncio.to_thread(self.share_changes)
             self.keeper.close()
 
@@ -266,6 +276,8 @@ class Workspace:
     @property
     def team(self) -> str | None:
         """The team store's address (None: none, or the store is off)."""
+        if self._keeper is None and not (self._settings and self._settings.store_url):
+            return None  # none configured: the store's code is not even loaded
         keeper = self.keeper
         return None if keeper is None or keeper.setting == "off" else keeper.team
 
@@ -287,6 +299,30 @@ class Workspace:
             return []
         self.team_problem = None
         return lines
+
+    def share_soon(self) -> None:
+        """Copy the change lines to the team store in the background, one copy at a time (the
+        outcomes of a batch of 500 start a few copies, not 500)."""
+        if self.team is None or self.change_log.path is None:
+            return
+        if self._sharing is not None and not self._sharing.done():
+            self._share_again = True
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop: the copy at the end of the run takes them
+
+        def copy() -> None:
+            while True:
+                self._share_again = False
+                note = self.share_changes()
+                if note is not None and self.on_team_note is not None:
+                    loop.call_soon_threadsafe(self.on_team_note, note)
+                if not self._share_again or note is not None:
+                    return
+
+        self._sharing = loop.run_in_executor(None, copy)
 
     def share_changes(self, *, everything: bool = False) -> str | None:
         """Copy the change log's lines not copied yet to the team store's audit trail (each
@@ -392,7 +428,9 @@ class Workspace:
 
         def write() -> SnapshotInfo:
             with keeper.open() as store:
-                return store.write_snapshot(snapshot)
+                info = store.write_snapshot(snapshot)
+            keeper.keep_read(snapshot)
+            return info
 
         return await asyncio.to_thread(write)
 
@@ -518,8 +556,6 @@ def open_workspace(
     )
     if answers is None:
         workspace._make_keeper = lambda: keeper_of(settings, identity, demo=is_demo)
-        if settings.store_url and settings.store != "off":
-            workspace.change_log.team_lines = workspace._team_lines
     return workspace
 
 

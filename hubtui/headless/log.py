@@ -1,6 +1,7 @@
 """``hubtui log``: the changes sent to this server, as the change log holds them: who made each
 (the operator), when, what it changed, its outcome and its batch; filtered by date, operator or
-person. Read from the file alone: nothing is sent, no server is needed."""
+person. Read from the file, and from the team store's audit trail where there is one (every
+operator's changes): nothing is sent to the server."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from hubtui.core.access import person_key
 from hubtui.core.changelog import Change, changes_logged
 from hubtui.core.layout import Column
 from hubtui.core.text import inert
-from hubtui.headless.output import NOTHING, OK, Table, print_answer
+from hubtui.headless.output import NOTHING, OK, REFUSED, Table, print_answer
 
 if TYPE_CHECKING:
     from hubtui.core.workspace import Workspace
@@ -29,11 +30,21 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
     if args.person:
         key = person_key(args.person)
         changes = [c for c in changes if person_key(c.email or "") == key]
+    where = f"{log.path}" + (
+        f" and the team store {inert(workspace.team)}" if workspace.team else ""
+    )
     print(
-        f"{len(changes):,} changes sent to {inert(workspace.server_label)} in {log.path}.",
+        f"{len(changes):,} changes sent to {inert(workspace.server_label)} in {where}.",
         file=sys.stderr,
     )
-    return print_answer(args, _table(changes), OK if changes else NOTHING)
+    status = print_answer(args, _table(changes), OK if changes else NOTHING)
+    if workspace.team_problem is not None:  # an incomplete answer says so
+        print(
+            f"hubtui: only this machine's changes: {inert(workspace.team_problem, limit=None)}",
+            file=sys.stderr,
+        )
+        return REFUSED
+    return status
 
 
 def _table(changes: list[Change]) -> Table:
