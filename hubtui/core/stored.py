@@ -8,6 +8,7 @@ the server first.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,6 +20,10 @@ from hubtui.core.store import ListKey, Snapshot, Store, StoreError
 __all__ = ["Keeper", "StoredHub", "StoredList", "open_store", "stored_words"]
 
 _T = TypeVar("_T")
+
+#: Seconds after a failure of the team store before it is asked again (the app never waits out
+#: a connection timeout at every screen).
+TEAM_RETRY_AFTER = 30.0
 
 #: What the ``store`` setting keeps of each kind of list as its latest state.
 KEPT = {
@@ -140,6 +145,8 @@ class Keeper:
         self._lock = threading.Lock()
         self._team_store: Store | None = None
         self._team_lock = threading.Lock()
+        #: Until when the team store is not asked again, and why (it failed a moment ago).
+        self._team_down: tuple[float, StoreError] | None = None
 
     @property
     def where(self) -> str:
@@ -205,15 +212,20 @@ class Keeper:
         thread), connecting again after a failure. :class:`StoreError` when it cannot be."""
         assert self.team is not None
         with self._team_lock:
+            if self._team_down is not None and time.monotonic() < self._team_down[0]:
+                raise self._team_down[1]  # it failed a moment ago: said again, not waited for
             try:
                 if self._team_store is None:
                     self._team_store = Store.open_url(self.team)
-                return use(self._team_store)
-            except StoreError:
+                found = use(self._team_store)
+            except StoreError as error:
                 if self._team_store is not None:
                     self._team_store.close()
                     self._team_store = None
+                self._team_down = (time.monotonic() + TEAM_RETRY_AFTER, error)
                 raise
+            self._team_down = None
+            return found
 
     def close(self) -> None:
         with self._lock:

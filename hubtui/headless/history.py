@@ -58,7 +58,6 @@ def open_store(workspace: Workspace, *, read_only: bool = False) -> Store:
     the local file; a store that cannot be used ends the command naming it."""
     from hubtui.core.store import StoreError
     from hubtui.core.stored import open_store as opened
-    from hubtui.core.workspace import DEMO_SERVER
 
     if workspace.settings.store == "off":
         raise Stop(
@@ -68,9 +67,7 @@ def open_store(workspace: Workspace, *, read_only: bool = False) -> Store:
         )
     try:
         assert workspace.store_path is not None, "a headless Workspace names its store"
-        demo = workspace.identity.server == DEMO_SERVER  # the demo's store is its own
-        team = None if demo else workspace.settings.store_url
-        return opened(workspace.store_path, team, read_only=read_only)
+        return opened(workspace.store_path, workspace.team, read_only=read_only)
     except StoreError as error:
         raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
 
@@ -438,7 +435,7 @@ def store_command(args: argparse.Namespace, workspace: Workspace) -> int:
     if args.action == "copy":
         return copy_command(args, workspace)
     was = None
-    team = workspace.settings.store_url
+    team = workspace.team
     if args.action == "migrate" and workspace.store_path is not None:
         try:
             was = schema_of(team or workspace.store_path)

@@ -107,6 +107,7 @@ class HubTuiApp(WorkspaceActions):
         self.workspace = workspace if workspace is not None else Workspace(**options)
         self.workspace.change_log.on_write_error = self._outcome_not_logged
         self.workspace.on_staged_changed = self.staged_changed
+        self.workspace.on_team_note = self._team_note
         self.ending = Ending(lambda: self.workspace.change_log, self._end)
         #: Keys typed ahead of what their key opens wait for it (see tui.typeahead).
         self.type_ahead = TypeAhead(self)  # type: ignore[arg-type]
@@ -131,6 +132,10 @@ class HubTuiApp(WorkspaceActions):
             markup=False,
             timeout=600,
         )
+
+    def _team_note(self, message: str) -> None:
+        """Change lines could not be copied to the team store: they wait, and it says so."""
+        self.notify(inert(message, limit=None), title="Team store", severity="warning", timeout=20)
 
     def push_screen(self, *args: Any, **kwargs: Any) -> Any:
         """A new screen starts without the notifications of the one below: a message about a

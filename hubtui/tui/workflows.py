@@ -55,7 +55,7 @@ class WorkspaceActions(App[None]):
         from hubtui.tui.screens.change_log import ChangeLogScreen
 
         if not isinstance(self.screen, ChangeLogScreen):
-            self.push_screen(ChangeLogScreen(self.workspace.change_log))
+            self.push_screen(ChangeLogScreen(self.workspace.change_log, self.workspace.team))
 
     @work(exclusive=True, group="reviews", exit_on_error=False)
     async def show_reviews(self) -> None:

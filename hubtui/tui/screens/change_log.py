@@ -33,11 +33,21 @@ class ChangeLogScreen(ModalScreen[None]):
         ),
     ]
 
-    def __init__(self, log: ChangeLog) -> None:
+    def __init__(self, log: ChangeLog, team: str | None = None) -> None:
         super().__init__()
         self.change_log = log
-        #: Every batch of this server in the file (and this session's), newest first.
+        #: The team store's address, whose changes (every operator's) are listed too.
+        self.team = team
+        #: Every batch of this server in the file and the team store (and this session's),
+        #: newest first.
         self.batches = _batches(log)
+        #: With a team store: its latest changes of this server not made in this session.
+        self.team_changes: list[Change] = []
+        if team is not None:
+            from hubtui.core.changelog import changes_logged
+
+            mine = {c.id for c in log.changes}
+            self.team_changes = [c for c in changes_logged(log) if c.id not in mine][-TEAM_SHOWN:]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog-box"):
@@ -106,21 +116,55 @@ class ChangeLogScreen(ModalScreen[None]):
                     inert(change.summary),
                 )
             )
-            if change.batch:
-                reverts = f", reverting {inert(change.reverts)}" if change.reverts else ""
-                lines.append(Content(f"    batch {inert(change.batch)}{reverts}"))
-            if change.detail:
-                lines.append(Content(f"    {inert(change.detail)}"))
-            if change.request_id:
-                lines.append(Content(f"    request {inert(change.request_id)} (ctrl+l shows it)"))
-            if change.sent_to:
-                lines.append(Content(f"    redirected, answered at {inert(change.sent_to)}"))
+            lines.extend(_more_lines(change))
+        if self.team is not None:
+            lines.append(Content(""))
+            lines.append(
+                Content.styled(
+                    f"The team's changes in {inert(self.team)} (the latest {TEAM_SHOWN}, every "
+                    "operator), newest first",
+                    "bold",
+                )
+            )
+            if not self.team_changes:
+                lines.append(Content("None yet."))
+            for change in reversed(self.team_changes):
+                who = inert(change.email or change.user_id or "?")
+                lines.append(
+                    Content.assemble(
+                        (f"{change.time} ", "bold"),
+                        (f"{change.outcome.upper():<8}", "bold"),
+                        f"{inert(change.operator or '?')}: {change.action} {who} in "
+                        f"{inert(change.where)} (hub {inert(change.hub_name)}): ",
+                        inert(change.summary),
+                    )
+                )
+                lines.extend(_more_lines(change, request=False))
         lines.append(Content(""))
         if self.change_log.path is not None:
             lines.append(Content(f"Appended as JSON lines to {self.change_log.path}"))
         if self.change_log.write_error:
             lines.append(Content(f"{WARNING} {self.change_log.write_error}"))
         return Content("\n").join(lines)
+
+
+#: How many of the team's changes ``c`` lists.
+TEAM_SHOWN = 50
+
+
+def _more_lines(change: Change, *, request: bool = True) -> list[Content]:
+    """A change's batch, detail, request and redirect, each on a line of its own."""
+    lines = []
+    if change.batch:
+        reverts = f", reverting {inert(change.reverts)}" if change.reverts else ""
+        lines.append(Content(f"    batch {inert(change.batch)}{reverts}"))
+    if change.detail:
+        lines.append(Content(f"    {inert(change.detail)}"))
+    if change.request_id and request:  # another process's request is not in this request log
+        lines.append(Content(f"    request {inert(change.request_id)} (ctrl+l shows it)"))
+    if change.sent_to:
+        lines.append(Content(f"    redirected, answered at {inert(change.sent_to)}"))
+    return lines
 
 
 def _batches(log: ChangeLog) -> list[tuple[str, list[Change]]]:
@@ -144,4 +188,6 @@ def _batch_words(batch: str, changes: list[Change]) -> str:
     reverts = next((c.reverts for c in changes if c.reverts), None)
     back = f" (reverts {inert(reverts)})" if reverts else ""
     when = min(c.time for c in changes)
-    return f"{inert(batch)} {when} · {amount(len(changes), 'change')}: {said}{back}"
+    by = sorted({c.operator for c in changes if c.operator})
+    who = f" by {inert(', '.join(by))}" if by else ""
+    return f"{inert(batch)} {when} · {amount(len(changes), 'change')}: {said}{back}{who}"

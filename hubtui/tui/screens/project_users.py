@@ -396,7 +396,7 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
     def action_changes(self) -> None:
         from hubtui.tui.screens.change_log import ChangeLogScreen
 
-        self.app.push_screen(ChangeLogScreen(self.session.change_log))
+        self.app.push_screen(ChangeLogScreen(self.session.change_log, self.session.team))
 
     def action_copy(self) -> None:
         user: ProjectUser | None = self.table.highlighted_record

@@ -1,0 +1,89 @@
+"""The app with a team store (a real PostgreSQL): a snapshot recorded there and offered by `D`,
+`c` listing the team's changes with each operator, and a team store that cannot be reached said
+in words while the app runs on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual.widgets import OptionList
+
+from bench.postgres import OWNER, PostgresServer
+from hubtui.core.store import Store
+from hubtui.core.stored import Keeper
+from hubtui.tui.screens.change_log import ChangeLogScreen
+from tests.conftest import free_port
+from tests.tui.conftest import press, running, screen_words
+
+
+async def test_a_team_store_that_cannot_be_reached_is_said_and_the_app_runs_on(
+    tmp_path: Path, pg_env: PostgresServer
+) -> None:
+    away = f"postgresql://{OWNER}@127.0.0.1:{free_port()}/hubtui?connect_timeout=2"
+    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "hubs", away)
+    async with running(keeper=keeper) as pilot:
+        pilot.app.record_snapshot(None)  # type: ignore[attr-defined]
+        await pilot.app.workers.wait_for_complete()
+        await press(pilot)
+        words = screen_words(pilot)
+        assert f"No snapshot was recorded: The team store {away} cannot be reached" in words
+        assert "acme-build" in words  # the hub list, still there
+        await press(pilot, "D")
+        assert "cannot be reached" in screen_words(pilot)  # said again, at once
+
+
+async def test_a_snapshot_kept_in_the_team_store_is_offered_by_d(
+    tmp_path: Path, pg_env: PostgresServer
+) -> None:
+    url = pg_env.url(schema=pg_env.new_schema())
+    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "hubs", url)
+    async with running(keeper=keeper) as pilot:
+        pilot.app.record_snapshot(None)  # type: ignore[attr-defined]
+        await pilot.app.workers.wait_for_complete()
+        await press(pilot)
+        assert "Snapshot #1" in screen_words(pilot)
+        await press(pilot, "D", "enter")
+        assert "0 changes since #1" in screen_words(pilot)
+    with Store.open_url(url, read_only=True) as team:
+        assert len(team.snapshots()) == 1
+    assert not (tmp_path / "store.sqlite3").exists() or _no_snapshots(tmp_path)
+
+
+def _no_snapshots(folder: Path) -> bool:
+    with Store.open(folder / "store.sqlite3", read_only=True) as local:
+        return local.snapshots() == []
+
+
+async def test_c_lists_the_teams_changes_with_each_operator(
+    tmp_path: Path, pg_env: PostgresServer
+) -> None:
+    url = pg_env.url(schema=pg_env.new_schema())
+    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "hubs", url)
+    async with running(keeper=keeper) as pilot:
+        server = pilot.app.workspace.identity.server  # type: ignore[attr-defined]
+        change = {
+            "time": "2026-11-25T09:00:00Z", "action": "update", "hub_id": "h1",
+            "hub_name": "acme-build", "project_id": "1001",
+            "project_name": "Harbour Bridge Retrofit", "user_id": "7",
+            "email": "chloe.moreau@acme-build.com", "before": {"Role": "Reader"},
+            "after": {"Role": "Admin"}, "outcome": "done", "server": server,
+            "id": "bens1", "batch": "b-ben-1", "operator": "Ben (night shift)",
+        }  # fmt: skip
+        other = {**change, "id": "elsewhere", "server": "https://other.example.com:443"}
+        with Store.open_url(url) as team:
+            team.add_audit_lines([json.dumps(change), json.dumps(other)])
+        await press(pilot, "c")
+        screen = pilot.app.screen
+        assert isinstance(screen, ChangeLogScreen)
+        text = " ".join(screen._text().plain.split())  # what the dialog shows
+        assert f"The team's changes in {url}" in text
+        assert (
+            "DONE Ben (night shift): update chloe.moreau@acme-build.com in Harbour Bridge "
+            "Retrofit (hub acme-build): Role: Reader → Admin" in text
+        )
+        assert text.count("chloe.moreau") == 1  # another server's change is not this one's
+        batches = [str(option.prompt) for option in screen.query_one(OptionList).options]
+        assert batches == ["b-ben-1 2026-11-25T09:00:00Z · 1 change: 1 done by Ben (night shift)"]
+        await press(pilot, "escape")
+        assert "acme-build" in screen_words(pilot)
