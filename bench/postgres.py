@@ -61,7 +61,8 @@ class PostgresServer:
         return f"postgresql://{user}@127.0.0.1:{self.port}/{database}?{said}"
 
     def sql(self, statement: str, *, database: str = DATABASE) -> str:
-        """Run SQL as the superuser (over the server's own socket); what it printed."""
+        """Run SQL as the superuser (over the server's own socket); what it printed. psql's own
+        commands (``\\c``) are read too."""
         done = subprocess.run(
             [
                 str(self.bin / "psql"),
@@ -76,9 +77,8 @@ class PostgresServer:
                 "-v",
                 "ON_ERROR_STOP=1",
                 "-qAt",
-                "-c",
-                statement,
             ],
+            input=statement,
             capture_output=True,
             text=True,
             check=False,
@@ -102,6 +102,15 @@ class PostgresServer:
             f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {schema} TO {MEMBER}"
         )
 
+    def add_password(self, user: str) -> None:
+        """Give ``user`` a password, kept in :attr:`passfile` (libpq's own source)."""
+        word = secrets.token_hex(12)
+        self.sql(f"ALTER ROLE {user} PASSWORD '{word}'", database="postgres")
+        self.passwords[user] = word
+        self.passfile.write_text(
+            "".join(f"127.0.0.1:{self.port}:*:{u}:{w}\n" for u, w in self.passwords.items())
+        )
+
     def environment(self) -> dict[str, str]:
         """What a process needs to sign in: the password file, and no password of its own."""
         return {"PGPASSFILE": str(self.passfile), "PGCONNECT_TIMEOUT": "5"}
@@ -118,9 +127,10 @@ def _run(command: list[str]) -> None:
 
 
 @contextmanager
-def running_postgres() -> Iterator[PostgresServer]:
+def running_postgres(*, bare: bool = False) -> Iterator[PostgresServer]:
     """A fresh PostgreSQL server for the time of the block (RuntimeError naming the package
-    when the distribution's PostgreSQL is not installed)."""
+    when the distribution's PostgreSQL is not installed); ``bare``: only its superuser, for a
+    test to set it up as a person would."""
     import trustme
 
     programs = find_postgres()
@@ -178,6 +188,9 @@ def running_postgres() -> Iterator[PostgresServer]:
         )
         passfile.chmod(0o600)
         server = PostgresServer(folder, port, programs, passfile, ca, passwords)
+        if bare:
+            yield server
+            return
         server.sql(
             f"CREATE ROLE {OWNER} LOGIN PASSWORD '{passwords[OWNER]}'; "
             f"CREATE ROLE {MEMBER} LOGIN PASSWORD '{passwords[MEMBER]}'",

@@ -591,12 +591,33 @@ def changes_logged(log: ChangeLog) -> list[Change]:
     return [_unfinished_as_unknown(c) if c.id not in log._pending else c for c in latest.values()]
 
 
+#: What each field of a change line must be, read back (a team store is written by many: a
+#: line whose fields are of another kind is not a change, and never ends a reader).
+_FIELD_KINDS: dict[str, tuple[type, ...]] = {
+    "time": (str,), "action": (str,), "hub_id": (str,), "hub_name": (str,),
+    "project_id": (str,), "project_name": (str, type(None)), "user_id": (str, type(None)),
+    "email": (str, type(None)), "before": (dict, type(None)), "after": (dict,),
+    "outcome": (str,), "detail": (str,), "api_version": (str,), "server": (str,),
+    "profile": (str, type(None)), "id": (str,), "checked": (str, type(None)),
+    "request_id": (str, type(None)), "sent_to": (str, type(None)),
+    "batch": (str, type(None)), "reverts": (str, type(None)), "operator": (str,),
+}  # fmt: skip
+
+
 def parse_line(line: str) -> Change | None:
     """The change a line of the log holds, or None for a line that is not a change of this
-    version (not ours to judge)."""
+    version (not ours to judge), or whose fields are not of their kinds."""
     try:
-        return Change(**json.loads(line))
-    except (ValueError, TypeError):
+        fields = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(fields, dict) or any(
+        not isinstance(value, _FIELD_KINDS.get(name, ())) for name, value in fields.items()
+    ):
+        return None
+    try:
+        return Change(**fields)
+    except TypeError:
         return None
 
 

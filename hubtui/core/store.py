@@ -985,7 +985,7 @@ def _audit_fields(line: str) -> tuple[str, ...] | None:
     hub, project, action, operator and time (None: not a change line)."""
     try:
         change = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(change, dict) or not isinstance(change.get("id"), str):
         return None

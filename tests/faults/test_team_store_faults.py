@@ -15,6 +15,7 @@ import pytest
 import trustme
 
 from bench.postgres import OWNER, PostgresServer
+from hubtui.core import stored
 from hubtui.core.store import ListKey, Snapshot, Store, StoreError, now
 from hubtui.core.stored import Keeper
 from tests.conftest import free_port, running_demo_server
@@ -175,7 +176,7 @@ def test_a_statement_timeout_leaves_no_half_snapshot(
 
 
 def test_a_connection_dropped_mid_snapshot_leaves_it_absent_and_the_next_one_lands(
-    pg_env: PostgresServer, tmp_path: Path
+    pg_env: PostgresServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = pg_env.url(schema=(schema := pg_env.new_schema()))
     keeper = Keeper(tmp_path / "store.sqlite3", "https://a:443", None, "all", url)
@@ -201,6 +202,11 @@ def test_a_connection_dropped_mid_snapshot_leaves_it_absent_and_the_next_one_lan
         writer.join(10)
     assert len(failed) == 1
     assert url in str(failed[0])
+    with pytest.raises(StoreError) as again:  # a moment later: said again, not waited for
+        keeper.with_team(lambda store: len(store.snapshots()))
+    assert again.value is failed[0]
+    monkeypatch.setattr(stored, "TEAM_RETRY_AFTER", 0.0)  # the retry's moment has come
+    keeper._team_down = None
     assert keeper.with_team(lambda store: len(store.snapshots())) == 1  # whole, or absent
     keeper.with_team(lambda store: store.write_snapshot(taken("Admin")))  # connected again
     with Store.open_url(url, read_only=True) as store:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.postgres import MEMBER, PostgresServer
+from bench.postgres import PostgresServer
+from hubtui.core.store import Store
 from hubtui.hosts import server_identity
 from tests.conftest import free_port
 from tests.headless.conftest import demo_stats, run
@@ -189,28 +190,84 @@ def test_a_persons_history_moves_into_the_team_store_once(
     assert [c["operator"] for c in json.loads(out)] == ["Ann"]
 
 
-def test_a_member_role_uses_the_store_its_owner_migrated_and_cannot_migrate_it(
+def readme_grants() -> str:
+    """The README's SQL for setting up a team's server, as a person would paste it."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    team = readme[readme.index("## For a team") :]
+    return team[team.index("```sql\n") + 7 : team.index("```", team.index("```sql\n") + 7)]
+
+
+def test_the_readmes_grants_are_enough_for_a_person_and_no_more(
     capsys: pytest.CaptureFixture[str],
     server: str,
-    pg_env: PostgresServer,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
-    """The README's least privilege: the owner applies the schema's steps; a member, with the
-    grants the README gives, records and reads, and is told who migrates."""
+    """Least privilege as the README sets it up: the owner applies the schema's steps; a person
+    of the team records, reads and prunes, and is told who migrates."""
+    from bench.postgres import running_postgres
+
     base = ("--base-url", server)
-    schema = pg_env.new_schema()
-    pg_env.grant_member(schema)
-    member = pg_env.url(user=MEMBER, schema=schema)
-    status, _, err = run(capsys, *base, "--store-url", member, "snapshot", "acme-build")
-    assert status == 2
-    assert "hubtui store migrate --store-url with the owner's role" in err
-    owner = pg_env.url(schema=schema)
-    status, out, err = run(capsys, *base, "--store-url", owner, "store", "migrate")
+    monkeypatch.delenv("HUBTUI_STORE_URL", raising=False)
+    with running_postgres(bare=True) as pg:
+        pg.sql(readme_grants(), database="postgres")
+        for role in ("hubtui_owner", "ann"):
+            pg.add_password(role)
+        for key, value in pg.environment().items():
+            monkeypatch.setenv(key, value)
+        ann = pg.url(user="ann", database="hubtui")
+        owner = pg.url(user="hubtui_owner", database="hubtui")
+        status, _, err = run(capsys, *base, "--store-url", ann, "snapshot", "acme-build")
+        assert status == 2
+        assert "permission denied" in err
+        assert "hubtui store migrate --store-url with the owner's role" in err
+        status, _, err = run(capsys, *base, "--store-url", owner, "store", "migrate")
+        assert status == 0, err
+        assert "Applied schema step 3: the audit trail" in err
+        for _ in range(2):
+            status, _, err = run(capsys, *base, "--store-url", ann, "snapshot", "acme-build")
+            assert status == 0, err
+        status, _, err = run(capsys, *base, "--store-url", ann, "store", "prune", "--keep", "0d")
+        assert status == 0, err  # its DELETEs ran (none older than today to forget)
+        assert "Forgot 0 snapshots" in err
+        status, _, err = run(capsys, *base, "--store-url", ann, "store", "migrate")
+        assert "up to date" in err
+        assert pg.sql("SELECT rolsuper OR rolcreatedb OR rolcreaterole FROM pg_roles "
+                      "WHERE rolname = 'ann'", database="postgres") == "f"  # fmt: skip
+
+
+def test_what_a_colleague_wrote_to_the_team_store_is_data_and_costs_no_other_row(
+    capsys: pytest.CaptureFixture[str],
+    server: str,
+    team: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """The team store is written by many: a line of the wrong kinds is not a change, and a
+    value holding terminal control is shown as text."""
+    base = ("--base-url", server)
+    be(monkeypatch, tmp_path, "Ann")
+    assert run(capsys, *base, "set-role", "acme-build", "1001", CHLOE, "Admin", "--yes")[0] == 0
+    good = {
+        "time": "2026-11-25T09:00:00Z", "action": "update", "hub_id": "h1",
+        "hub_name": "acme-build", "project_id": "1001", "project_name": None, "user_id": "7",
+        "email": AIKO, "before": {"Role": "Reader"}, "after": {"Role": "Editor"},
+        "outcome": "done", "server": server_identity(server), "id": "hostile-ok",
+        "operator": "Mallory\x1b[2J\x1b]0;owned\x07",
+    }  # fmt: skip
+    bad = [
+        {**good, "id": "bad-time", "time": 5},
+        {**good, "id": "bad-after", "after": ["Role"]},
+        {**good, "id": "bad-email", "email": {"x": 1}},
+        {**good, "id": "unknown-field", "is_admin": True},
+    ]
+    with Store.open_url(team) as store:
+        store.add_audit_lines([json.dumps(line) for line in (good, *bad)] + ["[" * 100_000])
+    be(monkeypatch, tmp_path, "Ben")
+    status, out, err = run(capsys, *base, "log")
     assert status == 0, err
-    assert "Applied schema step 3: the audit trail" in err
-    pg_env.grant_member(schema)  # the tables the owner made: the README's grants again
-    status, _, err = run(capsys, *base, "--store-url", member, "snapshot", "acme-build")
-    assert status == 0, err
-    status, _, err = run(capsys, *base, "--store-url", member, "store", "migrate")
-    assert "up to date" in err
+    assert "\x1b" not in out
+    assert "Mallory" in out
+    assert CHLOE in out  # Ann's change, beside the hostile one
+    status, out, _ = run(capsys, *base, "log", "--format", "json")
+    assert [c["email"] for c in json.loads(out)] == [CHLOE, AIKO]
