@@ -30,8 +30,8 @@ from hubtui.demo import DEMO_TOKEN, DemoSize, DemoStore, Faults, create_app
 USERS = 50_000
 
 
-async def read_users() -> list[dict[str, Any]]:
-    store = DemoStore(DemoSize(hubs=0, big_project_users=USERS))
+async def read_users(count: int = USERS) -> list[dict[str, Any]]:
+    store = DemoStore(DemoSize(hubs=0, big_project_users=count))
     transport = httpx.ASGITransport(app=create_app(store, Faults()))
     async with HubClient("http://localhost", token=DEMO_TOKEN, transport=transport) as client:
         load = await client.get_hub_by_name("load-test")

@@ -9,7 +9,7 @@ removed". Standard library only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -40,11 +40,19 @@ class Side:
     label: str
     reads: Mapping[ListKey, ListRead]
     decode: Callable[[bytes], Record]
+    decode_many: Callable[[Iterable[bytes]], Sequence[Record]] | None = None
+    """Many records at once (a team store answers them in one query, not one each)."""
 
     @classmethod
     def from_store(cls, store: Store, snapshot_id: int) -> Side:
         info = store.snapshot(snapshot_id)
-        return cls(info.short, store.reads(snapshot_id), store.record)
+        return cls(info.short, store.reads(snapshot_id), store.record, store.records)
+
+    def decoded(self, hashes: Iterable[bytes]) -> Sequence[Record]:
+        """The records of these hashes."""
+        if self.decode_many is not None:
+            return self.decode_many(hashes)
+        return [self.decode(h) for h in hashes]
 
     @classmethod
     def from_snapshot(cls, snapshot: Snapshot, label: str) -> Side:
@@ -63,7 +71,7 @@ class Side:
     def records(self, key: ListKey) -> Iterator[Record]:
         read = self.reads.get(key)
         if read is not None and read.ok:
-            yield from (self.decode(h) for h in read.hashes)
+            yield from self.decoded(read.hashes)
 
     def hub_records(self) -> dict[str, Record]:
         """Every hub read, by Id (from the list of all hubs, or each hub chosen)."""
@@ -316,8 +324,8 @@ def _people_changed(
     or None, who, user id), by who they are; nothing when the two reads are the same."""
     if a.hashes == b.hashes:
         return
-    gone = _by((old.decode(h) for h in a.hashes - b.hashes), _user_key)
-    came = _by((new.decode(h) for h in b.hashes - a.hashes), _user_key)
+    gone = _by(old.decoded(a.hashes - b.hashes), _user_key)
+    came = _by(new.decoded(b.hashes - a.hashes), _user_key)
     both = {**gone, **came}
     for user_key in sorted(both, key=lambda k: _who(both[k])[0].lower()):
         before, after = gone.get(user_key), came.get(user_key)

@@ -100,7 +100,7 @@ class StoredAnswers(httpx.AsyncBaseTransport):
             return found or None
         if read is None or not read.ok:
             return None
-        return [self.store.record(h) for h in read.hashes]
+        return self.store.records(read.hashes)
 
     def _list(self, key: ListKey, what: str) -> httpx.Response:
         records = self._kept(key)
@@ -113,7 +113,7 @@ class StoredAnswers(httpx.AsyncBaseTransport):
         if self.at is not None and self._reads is not None:  # a snapshot of chosen hubs
             for key, read in self._reads.items():
                 if key.kind == "hub" and read.ok:
-                    hubs += [self.store.record(h) for h in read.hashes]
+                    hubs += self.store.records(read.hashes)
         for hub in hubs:
             if isinstance(hub, dict) and matches(hub):
                 return _json(hub)

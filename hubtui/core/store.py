@@ -38,7 +38,7 @@ import os
 import re
 import sqlite3
 import zlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -227,6 +227,8 @@ REVIEW_HEAD = ("hub", "hub_name", "reviewer", "started", "ended", "batch", "crit
 SCHEMA = MIGRATIONS[-1].version
 
 
+#: Records read in one query (SQLite takes up to 32,766 values a statement).
+RECORDS_A_QUERY = 500
 #: The most a kept list or record inflates to when read back, and how deep it may nest.
 STORED_LIST_BYTES = 128 * 1024 * 1024
 STORED_RECORD_BYTES = 16 * 1024 * 1024
@@ -622,6 +624,27 @@ class Store:
             raise StoreError(f"A record kept in {self.where} is not an object.")
         return decoded
 
+    @_read_errors
+    def records(self, keys: Iterable[bytes]) -> list[dict[str, Any]]:
+        """Stored records, as the server sent them, in the order of ``keys``: read a few hundred
+        a query (a team store's round trips, not one a record)."""
+        wanted = list(keys)
+        found: dict[bytes, dict[str, Any]] = {}
+        for at in range(0, len(wanted), RECORDS_A_QUERY):
+            part = wanted[at : at + RECORDS_A_QUERY]
+            marks = ",".join("?" * len(part))
+            for key, body in self.engine.run(
+                f"SELECT hash, body FROM records WHERE hash IN ({marks})",  # noqa: S608
+                part,
+            ):
+                decoded = self._decode(body, "a record", STORED_RECORD_BYTES)
+                if not isinstance(decoded, dict):
+                    raise StoreError(f"A record kept in {self.where} is not an object.")
+                found[bytes(key)] = decoded
+        if len(found) < len(set(wanted)):
+            raise StoreError(f"The store {self.where} lacks a record it refers to.")
+        return [found[key] for key in wanted]
+
     def _decode(self, body: object, what: str, limit: int) -> Any:
         """What the store kept, checked as it is read back: bounded when inflated and in depth,
         and JSON; :class:`StoreError` names the store and the bound broken."""
@@ -701,13 +724,25 @@ class Store:
         if row is None or (kept is not None and kept[1] >= row[1]):
             return kept
         snapshot_id, taken, list_id = row
-        return [self.record(h) for h in self._members(list_id, snapshot_id)], str(taken)
+        return self.records(self._members(list_id, snapshot_id)), str(taken)
 
     # Snapshots --------------------------------------------------------------------------------
 
     def write_snapshot(self, snapshot: Snapshot) -> SnapshotInfo:
-        """Record a snapshot in one transaction: seen whole, or not at all."""
+        """Record a snapshot in one transaction: seen whole, or not at all. Its records are
+        encoded before the transaction begins, and each step writes every list at once (a team
+        store's round trips a snapshot, not a list), so the store is held the least time."""
         counts = snapshot.counts()
+        lists = sorted(snapshot.lists.items())
+        # Each list read, its records by hash, and its latest state in the order sent (a
+        # snapshot keeps a set): what is read offline is the list as the server sent it.
+        encoded = {key: dict(map(self._encode, records)) for key, (ok, _, records) in lists if ok}
+        bodies = {
+            key: zlib.compress(json.dumps(list(records), ensure_ascii=False).encode(), 6)
+            for key, (ok, _, records) in lists
+            if ok
+        }
+        every_record = {h: body for kept in encoded.values() for h, body in kept.items()}
         with self._writing() as db:
             snapshot_id = db.insert(
                 "INSERT INTO snapshots (taken, origin, profile, scope, counts) VALUES (?,?,?,?,?)",
@@ -719,59 +754,70 @@ class Store:
                     json.dumps(counts),
                 ),
             )
-            for key, (ok, why, records) in sorted(snapshot.lists.items()):
-                list_id = self._list_id(db, snapshot.origin, snapshot.profile, key)
-                db.run(
-                    "INSERT INTO reads (snapshot, list, ok, why) VALUES (?,?,?,?)",
-                    (snapshot_id, list_id, int(ok), why),
+            ids = {
+                key: self._list_id(db, snapshot.origin, snapshot.profile, key) for key, _ in lists
+            }
+            db.add_rows(
+                "reads",
+                ("snapshot", "list", "ok", "why"),
+                [(snapshot_id, ids[key], int(ok), why) for key, (ok, why, _) in lists],
+                keep=False,
+            )
+            # In key order: the pages of the tables fill up instead of splitting half-empty.
+            db.add_rows("records", ("hash", "body"), sorted(every_record.items()), keep=True)
+            read = [ids[key] for key in encoded]
+            present, previous = self._present(db, read), self._previous(db, read, snapshot_id)
+            gone, came = [], []
+            for key, kept in encoded.items():
+                list_id = ids[key]
+                now_in = present.get(list_id, set())
+                gone += [(previous.get(list_id), list_id, h) for h in sorted(now_in - kept.keys())]
+                came += [(list_id, snapshot_id, h) for h in sorted(kept.keys() - now_in)]
+            if gone:
+                db.run_many(
+                    "UPDATE members SET until = ? WHERE list = ? AND record = ? AND until IS NULL",
+                    gone,
                 )
-                if ok:
-                    self._write_members(db, list_id, snapshot_id, records)
-                    # Its latest state too, in the order sent (a snapshot keeps a set): what is
-                    # read offline is the list as the server sent it, never reordered.
-                    body = zlib.compress(json.dumps(list(records), ensure_ascii=False).encode(), 6)
-                    db.run(
-                        "INSERT INTO latest (list, read_at, body) VALUES (?,?,?) "
-                        "ON CONFLICT (list) DO UPDATE SET read_at = excluded.read_at, "
-                        "body = excluded.body WHERE excluded.read_at >= latest.read_at",
-                        (list_id, snapshot.taken, body),
-                    )
+            db.add_rows("members", ("list", "since", "record"), came, keep=False)
+            db.run_many(
+                "INSERT INTO latest (list, read_at, body) VALUES (?,?,?) "
+                "ON CONFLICT (list) DO UPDATE SET read_at = excluded.read_at, "
+                "body = excluded.body WHERE excluded.read_at >= latest.read_at",
+                [(ids[key], snapshot.taken, body) for key, body in bodies.items()],
+            )
         return SnapshotInfo(
             snapshot_id, snapshot.taken, snapshot.origin, snapshot.profile, snapshot.scope, counts
         )
 
-    def _write_members(
-        self,
-        db: Engine,
-        list_id: int,
-        snapshot_id: int,
-        records: Sequence[Mapping[str, Any]],
-    ) -> None:
-        encoded = dict(self._encode(record) for record in records)
-        # In key order: the pages of the tables fill up instead of splitting half-empty.
-        db.add_rows("records", ("hash", "body"), sorted(encoded.items()), keep=True)
-        present = {
-            bytes(row[0])
-            for row in db.run(
-                "SELECT record FROM members WHERE list = ? AND until IS NULL", (list_id,)
-            )
-        }
-        previous = db.run(
-            "SELECT max(snapshot) FROM reads WHERE list = ? AND ok = 1 AND snapshot < ?",
-            (list_id, snapshot_id),
-        ).fetchone()[0]
-        gone = present - encoded.keys()
-        if gone:
-            db.run_many(
-                "UPDATE members SET until = ? WHERE list = ? AND record = ? AND until IS NULL",
-                [(previous, list_id, key) for key in sorted(gone)],
-            )
-        db.add_rows(
-            "members",
-            ("list", "since", "record"),
-            [(list_id, snapshot_id, key) for key in sorted(encoded.keys() - present)],
-            keep=False,
-        )
+    def _present(self, db: Engine, list_ids: Sequence[int]) -> dict[int, set[bytes]]:
+        """The records each list holds as of its latest snapshot."""
+        found: dict[int, set[bytes]] = {}
+        for at in range(0, len(list_ids), RECORDS_A_QUERY):
+            part = list_ids[at : at + RECORDS_A_QUERY]
+            marks = ",".join("?" * len(part))
+            for list_id, record in db.run(
+                f"SELECT list, record FROM members WHERE list IN ({marks}) "  # noqa: S608
+                "AND until IS NULL",
+                part,
+            ):
+                found.setdefault(int(list_id), set()).add(bytes(record))
+        return found
+
+    def _previous(
+        self, db: Engine, list_ids: Sequence[int], snapshot_id: int
+    ) -> dict[int, int | None]:
+        """The snapshot before this one that read each list."""
+        found: dict[int, int | None] = {}
+        for at in range(0, len(list_ids), RECORDS_A_QUERY):
+            part = list_ids[at : at + RECORDS_A_QUERY]
+            marks = ",".join("?" * len(part))
+            for list_id, before in db.run(
+                f"SELECT list, max(snapshot) FROM reads WHERE list IN ({marks}) "  # noqa: S608
+                "AND ok = 1 AND snapshot < ? GROUP BY list",
+                [*part, snapshot_id],
+            ):
+                found[int(list_id)] = None if before is None else int(before)
+        return found
 
     @_read_errors
     def snapshots(
@@ -1134,6 +1180,7 @@ class StorePort(Protocol):
     def __enter__(self) -> Self: ...
     def __exit__(self, *exc: object) -> None: ...
     def record(self, key: bytes) -> dict[str, Any]: ...
+    def records(self, keys: Iterable[bytes]) -> list[dict[str, Any]]: ...
     def save_latest(
         self,
         origin: str,

@@ -172,7 +172,7 @@ def copy_history(local: StorePort, team: StorePort, change_log: Path | None) -> 
             there += 1
             continue
         lists = {
-            key: (read.ok, read.why, [local.record(h) for h in sorted(read.hashes)])
+            key: (read.ok, read.why, local.records(sorted(read.hashes)))
             for key, read in sorted(local.reads(info.id).items())
         }
         team.write_snapshot(Snapshot(info.origin, info.profile, info.scope, info.taken, lists))
