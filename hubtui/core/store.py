@@ -1,7 +1,8 @@
 """What was read from a server, kept: the last hub list (for an instant start) and snapshots.
 
-Over 400 lines: the store whole: its migrations, records kept once, lists, snapshots and the
-port another engine implements.
+Over 400 lines: the store whole: its migrations, records kept once, lists, snapshots, reviews,
+the audit trail and the port, with each query written once for both engines (the SQLite one
+here; PostgreSQL's differences alone in :mod:`hubtui.core.store_pg`).
 
 One SQLite file (``store.sqlite3`` in the user data directory, or ``HUBTUI_DATA_DIR``), the
 person's alone (file 0600, folder 0700, a symbolic link refused), in WAL mode with a busy timeout

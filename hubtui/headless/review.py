@@ -1,6 +1,9 @@
 """``review``, ``apply`` of its decisions, ``reviews`` and ``offboard``: an access review from the
 command line, kept as the evidence an auditor asks for.
 
+Over 400 lines: the four commands of a review share its file's columns, how a person's access is
+read for it, and how its outcome is said and kept.
+
 ``review HUB`` writes the decisions file: every project membership of each person who needs a
 look (and a row for each such person in no project), with ``decision`` (``keep``) and ``reason``
 to fill in. ``apply`` takes it back (:func:`apply_review`, when the file has a ``decision``

@@ -19,19 +19,11 @@ from hubtui.core import stored
 from hubtui.core.store import ListKey, Snapshot, Store, StoreError, now
 from hubtui.core.stored import Keeper
 from tests.conftest import free_port, running_demo_server
-from tests.headless.conftest import run
+from tests.headless.conftest import headless_env, run
+
+pytestmark = pytest.mark.usefixtures(headless_env.__name__)
 
 USERS = ListKey("users", "h1", "1001")
-
-
-@pytest.fixture(autouse=True)
-def headless_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from hubtui.demo import DEMO_TOKEN
-
-    monkeypatch.setenv("HUBTUI_CONFIG", str(tmp_path / "none.toml"))
-    monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("HUBTUI_TOKEN", DEMO_TOKEN)
-    monkeypatch.delenv("HUBTUI_STORE_URL", raising=False)
 
 
 @pytest.fixture(scope="module")

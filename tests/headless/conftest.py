@@ -19,11 +19,13 @@ DEMO_HEADERS = {"Authorization": f"Bearer {DEMO_TOKEN}"}
 
 @pytest.fixture(autouse=True)
 def headless_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No config file, a data folder of the test's own, the demo's token, 80 columns."""
+    """No config file, a data folder of the test's own, the demo's token, no team store, 80
+    columns."""
     monkeypatch.setenv("HUBTUI_CONFIG", str(tmp_path / "none.toml"))
     monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("HUBTUI_TOKEN", DEMO_TOKEN)
     monkeypatch.delenv("HUBTUI_PROFILE", raising=False)
+    monkeypatch.delenv("HUBTUI_STORE_URL", raising=False)  # no team store but a test's own
     monkeypatch.setenv("COLUMNS", "80")
 
 
