@@ -6,14 +6,20 @@ profile switch that moves the change log and the store together, and the close."
 
 from __future__ import annotations
 
+import asyncio
+import json
 from pathlib import Path
 
 import pytest
 
+from bench.postgres import OWNER, PostgresServer
 from hubtui.cli import demo_connector
 from hubtui.config import Settings
 from hubtui.core.batch import Intent, Wanted, prepare
+from hubtui.core.store import Store
+from hubtui.core.stored import Keeper
 from hubtui.core.workspace import NoSnapshots, Workspace, open_workspace
+from tests.conftest import free_port
 
 CHLOE = "chloe.moreau@acme-build.com"
 
@@ -102,3 +108,35 @@ async def test_the_demo_stays_the_demo_when_its_token_is_read_again() -> None:
     assert (keeper.origin, keeper.profile) == ("demo", None)
     assert keeper.path.name == "demo-store.sqlite3"  # never a real server's store
     await workspace.close()
+
+
+async def test_change_lines_go_to_the_team_store_soon_after_and_wait_when_it_is_away(
+    tmp_path: Path, pg_env: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app copies each outcome's lines to the team store in the background: said when they
+    cannot be copied (they wait in the change log), copied once it is back."""
+    monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path))
+    log = tmp_path / "changes.jsonl"
+    line = json.dumps({"id": "c1", "server": "https://a:443", "action": "update", "time": "t"})
+    log.write_text(line + "\n")
+    away = f"postgresql://{OWNER}@127.0.0.1:{free_port()}/hubtui?connect_timeout=2"
+    url = pg_env.url(schema=pg_env.new_schema())
+    said: list[str] = []
+    for team in (away, url):
+        workspace = Workspace(
+            connect=demo_connector(Settings()),
+            server_label="https://a:443",
+            change_log_path=log,
+            keeper=Keeper(tmp_path / "store.sqlite3", "https://a:443", None, "all", team),
+        )
+        workspace.on_team_note = said.append
+        workspace.share_soon()
+        assert workspace._sharing is not None
+        await workspace._sharing
+        await asyncio.sleep(0)  # the note is handed to the loop
+        await workspace.close()
+    assert len(said) == 1
+    assert f"The team store {away} cannot be reached" in said[0]
+    assert f"wait in the change log {log}" in said[0]
+    with Store.open_url(url, read_only=True) as store:
+        assert store.audit_lines(["https://a:443"]) == [line]
