@@ -370,6 +370,7 @@ async def prepare(
     )
     hub_users = await read_hub_users(client, (w.hub_id for w in of_hub)) if of_hub else {}
     preview = Preview([])
+    await log.read_team_adds(lists)
     for (hub_id, project_id), users in lists.items():
         if isinstance(users, HubError):
             continue

@@ -211,6 +211,8 @@ class ChangeLog:
         self.team_lines: TeamLines | None = None
         #: Told when a change's outcome is written (the app copies the lines to the team store).
         self.on_outcome: Callable[[], None] | None = None
+        #: The team's add lines by project, as last read off the event loop.
+        self._team_adds: dict[tuple[str, str], list[str]] = {}
 
     @property
     def operator(self) -> str:
@@ -341,6 +343,26 @@ class ChangeLog:
         for change in self.in_flight:
             self.finish(change, UNKNOWN, why)
 
+    async def read_team_adds(self, projects: Iterable[tuple[str, str]]) -> None:
+        """Read the team's add lines of these projects off the event loop (a team store far
+        away, or gone, never holds the screen), for :meth:`adopt_unknown_adds`."""
+        if self.team_lines is None:
+            return
+        wanted = list(dict.fromkeys(projects))
+        team_lines = self.team_lines
+
+        def read() -> dict[tuple[str, str], list[str]]:
+            if len(wanted) <= 4:
+                return {(h, p): team_lines(h, p, Action.ADD) for h, p in wanted}
+            found: dict[tuple[str, str], list[str]] = {where: [] for where in wanted}
+            for line in team_lines(None, None, Action.ADD):  # a batch's projects: one query
+                change = parse_line(line)
+                if change is not None and (change.hub_id, change.project_id) in found:
+                    found[change.hub_id, change.project_id].append(line)
+            return found
+
+        self._team_adds.update(await asyncio.to_thread(read))
+
     def adopt_unknown_adds(self, hub_id: str, project_id: str) -> list[Change]:
         """The unknown, unchecked adds to this project on this server that earlier runs left in
         the file, taken into this log so that :meth:`resolve_adds` settles them before anything
@@ -350,7 +372,10 @@ class ChangeLog:
         self._read_file_adds()
         left = dict(self._file_unknown_adds.get((hub_id, project_id), {}))
         if self.team_lines is not None:  # a colleague's add left unknown is checked too
-            team = _unknown_adds_in(self.team_lines(hub_id, project_id, Action.ADD))
+            lines = self._team_adds.get((hub_id, project_id))
+            if lines is None:
+                lines = self.team_lines(hub_id, project_id, Action.ADD)
+            team = _unknown_adds_in(lines)
             for i, change in team.get((hub_id, project_id), {}).items():
                 if i not in self._file_adds:  # this machine's own lines say the latest
                     left.setdefault(i, change)

@@ -193,6 +193,7 @@ async def send_change(
     :meth:`ChangeLog.drained`).
     """
     if change.action == Action.ADD:
+        await log.read_team_adds([(change.hub_id, change.project_id)])
         log.adopt_unknown_adds(change.hub_id, change.project_id)
         earlier = log.unknown_add(change.hub_id, change.project_id, change.email or "")
         if earlier is not None:

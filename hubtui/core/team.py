@@ -10,12 +10,13 @@ them waiting in the local log, and the next run copies them.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 from urllib.parse import parse_qsl, urlsplit
 
 from hubtui.core.files import open_reading
@@ -30,8 +31,11 @@ TEAM_EXTRA = "team"
 #: Where the setting comes from, as a message names it.
 SOURCES = "store_url, HUBTUI_STORE_URL or --store-url"
 _PASSWORD_KEY = re.compile(r"(?:^|\s)(?:ssl)?password\s*=", re.IGNORECASE)
-#: Lines copied to the team store in one transaction.
+#: Lines copied to the team store in one transaction, and the most of the log read at once.
 BATCH_LINES = 2_000
+CHUNK_BYTES = 4 * 1024 * 1024
+#: The log's first bytes whose digest tells a log replaced from the one copied.
+HEAD_BYTES = 4096
 
 
 def store_url_problem(url: str) -> str | None:
@@ -80,29 +84,38 @@ def share_lines(
     each once; ``cursor`` is the file that remembers how far the last copy got (None, or
     ``everything``: the whole log, which doubles nothing). :class:`StoreError` when the team
     store cannot take them: they wait in the local log."""
-    start, file_id = (0, None) if everything else _where_we_were(cursor, team.where)
+    start, file_id, head = (0, None, "") if everything else _where_we_were(cursor, team.where)
+    new = read = 0
     try:
         with open_reading(log_path) as handle:
             info = os.fstat(handle.fileno())
-            if file_id != (info.st_ino, info.st_dev) or info.st_size < start:
+            here = (info.st_ino, info.st_dev)
+            if file_id != here or info.st_size < start or _head(handle, start) != head:
                 start = 0  # the log was replaced or cut: from its start (nothing doubles)
             handle.seek(start)
-            tail = handle.read()
+            while chunk := handle.read(CHUNK_BYTES):  # a long log in bounded pieces
+                complete = chunk.rfind(b"\n") + 1
+                if complete == 0 and len(chunk) == CHUNK_BYTES:
+                    complete = len(chunk)  # one line longer than a piece: not a change, passed
+                if complete == 0:
+                    break  # a line still being written waits for the next copy
+                lines = chunk[:complete].decode("utf-8", "replace").splitlines()
+                lines = [line for line in lines if line]
+                for at in range(0, len(lines), BATCH_LINES):
+                    new += team.add_audit_lines(lines[at : at + BATCH_LINES])
+                read += len(lines)
+                start += complete
+                if cursor is not None:
+                    _remember(cursor, team.where, start, here, _head(handle, start))
+                handle.seek(start)
     except FileNotFoundError:
         return Shared(0, 0)
-    complete = tail.rfind(b"\n") + 1  # a line still being written waits for the next copy
-    lines = [line for line in tail[:complete].decode("utf-8", "replace").splitlines() if line]
-    new = 0
-    for at in range(0, len(lines), BATCH_LINES):
-        new += team.add_audit_lines(lines[at : at + BATCH_LINES])
-    if cursor is not None:
-        _remember(cursor, team.where, start + complete, (info.st_ino, info.st_dev))
-    return Shared(new, len(lines))
+    return Shared(new, read)
 
 
 def waiting(log_path: Path, cursor: Path | None, where: str) -> bool:
     """Whether the log has lines the last copy to ``where`` did not reach (cheap: a stat)."""
-    start, file_id = _where_we_were(cursor, where)
+    start, file_id, _ = _where_we_were(cursor, where)
     try:
         info = log_path.stat()
     except OSError:
@@ -110,19 +123,28 @@ def waiting(log_path: Path, cursor: Path | None, where: str) -> bool:
     return file_id != (info.st_ino, info.st_dev) or info.st_size > start
 
 
-def _where_we_were(cursor: Path | None, where: str) -> tuple[int, tuple[int, int] | None]:
+def _head(handle: BinaryIO, upto: int) -> str:
+    """A digest of the log's first bytes up to ``upto`` (at most :data:`HEAD_BYTES`): a log
+    replaced by another of the same name, inode and size is told apart by it."""
+    handle.seek(0)
+    return hashlib.blake2b(handle.read(min(upto, HEAD_BYTES)), digest_size=16).hexdigest()
+
+
+def _where_we_were(cursor: Path | None, where: str) -> tuple[int, tuple[int, int] | None, str]:
+    """How far the last copy to ``where`` got: the offset, the log's inode and device, and the
+    digest of its head; from the start when the cursor cannot be read."""
     if cursor is None:
-        return 0, None
+        return 0, None, ""
     try:
         with open_reading(cursor) as handle:
             kept = json.loads(handle.read(64 * 1024)).get(_cursor_key(where))
-        offset, inode, device = kept
-        return int(offset), (int(inode), int(device))
+        offset, inode, device, head = kept
+        return int(offset), (int(inode), int(device)), str(head)
     except (OSError, ValueError, TypeError, AttributeError):
-        return 0, None  # from the start: the audit trail keeps each line once
+        return 0, None, ""  # from the start: the audit trail keeps each line once
 
 
-def _remember(cursor: Path, where: str, offset: int, file_id: tuple[int, int]) -> None:
+def _remember(cursor: Path, where: str, offset: int, file_id: tuple[int, int], head: str) -> None:
     """Keep how far the copy to ``where`` got (written whole, then moved into place)."""
     from hubtui.core.files import create_new
 
@@ -133,7 +155,7 @@ def _remember(cursor: Path, where: str, offset: int, file_id: tuple[int, int]) -
             kept = {}
     except (OSError, ValueError):
         kept = {}
-    kept[_cursor_key(where)] = [offset, *file_id]
+    kept[_cursor_key(where)] = [offset, *file_id, head]
     fresh = cursor.with_name(f".{cursor.name}.{os.getpid()}")
     try:
         fresh.unlink(missing_ok=True)

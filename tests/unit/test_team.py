@@ -1,0 +1,82 @@
+"""The change log's lines copied to a team store: from where the last copy stopped, in bounded
+pieces, each line once however often it is copied; and a team store's address refused when it
+holds a password. (The copy's target is any store: here the SQLite engine; the tests of the team
+store itself run on PostgreSQL.)"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hubtui.core import team as team_module
+from hubtui.core.store import Store
+from hubtui.core.team import share_lines, store_url_problem, waiting
+
+
+def line(n: int) -> str:
+    return json.dumps({"id": f"c{n}", "server": "https://a:443", "action": "add", "time": "t"})
+
+
+def test_each_line_is_copied_once_from_where_the_last_copy_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(team_module, "CHUNK_BYTES", 300)  # a long log, read in small pieces
+    log, cursor = tmp_path / "changes.jsonl", tmp_path / "team-copy.json"
+    log.write_text("".join(line(n) + "\n" for n in range(40)) + line(40)[:20])  # the last half
+    with Store.open(tmp_path / "team.sqlite3") as store:
+        assert waiting(log, cursor, store.where)
+        first = share_lines(log, store, cursor)
+        assert (first.new, first.read) == (40, 40)  # the line still being written waits
+        with log.open("a") as more:
+            more.write(line(40)[20:] + "\n" + line(41) + "\n")
+        second = share_lines(log, store, cursor)
+        assert (second.new, second.read) == (2, 2)  # only what came since
+        assert not waiting(log, cursor, store.where)
+        again = share_lines(log, store, None, everything=True)
+        assert (again.new, again.read) == (0, 42)  # the whole log again: nothing doubles
+        assert store.audit_lines(["https://a:443"]) == [line(n) for n in range(42)]
+
+
+def test_a_log_replaced_is_copied_from_its_start_and_nothing_doubles(tmp_path: Path) -> None:
+    log, cursor = tmp_path / "changes.jsonl", tmp_path / "team-copy.json"
+    log.write_text(line(1) + "\n" + line(2) + "\n")
+    with Store.open(tmp_path / "team.sqlite3") as store:
+        assert share_lines(log, store, cursor).new == 2
+        log.unlink()
+        log.write_text(line(1) + "\n" + line(3) + "\n")  # a new file: read from its start
+        assert share_lines(log, store, cursor).new == 1
+        cursor.write_text("not json")  # a cursor that cannot be read: from the start
+        assert share_lines(log, store, cursor).new == 0
+        assert store.info().audit == 3
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "postgresql://ann:s3cret@db.example.com/hubtui",
+        "postgres://:s3cret@db.example.com/hubtui",
+        "postgresql://db.example.com/hubtui?sslmode=verify-full&password=s3cret",
+        "postgresql://db.example.com/hubtui?sslpassword=s3cret",
+        "host=db.example.com dbname=hubtui password=s3cret",
+        "host=db.example.com PASSWORD = s3cret",
+    ],
+)
+def test_an_address_holding_a_password_is_refused_without_it(address: str) -> None:
+    problem = store_url_problem(address)
+    assert problem is not None
+    assert "holds a password" in problem
+    assert "s3cret" not in problem
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "postgresql://ann@db.example.com/hubtui?sslmode=verify-full",
+        "service=hubtui",
+        "host=db.example.com dbname=hubtui user=ann passfile=/home/ann/.pgpass",
+    ],
+)
+def test_an_address_without_a_password_is_taken(address: str) -> None:
+    assert store_url_problem(address) is None
