@@ -86,6 +86,33 @@ def add_global_options(parser: argparse.ArgumentParser, *, after_command: bool =
     )
 
 
+def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The arguments. Starting the app (options only, the usual case) reads them with the
+    global options alone: the parsers of twenty commands, and the modules that describe them,
+    are built only when a command (or help) is asked for, not before the app's first frame."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    if not {"-h", "--help", "--version"} & set(given):
+        app = argparse.ArgumentParser(prog="hubtui", add_help=False, allow_abbrev=False)
+        add_global_options(app)
+        app.set_defaults(command=None)
+        found, rest = app.parse_known_args(given)
+        if not rest:
+            return found
+    return build_parser().parse_args(given)
+
+
+def _file_pair(args: argparse.Namespace) -> bool:
+    from hubtui.headless import file_pair
+
+    return file_pair(args)
+
+
+def _headless(command: str) -> bool:
+    from hubtui.headless import HEADLESS
+
+    return command in HEADLESS
+
+
 def build_parser() -> argparse.ArgumentParser:
     from hubtui.headless import EXIT_STATUSES, add_commands
 
@@ -176,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # `import httpx` loads httpx's own command-line client whenever click is installed
     # (uvicorn brings it), with click and pygments: 15 ms of every start. hubtui never runs it.
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
-    args = build_parser().parse_args(argv)
+    args = parse_arguments(argv)
     if args.command == "demo-server":
         return run_demo_server(args)
     if args.concurrency is not None and args.concurrency < 1:
@@ -187,9 +214,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"hubtui: {exc}", file=sys.stderr)
         return 2
-    from hubtui.headless import file_pair
-
-    if args.command == "store" or file_pair(args):  # the store or two files: no server needed
+    if args.command is not None and (args.command == "store" or _file_pair(args)):
+        # The store, or two files: no server needed.
         from hubtui import headless
         from hubtui.core.workspace import open_workspace
 
@@ -221,9 +247,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         never go with another profile."""
         return settings_from(args, profile=profile, flags=profile == settings.profile)
 
-    from hubtui.headless import HEADLESS
-
-    is_headless = args.command in HEADLESS
+    is_headless = args.command is not None and _headless(args.command)
     try:
         workspace = open_workspace(
             settings,
