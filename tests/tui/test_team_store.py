@@ -4,7 +4,9 @@ in words while the app runs on."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from pathlib import Path
 
 from textual.widgets import OptionList
@@ -12,9 +14,13 @@ from textual.widgets import OptionList
 from bench.postgres import OWNER, PostgresServer
 from hubtui.core.store import Store
 from hubtui.core.stored import Keeper
+from hubtui.demo import DemoStore
+from hubtui.tui.screens.batch import StagedScreen
 from hubtui.tui.screens.change_log import ChangeLogScreen
 from tests.conftest import free_port
-from tests.tui.conftest import press, running, screen_words
+from tests.tui.conftest import burst, press, running, screen_words
+
+CHLOE = "chloe.moreau@acme-build.com"
 
 
 async def test_a_team_store_that_cannot_be_reached_is_said_and_the_app_runs_on(
@@ -74,6 +80,8 @@ async def test_c_lists_the_teams_changes_with_each_operator(
         with Store.open_url(url) as team:
             team.add_audit_lines([json.dumps(change), json.dumps(other)])
         await press(pilot, "c")
+        await pilot.app.workers.wait_for_complete()  # the team's lines, read in a thread
+        await press(pilot)
         screen = pilot.app.screen
         assert isinstance(screen, ChangeLogScreen)
         text = " ".join(screen._text().plain.split())  # what the dialog shows
@@ -87,3 +95,42 @@ async def test_c_lists_the_teams_changes_with_each_operator(
         assert batches == ["b-ben-1 2026-11-25T09:00:00Z · 1 change: 1 done by Ben (night shift)"]
         await press(pilot, "escape")
         assert "acme-build" in screen_words(pilot)
+
+
+async def test_c_and_r_typed_at_once_revert_a_colleagues_batch_once_it_is_read(
+    tmp_path: Path, pg_env: PostgresServer
+) -> None:
+    """`R` typed before the team's batches are read lands once they are: a fast typist's
+    burst reverts the colleague's batch it was typed for."""
+    url = pg_env.url(schema=(schema := pg_env.new_schema()))
+    store = DemoStore()
+    hub = store.hub_by_name("acme-build")
+    assert hub is not None
+    chloe = next(u for u, x in store.users.items() if x.email == CHLOE)
+    hub.projects[1001].members[chloe].role = "Admin"  # Ben made her Admin
+    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "hubs", url)
+    async with running(store=store, keeper=keeper) as pilot:
+        server = pilot.app.workspace.identity.server  # type: ignore[attr-defined]
+        bens = {
+            "time": "2026-11-25T09:00:00Z", "action": "update", "hub_id": hub.id,
+            "hub_name": "acme-build", "project_id": "1001",
+            "project_name": "Harbour Bridge Retrofit", "user_id": str(chloe), "email": CHLOE,
+            "before": {"Role": "Reader", "IsReviewer": False},
+            "after": {"Role": "Admin", "IsReviewer": False}, "outcome": "done",
+            "server": server, "id": "bens1", "batch": "b-ben-1", "operator": "Ben",
+        }  # fmt: skip
+        with Store.open_url(url) as team:
+            team.add_audit_lines([json.dumps(bens)])
+        # A team store slow to answer: the batches come a second after the keys.
+        slow = f"BEGIN; LOCK TABLE {schema}.audit; SELECT pg_sleep(1); COMMIT"
+        holder = threading.Thread(target=pg_env.sql, args=(slow,))
+        holder.start()
+        await asyncio.sleep(0.3)
+        await burst(pilot, ["c", "R"])  # R waits for the batches, then lands
+        await pilot.app.workers.wait_for_complete()
+        holder.join()
+        await press(pilot)
+        assert isinstance(pilot.app.screen, StagedScreen)
+        words = screen_words(pilot)
+        assert "Revert of batch b-ben-1" in words
+        assert "Role: Admin → Reader" in words

@@ -39,15 +39,12 @@ class ChangeLogScreen(ModalScreen[None]):
         #: The team store's address, whose changes (every operator's) are listed too.
         self.team = team
         #: Every batch of this server in the file and the team store (and this session's),
-        #: newest first.
-        self.batches = _batches(log)
-        #: With a team store: its latest changes of this server not made in this session.
-        self.team_changes: list[Change] = []
-        if team is not None:
-            from hubtui.core.changelog import changes_logged
-
-            mine = {c.id for c in log.changes}
-            self.team_changes = [c for c in changes_logged(log) if c.id not in mine][-TEAM_SHOWN:]
+        #: newest first. With a team store, read off the event loop once the screen is up.
+        self.batches = _batches(log) if team is None else []
+        #: With a team store: its latest changes of this server not made in this session
+        #: (None: being read).
+        self.team_changes: list[Change] | None = None if team is not None else []
+        self._revert_when_read = False
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog-box"):
@@ -69,6 +66,28 @@ class ChangeLogScreen(ModalScreen[None]):
         yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
+        self._focus_batches()
+        if self.team_changes is None:
+            self.run_worker(self._read_team, thread=True, group="team", exit_on_error=False)
+
+    def _read_team(self) -> None:
+        """The batches and the team's changes, read with the team store's (in a thread)."""
+        from hubtui.core.changelog import changes_logged
+
+        log = self.change_log
+        batches = _batches(log)
+        mine = {c.id for c in log.changes}
+        team = [c for c in changes_logged(log) if c.id not in mine][-TEAM_SHOWN:]
+        self.app.call_from_thread(self._show_team, batches, team)
+
+    def _show_team(self, batches: list[tuple[str, list[Change]]], team: list[Change]) -> None:
+        self.batches, self.team_changes = batches, team
+        self.refresh(recompose=True)
+        self.call_after_refresh(self._focus_batches)
+        if self._revert_when_read:
+            self.call_after_refresh(self.action_revert)
+
+    def _focus_batches(self) -> None:
         for options in self.query("#batches").results(OptionList):
             options.focus()  # ↑ ↓ choose the batch R reverts (the text above scrolls with it)
 
@@ -90,11 +109,14 @@ class ChangeLogScreen(ModalScreen[None]):
         return self.newest_batch
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "revert":
-            return self.newest_batch is not None
+        if action == "revert":  # while the team's batches are read, R waits for them
+            return self.newest_batch is not None or self.team_changes is None
         return True
 
     def action_revert(self) -> None:
+        if self.team_changes is None:
+            self._revert_when_read = True  # typed ahead: it lands once the batches are here
+            return
         batch = self.chosen_batch
         if batch is None:
             return
@@ -126,9 +148,11 @@ class ChangeLogScreen(ModalScreen[None]):
                     "bold",
                 )
             )
-            if not self.team_changes:
+            if self.team_changes is None:
+                lines.append(Content("Reading…"))
+            elif not self.team_changes:
                 lines.append(Content("None yet."))
-            for change in reversed(self.team_changes):
+            for change in reversed(self.team_changes or []):
                 who = inert(change.email or change.user_id or "?")
                 lines.append(
                     Content.assemble(
