@@ -147,3 +147,28 @@ def test_the_store_and_the_change_log_of_a_server_are_keyed_by_one_identity(
         assert (log.server, log.profile) == ("demo", None)  # the demo API is no profile's
     else:
         assert log.server.startswith("https://api.example.com:443")
+
+
+def test_who_history_says_access_not_sent_where_a_snapshot_holds_no_is_limited(
+    capsys: pytest.CaptureFixture[str], server: str, tmp_path: Path
+) -> None:
+    """What access a record gives is said one way: a record without IsLimited is "access not
+    sent" in `who --history` as in `diff`, never "direct member"."""
+    from hubtui.core.store import ListKey, Snapshot, Store, now
+    from hubtui.hosts import server_identity
+
+    sent = {"User": {"Id": 7, "Email": CHLOE}, "Role": "Editor"}  # IsLimited not sent
+    with Store.open(tmp_path / "data" / "store.sqlite3") as store:
+        store.write_snapshot(
+            Snapshot(
+                server_identity(server),
+                "",
+                "all hubs",
+                now(),
+                {ListKey("users", "h1", "1001"): (True, "", [sent])},
+            )  # fmt: skip
+        )
+    status, out, err = run(capsys, "--base-url", server, "who", CHLOE, "--history",
+                           "--format", "json")  # fmt: skip
+    assert status == 0, err
+    assert [row["access"] for row in json.loads(out)] == ["access not sent"]
