@@ -149,6 +149,7 @@ class Workspace:
         self.on_team_note: Callable[[str], None] | None = None
         self._sharing: asyncio.Future[None] | None = None
         self._share_again = False
+        self._told_waiting = False
         # The team's lines are read with this machine's (a colleague's unknown add is checked,
         # their batches listed), and each outcome copied to the team store soon after.
         self.change_log.team_lines = self._team_lines
@@ -317,7 +318,10 @@ class Workspace:
             while True:
                 self._share_again = False
                 note = self.share_changes()
-                if note is not None and self.on_team_note is not None:
+                if note is None:
+                    self._told_waiting = False
+                elif not self._told_waiting and self.on_team_note is not None:
+                    self._told_waiting = True  # said once while the team store is away
                     loop.call_soon_threadsafe(self.on_team_note, note)
                 if not self._share_again or note is not None:
                     return
@@ -328,22 +332,22 @@ class Workspace:
         """Copy the change log's lines not copied yet to the team store's audit trail (each
         once); what to say when they could not be, as they wait in the local log for the next
         run (None: copied, or nothing to copy)."""
-        keeper, log = self.keeper, self.change_log
-        if keeper is None or self.team is None or log.path is None:
+        keeper, path = self.keeper, self.change_log.path
+        if keeper is None or self.team is None or path is None:
             return None
         from hubtui.core.places import default_team_cursor_path
         from hubtui.core.store import StoreError
         from hubtui.core.team import share_lines, waiting
 
         cursor = default_team_cursor_path()
-        if not everything and not waiting(log.path, cursor, self.team):
+        if not everything and not waiting(path, cursor, self.team):
             return None
         try:
-            keeper.with_team(lambda store: share_lines(log.path, store, cursor))  # type: ignore[arg-type]
+            keeper.with_team(lambda store: share_lines(path, store, cursor))
         except StoreError as error:
             self.team_problem = str(error)
             return (
-                f"{error} The changes not copied wait in the change log {log.path} and are "
+                f"{error} The changes not copied wait in the change log {path} and are "
                 "copied to the team store on the next run."
             )
         return None
