@@ -209,6 +209,8 @@ class ChangeLog:
         #: The team's lines of this server, from the team store's audit trail (None: no team
         #: store): called with a hub, a project and an action to narrow them, or none.
         self.team_lines: TeamLines | None = None
+        #: Whether there is a team store now (None: whenever :attr:`team_lines` is set).
+        self.team_on: Callable[[], bool] | None = None
         #: Told when a change's outcome is written (the app copies the lines to the team store).
         self.on_outcome: Callable[[], None] | None = None
         #: The team's add lines by project, as last read off the event loop.
@@ -346,8 +348,8 @@ class ChangeLog:
     async def read_team_adds(self, projects: Iterable[tuple[str, str]]) -> None:
         """Read the team's add lines of these projects off the event loop (a team store far
         away, or gone, never holds the screen), for :meth:`adopt_unknown_adds`."""
-        if self.team_lines is None:
-            return
+        if self.team_lines is None or (self.team_on is not None and not self.team_on()):
+            return  # no team store: no thread, nothing read
         wanted = list(dict.fromkeys(projects))
         team_lines = self.team_lines
 

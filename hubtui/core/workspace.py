@@ -153,6 +153,7 @@ class Workspace:
         # The team's lines are read with this machine's (a colleague's unknown add is checked,
         # their batches listed), and each outcome copied to the team store soon after.
         self.change_log.team_lines = self._team_lines
+        self.change_log.team_on = lambda: self.team is not None
         self.change_log.on_outcome = self.share_soon
         #: How many batches were sent in this session: a list shown before one is read again.
         self.batches_sent = 0
@@ -285,9 +286,10 @@ class Workspace:
     def _team_lines(self, hub: str | None, project: str | None, what: str | None) -> list[str]:
         """The team's change lines of this server (none when the team store cannot be read:
         :attr:`team_problem` says why)."""
+        if self.team is None:
+            return []  # checked first: without a team store, the store's code is not loaded
         keeper = self.keeper
-        if keeper is None or self.team is None:
-            return []
+        assert keeper is not None
         from hubtui.core.store import StoreError
 
         servers = [self.identity.server, *self.identity.aliases]
