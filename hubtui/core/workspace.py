@@ -407,9 +407,16 @@ class Workspace:
     async def snapshots_kept(self) -> tuple[Keeper, list[SnapshotInfo]]:
         """This server's snapshots, newest last (:class:`NoSnapshots`, StoreError)."""
         keeper = self.snapshot_keeper()
-        with keeper.open() as store:
-            await self.seed(store)
-            return keeper, store.snapshots(keeper.origin, keeper.profile)
+        if self.last_week is not None:  # the demo: its own file, its week-old data first
+            with keeper.open() as store:
+                await self.seed(store)
+                return keeper, store.snapshots(keeper.origin, keeper.profile)
+
+        def read() -> list[SnapshotInfo]:  # off the event loop: a team store may be far away
+            with keeper.open() as store:
+                return store.snapshots(keeper.origin, keeper.profile)
+
+        return keeper, await asyncio.to_thread(read)
 
     async def record_snapshot(self, hub: Hub | None) -> SnapshotInfo:
         """Read every project's users of ``hub`` (None: of every hub) and keep them as one
