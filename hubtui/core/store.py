@@ -614,16 +614,9 @@ class Store:
         packer = zlib.compressobj(9, zdict=self._zdict)
         return _digest(body), packer.compress(body) + packer.flush()
 
-    @_read_errors
     def record(self, key: bytes) -> dict[str, Any]:
         """One stored record, as the server sent it."""
-        row = self.engine.run("SELECT body FROM records WHERE hash = ?", (key,)).fetchone()
-        if row is None:
-            raise StoreError(f"The store {self.where} lacks a record it refers to.")
-        decoded = self._decode(row[0], "a record", STORED_RECORD_BYTES)
-        if not isinstance(decoded, dict):
-            raise StoreError(f"A record kept in {self.where} is not an object.")
-        return decoded
+        return self.records([key])[0]
 
     @_read_errors
     def records(self, keys: Iterable[bytes]) -> list[dict[str, Any]]:
@@ -631,17 +624,13 @@ class Store:
         a query (a team store's round trips, not one a record)."""
         wanted = list(keys)
         found: dict[bytes, dict[str, Any]] = {}
-        for at in range(0, len(wanted), RECORDS_A_QUERY):
-            part = wanted[at : at + RECORDS_A_QUERY]
-            marks = ",".join("?" * len(part))
-            for key, body in self.engine.run(
-                f"SELECT hash, body FROM records WHERE hash IN ({marks})",  # noqa: S608
-                part,
-            ):
-                decoded = self._decode(body, "a record", STORED_RECORD_BYTES)
-                if not isinstance(decoded, dict):
-                    raise StoreError(f"A record kept in {self.where} is not an object.")
-                found[bytes(key)] = decoded
+        for key, body in _in_parts(
+            self.engine, "SELECT hash, body FROM records WHERE hash IN ({})", wanted
+        ):
+            decoded = self._decode(body, "a record", STORED_RECORD_BYTES)
+            if not isinstance(decoded, dict):
+                raise StoreError(f"A record kept in {self.where} is not an object.")
+            found[bytes(key)] = decoded
         if len(found) < len(set(wanted)):
             raise StoreError(f"The store {self.where} lacks a record it refers to.")
         return [found[key] for key in wanted]
@@ -793,32 +782,23 @@ class Store:
     def _present(self, db: Engine, list_ids: Sequence[int]) -> dict[int, set[bytes]]:
         """The records each list holds as of its latest snapshot."""
         found: dict[int, set[bytes]] = {}
-        for at in range(0, len(list_ids), RECORDS_A_QUERY):
-            part = list_ids[at : at + RECORDS_A_QUERY]
-            marks = ",".join("?" * len(part))
-            for list_id, record in db.run(
-                f"SELECT list, record FROM members WHERE list IN ({marks}) "  # noqa: S608
-                "AND until IS NULL",
-                part,
-            ):
-                found.setdefault(int(list_id), set()).add(bytes(record))
+        query = "SELECT list, record FROM members WHERE list IN ({}) AND until IS NULL"
+        for list_id, record in _in_parts(db, query, list_ids):
+            found.setdefault(int(list_id), set()).add(bytes(record))
         return found
 
     def _previous(
         self, db: Engine, list_ids: Sequence[int], snapshot_id: int
     ) -> dict[int, int | None]:
         """The snapshot before this one that read each list."""
-        found: dict[int, int | None] = {}
-        for at in range(0, len(list_ids), RECORDS_A_QUERY):
-            part = list_ids[at : at + RECORDS_A_QUERY]
-            marks = ",".join("?" * len(part))
-            for list_id, before in db.run(
-                f"SELECT list, max(snapshot) FROM reads WHERE list IN ({marks}) "  # noqa: S608
-                "AND ok = 1 AND snapshot < ? GROUP BY list",
-                [*part, snapshot_id],
-            ):
-                found[int(list_id)] = None if before is None else int(before)
-        return found
+        query = (
+            "SELECT list, max(snapshot) FROM reads WHERE list IN ({}) AND ok = 1 "
+            "AND snapshot < ? GROUP BY list"
+        )
+        return {
+            int(list_id): None if before is None else int(before)
+            for list_id, before in _in_parts(db, query, list_ids, (snapshot_id,))
+        }
 
     @_read_errors
     def snapshots(
@@ -960,14 +940,16 @@ class Store:
                 rows.append((_digest(line.encode()), *fields, line))
         if not rows:
             return 0
-        with self._writing() as db:
-            before = int(db.run("SELECT count(*) FROM audit").fetchone()[0])
+        fresh = list({row[0]: row for row in rows}.values())  # a line given twice, once
+        with self._writing() as db:  # the sole writer: what is there now stays so until done
+            query = "SELECT count(*) FROM audit WHERE line_hash IN ({})"
+            there = sum(int(n) for (n,) in _in_parts(db, query, [row[0] for row in fresh]))
             db.run_many(
                 "INSERT INTO audit (line_hash, server, profile, change_id, hub, project, what, "
                 "operator, moment, line) VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-                rows,
+                fresh,
             )
-            return int(db.run("SELECT count(*) FROM audit").fetchone()[0]) - before
+        return len(fresh) - there
 
     @_read_errors
     def audit_lines(
@@ -1025,6 +1007,16 @@ class Store:
     def vacuum(self) -> None:
         """Give the space of what was forgotten back to the disk."""
         self.engine.vacuum()
+
+
+def _in_parts(
+    db: Engine, query: str, values: Sequence[Any], more: Sequence[Any] = ()
+) -> Iterator[Any]:
+    """The rows of ``query`` whose ``IN ({})`` is each part of ``values`` in turn (a few hundred
+    a query: SQLite's bound on values, a team store's round trips), ``more`` bound after."""
+    for at in range(0, len(values), RECORDS_A_QUERY):
+        part = values[at : at + RECORDS_A_QUERY]
+        yield from db.run(query.format(",".join("?" * len(part))), [*part, *more])
 
 
 def _audit_fields(line: str) -> tuple[str, ...] | None:
