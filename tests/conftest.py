@@ -142,6 +142,19 @@ def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, 
     return status, out, err
 
 
+def change_line(change_id: str, server: str = "https://a:443", **fields: object) -> str:
+    """A change log's line, whole (as the change log writes one): an add to project 1001."""
+    import json
+
+    change = {
+        "time": "2026-11-25T09:00:00Z", "action": "add", "hub_id": "h1",
+        "hub_name": "acme-build", "project_id": "1001", "project_name": None, "user_id": None,
+        "email": "chloe.moreau@acme-build.com", "before": None, "after": {"Role": "Reader"},
+        "outcome": "done", "server": server, "id": change_id, **fields,
+    }  # fmt: skip
+    return json.dumps(change)
+
+
 # A team store: a real PostgreSQL -----------------------------------------------------------
 
 

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, Self, TypeVar
 
-from hubtui.core.changelog import now
+from hubtui.core.changelog import now, parse_line
 from hubtui.core.files import FileRefused, check_existing, open_private
 from hubtui.core.places import default_store_path
 from hubtui.core.text import nesting
@@ -1021,15 +1021,15 @@ def _in_parts(
 
 def _audit_fields(line: str) -> tuple[str, ...] | None:
     """What the audit trail is searched by, from a change line: server, profile, change id,
-    hub, project, action, operator and time (None: not a change line)."""
-    try:
-        change = json.loads(line)
-    except (ValueError, RecursionError):
+    hub, project, action, operator and time (None: not a change line, as the change log reads
+    it: :func:`~hubtui.core.changelog.parse_line`)."""
+    change = parse_line(line)
+    if change is None:
         return None
-    if not isinstance(change, dict) or not isinstance(change.get("id"), str):
-        return None
-    keys = ("server", "profile", "id", "hub_id", "project_id", "action", "operator", "time")
-    return tuple(_text(change.get(key)) for key in keys)
+    return (
+        change.server, change.profile or "", change.id, change.hub_id, change.project_id,
+        change.action, change.operator, change.time,
+    )  # fmt: skip
 
 
 def _first_line(error: BaseException) -> str:

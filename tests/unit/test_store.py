@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hubtui.core.store import SCHEMA, ListKey, Snapshot, Store, StoreError, now
-from tests.conftest import StoreAt, open_target
+from tests.conftest import StoreAt, change_line, open_target
 
 USERS = ListKey("users", "h1", "1001")
 
@@ -176,8 +176,8 @@ def test_the_latest_hub_list_is_kept_per_server_and_profile(store_at: StoreAt) -
 
 
 def test_each_change_line_is_kept_once_however_often_it_is_given(store_at: StoreAt) -> None:
-    line = json.dumps({"id": "c1", "server": "https://a:443", "action": "add", "time": now()})
-    settled = line.replace('"time"', '"checked": "found", "time"')
+    line = change_line("c1", outcome="unknown")
+    settled = change_line("c1", checked="found")
     with store_at.open() as store:
         assert store.add_audit_lines([line, "not a change", line]) == 1
         assert store.add_audit_lines([line, settled]) == 1

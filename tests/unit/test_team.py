@@ -5,7 +5,6 @@ store itself run on PostgreSQL.)"""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -13,10 +12,11 @@ import pytest
 from hubtui.core import team as team_module
 from hubtui.core.store import Store
 from hubtui.core.team import share_lines, store_url_problem, waiting
+from tests.conftest import change_line
 
 
 def line(n: int) -> str:
-    return json.dumps({"id": f"c{n}", "server": "https://a:443", "action": "add", "time": "t"})
+    return change_line(f"c{n}")
 
 
 def test_each_line_is_copied_once_from_where_the_last_copy_stopped(

@@ -7,7 +7,6 @@ profile switch that moves the change log and the store together, and the close."
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from hubtui.core.batch import Intent, Wanted, prepare
 from hubtui.core.store import Store
 from hubtui.core.stored import Keeper
 from hubtui.core.workspace import NoSnapshots, Workspace, open_workspace
-from tests.conftest import free_port
+from tests.conftest import change_line, free_port
 
 CHLOE = "chloe.moreau@acme-build.com"
 
@@ -117,7 +116,7 @@ async def test_change_lines_go_to_the_team_store_soon_after_and_wait_when_it_is_
     cannot be copied (they wait in the change log), copied once it is back."""
     monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path))
     log = tmp_path / "changes.jsonl"
-    line = json.dumps({"id": "c1", "server": "https://a:443", "action": "update", "time": "t"})
+    line = change_line("c1", action="update")
     log.write_text(line + "\n")
     away = f"postgresql://{OWNER}@127.0.0.1:{free_port()}/hubtui?connect_timeout=2"
     url = pg_env.url(schema=pg_env.new_schema())
