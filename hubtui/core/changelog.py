@@ -604,15 +604,12 @@ def changes_logged(log: ChangeLog) -> list[Change]:
         change = parse_line(raw)
         if change is not None and log.owns(change):
             latest[change.id] = change
-    if path is None or not path.exists():
-        for change in log.changes:
-            latest[change.id] = change
-        return list(latest.values())
-    with open_reading(path) as handle:
-        for read in handle:
-            change = parse_line(read.decode("utf-8", "replace"))
-            if change is not None and log.owns(change):
-                latest[change.id] = change
+    if path is not None and path.exists():
+        with open_reading(path) as handle:
+            for read in handle:
+                change = parse_line(read.decode("utf-8", "replace"))
+                if change is not None and log.owns(change):
+                    latest[change.id] = change
     for change in log.changes:  # this session's, whatever the file could be read for
         latest[change.id] = change
     return [_unfinished_as_unknown(c) if c.id not in log._pending else c for c in latest.values()]

@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.store import StoreError
-from hubtui.core.team import TEAM_EXTRA, store_url_problem
+from hubtui.core.team import PASSWORD_HELD, TEAM_EXTRA, store_url_problem
 
 if TYPE_CHECKING:
     import psycopg
@@ -159,7 +159,7 @@ def connect(url: str, *, read_only: bool = False) -> PostgresEngine:
     except psycopg.Error as error:
         raise StoreError(f"The team store address {url} cannot be read: {error}.") from None
     if any(key in given for key in ("password", "sslpassword")):  # libpq's own reading
-        raise StoreError(store_url_problem("password=") or "")
+        raise StoreError(PASSWORD_HELD)
     extra: dict[str, Any] = {"application_name": "hubtui"}
     if "connect_timeout" not in given:
         extra["connect_timeout"] = CONNECT_TIMEOUT

@@ -148,11 +148,6 @@ class Keeper:
         #: Until when the team store is not asked again, and why (it failed a moment ago).
         self._team_down: tuple[float, StoreError] | None = None
 
-    @property
-    def where(self) -> str:
-        """Where snapshots and reviews are kept: the team store's address, or the file."""
-        return self.team or str(self.path)
-
     def has_store(self) -> bool:
         """Whether there may be anything kept to read (a team store always may)."""
         return self.team is not None or self.path.exists()

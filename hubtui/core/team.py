@@ -31,6 +31,12 @@ TEAM_EXTRA = "team"
 #: Where the setting comes from, as a message names it.
 SOURCES = "store_url, HUBTUI_STORE_URL or --store-url"
 _PASSWORD_KEY = re.compile(r"(?:^|\s)(?:ssl)?password\s*=", re.IGNORECASE)
+#: Why an address holding a password is refused (without repeating the password).
+PASSWORD_HELD = (
+    f"The team store address ({SOURCES}) holds a password: hubtui would show and log it. Give "
+    "the address without it; libpq reads the password from ~/.pgpass, PGPASSWORD or the "
+    "service file (pg_service.conf)."
+)
 #: Lines copied to the team store in one transaction, and the most of the log read at once.
 BATCH_LINES = 2_000
 CHUNK_BYTES = 4 * 1024 * 1024
@@ -54,13 +60,7 @@ def store_url_problem(url: str) -> str | None:
             return f"The team store address ({SOURCES}) is not a postgresql:// URL libpq reads."
     else:
         holds = bool(_PASSWORD_KEY.search(url))
-    if holds:
-        return (
-            f"The team store address ({SOURCES}) holds a password: hubtui would show and log it. "
-            "Give the address without it; libpq reads the password from ~/.pgpass, PGPASSWORD "
-            "or the service file (pg_service.conf)."
-        )
-    return None
+    return PASSWORD_HELD if holds else None
 
 
 @dataclass(frozen=True)
