@@ -60,6 +60,7 @@ __all__ = [
     "Verdict",
     "Wanted",
     "batches_in",
+    "batches_of",
     "decide",
     "new_batch_id",
     "prepare",
@@ -754,8 +755,13 @@ def batches_in(log: ChangeLog) -> dict[str, list[Change]]:
     change's last line, by batch id, oldest batch first."""
     if (log.path is None or not log.path.exists()) and log.team_lines is None:
         return {}
+    return batches_of(changes_logged(log))
+
+
+def batches_of(changes: Iterable[Change]) -> dict[str, list[Change]]:
+    """Changes by batch id, in the order their batches first appear."""
     batches: dict[str, list[Change]] = {}
-    for change in changes_logged(log):
+    for change in changes:
         if change.batch:
             batches.setdefault(change.batch, []).append(change)
     return batches

@@ -75,10 +75,10 @@ class ChangeLogScreen(ModalScreen[None]):
         from hubtui.core.changelog import changes_logged
 
         log = self.change_log
-        batches = _batches(log)
+        logged = changes_logged(log)  # the file and the team store, read once for both
         mine = {c.id for c in log.changes}
-        team = [c for c in changes_logged(log) if c.id not in mine][-TEAM_SHOWN:]
-        self.app.call_from_thread(self._show_team, batches, team)
+        team = [c for c in logged if c.id not in mine][-TEAM_SHOWN:]
+        self.app.call_from_thread(self._show_team, _batches(log, logged), team)
 
     def _show_team(self, batches: list[tuple[str, list[Change]]], team: list[Change]) -> None:
         self.batches, self.team_changes = batches, team
@@ -128,17 +128,7 @@ class ChangeLogScreen(ModalScreen[None]):
         if not self.change_log.changes:
             lines.append(Content("None yet."))
         for change in reversed(self.change_log.changes):
-            who = inert(change.email or change.user_id or "?")
-            where = inert(change.where)
-            lines.append(
-                Content.assemble(
-                    (f"{change.time} ", "bold"),
-                    (f"{change.outcome.upper():<8}", "bold"),
-                    f"{change.action} {who} in {where} (hub {inert(change.hub_name)}): ",
-                    inert(change.summary),
-                )
-            )
-            lines.extend(_more_lines(change))
+            lines.extend(_change_lines(change))
         if self.team is not None:
             lines.append(Content(""))
             lines.append(
@@ -153,17 +143,7 @@ class ChangeLogScreen(ModalScreen[None]):
             elif not self.team_changes:
                 lines.append(Content("None yet."))
             for change in reversed(self.team_changes or []):
-                who = inert(change.email or change.user_id or "?")
-                lines.append(
-                    Content.assemble(
-                        (f"{change.time} ", "bold"),
-                        (f"{change.outcome.upper():<8}", "bold"),
-                        f"{inert(change.operator or '?')}: {change.action} {who} in "
-                        f"{inert(change.where)} (hub {inert(change.hub_name)}): ",
-                        inert(change.summary),
-                    )
-                )
-                lines.extend(_more_lines(change, request=False))
+                lines.extend(_change_lines(change, by=True))
         lines.append(Content(""))
         if self.change_log.path is not None:
             lines.append(Content(f"Appended as JSON lines to {self.change_log.path}"))
@@ -176,27 +156,41 @@ class ChangeLogScreen(ModalScreen[None]):
 TEAM_SHOWN = 50
 
 
-def _more_lines(change: Change, *, request: bool = True) -> list[Content]:
-    """A change's batch, detail, request and redirect, each on a line of its own."""
-    lines = []
+def _change_lines(change: Change, *, by: bool = False) -> list[Content]:
+    """A change in words, then its batch, detail, request and redirect, each on a line of its
+    own; ``by``: a change of the team's, which names its operator (its request was another
+    process's, not in this request log)."""
+    who = inert(change.email or change.user_id or "?")
+    operator = f"{inert(change.operator or '?')}: " if by else ""
+    lines = [
+        Content.assemble(
+            (f"{change.time} ", "bold"),
+            (f"{change.outcome.upper():<8}", "bold"),
+            f"{operator}{change.action} {who} in {inert(change.where)} "
+            f"(hub {inert(change.hub_name)}): ",
+            inert(change.summary),
+        )
+    ]
     if change.batch:
         reverts = f", reverting {inert(change.reverts)}" if change.reverts else ""
         lines.append(Content(f"    batch {inert(change.batch)}{reverts}"))
     if change.detail:
         lines.append(Content(f"    {inert(change.detail)}"))
-    if change.request_id and request:  # another process's request is not in this request log
+    if change.request_id and not by:
         lines.append(Content(f"    request {inert(change.request_id)} (ctrl+l shows it)"))
     if change.sent_to:
         lines.append(Content(f"    redirected, answered at {inert(change.sent_to)}"))
     return lines
 
 
-def _batches(log: ChangeLog) -> list[tuple[str, list[Change]]]:
-    """The batches the log's file holds for its server and profile, with this session's (a log
-    with no file), newest first."""
-    from hubtui.core.batch import batches_in
+def _batches(log: ChangeLog, logged: list[Change] | None = None) -> list[tuple[str, list[Change]]]:
+    """The batches the log's file holds for its server and profile (of ``logged``, the changes
+    already read from it, when given), with this session's (a log with no file), newest
+    first."""
+    from hubtui.core.batch import batches_in, batches_of
 
-    found = dict(batches_in(log))  # in the order the file first names them: oldest first
+    # In the order the file first names them: oldest first.
+    found = dict(batches_in(log) if logged is None else batches_of(logged))
     for change in log.changes:
         if change.batch and change.batch not in found:
             found.setdefault(change.batch, []).append(change)
