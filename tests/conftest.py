@@ -207,12 +207,12 @@ class StoreAt:
 
 
 def open_target(target: str, *, read_only: bool = False) -> Store:
-    """A store by its file or its team address (what a process of its own is given)."""
-    from hubtui.core.store import Store
+    """A store by its file or its team address (what a process of its own is given), opened
+    as hubtui opens it."""
+    from hubtui.core.stored import open_store
 
-    if target.startswith("postgresql://"):
-        return Store.open_url(target, read_only=read_only)
-    return Store.open(Path(target), read_only=read_only)
+    team = target if target.startswith("postgresql://") else None
+    return open_store(Path(target), team, read_only=read_only)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
