@@ -199,16 +199,29 @@ class Keeper:
 
     def open(self, *, read_only: bool = False) -> Store:
         """A connection of its own to where snapshots and reviews are kept (the team store, or
-        the file); close it."""
-        return open_store(self.path, self.team, read_only=read_only)
+        the file); close it. A team store that failed a moment ago is not asked again."""
+        if self.team is None:
+            return open_store(self.path, None, read_only=read_only)
+        self._unless_down()
+        try:
+            return Store.open_url(self.team, read_only=read_only)
+        except StoreError as error:
+            self._down(error)
+            raise
+
+    def _unless_down(self) -> None:
+        if self._team_down is not None and time.monotonic() < self._team_down[0]:
+            raise self._team_down[1]  # it failed a moment ago: said again, not waited for
+
+    def _down(self, error: StoreError) -> None:
+        self._team_down = (time.monotonic() + TEAM_RETRY_AFTER, error)
 
     def with_team(self, use: Callable[[Store], _T]) -> _T:
         """``use`` the team store on the connection this Keeper holds (one at a time, from any
         thread), connecting again after a failure. :class:`StoreError` when it cannot be."""
         assert self.team is not None
         with self._team_lock:
-            if self._team_down is not None and time.monotonic() < self._team_down[0]:
-                raise self._team_down[1]  # it failed a moment ago: said again, not waited for
+            self._unless_down()
             try:
                 if self._team_store is None:
                     self._team_store = Store.open_url(self.team)
@@ -217,7 +230,7 @@ class Keeper:
                 if self._team_store is not None:
                     self._team_store.close()
                     self._team_store = None
-                self._team_down = (time.monotonic() + TEAM_RETRY_AFTER, error)
+                self._down(error)
                 raise
             self._team_down = None
             return found

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from hubtui.core import team as team_module
-from hubtui.core.store import Store
+from hubtui.core.store import Store, StoreError
+from hubtui.core.stored import Keeper
 from hubtui.core.team import share_lines, store_url_problem, waiting
-from tests.conftest import change_line
+from tests.conftest import change_line, free_port
 
 
 def line(n: int) -> str:
@@ -80,3 +81,18 @@ def test_an_address_holding_a_password_is_refused_without_it(address: str) -> No
 )
 def test_an_address_without_a_password_is_taken(address: str) -> None:
     assert store_url_problem(address) is None
+
+
+def test_a_team_store_that_failed_a_moment_ago_is_not_asked_again(tmp_path: Path) -> None:
+    """Every way to the team store (a connection of its own, or the Keeper's) says a recent
+    failure again at once rather than waiting out another connection."""
+    away = f"postgresql://ann@127.0.0.1:{free_port()}/hubtui?connect_timeout=2"
+    keeper = Keeper(tmp_path / "store.sqlite3", "https://a:443", None, "all", away)
+    with pytest.raises(StoreError) as first:
+        keeper.open()
+    with pytest.raises(StoreError) as again:
+        keeper.with_team(lambda store: store.snapshots())
+    assert again.value is first.value
+    with pytest.raises(StoreError) as third:
+        keeper.open(read_only=True)
+    assert third.value is first.value
