@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import glob
+import json
 import os
 import shutil
 import sqlite3
@@ -11,9 +12,11 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bench.harness import free_port as free_port
 from bench.harness import hubtui_command as hubtui_command
@@ -222,3 +225,52 @@ def store_at(request: pytest.FixtureRequest, tmp_path: Path) -> StoreAt:
         return StoreAt("sqlite", str(tmp_path / "store.sqlite3"))
     server: PostgresServer = request.getfixturevalue("pg_env")
     return StoreAt("postgresql", server.url(schema=server.new_schema()), server)
+
+
+# A server whose answers carry a value at or past its limits -----------------------------------
+
+EARLIEST = "0001-01-01T00:00:00+14:00"
+LATEST = "9999-12-31T23:59:59-14:00"
+
+
+def _is(kind: str, path: str) -> bool:
+    if kind == "hubs":  # the list, a hub by id and a hub by name
+        return path.startswith("/v3/hubs") and path.count("/") <= 4 and "/projects" not in path
+    if kind == "projects":
+        return path.endswith("/projects")
+    return path.endswith("/users")
+
+
+def changing(kind: str, field: str, value: Any) -> ASGIApp:
+    """The demo API, with ``field`` of every record of each ``kind`` answer set to ``value``
+    (``Outer.Inner`` for a field of a nested object)."""
+    inner = create_app(DemoStore(), Faults())
+
+    async def server(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not _is(kind, scope["path"]):
+            await inner(scope, receive, send)
+            return
+        start: dict[str, Any] = {}
+        chunks: list[bytes] = []
+
+        async def keep(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+            else:
+                chunks.append(message.get("body", b""))
+
+        await inner(scope, receive, keep)
+        body = json.loads(b"".join(chunks))
+        records = body if isinstance(body, list) else body.get("results", [body])
+        outer, _, name = field.rpartition(".")
+        for record in records:
+            target = record.get(outer) if outer else record
+            if isinstance(target, dict):
+                target[name or field] = value
+        raw = json.dumps(body).encode()
+        headers = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
+        headers.append((b"content-length", str(len(raw)).encode()))
+        await send({"type": "http.response.start", "status": start["status"], "headers": headers})
+        await send({"type": "http.response.body", "body": raw})
+
+    return server

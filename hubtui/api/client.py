@@ -61,6 +61,9 @@ class ChangeRequest:
     body: dict[str, Any] | None
     """None: the request has no body (a removal)."""
     operation: str
+    retry: bool = True
+    """False: never tried again by the transport (its effect is not the same twice: an
+    invitation emailed again); an unknown outcome is settled by reading back."""
 
 
 class HubClient:
@@ -302,16 +305,18 @@ class HubClient:
         return ChangeRequest("POST", url, body, f"invite {email!r} to hub {hub_id!r}")
 
     async def plan_update_hub_user(
-        self, hub_id: Id, user_id: Id, *, role: str | None = None, resend_invite: bool = False
+        self, hub_id: Id, user_id: Id, *, role: str, resend_invite: bool = False
     ) -> ChangeRequest:
-        """The request :meth:`update_hub_user` sends (nothing is sent): a hub role, or the
-        invitation sent again; what is not asked is not sent."""
+        """The request :meth:`update_hub_user` sends (nothing is sent): a hub role (the
+        published ``HubUserPut`` requires it, so a resend sends the person's current one), and
+        the invitation sent again, which is never retried (a second email)."""
         url = await self._hub_url(hub_id, "v3", USERS, user_id)
-        body: dict[str, Any] = {} if role is None else {"Role": role}
+        body: dict[str, Any] = {"Role": role}
         if resend_invite:
             body["ResendHubInvite"] = True
-        what = "resend the invitation of" if resend_invite and role is None else "update"
-        return ChangeRequest("PUT", url, body, f"{what} user {user_id!r} of hub {hub_id!r}")
+        what = "resend the invitation of" if resend_invite else "update"
+        operation = f"{what} user {user_id!r} of hub {hub_id!r}"
+        return ChangeRequest("PUT", url, body, operation, retry=not resend_invite)
 
     async def plan_remove_hub_user(self, hub_id: Id, user_id: Id) -> ChangeRequest:
         """The request :meth:`remove_hub_user` sends (nothing is sent)."""
@@ -330,9 +335,10 @@ class HubClient:
         )
 
     async def update_hub_user(
-        self, hub_id: Id, user_id: Id, *, role: str | None = None, resend_invite: bool = False
+        self, hub_id: Id, user_id: Id, *, role: str, resend_invite: bool = False
     ) -> HubUser:
-        """Change a person's hub role, or send their invitation again."""
+        """Set a person's hub role (``role``, required by the service), and with
+        ``resend_invite`` send their invitation again: that call is sent once, never retried."""
         plan = await self.plan_update_hub_user(
             hub_id, user_id, role=role, resend_invite=resend_invite
         )
@@ -363,7 +369,7 @@ class HubClient:
         """The user as the change left them. After a success with an unreadable body (the server
         said yes: the change was made), they are read back (``read``, ``wanted``), not guessed."""
         response = await self._transport.send(
-            plan.method, plan.url, operation=plan.operation, body=plan.body
+            plan.method, plan.url, operation=plan.operation, body=plan.body, retry=plan.retry
         )
         try:
             return parse_one(response.content, plan.operation, model)

@@ -141,8 +141,12 @@ class ApiStatusError(HubError):
         server_message: str | None = None,
         retry_after: float | None = None,
         login_url: str | None = None,
+        field_errors: tuple[str, ...] = (),
     ) -> None:
         self.status_code = status_code
+        #: What the server said of each field it refused (``Role: The Role field is
+        #: required.``), from a problem body's ``errors`` or ``validation``.
+        self.field_errors = field_errors
         #: Where to sign in once, when the service says the person's profile is not created.
         self.login_url = login_url
         self.title = title
@@ -150,8 +154,9 @@ class ApiStatusError(HubError):
         self.code = code
         self.server_message = server_message
         self.retry_after = retry_after
-        # A gateway that failed or gave up may have passed the request on before it did.
-        self.may_have_applied = status_code in GATEWAY_STATUSES
+        # A server or a gateway that failed may have acted before it did (a 501 says the
+        # operation is not offered at all): the outcome of a change is unknown until read back.
+        self.may_have_applied = status_code >= 500 and status_code != 501
         sentence = f"{_cap(operation)} failed: {status_words(status_code)} (HTTP {status_code})"
         said = self.server_words
         if said:
@@ -177,7 +182,7 @@ class ApiStatusError(HubError):
         parts: list[str] = []
         if self.code:
             parts.append(self.code)
-        for text in (self.server_message, self.title, self.detail):
+        for text in (self.server_message, self.title, self.detail, *self.field_errors):
             if text and text not in parts:
                 parts.append(text)
         return " — ".join(_one_line(p) for p in parts) or None
@@ -278,16 +283,55 @@ def status_error_from_response(
         server_message=fields.get("Message") or fields.get("message"),
         retry_after=parse_retry_after(response.headers.get("Retry-After"), now=now),
         login_url=fields.get("WebsiteLoginUrl"),
+        field_errors=_field_errors(content if content is not None else response.content),
     )
 
 
-def _error_fields(content: bytes | bytearray) -> dict[str, str]:
+#: The most field errors said of one answer (the rest are counted).
+_MAX_FIELD_ERRORS = 8
+
+
+def _field_errors(content: bytes | bytearray) -> tuple[str, ...]:
+    """What a problem body says of each field: ASP.NET's ``errors`` (``{"Role": ["The Role
+    field is required."]}``) or a ``validation`` list (``[{"field": …, "message": …}]`` or
+    plain text), bounded in count and length."""
+    body = _body(content)
+    said: list[str] = []
+    errors = body.get("errors")
+    if isinstance(errors, dict):
+        for name, messages in errors.items():
+            listed = messages if isinstance(messages, list) else [messages]
+            text = "; ".join(m for m in listed if isinstance(m, str) and m.strip())
+            said.append(f"{name}: {text}" if text else str(name))
+    for key in ("validation", "errors"):
+        entries = body.get(key)
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            if isinstance(entry, str):
+                said.append(entry)
+            elif isinstance(entry, dict):
+                name = next((entry[k] for k in ("field", "name", "path") if k in entry), None)
+                text = next((entry[k] for k in ("message", "detail", "error") if k in entry), "")
+                if isinstance(text, str) and text.strip():
+                    said.append(f"{name}: {text}" if isinstance(name, str) else text)
+    words = [" ".join(w.split())[:_MAX_ERROR_WORDS] for w in said if w.strip()]
+    if len(words) > _MAX_FIELD_ERRORS:
+        extra = len(words) - _MAX_FIELD_ERRORS
+        words = [*words[:_MAX_FIELD_ERRORS], f"and {extra} more"]
+    return tuple(words)
+
+
+def _body(content: bytes | bytearray) -> dict[str, object]:
     try:
         body = json.loads(content)
     except (ValueError, UnicodeDecodeError, RecursionError):
         return {}
-    if not isinstance(body, dict):
-        return {}
+    return body if isinstance(body, dict) else {}
+
+
+def _error_fields(content: bytes | bytearray) -> dict[str, str]:
+    body = _body(content)
     found: dict[str, str] = {}
     for key in ("title", "detail", "Code", "Message", "message", "WebsiteLoginUrl"):
         value = body.get(key)

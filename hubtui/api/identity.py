@@ -3,10 +3,18 @@
 
 from __future__ import annotations
 
+import string
+
 #: The project roles the service documents, in order of growing rights.
 KNOWN_ROLES: tuple[str, ...] = ("Reader", "Editor", "Admin")
 
 
+#: ASCII's capitals to its small letters, and nothing else: an address's key never folds
+#: ``ß`` into ``ss``, the Kelvin sign into ``k`` or the long s into ``s``.
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
 def email_key(email: str | None) -> str:
-    """An email as two records of one person agree on it: spaces stripped, case folded."""
-    return (email or "").strip().casefold()
+    """An email as two records of one person agree on it: ASCII white space stripped, ASCII
+    capitals made small, nothing else (``straße@`` and ``strasse@`` are two people)."""
+    return (email or "").strip(" \t\r\n").translate(_ASCII_LOWER)

@@ -113,6 +113,8 @@ class _Call:
     """Reads each successful answer of a list as it arrives."""
     ends: float
     """When the call must be over (``time.monotonic()``): no retry waits past it."""
+    retry: bool = True
+    """False: a call not idempotent in effect (an email sent again), never tried twice."""
 
 
 @dataclass(frozen=True)
@@ -253,9 +255,11 @@ class Transport:
         operation: str,
         body: dict[str, Any] | None = None,
         reader: ListReader[Any] | None = None,
+        retry: bool = True,
     ) -> Received:
         """The answer, retried when that is safe; ``reader`` reads each successful answer
-        of a list as it arrives."""
+        of a list as it arrives. ``retry`` False: sent once whatever the answer (a call whose
+        effect is not the same twice: an invitation emailed again)."""
         limit = self.deadline
         why = f"no complete answer within {self.deadline:g} s, the limit for one call"
         overall = _OVERALL_DEADLINE.get()
@@ -264,7 +268,9 @@ class Transport:
             why = f"gave up after {overall[1]:g} s, the limit for the whole search"
             if limit <= 0:
                 raise ApiTimeoutError(operation=operation, reason=why, sent=False)
-        call = _Call(method, url, operation, body, reader, ends=time.monotonic() + limit)
+        call = _Call(
+            method, url, operation, body, reader, ends=time.monotonic() + limit, retry=retry
+        )
         try:
             async with asyncio.timeout(limit):
                 return await self._send_with_retries(call)
@@ -290,7 +296,7 @@ class Transport:
             if isinstance(outcome, Received):
                 return outcome
             self._slow_down(outcome, attempt)
-            delay = self._retry_delay(call.method, attempt, outcome)
+            delay = self._retry_delay(call.method, attempt, outcome) if call.retry else None
             if delay is None or time.monotonic() + delay > call.ends:
                 raise outcome  # a wait past the deadline would only end in a timeout
             attempt += 1

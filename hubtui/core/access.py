@@ -55,7 +55,8 @@ def access_words(is_limited: object) -> str:
     return ACCESS_NOT_SENT
 
 
-#: An email as two records of one person agree on it: spaces stripped, case folded.
+#: An email as two records of one person agree on it: an address matches only itself, ASCII
+#: case aside.
 person_key = email_key
 
 

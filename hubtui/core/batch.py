@@ -52,9 +52,11 @@ __all__ = [
     "ROLES",
     "Batch",
     "ChangeSet",
+    "Evidence",
     "Intent",
     "Preview",
     "Result",
+    "RevertPlan",
     "Seen",
     "Step",
     "Verdict",
@@ -63,6 +65,7 @@ __all__ = [
     "batches_of",
     "decide",
     "new_batch_id",
+    "plan_revert",
     "prepare",
     "put_back_already",
     "revert_of",
@@ -118,6 +121,23 @@ class Seen:
 
 
 @dataclass(frozen=True)
+class Evidence:
+    """What a decision about a person was made on (a review's, a decisions file's): read again
+    before it is sent, and every fact that no longer holds refuses the row, named.
+
+    None in a field: not known when decided, so not held against what is read now."""
+
+    hub_role: str | None = None
+    """Their hub role (``""``: not a user of the hub)."""
+    activated: bool | None = None
+    """Whether they had accepted the hub's invitation."""
+    last_seen: str | None = None
+    """Their last sign-in or activity as stamped (``2026-11-24T14:02:00Z``), ``""`` for never."""
+    projects: tuple[tuple[str, str], ...] = ()
+    """(project id, their access there: a role, or ``LIMITED``) for each project it was made on."""
+
+
+@dataclass(frozen=True)
 class Wanted:
     """What one person should have in one project."""
 
@@ -138,6 +158,11 @@ class Wanted:
     projects: tuple[tuple[str, str | None], ...] = ()
     """For a removal from the hub, the projects (id, name) the person was seen in: read again
     in the preview, to say what they lose and to keep it for the revert."""
+    user_id: str | None = None
+    """The account a row of the hub acts on, by its user Id as read (None: the one account
+    whose address is ``email``; several such accounts are then refused, naming each)."""
+    evidence: Evidence | None = None
+    """What the decision was made on (a review's): each fact must still hold when it is sent."""
 
     @classmethod
     def hub_removal(
@@ -148,9 +173,12 @@ class Wanted:
         projects: tuple[tuple[str, str | None], ...],
         *,
         line: int | None = None,
+        user_id: str | None = None,
+        evidence: Evidence | None = None,
     ) -> Wanted:
         """A person out of the hub; ``projects`` (id, name): where they were seen, read again in
-        the preview to say what they lose and kept for the revert."""
+        the preview to say what they lose and kept for the revert; ``user_id``: the account;
+        ``evidence``: what the decision was made on, checked again before it is sent."""
         return cls(
             hub_id=hub_id,
             hub_name=hub_name,
@@ -160,11 +188,15 @@ class Wanted:
             intent=Intent.HUB_REMOVE,
             line=line,
             projects=projects,
+            user_id=user_id,
+            evidence=evidence,
         )
 
     @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.hub_id, self.project_id, person_key(self.email))
+    def key(self) -> tuple[str, str, str, str]:
+        """One row per account and place: the same address twice (two accounts, told apart
+        by their Ids) is two rows."""
+        return (self.hub_id, self.project_id, person_key(self.email), self.user_id or "")
 
     @property
     def of_hub(self) -> bool:
@@ -278,7 +310,7 @@ class ChangeSet:
     """
 
     def __init__(self) -> None:
-        self._rows: dict[tuple[str, str, str], Wanted] = {}
+        self._rows: dict[tuple[str, str, str, str], Wanted] = {}
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -379,7 +411,7 @@ async def prepare(
         log.adopt_unknown_adds(hub_id, project_id)
         if settle:
             preview.settled.extend(log.resolve_adds(hub_id, project_id, members))
-    first_line: dict[tuple[str, str, str], Wanted] = {}
+    first_line: dict[tuple[str, str, str, str], Wanted] = {}
     for row in wanted:
         earlier = first_line.get(row.key)
         if earlier is not None:
@@ -598,6 +630,10 @@ class Batch:
             assert step.change is not None
             change = replace(step.change, batch=self.id, reverts=self.reverts, time=now())
             begun = len(log.changes)
+            refused = not_invited.get((change.hub_id, person_key(change.email)))
+            if refused is not None and change.action not in HUB_CHANGES:
+                end(position, Result(step, Ended.NOT_SENT, refused))
+                return
             try:
                 async with limiter:
                     if stopped:
@@ -627,11 +663,30 @@ class Batch:
             reason = "" if sent.error is None else _reason(sent.error)
             end(position, Result(step, ended, message, sent.change, reason))
 
+        # A project's row for a person whose invitation to the hub did not end done is not
+        # sent: on the service an add makes them a hub user again, around the refusal.
+        not_invited: dict[tuple[str, str], str] = {}
+
+        def invitations_ended(positions: Iterable[int]) -> None:
+            for position in positions:
+                result = self.results.get(position)
+                change = self.steps[position].change
+                if change is None or change.action != Action.HUB_INVITE:
+                    continue
+                if result is None or result.ended is not Ended.DONE:
+                    how = "not sent" if result is None else result.ended.value
+                    why = f": {result.short}" if result is not None and result.short else ""
+                    not_invited[change.hub_id, person_key(change.email)] = (
+                        f"not sent: it depends on their invitation to the hub, which ended "
+                        f"{how}{why}"
+                    )
+
         try:
             for number in sorted(waves):  # a hub's invitations first, its removals last
                 async with asyncio.TaskGroup() as group:
                     for position in waves[number]:
                         group.create_task(one(position))
+                invitations_ended(waves[number])
         except asyncio.CancelledError:
             for position in positions:
                 if position not in self.results:
@@ -743,7 +798,7 @@ def _logged_since(log: ChangeLog, begun: int, change: Change) -> Change | None:
         if (
             logged.batch == change.batch
             and (logged.hub_id, logged.project_id) == (change.hub_id, change.project_id)
-            and (logged.email or "").casefold() == (change.email or "").casefold()
+            and person_key(logged.email) == person_key(change.email)
         ):
             return logged
     return None
@@ -818,6 +873,30 @@ def revert_of(changes: Iterable[Change]) -> tuple[list[Wanted], list[Change]]:
             )
         )
     return wanted, cannot
+
+
+@dataclass
+class RevertPlan:
+    """What putting a batch back sends, the one rule for the app's ``R`` and ``hubtui revert``:
+    each row carries what the batch left (a row whose subject changed since is not sent, said),
+    and a row another revert already put back is not sent again."""
+
+    wanted: list[Wanted]
+    cannot: list[Change]
+    """Its changes that cannot be put back (an add: nobody leaves a project through the API)."""
+    already: list[tuple[Wanted, Change]]
+    """Rows another batch already put back, with the change that did."""
+
+
+def plan_revert(batches: dict[str, list[Change]], batch_id: str) -> RevertPlan | None:
+    """How ``batch_id`` is put back, from the batches the change log holds (None: no such
+    batch)."""
+    changes = batches.get(batch_id)
+    if changes is None:
+        return None
+    wanted, cannot = revert_of(changes)
+    rest, already = put_back_already(batches, batch_id, wanted)
+    return RevertPlan(rest, cannot, already)
 
 
 def put_back_already(

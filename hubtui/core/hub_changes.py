@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import find_person, person_key
-from hubtui.core.batch import Intent, Step, Verdict, Wanted, hub_change
-from hubtui.core.changelog import Action, Change, ChangeLog
+from hubtui.core.batch import Evidence, Intent, Seen, Step, Verdict, Wanted, hub_change
+from hubtui.core.changelog import Action, Change, ChangeLog, Outcome, stamp
 from hubtui.core.emails import email_problem
 
 if TYPE_CHECKING:
@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HUB_ROLES",
+    "account_of",
+    "accounts_of",
+    "evidence_changed",
     "decide_hub",
     "read_hub_users",
     "settle_hub",
@@ -70,9 +73,25 @@ async def read_hub_users(
     return answers
 
 
-def _find(users: Sequence[HubUser], email: str) -> HubUser | None:
+def accounts_of(users: Sequence[HubUser], email: str) -> list[HubUser]:
+    """Every account of the hub whose address is ``email`` (ASCII case aside): usually one;
+    a server may hold two (``Ann@`` and ``ann@``), each a person to act on by its Id."""
     key = person_key(email)
-    return next((u for u in users if person_key(u.user.email) == key), None)
+    return [u for u in users if person_key(u.user.email) == key]
+
+
+def account_of(users: Sequence[HubUser], email: str, user_id: str | None) -> HubUser | None:
+    """The account a change acts on: by its Id when it names one, else the one account with
+    that address (None: none, or several: :func:`accounts_of` tells them apart)."""
+    if user_id is not None:
+        return next((u for u in users if str(u.user.id) == user_id), None)
+    found = accounts_of(users, email)
+    return found[0] if len(found) == 1 else None
+
+
+def accounts_words(found: Sequence[HubUser | ProjectUser]) -> str:
+    """``Id 10 Ann@acme.example, Id 11 ann@acme.example``: each account named."""
+    return ", ".join(f"Id {u.user.id} {u.user.email or '(no email)'}" for u in found)
 
 
 def _not_read(users: HubError) -> str:
@@ -97,8 +116,34 @@ def decide_hub(
         return Step(row, Verdict.SKIP, f"a hub role must be {' or '.join(HUB_ROLES)}")
     if isinstance(users, HubError):
         return Step(row, Verdict.NOT_READ, _not_read(users))
-    user = _find(users, row.email)
+    found = accounts_of(users, row.email)
+    if row.user_id is None and len(found) > 1 and row.intent is not Intent.HUB_INVITE:
+        return Step(
+            row,
+            Verdict.SKIP,
+            f"{len(found)} accounts have this address ({accounts_words(found)}): nothing is "
+            "sent until each is named by its Id",
+        )
+    user = account_of(users, row.email, row.user_id)
+    if user is not None and person_key(user.user.email) != person_key(row.email):
+        return Step(
+            row,
+            Verdict.CHANGED,
+            f"account Id {row.user_id} is now {user.user.email or '(no email)'}, not "
+            f"{row.email}: nothing is sent",
+        )
+    if row.intent is Intent.HUB_INVITE and found:
+        user = found[0]
     change, words, verdict = _decide(row, user, lists)
+    if verdict is Verdict.SEND and user is not None and row.evidence is not None:
+        changed = evidence_changed(row.evidence, user, row, lists)
+        if changed:
+            return Step(
+                row,
+                Verdict.CHANGED,
+                f"changed since it was decided: {'; '.join(changed)}. Nothing is sent: decide "
+                "again from what they have now",
+            )
     if verdict is Verdict.SEND and read_only:
         return Step(row, Verdict.SKIP, f"read-only mode: nothing is sent ({words})")
     return Step(row, verdict, words, change)
@@ -146,7 +191,7 @@ def _projects_lost(row: Wanted, lists: Lists) -> tuple[list[dict[str, object]], 
         if users is None or isinstance(users, HubError):
             unread += 1
             continue
-        user = find_person(users, row.email)
+        user = _member(users, row)
         where = name or f"project {project_id}"
         if user is None:
             continue
@@ -161,12 +206,61 @@ def _projects_lost(row: Wanted, lists: Lists) -> tuple[list[dict[str, object]], 
     return kept, lost + limited, unread
 
 
+def _member(users: Sequence[ProjectUser], row: Wanted) -> ProjectUser | None:
+    """The row's person in a project's list: the account by its Id when the row names one."""
+    if row.user_id is not None:
+        return next((u for u in users if str(u.user.id) == row.user_id), None)
+    return find_person(users, row.email)
+
+
+def _access_now(users: Sequence[ProjectUser], row: Wanted) -> str:
+    user = _member(users, row)
+    if user is None:
+        return "not in it"
+    return "LIMITED" if user.is_limited else str(user.role)
+
+
+def evidence_changed(evidence: Evidence, user: HubUser, row: Wanted, lists: Lists) -> list[str]:
+    """What no longer holds of what a decision was made on, in words (empty: all holds)."""
+    from hubtui.api import HubError
+    from hubtui.core.hub_people import last_seen
+
+    changed: list[str] = []
+    if evidence.hub_role is not None and evidence.hub_role != user.role:
+        was = evidence.hub_role or "not a user of the hub"
+        changed.append(f"hub role was {was}, now {user.role}")
+    if evidence.activated is not None and evidence.activated != user.is_activated:
+        words = {True: "accepted", False: "not accepted", None: "not sent"}
+        changed.append(
+            f"invitation was {words[evidence.activated]}, now {words[user.is_activated]}"
+        )
+    if evidence.last_seen is not None:
+        seen = last_seen(user)
+        now = "unknown" if seen.unknown else "" if seen.moment is None else stamp(seen.moment)
+        if now != evidence.last_seen:
+            said = {"": "never", "unknown": "unknown"}
+            changed.append(
+                f"last seen was {said.get(evidence.last_seen, evidence.last_seen)}, now "
+                f"{said.get(now, now)}"
+            )
+    for project_id, was in evidence.projects:
+        users = lists.get((row.hub_id, project_id))
+        if users is None or isinstance(users, HubError):
+            continue  # not read: said with what they lose
+        now_access = _access_now(users, row)
+        if now_access != was:
+            name = dict(row.projects).get(project_id) or f"project {project_id}"
+            changed.append(f"in {name} was {was}, now {now_access}")
+    return changed
+
+
 def settle_hub(log: ChangeLog, change: Change, users: Sequence[HubUser]) -> Change | None:
     """An unknown hub change settled from the hub's users read again (None: neither its
     before nor its after shows, so it stays unknown)."""
-    user = _find(users, change.email or "")
     if change.action == Action.HUB_INVITE:
-        return log.settle_add(change, user is not None)
+        found = accounts_of(users, change.email or "")
+        return log.settle_add(change, bool(found))
+    user = account_of(users, change.email or "", change.user_id)
     if change.action == Action.HUB_REMOVE:
         return log.settle_update(change, user is None)
     role = None if user is None else user.role
@@ -181,22 +275,34 @@ def reverts_of_hub(change: Change) -> list[Wanted]:
     """The rows that put back what a hub change undid: a removal is reverted by an invitation
     with the hub role it had, then each project's role and reviewer flag (the person gets an
     email); a role by the role before; an invitation by a removal."""
-    base = {
-        "hub_id": change.hub_id,
-        "hub_name": change.hub_name,
-        "project_id": "",
-        "project_name": None,
-        "email": change.email or "",
-    }
     before = change.before or {}
+    done = change.outcome == Outcome.DONE
+    # What the change left, held against the server before the revert is sent: a row whose
+    # subject changed since (a role given again, a person back in a project) is not sent.
+    left = change.after.get("Role")
+    evidence = Evidence(hub_role=left) if done and isinstance(left, str) else None
+
+    def at_hub(intent: Intent, role: str | None = None, *, held: bool = True) -> Wanted:
+        return Wanted(
+            hub_id=change.hub_id,
+            hub_name=change.hub_name,
+            project_id="",
+            project_name=None,
+            email=change.email or "",
+            intent=intent,
+            role=role,
+            user_id=change.user_id if held else None,
+            evidence=evidence if held else None,
+        )
+
     if change.action == Action.HUB_INVITE:
-        return [Wanted(**base, intent=Intent.HUB_REMOVE)]  # type: ignore[arg-type]
+        return [at_hub(Intent.HUB_REMOVE)]
     role = before.get("Role")
     if not isinstance(role, str):
         return []
     if change.action == Action.HUB_ROLE:
-        return [Wanted(**base, intent=Intent.HUB_ROLE, role=role)]  # type: ignore[arg-type]
-    rows = [Wanted(**base, intent=Intent.HUB_INVITE, role=role)]  # type: ignore[arg-type]
+        return [at_hub(Intent.HUB_ROLE, role)]
+    rows = [at_hub(Intent.HUB_INVITE, role, held=False)]
     projects = before.get("Projects")
     for project in projects if isinstance(projects, list) else []:
         if not isinstance(project, dict) or not isinstance(project.get("Role"), str):
@@ -212,6 +318,7 @@ def reverts_of_hub(change: Change) -> list[Wanted]:
                 intent=Intent.MEMBER,
                 role=project["Role"],
                 reviewer=reviewer if isinstance(reviewer, bool) else None,
+                seen=Seen(False) if done else None,  # the removal left them out of it
             )
         )
     return rows

@@ -21,7 +21,7 @@ import asyncio
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, overload
 
 from hubtui.core.access import LIMITED_READER, ROLES, person_key
@@ -44,6 +44,7 @@ __all__ = [
     "pending_invitations",
     "read_hub_people",
     "resend_change",
+    "utc_moment",
 ]
 
 #: After how many days without a sign-in or project activity a person is "inactive".
@@ -94,11 +95,32 @@ def last_seen(user: HubUser) -> LastSeen:
     for wire, name in _SEEN_FIELDS:
         value = getattr(user, name)
         if isinstance(value, datetime):
-            # A date without an offset is read as UTC, the service's own zone.
-            moments.append(value if value.tzinfo is not None else value.replace(tzinfo=UTC))
+            moment = utc_moment(value)
+            if moment is None:  # past the calendar's ends in UTC, or in the future
+                unreadable.append(wire)
+            else:
+                moments.append(moment)
         elif value is not None:  # sent, but no date: text, a number…
             unreadable.append(wire)
     return LastSeen(max(moments) if moments else None, tuple(unreadable))
+
+
+#: How far ahead of this machine's clock a date may be and still be read as a sign-in (clocks
+#: drift); a date further ahead is unknown, never "today": it must not hide an inactive person.
+FUTURE_SLACK = timedelta(days=1)
+
+
+def utc_moment(value: datetime, now: datetime | None = None) -> datetime | None:
+    """A date a server sent, in UTC (one without an offset is read as UTC, the service's own
+    zone); None where it has no UTC moment (``0001-01-01T00:00:00+14:00``) or lies in the
+    future: such a date is unknown, in every table, export and panel alike."""
+    try:
+        moment = value.astimezone(UTC) if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    except (OverflowError, ValueError):
+        return None
+    if moment > (now or datetime.now(UTC)) + FUTURE_SLACK:
+        return None
+    return moment
 
 
 @dataclass
@@ -188,21 +210,34 @@ class HubPerson:
 def hub_people(
     hub_users: Iterable[HubUser] | None, memberships: Iterable[tuple[Project, ProjectUser]]
 ) -> list[HubPerson]:
-    """Hub users and project users joined by person (:func:`person_key`; a record with no
-    email by its user id), hub users first in the order sent, then those only in projects."""
+    """Hub users and project users joined by person: a project user to the hub's account of
+    the same user Id, else by address (:func:`person_key`; a record with no email by its user
+    id). Two accounts of one address (``Ann@``, ``ann@``) stay two people, each with its own
+    projects. Hub users first in the order sent, then those only in projects."""
     people: dict[str, HubPerson] = {}
+    by_id: dict[object, HubPerson] = {}
 
     def key_of(summary: UserSummary) -> str:
         return person_key(summary.email) or f"id:{summary.id}"
 
     for hub_user in hub_users or ():
         key = key_of(hub_user.user)
-        person = people.setdefault(key, HubPerson(key, hub_user.user))
-        if person.hub_user is None:
-            person.hub_user = hub_user
+        person = people.get(key)
+        if person is not None and person.hub_user is not None:
+            if person.hub_user.user.id == hub_user.user.id:
+                continue  # the same account sent twice
+            key = f"{key} (Id {hub_user.user.id})"  # another account of the same address
+            person = people.get(key)
+        if person is None:
+            person = people[key] = HubPerson(key, hub_user.user)
+        person.hub_user = hub_user
+        by_id.setdefault(hub_user.user.id, person)
     for project, user in memberships:
-        key = key_of(user.user)
-        people.setdefault(key, HubPerson(key, user.user)).memberships.append((project, user))
+        person = by_id.get(user.user.id)
+        if person is None or person_key(person.email) != person_key(user.user.email):
+            key = key_of(user.user)
+            person = people.setdefault(key, HubPerson(key, user.user))
+        person.memberships.append((project, user))
     return list(people.values())
 
 
@@ -379,7 +414,9 @@ def resend_change(hub: Hub, person: HubPerson) -> Change:
         project_name=None,
         user_id=str(person.person.id),
         email=person.email or None,
-        before={"IsActivated": False},
-        after={"ResendHubInvite": True},
+        # The published HubUserPut requires Role: their hub role as read, sent unchanged (and
+        # checked again just before: a role changed since is never set back by a resend).
+        before={"IsActivated": False, "Role": person.hub_user.role},
+        after={"ResendHubInvite": True, "Role": person.hub_user.role},
         outcome="",
     )

@@ -25,10 +25,12 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import person_key
-from hubtui.core.batch import Ended, Intent, Result, Verdict, Wanted
+from hubtui.core.batch import Ended, Evidence, Intent, Result, Verdict, Wanted
+from hubtui.core.changelog import stamp
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
+    from hubtui.api.models import HubUser
     from hubtui.core.batch import Preview
     from hubtui.core.hub_people import HubPerson
     from hubtui.core.people import Progress
@@ -93,6 +95,10 @@ class ReviewRow:
     hub ends, read again in its preview."""
     direct: tuple[tuple[str, str | None], ...] = field(default=(), compare=False)
     """The projects (id, name) they are a direct member of: where a Reader decision sets it."""
+    user_id: str = field(default="", compare=False)
+    """The account decided on, by its user Id ("": none read, the address alone)."""
+    evidence: Evidence | None = field(default=None, compare=False)
+    """What the decision was made on: checked again before anything is sent."""
 
 
 @dataclass(frozen=True)
@@ -164,8 +170,35 @@ def rows_of(hub: Hub, rows: Iterable[ReviewRow]) -> list[Wanted]:
                 for project_id, name in row.direct
             )
         elif row.decision is Decision.REMOVE:
-            wanted.append(Wanted.hub_removal(hub.id, hub.name, row.email, row.memberships))
+            wanted.append(
+                Wanted.hub_removal(
+                    hub.id,
+                    hub.name,
+                    row.email,
+                    row.memberships,
+                    user_id=row.user_id or None,
+                    evidence=row.evidence,
+                )
+            )
     return wanted
+
+
+def evidence_of(person: HubPerson) -> Evidence:
+    """What a decision about ``person`` is made on, as read: their hub role, whether they
+    accepted the invitation, when last seen, and their access in each project."""
+    hub_user, seen = person.hub_user, person.seen
+    last: str | None = None
+    if seen is not None:
+        last = "unknown" if seen.unknown else "" if seen.moment is None else stamp(seen.moment)
+    return Evidence(
+        hub_role=None if hub_user is None else hub_user.role,
+        activated=None if hub_user is None else hub_user.is_activated,
+        last_seen=last,
+        projects=tuple(
+            (str(project.id), "LIMITED" if user.is_limited else str(user.role))
+            for project, user in person.memberships
+        ),
+    )
 
 
 def row_of(
@@ -189,6 +222,8 @@ def row_of(
         access=f"{role}; projects {person.projects_words()}",
         memberships=every,
         direct=direct,
+        user_id="" if person.hub_user is None else str(person.person.id),
+        evidence=evidence_of(person),
     )
 
 
@@ -238,18 +273,23 @@ def outcomes(review: Review, steps: Preview | None, results: Sequence[Result] = 
 def offboarding_reviews(
     answer: Offboarding, reason: str, started: str, reviewer: str, batch: str = ""
 ) -> list[Review]:
-    """An offboarding kept as one review per hub the person was in (a review is of one hub)."""
+    """An offboarding kept as one review per hub the person was in (a review is of one hub),
+    a row for each of their accounts there."""
+    by_hub: dict[str, tuple[Hub, list[ReviewRow]]] = {}
+    for hub, person in answer.places:
+        row = row_of(person, Decision.REMOVE, reason, seen="", marks="offboarding")
+        by_hub.setdefault(hub.id, (hub, []))[1].append(row)
     return [
         Review(
             hub_id=hub.id,
             hub_name=hub.name,
             reviewer=reviewer,
             started=started,
-            rows=(row_of(person, Decision.REMOVE, reason, seen="", marks="offboarding"),),
+            rows=tuple(rows),
             criteria=f"offboarding {answer.email}",
             batch=batch,
         )
-        for hub, person in answer.places
+        for hub, rows in by_hub.values()
     ]
 
 
@@ -279,7 +319,7 @@ async def offboarding(
     memberships, kept for the revert); where a server does not offer a hub's users, Reader in
     each project instead (a removal from one project is not in the API)."""
     from hubtui.api import HubError
-    from hubtui.core.hub_changes import read_hub_users
+    from hubtui.core.hub_changes import accounts_of, accounts_words, read_hub_users
     from hubtui.core.hub_people import HubPerson, not_offered
     from hubtui.core.people import Finding, PersonQuery, search_people
 
@@ -305,38 +345,51 @@ async def offboarding(
     for hub in hubs:
         users = hub_users[hub.id]
         held = [(f.project, f.user) for f in found if f.hub.id == hub.id]
+        found_accounts: list[HubUser] = []
         if isinstance(users, HubError):
             if not not_offered(users):
                 answer.not_read.append(f"{hub.name}: the hub's users ({users})")
-            hub_user = None
         else:
-            hub_user = next((u for u in users if person_key(u.user.email) == key), None)
-        if hub_user is None and not held:
+            found_accounts = accounts_of(users, email)
+        for account in found_accounts:
+            # Each account of the address, on its own: its projects by its Id.
+            mine = [(p, u) for p, u in held if u is not None and u.user.id == account.user.id]
+            person = HubPerson(key, account.user, account, mine)  # type: ignore[arg-type]
+            answer.places.append((hub, person))
+            answer.rows.append(
+                Wanted.hub_removal(
+                    hub.id,
+                    hub.name,
+                    account.user.email or email,
+                    tuple((str(p.id), p.name) for p, _ in mine if p is not None),
+                    user_id=str(account.user.id),
+                    evidence=evidence_of(person),
+                )
+            )
+        ids = {a.user.id for a in found_accounts}
+        held = [(p, u) for p, u in held if u is not None and u.user.id not in ids]
+        if not held:
             continue
-        summary = hub_user.user if hub_user is not None else held[0][1].user  # type: ignore[union-attr]
-        person = HubPerson(key, summary, hub_user, [(p, u) for p, u in held])  # type: ignore[misc]
+        if found_accounts:
+            answer.not_read.append(
+                f"{hub.name}: {len(held)} project memberships of this address belong to no "
+                f"account of the hub's users ({accounts_words([u for _, u in held if u])})"
+            )
+            continue
+        person = HubPerson(key, held[0][1].user, None, list(held))  # type: ignore[union-attr, arg-type]
         answer.places.append((hub, person))
-        direct = tuple(
-            (str(p.id), p.name)
-            for p, u in held
-            if p is not None and u is not None and not u.is_limited
-        )
-        if hub_user is not None:
-            projects = tuple((str(p.id), p.name) for p, _ in held if p is not None)
-            email_sent = hub_user.user.email or email
-            answer.rows.append(Wanted.hub_removal(hub.id, hub.name, email_sent, projects))
-            continue
         answer.rows.extend(
             Wanted(
                 hub_id=hub.id,
                 hub_name=hub.name,
-                project_id=project_id,
-                project_name=name,
+                project_id=str(p.id),
+                project_name=p.name,
                 email=email,
                 intent=Intent.SET,
                 role="Reader",
                 reviewer=False,
             )
-            for project_id, name in direct
+            for p, u in held
+            if p is not None and u is not None and not u.is_limited
         )
     return answer

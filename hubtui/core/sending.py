@@ -110,24 +110,40 @@ async def _check_still_invited(client: HubClient, change: Change) -> None:
         raise ChangedSinceRead("No longer a user of the hub: nothing was sent.")
     if user.is_activated:
         raise ChangedSinceRead("The invitation was accepted since it was read: nothing was sent.")
+    if user.role is None:
+        raise ChangedSinceRead(
+            "The hub's users do not say their hub role, which the request must carry (the "
+            "service requires Role): nothing was sent."
+        )
+    was = (change.before or {}).get("Role")
+    if user.role != was:
+        raise ChangedSinceRead(
+            f"Changed since it was read: was {was} of the hub, now {user.role}. Nothing was "
+            "sent: ask again from what they have now."
+        )
 
 
 async def _check_hub_user(client: HubClient, change: Change) -> None:
     """A hub's role or removal is sent only while the hub user still has the role it was
     decided from; an invitation only while the person is still not a user of the hub."""
     from hubtui.core.access import person_key
+    from hubtui.core.hub_changes import account_of, accounts_of
 
     users = await _hub_users_now(client, change)
-    key = person_key(change.email)
-    user = next((u for u in users if person_key(u.user.email) == key), None)
     if change.action == Action.HUB_INVITE:
-        if user is not None:
+        found = accounts_of(users, change.email or "")
+        if found:
             raise ChangedSinceRead(
-                f"Already a user of the hub ({user.role}) since it was read: nothing was sent."
+                f"Already a user of the hub ({found[0].role}) since it was read: nothing was sent."
             )
         return
+    user = account_of(users, change.email or "", change.user_id)
     if user is None:
         raise ChangedSinceRead("No longer a user of the hub: nothing was sent.")
+    if person_key(user.user.email) != person_key(change.email):
+        raise ChangedSinceRead(
+            f"Account Id {change.user_id} is no longer {change.email}: nothing was sent."
+        )
     was = None if change.before is None else change.before.get("Role")
     if user.role != was:
         raise ChangedSinceRead(
@@ -264,7 +280,7 @@ async def _hub_call(
         return await invite(change.hub_id, email=change.email or "", role=role)
     assert change.user_id is not None, "a hub user's change names the hub user"
     if change.action == Action.RESEND:
-        return await update(change.hub_id, change.user_id, resend_invite=True)
+        return await update(change.hub_id, change.user_id, role=role, resend_invite=True)
     if change.action == Action.HUB_ROLE:
         return await update(change.hub_id, change.user_id, role=role)
     return await remove(change.hub_id, change.user_id)

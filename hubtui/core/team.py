@@ -30,7 +30,7 @@ __all__ = ["TEAM_EXTRA", "Copied", "Shared", "copy_history", "share_lines", "sto
 TEAM_EXTRA = "team"
 #: Where the setting comes from, as a message names it.
 SOURCES = "store_url, HUBTUI_STORE_URL or --store-url"
-_PASSWORD_KEY = re.compile(r"(?:^|\s)(?:ssl)?password\s*=", re.IGNORECASE)
+_PASSWORD_KEY = re.compile(r"(?:^|[\s'])\s*(?:ssl)?password\s*=", re.IGNORECASE)
 #: Why an address holding a password is refused (without repeating the password).
 PASSWORD_HELD = (
     f"The team store address ({SOURCES}) holds a password: hubtui would show and log it. Give "
@@ -49,6 +49,9 @@ def store_url_problem(url: str) -> str | None:
     is refused, as hubtui would show and log it."""
     if any(not ch.isprintable() for ch in url) or not url.strip():
         return f"The team store address ({SOURCES}) is empty or holds control characters."
+    parsed = _as_libpq_reads(url)
+    if parsed is not None:
+        return PASSWORD_HELD if parsed & {"password", "sslpassword"} else None
     holds = False
     if re.match(r"^postgres(?:ql)?://", url, re.IGNORECASE):
         try:
@@ -61,6 +64,22 @@ def store_url_problem(url: str) -> str | None:
     else:
         holds = bool(_PASSWORD_KEY.search(url))
     return PASSWORD_HELD if holds else None
+
+
+def _as_libpq_reads(url: str) -> set[str] | None:
+    """The keys libpq reads in ``url`` (psycopg's ``conninfo_to_dict``, libpq's own parser:
+    ``host='h'password=x`` holds a password though no space stands before it); an address it
+    cannot read at all holds none it would use. None where psycopg is not installed (the team
+    extra): hubtui's own reading then decides."""
+    try:
+        from psycopg import Error
+        from psycopg.conninfo import conninfo_to_dict
+    except ImportError:
+        return None
+    try:
+        return {key.lower() for key in conninfo_to_dict(url)}
+    except Error:
+        return None
 
 
 @dataclass(frozen=True)

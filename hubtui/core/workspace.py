@@ -37,8 +37,7 @@ if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient
     from hubtui.api.models import ApiModel
     from hubtui.config import Settings
-    from hubtui.core.batch import ChangeSet, Wanted
-    from hubtui.core.changelog import Change
+    from hubtui.core.batch import ChangeSet, RevertPlan
     from hubtui.core.connect import DemoConnector
     from hubtui.core.offline import StoredAnswers
     from hubtui.core.review import Review
@@ -499,14 +498,15 @@ class Workspace:
 
     # Reverts -------------------------------------------------------------------------------
 
-    def revert_plan(self, batch_id: str) -> tuple[list[Wanted], list[Change]]:
-        """The rows that put a batch of this server back, and its changes that cannot be."""
-        from hubtui.core.batch import batches_in, revert_of
+    def revert_plan(self, batch_id: str) -> RevertPlan:
+        """How a batch of this server is put back (:func:`~hubtui.core.batch.plan_revert`, the
+        rule ``hubtui revert`` follows too)."""
+        from hubtui.core.batch import RevertPlan, batches_in, batches_of, plan_revert
 
-        changes = batches_in(self.change_log).get(batch_id)
-        if changes is None:  # no file: the session's own lines
-            changes = [c for c in self.change_log.changes if c.batch == batch_id]
-        return revert_of(changes)
+        batches = batches_in(self.change_log)
+        if batch_id not in batches:  # no file: the session's own lines
+            batches = batches_of(self.change_log.changes)
+        return plan_revert(batches, batch_id) or RevertPlan([], [], [])
 
 
 # Building one from the settings --------------------------------------------------------------

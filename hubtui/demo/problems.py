@@ -40,3 +40,15 @@ class Problem(HTTPException):
             return JSONResponse(self.body, status_code=self.status_code, headers=self.headers)
         headers = dict(self.headers) if self.headers else None
         return problem(self.status_code, self.title, self.detail, headers=headers)
+
+
+def validation_problem(errors: dict[str, list[str]]) -> Response:
+    """422 with each refused field named, as the service (ASP.NET's validation problem
+    details) answers a body its published document refuses."""
+    body = {
+        "type": "https://tools.ietf.org/html/rfc4918#section-11.2",
+        "title": "One or more validation errors occurred.",
+        "status": 422,
+        "errors": errors,
+    }
+    return JSONResponse(body, status_code=422, media_type="application/problem+json")

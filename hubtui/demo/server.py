@@ -36,7 +36,7 @@ from hubtui.demo.data import (
     Membership,
 )
 from hubtui.demo.faults import FaultMiddleware, Faults, ServerStats
-from hubtui.demo.problems import Problem, problem
+from hubtui.demo.problems import Problem, problem, validation_problem
 
 T = TypeVar("T")
 
@@ -140,12 +140,13 @@ class _DemoApi:
         if request.method == "POST":
             body = await _json_body(request)
             email, role = body.get("Email"), body.get("Role")
-            if not isinstance(email, str) or not EMAIL_PATTERN.match(email):
-                return problem(400, "Invalid request", "Email must be an email address.")
-            if role not in HUB_ROLES:
-                return problem(400, "Invalid request", f"Role must be one of {HUB_ROLES}.")
+            refused = _hub_user_body(body, ("Email", "Role"), ("Email", "Role"))
+            if not refused and not EMAIL_PATTERN.match(str(email)):
+                refused["Email"] = ["Email must be an email address."]
+            if refused:
+                return validation_problem(refused)
             try:
-                user, access = self.store.invite(hub, email=email, role=role)
+                user, access = self.store.invite(hub, email=str(email), role=str(role))
             except DemoConflict as exc:
                 return problem(409, "Conflict", f"{exc}.")
             return _json(self._hub_user(user, access), status=201)
@@ -161,13 +162,17 @@ class _DemoApi:
         try:
             if request.method == "DELETE":
                 self.store.remove_from_hub(hub, user_id)
-                return Response(status_code=204)
+                return Response(status_code=200)  # the published document: 200, no body
             body = await _json_body(request)
-            role = body.get("Role")
-            if role is not None and role not in HUB_ROLES:
-                return problem(400, "Invalid request", f"Role must be one of {HUB_ROLES}.")
+            refused = _hub_user_body(body, ("Role",), ("Role", "ResendHubInvite"))
+            resend = body.get("ResendHubInvite")
+            if resend is not None and not isinstance(resend, bool):
+                refused["ResendHubInvite"] = ["ResendHubInvite must be true or false."]
+            if refused:
+                return validation_problem(refused)
+            role = str(body["Role"])
             access = self.store.hub_access(hub, user_id)
-            if role is not None:
+            if role != access.role:
                 access = self.store.set_hub_role(hub, user_id, role)
             if body.get("ResendHubInvite") is True:
                 if access.activated:
@@ -391,6 +396,25 @@ def _check_token(request: Request) -> None:
         "A valid bearer token is required.",
         headers={"WWW-Authenticate": 'Bearer realm="demo"'},
     )
+
+
+def _hub_user_body(
+    body: dict[str, Any], required: tuple[str, ...], allowed: tuple[str, ...]
+) -> dict[str, list[str]]:
+    """What the published ``HubUserPost``/``HubUserPut`` refuse in ``body``, by field: a
+    required field missing, a role not of the hub's, a field it does not know."""
+    refused: dict[str, list[str]] = {}
+    for name in required:
+        if body.get(name) is None:
+            refused[name] = [f"The {name} field is required."]
+    if "Role" in body and body["Role"] is not None and body["Role"] not in HUB_ROLES:
+        refused["Role"] = [f"Role must be one of {', '.join(HUB_ROLES)}."]
+    if "Email" in body and not isinstance(body.get("Email", ""), str):
+        refused["Email"] = ["Email must be a string."]
+    for name in body:
+        if name not in allowed:
+            refused[name] = [f"{name} is not a field of this request."]
+    return refused
 
 
 async def _json_body(request: Request) -> dict[str, Any]:

@@ -30,9 +30,8 @@ from hubtui.core.batch import (
     Verdict,
     Wanted,
     batches_in,
+    plan_revert,
     prepare,
-    put_back_already,
-    revert_of,
 )
 from hubtui.core.batch_file import (
     BATCH_FILE_BYTES,
@@ -135,8 +134,8 @@ async def revert_command(args: argparse.Namespace, client: HubClient, workspace:
         raise Stop(NOT_SENT, read_only_words(args))
     log = workspace.change_log
     batches = batches_in(log)
-    changes = batches.get(args.batch)
-    if changes is None:
+    plan = plan_revert(batches, args.batch)
+    if plan is None:
         known = ", ".join(list(batches)[-5:]) or "none"
         raise Stop(
             NOTHING,
@@ -144,7 +143,7 @@ async def revert_command(args: argparse.Namespace, client: HubClient, workspace:
             "change log "
             f"{log.path} (the latest: {inert(known)}).",
         )
-    wanted, cannot = revert_of(changes)
+    wanted, cannot, already = plan.wanted, plan.cannot, plan.already
     for change in cannot:
         print(
             f"Cannot be put back: {inert(change.email or change.user_id or '?')} "
@@ -157,7 +156,6 @@ async def revert_command(args: argparse.Namespace, client: HubClient, workspace:
             ),
             file=sys.stderr,
         )
-    wanted, already = put_back_already(batches, args.batch, wanted)
     if already:
         by = sorted({change.batch or "?" for _, change in already})
         print(
@@ -299,7 +297,7 @@ def print_preview(preview: Preview, refused: Sequence[Row]) -> None:
         for row in refused:
             line = row.given.line if row.given else "?"
             who = inert(row.given.email) if row.given else ""
-            print(f"  line {line} {who}: {inert(row.message, limit=300)}")
+            print(f"  line {line} {who}: {inert(row.message, limit=None)}")
     total = preview.summary()
     if refused:
         total += f" · {len(refused)} not read as changes"
@@ -309,7 +307,8 @@ def print_preview(preview: Preview, refused: Sequence[Row]) -> None:
 def _step_line(step: Step) -> str:
     action = step.change.action if step.change is not None else step.verdict.value
     line = f" (line {step.wanted.line})" if step.wanted.line is not None else ""
-    return f"{action:<8} {inert(step.wanted.email)}{line}: {inert(step.words, limit=300)}"
+    # Whole: a confirmation shows all it confirms (what a removal ends can be long).
+    return f"{action:<8} {inert(step.wanted.email)}{line}: {inert(step.words, limit=None)}"
 
 
 async def send_batch(

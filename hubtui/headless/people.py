@@ -11,14 +11,16 @@ from typing import TYPE_CHECKING, Any
 from hubtui.core.hub_people import (
     HubPeople,
     HubPerson,
+    LastSeen,
     access_matrix,
     last_seen,
     not_offered,
     read_hub_people,
+    utc_moment,
 )
 from hubtui.core.layout import Column
 from hubtui.core.text import inert
-from hubtui.core.words import seen_words, when_both
+from hubtui.core.words import DATE_UNKNOWN, seen_words, when_both
 from hubtui.headless.output import (
     NOTHING,
     OK,
@@ -69,10 +71,19 @@ async def read_people(client: HubClient, hub: Hub, workspace: Workspace) -> HubP
     return answer
 
 
+def seen_cell(seen: LastSeen | None) -> str:
+    """When last seen, for a CSV cell: as read (UTC), ``unknown`` where a date could not be
+    read, empty for never or not read (the other columns say which)."""
+    if seen is not None and seen.unknown:
+        return DATE_UNKNOWN
+    return "" if seen is None or seen.moment is None else moment_cell(seen.moment)
+
+
 def moment_cell(value: object) -> str:
     """A date of a hub user for a CSV cell: as read (UTC), the text sent, or empty (never)."""
     if isinstance(value, datetime):
-        return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        moment = utc_moment(value)
+        return DATE_UNKNOWN if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
     return "" if value is None else str(value)
 
 
@@ -207,8 +218,7 @@ async def _access(
 
     def cells_of(item: Row) -> tuple[Any, ...]:
         person, cells = item
-        seen = person.seen
-        moment = "" if seen is None or seen.moment is None else moment_cell(seen.moment)
+        moment = seen_cell(person.seen)
         return (person.email, person.name, person.hub_role or "", moment, *cells)
 
     table = Table(

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import person_key
-from hubtui.core.batch import Intent, Verdict, Wanted
+from hubtui.core.batch import Evidence, Intent, Seen, Verdict, Wanted
 from hubtui.core.layout import Column
 from hubtui.core.review import Decision, Review, ReviewRow, decision_named, now_words
 from hubtui.core.text import inert
@@ -55,6 +55,83 @@ if TYPE_CHECKING:
 
 #: The decisions file's own columns, after the users export's and what needs a look.
 DECISION_COLUMNS = ("decision", "reason")
+#: What a decision is made on, beside each project's role: read again by ``apply``, and a row
+#: whose evidence no longer holds is refused, naming what changed.
+EVIDENCE_COLUMNS = ("hub role", "invitation", "last seen (UTC)")
+#: The last-seen cell of a person who never signed in ("": not read).
+NEVER = "never"
+_INVITATION = {"accepted": True, "not accepted": False}
+
+
+def invitation_cell(person: HubPerson) -> str:
+    """Whether they accepted the hub's invitation, for the file ("": not read, not sent)."""
+    activated = None if person.hub_user is None else person.hub_user.is_activated
+    if activated is None:
+        return ""
+    return "accepted" if activated else "not accepted"
+
+
+def evidence_of(rows: Sequence[FileRow]) -> Evidence:
+    """What a person's decision was made on, from their rows of the file (a column absent or
+    empty: not known, not held against them)."""
+    first = rows[0].cells
+    role = first.get("hub role") or None
+    seen = first.get("last seen (utc)")
+    projects = tuple(
+        (
+            row.project,
+            "LIMITED"
+            if row.cells.get("access", "").casefold().startswith("limited")
+            else row.cells.get("role", ""),
+        )
+        for row in rows
+        if row.project and (row.cells.get("role") or row.cells.get("access"))
+    )
+    return Evidence(
+        hub_role=role,
+        activated=_INVITATION.get(first.get("invitation", "").strip().casefold()),
+        last_seen=None if not seen else "" if seen.strip().casefold() == NEVER else seen.strip(),
+        projects=projects,
+    )
+
+
+def _account(row: FileRow) -> tuple[str, str, str]:
+    """Whose row it is: the hub, the address and the account's Id as the file gives them."""
+    return (row.hub, person_key(row.email), row.cells.get("id", "").strip())
+
+
+def conflicts(given: Sequence[FileRow], decisions: dict[int, Decision]) -> dict[int, str]:
+    """The rows of each person whose decisions disagree (a removal beside any other decision,
+    or one membership decided twice, differently), each with the words naming both lines:
+    nothing of that person's is sent until the file agrees with itself."""
+    people: dict[tuple[str, str, str], list[int]] = {}
+    for index in decisions:
+        people.setdefault(_account(given[index]), []).append(index)
+    refused: dict[int, str] = {}
+    for indexes in people.values():
+        clash: tuple[int, int] | None = None
+        removal = next((i for i in indexes if decisions[i] is Decision.REMOVE), None)
+        if removal is not None:
+            other = next((i for i in indexes if decisions[i] is not Decision.REMOVE), None)
+            if other is not None:
+                clash = (removal, other)
+        if clash is None:
+            seen: dict[str, int] = {}
+            for i in indexes:
+                earlier = seen.setdefault(given[i].project, i)
+                if earlier != i and decisions[earlier] is not decisions[i]:
+                    clash = (earlier, i)
+                    break
+        if clash is None:
+            continue
+        a, b = clash
+        words = (
+            f"conflicting decisions: line {given[a].line} says {decisions[a].value}, line "
+            f"{given[b].line} says {decisions[b].value}; nothing of theirs is sent until the "
+            "file agrees with itself"
+        )
+        refused.update(dict.fromkeys(indexes, words))
+    return refused
 
 
 def main(args: argparse.Namespace, workspace: Workspace) -> int:
@@ -79,7 +156,7 @@ async def _review(
     """review: the decisions file, which ``apply`` takes back (the columns ``apply`` reads
     first, what the reviewer decides on after them, then the decision and its reason)."""
     from hubtui.core.batch_file import USERS_CSV_COLUMNS, users_csv_cells
-    from hubtui.headless.people import moment_cell, read_people
+    from hubtui.headless.people import read_people, seen_cell
 
     hub = await resolve_hub(client, args.hub)
     answer = await read_people(client, hub, workspace)
@@ -122,14 +199,24 @@ async def _review(
 
     def cells(item: Item) -> tuple[Any, ...]:
         person, project, user = item
-        seen = person.seen
-        moment = "" if seen is None or seen.moment is None else moment_cell(seen.moment)
+        moment = seen_cell(person.seen)
         if project is None:
-            given: tuple[Any, ...] = (hub.name, "", person.email, "", "", "", person.name)
-            given += ("",) * (len(USERS_CSV_COLUMNS) - len(given))
+            given: tuple[Any, ...] = (hub.name, "", person.email, "", "", "", person.name, "")
+            given += (str(person.person.id), "")
         else:
             given = users_csv_cells(hub.name, str(project.id), project.name, user)
-        return (*given, moment, "; ".join(person.marks(now, days)), Decision.KEEP.value, "")
+        seen = person.seen
+        if seen is not None and seen.never:
+            moment = NEVER
+        return (
+            *given,
+            person.hub_role or "",
+            invitation_cell(person),
+            moment,
+            "; ".join(person.marks(now, days)),
+            Decision.KEEP.value,
+            "",
+        )
 
     def dump(items: list[Item]) -> list[dict[str, Any]]:
         return [
@@ -156,7 +243,7 @@ async def _review(
         row,
         dump,  # type: ignore[arg-type]
         empty=f"nobody in hub {inert(hub.name)} needs a decision",
-        csv=((*USERS_CSV_COLUMNS, "last seen (UTC)", "needs a look", *DECISION_COLUMNS), cells),
+        csv=((*USERS_CSV_COLUMNS, *EVIDENCE_COLUMNS, "needs a look", *DECISION_COLUMNS), cells),
     )
     if not answer.complete:
         return table, REFUSED
@@ -187,16 +274,18 @@ async def apply_review(
             found[index] = flow.Row(row, None, Verdict.SKIP.value, why)
         else:
             decisions[index] = decision
+    for index, why in conflicts(given, decisions).items():
+        found[index] = flow.Row(given[index], None, Verdict.SKIP.value, why)
+        del decisions[index]
     # A removal from the hub covers every row of the person in that hub.
-    removals: dict[tuple[str, str], list[tuple[int, FileRow]]] = {}
+    removals: dict[tuple[str, str, str], list[tuple[int, FileRow]]] = {}
     for index, decision in decisions.items():
         if decision is Decision.REMOVE:
-            row = given[index]
-            removals.setdefault((row.hub, person_key(row.email)), [])
+            removals.setdefault(_account(given[index]), [])
     to_read: list[tuple[int, FileRow]] = []
     for index, decision in decisions.items():
         row = given[index]
-        person = (row.hub, person_key(row.email))
+        person = _account(row)
         if person in removals:
             removals[person].append((index, row))
         elif not row.project:
@@ -210,9 +299,17 @@ async def apply_review(
         else:
             to_read.append((index, row))
     read = await flow.wanted_rows(client, [row for _, row in to_read])
-    for (index, _), done in zip(to_read, read, strict=True):
+    for (index, row), done in zip(to_read, read, strict=True):
+        if done.wanted is not None and decisions[index] is Decision.READER:
+            # Set Reader where they were what the file says they were, and nowhere else.
+            was = evidence_of([row]).projects
+            reviewer = given[index].reviewer
+            if was and was[0][1] == "LIMITED":
+                done.wanted = replace(done.wanted, seen=Seen(True, True))
+            elif was and reviewer is not None:
+                done.wanted = replace(done.wanted, seen=Seen(True, False, was[0][1], reviewer))
         found[index] = done
-    for (hub_cell, _), held in removals.items():
+    for (hub_cell, _, user_id), held in removals.items():
         first_index, first = held[0]
         covered = f"with the removal from the hub (line {first.line})"
         for index, row in held[1:]:
@@ -225,7 +322,15 @@ async def apply_review(
         projects = tuple(
             (row.project, row.cells.get("project name") or None) for _, row in held if row.project
         )
-        wanted = Wanted.hub_removal(hub.id, hub.name, first.email, projects, line=first.line)
+        wanted = Wanted.hub_removal(
+            hub.id,
+            hub.name,
+            first.email,
+            projects,
+            line=first.line,
+            user_id=user_id or None,
+            evidence=evidence_of([row for _, row in held]),
+        )
         found[first_index] = flow.Row(first, wanted, "", "")
     rows = [found[index] for index in range(len(given))]
     wanted_rows = [done.wanted for done in rows if done.wanted is not None]
@@ -464,7 +569,7 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
     if answer.not_read:
         print("Incomplete: not read (they may have access there too):", file=sys.stderr)
         for words in answer.not_read:
-            print(f"  {inert(words, limit=300)}", file=sys.stderr)
+            print(f"  {inert(words, limit=None)}", file=sys.stderr)
     if not answer.rows:
         raise Stop(NOTHING, f"{inert(args.email)} has no access to remove in {len(hubs)} hub(s).")
     log = workspace.change_log

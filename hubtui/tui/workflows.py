@@ -106,7 +106,14 @@ class WorkspaceActions(App[None]):
         from hubtui.core.batch import ChangeSet
         from hubtui.tui.screens.batch import StagedScreen
 
-        back, cannot = self.workspace.revert_plan(batch_id)
+        plan = self.workspace.revert_plan(batch_id)
+        back, cannot = plan.wanted, plan.cannot
+        if plan.already:
+            by = ", ".join(sorted({inert(c.batch or "?") for _, c in plan.already}))
+            self._say(
+                f"{len(plan.already):,} already put back by batch {by}: nothing is sent for them.",
+                timeout=10,
+            )
         if cannot:
             who = ", ".join(inert(c.email or c.user_id or "?", limit=40) for c in cannot[:5])
             more = f" and {len(cannot) - 5} more" if len(cannot) > 5 else ""

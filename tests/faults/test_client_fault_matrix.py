@@ -89,8 +89,9 @@ EXPECTED_ERROR: dict[str, type[HubError]] = {
 }
 #: Success statuses with bodies that cannot be read: a change was made all the same.
 UNREADABLE_SUCCESS = {"malformed JSON", "JSON of the wrong shape", "empty body"}
-#: Failures after which the server may have made a change: sent, then no complete answer.
-MAY_HAVE_APPLIED = {"timeout", "reset mid-body", "502"}
+#: Failures after which the server may have made a change: sent, then no complete answer, or
+#: a server (or a gateway) that failed, which may have acted first (the HTML page is a 500).
+MAY_HAVE_APPLIED = {"timeout", "reset mid-body", "500", "502", "503", "HTML error page"}
 
 
 @pytest.mark.parametrize("fault", list(FAULTS))

@@ -103,7 +103,9 @@ def test_resend_invite_prints_exactly_the_request_then_sends_it_logged_first(
     status, out, _ = run(capsys, *base, "resend-invite", "acme-build", "--dry-run")
     assert status == 0
     assert re.search(
-        r"Would send: PUT http://\S+/v3/hubs/\S+/users/\d+\n\{\"ResendHubInvite\": true\}", out
+        r"Would send: PUT http://\S+/v3/hubs/\S+/users/\d+\n"
+        r"\{\"Role\": \"Guest\", \"ResendHubInvite\": true\}",
+        out,
     )
     assert "hamid.karimi@northwind-eng.com" in out
     status, _, err = run(capsys, *base, "resend-invite", "acme-build")

@@ -161,7 +161,11 @@ async def test_server_errors_keep_everything_and_ctrl_s_retries() -> None:
         await press(pilot, "a")
         await type_text(pilot, "retry.me@acme-build.com")
         await press(pilot, "ctrl+s")
+        # A 500 may have been acted on: unknown, and the add is not sent again until checked.
         assert "the server had an internal error (HTTP 500)" in screen_words(pilot)
+        assert "may or may not have been added" in screen_words(pilot)
+        await press(pilot, "ctrl+r")
+        assert "The list does not have them: nothing was added." in screen_words(pilot)
         faults.change_failure_status = 400
         await press(pilot, "ctrl+s")
         assert "HTTP 400" in screen_words(pilot)

@@ -4,66 +4,17 @@ store at the next start."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hubtui.core.stored import Keeper
-from hubtui.demo import DemoStore, Faults, create_app
 from hubtui.tui.screens.hub_detail import HubDetailScreen
 from hubtui.tui.screens.hubs import HubListScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
+from tests.conftest import EARLIEST, LATEST, changing
 from tests.tui.conftest import press, running, screen_words, settle
-
-EARLIEST = "0001-01-01T00:00:00+14:00"
-LATEST = "9999-12-31T23:59:59-14:00"
-
-
-def _is(kind: str, path: str) -> bool:
-    if kind == "hubs":  # the list, a hub by id and a hub by name
-        return path.startswith("/v3/hubs") and path.count("/") <= 4 and "/projects" not in path
-    if kind == "projects":
-        return path.endswith("/projects")
-    return path.endswith("/users")
-
-
-def changing(kind: str, field: str, value: Any) -> ASGIApp:
-    """The demo API, with ``field`` of every record of each ``kind`` answer set to ``value``
-    (``Outer.Inner`` for a field of a nested object)."""
-    inner = create_app(DemoStore(), Faults())
-
-    async def server(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not _is(kind, scope["path"]):
-            await inner(scope, receive, send)
-            return
-        start: dict[str, Any] = {}
-        chunks: list[bytes] = []
-
-        async def keep(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                start.update(message)
-            else:
-                chunks.append(message.get("body", b""))
-
-        await inner(scope, receive, keep)
-        body = json.loads(b"".join(chunks))
-        records = body if isinstance(body, list) else body.get("results", [body])
-        outer, _, name = field.rpartition(".")
-        for record in records:
-            target = record.get(outer) if outer else record
-            if isinstance(target, dict):
-                target[name or field] = value
-        raw = json.dumps(body).encode()
-        headers = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
-        headers.append((b"content-length", str(len(raw)).encode()))
-        await send({"type": "http.response.start", "status": start["status"], "headers": headers})
-        await send({"type": "http.response.body", "body": raw})
-
-    return server
-
 
 CASES = [
     ("hubs", "CreationDate", EARLIEST, "unknown"),

@@ -14,7 +14,15 @@ from hubtui.core.stored import Keeper
 from hubtui.demo import DemoStore
 from hubtui.tui.screens.batch import StagedScreen
 from hubtui.tui.screens.hub_people import HubPeopleScreen
-from tests.tui.conftest import burst, press, running, screen_words, settle, type_text
+from tests.tui.conftest import (
+    burst,
+    press,
+    running,
+    screen_text,
+    screen_words,
+    settle,
+    type_text,
+)
 
 BJORN = "bjorn.lindqvist@acme-build.com"
 DANA = "dana.whitfield@acme-build.com"
@@ -99,7 +107,14 @@ async def test_offboarding_from_the_hubs_people_is_previewed_sent_and_kept(
         words = screen_words(pilot)
         assert "Incomplete: not read, they may have access there too" in words
         assert "loses Editor in Harbour Bridge Retrofit" in words
-        await press(pilot, "a", "y")
+        # Said on the preview itself and in the question that sends it, not only in a toast.
+        shown = " ".join(screen_text(pilot).split())
+        assert "Offboarding of fatim" in shown
+        assert "INCOMPLETE · 1 to send" in shown
+        await press(pilot, "a")
+        shown = " ".join(screen_text(pilot).split())
+        assert "Incomplete: not read, they may have access there too" in shown
+        await press(pilot, "y")
         await settle(pilot)
         assert "Review #1 kept" in screen_words(pilot)
         await press(pilot, "ctrl+p")

@@ -96,3 +96,21 @@ def test_a_team_store_that_failed_a_moment_ago_is_not_asked_again(tmp_path: Path
     with pytest.raises(StoreError) as third:
         keeper.open(read_only=True)
     assert third.value is first.value
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "host='127.0.0.1'password=SECRET dbname=team",  # no space before it: libpq reads it
+        "host=127.0.0.1 PASSWORD = SECRET",
+        "postgresql://127.0.0.1/team?sslpassword=SECRET",
+    ],
+)
+def test_an_address_holding_a_password_as_libpq_reads_it_is_refused_unrepeated(
+    address: str,
+) -> None:
+    from hubtui.core.team import PASSWORD_HELD, store_url_problem
+
+    problem = store_url_problem(address)
+    assert problem == PASSWORD_HELD
+    assert "SECRET" not in problem

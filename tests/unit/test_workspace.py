@@ -57,9 +57,9 @@ async def test_a_batch_sent_is_reverted_from_the_change_log_to_what_it_was() -> 
 
     batch = Batch(preview.steps)
     await batch.send(client, workspace.change_log, concurrency=2)
-    back, cannot = workspace.revert_plan(batch.id)
-    assert cannot == []
-    assert [(r.email, r.role) for r in back] == [(CHLOE, "Reader")]
+    plan = workspace.revert_plan(batch.id)
+    assert plan.cannot == []
+    assert [(r.email, r.role) for r in plan.wanted] == [(CHLOE, "Reader")]
     await workspace.close()
 
 

@@ -48,7 +48,7 @@ class _Rows(Sequence[list[str]]):
             inert(person.email or person.name),
             inert(person.hub_role or "—"),
             seen_words(person.seen, self.now),
-            *cells,
+            *(inert(cell) for cell in cells),  # a role is the server's text, as any other
         ]
 
 
@@ -103,9 +103,9 @@ class AccessMatrixScreen(Screen[None]):
         person, cells = self.matrix.rows[row]
         who = inert(person.email or person.name)
         if column < 3:
-            self.notify(f"{who}: {person.projects_words()} projects.", markup=False)
+            self.notify(f"{who}: {inert(person.projects_words())} projects.", markup=False)
             return
         project = self.matrix.projects[column - 3]
         cell = cells[column - 3]
-        what = {"": "no access", LIMITED_CELL: "a limited reader"}.get(cell, cell)
+        what = {"": "no access", LIMITED_CELL: "a limited reader"}.get(cell, inert(cell))
         self.notify(f"{who} in {inert(project.name)}: {what}.", markup=False)

@@ -131,10 +131,17 @@ class StagedScreen(ListScreen[Preview]):
         reverts: str | None = None,
         reviews: Sequence[Review] = (),
         on_kept: Callable[[list[int]], None] | None = None,
+        title: str | None = None,
+        incomplete: str = "",
     ) -> None:
         super().__init__()
         self.changes = changes
         self.reverts = reverts
+        #: What the breadcrumb calls it (None: a revert, a review or the staged changes).
+        self.title = title
+        #: What could not be read before it was staged (they may have access there too): said
+        #: on the preview and in the question that sends it, never only in a passing note.
+        self.incomplete = incomplete
         #: The reviews whose decisions these are: kept in the store, with each outcome, once
         #: the batch has been sent (or at once, when nothing is to be sent).
         self.reviews = list(reviews)
@@ -185,7 +192,7 @@ class StagedScreen(ListScreen[Preview]):
         title = f"Revert of batch {self.reverts}" if self.reverts else "Staged changes"
         if self.reviews:
             title = f"Review of {', '.join(r.hub_name for r in self.reviews)}"
-        self.query_one(Breadcrumb).show_path(title)
+        self.query_one(Breadcrumb).show_path(self.title or title)
         self.query_one(ProgressBar).display = False
         self.load()
 
@@ -215,6 +222,11 @@ class StagedScreen(ListScreen[Preview]):
                 markup=False,
             )
         self._summary = self._preview_words(loaded)
+        if self.incomplete:
+            self._summary = (
+                f"INCOMPLETE · {self._summary} · not read, they may have access there too: "
+                f"{self.incomplete}"
+            )
 
     @staticmethod
     def _preview_words(preview: Preview) -> str:
@@ -304,7 +316,15 @@ class StagedScreen(ListScreen[Preview]):
 
         question = Content.assemble(
             (f"Send {amount(count, 'change')}?", "bold"),
-            f"\n{inert(words)}\nEach is logged before it leaves. y sends, n goes back.",
+            f"\n{inert(words)}\n",
+            (
+                f"Incomplete: not read, they may have access there too: "
+                f"{inert(self.incomplete, limit=None)}\n"
+                if self.incomplete
+                else "",
+                "bold",
+            ),
+            "Each is logged before it leaves. y sends, n goes back.",
         )
         self.app.push_screen(ConfirmScreen(question), answered)
 

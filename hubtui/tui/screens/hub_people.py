@@ -50,7 +50,7 @@ def person_row(
             inert(person.name),
             inert(person.hub_role or "—"),
             seen_words(person.seen, now),
-            person.projects_words(short=True),
+            inert(person.projects_words(short=True)),
             said,
         ),
         tone="limited" if person.limited_domain is not None else None,
@@ -262,7 +262,7 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
             )
             lines.append(f"Last web sign-in: {web} · add-in sign-in: {addin}")
             lines.append(f"Last project activity: {activity}")
-        lines.append(f"Projects: {person.projects_words()}")
+        lines.append(f"Projects: {inert(person.projects_words(), limit=None)}")
         panel.explain(Content("\n").join(Content(x) if isinstance(x, str) else x for x in lines))
 
     def action_open(self) -> None:
@@ -321,7 +321,7 @@ def _hub(person: HubPerson) -> str:
     if user is None:
         return "not among the hub's users read"
     accepted = {True: "invitation accepted", False: "invitation NOT accepted", None: ""}
-    words = [f"hub {user.role or 'role not sent'}", accepted[user.is_activated]]
+    words = [f"hub {inert(user.role or 'role not sent')}", accepted[user.is_activated]]
     return ", ".join(w for w in words if w)
 
 

@@ -240,4 +240,11 @@ async def _offboarding(screen: Any, email: str) -> None:
     changes = ChangeSet()
     changes.stage(answer.rows)
     reviews = offboarding_reviews(answer, "", started, session.change_log.operator)
-    screen.app.push_screen(StagedScreen(changes, reviews=reviews))
+    screen.app.push_screen(
+        StagedScreen(
+            changes,
+            reviews=reviews,
+            title=f"Offboarding of {inert(email, limit=60)}",
+            incomplete="; ".join(answer.not_read),
+        )
+    )
