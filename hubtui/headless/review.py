@@ -561,9 +561,10 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
     )
     status.clear()
     for hub, person in answer.places:
+        account = f"{inert(person.email)} (Id {inert(person.person.id)})"
         print(
-            f"{inert(hub.name)}: {inert(person.hub_role or 'not a hub user')}, projects "
-            f"{inert(person.projects_words())}",
+            f"{inert(hub.name)}: {account}, {inert(person.hub_role or 'not a hub user')}, "
+            f"projects {inert(person.projects_words(), limit=None)}",
             file=sys.stderr,
         )
     if answer.not_read:

@@ -165,6 +165,8 @@ def test_two_accounts_of_one_address_are_both_named_and_both_removed(
     assert not served.in_hub(lower)
     assert sorted(p.rsplit("/", 1)[1] for p in deletes(served)) == sorted([str(upper), str(lower)])
     # Each account's projects are its own: the Admin is the second account's alone.
+    assert f"Ann@acme.example (Id {upper}), Guest" in said  # each account named before asking
+    assert f"ann@acme.example (Id {lower}), Guest" in said
     lines = [line for line in said.splitlines() if "removed from the hub" in line]
     assert len(lines) == 2, said
     assert sum("Admin in" in line for line in lines) == 1, said
