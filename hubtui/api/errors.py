@@ -273,7 +273,8 @@ def status_error_from_response(
     cls = _STATUS_CLASSES.get(status) or (ServerError if status >= 500 else ApiStatusError)
     if status == 404 and NOT_KEPT_HEADER in response.headers:
         cls = NotKeptError
-    fields = _error_fields(response.content if content is None else content)
+    body = _body(response.content if content is None else content)
+    fields = _error_fields(body)
     return cls(
         operation=operation,
         status_code=status,
@@ -283,7 +284,7 @@ def status_error_from_response(
         server_message=fields.get("Message") or fields.get("message"),
         retry_after=parse_retry_after(response.headers.get("Retry-After"), now=now),
         login_url=fields.get("WebsiteLoginUrl"),
-        field_errors=_field_errors(content if content is not None else response.content),
+        field_errors=_field_errors(body),
     )
 
 
@@ -291,11 +292,10 @@ def status_error_from_response(
 _MAX_FIELD_ERRORS = 8
 
 
-def _field_errors(content: bytes | bytearray) -> tuple[str, ...]:
+def _field_errors(body: dict[str, object]) -> tuple[str, ...]:
     """What a problem body says of each field: ASP.NET's ``errors`` (``{"Role": ["The Role
     field is required."]}``) or a ``validation`` list (``[{"field": …, "message": …}]`` or
     plain text), bounded in count and length."""
-    body = _body(content)
     said: list[str] = []
     errors = body.get("errors")
     if isinstance(errors, dict):
@@ -323,6 +323,7 @@ def _field_errors(content: bytes | bytearray) -> tuple[str, ...]:
 
 
 def _body(content: bytes | bytearray) -> dict[str, object]:
+    """An error answer's body as JSON, read once (empty: no JSON object)."""
     try:
         body = json.loads(content)
     except (ValueError, UnicodeDecodeError, RecursionError):
@@ -330,8 +331,7 @@ def _body(content: bytes | bytearray) -> dict[str, object]:
     return body if isinstance(body, dict) else {}
 
 
-def _error_fields(content: bytes | bytearray) -> dict[str, str]:
-    body = _body(content)
+def _error_fields(body: dict[str, object]) -> dict[str, str]:
     found: dict[str, str] = {}
     for key in ("title", "detail", "Code", "Message", "message", "WebsiteLoginUrl"):
         value = body.get(key)

@@ -296,7 +296,7 @@ class Transport:
             if isinstance(outcome, Received):
                 return outcome
             self._slow_down(outcome, attempt)
-            delay = self._retry_delay(call.method, attempt, outcome) if call.retry else None
+            delay = self._retry_delay(call, attempt, outcome)
             if delay is None or time.monotonic() + delay > call.ends:
                 raise outcome  # a wait past the deadline would only end in a timeout
             attempt += 1
@@ -348,8 +348,10 @@ class Transport:
             return  # not waited out: the call ends now, and the others need not stop for it
         self._resume_at = max(self._resume_at, time.monotonic() + wait)
 
-    def _retry_delay(self, method: str, attempt: int, error: HubError) -> float | None:
-        if attempt >= self.max_retries or method not in retries.RETRYABLE_METHODS:
+    def _retry_delay(self, call: _Call, attempt: int, error: HubError) -> float | None:
+        if not call.retry or attempt >= self.max_retries:
+            return None
+        if call.method not in retries.RETRYABLE_METHODS:
             return None
         if isinstance(error, ApiConnectionError) and not error.refused:
             return retries.backoff_delay(attempt)

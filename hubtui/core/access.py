@@ -18,8 +18,10 @@ if TYPE_CHECKING:
 __all__ = [
     "ACCESS_NOT_SENT",
     "DIRECT_MEMBER",
+    "LIMITED_CELL",
     "LIMITED_READER",
     "ROLES",
+    "access_cell",
     "access_words",
     "find_person",
     "person_key",
@@ -34,6 +36,9 @@ LIMITED_READER = "limited reader"
 DIRECT_MEMBER = "direct member"
 #: A record that did not say whether the person is limited: never taken for either.
 ACCESS_NOT_SENT = "access not sent"
+#: A limited reader's access in one word, where a role stands for a member (a matrix cell, the
+#: evidence of a decision, a decisions file).
+LIMITED_CELL = "LIMITED"
 
 Person = TypeVar("Person", bound="ProjectUser")
 
@@ -64,6 +69,11 @@ def find_person(users: Iterable[Person], email: str) -> Person | None:
     """The user of a project's list with this email (by :func:`person_key`), if any."""
     wanted = person_key(email)
     return next((u for u in users if person_key(u.user.email) == wanted), None)
+
+
+def access_cell(user: ProjectUser) -> str:
+    """A person's access in one project in one word: their role, or ``LIMITED``."""
+    return LIMITED_CELL if user.is_limited else user.role
 
 
 def sent_field(record: Mapping[str, Any], name: str) -> Any:

@@ -17,10 +17,11 @@ import asyncio
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from hubtui.core.access import find_person, person_key
+from hubtui.core.access import access_cell, find_person, person_key
 from hubtui.core.batch import Evidence, Intent, Seen, Step, Verdict, Wanted, hub_change
-from hubtui.core.changelog import Action, Change, ChangeLog, Outcome, stamp
+from hubtui.core.changelog import Action, Change, ChangeLog, Outcome
 from hubtui.core.emails import email_problem
+from hubtui.core.words import seen_stamp
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient, HubError, ProjectUser
@@ -30,8 +31,8 @@ __all__ = [
     "HUB_ROLES",
     "account_of",
     "accounts_of",
-    "evidence_changed",
     "decide_hub",
+    "evidence_changed",
     "read_hub_users",
     "settle_hub",
     "wave",
@@ -215,9 +216,7 @@ def _member(users: Sequence[ProjectUser], row: Wanted) -> ProjectUser | None:
 
 def _access_now(users: Sequence[ProjectUser], row: Wanted) -> str:
     user = _member(users, row)
-    if user is None:
-        return "not in it"
-    return "LIMITED" if user.is_limited else str(user.role)
+    return "not in it" if user is None else access_cell(user)
 
 
 def evidence_changed(evidence: Evidence, user: HubUser, row: Wanted, lists: Lists) -> list[str]:
@@ -235,8 +234,7 @@ def evidence_changed(evidence: Evidence, user: HubUser, row: Wanted, lists: List
             f"invitation was {words[evidence.activated]}, now {words[user.is_activated]}"
         )
     if evidence.last_seen is not None:
-        seen = last_seen(user)
-        now = "unknown" if seen.unknown else "" if seen.moment is None else stamp(seen.moment)
+        now = seen_stamp(last_seen(user))
         if now != evidence.last_seen:
             said = {"": "never", "unknown": "unknown"}
             changed.append(

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, overload
 
-from hubtui.core.access import LIMITED_READER, ROLES, person_key
+from hubtui.core.access import LIMITED_CELL, LIMITED_READER, ROLES, access_cell, person_key
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient, HubError, Project, ProjectUser
@@ -53,8 +53,6 @@ INACTIVE_AFTER_DAYS = 90
 NOT_OFFERED = (404, 405, 501)
 NEVER_SIGNED_IN = "never signed in"
 NOT_ACCEPTED = "invitation not accepted"
-#: A matrix cell of a limited reader.
-LIMITED_CELL = "LIMITED"
 
 
 @dataclass(frozen=True)
@@ -159,9 +157,7 @@ class HubPerson:
 
     def roles(self) -> Counter[str]:
         """How many projects they are in, as what: a role, or LIMITED."""
-        return Counter(
-            LIMITED_CELL if user.is_limited else user.role for _, user in self.memberships
-        )
+        return Counter(access_cell(user) for _, user in self.memberships)
 
     def projects_words(self, *, short: bool = False) -> str:
         """``3 (Admin 1, Editor 1, LIMITED 1)``, or ``0``; ``short``: ``3 Admin, Editor,
@@ -388,7 +384,7 @@ def access_matrix(answer: HubPeople) -> Matrix:
         for project, user in person.memberships:
             at = where.get(project.id)
             if at is not None:
-                filled[at] = LIMITED_CELL if user.is_limited else user.role
+                filled[at] = access_cell(user)
         rows.append((person, MatrixRow(len(projects), filled)))
     return Matrix(projects, rows)
 

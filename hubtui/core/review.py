@@ -24,9 +24,9 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from hubtui.core.access import person_key
+from hubtui.core.access import access_cell, person_key
 from hubtui.core.batch import Ended, Evidence, Intent, Result, Verdict, Wanted
-from hubtui.core.changelog import stamp
+from hubtui.core.words import seen_stamp
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
@@ -187,16 +187,12 @@ def evidence_of(person: HubPerson) -> Evidence:
     """What a decision about ``person`` is made on, as read: their hub role, whether they
     accepted the invitation, when last seen, and their access in each project."""
     hub_user, seen = person.hub_user, person.seen
-    last: str | None = None
-    if seen is not None:
-        last = "unknown" if seen.unknown else "" if seen.moment is None else stamp(seen.moment)
     return Evidence(
         hub_role=None if hub_user is None else hub_user.role,
         activated=None if hub_user is None else hub_user.is_activated,
-        last_seen=last,
+        last_seen=None if seen is None else seen_stamp(seen),
         projects=tuple(
-            (str(project.id), "LIMITED" if user.is_limited else str(user.role))
-            for project, user in person.memberships
+            (str(project.id), access_cell(user)) for project, user in person.memberships
         ),
     )
 

@@ -61,10 +61,7 @@ def _access_words(role: object, reviewer: object) -> str:
 async def _check_still_as_read(client: HubClient, change: Change) -> None:
     """Read the person an update changes once more, just before it is sent: a change is sent
     from what the server holds now, never from what a preview saw earlier."""
-    if change.action == Action.RESEND:
-        await _check_still_invited(client, change)
-        return
-    if change.action in HUB_CHANGES:
+    if change.action in HUB_ACTIONS:
         await _check_hub_user(client, change)
         return
     if change.action != Action.UPDATE or change.before is None or change.user_id is None:
@@ -102,30 +99,10 @@ async def _hub_users_now(client: HubClient, change: Change) -> Sequence[HubUser]
         ) from None
 
 
-async def _check_still_invited(client: HubClient, change: Change) -> None:
-    """An invitation is sent again only to a hub user who still has not accepted it."""
-    users = await _hub_users_now(client, change)
-    user = next((u for u in users if str(u.user.id) == change.user_id), None)
-    if user is None:
-        raise ChangedSinceRead("No longer a user of the hub: nothing was sent.")
-    if user.is_activated:
-        raise ChangedSinceRead("The invitation was accepted since it was read: nothing was sent.")
-    if user.role is None:
-        raise ChangedSinceRead(
-            "The hub's users do not say their hub role, which the request must carry (the "
-            "service requires Role): nothing was sent."
-        )
-    was = (change.before or {}).get("Role")
-    if user.role != was:
-        raise ChangedSinceRead(
-            f"Changed since it was read: was {was} of the hub, now {user.role}. Nothing was "
-            "sent: ask again from what they have now."
-        )
-
-
 async def _check_hub_user(client: HubClient, change: Change) -> None:
-    """A hub's role or removal is sent only while the hub user still has the role it was
-    decided from; an invitation only while the person is still not a user of the hub."""
+    """A change of a hub user is sent only while its account (by its Id) still has the address
+    and the hub role it was decided from, and a resend only while that invitation still waits;
+    an invitation only while the person is still not a user of the hub."""
     from hubtui.core.access import person_key
     from hubtui.core.hub_changes import account_of, accounts_of
 
@@ -144,6 +121,16 @@ async def _check_hub_user(client: HubClient, change: Change) -> None:
         raise ChangedSinceRead(
             f"Account Id {change.user_id} is no longer {change.email}: nothing was sent."
         )
+    if change.action == Action.RESEND:
+        if user.is_activated:
+            raise ChangedSinceRead(
+                "The invitation was accepted since it was read: nothing was sent."
+            )
+        if user.role is None:
+            raise ChangedSinceRead(
+                "The hub's users do not say their hub role, which the request must carry (the "
+                "service requires Role): nothing was sent."
+            )
     was = None if change.before is None else change.before.get("Role")
     if user.role != was:
         raise ChangedSinceRead(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from hubtui.core.changelog import stamp
 from hubtui.core.names import DISPLAY_NAME_NOT_SENT, NO_DISPLAY_NAME
 from hubtui.core.text import inert
 
@@ -138,6 +139,14 @@ def seen_words(seen: LastSeen | None, now: datetime) -> str:
         return DATE_UNKNOWN
     days = seen.days_before(now)
     return "never" if days is None else ago(days)
+
+
+def seen_stamp(seen: LastSeen) -> str:
+    """When last seen, as a file and the evidence of a decision keep it: ``2026-11-24T14:02:00Z``
+    (UTC), ``unknown`` where a date could not be read, ``""`` for never."""
+    if seen.unknown:
+        return DATE_UNKNOWN
+    return "" if seen.moment is None else stamp(seen.moment)
 
 
 def size_words(size: int) -> str:

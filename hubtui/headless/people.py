@@ -8,6 +8,7 @@ import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from hubtui.core.changelog import stamp
 from hubtui.core.hub_people import (
     HubPeople,
     HubPerson,
@@ -20,7 +21,7 @@ from hubtui.core.hub_people import (
 )
 from hubtui.core.layout import Column
 from hubtui.core.text import inert
-from hubtui.core.words import DATE_UNKNOWN, seen_words, when_both
+from hubtui.core.words import DATE_UNKNOWN, seen_stamp, seen_words, when_both
 from hubtui.headless.output import (
     NOTHING,
     OK,
@@ -74,16 +75,14 @@ async def read_people(client: HubClient, hub: Hub, workspace: Workspace) -> HubP
 def seen_cell(seen: LastSeen | None) -> str:
     """When last seen, for a CSV cell: as read (UTC), ``unknown`` where a date could not be
     read, empty for never or not read (the other columns say which)."""
-    if seen is not None and seen.unknown:
-        return DATE_UNKNOWN
-    return "" if seen is None or seen.moment is None else moment_cell(seen.moment)
+    return "" if seen is None else seen_stamp(seen)
 
 
 def moment_cell(value: object) -> str:
     """A date of a hub user for a CSV cell: as read (UTC), the text sent, or empty (never)."""
     if isinstance(value, datetime):
         moment = utc_moment(value)
-        return DATE_UNKNOWN if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+        return DATE_UNKNOWN if moment is None else stamp(moment)
     return "" if value is None else str(value)
 
 

@@ -22,7 +22,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from hubtui.core.access import person_key
+from hubtui.core.access import LIMITED_CELL, person_key
 from hubtui.core.batch import Evidence, Intent, Seen, Verdict, Wanted
 from hubtui.core.layout import Column
 from hubtui.core.review import Decision, Review, ReviewRow, decision_named, now_words
@@ -78,14 +78,7 @@ def evidence_of(rows: Sequence[FileRow]) -> Evidence:
     role = first.get("hub role") or None
     seen = first.get("last seen (utc)")
     projects = tuple(
-        (
-            row.project,
-            "LIMITED"
-            if row.cells.get("access", "").casefold().startswith("limited")
-            else row.cells.get("role", ""),
-        )
-        for row in rows
-        if row.project and (row.cells.get("role") or row.cells.get("access"))
+        (row.project, access) for row in rows if row.project and (access := _access_given(row))
     )
     return Evidence(
         hub_role=role,
@@ -93,6 +86,12 @@ def evidence_of(rows: Sequence[FileRow]) -> Evidence:
         last_seen=None if not seen else "" if seen.strip().casefold() == NEVER else seen.strip(),
         projects=projects,
     )
+
+
+def _access_given(row: FileRow) -> str:
+    """A row's access in its project as the file says it, read as the batch file reads it:
+    ``LIMITED``, the role, or ``""`` where the row gives neither."""
+    return LIMITED_CELL if row.intent is Intent.LIMITED else row.role or ""
 
 
 def _account(row: FileRow) -> tuple[str, str, str]:
@@ -199,15 +198,13 @@ async def _review(
 
     def cells(item: Item) -> tuple[Any, ...]:
         person, project, user = item
-        moment = seen_cell(person.seen)
+        seen = person.seen
+        moment = NEVER if seen is not None and seen.never else seen_cell(seen)
         if project is None:
             given: tuple[Any, ...] = (hub.name, "", person.email, "", "", "", person.name, "")
             given += (str(person.person.id), "")
         else:
             given = users_csv_cells(hub.name, str(project.id), project.name, user)
-        seen = person.seen
-        if seen is not None and seen.never:
-            moment = NEVER
         return (
             *given,
             person.hub_role or "",
@@ -299,15 +296,14 @@ async def apply_review(
         else:
             to_read.append((index, row))
     read = await flow.wanted_rows(client, [row for _, row in to_read])
-    for (index, row), done in zip(to_read, read, strict=True):
+    for (index, _), done in zip(to_read, read, strict=True):
         if done.wanted is not None and decisions[index] is Decision.READER:
             # Set Reader where they were what the file says they were, and nowhere else.
-            was = evidence_of([row]).projects
-            reviewer = given[index].reviewer
-            if was and was[0][1] == "LIMITED":
+            was, reviewer = _access_given(given[index]), given[index].reviewer
+            if was == LIMITED_CELL:
                 done.wanted = replace(done.wanted, seen=Seen(True, True))
             elif was and reviewer is not None:
-                done.wanted = replace(done.wanted, seen=Seen(True, False, was[0][1], reviewer))
+                done.wanted = replace(done.wanted, seen=Seen(True, False, was, reviewer))
         found[index] = done
     for (hub_cell, _, user_id), held in removals.items():
         first_index, first = held[0]

@@ -19,7 +19,8 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Static
 
-from hubtui.core.hub_people import LIMITED_CELL, HubPeople, Matrix, access_matrix
+from hubtui.core.access import LIMITED_CELL
+from hubtui.core.hub_people import HubPeople, Matrix, access_matrix
 from hubtui.core.text import inert
 from hubtui.core.words import seen_words
 from hubtui.tui.widgets.chrome import KeyFooter

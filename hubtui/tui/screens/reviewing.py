@@ -244,7 +244,7 @@ async def _offboarding(screen: Any, email: str) -> None:
         StagedScreen(
             changes,
             reviews=reviews,
-            title=f"Offboarding of {inert(email, limit=60)}",
+            title=f"Offboarding of {email}",  # the breadcrumb shows it inert
             incomplete="; ".join(answer.not_read),
         )
     )

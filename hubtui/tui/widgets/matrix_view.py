@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from hubtui.core.hub_people import LIMITED_CELL
+from hubtui.core.access import LIMITED_CELL
 
 #: The widest a column is drawn (a longer project name ends in …).
 MOST_COLUMN_WIDTH = 40
