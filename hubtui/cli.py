@@ -300,7 +300,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def unlogged(message: str) -> None:
     """A headless command's outcome that the change log could not take: a warning on stderr,
     with the line to add by hand."""
-    from hubtui.core.text import inert
+    from hubtui.text import inert
 
     print(
         f"hubtui: WARNING: an outcome is not in the change log. {inert(message, limit=None)}",
@@ -335,7 +335,7 @@ def start_log(path: str) -> None:
     import logging
     import os
 
-    from hubtui.core.text import log_safe
+    from hubtui.text import log_safe
 
     class SafeFormatter(logging.Formatter):
         def format(self, record: logging.LogRecord) -> str:

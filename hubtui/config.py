@@ -23,8 +23,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from hubtui.api.versions import ApiVersion, is_api_version
-from hubtui.core.text import inert
 from hubtui.hosts import is_loopback_host
+from hubtui.text import inert
 
 __all__ = ["ConfigError", "Settings", "config_path", "load_settings", "profile_names"]
 
@@ -372,10 +372,10 @@ def _read_file(path: Path) -> dict[str, Any]:
 
 def _store_url(given: str | None) -> str | None:
     """The team store's address as given, refused when it holds a password (see
-    :func:`hubtui.core.team.store_url_problem`)."""
+    :func:`hubtui.store_address.store_url_problem`)."""
     if not given:
         return None
-    from hubtui.core.team import store_url_problem
+    from hubtui.store_address import store_url_problem
 
     if problem := store_url_problem(given):
         raise ConfigError(problem)

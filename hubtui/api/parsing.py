@@ -10,15 +10,15 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json
 
 from hubtui.api.errors import InvalidResponseError
+from hubtui.api.records import Records, SkippedRecord
 from hubtui.api.streaming import FIRST_BYTES, GrowingBody
 
 __all__ = [
@@ -46,28 +46,6 @@ BATCHED_LIST_BYTES = 8 * 1024 * 1024
 _BATCH = 2000
 #: How many skipped records are described one by one (the rest are counted).
 _DESCRIBED = 20
-
-
-@dataclass(frozen=True)
-class SkippedRecord:
-    """A record of a list that could not be read, by its place in the whole list."""
-
-    index: int
-    problem: str
-
-    def __str__(self) -> str:
-        return f"record {self.index}: {self.problem}"
-
-
-class Records(list[M]):
-    """The records of a list answer, and those that could not be read (left out)."""
-
-    def __init__(self, records: Iterable[M] = (), *, skipped: int = 0) -> None:
-        super().__init__(records)
-        #: How many records were left out because they broke the contract.
-        self.skipped_count = skipped
-        #: The first few of them, described.
-        self.skipped: list[SkippedRecord] = []
 
 
 _LIST_ADAPTERS: dict[type[BaseModel], TypeAdapter[Any]] = {}

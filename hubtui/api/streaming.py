@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from hubtui.api.errors import InvalidResponseError
 
 if TYPE_CHECKING:
-    from hubtui.api.parsing import Records
+    from hubtui.api.records import Records
 
 __all__ = ["FIRST_BYTES", "THREADED_PARSE_BYTES", "Abandoned", "GrowingBody", "ListReader"]
 

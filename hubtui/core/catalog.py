@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from hubtui.core.text import fold
 from hubtui.core.words import LIMITED_BADGE
+from hubtui.text import fold
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, Project, ProjectUser

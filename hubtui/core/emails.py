@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from hubtui.core.text import hidden_character
+from hubtui.text import hidden_character
 
 __all__ = ["email_problem"]
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from hubtui.core.files import write_new
-from hubtui.core.text import inert
+from hubtui.text import inert
 
 __all__ = [
     "FORMATS",
@@ -92,7 +92,7 @@ def render(
     *,
     bom: bool = False,
 ) -> str:
-    """The file's text; every text goes through :func:`hubtui.core.text.inert` (uncut). ``bom``
+    """The file's text; every text goes through :func:`hubtui.text.inert` (uncut). ``bom``
     starts a CSV file with a UTF-8 byte-order mark, for spreadsheets."""
     context = {key: inert(value, limit=None) for key, value in context.items()}
     if fmt == "json":

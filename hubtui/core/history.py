@@ -15,7 +15,7 @@ from hubtui.core.changelog import stamp
 from hubtui.core.files import read_bounded, refusal_words, write_new
 from hubtui.core.people import EVERYONE, Finding, Progress, search_people
 from hubtui.core.store import ListKey, Snapshot, Store, now
-from hubtui.core.text import inert, nesting
+from hubtui.text import inert, nesting
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient, Project

@@ -18,9 +18,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import access_cell, find_person, person_key
-from hubtui.core.batch import Evidence, Intent, Seen, Step, Verdict, Wanted, hub_change
 from hubtui.core.changelog import Action, Change, ChangeLog, Outcome
 from hubtui.core.emails import email_problem
+from hubtui.core.wanted import Evidence, Intent, Seen, Step, Verdict, Wanted, hub_change
 from hubtui.core.words import seen_stamp
 
 if TYPE_CHECKING:

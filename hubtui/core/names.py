@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hubtui.core.text import fold, inert, lookalike
+from hubtui.text import fold, inert, lookalike
 
 if TYPE_CHECKING:
     from hubtui.api import Hub

@@ -18,7 +18,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import person_key, sent_field
-from hubtui.core.text import fold, inert
+from hubtui.text import fold, inert
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient, HubError, Project, ProjectUser

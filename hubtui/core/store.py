@@ -48,8 +48,9 @@ from typing import Any, Protocol, Self, TypeVar
 from hubtui.core.changelog import now, parse_line
 from hubtui.core.files import FileRefused, check_existing, open_private
 from hubtui.core.places import default_store_path
-from hubtui.core.text import nesting
+from hubtui.core.store_engine import Rows, StoreError
 from hubtui.hosts import server_identity
+from hubtui.text import nesting
 
 __all__ = [
     "MIGRATIONS",
@@ -245,10 +246,6 @@ _NAMES = frozenset(
 )
 
 
-class StoreError(Exception):
-    """The store cannot be used; the message names the file and why. hubtui runs without it."""
-
-
 @dataclass(frozen=True, order=True)
 class ListKey:
     """Which list: ``hubs`` (hub and project empty), ``hub`` (one hub), ``projects`` (a hub's),
@@ -374,17 +371,6 @@ def _digest(body: bytes) -> bytes:
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
-
-
-class Rows(Protocol):
-    """What a query answers, in either engine (a DB-API cursor)."""
-
-    @property
-    def rowcount(self) -> int: ...
-
-    def fetchone(self) -> Any: ...
-    def fetchall(self) -> list[Any]: ...
-    def __iter__(self) -> Iterator[Any]: ...
 
 
 class Engine(Protocol):

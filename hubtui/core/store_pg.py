@@ -19,15 +19,17 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from hubtui.core.store import StoreError
-from hubtui.core.team import PASSWORD_HELD, TEAM_EXTRA, store_url_problem
+from hubtui.core.store_engine import Rows, StoreError
+from hubtui.store_address import PASSWORD_HELD, store_url_problem
 
 if TYPE_CHECKING:
     import psycopg
 
-    from hubtui.core.store import Rows
 
-__all__ = ["PostgresEngine", "connect"]
+__all__ = ["TEAM_EXTRA", "PostgresEngine", "connect"]
+
+#: The extra that installs the PostgreSQL driver.
+TEAM_EXTRA = "team"
 
 #: The advisory locks' first key (``hubtui`` on a phone keypad); the second is the schema's, so
 #: two stores in two schemas of one database never wait for each other.

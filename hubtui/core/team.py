@@ -1,7 +1,7 @@
-"""A support team's shared history: the team store's address, and the change log's lines
-shared with it.
+"""A support team's shared history: the change log's lines shared with the team store (whose
+address is checked by :mod:`hubtui.store_address`).
 
-Standard library only (the settings check the address before any driver is imported). The local
+Standard library only. The local
 change log stays the guard: a change's ``pending`` line is written and flushed there before its
 request leaves. Its lines are then copied to the team store's audit trail, each once (keyed by
 the line's hash), from where the last copy stopped; a team store that cannot be reached leaves
@@ -13,73 +13,22 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
-from urllib.parse import parse_qsl, urlsplit
 
 from hubtui.core.files import open_reading
 
 if TYPE_CHECKING:
     from hubtui.core.store import StorePort
 
-__all__ = ["TEAM_EXTRA", "Copied", "Shared", "copy_history", "share_lines", "store_url_problem"]
+__all__ = ["Copied", "Shared", "copy_history", "share_lines"]
 
-#: The extra that installs the PostgreSQL driver.
-TEAM_EXTRA = "team"
-#: Where the setting comes from, as a message names it.
-SOURCES = "store_url, HUBTUI_STORE_URL or --store-url"
-_PASSWORD_KEY = re.compile(r"(?:^|[\s'])\s*(?:ssl)?password\s*=", re.IGNORECASE)
-#: Why an address holding a password is refused (without repeating the password).
-PASSWORD_HELD = (
-    f"The team store address ({SOURCES}) holds a password: hubtui would show and log it. Give "
-    "the address without it; libpq reads the password from ~/.pgpass, PGPASSWORD or the "
-    "service file (pg_service.conf)."
-)
 #: Lines copied to the team store in one transaction, and the most of the log read at once.
 BATCH_LINES = 2_000
 CHUNK_BYTES = 4 * 1024 * 1024
 #: The log's first bytes whose digest tells a log replaced from the one copied.
 HEAD_BYTES = 4096
-
-
-def store_url_problem(url: str) -> str | None:
-    """Why a team store's address cannot be used (None: it can): an address holding a password
-    is refused, as hubtui would show and log it."""
-    if any(not ch.isprintable() for ch in url) or not url.strip():
-        return f"The team store address ({SOURCES}) is empty or holds control characters."
-    parsed = _as_libpq_reads(url)
-    if parsed is not None:
-        return PASSWORD_HELD if parsed & {"password", "sslpassword"} else None
-    holds = False
-    if re.match(r"^postgres(?:ql)?://", url, re.IGNORECASE):
-        try:
-            parts = urlsplit(url)
-            holds = parts.password is not None or any(
-                key.lower() in ("password", "sslpassword") for key, _ in parse_qsl(parts.query)
-            )
-        except ValueError:
-            return f"The team store address ({SOURCES}) is not a postgresql:// URL libpq reads."
-    else:
-        holds = bool(_PASSWORD_KEY.search(url))
-    return PASSWORD_HELD if holds else None
-
-
-def _as_libpq_reads(url: str) -> set[str] | None:
-    """The keys libpq reads in ``url`` (psycopg's ``conninfo_to_dict``, libpq's own parser:
-    ``host='h'password=x`` holds a password though no space stands before it); an address it
-    cannot read at all holds none it would use. None where psycopg is not installed (the team
-    extra): hubtui's own reading then decides."""
-    try:
-        from psycopg import Error
-        from psycopg.conninfo import conninfo_to_dict
-    except ImportError:
-        return None
-    try:
-        return {key.lower() for key in conninfo_to_dict(url)}
-    except Error:
-        return None
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from hubtui.core.changelog import stamp
 from hubtui.core.names import DISPLAY_NAME_NOT_SENT, NO_DISPLAY_NAME
-from hubtui.core.text import inert
+from hubtui.text import inert
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, ProjectUser, RegionalRoute

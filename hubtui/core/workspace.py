@@ -387,7 +387,7 @@ class Workspace:
     def _store_on(self, what: str) -> Keeper:
         """The store, unless it is off by the settings or this run (:class:`NoSnapshots`
         says which, naming ``what`` is then not kept)."""
-        from hubtui.core.text import inert
+        from hubtui.text import inert
 
         keeper = self.keeper
         if keeper is None or keeper.setting == "off":

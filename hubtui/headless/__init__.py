@@ -56,7 +56,7 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return BROKEN_PIPE
     if workspace.team is not None:  # the change lines of this run (or an earlier one) shared
-        from hubtui.core.text import inert
+        from hubtui.text import inert
 
         if waiting := workspace.share_changes():
             print(f"hubtui: {inert(waiting, limit=None)}", file=sys.stderr)

@@ -21,7 +21,7 @@ COMMANDS: dict[str, str] = {
     "who": "hubtui.headless.commands",
     "add-user": "hubtui.headless.changes",
     "set-role": "hubtui.headless.changes",
-    "apply": "hubtui.headless.batch",
+    "apply": "hubtui.headless.apply",
     "revert": "hubtui.headless.batch",
     "snapshot": "hubtui.headless.history",
     "diff": "hubtui.headless.history",

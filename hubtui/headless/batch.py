@@ -1,4 +1,5 @@
-"""``hubtui apply FILE.csv`` and ``hubtui revert BATCH``: a batch previewed, asked, sent, written.
+"""A batch file's rows applied (``hubtui apply FILE.csv``, read by :mod:`hubtui.headless.apply`)
+and ``hubtui revert BATCH``: a batch previewed, asked, sent, written.
 
 Over 400 lines: apply and revert are one flow (the file read, the preview, the question, the
 sending, the results file); the engine itself is core.batch.
@@ -34,17 +35,13 @@ from hubtui.core.batch import (
     prepare,
 )
 from hubtui.core.batch_file import (
-    BATCH_FILE_BYTES,
     FILE_COLUMNS,
-    BatchFileError,
     FileRow,
-    read_batch_file,
 )
 from hubtui.core.changelog import ChangeLog
 from hubtui.core.export import render, write_export
-from hubtui.core.files import read_bounded, refusal_words
+from hubtui.core.files import refusal_words
 from hubtui.core.sending import plan
-from hubtui.core.text import inert
 from hubtui.headless.changes import ask, read_only_words
 from hubtui.headless.output import (
     NOT_SENT,
@@ -57,6 +54,7 @@ from hubtui.headless.output import (
     with_client,
 )
 from hubtui.headless.tables import resolve_hub
+from hubtui.text import inert
 
 if TYPE_CHECKING:
     import argparse
@@ -76,30 +74,17 @@ class Row:
     message: str
 
 
-async def apply_command(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
+async def apply_rows(
+    args: argparse.Namespace,
+    client: HubClient,
+    workspace: Workspace,
+    path: Path,
+    header: Sequence[str],
+    given: Sequence[FileRow],
+) -> int:
+    """apply of a batch file's rows (read by :mod:`hubtui.headless.apply`): previewed against a
+    fresh read, asked, sent the one way; the results file beside it."""
     settings = workspace.settings
-    if settings.read_only:
-        raise Stop(NOT_SENT, read_only_words(args))
-    path = Path(args.file)
-    try:
-        body = await asyncio.to_thread(
-            read_bounded, path, limit=BATCH_FILE_BYTES, what="batch file"
-        )
-        text = body.decode("utf-8")
-    except OSError as error:
-        raise Stop(NOT_SENT, f"cannot read it: {inert(refusal_words(path, error))}") from None
-    except UnicodeDecodeError:
-        raise Stop(NOT_SENT, f"cannot read {inert(str(path))}: it is not UTF-8 text") from None
-    try:
-        header, given = read_batch_file(text)
-    except BatchFileError as error:
-        raise Stop(NOT_SENT, f"{inert(str(path))}: {inert(str(error))}.") from None
-    if not given:
-        raise Stop(NOTHING, f"{inert(str(path))} has no rows to apply.")
-    if "decision" in header:  # an access review's decisions (hubtui review)
-        from hubtui.headless.review import apply_review
-
-        return await apply_review(args, client, workspace, path, header, given)
     rows = await wanted_rows(client, given)
     log = workspace.change_log
     wanted = [row.wanted for row in rows if row.wanted is not None]
@@ -433,8 +418,7 @@ def status_of(rows: Sequence[Row], batch: Batch | None, *, dry_run: bool) -> int
 
 
 def main(args: argparse.Namespace, workspace: Workspace) -> int:
-    """apply and revert."""
-    command = apply_command if args.command == "apply" else revert_command
+    """revert (apply is :mod:`hubtui.headless.apply`'s)."""
     return asyncio.run(
-        with_client(args, workspace, lambda client: command(args, client, workspace))
+        with_client(args, workspace, lambda client: revert_command(args, client, workspace))
     )

@@ -20,7 +20,7 @@ from hubtui.core.changelog import (
 )
 from hubtui.core.emails import email_problem
 from hubtui.core.sending import ChangedSinceRead, EarlierAddUnknown, plan, send_change
-from hubtui.core.text import inert
+from hubtui.text import inert
 
 if TYPE_CHECKING:
     import argparse

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from hubtui.api.exchanges import as_curl
 from hubtui.core.layout import Column
-from hubtui.core.text import fold, inert
 from hubtui.core.words import access_cell
+from hubtui.text import fold, inert
 
 if TYPE_CHECKING:
     import argparse

@@ -18,7 +18,6 @@ from hubtui.core.access import access_words
 from hubtui.core.changelog import stamp
 from hubtui.core.files import refusal_words
 from hubtui.core.layout import Column
-from hubtui.core.text import inert
 from hubtui.core.words import amount, size_words
 from hubtui.headless.arguments import file_pair
 from hubtui.headless.output import (
@@ -33,6 +32,7 @@ from hubtui.headless.output import (
     with_client,
 )
 from hubtui.headless.tables import resolve_hub
+from hubtui.text import inert
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
@@ -484,7 +484,8 @@ def copy_command(args: argparse.Namespace, workspace: Workspace) -> int:
     team store; run again, nothing doubles."""
     from hubtui.core.places import default_change_log_path
     from hubtui.core.store import Store, StoreError
-    from hubtui.core.team import copy_history, store_url_problem
+    from hubtui.core.team import copy_history
+    from hubtui.store_address import store_url_problem
 
     if not args.to:
         raise Stop(NOT_SENT, "store copy takes --to URL: the team store to copy into")

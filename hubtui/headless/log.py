@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from hubtui.core.access import person_key
 from hubtui.core.changelog import Change, changes_logged
 from hubtui.core.layout import Column
-from hubtui.core.text import inert
 from hubtui.headless.output import NOTHING, OK, REFUSED, Table, print_answer
+from hubtui.text import inert
 
 if TYPE_CHECKING:
     from hubtui.core.workspace import Workspace

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from hubtui.core.export import Cell, render, typed_cell
 from hubtui.core.layout import Column, fit_columns
-from hubtui.core.text import inert
 from hubtui.core.words import size_words
+from hubtui.text import inert
 
 if TYPE_CHECKING:
     import argparse

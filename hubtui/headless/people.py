@@ -20,7 +20,6 @@ from hubtui.core.hub_people import (
     utc_moment,
 )
 from hubtui.core.layout import Column
-from hubtui.core.text import inert
 from hubtui.core.words import DATE_UNKNOWN, seen_stamp, seen_words, when_both
 from hubtui.headless.output import (
     NOTHING,
@@ -34,6 +33,7 @@ from hubtui.headless.output import (
     with_client,
 )
 from hubtui.headless.tables import resolve_hub
+from hubtui.text import inert
 
 if TYPE_CHECKING:
     import argparse

@@ -26,7 +26,6 @@ from hubtui.core.access import LIMITED_CELL, person_key
 from hubtui.core.batch import Evidence, Intent, Seen, Verdict, Wanted
 from hubtui.core.layout import Column
 from hubtui.core.review import Decision, Review, ReviewRow, decision_named, now_words
-from hubtui.core.text import inert
 from hubtui.core.words import seen_words
 from hubtui.headless.output import (
     NOT_SENT,
@@ -40,6 +39,7 @@ from hubtui.headless.output import (
     with_client,
 )
 from hubtui.headless.tables import resolve_hub
+from hubtui.text import inert
 
 if TYPE_CHECKING:
     import argparse

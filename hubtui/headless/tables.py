@@ -14,8 +14,8 @@ from hubtui.core.names import (
     lookalike_words,
     match_hub,
 )
-from hubtui.core.text import inert
 from hubtui.core.words import access_cell, display_name_cell, hub_facts, role_cell
+from hubtui.text import inert
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient, Project, ProjectUser

@@ -20,8 +20,8 @@ from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
-from hubtui.core.text import inert
 from hubtui.core.workspace import Workspace
+from hubtui.text import inert
 from hubtui.tui import fixes
 from hubtui.tui.commands import LoadedRecords, Profiles, app_commands
 from hubtui.tui.ending import Ending

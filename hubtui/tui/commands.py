@@ -10,7 +10,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
 from hubtui.core.catalog import Entry
-from hubtui.core.text import inert
+from hubtui.text import inert
 from hubtui.tui.messages import FindPerson, OpenHub, OpenProject, Reconnect
 from hubtui.tui.session import session_of
 

@@ -10,7 +10,6 @@ from hubtui.core.names import (
     NO_DISPLAY_NAME,
     name_warnings,
 )
-from hubtui.core.text import inert
 from hubtui.core.words import (
     ACCESS_NOT_SENT,
     LIMITED_BADGE,
@@ -20,6 +19,7 @@ from hubtui.core.words import (
     when,
     when_both,
 )
+from hubtui.text import inert
 from hubtui.tui.glyphs import NOT_EQUAL
 
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from hubtui.core.text import inert
 from hubtui.demo import DemoStore
+from hubtui.text import inert
 from tests.tui.conftest import press, running, screen_text, type_text
 
 MARKUP = "[bold red]boom[/] [link=https://x.example]x[/link]"

@@ -20,12 +20,12 @@ from hubtui.core.batch import (
     Intent,
     Verdict,
     Wanted,
-    hub_change,
     prepare,
     revert_of,
 )
 from hubtui.core.changelog import Action, ChangeLog
 from hubtui.core.hub_changes import wave
+from hubtui.core.wanted import hub_change
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from tests.conftest import DEMO_URL
 

@@ -12,7 +12,8 @@ import pytest
 from hubtui.core import team as team_module
 from hubtui.core.store import Store, StoreError
 from hubtui.core.stored import Keeper
-from hubtui.core.team import share_lines, store_url_problem, waiting
+from hubtui.core.team import share_lines, waiting
+from hubtui.store_address import store_url_problem
 from tests.conftest import change_line, free_port
 
 
@@ -109,7 +110,7 @@ def test_a_team_store_that_failed_a_moment_ago_is_not_asked_again(tmp_path: Path
 def test_an_address_holding_a_password_as_libpq_reads_it_is_refused_unrepeated(
     address: str,
 ) -> None:
-    from hubtui.core.team import PASSWORD_HELD, store_url_problem
+    from hubtui.store_address import PASSWORD_HELD
 
     problem = store_url_problem(address)
     assert problem == PASSWORD_HELD

@@ -15,7 +15,7 @@ from hubtui.core.batch import (
     ROLES,
 )
 from hubtui.core.emails import email_problem
-from hubtui.core.text import inert
+from hubtui.text import inert
 from hubtui.tui.present import amount
 from hubtui.tui.widgets.chrome import KeyFooter
 

@@ -17,7 +17,7 @@ from textual.worker import Worker
 
 from hubtui.api.errors import ApiStatusError, AuthenticationError, HubError
 from hubtui.core.export import Cell, typed_cell
-from hubtui.core.text import copy_lines, copy_problem, inert
+from hubtui.text import copy_lines, copy_problem, inert
 from hubtui.tui.messages import Reconnect
 from hubtui.tui.present import amount
 from hubtui.tui.screens.recovering import RecoveringScreen
@@ -346,7 +346,9 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
     def action_help(self) -> None:
         from hubtui.tui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen(self, self.app.active_bindings, self.help_bindings()))
+        self.app.push_screen(
+            HelpScreen(self.LEGEND, self.app.active_bindings, self.help_bindings())
+        )
 
     async def client(self) -> HubClient:
         return await self.session.client()
@@ -416,7 +418,7 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         )
 
     def copy_lines(self, lines: Sequence[str], what: str) -> None:
-        """Copy several lines for a ticket, each through :func:`hubtui.core.text.copy_lines`."""
+        """Copy several lines for a ticket, each through :func:`hubtui.text.copy_lines`."""
         self.app.copy_to_clipboard(copy_lines(lines))
         self.notify(
             f"Sent the {what} ({len(lines)} lines) to the terminal's clipboard (OSC 52).",

@@ -35,7 +35,7 @@ from hubtui.core.batch import (
 )
 from hubtui.core.batch_file import FILE_COLUMNS, LIMITED_WORDS
 from hubtui.core.export import Cell
-from hubtui.core.text import inert
+from hubtui.text import inert
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.type_count import TypeCountScreen

@@ -15,8 +15,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from hubtui.core.changelog import Change, ChangeLog
-from hubtui.core.text import inert
 from hubtui.core.words import amount
+from hubtui.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.messages import RevertBatch
 from hubtui.tui.widgets.chrome import KeyFooter

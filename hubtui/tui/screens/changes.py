@@ -10,7 +10,7 @@ from textual.content import Content
 
 from hubtui.core.diff import Difference, Kind, Side, compare
 from hubtui.core.history import take_snapshot
-from hubtui.core.text import inert
+from hubtui.text import inert
 from hubtui.tui.messages import OpenProject
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import FanOutScreen

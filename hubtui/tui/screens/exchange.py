@@ -13,8 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from hubtui.api.exchanges import BODY_KEPT, Exchange, as_curl
-from hubtui.core.text import inert, nesting
 from hubtui.core.words import size_words
+from hubtui.text import inert, nesting
 from hubtui.tui.widgets.chrome import KeyFooter
 from hubtui.tui.widgets.record_table import Column
 
@@ -51,7 +51,7 @@ class ExchangeScreen(ModalScreen[None]):
         yield KeyFooter(compact=True)
 
     def action_copy(self) -> None:
-        from hubtui.core.text import copy_lines
+        from hubtui.text import copy_lines
 
         self.app.copy_to_clipboard(copy_lines([as_curl(self.exchange)]))
         self.notify("Sent the request as curl to the terminal's clipboard (OSC 52).", markup=False)

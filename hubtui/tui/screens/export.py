@@ -15,7 +15,7 @@ from textual.widgets import Checkbox, Input, RadioSet, Static
 
 from hubtui.core.export import FORMATS, Cell, default_file_name, render, write_export
 from hubtui.core.files import refusal_words
-from hubtui.core.text import inert
+from hubtui.text import inert
 from hubtui.tui.widgets.choices import Choice, Tick
 from hubtui.tui.widgets.chrome import KeyFooter
 

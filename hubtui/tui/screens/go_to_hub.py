@@ -15,7 +15,7 @@ from textual.worker import Worker
 
 from hubtui.api.errors import HubError, NotFoundError
 from hubtui.core.names import match_hub
-from hubtui.core.text import inert
+from hubtui.text import inert
 from hubtui.tui.screens.recovering import RecoveringScreen
 from hubtui.tui.session import session_of
 from hubtui.tui.widgets.chrome import KeyFooter

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -12,7 +12,6 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.widgets.chrome import KeyFooter
 
 if TYPE_CHECKING:
@@ -109,12 +108,13 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(
         self,
-        screen: ListScreen[Any],
+        legend: Sequence[str],
         bindings: Mapping[str, ActiveBinding],
         also: Iterable[Binding] = (),
     ) -> None:
         super().__init__()
-        self.for_screen = screen
+        #: What each mark of the screen below means (its ``LEGEND``).
+        self.legend = tuple(legend)
         self.also = list(also)
         #: Every binding the screen below takes, as it was when ? was pressed.
         self.bindings = dict(bindings)
@@ -126,9 +126,9 @@ class HelpScreen(ModalScreen[None]):
                 with Horizontal(classes="help-row"):
                     yield Static(Content.styled(key, "bold"), classes="help-key")
                     yield Static(sentence, classes="help-what")
-            if self.for_screen.LEGEND:
+            if self.legend:
                 yield Static(Content.styled("What the marks mean", "bold"), classes="help-heading")
-                for line in self.for_screen.LEGEND:
+                for line in self.legend:
                     yield Static(line, classes="help-legend")
             yield Static("escape or ? closes this help.", classes="help-heading")
         yield KeyFooter(compact=True)

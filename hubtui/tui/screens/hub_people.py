@@ -12,8 +12,8 @@ from textual.content import Content
 
 from hubtui.core.hub_people import HubPeople, HubPerson, read_hub_people
 from hubtui.core.review import ReviewRow
-from hubtui.core.text import inert
 from hubtui.core.words import seen_words, when_both
+from hubtui.text import inert
 from hubtui.tui.messages import FindPerson, HubPeopleLoaded
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import FanOutScreen

@@ -8,7 +8,7 @@ from textual import on
 from textual.binding import Binding, BindingType
 
 from hubtui.core.stored import StoredHub
-from hubtui.core.text import inert
+from hubtui.text import inert
 from hubtui.tui.messages import FindPerson, HubsLoaded, OpenHub, ShowChanges
 from hubtui.tui.present import (
     DIFFERENT_NAMES_MARK,

@@ -36,7 +36,7 @@ class RecoveringScreen(Screen[Result]):
 
 def bug_sentence(error: BaseException | None) -> str:
     """What a person reads when hubtui itself failed."""
-    from hubtui.core.text import inert
+    from hubtui.text import inert
 
     name = type(error).__name__
     return (

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 
 from hubtui.api.exchanges import Exchange, as_curl
-from hubtui.core.text import inert
+from hubtui.text import inert
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary

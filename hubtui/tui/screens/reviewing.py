@@ -12,8 +12,8 @@ from textual.binding import Binding
 from textual.content import Content
 
 from hubtui.core.review import Decision, ReviewRow
-from hubtui.core.text import inert
 from hubtui.core.words import seen_words
+from hubtui.text import inert
 from hubtui.tui.present import amount
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from hubtui.core.store import ReviewInfo
-from hubtui.core.text import inert
+from hubtui.text import inert
 from hubtui.tui.widgets.chrome import KeyFooter
 
 

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from hubtui.core.text import inert
+from hubtui.text import inert
 from hubtui.tui.widgets.chrome import KeyFooter
 
 if TYPE_CHECKING:

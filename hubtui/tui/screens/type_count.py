@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from hubtui.core.text import inert
+from hubtui.text import inert
 from hubtui.tui.widgets.chrome import KeyFooter
 
 if TYPE_CHECKING:

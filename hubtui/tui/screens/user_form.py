@@ -31,7 +31,7 @@ from hubtui.core.batch import Intent, Wanted, decide
 from hubtui.core.changelog import ChangeLogError, Outcome
 from hubtui.core.emails import email_problem
 from hubtui.core.sending import ChangedSinceRead, EarlierAddUnknown, Sent, send_change
-from hubtui.core.text import inert
+from hubtui.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.present import user_name
 from hubtui.tui.screens.confirm import ConfirmScreen

@@ -20,8 +20,8 @@ from hubtui.api.errors import (
 )
 from hubtui.core.batch import Intent, Seen, Wanted
 from hubtui.core.people import Finding, PersonQuery, Progress, search_people
-from hubtui.core.text import inert
 from hubtui.core.words import access_cell, access_sentence
+from hubtui.text import inert
 from hubtui.tui.messages import OpenProject
 from hubtui.tui.present import LIMITED_BADGE, hub_label, user_name
 from hubtui.tui.screens.base import ListScreen

@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.widgets import Footer, Input, Static
 from textual.widgets._footer import FooterKey
 
-from hubtui.core.text import inert
+from hubtui.text import inert
 from hubtui.tui.glyphs import SEPARATOR, WARNING
 
 #: The footer's order, by use: what a person reaches for first on any screen stays on it at 80
