@@ -28,8 +28,8 @@ import httpx
 
 from bench.harness import running_demo_server
 from hubtui.api import HubClient
-from hubtui.core.batch import Batch, Ended, Intent, Wanted, prepare
-from hubtui.core.changelog import ChangeLog
+from hubtui.core.batches import Batch, Ended, Intent, Wanted, prepare
+from hubtui.core.changes.log import ChangeLog
 from hubtui.demo import DEMO_TOKEN
 
 PROJECTS, PER_PROJECT, LATENCY, CONCURRENCY = 50, 10, 0.02, 8

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from hubtui.cli import main
-from hubtui.core.changelog import Change, ChangeLog, ChangeLogError
+from hubtui.core.changes.log import Change, ChangeLog, ChangeLogError
 from tests.conftest import running_demo_server
 from tests.tui.conftest import press, running, screen_words, type_text
 

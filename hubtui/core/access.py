@@ -7,13 +7,14 @@ Textual-free.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from hubtui.api.identity import KNOWN_ROLES, email_key
 
 if TYPE_CHECKING:
     from hubtui.api import ProjectUser
+    from hubtui.api.models import HubUser
 
 __all__ = [
     "ACCESS_NOT_SENT",
@@ -84,3 +85,24 @@ def sent_field(record: Mapping[str, Any], name: str) -> Any:
     from pydantic.alias_generators import to_snake
 
     return record.get(to_snake(name))
+
+
+def accounts_of(users: Sequence[HubUser], email: str) -> list[HubUser]:
+    """Every account of the hub whose address is ``email`` (ASCII case aside): usually one;
+    a server may hold two (``Ann@`` and ``ann@``), each a person to act on by its Id."""
+    key = person_key(email)
+    return [u for u in users if person_key(u.user.email) == key]
+
+
+def account_of(users: Sequence[HubUser], email: str, user_id: str | None) -> HubUser | None:
+    """The account a change acts on: by its Id when it names one, else the one account with
+    that address (None: none, or several: :func:`accounts_of` tells them apart)."""
+    if user_id is not None:
+        return next((u for u in users if str(u.user.id) == user_id), None)
+    found = accounts_of(users, email)
+    return found[0] if len(found) == 1 else None
+
+
+def accounts_words(found: Sequence[HubUser | ProjectUser]) -> str:
+    """``Id 10 Ann@acme.example, Id 11 ann@acme.example``: each account named."""
+    return ", ".join(f"Id {u.user.id} {u.user.email or '(no email)'}" for u in found)

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hubtui.core.changelog import stamp
+from hubtui.core.changes.log import stamp
 from hubtui.core.files import read_bounded, refusal_words, write_new
 from hubtui.core.people import EVERYONE, Finding, Progress, search_people
 from hubtui.core.store import ListKey, Snapshot, Store, now

@@ -29,7 +29,7 @@ from hubtui.core.access import LIMITED_CELL, LIMITED_READER, ROLES, access_cell,
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient, HubError, Project, ProjectUser
     from hubtui.api.models import HubUser, UserSummary
-    from hubtui.core.changelog import Change
+    from hubtui.core.changes.log import Change
     from hubtui.core.people import Progress
 
 __all__ = [
@@ -396,9 +396,9 @@ def pending_invitations(people: Iterable[HubPerson]) -> list[HubPerson]:
 
 def resend_change(hub: Hub, person: HubPerson) -> Change:
     """The change that sends ``person``'s invitation again: sent the one way
-    (:func:`~hubtui.core.sending.send_change`), which first reads the hub's users again and
+    (:func:`~hubtui.core.changes.sending.send_change`), which first reads the hub's users again and
     sends nothing to a person who has accepted it since."""
-    from hubtui.core.changelog import Action, Change, now
+    from hubtui.core.changes.log import Action, Change, now
 
     assert person.hub_user is not None, "an invitation is sent again to a hub user"
     return Change(

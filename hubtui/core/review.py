@@ -25,13 +25,13 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import access_cell, person_key
-from hubtui.core.batch import Ended, Evidence, Intent, Result, Verdict, Wanted
+from hubtui.core.batches import Ended, Evidence, Intent, Result, Verdict, Wanted
 from hubtui.core.words import seen_stamp
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
     from hubtui.api.models import HubUser
-    from hubtui.core.batch import Preview
+    from hubtui.core.batches import Preview
     from hubtui.core.hub_people import HubPerson
     from hubtui.core.people import Progress
 
@@ -267,7 +267,7 @@ def outcomes(review: Review, steps: Preview | None, results: Sequence[Result] = 
 
 
 def offboarding_reviews(
-    answer: Offboarding, reason: str, started: str, reviewer: str, batch: str = ""
+    answer: Offboarding, reason: str, started: str, reviewer: str
 ) -> list[Review]:
     """An offboarding kept as one review per hub the person was in (a review is of one hub),
     a row for each of their accounts there."""
@@ -283,7 +283,6 @@ def offboarding_reviews(
             started=started,
             rows=tuple(rows),
             criteria=f"offboarding {answer.email}",
-            batch=batch,
         )
         for hub, rows in by_hub.values()
     ]
@@ -315,7 +314,8 @@ async def offboarding(
     memberships, kept for the revert); where a server does not offer a hub's users, Reader in
     each project instead (a removal from one project is not in the API)."""
     from hubtui.api import HubError
-    from hubtui.core.hub_changes import accounts_of, accounts_words, read_hub_users
+    from hubtui.core.access import accounts_of, accounts_words
+    from hubtui.core.batches.hubs import read_hub_users
     from hubtui.core.hub_people import HubPerson, not_offered
     from hubtui.core.people import Finding, PersonQuery, search_people
 

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, Self, TypeVar
 
-from hubtui.core.changelog import now, parse_line
+from hubtui.core.changes.log import now, parse_line
 from hubtui.core.files import FileRefused, check_existing, open_private
 from hubtui.core.places import default_store_path
 from hubtui.core.store_engine import Rows, StoreError
@@ -1008,7 +1008,7 @@ def _in_parts(
 def _audit_fields(line: str) -> tuple[str, ...] | None:
     """What the audit trail is searched by, from a change line: server, profile, change id,
     hub, project, action, operator and time (None: not a change line, as the change log reads
-    it: :func:`~hubtui.core.changelog.parse_line`)."""
+    it: :func:`~hubtui.core.changes.log.parse_line`)."""
     change = parse_line(line)
     if change is None:
         return None

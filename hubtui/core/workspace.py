@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hubtui.core.catalog import Catalog
-from hubtui.core.changelog import ChangeLog
+from hubtui.core.changes.log import ChangeLog
 from hubtui.core.connect import (
     DEMO_BASE_URL,
     connector,
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient
     from hubtui.api.models import ApiModel
     from hubtui.config import Settings
-    from hubtui.core.batch import ChangeSet, RevertPlan
+    from hubtui.core.batches import ChangeSet, RevertPlan
     from hubtui.core.connect import DemoConnector
     from hubtui.core.offline import StoredAnswers
     from hubtui.core.review import Review
@@ -163,7 +163,7 @@ class Workspace:
     def staged(self) -> ChangeSet:
         """The changes staged across screens, until applied or dropped."""
         if self._staged is None:
-            from hubtui.core.batch import ChangeSet
+            from hubtui.core.batches import ChangeSet
 
             self._staged = ChangeSet()
         return self._staged
@@ -499,9 +499,9 @@ class Workspace:
     # Reverts -------------------------------------------------------------------------------
 
     def revert_plan(self, batch_id: str) -> RevertPlan:
-        """How a batch of this server is put back (:func:`~hubtui.core.batch.plan_revert`, the
+        """How a batch of this server is put back (:func:`~hubtui.core.batches.plan_revert`, the
         rule ``hubtui revert`` follows too)."""
-        from hubtui.core.batch import RevertPlan, batches_in, batches_of, plan_revert
+        from hubtui.core.batches import RevertPlan, batches_in, batches_of, plan_revert
 
         batches = batches_in(self.change_log)
         if batch_id not in batches:  # no file: the session's own lines

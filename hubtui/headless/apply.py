@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hubtui.core.batch_file import BATCH_FILE_BYTES, BatchFileError, read_batch_file
+from hubtui.core.batches.file import BATCH_FILE_BYTES, BatchFileError, read_batch_file
 from hubtui.core.files import read_bounded, refusal_words
 from hubtui.headless.batch import apply_rows
 from hubtui.headless.changes import read_only_words

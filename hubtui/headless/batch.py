@@ -22,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hubtui.core.batch import (
+from hubtui.core.batches import (
     TYPE_THE_COUNT_ABOVE,
     Batch,
     Ended,
@@ -34,14 +34,15 @@ from hubtui.core.batch import (
     plan_revert,
     prepare,
 )
-from hubtui.core.batch_file import (
+from hubtui.core.batches.applying import SETTLING, apply_batch
+from hubtui.core.batches.file import (
     FILE_COLUMNS,
     FileRow,
 )
-from hubtui.core.changelog import ChangeLog
+from hubtui.core.changes.log import ChangeLog
+from hubtui.core.changes.sending import plan
 from hubtui.core.export import render, write_export
 from hubtui.core.files import refusal_words
-from hubtui.core.sending import plan
 from hubtui.headless.changes import ask, read_only_words
 from hubtui.headless.output import (
     NOT_SENT,
@@ -355,7 +356,14 @@ async def send_batch(
     for number in (signal.SIGHUP, signal.SIGTERM):
         loop.add_signal_handler(number, stop, number)
     try:
-        await batch.send(client, log, concurrency=settings.concurrency, on_result=came)
+        await apply_batch(
+            batch,
+            client,
+            log,
+            concurrency=settings.concurrency,
+            on_result=came,
+            on_settling=lambda: status.say(SETTLING),
+        )
     except asyncio.CancelledError:
         if hung_up:  # the terminal may be gone: every row's line is in the change log
             raise SystemExit(128 + hung_up[0]) from None
@@ -371,8 +379,6 @@ async def send_batch(
         for number in (signal.SIGHUP, signal.SIGTERM):
             loop.remove_signal_handler(number)
     status.clear()
-    if batch.outcome_counts()[Ended.UNKNOWN]:
-        await batch.check(client, log, concurrency=settings.concurrency)
     _print_outcomes(batch)
     print(f"Batch {batch.id}: {inert(batch.summary(), limit=None)}", file=sys.stderr)
     return batch

@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING
 
 from hubtui.api.exchanges import as_curl
 from hubtui.core.access import find_person
-from hubtui.core.batch import Intent, Verdict, Wanted, decide
-from hubtui.core.changelog import (
+from hubtui.core.batches import Intent, Verdict, Wanted, decide
+from hubtui.core.changes.log import (
     ChangeLog,
     ChangeLogError,
     Outcome,
 )
+from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown, plan, send_change
 from hubtui.core.emails import email_problem
-from hubtui.core.sending import ChangedSinceRead, EarlierAddUnknown, plan, send_change
 from hubtui.text import inert
 
 if TYPE_CHECKING:

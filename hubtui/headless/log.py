@@ -10,7 +10,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import person_key
-from hubtui.core.changelog import Change, changes_logged
+from hubtui.core.changes.log import Change, changes_logged
 from hubtui.core.layout import Column
 from hubtui.headless.output import NOTHING, OK, REFUSED, Table, print_answer
 from hubtui.text import inert

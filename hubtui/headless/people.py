@@ -8,7 +8,7 @@ import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from hubtui.core.changelog import stamp
+from hubtui.core.changes.log import stamp
 from hubtui.core.hub_people import (
     HubPeople,
     HubPerson,
@@ -274,9 +274,9 @@ async def _resend(args: argparse.Namespace, client: HubClient, workspace: Worksp
 
     from hubtui.api import HubError
     from hubtui.core.access import person_key
-    from hubtui.core.changelog import ChangeLogError, Outcome
+    from hubtui.core.changes.log import ChangeLogError, Outcome
+    from hubtui.core.changes.sending import ChangedSinceRead, plan, send_change
     from hubtui.core.hub_people import hub_people, pending_invitations, resend_change
-    from hubtui.core.sending import ChangedSinceRead, plan, send_change
     from hubtui.headless.changes import _confirm, read_only_words
     from hubtui.headless.output import NOT_SENT, UNKNOWN_OUTCOME
 

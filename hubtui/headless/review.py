@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import LIMITED_CELL, person_key
-from hubtui.core.batch import Evidence, Intent, Seen, Verdict, Wanted
+from hubtui.core.batches import Evidence, Intent, Seen, Verdict, Wanted
 from hubtui.core.layout import Column
 from hubtui.core.review import Decision, Review, ReviewRow, decision_named, now_words
 from hubtui.core.words import seen_words
@@ -47,8 +47,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from hubtui.api import Hub, HubClient
-    from hubtui.core.batch import Batch
-    from hubtui.core.batch_file import FileRow
+    from hubtui.core.batches import Batch, Preview
+    from hubtui.core.batches.file import FileRow
     from hubtui.core.hub_people import HubPerson
     from hubtui.core.workspace import Workspace
     from hubtui.headless.batch import Row
@@ -154,7 +154,7 @@ async def _review(
 ) -> tuple[Table, int]:
     """review: the decisions file, which ``apply`` takes back (the columns ``apply`` reads
     first, what the reviewer decides on after them, then the decision and its reason)."""
-    from hubtui.core.batch_file import USERS_CSV_COLUMNS, users_csv_cells
+    from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
     from hubtui.headless.people import read_people, seen_cell
 
     hub = await resolve_hub(client, args.hub)
@@ -353,7 +353,7 @@ async def apply_review(
         print(f"Results: {inert(str(results))}", file=sys.stderr)
     criteria = f"decisions file {path.name}"
     review = _review_of(rows, decisions, given, started, sent, criteria, log.operator)
-    await _keep(workspace, review)
+    await _keep(workspace, [review])
     return flow.status_of(rows, sent, dry_run=False)
 
 
@@ -417,13 +417,24 @@ def _review_of(
     )
 
 
-async def _keep(workspace: Workspace, review: Review) -> None:
-    """The review kept in the store, or why not (its changes are in the change log anyway)."""
+async def _keep(
+    workspace: Workspace,
+    reviews: Sequence[Review],
+    preview: Preview | None = None,
+    batch: Batch | None = None,
+) -> None:
+    """The reviews kept in the store, each decision with its outcome from the preview and the
+    batch (None: the reviews hold their outcomes already), or why not (its changes are in the
+    change log anyway)."""
+    from hubtui.core.batches.applying import keep_reviews
     from hubtui.core.store import StoreError
     from hubtui.core.workspace import NoSnapshots
 
     try:
-        number = await workspace.keep_review(review)
+        if preview is None:
+            numbers = [await workspace.keep_review(review) for review in reviews]
+        else:
+            numbers = await keep_reviews(reviews, preview, batch, workspace.keep_review)
     except (NoSnapshots, StoreError) as error:
         print(
             f"The review was not kept: {inert(str(error), limit=None)} Its changes are in the "
@@ -431,7 +442,8 @@ async def _keep(workspace: Workspace, review: Review) -> None:
             file=sys.stderr,
         )
         return
-    print(f"Review #{number} kept: hubtui reviews {number}", file=sys.stderr)
+    for number in numbers:
+        print(f"Review #{number} kept: hubtui reviews {number}", file=sys.stderr)
 
 
 # The reviews kept ------------------------------------------------------------------------------
@@ -536,7 +548,7 @@ def _reviews_table(infos: Sequence[Any], workspace: Workspace) -> Table:
 async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     """offboard: the person's removal from every hub they are in, as one batch, kept as a
     review."""
-    from hubtui.core.review import offboarding, offboarding_reviews, outcomes
+    from hubtui.core.review import offboarding, offboarding_reviews
     from hubtui.headless import batch as flow
     from hubtui.headless.changes import read_only_words
 
@@ -575,11 +587,10 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
     sent = await flow.send_batch(args, client, workspace.settings, log, preview, reverts=None)
     if args.dry_run:
         return REFUSED if answer.not_read else OK
-    results = [] if sent is None else list(sent.results.values())
-    batch = "" if sent is None else sent.id
     reviewer = workspace.change_log.operator
-    for review in offboarding_reviews(answer, args.reason, started, reviewer, batch):
-        await _keep(workspace, outcomes(review, preview, results))
+    await _keep(
+        workspace, offboarding_reviews(answer, args.reason, started, reviewer), preview, sent
+    )
     if sent is not None:
         print(
             f"To put it back: hubtui revert {sent.id} (an invitation first: they get an email).",

@@ -166,7 +166,7 @@ def users_table(
     project_name: str | None = None,
 ) -> Table:
     """A project's users; as CSV, the columns ``hubtui apply`` reads back first."""
-    from hubtui.core.batch_file import USERS_CSV_COLUMNS, users_csv_cells
+    from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
 
     def row(u: ProjectUser) -> tuple[str, ...]:
         return (

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from hubtui.core.changelog import ChangeLog
+from hubtui.core.changes.log import ChangeLog
 
 #: After SIGTERM or SIGHUP, how long the orderly shutdown may take before the process ends
 #: anyway: with the terminal gone, Textual's shutdown can wait forever on output nobody reads.

@@ -103,7 +103,7 @@ class WorkspaceActions(App[None]):
 
     def revert_batch(self, batch_id: str) -> None:
         """Stage the inverse of a batch this server's change log holds, in a preview of its own."""
-        from hubtui.core.batch import ChangeSet
+        from hubtui.core.batches import ChangeSet
         from hubtui.tui.screens.batch import StagedScreen
 
         plan = self.workspace.revert_plan(batch_id)

@@ -23,9 +23,9 @@ from starlette.routing import Route
 
 from bench.hostile import hostile_server
 from hubtui.api import Hub, HubClient, InvalidResponseError
-from hubtui.core.batch import Batch, Ended, Intent, Wanted, batches_in, prepare
-from hubtui.core.batch_file import BatchFileError, read_batch_file
-from hubtui.core.changelog import ChangeLog
+from hubtui.core.batches import Batch, Ended, Intent, Wanted, batches_in, prepare
+from hubtui.core.batches.file import BatchFileError, read_batch_file
+from hubtui.core.changes.log import ChangeLog
 from hubtui.core.emails import email_problem
 from hubtui.core.files import FileRefused, read_bounded, write_new
 from hubtui.core.history import SnapshotFileError, read_snapshot_file

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual.widgets import Input
 
-from hubtui.core.batch_file import read_batch_file
+from hubtui.core.batches.file import read_batch_file
 from hubtui.demo import DemoStore, Faults
 from hubtui.tui.screens.add_people import AddPeopleScreen
 from hubtui.tui.screens.batch import StagedScreen

@@ -14,6 +14,7 @@ from hubtui.core.stored import Keeper
 from hubtui.demo import DemoStore
 from hubtui.tui.screens.batch import StagedScreen
 from hubtui.tui.screens.hub_people import HubPeopleScreen
+from hubtui.tui.screens.reason_prompt import ReasonPromptScreen
 from tests.tui.conftest import (
     burst,
     press,
@@ -102,6 +103,10 @@ async def test_offboarding_from_the_hubs_people_is_previewed_sent_and_kept(
         await settle(pilot)
         await to_person(pilot, FATIMA)
         await press(pilot, "O")
+        assert isinstance(pilot.app.screen, ReasonPromptScreen)  # asked why before it reads
+        assert "Offboard fatim" in " ".join(screen_text(pilot).split())
+        await type_text(pilot, "left the company")
+        await press(pilot, "enter")
         await settle(pilot)
         assert isinstance(pilot.app.screen, StagedScreen)
         words = screen_words(pilot)
@@ -126,8 +131,11 @@ async def test_offboarding_from_the_hubs_people_is_previewed_sent_and_kept(
         await press(pilot, "enter")
         words = screen_words(pilot)
         assert f"Review #1 (offboarding {FATIMA})" in words
-        assert f"{FATIMA}: remove from hub → done" in words
+        assert f"{FATIMA}: remove from hub (left the company) → done" in words
     assert FATIMA not in hub_users(store)
+    with keeper.open() as kept:
+        rows = kept.review_rows(1)
+    assert [row["reason"] for row in rows] == ["left the company"]  # kept with the review
 
 
 async def test_read_only_a_review_is_previewed_and_nothing_is_sent() -> None:
@@ -156,10 +164,14 @@ async def test_o_on_a_person_search_offboards_the_person_found(tmp_path: Path) -
         await type_text(pilot, BJORN)
         await press(pilot, "enter")
         await settle(pilot)
-        await burst(pilot, ["O"])
+        await burst(pilot, ["O", *"gone", "enter"])  # the reason typed ahead lands in its prompt
+        await settle(pilot)
         assert isinstance(pilot.app.screen, StagedScreen)
         assert "removed from the hub (was Guest)" in screen_words(pilot)
         await press(pilot, "a", "y")
         await settle(pilot)
         assert "Review #1 kept" in screen_words(pilot)
     assert BJORN not in hub_users(store)
+    with keeper.open() as kept:
+        rows = kept.review_rows(1)
+    assert [row["reason"] for row in rows] == ["gone"]

@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from hubtui.api import HubClient
-from hubtui.core.batch_file import USERS_CSV_COLUMNS
+from hubtui.core.batches.file import USERS_CSV_COLUMNS
 from hubtui.demo import DemoStore, Faults, create_app
 from hubtui.tui.screens.export import ExportScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen

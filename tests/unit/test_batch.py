@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from hubtui.api import HubClient
-from hubtui.core.batch import (
+from hubtui.core.batches import (
     Batch,
     Ended,
     Intent,
@@ -26,7 +26,7 @@ from hubtui.core.batch import (
     prepare,
     revert_of,
 )
-from hubtui.core.changelog import ChangeLog
+from hubtui.core.changes.log import ChangeLog
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from tests.conftest import DEMO_URL, SleepRecorder
 

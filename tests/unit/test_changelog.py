@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hubtui.core.changelog import Change, ChangeLog, ChangeLogError, Outcome, now
+from hubtui.core.changes.log import Change, ChangeLog, ChangeLogError, Outcome, now
 
 NEW = "night.shift@acme-build.com"
 

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from hubtui.api import HubClient
-from hubtui.core.batch import (
+from hubtui.core.batches import (
     Batch,
     Ended,
     Intent,
@@ -23,9 +23,9 @@ from hubtui.core.batch import (
     prepare,
     revert_of,
 )
-from hubtui.core.changelog import Action, ChangeLog
-from hubtui.core.hub_changes import wave
-from hubtui.core.wanted import hub_change
+from hubtui.core.batches.hubs import wave
+from hubtui.core.batches.wanted import hub_change
+from hubtui.core.changes.log import Action, ChangeLog
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from tests.conftest import DEMO_URL
 

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from hubtui.api import HubClient
-from hubtui.core.changelog import (
+from hubtui.core.changes.log import (
     NOT_SENT_WORDS,
     Action,
     Change,
@@ -23,7 +23,7 @@ from hubtui.core.changelog import (
     Outcome,
     now,
 )
-from hubtui.core.sending import EarlierAddUnknown, plan, send_change
+from hubtui.core.changes.sending import EarlierAddUnknown, plan, send_change
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from tests.conftest import DEMO_URL
 

@@ -14,7 +14,7 @@ import pytest
 from bench.postgres import OWNER, PostgresServer
 from hubtui.cli import demo_connector
 from hubtui.config import Settings
-from hubtui.core.batch import Intent, Wanted, prepare
+from hubtui.core.batches import Intent, Wanted, prepare
 from hubtui.core.store import Store
 from hubtui.core.stored import Keeper
 from hubtui.core.workspace import NoSnapshots, Workspace, open_workspace
@@ -53,7 +53,7 @@ async def test_a_batch_sent_is_reverted_from_the_change_log_to_what_it_was() -> 
     hub = await client.get_hub_by_name("acme-build")
     row = Wanted(hub.id, hub.name, "1001", None, CHLOE, Intent.SET, role="Admin")
     preview = await prepare(client, [row], workspace.change_log)
-    from hubtui.core.batch import Batch
+    from hubtui.core.batches import Batch
 
     batch = Batch(preview.steps)
     await batch.send(client, workspace.change_log, concurrency=2)

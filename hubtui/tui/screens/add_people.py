@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Select, Static, TextArea
 
-from hubtui.core.batch import (
+from hubtui.core.batches import (
     ROLES,
 )
 from hubtui.core.emails import email_problem

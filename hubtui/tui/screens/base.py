@@ -320,7 +320,7 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         return [column.label for column in columns], rows
 
     def action_export(self) -> None:
-        from hubtui.core.changelog import now
+        from hubtui.core.changes.log import now
         from hubtui.tui.screens.export import ExportScreen
 
         table = self.table

@@ -21,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widgets import ProgressBar
 
-from hubtui.core.batch import (
+from hubtui.core.batches import (
     TYPE_THE_COUNT_ABOVE,
     Batch,
     ChangeSet,
@@ -33,7 +33,8 @@ from hubtui.core.batch import (
     Verdict,
     prepare,
 )
-from hubtui.core.batch_file import FILE_COLUMNS, LIMITED_WORDS
+from hubtui.core.batches.applying import SETTLING, Applied, apply_batch, keep_reviews
+from hubtui.core.batches.file import FILE_COLUMNS, LIMITED_WORDS
 from hubtui.core.export import Cell
 from hubtui.text import inert
 from hubtui.tui.present import amount
@@ -149,9 +150,9 @@ class StagedScreen(ListScreen[Preview]):
         self.preview: Preview | None = None
         self.sent_batch: Batch | None = None
         self.lines: list[Line] = []
-        self._sending: asyncio.Task[None] | None = None
+        self._sending: asyncio.Future[Applied] | None = None
         #: Whether escape stopped the batch being sent (not the screen or app going away).
-        self._stopping = False
+        self._stop = asyncio.Event()
         self._retry_of: str | None = None
         self._summary = ""
 
@@ -349,40 +350,36 @@ class StagedScreen(ListScreen[Preview]):
             self._summary = f"Sending batch {batch.id}: {batch.summary()}"
             self.refresh_summary()
 
+        def settling() -> None:
+            self._summary = SETTLING
+            self.refresh_summary()
+
         client = await self.client()
+        self._stop = asyncio.Event()
         self._sending = asyncio.ensure_future(
-            batch.send(
+            apply_batch(
+                batch,
                 client,
                 self.session.change_log,
                 concurrency=self.session.concurrency,
                 on_result=came,
+                on_settling=settling,
+                stop=self._stop,
             )
         )
-        self._stopping = False
         try:
-            await self._sending
-        except asyncio.CancelledError:
-            if not self._stopping:  # not escape: the screen or the app is going away
-                raise
+            applied = await self._sending
         finally:
             self._sending = None
-        stopped = self._stopping
-        if batch.outcome_counts()[Ended.UNKNOWN]:
-            self._summary = "Checking the rows whose outcome is unknown: reading their lists…"
-            self.refresh_summary()
-            for position in await batch.check(
-                client, self.session.change_log, concurrency=self.session.concurrency
-            ):
-                came(position, batch.results[position])
         bar.display = False
         self.session.batches_sent += 1
         # What is left staged: the rows r sends again (failed, unknown, not sent).
-        again = batch.again()
+        again = applied.again
         self.changes.drop([line.step.wanted for line in self.lines])
         self.changes.stage(again)
         self.session.staged_changed()
         self._retry_of = batch.id if again else None
-        ended = "Stopped. " if stopped else ""
+        ended = "Stopped. " if applied.stopped else ""
         self._summary = f"{ended}Batch {batch.id}: {batch.summary()}" + (
             " · r retries the failed and unknown rows" if again else ""
         )
@@ -394,20 +391,13 @@ class StagedScreen(ListScreen[Preview]):
 
     async def _keep_reviews(self, batch: Batch | None) -> None:
         """Each review kept in the store with its decisions' outcomes (or why it was not)."""
-        from dataclasses import replace
-
-        from hubtui.core.review import outcomes
         from hubtui.core.store import StoreError
         from hubtui.core.workspace import NoSnapshots
 
-        results = [] if batch is None else list(batch.results.values())
-        numbers = []
         try:
-            for review in self.reviews:
-                done = outcomes(
-                    replace(review, batch=batch.id if batch else ""), self.preview, results
-                )
-                numbers.append(await self.session.keep_review(done))
+            numbers = await keep_reviews(
+                self.reviews, self.preview, batch, self.session.keep_review
+            )
         except (NoSnapshots, StoreError) as error:
             self.notify(
                 f"The review was not kept: {inert(str(error))} Its changes are in the change log.",
@@ -424,8 +414,7 @@ class StagedScreen(ListScreen[Preview]):
 
     def action_back(self) -> None:
         if self._sending is not None:
-            self._stopping = True
-            self._sending.cancel()
+            self._stop.set()
             self.notify(
                 "Stopping: no new change is sent; the ones in flight are checked.", markup=False
             )

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding, BindingType
 
-from hubtui.core.batch import (
+from hubtui.core.batches import (
     ChangeSet,
     Intent,
     Wanted,

@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 
 from hubtui.api.errors import HubError
-from hubtui.core.batch import Intent, Seen, Wanted
+from hubtui.core.batches import Intent, Seen, Wanted
 from hubtui.core.export import Cell
 from hubtui.core.words import role_cell
 from hubtui.text import inert, skipped_words
@@ -309,7 +309,7 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
     def export_table(self) -> tuple[list[str], list[list[Cell]]]:
         """The users shown, in the users export's columns (``hubtui users --format csv``): the
         five ``hubtui apply`` reads first, so an export edited in a spreadsheet applies."""
-        from hubtui.core.batch_file import USERS_CSV_COLUMNS, users_csv_cells
+        from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
 
         project_name = self.project.name if self.project else None
         rows = [

@@ -84,7 +84,7 @@ class Reviewing:
 
     def action_review(self) -> None:
         """The decisions as one preview of their own, read again; applied, the review is kept."""
-        from hubtui.core.batch import ChangeSet
+        from hubtui.core.batches import ChangeSet
         from hubtui.core.review import Review, rows_of
         from hubtui.tui.screens.batch import StagedScreen
 
@@ -153,9 +153,9 @@ class Reviewing:
     @work(exclusive=True, group="resend", exit_on_error=False)
     async def _resend(self, people: list[HubPerson]) -> None:
         from hubtui.api import HubError
-        from hubtui.core.changelog import ChangeLogError, Outcome
+        from hubtui.core.changes.log import ChangeLogError, Outcome
+        from hubtui.core.changes.sending import ChangedSinceRead, send_change
         from hubtui.core.hub_people import resend_change
-        from hubtui.core.sending import ChangedSinceRead, send_change
 
         session = self.session
         done, not_sent = 0, []
@@ -199,17 +199,24 @@ OFFBOARD_BINDING = Binding(
 
 
 def offboard(screen: Any, email: str) -> None:
-    """Find ``email`` in every hub, then open the preview of taking them out of each."""
-    screen.notify(
-        f"Finding {inert(email, limit=60)} in every hub: the preview opens once read.",
-        markup=False,
-    )
-    screen.run_worker(_offboarding(screen, email), group="offboard", exclusive=True)
+    """Ask why, find ``email`` in every hub, then open the preview of taking them out of each."""
+    from hubtui.tui.screens.reason_prompt import ReasonPromptScreen
+
+    def answered(reason: str | None) -> None:
+        if reason is None:
+            return
+        screen.notify(
+            f"Finding {inert(email, limit=60)} in every hub: the preview opens once read.",
+            markup=False,
+        )
+        screen.run_worker(_offboarding(screen, email, reason), group="offboard", exclusive=True)
+
+    screen.app.push_screen(ReasonPromptScreen(email), answered)
 
 
-async def _offboarding(screen: Any, email: str) -> None:
+async def _offboarding(screen: Any, email: str, reason: str) -> None:
     from hubtui.api import HubError
-    from hubtui.core.batch import ChangeSet
+    from hubtui.core.batches import ChangeSet
     from hubtui.core.review import now_words, offboarding, offboarding_reviews
     from hubtui.tui.screens.batch import StagedScreen
 
@@ -239,7 +246,7 @@ async def _offboarding(screen: Any, email: str) -> None:
         return
     changes = ChangeSet()
     changes.stage(answer.rows)
-    reviews = offboarding_reviews(answer, "", started, session.change_log.operator)
+    reviews = offboarding_reviews(answer, reason, started, session.change_log.operator)
     screen.app.push_screen(
         StagedScreen(
             changes,

@@ -27,10 +27,10 @@ from textual.worker import Worker
 
 from hubtui.api.errors import HubError
 from hubtui.core.access import ROLES, find_person
-from hubtui.core.batch import Intent, Wanted, decide
-from hubtui.core.changelog import ChangeLogError, Outcome
+from hubtui.core.batches import Intent, Wanted, decide
+from hubtui.core.changes.log import ChangeLogError, Outcome
+from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown, Sent, send_change
 from hubtui.core.emails import email_problem
-from hubtui.core.sending import ChangedSinceRead, EarlierAddUnknown, Sent, send_change
 from hubtui.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.present import user_name

@@ -18,7 +18,7 @@ from hubtui.api.errors import (
     InvalidResponseError,
     NotKeptError,
 )
-from hubtui.core.batch import Intent, Seen, Wanted
+from hubtui.core.batches import Intent, Seen, Wanted
 from hubtui.core.people import Finding, PersonQuery, Progress, search_people
 from hubtui.core.words import access_cell, access_sentence
 from hubtui.text import inert

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from hubtui.api import HubClient, InvalidResponseError, ServerError
-from hubtui.core.changelog import DONE, UNKNOWN, change_outcome
+from hubtui.core.changes.log import DONE, UNKNOWN, change_outcome
 from hubtui.core.people import Finding, PersonQuery, search_people
 from tests.conftest import SleepRecorder, running_demo_server
 

@@ -17,10 +17,17 @@ import asyncio
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from hubtui.core.access import access_cell, find_person, person_key
-from hubtui.core.changelog import Action, Change, ChangeLog, Outcome
+from hubtui.core.access import (
+    access_cell,
+    account_of,
+    accounts_of,
+    accounts_words,
+    find_person,
+    person_key,
+)
+from hubtui.core.batches.wanted import Evidence, Intent, Seen, Step, Verdict, Wanted, hub_change
+from hubtui.core.changes.log import Action, Change, ChangeLog, Outcome
 from hubtui.core.emails import email_problem
-from hubtui.core.wanted import Evidence, Intent, Seen, Step, Verdict, Wanted, hub_change
 from hubtui.core.words import seen_stamp
 
 if TYPE_CHECKING:
@@ -72,27 +79,6 @@ async def read_hub_users(
         for hub_id in dict.fromkeys(hub_ids):
             group.create_task(one(hub_id))
     return answers
-
-
-def accounts_of(users: Sequence[HubUser], email: str) -> list[HubUser]:
-    """Every account of the hub whose address is ``email`` (ASCII case aside): usually one;
-    a server may hold two (``Ann@`` and ``ann@``), each a person to act on by its Id."""
-    key = person_key(email)
-    return [u for u in users if person_key(u.user.email) == key]
-
-
-def account_of(users: Sequence[HubUser], email: str, user_id: str | None) -> HubUser | None:
-    """The account a change acts on: by its Id when it names one, else the one account with
-    that address (None: none, or several: :func:`accounts_of` tells them apart)."""
-    if user_id is not None:
-        return next((u for u in users if str(u.user.id) == user_id), None)
-    found = accounts_of(users, email)
-    return found[0] if len(found) == 1 else None
-
-
-def accounts_words(found: Sequence[HubUser | ProjectUser]) -> str:
-    """``Id 10 Ann@acme.example, Id 11 ann@acme.example``: each account named."""
-    return ", ".join(f"Id {u.user.id} {u.user.email or '(no email)'}" for u in found)
 
 
 def _not_read(users: HubError) -> str:

@@ -7,7 +7,7 @@ Write ahead, send once, write the outcome:
    checked: an add is never sent twice.
 2. The change's ``pending`` line is written and flushed (:meth:`ChangeLog.begin_sending`, off
    the event loop, so that the other changes of a batch go on meanwhile); if that fails,
-   :class:`~hubtui.core.changelog.ChangeLogError` is raised and nothing is sent.
+   :class:`~hubtui.core.changes.log.ChangeLogError` is raised and nothing is sent.
 3. The request is sent once, exactly as :func:`plan` describes it (what a dry run prints).
 4. The outcome is written under the same id: done, failed, or unknown (no answer, a gateway's
    502/504, a cancelled wait, a signal), and returned as :class:`Sent`.
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 from hubtui.api.errors import HubError
 from hubtui.api.versions import is_api_version
-from hubtui.core.changelog import HUB_CHANGES, Action, Change, ChangeLog, Outcome, change_outcome
+from hubtui.core.changes.log import HUB_CHANGES, Action, Change, ChangeLog, Outcome, change_outcome
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, ChangeRequest, HubClient, ProjectUser
@@ -103,8 +103,7 @@ async def _check_hub_user(client: HubClient, change: Change) -> None:
     """A change of a hub user is sent only while its account (by its Id) still has the address
     and the hub role it was decided from, and a resend only while that invitation still waits;
     an invitation only while the person is still not a user of the hub."""
-    from hubtui.core.access import person_key
-    from hubtui.core.hub_changes import account_of, accounts_of
+    from hubtui.core.access import account_of, accounts_of, person_key
 
     users = await _hub_users_now(client, change)
     if change.action == Action.HUB_INVITE:
@@ -189,7 +188,7 @@ async def send_change(
 
     Raises :class:`EarlierAddUnknown`, :class:`ChangedSinceRead` (an update's person is no
     longer as its ``before`` says, read again just now) or
-    :class:`~hubtui.core.changelog.ChangeLogError` before anything is sent. A wait given up
+    :class:`~hubtui.core.changes.log.ChangeLogError` before anything is sent. A wait given up
     (cancelled, a signal) is logged as unknown, with ``stopped``, and goes on up; so does an
     unexpected error, logged as unknown with its name. Without ``wait_for_outcome_line``, it
     returns as the outcome's line is written (a batch waits for them all with

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import LIMITED_READER, ROLES, access_words, role_named
-from hubtui.core.batch import Intent
+from hubtui.core.batches import Intent
 from hubtui.core.export import Cell
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import person_key
-from hubtui.core.changelog import Action, Change, now
+from hubtui.core.changes.log import Action, Change, now
 
 if TYPE_CHECKING:
     from hubtui.api import ProjectUser

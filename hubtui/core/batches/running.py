@@ -1,0 +1,283 @@
+"""A previewed batch run: sent the one way, its unknown rows settled, what is left to retry.
+
+:meth:`Batch.send` sends each change through :func:`~hubtui.core.changes.sending.send_change`
+(its ``pending`` line written first, under the batch's id), continues past failures and reports
+each row's outcome as it comes. Cancelled, the rows in flight are logged unknown and the rows not
+started are not sent. :meth:`Batch.check` reads the lists of the unknown rows again and settles
+each from what it shows: nothing is resent before that. :meth:`Batch.again` is what ``r`` sends
+again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from hubtui.core.access import find_person, person_key
+from hubtui.core.batches.hubs import read_hub_users, settle_hub, wave
+from hubtui.core.batches.projects import new_batch_id, read_lists
+from hubtui.core.batches.wanted import Step, Verdict, Wanted
+from hubtui.core.changes.log import (
+    HUB_CHANGES,
+    NOT_SENT_WORDS,
+    Action,
+    Change,
+    ChangeLog,
+    ChangeLogError,
+    Outcome,
+    now,
+)
+from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown, send_change
+
+if TYPE_CHECKING:
+    from hubtui.api import HubClient, HubError
+
+
+class Ended(StrEnum):
+    """How a row of a batch ended."""
+
+    DONE = "done"
+    FAILED = "failed"
+    UNKNOWN = "unknown"
+    NOT_SENT = "not sent"
+    """Never left: stopped before its turn, or refused before sending."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """A row's outcome, with its last log line (None: nothing was logged, nothing sent)."""
+
+    step: Step
+    ended: Ended
+    message: str = ""
+    change: Change | None = None
+    reason: str = ""
+    """Short, for a summary: ``409: Conflict`` (the message in full otherwise)."""
+
+    @property
+    def short(self) -> str:
+        return self.reason or " ".join(self.message.split())
+
+
+class Batch:
+    """The steps to send under one batch id, and each one's outcome as it comes."""
+
+    def __init__(self, steps: Sequence[Step], *, batch_id: str | None = None) -> None:
+        self.id = batch_id or new_batch_id()
+        self.reverts: str | None = None
+        self.steps = [s for s in steps if s.verdict is Verdict.SEND and s.change is not None]
+        self.results: dict[int, Result] = {}
+        """By position in :attr:`steps`; a row without one has not ended (or not started)."""
+
+    def outcome_counts(self) -> Counter[Ended]:
+        return Counter(r.ended for r in self.results.values())
+
+    async def send(
+        self,
+        client: HubClient,
+        log: ChangeLog,
+        *,
+        concurrency: int = 8,
+        on_result: Callable[[int, Result], None] | None = None,
+        only: Iterable[int] | None = None,
+    ) -> None:
+        """Send each step (``only``: these positions) under the limiter, past any failure.
+
+        A change log that cannot be written stops the batch: that row and every row after it
+        are not sent. Cancelled (escape, a signal), the rows in flight end unknown (their log
+        says so) and the rows not started end "not sent"; the cancel then goes on up.
+        """
+        limiter = asyncio.Semaphore(max(1, concurrency))
+        positions = list(range(len(self.steps))) if only is None else list(only)
+        stopped: list[str] = []
+        waves: dict[int, list[int]] = {}
+        for position in positions:
+            change = self.steps[position].change
+            assert change is not None
+            waves.setdefault(wave(change), []).append(position)
+
+        def end(position: int, result: Result) -> None:
+            self.results[position] = result
+            if on_result is not None:
+                on_result(position, result)
+
+        async def one(position: int) -> None:
+            step = self.steps[position]
+            assert step.change is not None
+            change = replace(step.change, batch=self.id, reverts=self.reverts, time=now())
+            begun = len(log.changes)
+            refused = not_invited.get((change.hub_id, person_key(change.email)))
+            if refused is not None and change.action not in HUB_CHANGES:
+                end(position, Result(step, Ended.NOT_SENT, refused))
+                return
+            try:
+                async with limiter:
+                    if stopped:
+                        end(position, Result(step, Ended.NOT_SENT, stopped[0]))
+                        return
+                    begun = len(log.changes)
+                    sent = await send_change(client, log, change, wait_for_outcome_line=False)
+            except ChangeLogError as error:
+                stopped.append(f"not sent: {error}")
+                end(position, Result(step, Ended.NOT_SENT, str(error)))
+                return
+            except (EarlierAddUnknown, ChangedSinceRead) as error:
+                end(position, Result(step, Ended.NOT_SENT, str(error)))
+                return
+            except asyncio.CancelledError:
+                logged = _logged_since(log, begun, change)
+                if logged is None or logged.detail == NOT_SENT_WORDS:
+                    end(position, Result(step, Ended.NOT_SENT, "stopped before it was sent"))
+                elif logged.outcome in (Outcome.DONE, Outcome.FAILED):  # answered before the stop
+                    message = "" if logged.outcome == Outcome.DONE else logged.detail
+                    end(position, Result(step, Ended(str(logged.outcome)), message, logged))
+                else:
+                    end(position, Result(step, Ended.UNKNOWN, logged.detail, logged))
+                raise
+            ended = Ended(sent.outcome.value) if sent.outcome != Outcome.PENDING else Ended.UNKNOWN
+            message = "" if ended is Ended.DONE else str(sent.error or sent.change.detail)
+            reason = "" if sent.error is None else _reason(sent.error)
+            end(position, Result(step, ended, message, sent.change, reason))
+
+        # A project's row for a person whose invitation to the hub did not end done is not
+        # sent: on the service an add makes them a hub user again, around the refusal.
+        not_invited: dict[tuple[str, str], str] = {}
+
+        def invitations_ended(positions: Iterable[int]) -> None:
+            for position in positions:
+                result = self.results.get(position)
+                change = self.steps[position].change
+                if change is None or change.action != Action.HUB_INVITE:
+                    continue
+                if result is None or result.ended is not Ended.DONE:
+                    how = "not sent" if result is None else result.ended.value
+                    why = f": {result.short}" if result is not None and result.short else ""
+                    not_invited[change.hub_id, person_key(change.email)] = (
+                        f"not sent: it depends on their invitation to the hub, which ended "
+                        f"{how}{why}"
+                    )
+
+        try:
+            for number in sorted(waves):  # a hub's invitations first, its removals last
+                async with asyncio.TaskGroup() as group:
+                    for position in waves[number]:
+                        group.create_task(one(position))
+                invitations_ended(waves[number])
+        except asyncio.CancelledError:
+            for position in positions:
+                if position not in self.results:
+                    end(
+                        position,
+                        Result(self.steps[position], Ended.NOT_SENT, "stopped before it was sent"),
+                    )
+            raise
+        finally:
+            await log.drained()  # every outcome line written before the batch says it ended
+
+    async def check(self, client: HubClient, log: ChangeLog, *, concurrency: int = 8) -> list[int]:
+        """Read the lists of the rows whose outcome is unknown, settle each from what it shows
+        (logged as checked) and return the positions settled. Nothing is sent."""
+        from hubtui.api import HubError
+
+        unknown = {p: r for p, r in self.results.items() if r.ended is Ended.UNKNOWN}
+        if not unknown:
+            return []
+        lists = await read_lists(
+            client,
+            (
+                (r.step.wanted.hub_id, r.step.wanted.project_id)
+                for r in unknown.values()
+                if not r.step.wanted.of_hub
+            ),
+            concurrency=concurrency,
+        )
+        hubs = {r.step.wanted.hub_id for r in unknown.values() if r.step.wanted.of_hub}
+        hub_users = await read_hub_users(client, hubs) if hubs else {}
+        settled = []
+        for position, result in unknown.items():
+            wanted = result.step.wanted
+            change = result.change
+            if wanted.of_hub:
+                answer = hub_users[wanted.hub_id]
+                if isinstance(answer, HubError) or change is None:
+                    continue
+                hub_checked = settle_hub(log, change, answer)
+                if hub_checked is None:
+                    continue
+                ended = Ended.DONE if hub_checked.outcome == Outcome.DONE else Ended.FAILED
+                self.results[position] = Result(result.step, ended, hub_checked.detail, hub_checked)
+                settled.append(position)
+                continue
+            users = lists[wanted.hub_id, wanted.project_id]
+            if isinstance(users, HubError) or change is None:
+                continue
+            user = find_person(users, wanted.email)
+            if change.action == Action.ADD:
+                found = user is not None and user.is_direct_member is True
+                checked = log.settle_add(change, found)
+            else:
+                shown = (
+                    None if user is None else {"Role": user.role, "IsReviewer": user.is_reviewer}
+                )
+                if shown == change.after:
+                    checked = log.settle_update(change, True)
+                elif shown == change.before:
+                    checked = log.settle_update(change, False)
+                else:
+                    continue  # neither: it stays unknown, and says so
+            ended = Ended.DONE if checked.outcome == Outcome.DONE else Ended.FAILED
+            self.results[position] = Result(result.step, ended, checked.detail, checked)
+            settled.append(position)
+        return settled
+
+    def again(self) -> list[Wanted]:
+        """The rows ``r`` sends again: failed, unknown (after :meth:`check`) or not sent."""
+        return [
+            r.step.wanted
+            for r in self.results.values()
+            if r.ended in (Ended.FAILED, Ended.UNKNOWN, Ended.NOT_SENT)
+        ]
+
+    def summary(self) -> str:
+        """``12 done, 1 failed (409: …), 0 unknown``: what a ticket holds."""
+        counts = self.outcome_counts()
+        failed = [r for r in self.results.values() if r.ended is Ended.FAILED]
+        why = ""
+        if failed:
+            first = failed[0].short
+            first = first if len(first) <= 80 else first[:79] + "…"
+            why = f" ({first}" + (f"; and {len(failed) - 1} more)" if len(failed) > 1 else ")")
+        words = [
+            f"{counts[Ended.DONE]} done",
+            f"{counts[Ended.FAILED]} failed{why}",
+            f"{counts[Ended.UNKNOWN]} unknown",
+        ]
+        if counts[Ended.NOT_SENT]:
+            words.append(f"{counts[Ended.NOT_SENT]} not sent")
+        return ", ".join(words)
+
+
+def _reason(error: HubError) -> str:
+    """``409: Conflict``: the status and the server's own word for it, or hubtui's words."""
+    from hubtui.api.errors import ApiStatusError
+
+    if isinstance(error, ApiStatusError):
+        said = error.code or error.title or ""
+        return f"{error.status_code}: {said}" if said else f"HTTP {error.status_code}"
+    return " ".join(str(error).split())
+
+
+def _logged_since(log: ChangeLog, begun: int, change: Change) -> Change | None:
+    """The log's line for ``change`` if its pending line was written after position ``begun``."""
+    for logged in log.changes[begun:]:
+        if (
+            logged.batch == change.batch
+            and (logged.hub_id, logged.project_id) == (change.hub_id, change.project_id)
+            and person_key(logged.email) == person_key(change.email)
+        ):
+            return logged
+    return None

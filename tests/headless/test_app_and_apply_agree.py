@@ -1,0 +1,140 @@
+"""One engine: the same people marked in the app and the same decisions in a batch file send the
+same requests and end the same way, from the app's ``b``/``a`` and from ``hubtui apply``.
+
+The app stages its marks and exports them (``x``) as a batch file before it sends them; that file
+is then applied headless to a second server holding the same people. Both servers answer the
+same way: one change refused (409, nothing done), the adds acted on and their answers lost (502:
+unknown, settled by reading back: found, done), the rest done.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Input
+
+from hubtui.core.batches.file import read_batch_file
+from hubtui.demo import DemoStore, Faults, create_app
+from hubtui.tui.screens.batch import StagedScreen
+from hubtui.tui.screens.export import ExportScreen
+from tests.headless.conftest import run
+from tests.headless.test_acting_on_people import serving
+from tests.tui.conftest import press, project_users, running, settle
+from tests.tui.test_batches import CHLOE, DIEGO, mark, paste
+
+BRIDGE = 1001
+ADDED = ("crew1@sub.example", "crew2@sub.example")
+
+
+@dataclass
+class Answering:
+    """An ASGI app in front of the demo API that records every change request (method, path,
+    body) and answers some as a test says: ``refused`` answered 409 without acting,
+    ``lost`` acted on and answered 502."""
+
+    app: Any
+    refused: set[tuple[str, str]] = field(default_factory=set)
+    lost: set[tuple[str, str]] = field(default_factory=set)
+    sent: list[tuple[str, str, Any]] = field(default_factory=list)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] == "GET":
+            await self.app(scope, receive, send)
+            return
+        chunks = []
+        while True:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        raw = b"".join(chunks)
+        key = (scope["method"], scope["path"])
+        self.sent.append((*key, json.loads(raw) if raw else None))
+
+        async def replay() -> dict[str, Any]:
+            return {"type": "http.request", "body": raw, "more_body": False}
+
+        if key in self.refused:
+            await _answer(send, 409)
+            return
+        if key in self.lost:
+
+            async def swallow(message: Any) -> None:
+                return None
+
+            await self.app(scope, replay, swallow)
+            await _answer(send, 502)
+            return
+        await self.app(scope, replay, send)
+
+
+async def _answer(send: Any, status: int) -> None:
+    body = json.dumps({"title": "Refused by the test", "status": status}).encode()
+    headers = [(b"content-type", b"application/problem+json")]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def answering() -> Answering:
+    """A fresh demo behind the same answers: Diego's role refused, the adds' answers lost."""
+    store = DemoStore()
+    hub = store.hub_by_name("acme-build")
+    assert hub is not None
+    diego = next(u for u in store.users.values() if u.email == DIEGO)
+    users = f"/v3/hubs/{hub.id}/projects/{BRIDGE}/users"
+    return Answering(
+        create_app(store, Faults()),
+        refused={("PUT", f"{users}/{diego.id}")},
+        lost={("POST", users)},
+    )
+
+
+def test_the_app_and_apply_send_the_same_requests_and_end_the_same_way(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    in_app = answering()
+    exported = tmp_path / "marked.csv"
+
+    async def from_the_app() -> dict[str, str]:
+        async with running(server=in_app, start=project_users()) as pilot:  # type: ignore[arg-type]
+            await mark(pilot, CHLOE, DIEGO)
+            await press(pilot, "m", "down", "enter")  # Set role: Editor
+            await press(pilot, "A")
+            await paste(pilot, "\n".join(ADDED))
+            await press(pilot, "ctrl+s", "b")
+            staged = pilot.app.screen
+            assert isinstance(staged, StagedScreen)
+            await press(pilot, "x")
+            dialog = pilot.app.screen
+            assert isinstance(dialog, ExportScreen)
+            dialog.query_one("#export-path", Input).value = str(exported)
+            await press(pilot, "enter", "a", "y")
+            await settle(pilot)
+            return {
+                line.step.wanted.email: line.result.ended.value
+                for line in staged.lines
+                if line.result is not None
+            }
+
+    app_outcomes = asyncio.run(from_the_app())
+
+    headless = answering()
+    monkeypatch.chdir(tmp_path)
+    with serving(headless) as url:
+        status, out, err = run(capsys, "--base-url", url, "apply", str(exported), "--yes")
+    results = next(tmp_path.glob("marked-results-*.csv"))
+    _, rows = read_batch_file(results.read_text(encoding="utf-8"))
+    apply_outcomes = {row.email: row.cells["outcome"] for row in rows}
+
+    # The same requests, in the same order of waves (the adds and the roles of one project).
+    assert sorted(in_app.sent, key=repr) == sorted(headless.sent, key=repr)
+    assert len(in_app.sent) == 4
+    # The same outcomes: the refused role failed, the lost add was read back and found, done.
+    assert app_outcomes == apply_outcomes
+    assert app_outcomes == {CHLOE: "done", DIEGO: "failed", ADDED[0]: "done", ADDED[1]: "done"}
+    assert status != 0  # a failed row: apply says so
