@@ -19,7 +19,7 @@ import json
 import os
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
@@ -654,9 +654,14 @@ def _unfinished_as_unknown(change: Change) -> Change:
     return replace(change, outcome=UNKNOWN, detail=why)
 
 
+_FIELDS = tuple(f.name for f in fields(Change))
+
+
 def _line(change: Change) -> str:
     """A change as its line of the log (JSON, ASCII only), without the newline."""
-    return json.dumps(asdict(change), ensure_ascii=True)
+    # Shallow: its values are JSON already (``before`` and ``after`` plain dicts of them), and
+    # ``asdict``'s deep copy of each was a sixth of a batch's time in the client.
+    return json.dumps({name: getattr(change, name) for name in _FIELDS}, ensure_ascii=True)
 
 
 def _check_room(descriptor: int, size: int) -> None:
