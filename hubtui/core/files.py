@@ -135,6 +135,31 @@ def open_private(path: Path) -> int:
     return descriptor
 
 
+def make_private(path: Path) -> None:
+    """Make ``path`` the person's alone (its folder 0700, the file 0600) without opening the
+    file when it is there: a database another part of this process holds open loses its locks
+    when any descriptor of its file is closed (POSIX advisory locks belong to the process), and
+    another process could then write beside it. A new file is created exclusively, 0600; one
+    already there is checked by its path (no link, the person's own) and tightened by mode."""
+    folder = path.parent
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = folder.stat()
+    if info.st_mode & 0o077 and info.st_uid == os.getuid():
+        folder.chmod(0o700)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        os.close(os.open(path, flags, 0o600))  # new: nobody holds it open, no lock to lose
+        return
+    except FileExistsError:
+        pass
+    check_existing(path)
+    found = os.lstat(path)
+    if not stat.S_ISREG(found.st_mode):
+        raise FileRefused(errno.EINVAL, f"{path} is not a regular file")
+    if found.st_mode & 0o077:
+        path.chmod(0o600)
+
+
 def _numbered(path: Path, number: int) -> Path:
     if number == 1:
         return path

@@ -35,7 +35,6 @@ import errno
 import functools
 import hashlib
 import json
-import os
 import re
 import sqlite3
 import zlib
@@ -46,7 +45,7 @@ from pathlib import Path
 from typing import Any, Protocol, Self, TypeVar
 
 from hubtui.core.changes.log import now, parse_line
-from hubtui.core.files import FileRefused, check_existing, open_private
+from hubtui.core.files import FileRefused, check_existing, make_private
 from hubtui.core.places import default_store_path
 from hubtui.core.store_engine import Rows, StoreError
 from hubtui.hosts import server_identity
@@ -529,7 +528,7 @@ class Store:
                     raise StoreError(f"There is no store at {path} yet: nothing was kept.")
                 target, uri = f"file:{path}?mode=ro", True
             else:
-                os.close(open_private(path))  # made the person's alone before SQLite opens it
+                make_private(path)  # the person's alone, no descriptor of it opened and closed
                 target, uri = str(path), False
             connection = sqlite3.connect(
                 target, uri=uri, timeout=5.0, check_same_thread=False, isolation_level=None
