@@ -112,15 +112,19 @@ def check_existing(path: Path) -> None:
     check_ours(path, info)
 
 
-def open_private(path: Path) -> int:
-    """Open ``path`` for appending as the person's alone: its folder made 0700 and the file 0600
-    (both tightened if they were looser), a symbolic link refused (``ELOOP``), a file another
-    user owns refused."""
-    folder = path.parent
+def _private_folder(folder: Path) -> None:
+    """The folder made (0700), or tightened to 0700 when it is the person's and looser."""
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     info = folder.stat()
     if info.st_mode & 0o077 and info.st_uid == os.getuid():
         folder.chmod(0o700)
+
+
+def open_private(path: Path) -> int:
+    """Open ``path`` for appending as the person's alone: its folder made 0700 and the file 0600
+    (both tightened if they were looser), a symbolic link refused (``ELOOP``), a file another
+    user owns refused."""
+    _private_folder(path.parent)
     flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
     descriptor = os.open(path, flags, 0o600)
     try:
@@ -141,11 +145,7 @@ def make_private(path: Path) -> None:
     when any descriptor of its file is closed (POSIX advisory locks belong to the process), and
     another process could then write beside it. A new file is created exclusively, 0600; one
     already there is checked by its path (no link, the person's own) and tightened by mode."""
-    folder = path.parent
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    info = folder.stat()
-    if info.st_mode & 0o077 and info.st_uid == os.getuid():
-        folder.chmod(0o700)
+    _private_folder(path.parent)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     try:
         os.close(os.open(path, flags, 0o600))  # new: nobody holds it open, no lock to lose
