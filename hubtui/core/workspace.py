@@ -147,6 +147,9 @@ class Workspace:
         #: Told (on the event loop) when change lines could not be copied to the team store.
         self.on_team_note: Callable[[str], None] | None = None
         self._sharing: asyncio.Future[None] | None = None
+        #: The lists being kept in the background: each is kept before :meth:`close` shuts
+        #: the store, however soon after its read the session ends.
+        self._keeping: set[asyncio.Task[None]] = set()
         self._share_again = False
         self._told_waiting = False
         # The team's lines are read with this machine's (a colleague's unknown add is checked,
@@ -262,6 +265,8 @@ class Workspace:
         """The end of the session: what is in flight logged unknown, the change log's lines
         copied to the team store, the client and store shut."""
         self.change_log.abandon_in_flight(why)
+        if self._keeping:  # every list read is kept before the store is shut
+            await asyncio.wait(set(self._keeping))
         task = self._client_task
         if task is not None and task.done() and task.exception() is None:
             await task.result().aclose()
@@ -374,6 +379,33 @@ class Workspace:
 
         sent = [record.as_sent() for record in records]
         await asyncio.to_thread(keeper.keep, ListKey(kind, hub, project), sent)
+
+    def keep_soon(
+        self,
+        kind: str,
+        hub: str,
+        project: str,
+        records: Iterable[ApiModel],
+        on_error: Callable[[Exception], None],
+    ) -> None:
+        """:meth:`keep` in the background (the records taken now), certain to end before
+        :meth:`close` shuts the store; a :class:`~hubtui.core.store.StoreError` goes to
+        ``on_error``."""
+        if not self.keeps(kind):
+            return
+        from hubtui.core.store import StoreError
+
+        records = list(records)
+
+        async def keeping() -> None:
+            try:
+                await self.keep(kind, hub, project, records)
+            except StoreError as error:
+                on_error(error)
+
+        task = asyncio.get_running_loop().create_task(keeping())
+        self._keeping.add(task)
+        task.add_done_callback(self._keeping.discard)
 
     def snapshot_keeper(self) -> Keeper:
         """The store, when snapshots can be used now (:class:`NoSnapshots` says why not)."""

@@ -225,25 +225,18 @@ class WorkspaceActions(App[None]):
             self._keep("users", hub.id, str(project_id), users)
 
     def _keep(self, kind: str, hub: str, project: str, records: Iterable[ApiModel]) -> None:
-        """Keep a list read, off the event loop; a store that cannot take it is said once."""
-        if self.workspace.keeps(kind):
-            self.run_worker(
-                self._kept(kind, hub, project, records), group="keep", exit_on_error=False
-            )
+        """Keep a list read, off the event loop, before the session ends however soon; a
+        store that cannot take it is said once."""
+        self.workspace.keep_soon(kind, hub, project, records, self._not_kept)
 
-    async def _kept(self, kind: str, hub: str, project: str, records: Iterable[ApiModel]) -> None:
-        from hubtui.core.store import StoreError
-
-        try:
-            await self.workspace.keep(kind, hub, project, records)
-        except StoreError as error:
-            self._say(
-                f"{inert(str(error), limit=None)} Nothing read is kept this run; changes are "
-                "logged as before.",
-                title="Store off",
-                severity="warning",
-                timeout=15,
-            )
+    def _not_kept(self, error: Exception) -> None:
+        self._say(
+            f"{inert(str(error), limit=None)} Nothing read is kept this run; changes are "
+            "logged as before.",
+            title="Store off",
+            severity="warning",
+            timeout=15,
+        )
 
     # Another token, another profile, or the store in place of the server --------------------
 

@@ -68,3 +68,25 @@ async def test_the_hub_detail_says_why_a_date_is_unknown(tmp_path: Path) -> None
         words = screen_words(pilot)
         assert "unknown: the server sent 0001-01-01T00:00:00+14:00" in words
         assert "outside the dates that can be shown" in words
+
+
+async def test_a_list_read_as_the_app_quits_is_kept_before_it_ends(tmp_path: Path) -> None:
+    """Keeping runs in the background; quitting in the same moment still keeps the list (before,
+    the keep could be dropped unstarted: the coroutine was never awaited, the list not kept)."""
+    from hubtui.core.store import ListKey
+    from hubtui.demo import DemoStore
+    from tests.tui.conftest import demo_connector
+
+    store = DemoStore()
+    async with demo_connector(store)() as client:
+        hub = await client.get_hub_by_name("acme-build")
+        projects = list(await client.list_projects(hub.id))
+    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "all")
+    async with running(store=store, keeper=keeper) as pilot:
+        pilot.app._keep("projects", hub.id, "", projects)  # type: ignore[attr-defined]
+        pilot.app.exit()
+    again = Keeper(tmp_path / "store.sqlite3", "demo", None, "all")
+    with again.open() as kept:
+        found = kept.latest(again.origin, again.profile, ListKey("projects", hub.id, ""))
+    assert found is not None
+    assert [p["Id"] for p in found[0]] == [p.id for p in projects]
