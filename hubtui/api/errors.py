@@ -23,8 +23,10 @@ __all__ = [
     "HubError",
     "InvalidResponseError",
     "NOT_KEPT_HEADER",
+    "STORE_UNREADABLE_HEADER",
     "NotFoundError",
     "NotKeptError",
+    "StoreUnreadableError",
     "PermissionDeniedError",
     "RateLimitError",
     "ServerError",
@@ -222,6 +224,22 @@ class NotKeptError(NotFoundError):
 NOT_KEPT_HEADER = "x-hubtui-not-kept"
 
 
+class StoreUnreadableError(ApiStatusError):
+    """Offline, the store the answers are read from cannot be read (corrupt, a newer schema):
+    its stored answers say so with :data:`STORE_UNREADABLE_HEADER`, and it is said in the
+    store's own words, never as an HTTP status no server sent."""
+
+    def __init__(self, **fields: Any) -> None:
+        super().__init__(**fields)
+        self.may_have_applied = False
+        self.message = _one_line(fields.get("detail") or "The store cannot be read.")
+        self.args = (self.message,)
+
+
+#: The header hubtui's stored answers (offline) put on an answer the store could not give.
+STORE_UNREADABLE_HEADER = "x-hubtui-store-unreadable"
+
+
 class ConflictError(ApiStatusError):
     """409: the change conflicts with the current state."""
 
@@ -273,6 +291,8 @@ def status_error_from_response(
     cls = _STATUS_CLASSES.get(status) or (ServerError if status >= 500 else ApiStatusError)
     if status == 404 and NOT_KEPT_HEADER in response.headers:
         cls = NotKeptError
+    if STORE_UNREADABLE_HEADER in response.headers:
+        cls = StoreUnreadableError
     body = _body(response.content if content is None else content)
     fields = _error_fields(body)
     return cls(

@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from hubtui.api.errors import NOT_KEPT_HEADER
+from hubtui.api.errors import NOT_KEPT_HEADER, STORE_UNREADABLE_HEADER
 from hubtui.api.paths import Read, read_of
 from hubtui.core.store import ListKey, Store, StoreError, StorePort
 from hubtui.core.stored import stored_words
@@ -57,7 +57,9 @@ class StoredAnswers(httpx.AsyncBaseTransport):
         try:
             return self._answer(read)
         except (StoreError, sqlite3.Error) as error:
-            return _problem(500, "Store unreadable", f"Offline: {error}")
+            response = _problem(500, "Store unreadable", f"Offline: {error}")
+            response.headers[STORE_UNREADABLE_HEADER] = "1"
+            return response
 
     def _answer(self, read: Read) -> httpx.Response:
         """The kept answer to one read of the contract."""

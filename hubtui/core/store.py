@@ -960,6 +960,22 @@ class Store:
     # Upkeep -----------------------------------------------------------------------------------
 
     @_read_errors
+    def check(self) -> None:
+        """Read the whole store once (SQLite's ``quick_check``): :class:`StoreError` naming
+        the file when a page of it is damaged, never an answer read from what is left."""
+        if not isinstance(self.engine, SQLiteEngine):
+            return  # the PostgreSQL server answers for its own pages
+        try:
+            said = [str(row[0]) for row in self.engine.run("PRAGMA quick_check(5)").fetchall()]
+        except self.engine.errors as error:
+            raise StoreError(self.engine_words("is damaged", error)) from None
+        if said != ["ok"]:
+            lines = [x for row in said for x in row.splitlines() if x and not x.startswith("***")]
+            raise StoreError(
+                f"The store {self.where} is damaged ({'; '.join(lines[:2]) or 'not whole'}). "
+                "Move the file away to start a new one."
+            )
+
     def info(self) -> StoreInfo:
         def count(table: str) -> int:
             return int(self.engine.run(f"SELECT count(*) FROM {table}").fetchone()[0])  # noqa: S608
@@ -1024,7 +1040,7 @@ def _first_line(error: BaseException) -> str:
 
 
 def _engine_words(engine: Engine, what: str, error: BaseException) -> str:
-    return f"The store {engine.where} {what} ({_first_line(error)}); hubtui runs without it." + (
+    return f"The store {engine.where} {what} ({_first_line(error)})." + (
         " Move the file away to start a new one." if isinstance(engine, SQLiteEngine) else ""
     )
 
@@ -1052,19 +1068,18 @@ def _inflate(body: object, limit: int, zdict: bytes | None = None) -> bytes:
 
 
 def _refusal(path: Path, error: BaseException) -> StoreError:
-    """Why the store at ``path`` cannot be used, naming the file; hubtui runs without it."""
+    """Why the store at ``path`` cannot be used, naming the file."""
     if isinstance(error, StoreError):
         return error
     if isinstance(error, FileRefused):
-        return StoreError(f"The store cannot be used: {error.strerror}; hubtui runs without it.")
+        return StoreError(f"The store cannot be used: {error.strerror}.")
     if isinstance(error, OSError):
         why = error.strerror or str(error)
         if error.errno == errno.ELOOP:
             why = "it is a symbolic link, which hubtui does not follow"
-        return StoreError(f"The store {path} cannot be opened ({why}); hubtui runs without it.")
+        return StoreError(f"The store {path} cannot be opened ({why}).")
     return StoreError(
-        f"The store {path} cannot be used ({error}); hubtui runs without it. Move the file "
-        "away to start a new one."
+        f"The store {path} cannot be used ({error}). Move the file away to start a new one."
     )
 
 
@@ -1133,7 +1148,7 @@ def _version(db: sqlite3.Connection) -> int:
 def _newer(where: str | Path, version: int) -> StoreError:
     return StoreError(
         f"The store {where} was written by a newer hubtui (schema {version}; this one "
-        f"reads {SCHEMA}); hubtui runs without it. Upgrade hubtui, or move the file away."
+        f"reads {SCHEMA}). Upgrade hubtui, or move the file away."
     )
 
 
@@ -1141,8 +1156,7 @@ def _check_tables(engine: Engine, version: int) -> None:
     if lacking := sorted(_NAMES - engine.names()):
         raise StoreError(
             f"The store {engine.where} says it is of schema {version} but lacks "
-            f"{', '.join(lacking)}; hubtui runs without it. Move the file away to start "
-            "a new one."
+            f"{', '.join(lacking)}. Move the file away to start a new one."
         )
 
 

@@ -10,7 +10,7 @@ __all__ = ["Rows", "StoreError"]
 
 
 class StoreError(Exception):
-    """The store cannot be used; the message names the file and why. hubtui runs without it."""
+    """The store cannot be used; the message names the file and why."""
 
 
 class Rows(Protocol):

@@ -154,7 +154,7 @@ def connect(url: str, *, read_only: bool = False) -> PostgresEngine:
     except ImportError:
         raise StoreError(
             f"The team store {url} needs the PostgreSQL driver, psycopg: pip install "
-            f"'hubtui[{TEAM_EXTRA}]'. hubtui runs without it."
+            f"'hubtui[{TEAM_EXTRA}]'."
         ) from None
     try:
         given = conninfo_to_dict(url)
@@ -168,9 +168,7 @@ def connect(url: str, *, read_only: bool = False) -> PostgresEngine:
     try:
         connection = psycopg.connect(url, autocommit=True, **extra)
     except psycopg.Error as error:
-        raise StoreError(
-            f"The team store {url} cannot be reached ({_words(error)}); hubtui runs without it."
-        ) from None
+        raise StoreError(f"The team store {url} cannot be reached ({_words(error)}).") from None
     if read_only:
         connection.execute("SET default_transaction_read_only = on")
     return PostgresEngine(url, connection)

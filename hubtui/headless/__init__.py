@@ -13,12 +13,14 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from hubtui.core.store_engine import StoreError
 from hubtui.headless.arguments import COMMANDS, HEADLESS, add_commands, file_pair
 from hubtui.headless.output import (
     BROKEN_PIPE,
     EXIT_STATUSES,
     EXIT_TABLE,
     INTERRUPTED,
+    NOT_SENT,
     Stop,
     aligned,
 )
@@ -47,6 +49,11 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
     except Stop as stop:
         print(f"hubtui: {stop.message}", file=sys.stderr)
         status = stop.status
+    except StoreError as error:  # a store that cannot be read or written: said, one status
+        from hubtui.text import inert
+
+        print(f"hubtui: {inert(str(error), limit=None)}", file=sys.stderr)
+        status = NOT_SENT
     except KeyboardInterrupt:
         print("\nhubtui: stopped.", file=sys.stderr)
         return INTERRUPTED

@@ -442,6 +442,7 @@ def store_command(args: argparse.Namespace, workspace: Workspace) -> int:
         except StoreError as error:
             raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
     with open_store(workspace) as store:  # opening applies each step not applied yet
+        store.check()  # a damaged file is said, never counted as if whole
         if was is not None:
             applied = [m for m in MIGRATIONS if m.version > was]
             if not applied:

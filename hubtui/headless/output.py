@@ -233,6 +233,7 @@ async def with_client(
     """Run ``body`` with the Workspace's client (each request on stderr with ``--verbose``); a
     server's refusal ends the command with the table's status."""
     from hubtui.api import HubError, NotFoundError
+    from hubtui.api.errors import StoreUnreadableError
 
     client = workspace.connect()
     if getattr(args, "verbose", False):
@@ -242,6 +243,8 @@ async def with_client(
             return await body(client)
         except NotFoundError as error:
             raise Stop(NOTHING, inert(str(error), limit=1000)) from None
+        except StoreUnreadableError as error:  # offline: the store, not a server, failed
+            raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
         except HubError as error:
             raise Stop(REFUSED, inert(str(error), limit=1000)) from None
 

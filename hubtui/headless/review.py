@@ -458,8 +458,10 @@ async def _reviews(args: argparse.Namespace, workspace: Workspace) -> int:
             info, kept = await workspace.review_kept(args.number)
         else:
             infos = await workspace.reviews_kept()
-    except (NoSnapshots, StoreError) as error:
+    except NoSnapshots as error:
         raise Stop(NOTHING, inert(str(error), limit=None)) from None
+    except StoreError as error:  # unreadable is said, never "no review is kept"
+        raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
     if args.number is None:
         return print_answer(args, _reviews_table(infos, workspace), OK if infos else NOTHING)
     print(

@@ -131,7 +131,7 @@ def test_a_corrupt_store_is_refused_naming_the_file(tmp_path: Path) -> None:
     corrupt = tmp_path / "corrupt.sqlite3"
     corrupt.write_bytes(b"not a database at all" * 100)
     os.chmod(corrupt, 0o600)
-    with pytest.raises(StoreError, match=r"corrupt\.sqlite3.*runs without it"):
+    with pytest.raises(StoreError, match=r"corrupt\.sqlite3.*Move the file away"):
         Store.open(corrupt)
 
 
