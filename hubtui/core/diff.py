@@ -166,10 +166,17 @@ def _teams(user: Record) -> str:
 
 
 def _user_key(user: Record) -> str:
+    """A person is their Id and their address together: a server that gives a new person the Id
+    a removed one had (or an Id a new address) makes two people, never one changed."""
     person = _person(user)
-    if sent_field(person, "Id") is not None:
-        return f"id:{sent_field(person, 'Id')}"
-    return f"email:{person_key(str(sent_field(person, 'Email') or ''))}"
+    person_id = sent_field(person, "Id")
+    email = person_key(str(sent_field(person, "Email") or ""))
+    return f"id:{'' if person_id is None else person_id}|email:{email}"
+
+
+def _id_of(user: Record) -> str:
+    person_id = sent_field(_person(user), "Id")
+    return "" if person_id is None else str(person_id)
 
 
 def _who(user: Record) -> tuple[str, str]:
@@ -291,11 +298,13 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
             why = _not_compared(a, b, old.label, new.label)
             found.append(Difference("project", Kind.NOT_COMPARED, *where, what=f"its users: {why}"))
             continue
+        earlier = list(old.decoded(a.hashes - b.hashes))
         for before, after, shown, user_id in _people_changed(old, new, a, b):
             if before is None or after is None:
                 kind = Kind.ADDED if before is None else Kind.REMOVED
                 record = after or before or {}
                 what = f"{record.get('Role', '?')}, {_access(record)}"
+                what += _id_moved(before, after, earlier)
                 tags = _tags(before, after)
                 found.append(
                     Difference(
@@ -335,6 +344,17 @@ def _people_changed(
         yield (before, after, *_who(after or before or {}))
 
 
+def _id_moved(before: Record | None, after: Record | None, old: Iterable[Record]) -> str:
+    """`` (Id 9 was ulla.berg@… before)`` when a person who came holds an Id another address
+    held in the earlier read: said, never taken for the same person."""
+    if before is not None or after is None or not _id_of(after):
+        return ""
+    held = next((r for r in old if _id_of(r) == _id_of(after)), None)
+    if held is None:
+        return ""
+    return f" (Id {_id_of(after)} was {_who(held)[0]} before)"
+
+
 def _is_admin(user: Record | None) -> bool:
     return (
         user is not None
@@ -372,6 +392,7 @@ def _hub_users(
         if a is None or b is None or not (a.ok and b.ok):
             continue
         where = (key.hub, hub_name(key.hub), "", "the hub")
+        earlier = list(old.decoded(a.hashes - b.hashes))
         for before, after, shown, user_id in _people_changed(old, new, a, b):
             if before is not None and after is not None:
                 what = _arrow("Role", before, after)
@@ -381,6 +402,7 @@ def _hub_users(
             else:
                 kind = Kind.ADDED if before is None else Kind.REMOVED
                 what = f"hub {(after or before or {}).get('Role', '?')}"
+                what += _id_moved(before, after, earlier)
             found.append(
                 Difference(
                     "hub user",

@@ -138,3 +138,33 @@ def test_a_server_that_sends_more_or_less_of_the_same_record_is_said_only_where_
     assert [(d.kind, d.what) for d in found] == [
         (Kind.CHANGED, "IsReviewer: no → (not sent); direct member → access not sent")
     ]
+
+
+async def test_a_new_person_given_a_removed_person_s_id_is_two_people(tmp_path: Path) -> None:
+    """The demo gives a new person the Id ulla.berg had last week: matched by Id and address
+    together, ulla is removed and the new person added (the Id's earlier holder said), never
+    one person whose role changed."""
+    now = DemoStore()
+    transport = httpx.ASGITransport(app=create_app(now, Faults()))
+    async with HubClient(DEMO_URL, token=DEMO_TOKEN, transport=transport) as client:
+        hub = await client.get_hub_by_name("acme-build")
+        added = await client.create_project_user(
+            hub.id, "1001", email="new.person@acme-build.com", role="Reader"
+        )
+    earlier = last_week()
+    ulla = next(u for u in earlier.users.values() if u.email == "ulla.berg@acme-build.com")
+    assert str(added.user.id) == str(ulla.id)  # the Id reused, as the demo does
+    with Store.open(tmp_path / "store.sqlite3") as store:
+        before = store.write_snapshot(await read(earlier))
+        after = store.write_snapshot(await read(now))
+        found = said(Side.from_store(store, before.id), Side.from_store(store, after.id))
+    assert ("removed", "user", "ulla.berg@acme-build.com", "Editor, direct member") in found
+    assert (
+        "added",
+        "user",
+        "new.person@acme-build.com",
+        f"Reader, direct member (Id {ulla.id} was ulla.berg@acme-build.com before)",
+    ) in found
+    assert not any(
+        who == "new.person@acme-build.com" for kind, _, who, _ in found if kind == "changed"
+    )
