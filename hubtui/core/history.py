@@ -59,6 +59,10 @@ def _json_line(path: Path, line: bytes, where: str) -> Any:
         raise SnapshotFileError(f"{path}, {where}: not JSON ({error}).") from None
 
 
+#: The scope a snapshot of every hub says it is of.
+ALL_HUBS = "all hubs"
+
+
 async def take_snapshot(
     client: HubClient,
     hubs: Sequence[Hub],
@@ -116,7 +120,7 @@ async def take_snapshot(
                 why = failed.get((hub.id, str(project_id)), "no answer before the search ended")
                 lists[key] = (False, why, [])
     lists.update(await _hub_users(client, hubs, concurrency))
-    scope = "all hubs" if every_hub else ", ".join(hub.name for hub in hubs)
+    scope = ALL_HUBS if every_hub else ", ".join(hub.name for hub in hubs)
     return Snapshot(origin, profile or "", scope, taken, lists)
 
 

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
     from hubtui.core.diff import Difference, Side
     from hubtui.core.people import Progress
-    from hubtui.core.store import Snapshot, Store
+    from hubtui.core.store import Snapshot, SnapshotInfo, Store
     from hubtui.core.workspace import Workspace
 
 # The store, the diff and the snapshot reader are imported when a command of theirs runs: the
@@ -185,22 +185,16 @@ def pick_snapshot(
 ) -> int:
     """A snapshot by id (``3``, ``#3``) or the latest taken by a date."""
     kept = store.snapshots(origin, profile)
-    if before is not None:
-        kept = [s for s in kept if s.id < before]
     text = given.strip().lstrip("#")
-    if text.isdigit():
+    if text.isdigit():  # as given, whoever took it and in whichever order: a team's too
         if not any(s.id == int(text) for s in kept):
             other = next((s for s in store.snapshots() if s.id == int(text)), None)
             if other is not None:  # a server is its whole base URL and the profile
-                raise Stop(
-                    NOT_SENT,
-                    f"snapshot #{text} is of {inert(other.origin)}"
-                    f"{f' (profile {inert(other.profile)})' if other.profile else ''}, not of "
-                    f"{inert(origin)}{f' (profile {inert(profile)})' if profile else ''}: "
-                    "hubtui compares a server only with itself",
-                )
+                raise Stop(NOT_SENT, _not_this_server(int(text), other, origin, profile))
             raise Stop(NOTHING, f"there is no snapshot #{text} (hubtui store info lists them)")
         return int(text)
+    if before is not None:
+        kept = [s for s in kept if s.id < before]
     if text == "latest" or not text:
         if not kept:
             raise Stop(
@@ -217,21 +211,49 @@ def pick_snapshot(
     return earlier[-1].id
 
 
+def _not_this_server(number: int, other: SnapshotInfo, origin: str, profile: str | None) -> str:
+    """Why a snapshot of the store is not one of this server, naming what differs."""
+    differs = []
+    if other.origin != origin:
+        differs.append(f"its server is {inert(other.origin)!r}, this run's {inert(origin)!r}")
+    if (other.profile or "") != (profile or ""):
+        theirs = f"profile {inert(other.profile)!r}" if other.profile else "no profile"
+        ours = f"profile {inert(profile)!r}" if profile else "none"
+        differs.append(f"it was taken with {theirs}, this run with {ours}")
+    return (
+        f"snapshot #{number} is not of this server: {'; '.join(differs)}. hubtui compares a "
+        "server only with itself (its whole base URL and the profile's name)"
+    )
+
+
 def _latest_two(
     store: Store, origin: str, profile: str | None, hub: Hub | None, until: str
 ) -> tuple[int, int]:
-    """``--since previous``: the snapshot before the latest and the latest (of those that
-    read ``hub``, when given)."""
+    """``--since previous``: the latest two of one scope, in the order they were taken: of all
+    hubs (no ``hub``), or of the scope of the latest that read ``hub`` (that hub alone, or all)."""
+    from hubtui.core.history import ALL_HUBS
     from hubtui.core.store import ListKey
 
     if until != "now":
         raise Stop(NOT_SENT, "--since previous compares the two latest snapshots: no --until")
-    kept = store.snapshots(origin, profile)
-    if hub is not None:
+    kept = sorted(store.snapshots(origin, profile), key=lambda s: (s.taken, s.id))
+
+    def scope(info: SnapshotInfo) -> frozenset[str] | None:
+        """None: all hubs; else the hubs whose projects the snapshot read."""
+        if info.scope == ALL_HUBS:
+            return None
+        return frozenset(k.hub for k in store.reads(info.id) if k.kind == "projects")
+
+    if hub is None:  # every hub compared: all hubs with all hubs
+        kept = [s for s in kept if s.scope == ALL_HUBS]
+    else:  # the latest that read the hub, and the one before it of the same scope
         key = ListKey("projects", hub.id)
         kept = [s for s in kept if key in store.reads(s.id)]
+        if kept:
+            latest = scope(kept[-1])
+            kept = [s for s in kept if scope(s) == latest]
     if len(kept) < 2:
-        where = f" of hub {inert(hub.name)}" if hub is not None else ""
+        where = f" of hub {inert(hub.name)}" if hub is not None else " of all hubs"
         raise Stop(
             NOTHING,
             f"--since previous needs two snapshots{where}; there is {len(kept)}: take another "
