@@ -50,14 +50,14 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
 def _table(changes: list[Change]) -> Table:
     columns = (
         "time", "operator", "action", "hub", "project", "email", "change", "outcome", "detail",
-        "batch", "reverts",
+        "batch", "reverts", "checked by",
     )  # fmt: skip
 
     def cells(c: Change) -> tuple[str, ...]:
         where = "" if not c.project_id else (c.project_name or c.project_id)
         return (
             c.time, c.operator, c.action, c.hub_name, where, c.email or "", c.summary,
-            c.outcome, c.detail, c.batch or "", c.reverts or "",
+            c.outcome, c.detail, c.batch or "", c.reverts or "", c.checked_by or "",
         )  # fmt: skip
 
     return Table(

@@ -156,6 +156,19 @@ def test_an_add_a_colleague_left_unknown_is_checked_before_it_is_sent_again(
     assert demo_stats(server)["creates"] == creates
     status, out, _ = run(capsys, *base, "log", "--format", "json")
     assert [(c["operator"], c["outcome"]) for c in json.loads(out)] == [("Ann", "done")]
+    # What settled it is the team's: who checked it and when, on every machine, Ann's too.
+    for machine in ("Cleo", "Ann"):
+        be(monkeypatch, tmp_path, machine)
+        status, out, err = run(capsys, *base, "log", "--format", "json")
+        assert status == 0, err
+        [change] = json.loads(out)
+        assert (change["operator"], change["outcome"], change["checked by"]) == (
+            "Ann",
+            "done",
+            "Ben",
+        )
+        assert change["detail"] == "Checked by Ben: the list has them: the add reached the server."
+        assert change["time"] > "2026-11-24T05:00:00Z"  # when Ben checked it
 
 
 def test_a_persons_history_moves_into_the_team_store_once(

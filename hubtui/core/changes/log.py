@@ -115,6 +115,9 @@ class Change:
     """For a change of a batch that reverts another, that batch's id."""
     operator: str = ""
     """Who made it (the ``operator`` setting, else the OS user at the host)."""
+    checked_by: str | None = None
+    """Who read the list back and settled its unknown outcome (a colleague, for a change of
+    theirs), at the line's ``time``."""
 
     @property
     def where(self) -> str:
@@ -457,8 +460,14 @@ class ChangeLog:
         else:
             outcome = FAILED
             words = words or "the list does not have them: nothing was added"
+        by = self.operator
         settled = replace(
-            change, time=now(), checked=checked, outcome=outcome, detail=f"Checked: {words}."
+            change,
+            time=now(),
+            checked=checked,
+            outcome=outcome,
+            detail=f"Checked by {by}: {words}." if by != change.operator else f"Checked: {words}.",
+            checked_by=by,
         )
         self._replace(settled)
         return settled
@@ -600,19 +609,35 @@ def changes_logged(log: ChangeLog) -> list[Change]:
     before its outcome was logged is unknown."""
     path = log.path
     latest: dict[str, Change] = {}
+
+    def keep(change: Change) -> None:
+        # A line that settled the change (a check, an outcome) is never undone by one that did
+        # not: a colleague's check of an add this machine left unknown holds here too.
+        earlier = latest.get(change.id)
+        if earlier is None or _settledness(change) >= _settledness(earlier):
+            latest[change.id] = change
+
     for raw in log.team_lines(None, None, None) if log.team_lines is not None else ():
         change = parse_line(raw)
         if change is not None and log.owns(change):
-            latest[change.id] = change
+            keep(change)
     if path is not None and path.exists():
         with open_reading(path) as handle:
             for read in handle:
                 change = parse_line(read.decode("utf-8", "replace"))
                 if change is not None and log.owns(change):
-                    latest[change.id] = change
+                    keep(change)
     for change in log.changes:  # this session's, whatever the file could be read for
-        latest[change.id] = change
+        keep(change)
     return [_unfinished_as_unknown(c) if c.id not in log._pending else c for c in latest.values()]
+
+
+def _settledness(change: Change) -> int:
+    """How far a line took its change: begun, unknown, ended, checked."""
+    if change.checked is not None:
+        return 3
+    ranks: dict[str, int] = {PENDING: 0, UNKNOWN: 1}
+    return ranks.get(change.outcome, 2)
 
 
 #: What each field of a change line must be, read back (a team store is written by many: a
@@ -625,6 +650,7 @@ _FIELD_KINDS: dict[str, tuple[type, ...]] = {
     "profile": (str, type(None)), "id": (str,), "checked": (str, type(None)),
     "request_id": (str, type(None)), "sent_to": (str, type(None)),
     "batch": (str, type(None)), "reverts": (str, type(None)), "operator": (str,),
+    "checked_by": (str, type(None)),
 }  # fmt: skip
 
 
