@@ -45,7 +45,7 @@ SCREENS: dict[str, tuple[str, ...]] = {
 async def shoot(name: str, keys: tuple[str, ...]) -> Path:
     with tempfile.TemporaryDirectory() as data:
         # A store of its own, seeded with the demo's last week as `hubtui --demo` is.
-        keeper = Keeper(Path(data) / "demo-store.sqlite3", "demo", None, "hubs")
+        keeper = Keeper(Path(data) / "demo" / "store.sqlite3", "demo", None, "hubs")
         app = HubTuiApp(
             connect=demo_connector(Settings()),
             server_label="demo API (in-process)",

@@ -6,14 +6,18 @@ import os
 from pathlib import Path
 
 __all__ = [
+    "DEMO_FOLDER",
     "DEMO_STORE",
     "default_change_log_path",
     "default_store_path",
     "default_team_cursor_path",
 ]
 
-#: The demo API's store, apart from every real server's.
-DEMO_STORE = "demo-store.sqlite3"
+#: The demo API's folder in the data directory: its change log and its store, apart from every
+#: real server's, never copied to a team store.
+DEMO_FOLDER = "demo"
+#: The demo API's store, in its folder.
+DEMO_STORE = f"{DEMO_FOLDER}/store.sqlite3"
 
 
 def data_dir() -> Path:
@@ -25,14 +29,15 @@ def data_dir() -> Path:
     return user_data_path("hubtui")
 
 
-def default_change_log_path() -> Path:
-    """The change log: ``changes.jsonl`` in the data directory."""
-    return data_dir() / "changes.jsonl"
+def default_change_log_path(*, demo: bool = False) -> Path:
+    """The change log: ``changes.jsonl`` in the data directory; the demo API's in its own
+    folder (``demo/changes.jsonl``), so that its changes never reach a real server's history."""
+    return data_dir() / (f"{DEMO_FOLDER}/changes.jsonl" if demo else "changes.jsonl")
 
 
 def default_store_path(*, demo: bool = False) -> Path:
-    """``store.sqlite3`` beside the change log; the demo API's is ``demo-store.sqlite3``, so
-    that the demo never mixes with real servers."""
+    """``store.sqlite3`` beside the change log; the demo API's in its own folder
+    (``demo/store.sqlite3``), so that the demo never mixes with real servers."""
     return data_dir() / (DEMO_STORE if demo else "store.sqlite3")
 
 

@@ -1023,9 +1023,10 @@ def _in_parts(
 def _audit_fields(line: str) -> tuple[str, ...] | None:
     """What the audit trail is searched by, from a change line: server, profile, change id,
     hub, project, action, operator and time (None: not a change line, as the change log reads
-    it: :func:`~hubtui.core.changes.log.parse_line`)."""
+    it: :func:`~hubtui.core.changes.log.parse_line`; or of the demo API, whose history is its
+    own and never a team's)."""
     change = parse_line(line)
-    if change is None:
+    if change is None or change.server == "demo":
         return None
     return (
         change.server, change.profile or "", change.id, change.hub_id, change.project_id,

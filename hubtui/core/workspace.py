@@ -585,7 +585,7 @@ def open_workspace(
         aliases=identity.aliases,
         api_version=settings.api_version,
         read_only=settings.read_only or answers is not None,  # offline sends nothing
-        change_log_path=default_change_log_path(),
+        change_log_path=default_change_log_path(demo=is_demo),
         concurrency=settings.concurrency,
         search_deadline=settings.search_deadline,
         profile=identity.profile,

@@ -31,7 +31,7 @@ def snapshots(store: Path) -> int:
 def test_the_app_and_commands_write_the_store_at_once_and_it_stays_whole(tmp_path: Path) -> None:
     data = tmp_path / "data"
     env = {**os.environ, "HUBTUI_DATA_DIR": str(data), "HUBTUI_CONFIG": str(tmp_path / "none")}
-    store = data / "demo-store.sqlite3"
+    store = data / "demo" / "store.sqlite3"
     app = Terminal(
         ["env", f"HUBTUI_DATA_DIR={data}", f"HUBTUI_CONFIG={tmp_path / 'none'}"]
         + [*hubtui_command(), "--demo"],

@@ -22,7 +22,7 @@ def test_the_demo_shows_last_weeks_changes_and_a_new_snapshot_has_none(
         r for r in rows if r["person"] == "aiko.tanaka@acme-build.com"
     ).items()
     assert "10 differences" in err  # ulla.berg left the hub: her project and the hub's list
-    assert (tmp_path / "data" / "demo-store.sqlite3").exists()  # apart from the person's own
+    assert (tmp_path / "data" / "demo" / "store.sqlite3").exists()  # apart from the person's own
     assert not (tmp_path / "data" / "store.sqlite3").exists()
     status, _, err = run(capsys, "--demo", "snapshot")
     assert status == 3  # one project's users are refused: the snapshot says it is incomplete
@@ -83,11 +83,11 @@ def test_a_store_that_is_off_or_unreadable_is_said_by_name(
     assert status == 2
     assert "the store is off" in err
     data = tmp_path / "data"
-    data.mkdir(mode=0o700)
-    (data / "demo-store.sqlite3").write_bytes(b"garbage" * 1000)
+    (data / "demo").mkdir(mode=0o700, parents=True)
+    (data / "demo" / "store.sqlite3").write_bytes(b"garbage" * 1000)
     status, _, err = run(capsys, "--demo", "diff")
     assert status == 2
-    assert "demo-store.sqlite3 cannot be used" in err
+    assert "demo/store.sqlite3 cannot be used" in err
     status, _, err = run(capsys, "--demo", "store", "prune", "--keep", "soon")
     assert status == 2
 
@@ -193,8 +193,8 @@ def test_store_migrate_applies_each_step_once_and_refuses_a_newer_store(
 
     from hubtui.core.store import MIGRATIONS
 
-    path = tmp_path / "data" / "demo-store.sqlite3"
-    path.parent.mkdir(mode=0o700)
+    path = tmp_path / "data" / "demo" / "store.sqlite3"
+    path.parent.mkdir(mode=0o700, parents=True)
     db = sqlite3.connect(path, isolation_level=None)
     for statement in MIGRATIONS[0].each():
         db.execute(statement)

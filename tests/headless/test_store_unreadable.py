@@ -17,7 +17,7 @@ def damaged_store(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Path:
     pages overwritten (as a second process writing beside the first once left it)."""
     assert run(capsys, "--demo", "snapshot")[0] in (0, 3)  # 3: one hub's users not offered
     assert run(capsys, "--demo", "--offline", "hubs")[0] == 0
-    path = tmp_path / "data" / "demo-store.sqlite3"
+    path = tmp_path / "data" / "demo" / "store.sqlite3"
     body = bytearray(path.read_bytes())
     start, end = len(body) // 4, len(body) * 3 // 4
     body[start:end] = random.Random(7).randbytes(end - start)
@@ -48,7 +48,7 @@ def test_offline_says_the_store_cannot_be_read_not_an_http_status(
         why = "cannot be read (database disk image is malformed)"
     else:  # whole pages, but the lists kept are not what the store writes
         assert run(capsys, "--demo", "snapshot")[0] in (0, 3)
-        with sqlite3.connect(tmp_path / "data" / "demo-store.sqlite3") as db:
+        with sqlite3.connect(tmp_path / "data" / "demo" / "store.sqlite3") as db:
             db.execute("UPDATE records SET body = x'00ff00ff'")
             db.execute("UPDATE latest SET body = x'00ff00ff'")
         argv = ("--demo", "--offline", "hubs")
@@ -65,10 +65,10 @@ def test_reviews_of_a_store_that_cannot_be_read_say_so_with_status_2(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     data = tmp_path / "data"
-    data.mkdir(mode=0o700)
-    (data / "demo-store.sqlite3").write_bytes(b"garbage" * 1000)
+    (data / "demo").mkdir(mode=0o700, parents=True)
+    (data / "demo" / "store.sqlite3").write_bytes(b"garbage" * 1000)
     status, _, err = run(capsys, "--demo", "reviews")
     assert status == 2
-    assert "demo-store.sqlite3 cannot be used (file is not a database)" in err
+    assert "demo/store.sqlite3 cannot be used (file is not a database)" in err
     assert "no review" not in err
     assert "runs without it" not in err  # the command stops: it does not run without it

@@ -102,3 +102,26 @@ def test_a_snapshot_of_another_server_is_refused_naming_what_differs() -> None:
     assert "its server" not in words  # the same server: only what differs is named
     words = _not_this_server(3, other, "http://127.0.0.1:8002", None)
     assert "its server is 'http://127.0.0.1:8001', this run's 'http://127.0.0.1:8002'" in words
+
+
+def test_the_demo_s_changes_stay_in_its_own_folder_and_never_reach_the_team(
+    capsys: pytest.CaptureFixture[str],
+    server: str,
+    team: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    data = be(monkeypatch, tmp_path, "Ann")
+    argv = ("--demo", "set-role", "acme-build", "1001", CHLOE, "Admin", "--yes")
+    status, _, err = run(capsys, *argv)
+    assert status == 0, err
+    assert "Admin" in (data / "demo" / "changes.jsonl").read_text()
+    assert not (data / "changes.jsonl").exists()  # the person's own change log: untouched
+    promote(capsys, server)  # a change to a real server: the team's
+    status, out, err = run(capsys, "--base-url", server, "log", "--format", "json")
+    assert status == 0, err
+    assert len(json.loads(out)) == 1
+    with __import__("psycopg").connect(team) as db:
+        servers = [row[0] for row in db.execute("SELECT server FROM audit")]
+    real = json.loads((data / "changes.jsonl").read_text().splitlines()[0])["server"]
+    assert set(servers) == {real}  # its pending and outcome lines; nothing of the demo

@@ -105,7 +105,7 @@ async def test_the_demo_stays_the_demo_when_its_token_is_read_again() -> None:
     assert keeper is not None
     assert (workspace.change_log.server, workspace.change_log.profile) == ("demo", None)
     assert (keeper.origin, keeper.profile) == ("demo", None)
-    assert keeper.path.name == "demo-store.sqlite3"  # never a real server's store
+    assert keeper.path.parts[-2:] == ("demo", "store.sqlite3")  # never a real server's store
     await workspace.close()
 
 
