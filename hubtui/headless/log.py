@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from hubtui.core.access import person_key
 from hubtui.core.changes.log import Change, changes_logged
 from hubtui.core.layout import Column
-from hubtui.headless.output import NOTHING, OK, REFUSED, Table, print_answer
+from hubtui.headless.output import NOT_SENT, NOTHING, OK, Table, print_answer
 from hubtui.text import inert
 
 if TYPE_CHECKING:
@@ -30,20 +30,20 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
     if args.person:
         key = person_key(args.person)
         changes = [c for c in changes if person_key(c.email or "") == key]
-    where = f"{log.path}" + (
-        f" and the team store {inert(workspace.team)}" if workspace.team else ""
-    )
+    problem = workspace.team_problem  # set by the read above when the team store failed
+    team = workspace.team if problem is None else None
+    where = f"{log.path}" + (f" and the team store {inert(team)}" if team else "")
     print(
         f"{len(changes):,} changes sent to {inert(workspace.server_label)} in {where}.",
         file=sys.stderr,
     )
     status = print_answer(args, _table(changes), OK if changes else NOTHING)
-    if workspace.team_problem is not None:  # an incomplete answer says so
+    if problem is not None:  # an incomplete answer says so, with the store's one status
         print(
-            f"hubtui: only this machine's changes: {inert(workspace.team_problem, limit=None)}",
+            f"hubtui: incomplete, this machine's changes only: {inert(problem, limit=None)}",
             file=sys.stderr,
         )
-        return REFUSED
+        return NOT_SENT
     return status
 
 

@@ -116,8 +116,12 @@ def test_a_change_made_while_the_team_store_is_away_waits_and_is_copied_once(
     assert f"wait in the change log {ann / 'changes.jsonl'}" in err
     assert "copied to the team store on the next run" in err
     status, out, err = run(capsys, *base, "log", "--format", "json")
-    assert status == 3  # the team's changes could not be read: said, and not called complete
-    assert "only this machine's changes" in err
+    assert status == 2  # the team store could not be opened: said, and not called complete
+    assert "incomplete, this machine's changes only: The team store" in err
+    assert (
+        f"1 changes sent to 127.0.0.1:{server.rsplit(':', 1)[1]} in {ann / 'changes.jsonl'}." in err
+    )
+    assert "and the team store" not in err  # it was not read: not said to be
     assert [c["email"] for c in json.loads(out)] == [CHLOE]
     monkeypatch.setenv("HUBTUI_STORE_URL", team)  # the next run: the team store is back
     assert run(capsys, *base, "hubs", "--format", "json")[0] == 0
