@@ -128,19 +128,24 @@ async def _hub_users(
     client: HubClient, hubs: Sequence[Hub], concurrency: int
 ) -> dict[ListKey, tuple[bool, str, Sequence[dict[str, Any]]]]:
     """Each hub's users as sent (their hub role and last sign-in: the access matrix of a date),
-    or why not: a server that does not offer the list has the snapshot without it."""
+    or why not. A server that answers every hub's list as not offered (404, 405, 501) does not
+    offer it: the snapshot is without it, and nothing is missing (one hub's 404 among lists
+    that answer stays not read)."""
     import asyncio
 
     from hubtui.api import HubError
+    from hubtui.core.hub_people import not_offered
 
     limiter = asyncio.Semaphore(max(1, concurrency))
     found: dict[ListKey, tuple[bool, str, Sequence[dict[str, Any]]]] = {}
+    errors: dict[str, HubError] = {}
 
     async def one(hub: Hub) -> None:
         async with limiter:
             try:
                 users = await client.list_hub_users(hub.id)
             except HubError as error:
+                errors[hub.id] = error
                 found[ListKey("hub_users", hub.id)] = (False, str(error), [])
                 return
         found[ListKey("hub_users", hub.id)] = (True, "", [u.as_sent() for u in users])
@@ -148,6 +153,8 @@ async def _hub_users(
     async with asyncio.TaskGroup() as group:
         for hub in hubs:
             group.create_task(one(hub))
+    if hubs and len(errors) == len(hubs) and all(not_offered(e) for e in errors.values()):
+        return {}  # the server does not offer hub users: nothing to read, nothing missing
     return found
 
 

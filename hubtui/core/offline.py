@@ -116,6 +116,9 @@ class StoredAnswers(httpx.AsyncBaseTransport):
             for key, read in self._reads.items():
                 if key.kind == "hub" and read.ok:
                     hubs += self.store.records(read.hashes)
+        elif self.at is None:  # each hub a snapshot of chosen hubs kept
+            for hub_id in self.store.kept_hubs(self.origin, self.profile):
+                hubs += self._kept(ListKey("hub", hub_id)) or []
         for hub in hubs:
             if isinstance(hub, dict) and matches(hub):
                 return _json(hub)

@@ -244,6 +244,8 @@ async def search_people(
     resume: Progress | None = None,
     deadline: float | None = DEFAULT_SEARCH_DEADLINE,
     on_sent: Callable[[Hub, Project, list[dict[str, Any]]], None] | None = None,
+    on_read: Callable[[Hub, Project, list[dict[str, Any]]], None] | None = None,
+    on_listed: Callable[[Hub, Sequence[Project]], None] | None = None,
 ) -> Progress:
     """Search the projects of ``hubs`` for ``query``; report each finding as it comes.
 
@@ -255,6 +257,8 @@ async def search_people(
     A project the server lists twice is searched once. Cancelling the task cancels every
     request under way. ``on_sent``, for keeping every user (a snapshot): each project's users
     are handed over as the server sent them, unvalidated, instead of being searched.
+    ``on_read`` and ``on_listed``, for keeping every list a search reads: each project's users
+    as sent (beside the search, which still validates only its matches), each hub's projects.
     """
     from hubtui.api import HubError
 
@@ -293,11 +297,23 @@ async def search_people(
                 on_sent(hub, project, [record.root for record in sent])
                 users, loaded_at = [], None
             else:
+                read: list[dict[str, Any]] = []
+
+                def where(record: Mapping[str, Any]) -> bool:
+                    read.append(dict(record))  # every record as sent, for keeping the list
+                    matches = query.matches_sent
+                    return True if matches is None else matches(record)
+
                 async with limiter:
                     # Only the matches are validated: a search wants a few records of many.
                     users = await client.list_project_users(
-                        hub.id, project.id, api_version=api_version, where=query.matches_sent
+                        hub.id,
+                        project.id,
+                        api_version=api_version,
+                        where=query.matches_sent if on_read is None else where,
                     )
+                if on_read is not None:
+                    on_read(hub, project, read)
                 loaded_at = None
         except HubError as error:
             report(Finding(hub, project, error=error))
@@ -320,6 +336,8 @@ async def search_people(
                 on_progress(progress)
                 return
             progress.listed[hub.id] = {p.id: p for p in projects}
+            if on_listed is not None:
+                on_listed(hub, projects)
             progress.projects_total += len(progress.listed[hub.id])
             progress.hubs_listed += 1
         chosen = [

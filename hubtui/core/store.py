@@ -701,6 +701,17 @@ class Store:
         snapshot_id, taken, list_id = row
         return self.records(self._members(list_id, snapshot_id)), str(taken)
 
+    @_read_errors
+    def kept_hubs(self, origin: str, profile: str | None) -> list[str]:
+        """The Ids of the hubs kept one by one (a snapshot of chosen hubs keeps each hub it
+        read): what names a hub offline when the hub list was never read."""
+        rows = self.engine.run(
+            "SELECT DISTINCT hub FROM lists WHERE origin=? AND profile=? AND kind='hub' "
+            "ORDER BY hub",
+            (origin, profile or ""),
+        )
+        return [_text(row[0]) for row in rows]
+
     # Snapshots --------------------------------------------------------------------------------
 
     def write_snapshot(self, snapshot: Snapshot) -> SnapshotInfo:
@@ -1188,6 +1199,7 @@ class StorePort(Protocol):
     def last_known(
         self, origin: str, profile: str | None, key: ListKey
     ) -> tuple[list[dict[str, Any]], str] | None: ...
+    def kept_hubs(self, origin: str, profile: str | None) -> list[str]: ...
     def write_snapshot(self, snapshot: Snapshot) -> SnapshotInfo: ...
     def snapshots(
         self, origin: str | None = None, profile: str | None = None

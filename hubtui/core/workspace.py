@@ -20,7 +20,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hubtui.core.catalog import Catalog
 from hubtui.core.changes.log import ChangeLog
@@ -391,15 +391,27 @@ class Workspace:
         """:meth:`keep` in the background (the records taken now), certain to end before
         :meth:`close` shuts the store; a :class:`~hubtui.core.store.StoreError` goes to
         ``on_error``."""
-        if not self.keeps(kind):
-            return
-        from hubtui.core.store import StoreError
+        if self.keeps(kind):
+            sent = [record.as_sent() for record in records]
+            self.keep_sent_soon(kind, hub, project, sent, on_error)
 
-        records = list(records)
+    def keep_sent_soon(
+        self,
+        kind: str,
+        hub: str,
+        project: str,
+        sent: list[dict[str, Any]],
+        on_error: Callable[[Exception], None],
+    ) -> None:
+        """:meth:`keep_soon` of records as the server sent them (a search's lists)."""
+        keeper = self.keeper
+        if keeper is None or not keeper.keeps(kind):
+            return
+        from hubtui.core.store import ListKey, StoreError
 
         async def keeping() -> None:
             try:
-                await self.keep(kind, hub, project, records)
+                await asyncio.to_thread(keeper.keep, ListKey(kind, hub, project), sent)
             except StoreError as error:
                 on_error(error)
 

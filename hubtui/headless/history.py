@@ -169,6 +169,12 @@ async def snapshot_command(
         f"projects, {counts['users']:,} users; {'; '.join(where)}.",
         file=sys.stderr,
     )
+    if counts["hubs"] and not any(key.kind == "hub_users" for key in snapshot.lists):
+        print(
+            "This server does not list a hub's users: the snapshot holds its projects' users "
+            "(hub roles and sign-ins are not kept).",
+            file=sys.stderr,
+        )
     if missing:
         print(f"Incomplete: {len(missing)} not read:", file=sys.stderr)
         for line in missing:

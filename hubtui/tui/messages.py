@@ -121,6 +121,16 @@ class UsersLoaded(Message):
 
 
 @dataclass
+class UsersReadAsSent(Message):
+    """A project's users were read by a search, as the server sent them: kept as any list read
+    is (offline, ``w`` finds them again), never shown from here."""
+
+    hub: Hub
+    project: Project
+    sent: list[dict[str, Any]]
+
+
+@dataclass
 class WorkerFailed(Message):
     """A screen's worker ended in an error nobody expected (a bug): the app says so, in one
     wording, and the screen puts itself back in a usable state (:class:`RecoversFromBugs`)."""

@@ -22,6 +22,7 @@ from hubtui.tui.messages import (
     RevertBatch,
     ShowChanges,
     UsersLoaded,
+    UsersReadAsSent,
 )
 
 if TYPE_CHECKING:
@@ -214,6 +215,10 @@ class WorkspaceActions(App[None]):
             message.hub, message.project, message.project_id, message.users
         )
         self._keep("users", message.hub.id, str(message.project_id), message.users)
+
+    def on_users_read_as_sent(self, message: UsersReadAsSent) -> None:
+        hub, project = message.hub.id, str(message.project.id)
+        self.workspace.keep_sent_soon("users", hub, project, message.sent, self._not_kept)
 
     def on_hub_people_loaded(self, message: HubPeopleLoaded) -> None:
         """What the hub's people were read from, kept as any list read is: offline, ``P``

@@ -319,3 +319,38 @@ async def test_the_export_of_a_search_gives_a_project_not_read_its_own_reason_co
     found = [r for r in rows if r[1] != "Bergen Tunnel Survey"]
     assert len(found) == 5
     assert all(r[email] == PRIYA and r[reason] == "" for r in found)
+
+
+async def test_every_list_a_search_reads_is_kept_for_offline(tmp_path: Path) -> None:
+    """Online, ``w @northwind-eng.com`` reads every project; offline, a search of one of them
+    finds them in every project again (before: each project "not kept (offline)")."""
+    import os
+    import subprocess
+
+    from bench.harness import hubtui_command
+    from hubtui.core.stored import Keeper
+
+    data = tmp_path / "data"
+    keeper = Keeper(data / "demo" / "store.sqlite3", "demo", None, "all")
+    async with running(keeper=keeper) as pilot:
+        screen = await search(pilot, "@northwind-eng.com")
+        await settle(pilot)
+        online = {(row[0], row[1]) for row in shown(screen) if PRIYA in row}
+        assert online
+    env = {**os.environ, "HUBTUI_DATA_DIR": str(data), "HUBTUI_CONFIG": str(tmp_path / "none")}
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [*hubtui_command(), "--demo", "--offline", "who", PRIYA, "--format", "json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    # The one project that could not be read online (its subscription expired) is the only
+    # one not read offline; every other answer is the one the search read.
+    assert done.returncode == 3, done.stderr
+    assert "member of 2 projects (Admin 1, Editor 1), limited reader in 3" in done.stderr
+    assert "; 1 project could not be read" in done.stderr
+    found = [row["User"] for row in json.loads(done.stdout) if "User" in row]
+    assert len(found) == 5  # two memberships and three limited readings, as online
+    assert {row["User"]["Email"] for row in found} == {PRIYA}

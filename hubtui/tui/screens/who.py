@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -22,7 +22,7 @@ from hubtui.core.batches import Intent, Seen, Wanted
 from hubtui.core.people import Finding, PersonQuery, Progress, search_people
 from hubtui.core.words import access_cell, access_sentence
 from hubtui.text import inert
-from hubtui.tui.messages import OpenProject
+from hubtui.tui.messages import OpenProject, ProjectsLoaded, UsersReadAsSent
 from hubtui.tui.present import LIMITED_BADGE, hub_label, user_name
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.marking import MARK_BINDINGS, Marking
@@ -32,9 +32,11 @@ from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from textual.worker import Worker
 
-    from hubtui.api import Hub, HubClient
+    from hubtui.api import Hub, HubClient, Project
     from hubtui.core.export import Cell
 
 WHO_COLUMNS = (
@@ -189,7 +191,16 @@ class WhoScreen(Marking, ListScreen[None]):
             loaded=self.session.catalog.loaded_users if reuse else None,
             resume=progress,
             deadline=self.session.search_deadline,
+            # Every list the search reads is kept, as any list read is (offline finds it).
+            on_read=self._read_as_sent,
+            on_listed=self._listed,
         )
+
+    def _read_as_sent(self, hub: Hub, project: Project, sent: list[dict[str, Any]]) -> None:
+        self.post_message(UsersReadAsSent(hub, project, sent))
+
+    def _listed(self, hub: Hub, projects: Sequence[Project]) -> None:
+        self.post_message(ProjectsLoaded(hub, list(projects)))
 
     def show_failed(self, error: HubError) -> None:
         self.show_error(error)  # the findings so far stay; the summary counts them
