@@ -12,13 +12,22 @@ removed". Standard library only.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from hubtui.core.access import access_words, person_key, sent_field
-from hubtui.core.store import ListKey, ListRead, Snapshot, Store, record_hash
+from hubtui.core.store import (
+    ListKey,
+    ListRead,
+    Snapshot,
+    Store,
+    body_hash,
+    canonical,
+    record_hash,
+)
 
 __all__ = ["Difference", "Kind", "Side", "compare"]
 
@@ -70,6 +79,28 @@ class Side:
                 hashes.add(digest)
             reads[key] = ListRead(ok, why, frozenset(hashes))
         return cls(label, reads, records.__getitem__)
+
+    @classmethod
+    def from_lists(
+        cls,
+        label: str,
+        lists: Iterable[tuple[ListKey, bool, str, Sequence[Record | bytes]]],
+        bodies: dict[bytes, bytes] | None = None,
+    ) -> Side:
+        """A snapshot read a list at a time (a file): each record kept as its canonical JSON
+        (given so, or made here), read back only when it differs, so that two large files
+        compared stay small; two sides given one ``bodies`` keep a record both hold once."""
+        bodies = {} if bodies is None else bodies
+        reads: dict[ListKey, ListRead] = {}
+        for key, ok, why, listed in lists:
+            hashes = set()
+            for record in listed:
+                body = record if isinstance(record, bytes) else canonical(record)
+                digest = body_hash(body)
+                bodies.setdefault(digest, body)
+                hashes.add(digest)
+            reads[key] = ListRead(ok, why, frozenset(hashes))
+        return cls(label, reads, lambda digest: json.loads(bodies[digest]))
 
     def records(self, key: ListKey) -> Iterator[Record]:
         read = self.reads.get(key)

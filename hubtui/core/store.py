@@ -365,6 +365,11 @@ def record_hash(record: Mapping[str, Any]) -> bytes:
     return _digest(canonical(record))
 
 
+def body_hash(body: bytes) -> bytes:
+    """:func:`record_hash` of a record's canonical JSON, already made."""
+    return _digest(body)
+
+
 def _digest(body: bytes) -> bytes:
     return hashlib.blake2b(body, digest_size=16).digest()
 

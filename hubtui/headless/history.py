@@ -317,15 +317,21 @@ def _diff_table(found: list[Difference]) -> Table:
 
 
 def diff_files(args: argparse.Namespace) -> tuple[Table, int]:
+    """Two snapshot files compared, each read a list at a time and kept compact."""
     from hubtui.core.diff import Side, compare
-    from hubtui.core.history import SnapshotFileError, read_snapshot_file
+    from hubtui.core.history import SnapshotFileError, snapshot_file_lists
 
     first, second = args.items
     try:
-        before, after = read_snapshot_file(Path(first)), read_snapshot_file(Path(second))
+        sides = []
+        servers = []
+        bodies: dict[bytes, bytes] = {}  # a record both files hold, kept once
+        for name in (first, second):
+            manifest, lists = snapshot_file_lists(Path(name), compact=True)
+            sides.append(Side.from_lists(name, lists, bodies))
+            servers.append((str(manifest.get("server", "")), str(manifest.get("profile", ""))))
     except SnapshotFileError as error:
         raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
-    servers = [(s.origin, s.profile or "") for s in (before, after)]
     if servers[0] != servers[1]:
         named = [f"{inert(o)}{f' (profile {inert(p)})' if p else ''}" for o, p in servers]
         print(
@@ -333,7 +339,7 @@ def diff_files(args: argparse.Namespace) -> tuple[Table, int]:
             "what differs below includes what differs between the servers.",
             file=sys.stderr,
         )
-    old, new = Side.from_snapshot(before, first), Side.from_snapshot(after, second)
+    old, new = sides
     return _answer(compare(old, new), old, new)
 
 

@@ -143,7 +143,7 @@ def test_a_snapshot_of_another_server_is_not_compared(
     assert "kept as snapshot #1" in err  # incomplete: the demo has a project that cannot be read
     status, out, err = run(capsys, "--base-url", f"{server}/b", "diff", "--since", "#1")
     assert status == 2
-    assert "snapshot #1 is of " in err
+    assert f"snapshot #1 is not of this server: its server is {server!r}, this run's " in err
     assert "hubtui compares a server only with itself" in err
     assert out == ""
 
