@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 
 from hubtui.api import HubClient
-from hubtui.core.diff import Side, compare
+from hubtui.core.history.diff import Side, compare
 from hubtui.core.store import ListKey, Snapshot, Store, now
 from hubtui.demo import DEMO_TOKEN, DemoSize, DemoStore, Faults, create_app
 

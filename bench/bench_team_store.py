@@ -29,7 +29,7 @@ from pathlib import Path
 from bench.bench_store import read_users
 from bench.harness import hubtui_command, running_demo_server
 from bench.postgres import PostgresServer, running_postgres
-from hubtui.core.diff import Side, compare
+from hubtui.core.history.diff import Side, compare
 from hubtui.core.store import ListKey, Snapshot, Store, now
 from hubtui.demo import DEMO_TOKEN
 

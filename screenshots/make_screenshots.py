@@ -13,7 +13,7 @@ from pathlib import Path
 
 from hubtui.cli import demo_connector
 from hubtui.config import Settings
-from hubtui.core.stored import Keeper
+from hubtui.core.store.keeper import Keeper
 from hubtui.tui.app import HubTuiApp
 
 HERE = Path(__file__).parent

@@ -212,10 +212,10 @@ class StoreAt:
 def open_target(target: str, *, read_only: bool = False) -> Store:
     """A store by its file or its team address (what a process of its own is given), opened
     as hubtui opens it."""
-    from hubtui.core.stored import open_store
+    from hubtui.core.store import open_store
 
-    team = target if target.startswith("postgresql://") else None
-    return open_store(Path(target), team, read_only=read_only)
+    where = target if target.startswith("postgresql://") else Path(target)
+    return open_store(where, read_only=read_only)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -19,8 +19,8 @@ import httpx
 
 from hubtui.api.errors import NOT_KEPT_HEADER, STORE_UNREADABLE_HEADER
 from hubtui.api.paths import Read, read_of
-from hubtui.core.store import ListKey, Store, StoreError, StorePort
-from hubtui.core.stored import stored_words
+from hubtui.core.store import ListKey, Store, StoreError, open_store
+from hubtui.core.store.keeper import stored_words
 
 __all__ = ["OFFLINE_TOKEN", "StoredAnswers", "open_offline"]
 
@@ -32,7 +32,7 @@ class StoredAnswers(httpx.AsyncBaseTransport):
     """Answers reads from the store of one server and profile; refuses every change."""
 
     def __init__(
-        self, store: StorePort, origin: str, profile: str | None, *, at: int | None = None
+        self, store: Store, origin: str, profile: str | None, *, at: int | None = None
     ) -> None:
         self.store = store
         self.origin = origin
@@ -160,4 +160,4 @@ def open_offline(
 ) -> StoredAnswers:
     """The stored answers of a server (``at``: as snapshot ``at`` read them), its store opened
     read only (:class:`StoreError` when it cannot be)."""
-    return StoredAnswers(Store.open(path, read_only=True), origin, profile, at=at)
+    return StoredAnswers(open_store(path, read_only=True), origin, profile, at=at)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from hubtui.core.files import open_reading
 
 if TYPE_CHECKING:
-    from hubtui.core.store import StorePort
+    from hubtui.core.store import Store
 
 __all__ = ["Copied", "Shared", "copy_history", "share_lines"]
 
@@ -46,7 +46,7 @@ def _cursor_key(where: str) -> str:
 
 
 def share_lines(
-    log_path: Path, team: StorePort, cursor: Path | None, *, everything: bool = False
+    log_path: Path, team: Store, cursor: Path | None, *, everything: bool = False
 ) -> Shared:
     """Copy the change log's lines written since the last copy into ``team``'s audit trail,
     each once; ``cursor`` is the file that remembers how far the last copy got (None, or
@@ -148,7 +148,7 @@ class Copied:
     lines: Shared
 
 
-def copy_history(local: StorePort, team: StorePort, change_log: Path | None) -> Copied:
+def copy_history(local: Store, team: Store, change_log: Path | None) -> Copied:
     """Copy the local store's snapshots and reviews and the change log's lines into the team
     store. Run twice, nothing doubles: a snapshot the team store holds (the same server,
     profile, time and scope) and a review it holds (the same server, hub, reviewer, times and

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from hubtui.core.offline import StoredAnswers
     from hubtui.core.review import Review
     from hubtui.core.store import ReviewInfo, SnapshotInfo, Store
-    from hubtui.core.stored import Keeper
+    from hubtui.core.store.keeper import Keeper
 
     #: Settings (the token read again) for a profile (None: the top-level settings).
     SettingsFor = Callable[[str | None], Settings]
@@ -619,7 +619,7 @@ def open_workspace(
 def keeper_of(settings: Settings, identity: Identity, *, demo: bool) -> Keeper:
     """The store of this server and profile (the demo API: a file of its own)."""
     from hubtui.core.places import default_store_path
-    from hubtui.core.stored import Keeper
+    from hubtui.core.store.keeper import Keeper
 
     return Keeper(
         default_store_path(demo=demo),

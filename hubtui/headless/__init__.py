@@ -13,7 +13,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from hubtui.core.store_engine import StoreError
+from hubtui.core.store.engines import StoreError
 from hubtui.headless.arguments import COMMANDS, HEADLESS, add_commands, file_pair
 from hubtui.headless.output import (
     BROKEN_PIPE,

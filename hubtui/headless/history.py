@@ -36,7 +36,7 @@ from hubtui.text import inert
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
-    from hubtui.core.diff import Difference, Side
+    from hubtui.core.history.diff import Difference, Side
     from hubtui.core.people import Progress
     from hubtui.core.store import Snapshot, SnapshotInfo, Store
     from hubtui.core.workspace import Workspace
@@ -57,7 +57,7 @@ def open_store(workspace: Workspace, *, read_only: bool = False) -> Store:
     """Where this server's snapshots and reviews are kept: the team store (``store_url``), or
     the local file; a store that cannot be used ends the command naming it."""
     from hubtui.core.store import StoreError
-    from hubtui.core.stored import open_store as opened
+    from hubtui.core.store import open_store as opened
 
     if workspace.settings.store == "off":
         raise Stop(
@@ -67,7 +67,7 @@ def open_store(workspace: Workspace, *, read_only: bool = False) -> Store:
         )
     try:
         assert workspace.store_path is not None, "a headless Workspace names its store"
-        return opened(workspace.store_path, workspace.team, read_only=read_only)
+        return opened(workspace.team or workspace.store_path, read_only=read_only)
     except StoreError as error:
         raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
 
@@ -318,8 +318,8 @@ def _diff_table(found: list[Difference]) -> Table:
 
 def diff_files(args: argparse.Namespace) -> tuple[Table, int]:
     """Two snapshot files compared, each read a list at a time and kept compact."""
-    from hubtui.core.diff import Side, compare
     from hubtui.core.history import SnapshotFileError, snapshot_file_lists
+    from hubtui.core.history.diff import Side, compare
 
     first, second = args.items
     try:
@@ -348,7 +348,7 @@ async def diff_command(
     client: HubClient,
     workspace: Workspace,
 ) -> tuple[Table, int]:
-    from hubtui.core.diff import Side, compare
+    from hubtui.core.history.diff import Side, compare
 
     items = list(args.items)
     if len(items) > 1:
@@ -380,7 +380,7 @@ async def diff_command(
 
 
 def _answer(found: list[Difference], old: Side, new: Side) -> tuple[Table, int]:
-    from hubtui.core.diff import Kind
+    from hubtui.core.history.diff import Kind
 
     changed = [d for d in found if d.kind is not Kind.NOT_COMPARED]
     unsure = len(found) - len(changed)
@@ -402,7 +402,7 @@ async def who_history(
 ) -> tuple[Table, int]:
     """``who QUERY --history``: the person's access in each snapshot kept, oldest first, so
     that "since when" is read down the rows."""
-    from hubtui.core.diff import Side
+    from hubtui.core.history.diff import Side
     from hubtui.core.people import PersonQuery
 
     query = PersonQuery(args.query)
@@ -518,7 +518,8 @@ def copy_command(args: argparse.Namespace, workspace: Workspace) -> int:
     """``store copy --to URL``: this machine's snapshots, reviews and change lines moved into a
     team store; run again, nothing doubles."""
     from hubtui.core.places import default_change_log_path
-    from hubtui.core.store import Store, StoreError
+    from hubtui.core.store import StoreError
+    from hubtui.core.store import open_store as opened
     from hubtui.core.team import copy_history
     from hubtui.store_address import store_url_problem
 
@@ -529,8 +530,8 @@ def copy_command(args: argparse.Namespace, workspace: Workspace) -> int:
     assert workspace.store_path is not None
     try:
         with (
-            Store.open(workspace.store_path, read_only=True) as local,
-            Store.open_url(args.to) as team,
+            opened(workspace.store_path, read_only=True) as local,
+            opened(args.to) as team,
         ):
             copied = copy_history(local, team, default_change_log_path())
     except StoreError as error:

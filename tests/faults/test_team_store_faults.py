@@ -15,9 +15,9 @@ import pytest
 import trustme
 
 from bench.postgres import OWNER, PostgresServer
-from hubtui.core import stored
 from hubtui.core.store import ListKey, Snapshot, Store, StoreError, now
-from hubtui.core.stored import Keeper
+from hubtui.core.store import keeper as stored
+from hubtui.core.store.keeper import Keeper
 from tests.conftest import free_port, running_demo_server
 from tests.headless.conftest import headless_env, run
 

@@ -30,12 +30,13 @@ from hubtui.core.emails import email_problem
 from hubtui.core.files import FileRefused, read_bounded, write_new
 from hubtui.core.history import SnapshotFileError, read_snapshot_file
 from hubtui.core.names import match_hub
-from hubtui.core.store import SCHEMA, ListKey, Store, StoreError, origin_of
+from hubtui.core.store import SCHEMA, ListKey, Store, StoreError
 from hubtui.core.words import when, when_both
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from hubtui.demo.data import DemoHub
 from hubtui.headless.output import Stop
 from hubtui.headless.tables import resolve_hub
+from hubtui.hosts import server_identity as origin_of
 from hubtui.tui.record_view import Column, RecordView, Row
 from hubtui.tui.screens.exchange import _body
 from tests.conftest import DEMO_URL, run_main

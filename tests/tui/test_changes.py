@@ -10,7 +10,7 @@ import httpx
 
 from hubtui import demo
 from hubtui.api import HubClient
-from hubtui.core.stored import Keeper
+from hubtui.core.store.keeper import Keeper
 from hubtui.tui.screens.changes import ChangesScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.widgets.chrome import AccessPanel

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from hubtui.core.stored import Keeper
+from hubtui.core.store.keeper import Keeper
 from hubtui.tui.screens.hub_detail import HubDetailScreen
 from hubtui.tui.screens.hubs import HubListScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen

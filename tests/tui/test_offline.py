@@ -9,7 +9,7 @@ from typing import Any
 from hubtui.api import HubClient
 from hubtui.core.offline import OFFLINE_TOKEN, StoredAnswers
 from hubtui.core.store import Store
-from hubtui.core.stored import Keeper
+from hubtui.core.store.keeper import Keeper
 from hubtui.demo import DemoStore
 from hubtui.tui.app import HubTuiApp
 from tests.tui.conftest import DEMO_URL, press, running, screen_words, settle, type_text

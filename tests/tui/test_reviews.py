@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from hubtui.core.stored import Keeper
+from hubtui.core.store.keeper import Keeper
 from hubtui.demo import DemoStore
 from hubtui.tui.screens.batch import StagedScreen
 from hubtui.tui.screens.hub_people import HubPeopleScreen

@@ -10,7 +10,7 @@ from typing import Any
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hubtui.core.store import ListKey, Store
-from hubtui.core.stored import Keeper
+from hubtui.core.store.keeper import Keeper
 from hubtui.demo import DemoStore, Faults, create_app
 from hubtui.tui.screens.hubs import HubListScreen
 from tests.faults.test_injection import assert_inert

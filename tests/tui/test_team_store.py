@@ -13,7 +13,7 @@ from textual.widgets import OptionList
 
 from bench.postgres import OWNER, PostgresServer
 from hubtui.core.store import Store
-from hubtui.core.stored import Keeper
+from hubtui.core.store.keeper import Keeper
 from hubtui.demo import DemoStore
 from hubtui.tui.screens.batch import StagedScreen
 from hubtui.tui.screens.change_log import ChangeLogScreen

@@ -328,7 +328,7 @@ async def test_every_list_a_search_reads_is_kept_for_offline(tmp_path: Path) -> 
     import subprocess
 
     from bench.harness import hubtui_command
-    from hubtui.core.stored import Keeper
+    from hubtui.core.store.keeper import Keeper
 
     data = tmp_path / "data"
     keeper = Keeper(data / "demo" / "store.sqlite3", "demo", None, "all")

@@ -10,13 +10,13 @@ import httpx
 import pytest
 
 from hubtui.api import HubClient
-from hubtui.core.diff import Kind, Side, compare
 from hubtui.core.history import (
     SnapshotFileError,
     read_snapshot_file,
     take_snapshot,
     write_snapshot_file,
 )
+from hubtui.core.history.diff import Kind, Side, compare
 from hubtui.core.store import ListKey, Snapshot, Store
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app, last_week
 from tests.conftest import DEMO_URL

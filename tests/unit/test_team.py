@@ -11,7 +11,7 @@ import pytest
 
 from hubtui.core import team as team_module
 from hubtui.core.store import Store, StoreError
-from hubtui.core.stored import Keeper
+from hubtui.core.store.keeper import Keeper
 from hubtui.core.team import share_lines, waiting
 from hubtui.store_address import store_url_problem
 from tests.conftest import change_line, free_port

@@ -16,7 +16,7 @@ from hubtui.cli import demo_connector
 from hubtui.config import Settings
 from hubtui.core.batches import Intent, Wanted, prepare
 from hubtui.core.store import Store
-from hubtui.core.stored import Keeper
+from hubtui.core.store.keeper import Keeper
 from hubtui.core.workspace import NoSnapshots, Workspace, open_workspace
 from tests.conftest import change_line, free_port
 

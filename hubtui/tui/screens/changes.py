@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.content import Content
 
-from hubtui.core.diff import Difference, Kind, Side, compare
 from hubtui.core.history import take_snapshot
+from hubtui.core.history.diff import Difference, Kind, Side, compare
 from hubtui.text import inert
 from hubtui.tui.messages import OpenProject
 from hubtui.tui.present import amount
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
     from hubtui.core.people import Progress
     from hubtui.core.store import SnapshotInfo
-    from hubtui.core.stored import Keeper
+    from hubtui.core.store.keeper import Keeper
 
 CHANGE_COLUMNS = (
     Column("mark", "±", width=2, priority=0, keep=True),

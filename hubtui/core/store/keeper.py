@@ -15,9 +15,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from hubtui.core.store import ListKey, Snapshot, Store, StoreError
+from hubtui.core.store import ListKey, Snapshot, Store, StoreError, open_store
 
-__all__ = ["Keeper", "StoredHub", "StoredList", "open_store", "stored_words"]
+__all__ = ["Keeper", "StoredHub", "StoredList", "stored_words"]
 
 _T = TypeVar("_T")
 
@@ -166,7 +166,7 @@ class Keeper:
         if self.setting == "off" or not self.path.exists():
             return None
         try:
-            with Store.open(self.path, read_only=True) as store:
+            with open_store(self.path, read_only=True) as store:
                 found = store.latest(self.origin, self.profile, ListKey("hubs"))
         except StoreError as error:
             self.problem = str(error)
@@ -181,7 +181,7 @@ class Keeper:
         with self._lock:
             try:
                 if self._store is None:
-                    self._store = Store.open(self.path)
+                    self._store = open_store(self.path)
                 self._store.save_latest(self.origin, self.profile, key, records)
             except StoreError as error:
                 self.problem = str(error)
@@ -201,10 +201,10 @@ class Keeper:
         """A connection of its own to where snapshots and reviews are kept (the team store, or
         the file); close it. A team store that failed a moment ago is not asked again."""
         if self.team is None:
-            return open_store(self.path, None, read_only=read_only)
+            return open_store(self.path, read_only=read_only)
         self._unless_down()
         try:
-            return Store.open_url(self.team, read_only=read_only)
+            return open_store(self.team, read_only=read_only)
         except StoreError as error:
             self._down(error)
             raise
@@ -224,7 +224,7 @@ class Keeper:
             self._unless_down()
             try:
                 if self._team_store is None:
-                    self._team_store = Store.open_url(self.team)
+                    self._team_store = open_store(self.team)
                 found = use(self._team_store)
             except StoreError as error:
                 if self._team_store is not None:
@@ -244,11 +244,3 @@ class Keeper:
             if self._team_store is not None:
                 self._team_store.close()
                 self._team_store = None
-
-
-def open_store(path: Path, team: str | None, *, read_only: bool = False) -> Store:
-    """The store snapshots and reviews are kept in: the team's on PostgreSQL when ``team`` is
-    set, else the local file (:class:`StoreError` says why it cannot be used)."""
-    if team is not None:
-        return Store.open_url(team, read_only=read_only)
-    return Store.open(path, read_only=read_only)

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from hubtui.core.store_engine import Rows, StoreError
+from hubtui.core.store.engines import Rows, StoreError
 from hubtui.store_address import PASSWORD_HELD, store_url_problem
 
 if TYPE_CHECKING:

@@ -1,0 +1,146 @@
+"""What a store keeps, as values: which list (:class:`ListKey`), what a snapshot read, what the
+store says of itself and of a review, and a record's identity (the hash of its canonical JSON)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, order=True)
+class ListKey:
+    """Which list: ``hubs`` (hub and project empty), ``hub`` (one hub), ``projects`` (a hub's),
+    ``users`` (a project's)."""
+
+    kind: str
+    hub: str = ""
+    project: str = ""
+
+
+@dataclass(frozen=True)
+class ListRead:
+    """One list in a snapshot: read (``ok``) with these records, or not, and why."""
+
+    ok: bool
+    why: str = ""
+    hashes: frozenset[bytes] = frozenset()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a snapshot read, before it is written: every list, read or not."""
+
+    origin: str
+    profile: str
+    scope: str
+    """``all hubs`` or the hubs named."""
+    taken: str
+    lists: Mapping[ListKey, tuple[bool, str, Sequence[Mapping[str, Any]]]]
+    """Each list: whether it was read, why not, and its records as sent."""
+
+    def counts(self) -> dict[str, int]:
+        """Hubs whose projects were asked for, projects whose users were, lists not read, and
+        users read (one a project they are in)."""
+        return {
+            "hubs": sum(1 for key in self.lists if key.kind == "projects"),
+            "projects": sum(1 for key in self.lists if key.kind == "users"),
+            "not_read": sum(1 for ok, _, _ in self.lists.values() if not ok),
+            "users": sum(len(r) for k, (_, _, r) in self.lists.items() if k.kind == "users"),
+        }
+
+
+@dataclass(frozen=True)
+class SnapshotInfo:
+    id: int
+    taken: str
+    origin: str
+    profile: str
+    scope: str
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def short(self) -> str:
+        """``#3 (2026-11-17 14:02)``."""
+        return f"#{self.id} ({self.taken.replace('T', ' ')[:16]})"
+
+    @property
+    def label(self) -> str:
+        """``#3 2026-11-17 14:02 UTC, all hubs (1,204 users, 2 projects not read)``."""
+        when = self.taken.replace("T", " ")[:16] + " UTC"
+        users = self.counts.get("users", 0)
+        missing = self.counts.get("not_read", 0)
+        lost = f", {missing} not read" if missing else ""
+        return f"#{self.id} {when}, {self.scope} ({users:,} users{lost})"
+
+
+@dataclass(frozen=True)
+class StoreInfo:
+    where: str
+    size: int
+    snapshots: int
+    records: int
+    lists: int
+    reviews: int = 0
+    audit: int = 0
+
+
+@dataclass(frozen=True)
+class ReviewInfo:
+    """A kept review, without its rows (:meth:`Store.review_rows`)."""
+
+    hub: str
+    hub_name: str
+    reviewer: str
+    started: str
+    ended: str
+    batch: str
+    criteria: str
+    id: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    """How many rows of each decision."""
+    origin: str = ""
+    profile: str = ""
+
+
+def canonical(record: Mapping[str, Any]) -> bytes:
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def record_hash(record: Mapping[str, Any]) -> bytes:
+    """The identity of a record: a hash of its canonical JSON (16 bytes)."""
+    return _digest(canonical(record))
+
+
+def body_hash(body: bytes) -> bytes:
+    """:func:`record_hash` of a record's canonical JSON, already made."""
+    return _digest(body)
+
+
+def _digest(body: bytes) -> bytes:
+    return hashlib.blake2b(body, digest_size=16).digest()
+
+
+def _text(value: object) -> str:
+    """A kept value read back as text, whatever the file holds (a number, bytes, nothing)."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return "" if value is None else str(value)
+
+
+def _inflate(body: object, limit: int, zdict: bytes | None = None) -> bytes:
+    """``body`` decompressed; ValueError says why not: larger than ``limit`` once inflated (a
+    kept list never inflates without bound), or not what the store writes."""
+    if not isinstance(body, bytes):
+        raise ValueError("it is not compressed data")
+    unpacker = zlib.decompressobj(zdict=zdict) if zdict is not None else zlib.decompressobj()
+    try:
+        inflated = unpacker.decompress(body, limit + 1)
+    except zlib.error as error:
+        raise ValueError(f"it cannot be decompressed: {error}") from None
+    if len(inflated) > limit or unpacker.unconsumed_tail:
+        raise ValueError(f"it inflates past {limit / 1e6:,.0f} MB, the most hubtui reads back")
+    return inflated
