@@ -9,7 +9,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, ClassVar, Self
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, RootModel, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    PlainSerializer,
+    RootModel,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+    model_validator,
+)
 from pydantic.alias_generators import to_pascal
 
 from hubtui.api.identity import KNOWN_ROLES
@@ -179,11 +188,11 @@ class Image(ApiModel):
     id: int | str | None = None
     name: str | None = None
     size: int | None = None
-    date: datetime | None = None
+    date: DateTime | None = None
     url: str | None = None
-    url_expiration: datetime | None = None
+    url_expiration: DateTime | None = None
     thumbnail_url: str | None = None
-    thumbnail_url_expiration: datetime | None = None
+    thumbnail_url_expiration: DateTime | None = None
 
 
 class Hub(ApiModel):
@@ -199,11 +208,12 @@ class Hub(ApiModel):
     display_name: str = ""
     author: UserSummary | None = None
     image: Image | None = None
-    creation_date: datetime | None = None
+    creation_date: DateTime | None = None
     region_summary: RegionSummary | None = None
     number_of_users: int | None = None
     number_of_projects: int | None = None
-    is_user_entra_id_sso_restricted: bool = False
+    is_user_entra_id_sso_restricted: bool | None = None
+    """None: not sent (never shown as "no")."""
     restricted_tenant_id: str | None = None
     restricted_tenant_domain: str | None = None
     _repeated = ("region_summary",)
@@ -250,10 +260,10 @@ class Project(ApiModel):
     name: str
     author: UserSummary | None = None
     image: Image | None = None
-    creation_date: datetime | None = None
+    creation_date: DateTime | None = None
     number: str | None = None
-    start_date: datetime | None = None
-    end_date: datetime | None = None
+    start_date: DateTime | None = None
+    end_date: DateTime | None = None
     project_status: str | None = None
     project_access: str | None = None
     project_control_source: str | None = None
@@ -271,22 +281,66 @@ class SentRecord(RootModel[dict[str, Any]]):
     snapshot keeps, read without validating (or rebuilding) every field."""
 
 
+class SentDateTime(datetime):
+    """A date-time read from the text a server sent, keeping that text: what is printed as sent
+    is the text itself (``…29.1234567Z``, ``…22.0Z``), never the date written again."""
+
+    sent: str
+
+
+def _kept(moment: datetime, text: str) -> SentDateTime:
+    kept = SentDateTime(
+        moment.year,
+        moment.month,
+        moment.day,
+        moment.hour,
+        moment.minute,
+        moment.second,
+        moment.microsecond,
+        moment.tzinfo,
+        fold=moment.fold,
+    )
+    kept.sent = text
+    return kept
+
+
+def _sent_text(value: Any) -> Any:
+    """A value printed as sent: a date-time's own text, anything else as it is."""
+    if isinstance(value, SentDateTime):
+        return value.sent
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return value
+
+
+def _date_time(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    moment = handler(value)  # pydantic's own reading of a date-time
+    if isinstance(value, str) and isinstance(moment, datetime):
+        return _kept(moment, value)
+    return moment
+
+
+#: A date-time field: a ``datetime`` as pydantic reads one, printed as the text sent.
+DateTime = Annotated[datetime, WrapValidator(_date_time), PlainSerializer(_sent_text)]
+
+
 def _moment(value: Any) -> Any:
     """A date-time as sent: read when it can be (ISO 8601), kept as the text sent when it
     cannot (it then says "unknown", never "never" and never "now")."""
     if isinstance(value, str):
         text = value.strip()
         try:
-            return datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+            moment = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
         except ValueError:
             return value
+        return _kept(moment, value)
     return value
 
 
 #: A date-time a server sent: a ``datetime``, or None (null: never), or whatever else it sent
 #: (text that is no date, a number…), kept as sent and read as unknown: a value of the wrong
-#: kind costs nobody their row. Absent stays absent (``as_sent``).
-Moment = Annotated[Any, BeforeValidator(_moment)]
+#: kind costs nobody their row. Absent stays absent (``as_sent``); a date prints as its text.
+Moment = Annotated[Any, BeforeValidator(_moment), PlainSerializer(_sent_text)]
 
 
 class HubUser(ApiModel):

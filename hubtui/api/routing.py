@@ -241,5 +241,13 @@ class Routes:
         if key not in self._routes:
             async with self._locks.setdefault(key, asyncio.Lock()):
                 if key not in self._routes:
-                    await fetch()
+                    answered = await fetch()
+                    if key not in self._routes:  # the server answered another hub's Id
+                        from hubtui.api.errors import InvalidResponseError
+
+                        other = getattr(answered, "id", None)
+                        raise InvalidResponseError(
+                            operation=f"get hub {key!r}",
+                            problem=f"it answered a hub whose Id is {other!r}, not {key!r}",
+                        )
         return self._routes[key]

@@ -194,7 +194,8 @@ def hub_facts(
             f"{amount(hub.number_of_projects, 'project')}",
         )
     )
-    sso = "yes" if hub.is_user_entra_id_sso_restricted else "no"
+    restricted = hub.is_user_entra_id_sso_restricted
+    sso = "not sent" if restricted is None else "yes" if restricted else "no"
     tenant = ""
     if hub.restricted_tenant_domain or hub.restricted_tenant_id:
         tenant = (

@@ -206,7 +206,7 @@ async def resolve_hub(client: HubClient, given: str) -> Hub:
     (:func:`hubtui.core.names.match_hub`, the app's rule too)."""
     import asyncio
 
-    from hubtui.api import HubError, NotFoundError
+    from hubtui.api import HubError, InvalidResponseError, NotFoundError
 
     # By Name and by Id both: a value that is one hub's Id and another's Name names neither.
     by_name, by_id = await asyncio.gather(
@@ -214,8 +214,8 @@ async def resolve_hub(client: HubClient, given: str) -> Hub:
     )
     looked: list[Hub] = []
     for answer in (by_name, by_id):
-        if isinstance(answer, NotFoundError):
-            continue
+        if isinstance(answer, NotFoundError | InvalidResponseError):
+            continue  # not found, or an answer not understood (no Id): the list says
         if isinstance(answer, HubError):
             # A server that refuses a Name as an Id (400) still answered by Name.
             if answer is by_id and not isinstance(by_name, BaseException):
