@@ -192,6 +192,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="answer the hub-user operations 404 and 405, as a server without them does",
     )
     server.add_argument(
+        "--no-project-list",
+        action="store_true",
+        help="answer a hub's project list 404, as the published document (which has none) does",
+    )
+    server.add_argument(
         "--refuse-with-code",
         metavar="CODE",
         help="answer every call 409 with this Code (e.g. USER_PROFILE_NOT_CREATED)",
@@ -403,6 +408,7 @@ def run_demo_server(args: argparse.Namespace) -> int:
         redirect_to=args.redirect_to,
         refuse_with_code=args.refuse_with_code,
         no_hub_users=args.no_hub_users,
+        projects_listing_status=404 if args.no_project_list else None,
         seed=args.seed,
     )
     app = create_app(DemoStore(size), faults)

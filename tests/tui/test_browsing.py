@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from textual.widgets import Input
 
 from hubtui.demo import DemoSize, DemoStore, Faults
 from hubtui.tui.screens.help import HelpScreen
@@ -553,3 +554,20 @@ async def test_a_large_project_shows_its_first_rows_while_the_rest_is_read(
         release.set()
         await settle(pilot)
         assert "5,000 users · 4,500 members · 500 limited readers" in screen_words(pilot)
+
+
+async def test_the_project_id_prompt_takes_digits_and_leaves_the_screen_s_keys_to_it() -> None:
+    """Against a server with no project list (the published document has none), the prompt
+    has the focus: a project id goes in, and P still opens the hub's people (before: it typed
+    a "P" into the prompt)."""
+    from hubtui.tui.screens.hub_people import HubPeopleScreen
+
+    async with running(size=(80, 24), faults=Faults(projects_listing_status=404)) as pilot:
+        await press(pilot, "enter")
+        assert "cannot list a hub's projects" in screen_words(pilot)
+        await press(pilot, "P")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, HubPeopleScreen)
+        await press(pilot, "escape")
+        prompt = pilot.app.screen.query_one("#project-id", Input)
+        assert prompt.value == ""  # nothing of the P was typed

@@ -40,6 +40,20 @@ COMPACT_BELOW_ROWS = 24
 NO_PROJECT_LISTING = (404, 405, 501)
 
 
+class ProjectIdInput(Input):
+    """Where a project id is typed: digits go in; any other key is the screen's (``P``, ``w``,
+    ``D``…), so that the prompt a server without a project list opens never eats them."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return character is not None and character.isdigit()
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.is_printable and not (event.character or "").isdigit():
+            # Not a digit: not typed (Input's own handler is skipped), and it goes on up to
+            # the screen's keys.
+            event.prevent_default()
+
+
 class HubDetailScreen(Marking, ListScreen["list[Project] | None"]):
     """One hub: its names side by side, region, author, dates, restrictions; its projects."""
 
@@ -97,7 +111,7 @@ class HubDetailScreen(Marking, ListScreen["list[Project] | None"]):
             yield Static(id="hub-display-name", classes="name-card")
         with VerticalScroll(id="hub-facts-box"):
             yield Static(id="hub-facts")
-        yield Input(placeholder="Project id, then enter", id="project-id")
+        yield ProjectIdInput(placeholder="Project id (digits), then enter", id="project-id")
         yield RecordTable(PROJECT_COLUMNS, id="records", empty_text="This hub has no projects.")
 
     def start(self) -> None:

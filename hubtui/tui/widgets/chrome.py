@@ -26,6 +26,7 @@ FOOTER_ORDER = (
     "apply",
     "filter",
     "who",
+    "people",
     "go_to_hub",
     "edit",
     "add",
