@@ -114,7 +114,11 @@ class _DemoApi:
             return problem(
                 404, "Hub not found", f"No hub has the id {request.path_params['hub_id']!r}."
             )
-        return _json(self._hub(hub, _origin(request)))
+        # The published document: by Id, the hub with the asking user's permissions
+        # (HubDetailWithUserPermissions); in the list and by name, without (HubDetail).
+        return _json(
+            self._hub(hub, _origin(request)) | {"RequestingUserPermissions": {"Role": "Admin"}}
+        )
 
     async def hub_by_name(self, request: Request) -> Response:
         _check_token(request)
@@ -330,7 +334,6 @@ class _DemoApi:
             "Name": hub.name,
             "DisplayName": hub.display_name or hub.name,
             "Author": self._user(self.store.users[hub.author_id]),
-            "Image": None,
             "CreationDate": _iso(hub.created),
             "RegionSummary": {
                 "Location": region.location,
@@ -342,7 +345,6 @@ class _DemoApi:
             "IsUserEntraIdSsoRestricted": hub.sso_restricted,
             "RestrictedTenantId": hub.tenant_id,
             "RestrictedTenantDomain": hub.tenant_domain,
-            "RequestingUserPermissions": {"Role": "Admin"},
         }
         if self.faults.omit_new_fields:
             del body["DisplayName"]
