@@ -78,6 +78,9 @@ async def _query(
         projects = await client.list_projects(hub.id)
         table = projects_table(projects, f"no projects in hub {inert(hub.name)}")
         return table, OK if projects else NOTHING
+    if command == "users" and args.format in ("json", "jsonl"):
+        assert hub is not None
+        return await _users_as_sent(args, client, hub)
     if command == "users":
         assert hub is not None
         users = list(await client.list_project_users(hub.id, args.project))
@@ -97,6 +100,24 @@ async def _query(
         )
         return table, OK if users else NOTHING
     return await _who(args, client, settings, hub)
+
+
+async def _users_as_sent(
+    args: argparse.Namespace, client: HubClient, hub: Hub
+) -> tuple[Table, int]:
+    """``users --format json|jsonl``: each record as the server sent it (its JSON value, never
+    a model written back), read once from the bytes; ``--limited`` and ``--members`` choose by
+    ``IsLimited`` as sent (neither takes a record that does not say)."""
+    sent = [record.root for record in await client.list_project_users_as_sent(hub.id, args.project)]
+    which = "users"
+    if args.limited:
+        sent, which = [r for r in sent if r.get("IsLimited") is True], "limited readers"
+    elif args.members:
+        sent, which = [r for r in sent if r.get("IsLimited") is False], "direct members"
+    table = Table(
+        (), sent, lambda record: (), list, empty=f"no {which} in project {inert(args.project)}"
+    )
+    return table, OK if sent else NOTHING
 
 
 async def _project_name(client: HubClient, hub: Hub, project_id: str) -> str | None:

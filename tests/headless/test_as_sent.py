@@ -113,3 +113,16 @@ async def test_a_hub_answered_under_another_id_is_the_client_s_own_error_never_a
     async with HubClient(DEMO_URL, token=DEMO_TOKEN, transport=transport) as client:
         with pytest.raises(InvalidResponseError, match="answered a hub whose Id is"):
             await client.list_hub_users(ACME_ID)
+
+
+def test_a_project_s_users_as_json_lines_are_the_json_values_sent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each record printed is the server's JSON value: 7.0 stays 7.0 (a model would write 7)."""
+    with serving(changing("users", "DefaultFilterTemplateId", 7.0)) as url:
+        argv = ("--base-url", url, "users", "acme-build", "1001", "--format", "jsonl")
+        status, out, err = run(capsys, *argv)
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines
+    assert all('"DefaultFilterTemplateId": 7.0' in line for line in lines)
