@@ -34,34 +34,75 @@ writer takes the store to itself, and its errors.
 
 from __future__ import annotations
 
-from pathlib import Path
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from hubtui.core.changes.log import now
-from hubtui.core.places import default_store_path
-from hubtui.core.store.engines import Engine, Rows, SQLiteEngine, StoreError
-from hubtui.core.store.records import (
-    ListKey,
-    ListRead,
-    ReviewInfo,
-    Snapshot,
-    SnapshotInfo,
-    StoreInfo,
-    body_hash,
-    canonical,
-    record_hash,
-)
-from hubtui.core.store.repository import Store
-from hubtui.core.store.schema import (
-    MIGRATIONS,
-    REVIEW_COLUMNS,
-    REVIEW_HEAD,
-    SCHEMA,
-    Migration,
-    applied,
-    migrate,
-    pending,
-    schema_of,
-)
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from hubtui.core.changes.log import now
+    from hubtui.core.places import default_store_path
+    from hubtui.core.store.engines import Engine, Rows, SQLiteEngine, StoreError
+    from hubtui.core.store.records import (
+        ListKey,
+        ListRead,
+        ReviewInfo,
+        Snapshot,
+        SnapshotInfo,
+        StoreInfo,
+        body_hash,
+        canonical,
+        record_hash,
+    )
+    from hubtui.core.store.repository import Store
+    from hubtui.core.store.schema import (
+        MIGRATIONS,
+        REVIEW_COLUMNS,
+        REVIEW_HEAD,
+        SCHEMA,
+        Migration,
+        applied,
+        migrate,
+        pending,
+        schema_of,
+    )
+
+# Each name is imported when first asked for: the error a front end catches (StoreError) costs
+# no part of the store (sqlite3, zlib, the repository) before the store is used.
+_EXPORTS: dict[str, str] = {
+    "now": "hubtui.core.changes.log",
+    "default_store_path": "hubtui.core.places",
+    **dict.fromkeys(("Engine", "Rows", "SQLiteEngine", "StoreError"), "hubtui.core.store.engines"),
+    **dict.fromkeys(
+        (
+            "ListKey",
+            "ListRead",
+            "ReviewInfo",
+            "Snapshot",
+            "SnapshotInfo",
+            "StoreInfo",
+            "body_hash",
+            "canonical",
+            "record_hash",
+        ),
+        "hubtui.core.store.records",
+    ),
+    "Store": "hubtui.core.store.repository",
+    **dict.fromkeys(
+        (
+            "MIGRATIONS",
+            "REVIEW_COLUMNS",
+            "REVIEW_HEAD",
+            "SCHEMA",
+            "Migration",
+            "applied",
+            "migrate",
+            "pending",
+            "schema_of",
+        ),
+        "hubtui.core.store.schema",
+    ),
+}
 
 __all__ = [
     "MIGRATIONS",
@@ -97,6 +138,15 @@ def open_store(where: Path | str, *, read_only: bool = False) -> Store:
     """The one way a store is opened: a file (a path), or a team's on PostgreSQL (its
     ``store_url``); migrated unless ``read_only``. :class:`StoreError` names it and says why it
     cannot be used."""
+    from hubtui.core.store.repository import Store
+
     if isinstance(where, str):
         return Store.open_url(where, read_only=read_only)
     return Store.open(where, read_only=read_only)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'hubtui.core.store' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
