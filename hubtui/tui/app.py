@@ -19,6 +19,7 @@ from textual.content import Content
 from textual.filter import LineFilter
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
+from textual.worker import Worker, WorkerState
 
 from hubtui.core.workspace import Workspace
 from hubtui.text import inert
@@ -197,6 +198,14 @@ class HubTuiApp(WorkspaceActions):
     async def on_unmount(self) -> None:
         self.ending.uninstall()
         await self.workspace.close()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The app's own workers (a reconnect, the reviews kept, a snapshot) that fail in a way
+        nobody expected: logged and said in the one wording; the app keeps running."""
+        if event.state is WorkerState.ERROR and event.worker.node is self:
+            error = event.worker.error
+            logger.error("worker %s failed", event.worker.name, exc_info=error)
+            self.notify(bug_sentence(error), severity="error", markup=False)
 
     def on_worker_failed(self, message: WorkerFailed) -> None:
         """A screen's worker failed in a way nobody expected: logged, said in one wording, and

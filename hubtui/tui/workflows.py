@@ -248,7 +248,7 @@ class WorkspaceActions(App[None]):
     def on_reconnect(self, message: Reconnect) -> None:
         self.reconnect(message.profile, fresh_start=message.fresh_start)
 
-    @work(exclusive=True, group="reconnect")
+    @work(exclusive=True, group="reconnect", exit_on_error=False)
     async def reconnect(self, profile: str | None, *, fresh_start: bool) -> None:
         """Read the settings and the token again (for another profile, or the same one).
 

@@ -300,7 +300,9 @@ class StagedScreen(ListScreen[Preview]):
         count = len(batch.steps)
         if not count:
             if self.reviews:
-                self.run_worker(self._keep_reviews(None), group="review", exclusive=True)
+                self.run_worker(
+                    self._keep_reviews(None), group="review", exclusive=True, exit_on_error=False
+                )
                 return
             self.notify("Nothing to send: no row differs from the server.", markup=False)
             return
@@ -308,7 +310,9 @@ class StagedScreen(ListScreen[Preview]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.run_worker(self._send(batch), group="batch", exclusive=True)
+                self.run_worker(
+                    self._send(batch), group="batch", exclusive=True, exit_on_error=False
+                )
 
         if count > TYPE_THE_COUNT_ABOVE:
             self.app.push_screen(TypeCountScreen(count, words), answered)

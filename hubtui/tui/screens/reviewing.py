@@ -209,7 +209,12 @@ def offboard(screen: Any, email: str) -> None:
             f"Finding {inert(email, limit=60)} in every hub: the preview opens once read.",
             markup=False,
         )
-        screen.run_worker(_offboarding(screen, email, reason), group="offboard", exclusive=True)
+        screen.run_worker(
+            _offboarding(screen, email, reason),
+            group="offboard",
+            exclusive=True,
+            exit_on_error=False,
+        )
 
     screen.app.push_screen(ReasonPromptScreen(email), answered)
 

@@ -371,7 +371,12 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         if not self.view.indexed:
             # The function, not a coroutine: a worker the app never starts (it is quitting)
             # leaves no coroutine behind that was never awaited.
-            self.run_worker(self._index_rest, group="index", exclusive=True)  # type: ignore[arg-type]
+            self.run_worker(
+                self._index_rest,  # type: ignore[arg-type]
+                group="index",
+                exclusive=True,
+                exit_on_error=False,
+            )
 
     async def _index_rest(self) -> None:
         if self.view.total < FREEZE_AT_LEAST:
