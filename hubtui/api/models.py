@@ -329,11 +329,14 @@ def _moment(value: Any) -> Any:
     cannot (it then says "unknown", never "never" and never "now")."""
     if isinstance(value, str):
         text = value.strip()
-        try:
-            moment = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+        try:  # read straight into the kind that keeps the text (one step, not two)
+            moment = SentDateTime.fromisoformat(
+                text[:-1] + "+00:00" if text.endswith("Z") else text
+            )
         except ValueError:
             return value
-        return _kept(moment, value)
+        moment.sent = value
+        return moment
     return value
 
 
