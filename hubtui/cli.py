@@ -1,6 +1,6 @@
 """The ``hubtui`` command: the app, the app on the demo API, and the demo API server.
 
-Over 400 lines: the parser of every command and option, and the composition root (the Workspace,
+One idea: the parser of every command and option, and the composition root (the Workspace,
 the demo API, serve, demo-server).
 """
 

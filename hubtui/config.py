@@ -1,6 +1,6 @@
 """Settings: flags over environment (``HUBTUI_*``) over a TOML file in the user config directory.
 
-Over 400 lines: every setting, each source (flags, environment, config file, profiles) and the
+One idea: every setting, each source (flags, environment, config file, profiles) and the
 token rules in one place, so that one precedence holds for all.
 
 The file's top-level settings are the defaults; a ``[profiles.NAME]`` table overrides any of them

@@ -1,6 +1,6 @@
 """HubClient: one async method per operation of the contract.
 
-Over 400 lines: one method per operation of the contract, each with the plan a dry run prints.
+One idea: one method per operation of the contract, each with the plan a dry run prints.
 """
 
 from __future__ import annotations

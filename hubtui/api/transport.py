@@ -1,6 +1,6 @@
 """How one call reaches the server and comes back: the token, retries, throttling, deadlines.
 
-Over 400 lines: HTTP in one place: retries, deadlines, token gating, redirects and the request
+One idea: HTTP in one place: retries, deadlines, token gating, redirects and the request
 log.
 
 :class:`Transport` is what :class:`~hubtui.api.client.HubClient` sends through; the client

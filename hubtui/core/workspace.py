@@ -1,6 +1,6 @@
 """The Workspace: one server and profile, and everything hubtui works with for it.
 
-Over 400 lines: the Workspace is one object whose parts (client, change log, store, offline,
+One idea: the Workspace is one object whose parts (client, change log, store, offline,
 staged changes) change together on a reconnect, a profile switch or going offline.
 
 Both front ends work through one: the app is its shell (the Workspace is what its screens call

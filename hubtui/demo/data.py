@@ -1,6 +1,6 @@
 """The demo API's deterministic store: hubs, projects, users and whitelisted email domains.
 
-Over 400 lines: the demo's showcase and filler data, built deterministically in one place.
+One idea: the demo's showcase and filler data, built deterministically in one place.
 
 The showcase part is the same for every seed; the filler (``DemoSize``) follows the seed.
 Nothing here knows HTTP or the client: the server turns these records into wire JSON.

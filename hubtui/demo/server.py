@@ -1,6 +1,6 @@
 """The demo API: an ASGI app implementing the contract over a :class:`DemoStore`.
 
-Over 400 lines: every route of the demo API in one ASGI app, as one server is.
+One idea: every route of the demo API in one ASGI app, as one server is.
 
 It shares no code with the client, so the client is tested against an independent
 implementation. Faults (latency, error statuses, malformed or truncated bodies) are off unless

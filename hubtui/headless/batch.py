@@ -1,7 +1,7 @@
 """A batch file's rows applied (``hubtui apply FILE.csv``, read by :mod:`hubtui.headless.apply`)
 and ``hubtui revert BATCH``: a batch previewed, asked, sent, written.
 
-Over 400 lines: apply and revert are one flow (the file read, the preview, the question, the
+One idea: apply and revert are one flow (the file read, the preview, the question, the
 sending, the results file); the engine itself is core.batch.
 
 The preview is printed grouped by project, each change as a difference and each row not sent

@@ -1,6 +1,6 @@
 """Access over time: `snapshot`, `diff` and `store`, on the store of what was read.
 
-Over 400 lines: the store's commands (snapshot, diff of the store or of two files, store, who
+One idea: the store's commands (snapshot, diff of the store or of two files, store, who
 --history) share how a snapshot is picked and said.
 """
 

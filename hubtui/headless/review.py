@@ -1,7 +1,7 @@
 """``review``, ``apply`` of its decisions, ``reviews`` and ``offboard``: an access review from the
 command line, kept as the evidence an auditor asks for.
 
-Over 400 lines: the four commands of a review share its file's columns, how a person's access is
+One idea: the four commands of a review share its file's columns, how a person's access is
 read for it, and how its outcome is said and kept.
 
 ``review HUB`` writes the decisions file: every project membership of each person who needs a

@@ -3,7 +3,7 @@
 The model behind :class:`~hubtui.tui.widgets.record_table.RecordTable`: the records it was
 given, their rows (built from a record only when first needed), the search keys built after the
 first paint, and the filter, group and sort that choose the rows shown. It never imports
-Textual, so every rule of what is shown is tested on its own (tests/tui/test_record_view.py);
+Textual, so every rule of what is shown is tested on its own (tests/unit/test_record_view.py);
 the widget adds the cursor, the painting and the keys.
 """
 

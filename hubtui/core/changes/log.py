@@ -1,6 +1,6 @@
 """Every change hubtui tried, with its outcome: shown in the app, appended as JSON lines.
 
-Over 400 lines: the write-ahead log whole: its lines, their fsync, reading them back, and the
+One idea: the write-ahead log whole: its lines, their fsync, reading them back, and the
 unknown adds.
 
 A change is written twice: as ``pending`` before its request leaves, and again, under the same

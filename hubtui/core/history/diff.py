@@ -1,7 +1,7 @@
 """What changed in access between two reads of a server: per person and project, per project,
 per hub.
 
-Over 400 lines: the three levels (hubs, projects, people, and a hub's users) are compared by one
+One idea: the three levels (hubs, projects, people, and a hub's users) are compared by one
 walk each over the same two sides, and said in one set of words.
 
 Each side is what a snapshot read (from the store, from an exported file, or read now): its lists

@@ -1,6 +1,6 @@
 """What every list screen shares: filter, back, reload, help, problems and loading.
 
-Over 400 lines: the one load template every list screen shares (loading, the failure panel,
+One idea: the one load template every list screen shares (loading, the failure panel,
 filter, sort, export, help, offline), kept whole so no screen differs.
 """
 

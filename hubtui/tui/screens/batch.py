@@ -1,12 +1,9 @@
-"""Changes in batches: marking rows, staging changes, and the staged changes' preview and apply.
+"""The staged changes as one preview, read again from the server, and their apply (``b``, or the
+palette's "Staged changes"); marking and staging rows live in :mod:`~hubtui.tui.screens.marking`.
 
-Over 400 lines: the staged preview is one screen whose states (read, preview, sending, checking
-the unknown rows, results, retry) share its rows; split, each would reach into the others.
-
-``space`` marks a row, ``*`` every row shown, ``-`` clears the marks; ``m`` changes the marked
-rows (a role, the reviewer flag, direct membership for limited readers) and ``A`` adds pasted
-emails. Those stage changes in the session's one change set; ``b`` (or the palette's "Staged
-changes") shows them as one preview, read again from the server, and applies them.
+One idea: the preview is one screen whose states (read, preview, sending, checking the
+unknown rows, results, retry) share its rows; split, each would reach into the others. What it
+sends, it sends through :func:`~hubtui.core.batches.applying.apply_batch`.
 """
 
 from __future__ import annotations

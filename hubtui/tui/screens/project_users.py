@@ -1,6 +1,6 @@
 """A project's users: direct members and limited readers, and why each can do what they can.
 
-Over 400 lines: the main screen: the list, its panel, groups, API versions, the forms' outcomes
+One idea: the main screen: the list, its panel, groups, API versions, the forms' outcomes
 and the marking hooks.
 """
 

@@ -1,6 +1,6 @@
 """Add a user to a project, or change a member's role, explicitly and recoverably.
 
-Over 400 lines: the form is one state machine (editing, confirming, sending, outcome unknown,
+One idea: the form is one state machine (editing, confirming, sending, outcome unknown,
 checking) whose keys follow its state.
 
 Nothing is sent until ctrl+s; an edit is shown as a difference and confirmed first; a failure

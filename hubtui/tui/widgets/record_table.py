@@ -1,6 +1,6 @@
 """RecordTable: a keyboard-driven table that renders only the lines on screen.
 
-Over 400 lines: one table widget (drawing, cursor, marks, filter, sort, virtual scrolling) that
+One idea: one table widget (drawing, cursor, marks, filter, sort, virtual scrolling) that
 every list uses.
 
 Textual's stock DataTable builds every row up front (seconds for 50,000 rows). This table keeps
