@@ -8,14 +8,17 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import threading
 import time
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import uvicorn
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bench.harness import free_port as free_port
@@ -274,3 +277,20 @@ def changing(kind: str, field: str, value: Any) -> ASGIApp:
         await send({"type": "http.response.body", "body": raw})
 
     return server
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """``app`` over real HTTP on a free loopback port, in a thread; its URL."""
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_for_port(port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -9,6 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from bench.postgres import PostgresServer
 from hubtui.demo import DEMO_TOKEN
 from tests.conftest import run_main, running_demo_server
 
@@ -47,3 +48,19 @@ def demo_stats(url: str) -> dict[str, object]:
     """The demo server's counters: requests, creates, updates, calls by route."""
     stats: dict[str, object] = httpx.get(f"{url}/_demo/stats", headers=DEMO_HEADERS).json()
     return stats
+
+
+@pytest.fixture
+def team(pg_env: PostgresServer, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A team store of this test's own (a schema on the server), as every person's setting."""
+    url = pg_env.url(schema=pg_env.new_schema())
+    monkeypatch.setenv("HUBTUI_STORE_URL", url)
+    return url
+
+
+def be(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str) -> Path:
+    """From now on, ``name`` at a machine of their own: their data folder, their name."""
+    data = tmp_path / name
+    monkeypatch.setenv("HUBTUI_DATA_DIR", str(data))
+    monkeypatch.setenv("HUBTUI_OPERATOR", name)
+    return data

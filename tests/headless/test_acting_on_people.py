@@ -10,9 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -20,11 +18,10 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from hubtui.demo.data import HubAccess, Membership
-from tests.conftest import EARLIEST, LATEST, changing, free_port, wait_for_port
+from tests.conftest import EARLIEST, LATEST, changing, serving
 from tests.headless.conftest import run
 
 ACME = "acme-build"
@@ -100,23 +97,6 @@ class Served:
 
     def in_hub(self, user_id: int) -> bool:
         return user_id in self.hub.user_ids
-
-
-@contextmanager
-def serving(app: Any) -> Iterator[str]:
-    """``app`` over real HTTP on a free loopback port, in a thread; its URL."""
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_for_port(port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 @pytest.fixture

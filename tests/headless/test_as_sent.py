@@ -9,9 +9,8 @@ from typing import Any
 import pytest
 
 from hubtui.demo import DemoStore, Faults, create_app
-from tests.conftest import changing
+from tests.conftest import changing, serving
 from tests.headless.conftest import run
-from tests.headless.test_acting_on_people import serving
 
 SEVEN = "2026-03-31T13:31:29.1234567Z"
 ZERO = "1895-03-08T09:34:22.0Z"

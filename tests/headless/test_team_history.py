@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.headless.conftest import run
-from tests.headless.test_team_store import CHLOE, be, team  # noqa: F401 (a fixture)
+from tests.headless.conftest import be, run
+from tests.tui.conftest import CHLOE
 
 KEPT = "kept as snapshot #"
 
@@ -34,7 +34,7 @@ def promote(capsys: pytest.CaptureFixture[str], server: str) -> None:
 def test_a_colleague_s_later_snapshot_is_compared_with_one_s_own_earlier(
     capsys: pytest.CaptureFixture[str],
     server: str,
-    team: str,  # noqa: F811
+    team: str,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
@@ -107,7 +107,7 @@ def test_a_snapshot_of_another_server_is_refused_naming_what_differs() -> None:
 def test_the_demo_s_changes_stay_in_its_own_folder_and_never_reach_the_team(
     capsys: pytest.CaptureFixture[str],
     server: str,
-    team: str,  # noqa: F811
+    team: str,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:

@@ -16,26 +16,10 @@ from bench.postgres import PostgresServer
 from hubtui.core.store import Store
 from hubtui.hosts import server_identity
 from tests.conftest import free_port
-from tests.headless.conftest import demo_stats, run
+from tests.headless.conftest import be, demo_stats, run
 
 CHLOE = "chloe.moreau@acme-build.com"
 AIKO = "aiko.tanaka@acme-build.com"
-
-
-@pytest.fixture
-def team(pg_env: PostgresServer, monkeypatch: pytest.MonkeyPatch) -> str:
-    """A team store of this test's own (a schema on the server), as every person's setting."""
-    url = pg_env.url(schema=pg_env.new_schema())
-    monkeypatch.setenv("HUBTUI_STORE_URL", url)
-    return url
-
-
-def be(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str) -> Path:
-    """From now on, ``name`` at a machine of their own: their data folder, their name."""
-    data = tmp_path / name
-    monkeypatch.setenv("HUBTUI_DATA_DIR", str(data))
-    monkeypatch.setenv("HUBTUI_OPERATOR", name)
-    return data
 
 
 def shared_lines(capsys: pytest.CaptureFixture[str], server: str) -> int:

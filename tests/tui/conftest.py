@@ -265,3 +265,24 @@ def screen_words(pilot: Pilot[None]) -> str:
     words = " ".join(screen_text(pilot).translate(_FRAME).split())
     notices = [str(toast.render()) for toast in pilot.app.screen.query("Toast")]
     return " ".join([words, *(" ".join(notice.split()) for notice in notices)])
+
+
+CHLOE = "chloe.moreau@acme-build.com"
+DIEGO = "diego.garcia@acme-build.com"
+
+
+async def paste(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
+    """Paste ``text`` as a terminal does: to the app, which hands it to the focused widget."""
+    from textual import events
+
+    pilot.app.post_message(events.Paste(text))
+    await settle(pilot)
+
+
+async def mark(pilot, *emails: str) -> None:  # type: ignore[no-untyped-def]
+    """Mark the rows of these people (the filter finds each, space marks it)."""
+    for email in emails:
+        await press(pilot, "slash")
+        await type_text(pilot, email)
+        await press(pilot, "enter", "space")
+    await press(pilot, "escape")  # the filter cleared; the marks stay

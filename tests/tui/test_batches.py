@@ -17,6 +17,10 @@ from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.type_count import TypeCountScreen
 from tests.faults.test_injection import assert_inert
 from tests.tui.conftest import (
+    CHLOE,
+    DIEGO,
+    mark,
+    paste,
     press,
     project_users,
     running,
@@ -28,8 +32,6 @@ from tests.tui.conftest import (
 from tests.tui.test_hostile_server_screens import EVIL
 
 BRIDGE = 1001
-CHLOE = "chloe.moreau@acme-build.com"
-DIEGO = "diego.garcia@acme-build.com"
 
 
 def members(store: DemoStore, project: int = BRIDGE) -> dict[str, tuple[str, bool]]:
@@ -39,23 +41,6 @@ def members(store: DemoStore, project: int = BRIDGE) -> dict[str, tuple[str, boo
         store.users[uid].email: (m.role, m.is_reviewer)
         for uid, m in hub.projects[project].members.items()
     }
-
-
-async def paste(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
-    """Paste ``text`` as a terminal does: to the app, which hands it to the focused widget."""
-    from textual import events
-
-    pilot.app.post_message(events.Paste(text))
-    await settle(pilot)
-
-
-async def mark(pilot, *emails: str) -> None:  # type: ignore[no-untyped-def]
-    """Mark the rows of these people (the filter finds each, space marks it)."""
-    for email in emails:
-        await press(pilot, "slash")
-        await type_text(pilot, email)
-        await press(pilot, "enter", "space")
-    await press(pilot, "escape")  # the filter cleared; the marks stay
 
 
 async def test_marked_people_are_staged_previewed_read_again_and_applied_as_one_batch(

@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from hubtui.demo import DemoStore
-from tests.tui.conftest import press, project_users, running, screen_words, settle
-from tests.tui.test_batches import CHLOE, mark
+from tests.tui.conftest import CHLOE, mark, press, project_users, running, screen_words, settle
 
 BUG = "This is a bug in hubtui; please report it."
 
