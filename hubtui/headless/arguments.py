@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "reviews": "hubtui.headless.review",
     "offboard": "hubtui.headless.review",
     "log": "hubtui.headless.log",
+    "why": "hubtui.headless.why",
 }
 HEADLESS = frozenset(COMMANDS)
 
@@ -70,6 +71,22 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         )
         return parser
 
+    why = commands.add_parser(
+        "why",
+        help="why this person can, or cannot, get into this project: the verdict, the facts "
+        "behind it and the next step",
+        description="why this person can, or cannot, get into this project: a verdict (admin, "
+        "can edit, can read, can only read as a limited reader, no access, unknown), the facts "
+        "behind it, each from the record that said it, and the next step where the facts "
+        "support one",
+        epilog=EXIT_STATUSES,
+        allow_abbrev=False,
+    )
+    why.add_argument("email", metavar="EMAIL")
+    why.add_argument("project", metavar="PROJECT", help="the project's Id")
+    why.add_argument("--hub", metavar="HUB", required=True, help="the hub (Name or Id)")
+    why.add_argument("--format", choices=("text", "json"), help="text (the default) or json")
+    verbose(why)
     curl(command("hubs", "list every hub: Name (URL name) and DisplayName"))
     command("hub", "one hub by its Name or Id").add_argument("hub", metavar="HUB")
     curl(command("projects", "a hub's projects")).add_argument("hub", metavar="HUB")

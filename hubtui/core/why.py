@@ -1,0 +1,277 @@
+"""Why this person can, or cannot, get into this project: a support ticket answered in one step.
+
+From the few records the service gives (the hub, its users, the project's users and the hub's
+projects), a verdict, the chain of facts behind it (each from the record that said it, and "not
+sent" where the server sent no such field) and the next step, only where the facts support it.
+Textual-free: ``hubtui why`` renders it; nothing here is sent to the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from hubtui.core.access import find_person, person_key
+from hubtui.core.hub_people import INACTIVE_AFTER_DAYS, last_seen, not_offered
+from hubtui.core.words import seen_words
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Sequence
+
+    from hubtui.api import Hub, HubClient, HubError, Project, ProjectUser
+    from hubtui.api.models import HubUser
+
+_T = TypeVar("_T")
+
+#: The verdicts, from the most access to none.
+ADMIN = "admin"
+CAN_EDIT = "can edit"
+CAN_READ = "can read (a direct Reader)"
+LIMITED = "can only read, as a limited reader"
+NO_ACCESS = "no access"
+UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One fact of the chain: what it is, what it says, and the record that said it."""
+
+    what: str
+    says: str
+    source: str
+
+    def as_record(self) -> dict[str, str]:
+        return {"fact": self.what, "says": self.says, "from": self.source}
+
+
+@dataclass
+class Answer:
+    """The answer for one person and one project."""
+
+    email: str
+    hub: Hub
+    project_id: str
+    project_name: str | None
+    verdict: str
+    facts: list[Fact] = field(default_factory=list)
+    next_steps: list[str] = field(default_factory=list)
+    not_read: list[str] = field(default_factory=list)
+    """What could not be read, and why: the answer is then incomplete, and says so."""
+
+    @property
+    def where(self) -> str:
+        return self.project_name or f"project {self.project_id}"
+
+    def as_record(self) -> dict[str, Any]:
+        return {
+            "email": self.email,
+            "hub": self.hub.name,
+            "hub_id": self.hub.id,
+            "project_id": self.project_id,
+            "project": self.project_name,
+            "verdict": self.verdict,
+            "facts": [fact.as_record() for fact in self.facts],
+            "next_steps": list(self.next_steps),
+            "not_read": list(self.not_read),
+        }
+
+    def text(self) -> str:
+        """One text a ticket can hold (``y`` copies it whole)."""
+        lines = [f"{self.email} in {self.where} ({self.hub.name}): {self.verdict}."]
+        lines += [f"- {fact.what}: {fact.says} ({fact.source})" for fact in self.facts]
+        lines += [f"Not read: {why}" for why in self.not_read]
+        lines += [f"Next: {step}" for step in self.next_steps]
+        return "\n".join(lines)
+
+
+def _sent(model: Any, name: str) -> bool:
+    return name in model.model_fields_set
+
+
+def _domain(email: str) -> str:
+    return email.rsplit("@", 1)[-1].lower() if "@" in email else ""
+
+
+async def explain(
+    client: HubClient,
+    email: str,
+    hub: Hub,
+    project_id: str,
+    *,
+    now: datetime | None = None,
+) -> Answer:
+    """Read the project's users, the hub's users and the hub's projects (at once), and answer
+    for ``email`` in ``project_id``. A list that cannot be read is said, never taken as empty."""
+    from hubtui.api import HubError
+
+    now = now or datetime.now(UTC)
+
+    async def read(call: Awaitable[_T]) -> _T | HubError:
+        try:
+            return await call
+        except HubError as error:
+            return error
+
+    users, hub_users, projects = await asyncio.gather(
+        read(client.list_project_users(hub.id, project_id)),
+        read(client.list_hub_users(hub.id)),
+        read(client.list_projects(hub.id)),
+    )
+    project = (
+        None
+        if isinstance(projects, HubError)
+        else next((p for p in projects if str(p.id) == str(project_id)), None)
+    )
+    answer = Answer(email, hub, str(project_id), project.name if project else None, UNKNOWN)
+    _project_facts(answer, project, projects)
+    member = _membership(answer, users)
+    person = _hub_facts(answer, hub_users, now)
+    _sign_in_facts(answer, hub)
+    _next_steps(answer, member, person, project, now)
+    return answer
+
+
+def _project_facts(answer: Answer, project: Project | None, projects: Any) -> None:
+    from hubtui.api import HubError
+
+    source = "the hub's projects"
+    if isinstance(projects, HubError):
+        why = "not offered by this server" if not_offered(projects) else str(projects)
+        answer.facts.append(Fact("project access", f"not read ({why})", source))
+    elif project is None:
+        answer.facts.append(Fact("project access", "not in the hub's project list", source))
+    elif project.project_access is None:
+        answer.facts.append(Fact("project access", "not sent", source))
+    else:
+        limited = " (whitelisted email domains read it as limited readers)"
+        says = project.project_access + (limited if project.project_access == "Limited" else "")
+        answer.facts.append(Fact("project access", says, source))
+
+
+def _membership(answer: Answer, users: Sequence[ProjectUser] | HubError) -> ProjectUser | None:
+    from hubtui.api import HubError
+
+    source = "the project's users"
+    if isinstance(users, HubError):
+        answer.not_read.append(f"the project's users: {users}")
+        answer.facts.append(Fact("in the project", "not read", source))
+        return None
+    member = find_person(users, answer.email)
+    if member is None:
+        answer.verdict = NO_ACCESS
+        answer.facts.append(Fact("in the project", "not listed: no access", source))
+        return None
+    answer.facts.append(Fact("project role", member.role, source))
+    if _sent(member, "is_limited"):
+        limited = "true (read-only through a whitelisted email domain, not a member)"
+        answer.facts.append(
+            Fact("IsLimited", limited if member.is_limited else "false (a direct member)", source)
+        )
+    else:
+        answer.facts.append(Fact("IsLimited", "not sent (an older server)", source))
+    if member.is_limited:
+        answer.verdict = f"{LIMITED} through @{_domain(member.user.email or answer.email)}"
+    elif member.role == "Admin":
+        answer.verdict = ADMIN
+    elif member.role == "Editor":
+        answer.verdict = CAN_EDIT
+    elif member.role == "Reader":
+        answer.verdict = CAN_READ
+    else:
+        answer.verdict = f"role {member.role}"
+    return member
+
+
+def _hub_facts(
+    answer: Answer, hub_users: Sequence[HubUser] | HubError, now: datetime
+) -> HubUser | None:
+    from hubtui.api import HubError
+
+    source = "the hub's users"
+    if isinstance(hub_users, HubError):
+        why = "not offered by this server" if not_offered(hub_users) else str(hub_users)
+        answer.facts.append(Fact("hub role", f"not read ({why})", source))
+        return None
+    key = person_key(answer.email)
+    person = next((u for u in hub_users if person_key(u.user.email) == key), None)
+    if person is None:
+        answer.facts.append(Fact("hub user", "not a user of the hub", source))
+        return None
+    answer.facts.append(Fact("hub role", person.role or "not sent", source))
+    if _sent(person, "is_activated"):
+        accepted = "accepted" if person.is_activated else "not accepted"
+        answer.facts.append(Fact("invitation to the hub", accepted, source))
+    else:
+        answer.facts.append(Fact("invitation to the hub", "not sent", source))
+    seen = last_seen(person)
+    for name, what in (
+        ("last_web_login", "last web sign-in"),
+        ("last_addin_login", "last add-in sign-in"),
+        ("last_hub_project_activity", "last activity"),
+    ):
+        if not _sent(person, name):
+            answer.facts.append(Fact(what, "not sent", source))
+            continue
+        value = getattr(person, name)
+        says = "never" if value is None else getattr(value, "sent", None) or str(value)
+        answer.facts.append(Fact(what, says, source))
+    answer.facts.append(Fact("last seen", seen_words(seen, now), source))
+    return person
+
+
+def _sign_in_facts(answer: Answer, hub: Hub) -> None:
+    source = "the hub"
+    restricted = hub.is_user_entra_id_sso_restricted
+    if restricted is None:
+        answer.facts.append(Fact("Entra ID SSO restriction", "not sent", source))
+        return
+    if not restricted:
+        answer.facts.append(Fact("Entra ID SSO restriction", "none", source))
+        return
+    tenant = hub.restricted_tenant_domain or "a tenant it does not name"
+    theirs = _domain(answer.email)
+    says = f"sign-in restricted to {tenant}; their address is at {theirs}"
+    answer.facts.append(Fact("Entra ID SSO restriction", says, source))
+
+
+def _next_steps(
+    answer: Answer,
+    member: ProjectUser | None,
+    person: HubUser | None,
+    project: Project | None,
+    now: datetime,
+) -> None:
+    hub, email = answer.hub, answer.email
+    steps = answer.next_steps
+    tenant = hub.restricted_tenant_domain
+    never = person is None or last_seen(person).never  # a sign-in seen: not what stops them
+    outside = bool(tenant) and _domain(email) != (tenant or "").lower()
+    if hub.is_user_entra_id_sso_restricted and outside and never:
+        steps.append(
+            f"The hub restricts sign-in to the Entra ID tenant {tenant} and their address is at "
+            f"{_domain(email)}: that is likely why they cannot sign in."
+        )
+    if person is not None and _sent(person, "is_activated") and person.is_activated is False:
+        steps.append(
+            f"They never accepted the invitation to the hub: send it again (hubtui resend-invite "
+            f"{hub.name} {email}, or i on the hub's people)."
+        )
+    if person is not None:
+        seen = last_seen(person)
+        days = seen.days_before(now)
+        if seen.never:
+            steps.append("They have never signed in.")
+        elif days is not None and days > INACTIVE_AFTER_DAYS:
+            steps.append(f"They have not signed in for {days:,} days.")
+    if member is not None and member.is_limited:
+        steps.append(
+            f"To let them edit, add them as a direct member (hubtui add-user {hub.name} "
+            f"{answer.project_id} {email} Editor, or e on the project's users)."
+        )
+    if answer.verdict == NO_ACCESS and project is not None and project.project_access != "Limited":
+        steps.append(
+            f"They must be added to the project (hubtui add-user {hub.name} {answer.project_id} "
+            f"{email} Reader)."
+        )

@@ -1,0 +1,125 @@
+"""``hubtui why``: the tickets support staff get, each answered in one step against the demo —
+the verdict, the facts behind it (each from the record that said it) and the next step only where
+the facts support it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.headless.conftest import run
+
+BRIDGE = "1001"
+
+
+def why(
+    capsys: pytest.CaptureFixture[str], email: str, project: str = BRIDGE, hub: str = "acme-build"
+) -> tuple[int, dict[str, Any]]:
+    status, out, err = run(
+        capsys, "--demo", "why", email, project, "--hub", hub, "--format", "json"
+    )
+    assert out, err
+    return status, json.loads(out)
+
+
+def facts(answer: dict[str, Any]) -> dict[str, str]:
+    return {fact["fact"]: fact["says"] for fact in answer["facts"]}
+
+
+def steps(answer: dict[str, Any]) -> str:
+    return " ".join(answer["next_steps"])
+
+
+def test_a_limited_reader_is_told_as_one_with_how_to_let_them_edit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, answer = why(capsys, "grace.osei@northwind-eng.com")
+    assert status == 0
+    assert answer["verdict"] == "can only read, as a limited reader through @northwind-eng.com"
+    said = facts(answer)
+    assert said["IsLimited"].startswith("true")
+    assert said["project access"].startswith("Limited")
+    assert "add them as a direct member" in steps(answer)
+    assert "Entra ID" not in steps(answer)  # she signs in: the restriction is not what stops her
+
+
+@pytest.mark.parametrize(
+    ("email", "verdict"),
+    [
+        ("chloe.moreau@acme-build.com", "can read (a direct Reader)"),
+        ("aiko.tanaka@acme-build.com", "can edit"),
+        ("dana.whitfield@acme-build.com", "admin"),
+    ],
+)
+def test_a_direct_member_s_verdict_is_their_role(
+    capsys: pytest.CaptureFixture[str], email: str, verdict: str
+) -> None:
+    status, answer = why(capsys, email)
+    assert status == 0
+    assert answer["verdict"] == verdict
+    assert facts(answer)["IsLimited"] == "false (a direct member)"
+
+
+def test_an_invitation_never_accepted_says_to_send_it_again(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, answer = why(capsys, "hamid.karimi@northwind-eng.com")
+    assert facts(answer)["invitation to the hub"] == "not accepted"
+    assert "hubtui resend-invite acme-build hamid.karimi@northwind-eng.com" in steps(answer)
+
+
+def test_never_signed_in_and_inactive_are_said_from_the_dates(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, never = why(capsys, "diego.garcia@acme-build.com")
+    assert facts(never)["last web sign-in"] == "never"
+    assert "They have never signed in." in steps(never)
+    _, stale = why(capsys, "fatima.rahman@northwind-eng.com")
+    assert "They have not signed in for" in steps(stale)
+
+
+def test_outside_an_sso_restricted_hub_s_tenant_is_the_likely_cause_when_never_signed_in(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, answer = why(capsys, "ines.nunes@northwind-eng.com")
+    assert "sign-in restricted to acme-build.com" in facts(answer)["Entra ID SSO restriction"]
+    assert "likely why they cannot sign in" in steps(answer)
+    _, inside = why(capsys, "diego.garcia@acme-build.com")  # never signed in, but inside
+    assert "Entra ID" not in steps(inside)
+
+
+def test_no_access_is_said_and_nothing_invented(capsys: pytest.CaptureFixture[str]) -> None:
+    status, answer = why(capsys, "nobody@acme-build.com")
+    assert status == 0
+    assert answer["verdict"] == "no access"
+    assert facts(answer)["hub user"] == "not a user of the hub"
+    assert "must be added" not in steps(answer)  # the project is Limited: not said either way
+
+
+def test_a_project_that_cannot_be_read_is_unknown_with_why_and_exit_3(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, answer = why(capsys, "priya.patel@northwind-eng.com", "1012", "nordic-rail")
+    assert status == 3
+    assert answer["verdict"] == "unknown"
+    assert "EXPIRED_SUBSCRIPTION" in " ".join(answer["not_read"])
+
+
+def test_the_text_answer_is_one_text_for_a_ticket(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys, "--demo", "why", "grace.osei@northwind-eng.com", BRIDGE, "--hub", "acme-build"
+    )
+    assert status == 0
+    first, *rest = out.splitlines()
+    assert first.startswith(
+        "grace.osei@northwind-eng.com in Harbour Bridge Retrofit (acme-build): "
+    )
+    assert any(line.startswith("- IsLimited: true") for line in rest)
+    assert rest[-1].startswith("Next: ")
+
+
+def test_input_that_names_no_person_or_project_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "--demo", "why", "not-an-address", BRIDGE, "--hub", "acme-build")[0] == 2
+    assert run(capsys, "--demo", "why", "a@b.example", "Harbour", "--hub", "acme-build")[0] == 2
