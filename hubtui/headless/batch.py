@@ -389,7 +389,8 @@ def _print_outcomes(batch: Batch) -> None:
         result = batch.results.get(position)
         ended = result.ended.value if result else Ended.NOT_SENT.value
         why = f": {inert(result.message, limit=300)}" if result and result.message else ""
-        print(f"  {ended:<8} {inert(step.wanted.email)}{why}", file=sys.stderr)
+        where = inert(f"{step.wanted.where} ({step.wanted.hub_name})")
+        print(f"  {ended:<8} {inert(step.wanted.email)} in {where}{why}", file=sys.stderr)
 
 
 def write_results(source: Path, header: Sequence[str], rows: Sequence[Row], batch_id: str) -> Path:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from hubtui.core.access import person_key
 from hubtui.core.changes.log import Change, changes_logged
 from hubtui.core.layout import Column
+from hubtui.core.words import amount
 from hubtui.headless.output import NOT_SENT, NOTHING, OK, Table, print_answer
 from hubtui.text import inert
 
@@ -34,7 +35,7 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
     team = workspace.team if problem is None else None
     where = f"{log.path}" + (f" and the team store {inert(team)}" if team else "")
     print(
-        f"{len(changes):,} changes sent to {inert(workspace.server_label)} in {where}.",
+        f"{amount(len(changes), 'change')} sent to {inert(workspace.server_label)} in {where}.",
         file=sys.stderr,
     )
     status = print_answer(args, _table(changes), OK if changes else NOTHING)

@@ -298,6 +298,8 @@ def test_a_revert_sends_no_project_row_after_its_invitation_is_refused(
     status, said = hubtui(capsys, served, "revert", batch_of(said), "--yes")
     sent = served.front.seen[before:]
     assert sent == [("POST", users)]  # the invitation only: no add goes around it
+    # Each outcome says where: the hub's invitation apart from each project's row.
+    assert f"refused.again@acme.example in the hub ({ACME})" in said
     assert "depends on their invitation to the hub" in said
     assert status != 0
 

@@ -103,7 +103,7 @@ def test_a_change_made_while_the_team_store_is_away_waits_and_is_copied_once(
     assert status == 2  # the team store could not be opened: said, and not called complete
     assert "incomplete, this machine's changes only: The team store" in err
     assert (
-        f"1 changes sent to 127.0.0.1:{server.rsplit(':', 1)[1]} in {ann / 'changes.jsonl'}." in err
+        f"1 change sent to 127.0.0.1:{server.rsplit(':', 1)[1]} in {ann / 'changes.jsonl'}." in err
     )
     assert "and the team store" not in err  # it was not read: not said to be
     assert [c["email"] for c in json.loads(out)] == [CHLOE]

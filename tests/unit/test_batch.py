@@ -369,3 +369,22 @@ async def test_an_add_left_pending_by_a_process_that_died_is_checked_before_anyt
     assert again.steps[0].verdict is Verdict.SEND
     assert [line["outcome"] for line in logged(path)] == ["pending", "failed"]
     assert rows.changes == []
+
+
+def test_a_preview_names_its_projects_and_the_hub_apart() -> None:
+    from hubtui.core.batches import Intent, Preview, Step, Verdict, Wanted
+    from hubtui.tui.screens.batch import StagedScreen
+
+    def row(project: str, email: str) -> Step:
+        wanted = Wanted(
+            hub_id="h",
+            hub_name="h",
+            project_id=project,
+            project_name=None,
+            email=email,
+            intent=Intent.HUB_REMOVE if not project else Intent.SET,
+        )
+        return Step(wanted, Verdict.SAME, "")
+
+    preview = Preview([row("", "a@x.example"), row("1", "a@x.example"), row("2", "a@x.example")])
+    assert StagedScreen._preview_words(preview).endswith(" · over 2 projects and the hub")

@@ -228,8 +228,12 @@ class StagedScreen(ListScreen[Preview]):
 
     @staticmethod
     def _preview_words(preview: Preview) -> str:
-        projects = len(preview.groups())
-        where = f" · over {amount(projects, 'project')}" if projects > 1 else ""
+        groups = preview.groups()
+        projects = sum(1 for _, project_id in groups if project_id)
+        places = [amount(projects, "project")] if projects else []
+        if any(not project_id for _, project_id in groups):
+            places.append("the hub")
+        where = f" · over {' and '.join(places)}" if len(groups) > 1 else ""
         return preview.summary() + where
 
     def refresh_summary(self) -> None:
