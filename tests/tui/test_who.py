@@ -354,3 +354,22 @@ async def test_every_list_a_search_reads_is_kept_for_offline(tmp_path: Path) -> 
     found = [row["User"] for row in json.loads(done.stdout) if "User" in row]
     assert len(found) == 5  # two memberships and three limited readings, as online
     assert {row["User"]["Email"] for row in found} == {PRIYA}
+
+
+async def test_star_marks_only_the_rows_that_are_a_person() -> None:
+    """``*`` after a search marks each person found, never the row saying a project could not
+    be read (before: "18 marked", then "1 row left out: no person to change")."""
+    async with running(size=(120, 40)) as pilot:
+        screen = await search(pilot, "@northwind-eng.com")
+        await settle(pilot)
+        shown = [screen.table.view.record(i) for i in screen.table.view.shown]
+        people = [record for record in shown if record[1].user is not None]
+        assert len(people) < len(shown)  # the demo has a project that cannot be read
+        await press(pilot, "asterisk")
+        assert len(screen.table.marks) == len(people)
+        await press(pilot, "space")  # the highlighted row, if not a person, is not marked either
+        assert all(
+            screen.table.view.record(i)[1].user is not None
+            for i in screen.table.view.shown
+            if screen.table.view.key(i) in screen.table.marks
+        )

@@ -146,7 +146,10 @@ class WhoScreen(Marking, ListScreen[None]):
 
     def compose_body(self) -> ComposeResult:
         yield ProgressBar(id="who-progress", show_eta=False)
-        yield RecordTable(WHO_COLUMNS, id="records", empty_text="No match yet.")
+        table: RecordTable[Any] = RecordTable(WHO_COLUMNS, id="records", empty_text="No match yet.")
+        # Only a row that is a person is marked: not one saying a project could not be read.
+        table.markable = lambda record: record[1].user is not None
+        yield table
         yield AccessPanel(id="access")
 
     def start(self) -> None:

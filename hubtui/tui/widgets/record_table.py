@@ -306,10 +306,18 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
 
     # Marks ------------------------------------------------------------------------------------
 
+    #: Which records can be marked (None: every one): a row that is no person (a project that
+    #: could not be read) is never marked, by one key or by ``*``.
+    markable: Callable[[Any], bool] | None = None
+
     def toggle_mark(self) -> bool:
-        """Mark the highlighted row, or unmark it; False when no row is shown."""
+        """Mark the highlighted row, or unmark it; False when no row is shown (or it is not one
+        that can be marked)."""
         key = self._highlighted_key()
         if key is None:
+            return False
+        record = self.highlighted_record
+        if self.markable is not None and key not in self.marks and not self.markable(record):
             return False
         self.marks.symmetric_difference_update({key})
         self._marks_changed()
@@ -317,7 +325,12 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
 
     def mark_shown(self) -> int:
         """Mark every row shown (after filter and group); how many are marked now."""
-        self.marks.update(self.view.key(index) for index in self.view.shown)
+        view, markable = self.view, self.markable
+        self.marks.update(
+            view.key(index)
+            for index in view.shown
+            if markable is None or markable(view.record(index))
+        )
         self._marks_changed()
         return len(self.marks)
 
