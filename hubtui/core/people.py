@@ -203,6 +203,9 @@ def summary(query: PersonQuery, findings: Iterable[Finding], progress: Progress)
                 members.add(key)
                 roles[inert(finding.user.role)] += 1
     found_in = members | limited
+    # One bucket a project: one where someone is a member counts as a member's, never also as a
+    # limited reader's, so the buckets add up to the projects searched.
+    limited -= members
     absent = len(progress.answered - found_in)
     who = inert(query.text.strip())
     if query.kind != "email":

@@ -123,3 +123,22 @@ def test_the_text_answer_is_one_text_for_a_ticket(capsys: pytest.CaptureFixture[
 def test_input_that_names_no_person_or_project_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "--demo", "why", "not-an-address", BRIDGE, "--hub", "acme-build")[0] == 2
     assert run(capsys, "--demo", "why", "a@b.example", "Harbour", "--hub", "acme-build")[0] == 2
+
+
+def test_a_domain_search_s_summary_counts_each_project_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Member, limited reader, absent and not read add up to the projects searched (before:
+    "member of 4 projects…, limited reader in 5, absent from 16; 1 project could not be read"
+    over 24 projects)."""
+    import re
+
+    status, _, err = run(capsys, "--demo", "who", "@northwind-eng.com", "--format", "json")
+    assert status == 3, err  # one project of the demo cannot be read
+    found = re.search(
+        r"member of (\d+) projects?.*limited reader in (\d+), absent from (\d+); (\d+) projects? "
+        r"could not be read",
+        err,
+    )
+    assert found is not None, err
+    assert sum(int(n) for n in found.groups()) == 24  # the demo's projects
