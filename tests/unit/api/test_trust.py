@@ -213,7 +213,8 @@ async def test_a_proxy_never_sees_a_plain_http_or_loopback_request(
 
 
 def test_summary_and_rows_agree_for_a_domain(sleeps: SleepRecorder) -> None:
-    """Four people, four projects, one membership each: the summary says four, as the rows."""
+    """Four people, four projects, one membership each: the summary says four, as the rows; the
+    project where a limited reader sits beside a member is counted once, as a member's."""
     people = ["a@x.example", "b@x.example", "c@x.example", "d@x.example"]
     roles = ["Admin", "Editor", "Editor", "Reader"]
 
@@ -241,4 +242,7 @@ def test_summary_and_rows_agree_for_a_domain(sleeps: SleepRecorder) -> None:
         return progress.summary(query, findings)
 
     summary = asyncio.run(run())
-    assert "member of 4 projects (Admin 1, Editor 2, Reader 1), limited reader in 1" in summary
+    assert (
+        "member of 4 projects (Admin 1, Editor 2, Reader 1), limited reader in 0, absent from 0"
+        in summary
+    )
