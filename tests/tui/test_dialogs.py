@@ -4,6 +4,8 @@ snapshot approved."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, RadioButton, Select
@@ -59,3 +61,26 @@ async def test_every_control_of_a_dialog_is_drawn_with_its_value(
             value = shown_value(widget)
             if value is not None:
                 assert value in drawn, f"{where} does not show {value!r}: {drawn!r}"
+
+
+async def test_the_export_dialog_says_what_enter_does_where(tmp_path: Path) -> None:
+    """On the format, enter chooses one (it does not write), as the dialog says; ctrl+s writes."""
+    from hubtui.tui.screens.export import ExportScreen
+    from tests.tui.conftest import project_users
+
+    async with running(start=project_users()) as pilot:
+        await press(pilot, "x")
+        dialog = pilot.app.screen
+        assert isinstance(dialog, ExportScreen)
+        from textual.widgets import Static
+
+        said = " ".join(str(dialog.query(Static).first().render()).split())
+        assert "tab moves to the format, where enter chooses one" in said
+        path = tmp_path / "users.json"
+        dialog.query_one("#export-path", Input).value = str(path)
+        await press(pilot, "tab", "down", "enter")  # JSON chosen, nothing written yet
+        assert pilot.app.screen is dialog
+        assert not path.exists()
+        await press(pilot, "ctrl+s")
+        assert pilot.app.screen is not dialog
+    assert path.exists()

@@ -52,7 +52,8 @@ class ExportScreen(ModalScreen[None]):
                     ("Export ", "bold"),
                     (inert(self.what), "bold"),
                     f"\n{len(self.rows):,} rows as shown (filter and sort kept), with where they "
-                    "came from. enter or ctrl+s writes; tab moves to the format; escape cancels.",
+                    "came from. ctrl+s writes (enter too, in the path); tab moves to the "
+                    "format, where enter chooses one; escape cancels.",
                 )
             )
             yield Input(
