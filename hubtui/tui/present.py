@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from hubtui.core.names import (
@@ -74,3 +75,27 @@ def limited_cell(project_user: ProjectUser) -> str:
     if project_user.is_limited is None:
         return ACCESS_NOT_SENT
     return LIMITED_BADGE if project_user.is_limited else ""
+
+
+@functools.lru_cache(maxsize=1)
+def tmux_clipboard_words() -> str:
+    """What a copy notice adds inside tmux: nothing where tmux passes OSC 52 on (its
+    ``set-clipboard`` is ``on`` or ``external``), else that it must be turned on; nothing outside
+    tmux. Asked of tmux once a session."""
+    import os
+    import shutil
+    import subprocess
+
+    if not os.environ.get("TMUX") or shutil.which("tmux") is None:
+        return ""
+    try:
+        said = subprocess.run(
+            ["tmux", "show-options", "-gv", "set-clipboard"],
+            capture_output=True,
+            text=True,
+            timeout=2,
+            check=False,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "; in tmux it needs set-clipboard on"
+    return "" if said in ("on", "external") else "; in tmux, set-clipboard is off: turn it on"

@@ -84,3 +84,27 @@ async def test_the_export_dialog_says_what_enter_does_where(tmp_path: Path) -> N
         await press(pilot, "ctrl+s")
         assert pilot.app.screen is not dialog
     assert path.exists()
+
+
+@pytest.mark.parametrize(("setting", "said"), [("on", ""), ("external", ""), ("off", "is off")])
+def test_the_copy_notice_speaks_of_tmux_s_set_clipboard_only_when_it_is_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setting: str, said: str
+) -> None:
+    """Inside tmux, the notice asks for set-clipboard only where tmux says it is off (before:
+    "in tmux it needs set-clipboard on" even when it was on); outside tmux, nothing."""
+    from hubtui.tui.present import tmux_clipboard_words
+
+    fake = tmp_path / "tmux"
+    fake.write_text(f"#!/bin/sh\necho {setting}\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    monkeypatch.setenv("TMUX", "/tmp/tmux-0/default,1,0")
+    tmux_clipboard_words.cache_clear()
+    try:
+        words = tmux_clipboard_words()
+        assert (said in words) if said else words == ""
+        monkeypatch.delenv("TMUX")
+        tmux_clipboard_words.cache_clear()
+        assert tmux_clipboard_words() == ""
+    finally:
+        tmux_clipboard_words.cache_clear()

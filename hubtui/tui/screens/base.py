@@ -19,7 +19,7 @@ from hubtui.api.errors import ApiStatusError, AuthenticationError, HubError
 from hubtui.core.export import Cell, typed_cell
 from hubtui.text import copy_lines, copy_problem, inert
 from hubtui.tui.messages import Reconnect
-from hubtui.tui.present import amount
+from hubtui.tui.present import amount, tmux_clipboard_words
 from hubtui.tui.screens.recovering import RecoveringScreen
 from hubtui.tui.session import session_of
 from hubtui.tui.widgets.chrome import (
@@ -412,8 +412,8 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
             return
         self.app.copy_to_clipboard(value)
         self.notify(
-            f"Sent the {what} {inert(value)} to the terminal's clipboard (OSC 52; in tmux it "
-            "needs set-clipboard on).",
+            f"Sent the {what} {inert(value)} to the terminal's clipboard (OSC 52"
+            f"{tmux_clipboard_words()}).",
             markup=False,
         )
 
@@ -421,7 +421,8 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         """Copy several lines for a ticket, each through :func:`hubtui.text.copy_lines`."""
         self.app.copy_to_clipboard(copy_lines(lines))
         self.notify(
-            f"Sent the {what} ({len(lines)} lines) to the terminal's clipboard (OSC 52).",
+            f"Sent the {what} ({len(lines)} lines) to the terminal's clipboard (OSC 52"
+            f"{tmux_clipboard_words()}).",
             markup=False,
         )
 
