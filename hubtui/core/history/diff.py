@@ -330,7 +330,7 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
             found.append(Difference("project", Kind.NOT_COMPARED, *where, what=f"its users: {why}"))
             continue
         earlier = list(old.decoded(a.hashes - b.hashes))
-        for before, after, shown, user_id in _people_changed(old, new, a, b):
+        for before, after, shown, user_id in _people_changed(earlier, new, a, b):
             if before is None or after is None:
                 kind = Kind.ADDED if before is None else Kind.REMOVED
                 record = after or before or {}
@@ -361,13 +361,13 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
 
 
 def _people_changed(
-    old: Side, new: Side, a: ListRead, b: ListRead
+    earlier: Sequence[Record], new: Side, a: ListRead, b: ListRead
 ) -> Iterator[tuple[Record | None, Record | None, str, str]]:
     """Each person of a list read on both sides whose record differs: (before or None, after
     or None, who, user id), by who they are; nothing when the two reads are the same."""
     if a.hashes == b.hashes:
         return
-    gone = _by(old.decoded(a.hashes - b.hashes), _user_key)
+    gone = _by(earlier, _user_key)  # the earlier side's records not in the later, decoded once
     came = _by(new.decoded(b.hashes - a.hashes), _user_key)
     both = {**gone, **came}
     for user_key in sorted(both, key=lambda k: _who(both[k])[0].lower()):
@@ -424,7 +424,7 @@ def _hub_users(
             continue
         where = (key.hub, hub_name(key.hub), "", "the hub")
         earlier = list(old.decoded(a.hashes - b.hashes))
-        for before, after, shown, user_id in _people_changed(old, new, a, b):
+        for before, after, shown, user_id in _people_changed(earlier, new, a, b):
             if before is not None and after is not None:
                 what = _arrow("Role", before, after)
                 if not what:
