@@ -17,4 +17,6 @@ _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 def email_key(email: str | None) -> str:
     """An email as two records of one person agree on it: ASCII white space stripped, ASCII
     capitals made small, nothing else (``straße@`` and ``strasse@`` are two people)."""
-    return (email or "").strip(" \t\r\n").translate(_ASCII_LOWER)
+    key = (email or "").strip(" \t\r\n")
+    # For an all-ASCII address (nearly every one) str.lower is the same map and ten times faster.
+    return key.lower() if key.isascii() else key.translate(_ASCII_LOWER)
