@@ -26,7 +26,7 @@ async def one_run(url: str, concurrency: int) -> tuple[float, int, float, float]
     from datetime import UTC, datetime
 
     from hubtui.api import HubClient
-    from hubtui.core.hub_people import access_matrix, read_hub_people
+    from hubtui.core.people.hub import access_matrix, read_hub_people
     from hubtui.demo import DEMO_TOKEN
 
     async with HubClient(url, token=DEMO_TOKEN) as client:

@@ -24,7 +24,7 @@ import httpx
 
 from hubtui.api import HubClient
 from hubtui.api.exchanges import BODIES_BUDGET, BODY_KEPT, KEPT
-from hubtui.core.people import PersonQuery, search_people
+from hubtui.core.people.search import PersonQuery, search_people
 from hubtui.demo import DEMO_TOKEN, DemoSize, DemoStore, Faults, create_app
 
 BIG, PROJECTS, USERS = 50_000, 500, 100

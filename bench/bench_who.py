@@ -25,7 +25,7 @@ import httpx
 
 from bench.harness import running_demo_server
 from hubtui.api import HubClient
-from hubtui.core.people import Finding, PersonQuery, Progress, search_people
+from hubtui.core.people.search import Finding, PersonQuery, Progress, search_people
 from hubtui.demo import DEMO_TOKEN, DemoSize, DemoStore
 
 PROJECTS, USERS, LATENCY = 500, 100, 0.02

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bench.tmux import Terminal
-from hubtui.core.layout import Column, fit_columns
+from hubtui.core.presenting.layout import Column, fit_columns
 from hubtui.tui.widgets.record_table import RecordTable
 from tests.conftest import hubtui_command, run_main
 from tests.tui.conftest import press, running, screen_text

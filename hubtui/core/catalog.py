@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from hubtui.core.words import LIMITED_BADGE
+from hubtui.core.presenting.words import LIMITED_BADGE
 from hubtui.text import fold
 
 if TYPE_CHECKING:

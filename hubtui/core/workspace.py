@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from hubtui.core.batches import ChangeSet, RevertPlan
     from hubtui.core.connect import DemoConnector
     from hubtui.core.offline import StoredAnswers
-    from hubtui.core.review import Review
+    from hubtui.core.people.review import Review
     from hubtui.core.store import ReviewInfo, SnapshotInfo, Store
     from hubtui.core.store.keeper import Keeper
 

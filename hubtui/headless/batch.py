@@ -41,8 +41,8 @@ from hubtui.core.batches.file import (
 )
 from hubtui.core.changes.log import ChangeLog
 from hubtui.core.changes.sending import plan
-from hubtui.core.export import render, write_export
 from hubtui.core.files import refusal_words
+from hubtui.core.presenting import render, write_export
 from hubtui.headless.changes import ask, read_only_words
 from hubtui.headless.output import (
     NOT_SENT,

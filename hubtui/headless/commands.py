@@ -7,8 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from hubtui.api.exchanges import as_curl
-from hubtui.core.layout import Column
-from hubtui.core.words import access_cell
+from hubtui.core.presenting import Column, access_cell
 from hubtui.text import fold, inert
 
 if TYPE_CHECKING:

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING
 from hubtui.core.access import access_words
 from hubtui.core.changes.log import stamp
 from hubtui.core.files import refusal_words
-from hubtui.core.layout import Column
-from hubtui.core.words import amount, size_words
+from hubtui.core.presenting import Column, amount, size_words
 from hubtui.headless.arguments import file_pair
 from hubtui.headless.output import (
     NOT_SENT,

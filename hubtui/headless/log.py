@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING
 
 from hubtui.core.access import person_key
 from hubtui.core.changes.log import Change, changes_logged
-from hubtui.core.layout import Column
-from hubtui.core.words import amount
+from hubtui.core.presenting import Column, amount
 from hubtui.headless.output import NOT_SENT, NOTHING, OK, Table, print_answer
 from hubtui.text import inert
 

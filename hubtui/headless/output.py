@@ -11,9 +11,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
-from hubtui.core.export import Cell, render, typed_cell
-from hubtui.core.layout import Column, fit_columns
-from hubtui.core.words import size_words
+from hubtui.core.presenting import Cell, Column, fit_columns, render, size_words, typed_cell
 from hubtui.text import inert
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.changes.log import stamp
-from hubtui.core.hub_people import (
+from hubtui.core.people import (
     HubPeople,
     HubPerson,
     LastSeen,
@@ -19,8 +19,7 @@ from hubtui.core.hub_people import (
     read_hub_people,
     utc_moment,
 )
-from hubtui.core.layout import Column
-from hubtui.core.words import DATE_UNKNOWN, seen_stamp, seen_words, when_both
+from hubtui.core.presenting import DATE_UNKNOWN, Column, seen_stamp, seen_words, when_both
 from hubtui.headless.output import (
     NOTHING,
     OK,
@@ -276,7 +275,7 @@ async def _resend(args: argparse.Namespace, client: HubClient, workspace: Worksp
     from hubtui.core.access import person_key
     from hubtui.core.changes.log import ChangeLogError, Outcome
     from hubtui.core.changes.sending import ChangedSinceRead, plan, send_change
-    from hubtui.core.hub_people import hub_people, pending_invitations, resend_change
+    from hubtui.core.people import hub_people, pending_invitations, resend_change
     from hubtui.headless.changes import _confirm, read_only_words
     from hubtui.headless.output import NOT_SENT, UNKNOWN_OUTCOME
 

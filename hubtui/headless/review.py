@@ -24,9 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import LIMITED_CELL, person_key
 from hubtui.core.batches import Evidence, Intent, Seen, Verdict, Wanted
-from hubtui.core.layout import Column
-from hubtui.core.review import Decision, Review, ReviewRow, decision_named, now_words
-from hubtui.core.words import seen_words
+from hubtui.core.people import Decision, Review, ReviewRow, decision_named, now_words
+from hubtui.core.presenting import Column, seen_words
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,
@@ -49,7 +48,7 @@ if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
     from hubtui.core.batches import Batch, Preview
     from hubtui.core.batches.file import FileRow
-    from hubtui.core.hub_people import HubPerson
+    from hubtui.core.people import HubPerson
     from hubtui.core.workspace import Workspace
     from hubtui.headless.batch import Row
 
@@ -368,7 +367,7 @@ def _review_of(
 ) -> Review:
     """The review of a decisions file: one row per person (the strongest decision of their
     rows: remove, then reader, then keep), with their reasons, what they had and the outcome."""
-    from hubtui.core.review import outcome_of
+    from hubtui.core.people import outcome_of
 
     people: dict[tuple[str, str], list[int]] = {}
     for index, row in enumerate(given):
@@ -550,7 +549,7 @@ def _reviews_table(infos: Sequence[Any], workspace: Workspace) -> Table:
 async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     """offboard: the person's removal from every hub they are in, as one batch, kept as a
     review."""
-    from hubtui.core.review import offboarding, offboarding_reviews
+    from hubtui.core.people import offboarding, offboarding_reviews
     from hubtui.headless import batch as flow
     from hubtui.headless.changes import read_only_words
 

@@ -7,14 +7,17 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from hubtui.core.export import Cell
-from hubtui.core.layout import Column
-from hubtui.core.names import (
+from hubtui.core.presenting import (
     LOOKALIKE_MARK,
+    Cell,
+    Column,
+    access_cell,
+    display_name_cell,
+    hub_facts,
     lookalike_words,
     match_hub,
+    role_cell,
 )
-from hubtui.core.words import access_cell, display_name_cell, hub_facts, role_cell
 from hubtui.text import inert
 
 if TYPE_CHECKING:
@@ -203,7 +206,7 @@ def users_table(
 
 async def resolve_hub(client: HubClient, given: str) -> Hub:
     """A hub by its exact Name (URL name) or Id; anything nearer is named, never taken
-    (:func:`hubtui.core.names.match_hub`, the app's rule too)."""
+    (:func:`hubtui.core.presenting.names.match_hub`, the app's rule too)."""
     import asyncio
 
     from hubtui.api import HubError, InvalidResponseError, NotFoundError

@@ -1,6 +1,6 @@
 """``hubtui why EMAIL PROJECT --hub HUB``: why this person can, or cannot, get into this project,
-in one answer a ticket can hold (:mod:`hubtui.core.why`): the verdict, the facts behind it, and
-the next step where the facts support one. Nothing is sent to the server but reads."""
+in one answer a ticket can hold (:mod:`hubtui.core.people.why`): the verdict, the facts behind
+it, and the next step where the facts support one. Nothing is sent to the server but reads."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
 
 
 async def _why(args: argparse.Namespace, client: HubClient) -> int:
-    from hubtui.core.why import explain
+    from hubtui.core.people.why import explain
 
     if problem := email_problem(args.email):
         raise Stop(NOT_SENT, f"{inert(args.email)}: {problem}")

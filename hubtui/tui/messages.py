@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     from hubtui.api import Hub, Project, ProjectUser
-    from hubtui.core.hub_people import HubPeople
+    from hubtui.core.people import HubPeople
 
 __all__ = [
     "FindPerson",

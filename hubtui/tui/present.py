@@ -5,18 +5,16 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from hubtui.core.names import (
+from hubtui.core.presenting import (
+    ACCESS_NOT_SENT,
     DISPLAY_NAME_NOT_SENT,
+    LIMITED_BADGE,
     LOOKALIKE_MARK,
     NO_DISPLAY_NAME,
-    name_warnings,
-)
-from hubtui.core.words import (
-    ACCESS_NOT_SENT,
-    LIMITED_BADGE,
     amount,
     count,
     display_name_cell,
+    name_warnings,
     when,
     when_both,
 )

@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from rich.cells import cell_len
 
-from hubtui.core.layout import WISH_CAP, Column, fit_columns
+from hubtui.core.presenting import WISH_CAP, Column, fit_columns
 from hubtui.text import fold, inert
 
 __all__ = ["INDEX_NOW_AT_MOST", "WISH_CAP", "Column", "RecordView", "Row", "fit_columns"]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.app import App
 
-from hubtui.core.words import amount
+from hubtui.core.presenting import amount
 from hubtui.core.workspace import NoSnapshots, Workspace
 from hubtui.text import inert
 from hubtui.tui.messages import (

@@ -29,9 +29,9 @@ from hubtui.core.changes.log import ChangeLog
 from hubtui.core.emails import email_problem
 from hubtui.core.files import FileRefused, read_bounded, write_new
 from hubtui.core.history import SnapshotFileError, read_snapshot_file
-from hubtui.core.names import match_hub
+from hubtui.core.presenting.names import match_hub
+from hubtui.core.presenting.words import when, when_both
 from hubtui.core.store import SCHEMA, ListKey, Store, StoreError
-from hubtui.core.words import when, when_both
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from hubtui.demo.data import DemoHub
 from hubtui.headless.output import Stop

@@ -48,7 +48,7 @@ def test_a_project_s_and_a_hub_user_s_dates_are_printed_as_sent(
 
 def test_a_field_the_server_did_not_send_is_said_not_sent_never_its_default() -> None:
     from hubtui.api.models import Hub
-    from hubtui.core.words import hub_facts
+    from hubtui.core.presenting.words import hub_facts
 
     sent = Hub.model_validate({"Id": "h-1", "Name": "h"})  # no IsUserEntraIdSsoRestricted
     facts = dict(hub_facts(sent, None))

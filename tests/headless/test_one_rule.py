@@ -17,7 +17,7 @@ import pytest
 from hubtui.api import HubClient
 from hubtui.cli import demo_connector
 from hubtui.config import Settings
-from hubtui.core.people import Finding, PersonQuery, search_people
+from hubtui.core.people.search import Finding, PersonQuery, search_people
 from hubtui.core.workspace import open_workspace
 from hubtui.demo import DEMO_TOKEN, DemoStore, create_app
 from tests.headless.conftest import demo_stats, run

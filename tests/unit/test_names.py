@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hubtui.api import Hub
-from hubtui.core.names import displayed_as
+from hubtui.core.presenting.names import displayed_as
 
 
 def hub(name: str, display_name: str) -> Hub:
@@ -32,7 +32,7 @@ def test_no_hub_is_displayed_as_nothing_or_as_words_no_hub_has() -> None:
 
 
 def test_an_exact_name_or_id_wins_and_anything_nearer_is_offered_never_taken() -> None:
-    from hubtui.core.names import match_hub
+    from hubtui.core.presenting.names import match_hub
 
     kelvin = hub("\u212acme", "KCME Lookalike")  # a Kelvin sign for the K
     real = hub("acme-build", "ACME Construction Group")
@@ -52,7 +52,7 @@ def test_an_exact_name_or_id_wins_and_anything_nearer_is_offered_never_taken() -
 
 
 def test_a_display_name_shared_by_several_hubs_chooses_none() -> None:
-    from hubtui.core.names import match_hub
+    from hubtui.core.presenting.names import match_hub
 
     latin = hub("acme-a", "Acme Group")
     cyrillic = hub("acme-b", "\u0410cme Group")  # a Cyrillic А

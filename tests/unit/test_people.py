@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hubtui.api import HubClient
-from hubtui.core.people import Finding, PersonQuery, Progress, search_people
+from hubtui.core.people.search import Finding, PersonQuery, Progress, search_people
 
 PRIYA = "priya.patel@northwind-eng.com"
 

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from hubtui.api import Hub, ProjectUser
-from hubtui.core.words import access_cell, access_sentence, amount, display_name_cell, limited_via
+from hubtui.core.presenting.words import (
+    access_cell,
+    access_sentence,
+    amount,
+    display_name_cell,
+    limited_via,
+)
 from hubtui.tui.present import limited_cell
 
 

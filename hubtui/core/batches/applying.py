@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from hubtui.core.batches.running import Batch, Ended, Result
-from hubtui.core.review import Review, outcomes
+from hubtui.core.people.review import Review, outcomes
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient

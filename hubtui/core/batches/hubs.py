@@ -28,7 +28,7 @@ from hubtui.core.access import (
 from hubtui.core.batches.wanted import Evidence, Intent, Seen, Step, Verdict, Wanted, hub_change
 from hubtui.core.changes.log import Action, Change, ChangeLog, Outcome
 from hubtui.core.emails import email_problem
-from hubtui.core.words import seen_stamp
+from hubtui.core.presenting.words import seen_stamp
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient, HubError, ProjectUser
@@ -82,7 +82,7 @@ async def read_hub_users(
 
 
 def _not_read(users: HubError) -> str:
-    from hubtui.core.hub_people import not_offered
+    from hubtui.core.people.hub import not_offered
 
     if not_offered(users):
         return "this server does not offer a hub's users: nothing can be changed in the hub"
@@ -208,7 +208,7 @@ def _access_now(users: Sequence[ProjectUser], row: Wanted) -> str:
 def evidence_changed(evidence: Evidence, user: HubUser, row: Wanted, lists: Lists) -> list[str]:
     """What no longer holds of what a decision was made on, in words (empty: all holds)."""
     from hubtui.api import HubError
-    from hubtui.core.hub_people import last_seen
+    from hubtui.core.people.hub import last_seen
 
     changed: list[str] = []
     if evidence.hub_role is not None and evidence.hub_role != user.role:

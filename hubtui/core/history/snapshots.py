@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.changes.log import stamp
-from hubtui.core.people import EVERYONE, Finding, Progress, search_people
+from hubtui.core.people.search import EVERYONE, Finding, Progress, search_people
 from hubtui.core.store import ListKey, Snapshot, Store, now
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ async def _hub_users(
     import asyncio
 
     from hubtui.api import HubError
-    from hubtui.core.hub_people import not_offered
+    from hubtui.core.people.hub import not_offered
 
     limiter = asyncio.Semaphore(max(1, concurrency))
     found: dict[ListKey, tuple[bool, str, Sequence[dict[str, Any]]]] = {}

@@ -20,8 +20,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from hubtui.core.access import LIMITED_CELL
-from hubtui.core.hub_people import HubPeople, Matrix, access_matrix
-from hubtui.core.words import seen_words
+from hubtui.core.people import HubPeople, Matrix, access_matrix
+from hubtui.core.presenting import seen_words
 from hubtui.text import inert
 from hubtui.tui.widgets.chrome import KeyFooter
 from hubtui.tui.widgets.matrix_view import MatrixView

@@ -16,7 +16,7 @@ from textual.widgets import Input, ProgressBar
 from textual.worker import Worker
 
 from hubtui.api.errors import ApiStatusError, AuthenticationError, HubError
-from hubtui.core.export import Cell, typed_cell
+from hubtui.core.presenting import Cell, typed_cell
 from hubtui.text import copy_lines, copy_problem, inert
 from hubtui.tui.messages import Reconnect
 from hubtui.tui.present import amount, tmux_clipboard_words

@@ -32,7 +32,7 @@ from hubtui.core.batches import (
 )
 from hubtui.core.batches.applying import SETTLING, Applied, apply_batch, keep_reviews
 from hubtui.core.batches.file import FILE_COLUMNS, LIMITED_WORDS
-from hubtui.core.export import Cell
+from hubtui.core.presenting import Cell
 from hubtui.text import inert
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import ListScreen
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from hubtui.api import HubClient
-    from hubtui.core.review import Review
+    from hubtui.core.people import Review
 
 STAGED_COLUMNS = (
     Column("project", "Project", min_width=10, priority=0),

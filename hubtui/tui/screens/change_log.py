@@ -15,7 +15,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from hubtui.core.changes.log import Change, ChangeLog
-from hubtui.core.words import amount
+from hubtui.core.presenting import amount
 from hubtui.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.messages import RevertBatch

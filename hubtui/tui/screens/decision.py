@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from hubtui.core.review import Decision
+from hubtui.core.people import Decision
 from hubtui.tui.widgets.chrome import KeyFooter
 
 #: Each decision offered, its key and its words on the dialog.

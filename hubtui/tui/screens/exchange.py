@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from hubtui.api.exchanges import BODY_KEPT, Exchange, as_curl
-from hubtui.core.words import size_words
+from hubtui.core.presenting import size_words
 from hubtui.text import inert, nesting
 from hubtui.tui.widgets.chrome import KeyFooter
 from hubtui.tui.widgets.record_table import Column

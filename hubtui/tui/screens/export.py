@@ -13,8 +13,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, RadioSet, Static
 
-from hubtui.core.export import FORMATS, Cell, default_file_name, render, write_export
 from hubtui.core.files import refusal_words
+from hubtui.core.presenting import FORMATS, Cell, default_file_name, render, write_export
 from hubtui.text import inert
 from hubtui.tui.widgets.choices import Choice, Tick
 from hubtui.tui.widgets.chrome import KeyFooter

@@ -14,7 +14,7 @@ from textual.widgets import Input, Static
 from textual.worker import Worker
 
 from hubtui.api.errors import HubError, NotFoundError
-from hubtui.core.names import match_hub
+from hubtui.core.presenting import match_hub
 from hubtui.text import inert
 from hubtui.tui.screens.recovering import RecoveringScreen
 from hubtui.tui.session import session_of

@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.widgets import Input, Static
 
 from hubtui.api.errors import ApiStatusError, HubError
-from hubtui.core.words import hub_facts
+from hubtui.core.presenting import hub_facts
 from hubtui.text import inert
 from hubtui.tui.glyphs import NOT_EQUAL
 from hubtui.tui.messages import FindPerson, OpenProject, ProjectsLoaded, ShowChanges

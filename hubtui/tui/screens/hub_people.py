@@ -10,9 +10,8 @@ from textual import on
 from textual.binding import Binding, BindingType
 from textual.content import Content
 
-from hubtui.core.hub_people import HubPeople, HubPerson, read_hub_people
-from hubtui.core.review import ReviewRow
-from hubtui.core.words import seen_words, when_both
+from hubtui.core.people import HubPeople, HubPerson, ReviewRow, read_hub_people
+from hubtui.core.presenting import seen_words, when_both
 from hubtui.text import inert
 from hubtui.tui.messages import FindPerson, HubPeopleLoaded
 from hubtui.tui.present import amount

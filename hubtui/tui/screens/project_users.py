@@ -16,8 +16,7 @@ from textual.content import Content
 
 from hubtui.api.errors import HubError
 from hubtui.core.batches import Intent, Seen, Wanted
-from hubtui.core.export import Cell
-from hubtui.core.words import role_cell
+from hubtui.core.presenting import Cell, role_cell
 from hubtui.text import inert, skipped_words
 from hubtui.tui.collection import collector_paused
 from hubtui.tui.messages import ShowChanges, UsersLoaded

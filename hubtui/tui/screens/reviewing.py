@@ -11,14 +11,14 @@ from textual import work
 from textual.binding import Binding
 from textual.content import Content
 
-from hubtui.core.review import Decision, ReviewRow
-from hubtui.core.words import seen_words
+from hubtui.core.people import Decision, ReviewRow
+from hubtui.core.presenting import seen_words
 from hubtui.text import inert
 from hubtui.tui.present import amount
 
 if TYPE_CHECKING:
     from hubtui.api import Hub
-    from hubtui.core.hub_people import HubPerson
+    from hubtui.core.people import HubPerson
     from hubtui.tui.widgets.record_table import RecordTable
 
 
@@ -67,7 +67,7 @@ class Reviewing:
         )
 
     def _decided(self, people: list[HubPerson], decision: Decision, reason: str) -> None:
-        from hubtui.core.review import now_words, row_of
+        from hubtui.core.people import now_words, row_of
 
         self.review_started = self.review_started or now_words()
         days = self.session.settings.inactive_after
@@ -85,7 +85,7 @@ class Reviewing:
     def action_review(self) -> None:
         """The decisions as one preview of their own, read again; applied, the review is kept."""
         from hubtui.core.batches import ChangeSet
-        from hubtui.core.review import Review, rows_of
+        from hubtui.core.people import Review, rows_of
         from hubtui.tui.screens.batch import StagedScreen
 
         if not self.decisions:
@@ -122,7 +122,7 @@ class Reviewing:
     def action_resend(self) -> None:
         """Ask, then send the invitation again to the marked (or highlighted) people whose
         invitation is not accepted."""
-        from hubtui.core.hub_people import pending_invitations
+        from hubtui.core.people import pending_invitations
         from hubtui.tui.screens.confirm import ConfirmScreen
 
         chosen: list[HubPerson] = self.table.marked_records() or [
@@ -155,7 +155,7 @@ class Reviewing:
         from hubtui.api import HubError
         from hubtui.core.changes.log import ChangeLogError, Outcome
         from hubtui.core.changes.sending import ChangedSinceRead, send_change
-        from hubtui.core.hub_people import resend_change
+        from hubtui.core.people import resend_change
 
         session = self.session
         done, not_sent = 0, []
@@ -222,7 +222,7 @@ def offboard(screen: Any, email: str) -> None:
 async def _offboarding(screen: Any, email: str, reason: str) -> None:
     from hubtui.api import HubError
     from hubtui.core.batches import ChangeSet
-    from hubtui.core.review import now_words, offboarding, offboarding_reviews
+    from hubtui.core.people import now_words, offboarding, offboarding_reviews
     from hubtui.tui.screens.batch import StagedScreen
 
     session = screen.session

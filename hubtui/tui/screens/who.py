@@ -20,7 +20,7 @@ from hubtui.api.errors import (
 )
 from hubtui.core.batches import Intent, Seen, Wanted
 from hubtui.core.people import Finding, PersonQuery, Progress, search_people
-from hubtui.core.words import access_cell, access_sentence
+from hubtui.core.presenting import access_cell, access_sentence
 from hubtui.text import inert
 from hubtui.tui.messages import OpenProject, ProjectsLoaded, UsersReadAsSent
 from hubtui.tui.present import LIMITED_BADGE, hub_label, user_name
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     from hubtui.api import Hub, HubClient, Project
-    from hubtui.core.export import Cell
+    from hubtui.core.presenting import Cell
 
 WHO_COLUMNS = (
     Column("hub", "Hub (URL name)", min_width=12, priority=0, keep=True),

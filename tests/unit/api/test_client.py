@@ -260,7 +260,7 @@ def test_the_client_and_demo_never_import_textual_and_demo_never_imports_the_cli
     code = (
         "import sys, hubtui.demo; assert 'hubtui.api.client' not in sys.modules, 'demo->api'; "
         "import hubtui.api; hubtui.api.HubClient; "
-        "import hubtui.core.people, hubtui.core.export, hubtui.text; "
+        "import hubtui.core.people.search, hubtui.core.presenting.export, hubtui.text; "
         "assert not [m for m in sys.modules if m.split('.')[0] == 'textual'], 'textual'"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

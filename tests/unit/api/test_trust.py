@@ -19,7 +19,7 @@ import pytest
 
 from hubtui.api import HubClient, InvalidResponseError, ServerError
 from hubtui.core.changes.log import DONE, UNKNOWN, change_outcome
-from hubtui.core.people import Finding, PersonQuery, search_people
+from hubtui.core.people.search import Finding, PersonQuery, search_people
 from tests.conftest import SleepRecorder, running_demo_server
 
 PERSON = "pat@example.com"

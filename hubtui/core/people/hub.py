@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient, HubError, Project, ProjectUser
     from hubtui.api.models import HubUser, UserSummary
     from hubtui.core.changes.log import Change
-    from hubtui.core.people import Progress
+    from hubtui.core.people.search import Progress
 
 __all__ = [
     "INACTIVE_AFTER_DAYS",
@@ -290,7 +290,7 @@ async def read_hub_people(
     reads them) and join them. A server without the hub-user list (404, 405) still gives the
     projects' people, and the answer says what it lacks."""
     from hubtui.api import HubError
-    from hubtui.core.people import EVERYONE, Finding, search_people
+    from hubtui.core.people.search import EVERYONE, Finding, search_people
 
     memberships: list[tuple[Project, ProjectUser]] = []
     not_read: list[tuple[Project | None, HubError]] = []

@@ -6,12 +6,12 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from hubtui.core.changes.log import stamp
-from hubtui.core.names import DISPLAY_NAME_NOT_SENT, NO_DISPLAY_NAME
+from hubtui.core.presenting.names import DISPLAY_NAME_NOT_SENT, NO_DISPLAY_NAME
 from hubtui.text import inert
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, ProjectUser, RegionalRoute
-    from hubtui.core.hub_people import LastSeen
+    from hubtui.core.people.hub import LastSeen
 
 __all__ = [
     "ACCESS_NOT_SENT",

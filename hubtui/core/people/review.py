@@ -26,14 +26,14 @@ from typing import TYPE_CHECKING
 
 from hubtui.core.access import access_cell, person_key
 from hubtui.core.batches import Ended, Evidence, Intent, Result, Verdict, Wanted
-from hubtui.core.words import seen_stamp
+from hubtui.core.presenting.words import seen_stamp
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
     from hubtui.api.models import HubUser
     from hubtui.core.batches import Preview
-    from hubtui.core.hub_people import HubPerson
-    from hubtui.core.people import Progress
+    from hubtui.core.people.hub import HubPerson
+    from hubtui.core.people.search import Progress
 
 __all__ = [
     "Decision",
@@ -316,8 +316,8 @@ async def offboarding(
     from hubtui.api import HubError
     from hubtui.core.access import accounts_of, accounts_words
     from hubtui.core.batches.hubs import read_hub_users
-    from hubtui.core.hub_people import HubPerson, not_offered
-    from hubtui.core.people import Finding, PersonQuery, search_people
+    from hubtui.core.people.hub import HubPerson, not_offered
+    from hubtui.core.people.search import Finding, PersonQuery, search_people
 
     findings: list[Finding] = []
     await search_people(

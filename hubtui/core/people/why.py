@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from hubtui.core.access import find_person, person_key
-from hubtui.core.hub_people import INACTIVE_AFTER_DAYS, last_seen, not_offered
-from hubtui.core.words import seen_words
+from hubtui.core.people.hub import INACTIVE_AFTER_DAYS, last_seen, not_offered
+from hubtui.core.presenting.words import seen_words
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Sequence

@@ -1,0 +1,114 @@
+"""People: a person across projects, a hub's people, reviews and offboarding, and why a
+person can or cannot get into a project. Textual-free: the app and the headless commands share it.
+
+Its parts: :mod:`~hubtui.core.people.search` (find a person across projects, the app's ``w`` and
+``hubtui who``), :mod:`~hubtui.core.people.hub` (a hub's people joined by person, when each was
+last seen, the access matrix), :mod:`~hubtui.core.people.review` (an access review's decisions,
+and offboarding as one) and :mod:`~hubtui.core.people.why` (a support ticket's verdict, its facts
+and the next step). Each name below is imported when first asked for, so a command that needs one
+part loads no other.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hubtui.core.people.hub import (
+        HubPeople,
+        HubPerson,
+        LastSeen,
+        Matrix,
+        access_matrix,
+        hub_people,
+        last_seen,
+        not_offered,
+        pending_invitations,
+        read_hub_people,
+        resend_change,
+        utc_moment,
+    )
+    from hubtui.core.people.review import (
+        Decision,
+        Review,
+        ReviewRow,
+        decision_named,
+        now_words,
+        offboarding,
+        offboarding_reviews,
+        outcome_of,
+        row_of,
+        rows_of,
+    )
+    from hubtui.core.people.search import Finding, PersonQuery, Progress, search_people
+    from hubtui.core.people.why import explain
+
+_EXPORTS: dict[str, str] = {
+    "HubPeople": "hubtui.core.people.hub",
+    "HubPerson": "hubtui.core.people.hub",
+    "LastSeen": "hubtui.core.people.hub",
+    "Matrix": "hubtui.core.people.hub",
+    "access_matrix": "hubtui.core.people.hub",
+    "hub_people": "hubtui.core.people.hub",
+    "last_seen": "hubtui.core.people.hub",
+    "not_offered": "hubtui.core.people.hub",
+    "pending_invitations": "hubtui.core.people.hub",
+    "read_hub_people": "hubtui.core.people.hub",
+    "resend_change": "hubtui.core.people.hub",
+    "utc_moment": "hubtui.core.people.hub",
+    "Decision": "hubtui.core.people.review",
+    "Review": "hubtui.core.people.review",
+    "ReviewRow": "hubtui.core.people.review",
+    "decision_named": "hubtui.core.people.review",
+    "now_words": "hubtui.core.people.review",
+    "offboarding": "hubtui.core.people.review",
+    "offboarding_reviews": "hubtui.core.people.review",
+    "outcome_of": "hubtui.core.people.review",
+    "row_of": "hubtui.core.people.review",
+    "rows_of": "hubtui.core.people.review",
+    "Finding": "hubtui.core.people.search",
+    "PersonQuery": "hubtui.core.people.search",
+    "Progress": "hubtui.core.people.search",
+    "search_people": "hubtui.core.people.search",
+    "explain": "hubtui.core.people.why",
+}
+
+__all__ = [
+    "Decision",
+    "Finding",
+    "HubPeople",
+    "HubPerson",
+    "LastSeen",
+    "Matrix",
+    "PersonQuery",
+    "Progress",
+    "Review",
+    "ReviewRow",
+    "access_matrix",
+    "decision_named",
+    "explain",
+    "hub_people",
+    "last_seen",
+    "not_offered",
+    "now_words",
+    "offboarding",
+    "offboarding_reviews",
+    "outcome_of",
+    "pending_invitations",
+    "read_hub_people",
+    "resend_change",
+    "row_of",
+    "rows_of",
+    "search_people",
+    "utc_moment",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Each name from its module, imported when first asked for."""
+    try:
+        module = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    return getattr(importlib.import_module(module), name)
