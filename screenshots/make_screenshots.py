@@ -30,6 +30,7 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "changes": ("D", "enter", "down", "down"),
     "batch": ("enter", "enter", "asterisk", "m", "down", "enter", "b", "down"),
     "hub-people": ("enter", "P", "down"),
+    "why": ("enter", "enter", "slash", *"grace", "enter", "W"),
     "access-matrix": ("enter", "P", "M", "right", "right", "right"),
     "review-decisions": (
         *("enter", "P", "l", "space", "space", "d", "x", *"left the company", "enter"),

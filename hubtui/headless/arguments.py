@@ -83,8 +83,16 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         allow_abbrev=False,
     )
     why.add_argument("email", metavar="EMAIL")
-    why.add_argument("project", metavar="PROJECT", help="the project's Id")
-    why.add_argument("--hub", metavar="HUB", required=True, help="the hub (Name or Id)")
+    why.add_argument(
+        "project",
+        metavar="PROJECT",
+        nargs="?",
+        help="the project's Id or part of its name (accents and case ignored); without it, "
+        "every project where the person has any access",
+    )
+    why.add_argument(
+        "--hub", metavar="HUB", help="the hub (Name or Id); without it, every hub the token sees"
+    )
     why.add_argument("--format", choices=("text", "json"), help="text (the default) or json")
     verbose(why)
     curl(command("hubs", "list every hub: Name (URL name) and DisplayName"))

@@ -1,4 +1,4 @@
-"""``hubtui why EMAIL PROJECT --hub HUB``: why this person can, or cannot, get into this project,
+"""``hubtui why EMAIL [PROJECT] [--hub HUB]``: why this person can, or cannot, get into a project,
 in one answer a ticket can hold (:mod:`hubtui.core.people.why`): the verdict, the facts behind
 it, and the next step where the facts support one. Nothing is sent to the server but reads."""
 
@@ -20,24 +20,39 @@ if TYPE_CHECKING:
 
 
 def main(args: argparse.Namespace, workspace: Workspace) -> int:
-    return asyncio.run(with_client(args, workspace, lambda client: _why(args, client)))
+    concurrency = workspace.settings.concurrency
+    return asyncio.run(with_client(args, workspace, lambda client: _why(args, client, concurrency)))
 
 
-async def _why(args: argparse.Namespace, client: HubClient) -> int:
-    from hubtui.core.people.why import explain
+async def _why(args: argparse.Namespace, client: HubClient, concurrency: int) -> int:
+    from hubtui.core.people import explain, explain_everywhere, project_named
 
     if problem := email_problem(args.email):
         raise Stop(NOT_SENT, f"{inert(args.email)}: {problem}")
-    if not str(args.project).strip().isdigit():
-        raise Stop(NOT_SENT, f"{inert(args.project)} is not a project Id (a number)")
-    hub = await resolve_hub(client, args.hub)
-    answer = await explain(client, args.email, hub, str(args.project).strip())
+    hubs = [await resolve_hub(client, args.hub)] if args.hub else list(await client.list_hubs())
+    typed = (args.project or "").strip()
+    if typed:
+        named = await project_named(client, hubs, typed)
+        if named.one is None:
+            raise Stop(NOT_SENT, named.words())
+        hub, project_id = named.one
+        answers = [await explain(client, args.email, hub, project_id)]
+    else:
+        answers = await explain_everywhere(client, args.email, hubs, concurrency=concurrency)
+        if not answers:
+            where = f"hub {inert(hubs[0].name)}" if args.hub else "any hub the token sees"
+            raise Stop(
+                NOT_SENT,
+                f"{inert(args.email)} is neither a user nor in a project of {where}",
+            )
     if args.format == "json":
-        print(json.dumps(answer.as_record(), ensure_ascii=True, indent=2))
+        records = [answer.as_record() for answer in answers]
+        print(json.dumps(records[0] if typed else records, ensure_ascii=True, indent=2))
     else:
         # Each line made data (a server's text never steers the terminal), the lines kept.
-        print("\n".join(inert(line, limit=None) for line in answer.text().splitlines()))
-    return REFUSED if answer.not_read else OK
+        text = "\n\n".join(answer.text() for answer in answers)
+        print("\n".join(inert(line, limit=None) for line in text.splitlines()))
+    return REFUSED if any(answer.not_read for answer in answers) else OK
 
 
 __all__ = ["main"]

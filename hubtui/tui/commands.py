@@ -134,6 +134,12 @@ def app_commands(app: WorkspaceActions, screen: Screen[Any]) -> Iterable[SystemC
             lambda: app.record_snapshot(hub),
         )
     yield SystemCommand(
+        "Why can't … get in?",
+        "Type an email and a project (or none): the verdict, the facts behind it, the next step"
+        + (f" (hub {inert(hub.name, limit=40)})" if hub is not None else " (every hub)"),
+        lambda: app.ask_why(hub),
+    )
+    yield SystemCommand(
         "Change log",
         "The changes of this session and every batch of this server; R reverts one (c)",
         app.action_change_log,

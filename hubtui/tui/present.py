@@ -22,6 +22,11 @@ from hubtui.text import inert
 from hubtui.tui.glyphs import NOT_EQUAL
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from textual.app import App
+
     from hubtui.api import Hub, ProjectUser
 
 #: The marker of a hub whose display name differs from its URL name (a symbol, not colour).
@@ -97,3 +102,16 @@ def tmux_clipboard_words() -> str:
     except (OSError, subprocess.SubprocessError):
         return "; in tmux it needs set-clipboard on"
     return "" if said in ("on", "external") else "; in tmux, set-clipboard is off: turn it on"
+
+
+def copy_lines_for_a_ticket(app: App[Any], lines: Sequence[str], what: str) -> None:
+    """Copy several lines for a ticket, each through :func:`hubtui.text.copy_lines`, and say
+    so (where tmux would not pass it on, that too)."""
+    from hubtui.text import copy_lines
+
+    app.copy_to_clipboard(copy_lines(lines))
+    app.notify(
+        f"Sent the {what} ({amount(len(lines), 'line')}) to the terminal's clipboard (OSC 52"
+        f"{tmux_clipboard_words()}).",
+        markup=False,
+    )

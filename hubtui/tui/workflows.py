@@ -58,6 +58,19 @@ class WorkspaceActions(App[None]):
         if not isinstance(self.screen, ChangeLogScreen):
             self.push_screen(ChangeLogScreen(self.workspace.change_log, self.workspace.team))
 
+    def ask_why(self, hub: Hub | None) -> None:
+        """Ask whose access to explain, and where; then explain it (in ``hub``, or every hub)."""
+        from hubtui.tui.screens.why import WhyScreen
+        from hubtui.tui.screens.why_prompt import WhyPromptScreen
+
+        def answered(given: tuple[str, str | None] | None) -> None:
+            if given is not None:
+                email, project = given
+                self.push_screen(WhyScreen(email, None if hub is None else [hub], project))
+
+        scope = "every hub" if hub is None else f"hub {hub.name}"
+        self.push_screen(WhyPromptScreen(scope), answered)
+
     @work(exclusive=True, group="reviews", exit_on_error=False)
     async def show_reviews(self) -> None:
         """The access reviews kept of this server (or why there are none to read)."""

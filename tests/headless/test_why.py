@@ -122,7 +122,7 @@ def test_the_text_answer_is_one_text_for_a_ticket(capsys: pytest.CaptureFixture[
 
 def test_input_that_names_no_person_or_project_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "--demo", "why", "not-an-address", BRIDGE, "--hub", "acme-build")[0] == 2
-    assert run(capsys, "--demo", "why", "a@b.example", "Harbour", "--hub", "acme-build")[0] == 2
+    assert run(capsys, "--demo", "why", "a@b.example", "Atlantis", "--hub", "acme-build")[0] == 2
 
 
 def test_a_domain_search_s_summary_counts_each_project_once(
@@ -142,3 +142,74 @@ def test_a_domain_search_s_summary_counts_each_project_once(
     )
     assert found is not None, err
     assert sum(int(n) for n in found.groups()) == 24  # the demo's projects
+
+
+def test_a_project_named_by_part_of_its_name_accents_and_case_ignored(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, answer = why(capsys, "grace.osei@northwind-eng.com", "HARBOUR")
+    assert status == 0
+    assert (answer["project_id"], answer["project"]) == ("1001", "Harbour Bridge Retrofit")
+    status, out, _ = run(capsys, "--demo", "why", "aiko.tanaka@acme-build.com", "quebec")
+    assert status == 0
+    assert out.startswith("aiko.tanaka@acme-build.com in Québec Office Tower (acme-build):")
+
+
+def test_a_name_that_matches_several_projects_lists_them_and_asks_for_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run(
+        capsys, "--demo", "why", "grace.osei@northwind-eng.com", "o", "--hub", "acme-build"
+    )
+    assert status == 2
+    assert not out
+    assert "names 3 projects" in err
+    for line in (
+        "1001  Harbour Bridge Retrofit",
+        "1002  Québec Office Tower",
+        "1003  Depot 7 Fit-out",
+    ):
+        assert line in err
+
+
+def test_without_a_project_every_project_where_they_have_access_is_answered(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(
+        capsys,
+        "--demo",
+        "why",
+        "grace.osei@northwind-eng.com",
+        "--hub",
+        "acme-build",
+        "--format",
+        "json",
+    )
+    assert status == 0
+    answers = json.loads(out)
+    assert {a["project"]: a["verdict"] for a in answers} == {
+        "Harbour Bridge Retrofit": "can only read, as a limited reader through @northwind-eng.com",
+        "Depot 7 Fit-out": "can read (a direct Reader)",
+    }
+    assert all(facts(a)["hub role"] == "Guest" for a in answers)  # the hub's facts in each
+
+
+def test_without_a_project_a_project_that_cannot_be_read_is_unknown_never_left_out(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(
+        capsys, "--demo", "why", "grace.osei@northwind-eng.com", "--format", "json"
+    )
+    assert status == 3
+    unknown = [a for a in json.loads(out) if a["verdict"] == "unknown"]
+    assert [a["project"] for a in unknown] == ["Bergen Tunnel Survey"]
+    assert "EXPIRED_SUBSCRIPTION" in unknown[0]["not_read"][0]
+
+
+def test_an_address_found_nowhere_names_no_person_and_exits_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run(capsys, "--demo", "why", "nobody@acme-build.com", "--hub", "acme-build")
+    assert status == 2
+    assert not out
+    assert "neither a user nor in a project of hub acme-build" in err

@@ -43,6 +43,8 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "hub_people_decided": ("enter", "P", "l", "space", "space", "d", "x", *"left", "enter"),
     "review_preview": ("enter", "P", "l", "space", "space", "d", "x", *"left", "enter", "v"),
     "access_matrix": ("enter", "P", "M", "right", "right", "right", "down"),
+    # W on a limited reader: the verdict, the facts behind it (it scrolls at 80×24).
+    "why_limited_reader": ("enter", "enter", "slash", *"grace", "enter", "W"),
 }
 #: What the hub's people count "3 months ago" to: a fixed day, so that their pictures hold.
 NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
@@ -51,6 +53,7 @@ NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 @pytest.fixture(autouse=True)
 def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("hubtui.tui.screens.hub_people.clock", lambda: NOW)
+    monkeypatch.setattr("hubtui.tui.screens.why.clock", lambda: NOW)
 
 
 #: Small windows: where you are, both names and the LIMITED word must still read.

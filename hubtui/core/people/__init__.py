@@ -42,7 +42,15 @@ if TYPE_CHECKING:
         rows_of,
     )
     from hubtui.core.people.search import Finding, PersonQuery, Progress, search_people
-    from hubtui.core.people.why import explain
+    from hubtui.core.people.why import (
+        LIMITED,
+        Answer,
+        ProjectNamed,
+        explain,
+        explain_everywhere,
+        project_named,
+        projects_named,
+    )
 
 _EXPORTS: dict[str, str] = {
     "HubPeople": "hubtui.core.people.hub",
@@ -71,10 +79,19 @@ _EXPORTS: dict[str, str] = {
     "PersonQuery": "hubtui.core.people.search",
     "Progress": "hubtui.core.people.search",
     "search_people": "hubtui.core.people.search",
+    "LIMITED": "hubtui.core.people.why",
+    "Answer": "hubtui.core.people.why",
     "explain": "hubtui.core.people.why",
+    "explain_everywhere": "hubtui.core.people.why",
+    "ProjectNamed": "hubtui.core.people.why",
+    "project_named": "hubtui.core.people.why",
+    "projects_named": "hubtui.core.people.why",
 }
 
 __all__ = [
+    "LIMITED",
+    "Answer",
+    "ProjectNamed",
     "Decision",
     "Finding",
     "HubPeople",
@@ -88,6 +105,9 @@ __all__ = [
     "access_matrix",
     "decision_named",
     "explain",
+    "explain_everywhere",
+    "project_named",
+    "projects_named",
     "hub_people",
     "last_seen",
     "not_offered",

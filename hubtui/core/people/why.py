@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from hubtui.core.access import find_person, person_key
 from hubtui.core.people.hub import INACTIVE_AFTER_DAYS, last_seen, not_offered
+from hubtui.core.people.search import DEFAULT_CONCURRENCY, Finding, PersonQuery, search_people
 from hubtui.core.presenting.words import seen_words
+from hubtui.text import fold, inert
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Sequence
@@ -31,6 +33,7 @@ CAN_EDIT = "can edit"
 CAN_READ = "can read (a direct Reader)"
 LIMITED = "can only read, as a limited reader"
 NO_ACCESS = "no access"
+NO_PROJECT = "a user of the hub, in none of its projects"
 UNKNOWN = "unknown"
 
 
@@ -52,7 +55,8 @@ class Answer:
 
     email: str
     hub: Hub
-    project_id: str
+    project_id: str | None
+    """``None``: the answer is for the hub, where they have no project."""
     project_name: str | None
     verdict: str
     facts: list[Fact] = field(default_factory=list)
@@ -62,6 +66,8 @@ class Answer:
 
     @property
     def where(self) -> str:
+        if self.project_id is None:
+            return "the hub"
         return self.project_name or f"project {self.project_id}"
 
     def as_record(self) -> dict[str, Any]:
@@ -104,33 +110,165 @@ async def explain(
 ) -> Answer:
     """Read the project's users, the hub's users and the hub's projects (at once), and answer
     for ``email`` in ``project_id``. A list that cannot be read is said, never taken as empty."""
+    users, hub_users, projects = await asyncio.gather(
+        _read(client.list_project_users(hub.id, project_id)),
+        _read(client.list_hub_users(hub.id)),
+        _read(client.list_projects(hub.id)),
+    )
+    return answer_of(email, hub, project_id, users, hub_users, projects, now=now)
+
+
+async def _read(call: Awaitable[_T]) -> _T | HubError:
+    from hubtui.api import HubError
+
+    try:
+        return await call
+    except HubError as error:
+        return error
+
+
+def answer_of(
+    email: str,
+    hub: Hub,
+    project_id: str | None,
+    users: Sequence[ProjectUser] | HubError,
+    hub_users: Sequence[HubUser] | HubError,
+    projects: Sequence[Project] | HubError,
+    *,
+    now: datetime | None = None,
+) -> Answer:
+    """The answer for ``email`` in ``project_id`` (``None``: the hub itself, where they have
+    no project) from the lists already read; each list may be the error that stopped it."""
     from hubtui.api import HubError
 
     now = now or datetime.now(UTC)
-
-    async def read(call: Awaitable[_T]) -> _T | HubError:
-        try:
-            return await call
-        except HubError as error:
-            return error
-
-    users, hub_users, projects = await asyncio.gather(
-        read(client.list_project_users(hub.id, project_id)),
-        read(client.list_hub_users(hub.id)),
-        read(client.list_projects(hub.id)),
-    )
     project = (
         None
-        if isinstance(projects, HubError)
+        if isinstance(projects, HubError) or project_id is None
         else next((p for p in projects if str(p.id) == str(project_id)), None)
     )
-    answer = Answer(email, hub, str(project_id), project.name if project else None, UNKNOWN)
-    _project_facts(answer, project, projects)
-    member = _membership(answer, users)
+    answer = Answer(email, hub, project_id, project.name if project else None, UNKNOWN)
+    member = None
+    if project_id is None:
+        answer.verdict = NO_PROJECT
+    else:
+        _project_facts(answer, project, projects)
+        member = _membership(answer, users)
     person = _hub_facts(answer, hub_users, now)
     _sign_in_facts(answer, hub)
     _next_steps(answer, member, person, project, now)
     return answer
+
+
+def projects_named(projects: Sequence[Project], typed: str) -> list[Project]:
+    """The projects ``typed`` names: the one whose Id it is, else each whose name holds it
+    (accents and case ignored, as ``/`` filters)."""
+    typed = typed.strip()
+    by_id = [p for p in projects if str(p.id) == typed]
+    if by_id or not typed:
+        return by_id
+    wanted = fold(typed)
+    return [p for p in projects if wanted in fold(p.name or "")]
+
+
+@dataclass(frozen=True)
+class ProjectNamed:
+    """The projects a typed Id or name names among some hubs' projects: one is the answer's."""
+
+    typed: str
+    found: list[tuple[Hub, str, str | None]]
+    """Each (hub, project Id, project name) it names."""
+
+    @property
+    def one(self) -> tuple[Hub, str] | None:
+        """The hub and project Id, when it names exactly one."""
+        if len(self.found) != 1:
+            return None
+        hub, project_id, _ = self.found[0]
+        return hub, project_id
+
+    def words(self) -> str:
+        """Why there is no one project: none named, or each of several (give one by its Id);
+        each value made inert, the lines kept."""
+        if not self.found:
+            return f"no project named {inert(self.typed)!r} or with that Id"
+        lines = [f"{inert(self.typed)!r} names {len(self.found)} projects; give one by its Id:"]
+        lines += [
+            f"  {inert(pid)}  {inert(name or '')} (hub {inert(hub.name)})"
+            for hub, pid, name in self.found
+        ]
+        return "\n".join(lines)
+
+
+async def project_named(client: HubClient, hubs: Sequence[Hub], typed: str) -> ProjectNamed:
+    """What ``typed`` names among the hubs' projects (:func:`projects_named`). A number in one
+    hub whose project list is not offered, or does not show it, is taken as that project's Id
+    (the answer then says what the list said of it)."""
+    from hubtui.api import NotFoundError
+
+    typed = typed.strip()
+    found: list[tuple[Hub, str, str | None]] = []
+    for hub in hubs:
+        try:
+            projects = await client.list_projects(hub.id)
+        except NotFoundError:
+            continue
+        found += [(hub, str(p.id), p.name) for p in projects_named(projects, typed)]
+    if not found and typed.isdigit() and len(hubs) == 1:
+        found = [(hubs[0], typed, None)]
+    return ProjectNamed(typed, found)
+
+
+async def explain_everywhere(
+    client: HubClient,
+    email: str,
+    hubs: Sequence[Hub],
+    *,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    now: datetime | None = None,
+) -> list[Answer]:
+    """An answer for each project of ``hubs`` where ``email`` has any access, each project that
+    could not be read (unknown), and each hub where they are a user without a project. The
+    hubs' projects are searched as ``w`` searches them; the address matches only itself."""
+    from hubtui.api import HubError
+
+    key = person_key(email)
+    findings: list[Finding] = []
+    listed: dict[str, Sequence[Project]] = {}
+    hub_users = await asyncio.gather(*(_read(client.list_hub_users(hub.id)) for hub in hubs))
+    await search_people(
+        client,
+        PersonQuery(email),
+        hubs,
+        on_finding=findings.append,
+        on_listed=lambda hub, projects: listed.__setitem__(hub.id, projects),
+        concurrency=concurrency,
+    )
+    answers: list[Answer] = []
+    for hub, people in zip(hubs, hub_users, strict=True):
+        projects: Sequence[Project] | HubError = listed.get(hub.id, ())
+        mine = [f for f in findings if f.hub.id == hub.id]
+        for finding in mine:
+            if finding.error is not None:
+                answer = Answer(email, hub, None, None, UNKNOWN)
+                if finding.project is not None:
+                    answer.project_id = str(finding.project.id)
+                    answer.project_name = finding.project.name
+                what = "its projects" if finding.project is None else "the project's users"
+                answer.not_read.append(f"{what}: {finding.error}")
+                answers.append(answer)
+            elif finding.user is not None and person_key(finding.user.user.email) == key:
+                assert finding.project is not None
+                project_id = str(finding.project.id)
+                answers.append(
+                    answer_of(email, hub, project_id, [finding.user], people, projects, now=now)
+                )
+        in_hub = not isinstance(people, HubError) and any(
+            person_key(u.user.email) == key for u in people
+        )
+        if in_hub and not any(a.hub.id == hub.id and a.project_id for a in answers):
+            answers.append(answer_of(email, hub, None, (), people, projects, now=now))
+    return answers
 
 
 def _project_facts(answer: Answer, project: Project | None, projects: Any) -> None:

@@ -17,9 +17,9 @@ from textual.worker import Worker
 
 from hubtui.api.errors import ApiStatusError, AuthenticationError, HubError
 from hubtui.core.presenting import Cell, typed_cell
-from hubtui.text import copy_lines, copy_problem, inert
+from hubtui.text import copy_problem, inert
 from hubtui.tui.messages import Reconnect
-from hubtui.tui.present import amount, tmux_clipboard_words
+from hubtui.tui.present import amount, copy_lines_for_a_ticket, tmux_clipboard_words
 from hubtui.tui.screens.recovering import RecoveringScreen
 from hubtui.tui.session import session_of
 from hubtui.tui.widgets.chrome import (
@@ -419,12 +419,7 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
 
     def copy_lines(self, lines: Sequence[str], what: str) -> None:
         """Copy several lines for a ticket, each through :func:`hubtui.text.copy_lines`."""
-        self.app.copy_to_clipboard(copy_lines(lines))
-        self.notify(
-            f"Sent the {what} ({len(lines)} lines) to the terminal's clipboard (OSC 52"
-            f"{tmux_clipboard_words()}).",
-            markup=False,
-        )
+        copy_lines_for_a_ticket(self.app, lines, what)
 
     def recover(self, worker: Worker[object], sentence: str) -> None:
         # A load that failed in a way no handler expected: say so, keep the app running.

@@ -17,6 +17,7 @@ from hubtui.tui.messages import FindPerson, HubPeopleLoaded
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import FanOutScreen
 from hubtui.tui.screens.reviewing import OFFBOARD_BINDING, Reviewing
+from hubtui.tui.screens.why import WHY_BINDING, WhyScreen
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -103,6 +104,7 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
             "the review in the store (hubtui reviews)",
         ),
         OFFBOARD_BINDING,
+        WHY_BINDING,
         Binding(
             "l",
             "needs_a_look",
@@ -293,6 +295,14 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
         if action in ("resend", "offboard") and self.session.read_only:
             return False
         return super().check_action(action, parameters)
+
+    def action_why(self) -> None:
+        """Why the highlighted person can, or cannot, get into each of the hub's projects."""
+        person: HubPerson | None = self.table.highlighted_record
+        if person is None or not person.email:
+            self.notify("No person with an email is highlighted.", markup=False)
+            return
+        self.app.push_screen(WhyScreen(person.email, [self.hub]))
 
     def action_matrix(self) -> None:
         """The access matrix; typed while the people are read, it opens once they are."""

@@ -32,6 +32,7 @@ from hubtui.tui.present import (
 from hubtui.tui.screens.base import CHANGES_SINCE, ListScreen
 from hubtui.tui.screens.marking import MARK_BINDINGS, Marking
 from hubtui.tui.screens.user_form import FormResult, Mode, UserFormScreen
+from hubtui.tui.screens.why import WHY_BINDING, WhyScreen
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -79,6 +80,7 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
         Binding("v", "toggle_version", "v2/v3", tooltip="switch this list between API v3 and v2"),
         CHANGES_SINCE,
         Binding("y", "copy", "Copy email", show=False, tooltip="copy the highlighted email"),
+        WHY_BINDING,
         Binding(
             "c",
             "changes",
@@ -396,6 +398,13 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
         from hubtui.tui.screens.change_log import ChangeLogScreen
 
         self.app.push_screen(ChangeLogScreen(self.session.change_log, self.session.team))
+
+    def action_why(self) -> None:
+        user: ProjectUser | None = self.table.highlighted_record
+        if user is None or not user.user.email:
+            self.notify("No person with an email is highlighted.", severity="warning")
+            return
+        self.app.push_screen(WhyScreen(user.user.email, [self.hub], self.project_id))
 
     def action_copy(self) -> None:
         user: ProjectUser | None = self.table.highlighted_record

@@ -28,6 +28,7 @@ from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.marking import MARK_BINDINGS, Marking
 from hubtui.tui.screens.project_users import explain_access
 from hubtui.tui.screens.reviewing import OFFBOARD_BINDING
+from hubtui.tui.screens.why import WHY_BINDING, WhyScreen
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -120,6 +121,7 @@ class WhoScreen(Marking, ListScreen[None]):
         Binding("y", "copy", "Copy summary", tooltip="copy the summary of the findings"),
         *MARK_BINDINGS,
         OFFBOARD_BINDING,
+        WHY_BINDING,
     ]
     LEGEND = (
         "ROLE (member): a direct member with that role.",
@@ -260,6 +262,19 @@ class WhoScreen(Marking, ListScreen[None]):
     @on(RecordTable.Highlighted, "#records")
     def _highlighted(self, event: RecordTable.Highlighted) -> None:
         self._explain(event.record)
+
+    def action_why(self) -> None:
+        """Why the highlighted person can, or cannot, get into the row's project."""
+        record = self.table.highlighted_record
+        finding = None if record is None else record[1]
+        if finding is None or finding.user is None or finding.project is None:
+            self.notify("No person is highlighted: W explains a person's row.", markup=False)
+            return
+        email = finding.user.user.email
+        if not email:
+            self.notify("The highlighted person has no email.", markup=False)
+            return
+        self.app.push_screen(WhyScreen(email, [finding.hub], str(finding.project.id)))
 
     def action_offboard(self) -> None:
         """The highlighted person (or the email searched for) out of every hub they are in."""

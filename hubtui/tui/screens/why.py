@@ -1,0 +1,160 @@
+"""``W``: why this person can, or cannot, get into this project (or any of the hub's), as
+``hubtui why`` answers it: the verdict, the facts behind it, each from the record that said it,
+and the next step where the facts support one. ``y`` copies the answer whole, for a ticket."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+from textual.worker import Worker
+
+from hubtui.api.errors import HubError
+from hubtui.core.people import LIMITED, Answer, explain, explain_everywhere, project_named
+from hubtui.text import inert
+from hubtui.tui.present import copy_lines_for_a_ticket
+from hubtui.tui.screens.recovering import RecoveringScreen
+from hubtui.tui.session import session_of
+from hubtui.tui.widgets.chrome import KeyFooter
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub
+
+
+def clock() -> datetime:
+    """Now, in UTC: what "23 days ago" counts to (a test holds it still)."""
+    return datetime.now(UTC)
+
+
+#: ``W`` on every row that is a person: the project users, a search's results, the hub's people.
+WHY_BINDING = Binding(
+    "W",
+    "why",
+    "Why?",
+    show=False,
+    tooltip="why the highlighted person can, or cannot, get in: the verdict, the facts behind "
+    "it and the next step (y copies it for a ticket)",
+)
+
+
+class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
+    """The answer for one person and one project, or every project where they have access."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "dismiss", "Close"),
+        Binding("y", "copy", "Copy for a ticket", tooltip="copy the whole answer, as text"),
+    ]
+
+    def __init__(self, email: str, hubs: Sequence[Hub] | None, project: str | None = None) -> None:
+        """``hubs``: where to look (``None``: every hub the token sees). ``project``: an Id or
+        part of a name; ``None``, every project of the hubs where the person has any access
+        (and each hub where they are a user in none)."""
+        super().__init__()
+        self.email = email
+        self.hubs = None if hubs is None else list(hubs)
+        self.project = project
+        self.answers: list[Answer] = []
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog-box", id="why-box"):
+            yield Static(Content.styled(self._title(), "bold"), id="why-title")
+            yield Static(self._reading_words(), id="why-text")
+        yield KeyFooter(compact=True)
+
+    def on_mount(self) -> None:
+        self._explain()
+
+    def _title(self) -> str:
+        return f"Why can {inert(self.email)} get in, or not?"
+
+    def _reading_words(self) -> str:
+        if self.project:
+            return "Reading the project's users, the hub's users and the hub's projects…"
+        hubs = self.hubs
+        scope = f"hub {inert(hubs[0].name)}" if hubs and len(hubs) == 1 else "every hub"
+        return f"Searching the projects of {scope} for them, as w searches…"
+
+    def _say(self, text: Content | str) -> None:
+        self.query_one("#why-text", Static).update(text)
+
+    @work(exclusive=True, group="why", exit_on_error=False)
+    async def _explain(self) -> None:
+        session = session_of(self.app)
+        box = self.query_one("#why-box")
+        box.loading = True
+        try:
+            client = await session.client()
+            if self.hubs is None:
+                self.hubs = list(await client.list_hubs())
+            if self.project:
+                named = await project_named(client, self.hubs, self.project)
+                if named.one is None:
+                    self._say(named.words())
+                    return
+                hub, project_id = named.one
+                answer = await explain(client, self.email, hub, project_id, now=clock())
+                self.answers = [answer]
+            else:
+                self.answers = await explain_everywhere(
+                    client,
+                    self.email,
+                    self.hubs,
+                    concurrency=session.settings.concurrency,
+                    now=clock(),
+                )
+        except HubError as error:
+            self._say(f"Could not be answered: {inert(str(error), limit=None)}")
+            return
+        finally:
+            box.loading = False
+        offline = session.offline
+        note = None if offline is None else f"Offline: from what was kept ({offline.last_words})."
+        self._say(describe(self.answers, self.email, note))
+
+    def action_copy(self) -> None:
+        if not self.answers:
+            self.notify("Nothing to copy yet: no answer.", severity="warning", markup=False)
+            return
+        lines = "\n\n".join(answer.text() for answer in self.answers).splitlines()
+        copy_lines_for_a_ticket(self.app, lines, "answer")
+
+    def recover(self, worker: Worker[Any], sentence: str) -> None:
+        self.query_one("#why-box").loading = False
+        self._say(sentence)
+        super().recover(worker, sentence)
+
+
+def describe(answers: Sequence[Answer], email: str, note: str | None) -> Content:
+    """The answers as a person reads them: each verdict in bold (a limited reader's marked),
+    its facts, what could not be read and the next steps."""
+    lines: list[Content | str] = []
+    if note:
+        lines += [Content.styled(inert(note), "italic"), ""]
+    if not answers:
+        lines.append(f"{inert(email)} is neither a user nor in a project of these hubs.")
+    for number, answer in enumerate(answers):
+        if number:
+            lines.append("")
+        head = f"{answer.where} ({answer.hub.name}): {answer.verdict}."
+        style = "bold $warning" if answer.verdict.startswith(LIMITED) else "bold"
+        lines.append(Content.styled(inert(head, limit=None), style))
+        lines += [
+            f"  {inert(f.what)}: {inert(f.says, limit=None)}  ({f.source})" for f in answer.facts
+        ]
+        lines += [f"  Not read: {inert(why, limit=None)}" for why in answer.not_read]
+        lines += [
+            Content.assemble(("  Next: ", "bold"), inert(step, limit=None))
+            for step in answer.next_steps
+        ]
+    lines += ["", "y copies the answer for a ticket · escape closes."]
+    return Content("\n").join(
+        line if isinstance(line, Content) else Content(line) for line in lines
+    )

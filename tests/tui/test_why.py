@@ -1,0 +1,89 @@
+"""``W`` on a person's row, and the palette's "Why can't … get in?": the ticket answered in the
+app as ``hubtui why`` answers it, at 80×24, copied whole with ``y``."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from hubtui.tui.screens.hub_people import HubPeopleScreen
+from hubtui.tui.screens.why import WhyScreen
+from tests.tui.conftest import (
+    burst,
+    press,
+    project_users,
+    running,
+    screen_words,
+    settle,
+)
+
+GRACE = "grace.osei@northwind-eng.com"
+
+
+def answer_words(pilot: Pilot[None]) -> str:
+    """The dialog's words as it holds them, whole (on screen its wrapped lines sit between the
+    list's own, which show at either side of the dialog)."""
+    return " ".join(str(pilot.app.screen.query_one("#why-text", Static).content).split())
+
+
+LIMITED = "can only read, as a limited reader through @northwind-eng.com"
+
+
+async def test_w_on_a_limited_reader_explains_it_and_y_copies_the_answer_whole() -> None:
+    async with running(size=(80, 24), start=project_users()) as pilot:
+        await press(pilot, "slash", *"grace", "enter", "W")
+        assert isinstance(pilot.app.screen, WhyScreen)
+        words = answer_words(pilot)
+        assert f"Harbour Bridge Retrofit (acme-build): {LIMITED}." in words
+        assert "Next: To let them edit, add them as a direct member" in words
+        assert "IsLimited: true" in screen_words(pilot)
+        assert "Next:" not in screen_words(pilot)  # below the window's end at 80×24: it scrolls
+        await press(pilot, "end")
+        await pilot.wait_for_scheduled_animations()
+        assert "Next: To let them edit" in screen_words(pilot)
+        assert "y copies the answer for a ticket" in screen_words(pilot)
+        await press(pilot, "y")
+        copied = pilot.app.clipboard
+        assert copied.startswith(f"{GRACE} in Harbour Bridge Retrofit (acme-build): {LIMITED}.")
+        assert "Next: To let them edit" in copied  # the whole answer, beyond the window's end
+        assert "Sent the answer" in screen_words(pilot)
+        await press(pilot, "escape")
+        assert not isinstance(pilot.app.screen, WhyScreen)
+
+
+async def test_the_palette_asks_email_then_project_and_keys_typed_ahead_land_there() -> None:
+    async with running(size=(80, 24)) as pilot:
+        await press(pilot, "ctrl+p")
+        await burst(pilot, [*"Why can", "enter"])
+        # One burst, as SSH delivers a fast typist's keys: the email, enter, the project, enter.
+        await burst(pilot, [*GRACE, "enter", *"harbour", "enter"])
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, WhyScreen)
+        assert [(a.project_id, a.verdict) for a in screen.answers] == [("1001", LIMITED)]
+
+
+async def test_w_on_the_hub_s_people_answers_for_every_project_they_are_in() -> None:
+    async def start(client):  # type: ignore[no-untyped-def]
+        return HubPeopleScreen(await client.get_hub_by_name("acme-build"))
+
+    async with running(size=(120, 40), start=start) as pilot:
+        await press(pilot, "slash", *"grace", "enter", "W")
+        screen = pilot.app.screen
+        assert isinstance(screen, WhyScreen)
+        verdicts = {a.project_name: a.verdict for a in screen.answers}
+        assert verdicts == {
+            "Harbour Bridge Retrofit": LIMITED,
+            "Depot 7 Fit-out": "can read (a direct Reader)",
+        }
+        assert "Depot 7 Fit-out (acme-build): can read (a direct Reader)." in answer_words(pilot)
+
+
+async def test_a_name_that_matches_several_projects_lists_them_in_the_app() -> None:
+    async with running(size=(80, 24)) as pilot:
+        await press(pilot, "enter", "ctrl+p")
+        await burst(pilot, [*"Why can", "enter"])
+        await burst(pilot, [*GRACE, "enter", "o", "enter"])
+        words = answer_words(pilot)
+        assert "'o' names 3 projects; give one by its Id:" in words
+        assert "1002 Québec Office Tower (hub acme-build)" in words
