@@ -36,8 +36,8 @@ async def test_changes_since_last_week_read_as_a_support_person_would(tmp_path: 
         assert "1 list not compared (?)" in words
         assert "Role: Reader → Editor" in words
         assert "DisplayName" in words
-        removed = "− user acme-build Harbour Bridge Retr… ulla.berg@acme-build.com removed"
-        assert removed in words  # the project's name gives way first, the person whole
+        removed = "− user acme-build Harbour Bridge Retrofit ulla.berg@acme-build.com removed"
+        assert removed in words  # the hub's column as wide as its names: the project's whole
         # The highlighted change in full words, below the list.
         await press(pilot, "slash")
         await type_text(pilot, "Private")

@@ -121,7 +121,7 @@ def test_columns_that_may_give_way_are_squeezed_before_an_identifier_is_cut() ->
     ]
     layout = dict(fit_columns(columns, [11, 30, 31, 26], 80))
     assert layout[2] == 31  # the email whole, though Access and Project ask for more
-    assert layout[0] == 12
+    assert layout[0] == 11  # its values whole, no wider while the project is cut
     assert sum(layout.values()) + 3 <= 80
     assert set(layout) == {0, 1, 2, 3}  # priority 0 is never left out, even at 60
     assert set(dict(fit_columns(columns, [11, 30, 31, 26], 60))) == {0, 1, 2, 3}
@@ -134,7 +134,7 @@ async def test_search_results_keep_emails_whole_at_every_width(size: tuple[int, 
         await pilot.press(*"@northwind-eng.com")
         await press(pilot, "enter")
         text = screen_text(pilot)
-        header = next(line for line in text.splitlines() if line.startswith("Hub (URL name)"))
+        header = next(line for line in text.splitlines() if line.startswith("Hub (U"))
         assert "Acce" in header  # the answer's column is always there
         assert "fatima.rahman@northwind-eng.com" in text
         assert "grace.osei@northwind-eng.com" in text

@@ -20,7 +20,7 @@ from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.who import WhoScreen
 from hubtui.tui.widgets.record_table import RecordTable
 from tests.conftest import SleepRecorder
-from tests.tui.conftest import press, running, screen_words, settle, type_text
+from tests.tui.conftest import press, running, screen_text, screen_words, settle, type_text
 
 PRIYA = "priya.patel@northwind-eng.com"
 
@@ -49,14 +49,14 @@ async def test_search_by_email_finds_every_access_and_says_why() -> None:
         rows = shown(screen)
         access = sorted((r[1], r[4]) for r in rows)
         assert access == [
-            ("Bergen Tunnel Survey", "NOT READ"),
+            ("Bergen Tunnel Survey", "NOT READ (project 1012)"),
             ("Lund Signal Upgrade", "LIMITED @northwind-eng.com"),
             ("Malmö Central Platform 4", "LIMITED @northwind-eng.com"),
             ("Oslo Freight Link", "LIMITED @northwind-eng.com"),
             ("Trondheim Yard Expansion", "Admin (member)"),
             ("Uppsala Depot", "Editor (member)"),
         ]
-        failed = next(r for r in rows if r[4] == "NOT READ")
+        failed = next(r for r in rows if r[4].startswith("NOT READ"))
         assert failed[3] == "HTTP 409: EXPIRED_SUBSCRIPTION"
         assert all(r[0] == "nordic-rail" for r in rows)
 
@@ -373,3 +373,15 @@ async def test_star_marks_only_the_rows_that_are_a_person() -> None:
             for i in screen.table.view.shown
             if screen.table.view.key(i) in screen.table.marks
         )
+
+
+async def test_at_80x24_no_column_is_wider_than_it_holds_while_another_is_cut() -> None:
+    async with running(size=(80, 24)) as pilot:
+        await press(pilot, "w", *"@northwind-eng.com", "enter", "end")
+        lines = screen_text(pilot).splitlines()
+        header = next(line for line in lines if line.startswith("Hub (U"))
+        hub_width = header.index("Project")
+        assert hub_width == len("nordic-rail") + 1  # its longest name and the gap, no more
+        assert "LIMITED @northwind-eng.com" in screen_text(pilot)  # what the row means, whole
+        failed = next(line for line in lines if "NOT READ" in line)
+        assert "NOT READ (project 1012)" in failed  # which project, though its name is cut

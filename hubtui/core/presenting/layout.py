@@ -47,6 +47,9 @@ class Column:
 SQUEEZED_WIDTH = 4
 #: The narrowest descriptive text is squeezed to so that what a row means is whole.
 GIVES_WAY_TO_MEANING = 7
+#: The narrowest an identifier's column is made while another is cut, however short its values:
+#: its label's first letters stay readable.
+LABEL_AT_LEAST = 6
 #: How wide what a row means may grow at the cost of other columns (it takes more only from
 #: room no other column wants: a long reason never starves the names).
 MEANING_CAP = 40
@@ -76,7 +79,11 @@ def fit_columns(
 
     def base(i: int) -> int:
         fixed = columns[i].width
-        return fixed if fixed is not None else columns[i].min_width
+        if fixed is not None:
+            return fixed
+        if columns[i].keep and text(i):  # no wider than its values need, to start with
+            return min(columns[i].min_width, whole(i))
+        return columns[i].min_width
 
     def text(i: int) -> int:
         return natural[i] if i < len(natural) else 0
@@ -90,6 +97,13 @@ def fit_columns(
     def wish(i: int) -> int:
         return min(full(i), max(WISH_CAP, columns[i].min_width)) if columns[i].keep else full(i)
 
+    def whole(i: int) -> int:
+        """What an identifier needs for its values whole (its label may be cut for them):
+        never more than it asks for, never less than a label's first letters."""
+        if not text(i):
+            return wish(i)
+        return min(wish(i), max(text(i), LABEL_AT_LEAST))
+
     chosen: list[int] = []
     used = 0
     for index in sorted(range(len(columns)), key=lambda i: columns[i].priority):
@@ -101,7 +115,7 @@ def fit_columns(
     given = {i: base(i) for i in chosen}
 
     def short() -> int:
-        return sum(max(0, wish(i) - given[i]) for i in chosen if columns[i].keep)
+        return sum(max(0, whole(i) - given[i]) for i in chosen if columns[i].keep)
 
     dropped: set[int] = set()
 
@@ -178,12 +192,15 @@ def fit_columns(
     meanings = [i for i in chosen if not columns[i].keep and columns[i].meaning]
     described = [i for i in chosen if not columns[i].keep and not columns[i].meaning]
     # Identifiers whole, what the row means (to a point), the descriptions whole, then the rest
-    # of what the row means: a long reason never starves a name of the room it needs.
+    # of what the row means: a long reason never starves a name of the room it needs; an
+    # identifier's label whole only then (a column is never wider than what it holds while
+    # another is cut).
     for tier, wanted_width in (
-        (identifiers, wish),
+        (identifiers, whole),
         (meanings, meaning_wish),
         (described, wish),
         (meanings, wish),
+        (identifiers, wish),
     ):
         for i in tier:
             if columns[i].width is not None:

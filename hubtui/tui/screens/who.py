@@ -79,7 +79,8 @@ def finding_row(finding: Finding) -> Row:
                 project_cell,
                 "—",
                 inert(_short_reason(finding.error)),
-                "NOT READ",
+                # Which project, where the row is narrow enough to cut its name.
+                "NOT READ" + (f" (project {inert(str(project.id))})" if project else ""),
                 "",
                 "",
             ),
