@@ -154,3 +154,25 @@ async def test_the_footer_ends_with_the_palette_key_and_nothing_after(
         await press(pilot, *keys)
         footer = screen_text(pilot).splitlines()[-1]
         assert footer.endswith("^p palette")  # no letter of the keys beneath it at the end
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [(), ("enter",), ("enter", "enter"), ("enter", "P"), ("w", *"@northwind-eng.com", "enter")],
+    ids=["hubs", "hub detail", "project users", "hub's people", "person search"],
+)
+async def test_every_key_the_footer_offers_at_80_columns_is_whole(keys: tuple[str, ...]) -> None:
+    from textual.widgets._footer import FooterKey
+
+    async with running(size=(80, 24)) as pilot:
+        await press(pilot, *keys)
+        footer = screen_text(pilot).splitlines()[-1]
+        offered = [
+            f"{key.key_display} {key.description}"
+            for key in pilot.app.screen.query(FooterKey)
+            if "-command-palette" not in key.classes
+        ]
+        assert len(offered) >= 5  # the keys used most are still offered
+        for key in offered:
+            assert key in footer, f"{key!r} cut in {footer!r}"
+        assert "?" in footer  # the help, which lists every key, is always there

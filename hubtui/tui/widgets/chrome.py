@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -70,6 +71,13 @@ class KeyFooter(Footer):
         super().__init__(*args, **kwargs)
         self._words = words
 
+    _composed_width = 0
+
+    def on_resize(self) -> None:
+        # Which keys fit is decided at compose: a new width decides again.
+        if self.size.width != self._composed_width:
+            self.refresh(recompose=True)
+
     async def recompose(self) -> None:
         await super().recompose()
         for watchers in getattr(self, "__watchers", {}).values():
@@ -87,19 +95,37 @@ class KeyFooter(Footer):
             if binding.show:
                 by_action.setdefault(binding.action, (binding, enabled, tooltip))
         ranked = sorted(by_action.items(), key=lambda item: _rank(item[0]))
-        self.styles.grid_size_columns = len(ranked)
+        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+        show_palette = bool(
+            self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE and palette
+        )
+        # A key is shown whole or not at all (``?`` lists every one): never "l M" at the edge.
+        width = self.size.width or self.app.size.width
+        self._composed_width = width
+        room = width - (_key_width(self, "^p", "palette") + 1 if show_palette else 0)
+        keys: list[FooterKey] = []
         for action, (binding, enabled, tooltip) in ranked:
             said = self._words(action) if self._words is not None else None
-            yield FooterKey(
-                binding.key,
-                self.app.get_key_display(binding),
-                said or binding.description,
-                action,
-                disabled=not enabled,
-                tooltip=tooltip,
-            ).data_bind(compact=Footer.compact)
-        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
-        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE and palette:
+            display = self.app.get_key_display(binding)
+            description = said or binding.description
+            need = _key_width(self, display, description)
+            if need > room:
+                continue
+            room -= need
+            keys.append(
+                FooterKey(
+                    binding.key,
+                    display,
+                    description,
+                    action,
+                    disabled=not enabled,
+                    tooltip=tooltip,
+                ).data_bind(compact=Footer.compact)
+            )
+        self.styles.grid_size_columns = len(keys)
+        yield from keys
+        if show_palette:
+            assert palette is not None
             _, binding, enabled, _ = palette
             yield FooterKey(
                 binding.key,
@@ -110,6 +136,12 @@ class KeyFooter(Footer):
                 disabled=not enabled,
                 tooltip=binding.tooltip or binding.description,
             )
+
+
+def _key_width(footer: Footer, display: str, description: str) -> int:
+    """The cells one key takes in ``footer``: the key, a space, its words and the gap after
+    (the full style pads the key on both sides)."""
+    return cell_len(display) + cell_len(description) + (2 if footer.compact else 3)
 
 
 class Breadcrumb(Static):

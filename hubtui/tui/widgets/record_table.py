@@ -561,14 +561,17 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
     def _widened(self, index: int) -> None:
         """A row built needs more room in column ``index`` than any before it."""
         layout = self._column_layout
-        need = self.view.natural[index]
-        if layout is not None and need <= WISH_CAP and self.columns[index].keep:
+        need = min(self.view.natural[index], WISH_CAP)
+        if layout is not None:
             laid = dict(layout[1]).get(index)
-            if laid is None or laid < need:
-                # A kept column would cut this row: lay out again on the next paint.
+            if (laid is None and self.columns[index].keep) or (laid is not None and laid < need):
+                # This row would be cut (or a kept column is not shown): lay out again on the
+                # next paint, so that nothing is cut while there is room (asked after this
+                # paint: a row is built while it is painted, and the lines painted after it in
+                # this pass still had the old layout).
                 self._column_layout = None
                 self._painted_view = -1
-                self.refresh()
+                self.call_after_refresh(self.refresh)
 
     def render_line(self, y: int) -> Strip:
         gutter = self._gutter
