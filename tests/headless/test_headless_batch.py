@@ -43,6 +43,8 @@ def test_an_export_edited_is_applied_and_its_results_applied_again_change_nothin
     assert status == 0
     exported = rows_of(out)
     assert exported[0][:6] == ["hub", "project", "email", "role", "reviewer", "access"]
+    grace = next(row for row in exported if row[2] == GRACE)
+    assert grace[3:6] == ["—", "no", "limited reader"]  # no role of their own, as lists say
     # Untouched, the export changes nothing: every row is already so.
     untouched = tmp_path / "untouched.csv"
     untouched.write_text(out)
@@ -55,7 +57,8 @@ def test_an_export_edited_is_applied_and_its_results_applied_again_change_nothin
         if row[2] == CHLOE:
             row[3] = "Editor"
         if row[2] == GRACE:
-            row[5] = ""  # no longer "limited reader": the row asks for a direct member
+            # No longer "limited reader", and a role of their own: a direct member.
+            row[3], row[5] = "Reader", ""
         if row[2] == DIEGO:
             row[0], row[3] = "ACME Construction Group", "Admin"  # a DisplayName: refused
         edited.append(row)

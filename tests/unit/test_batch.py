@@ -388,3 +388,19 @@ def test_a_preview_names_its_projects_and_the_hub_apart() -> None:
 
     preview = Preview([row("", "a@x.example"), row("1", "a@x.example"), row("2", "a@x.example")])
     assert StagedScreen._preview_words(preview).endswith(" · over 2 projects and the hub")
+
+
+def test_a_file_row_that_drops_limited_but_keeps_the_dash_asks_for_a_role() -> None:
+    from hubtui.core.batches.file import read_batch_file
+
+    text = (
+        "hub,project,email,role,reviewer,access\n"
+        "acme-build,1001,grace.osei@northwind-eng.com,—,no,limited reader\n"
+        "acme-build,1001,hamid.karimi@northwind-eng.com,—,no,\n"
+    )
+    _, (kept, promoted) = read_batch_file(text)
+    assert kept.problem is None  # as exported: a limited reader, nothing asked
+    assert promoted.problem is not None
+    assert "a limited reader's (no role of their own): write Reader, Editor, Admin" in (
+        promoted.problem
+    )

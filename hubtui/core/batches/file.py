@@ -4,9 +4,11 @@ The users export (the app's ``x`` on a project's users, ``hubtui users --format 
 with ``hub, project, email, role, reviewer``, then ``access``: an export edited in a spreadsheet
 can be applied as it is (``hubtui apply``). A row asks for a direct member with that role (added
 if absent or a limited reader, set if a member); a row whose ``access`` says ``limited reader``
-asks for nothing (it is as the file says, or not). Applying again is harmless: rows already so
-are "no change". Lines starting with ``#`` (an export's context) are skipped, a spreadsheet's
-byte-order mark too, and the ``'`` an export puts before a cell a spreadsheet would run.
+asks for nothing (it is as the file says, or not), and its role says ``—`` (no role of their
+own, as every list says it): making them a member takes a role written in its place. Applying
+again is harmless: rows already so are "no change". Lines starting with ``#`` (an export's
+context) are skipped, a spreadsheet's byte-order mark too, and the ``'`` an export puts before a
+cell a spreadsheet would run.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING
 from hubtui.core.access import LIMITED_READER, ROLES, access_words, role_named
 from hubtui.core.batches import Intent
 from hubtui.core.presenting.export import Cell
+from hubtui.core.presenting.words import NO_OWN_ROLE
 
 if TYPE_CHECKING:
     from hubtui.api import ProjectUser
@@ -56,7 +59,8 @@ def users_csv_cells(
         hub_name,
         project_id,
         user.user.email or "",
-        user.role,
+        # A limited reader has no role of their own: the word every list says it with.
+        NO_OWN_ROLE if user.is_limited else user.role,
         user.is_reviewer,
         access,
         user.user.full_name or user.user.user_name or "",
@@ -164,7 +168,12 @@ def _row(line: int, given: dict[str, str]) -> FileRow:
         intent = Intent.LIMITED
     else:
         intent = Intent.MEMBER
-        if role is None and problem is None:
+        if role is None and problem is None and role_given.strip() == NO_OWN_ROLE:
+            problem = (
+                f"the role “{NO_OWN_ROLE}” is a limited reader's (no role of their own): write "
+                f"{', '.join(ROLES)} to make them a direct member"
+            )
+        elif role is None and problem is None:
             problem = f"the role “{role_given}” is not one of {', '.join(ROLES)}"
     reviewer_given = cells["reviewer"].casefold()
     reviewer: bool | None = None
