@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from hubtui.api.exchanges import as_curl
 from hubtui.core.access import find_person
-from hubtui.core.batches import Intent, Verdict, Wanted, decide
+from hubtui.core.batches import Intent, Verdict, Wanted, decide, on_its_own
 from hubtui.core.changes.log import (
     ChangeLog,
     ChangeLogError,
@@ -182,6 +182,7 @@ async def change_command(args: argparse.Namespace, client: HubClient, workspace:
         if not await _confirm("Send this change? [y/N] "):
             print("Nothing was sent.", file=sys.stderr)
             return NOT_SENT
+    change = on_its_own(change)
     try:
         sent = await send_change(client, log, change)
     except (ChangeLogError, EarlierAddUnknown, ChangedSinceRead) as error:
@@ -191,6 +192,7 @@ async def change_command(args: argparse.Namespace, client: HubClient, workspace:
     if sent.outcome == Outcome.DONE:
         if sent.user is not None:
             print(f"Done: {inert(email)} is {inert(sent.user.role)}.", file=sys.stderr)
+        print(f"(hubtui revert {change.batch} puts it back)", file=sys.stderr)
         return OK
     return REFUSED if sent.outcome == Outcome.FAILED else UNKNOWN_OUTCOME
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -135,6 +136,12 @@ def test_changes_need_yes_without_a_terminal_and_dry_run_sends_nothing(
     status, out, err = run(capsys, *role, "new.one@acme-build.com", "Admin", "--yes")
     assert status == 0
     assert "Role: Editor → Admin" in out  # the preview, on stdout
+    # A change on its own is a batch of one: put back the way any batch is.
+    batch = re.search(r"\(hubtui revert (b[0-9a-f]+) puts it back\)", err)
+    assert batch is not None, err
+    status, out, err = run(capsys, "--base-url", server, "revert", batch[1], "--dry-run")
+    assert status == 0, err
+    assert "Role: Admin → Editor" in out
     status, _, err = run(capsys, *role, "new.one@acme-build.com", "Admin", "--yes")
     assert (status, err.strip()) == (0, "Nothing to change, so nothing was sent.")
     status, _, err = run(

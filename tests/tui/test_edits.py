@@ -224,3 +224,22 @@ async def test_a_refused_add_puts_the_cursor_back_in_the_email() -> None:
         focused = pilot.app.focused
         assert isinstance(focused, Input)
         assert focused.id == "email"
+
+
+async def test_a_change_made_with_e_is_put_back_with_r_in_the_change_log(tmp_path: Path) -> None:
+    from hubtui.tui.screens.batch import StagedScreen
+
+    store = DemoStore()
+    async with running(
+        store=store, change_log_path=tmp_path / "c.jsonl", start=project_users()
+    ) as pilot:
+        await press(pilot, "down", "e")  # Aiko Tanaka, Editor
+        await press(pilot, "down", "enter", "ctrl+s", "y")
+        assert member_roles(store)["aiko.tanaka@acme-build.com"] == "Admin"
+        await press(pilot, "c")
+        assert "1 change: 1 done" in screen_words(pilot)  # a batch of one, like any other
+        await press(pilot, "R")
+        assert isinstance(pilot.app.screen, StagedScreen)
+        assert "Role: Admin → Editor" in screen_words(pilot)
+        await press(pilot, "a", "y")
+    assert member_roles(store)["aiko.tanaka@acme-build.com"] == "Editor"

@@ -21,6 +21,7 @@ from hubtui.core.batches.projects import (
     Preview,
     decide,
     new_batch_id,
+    on_its_own,
     prepare,
     read_lists,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "batches_of",
     "decide",
     "new_batch_id",
+    "on_its_own",
     "plan_revert",
     "prepare",
     "put_back_already",

@@ -13,7 +13,7 @@ import asyncio
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import ROLES, find_person
@@ -76,6 +76,12 @@ class Preview:
 
 def new_batch_id() -> str:
     return "b" + uuid.uuid4().hex[:10]
+
+
+def on_its_own(change: Change) -> Change:
+    """A change sent by itself (the form's ``e``/``a``, ``add-user``, ``set-role``): a batch of
+    one, so that ``R`` in the change log and ``hubtui revert`` put it back as any batch."""
+    return replace(change, batch=new_batch_id())
 
 
 async def read_lists(

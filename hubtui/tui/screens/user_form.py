@@ -27,7 +27,7 @@ from textual.worker import Worker
 
 from hubtui.api.errors import HubError
 from hubtui.core.access import ROLES, find_person
-from hubtui.core.batches import Intent, Wanted, decide
+from hubtui.core.batches import Intent, Wanted, decide, on_its_own
 from hubtui.core.changes.log import ChangeLogError, Outcome
 from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown, Sent, send_change
 from hubtui.core.emails import email_problem
@@ -319,7 +319,10 @@ class UserFormScreen(ModalScreen[FormResult | None], RecoveringScreen[FormResult
             return
         try:
             sent = await send_change(
-                client, app.change_log, planned, stopped="Stopped waiting before the answer came."
+                client,
+                app.change_log,
+                on_its_own(planned),
+                stopped="Stopped waiting before the answer came.",
             )
         except EarlierAddUnknown:
             self._enter(
