@@ -175,3 +175,14 @@ async def test_o_on_a_person_search_offboards_the_person_found(tmp_path: Path) -
     with keeper.open() as kept:
         rows = kept.review_rows(1)
     assert [row["reason"] for row in rows] == ["gone"]
+
+
+async def test_a_removal_s_preview_says_what_it_does_once() -> None:
+    async with running(size=(120, 40)) as pilot:
+        await press(pilot, "enter", "P")
+        await to_person(pilot, BJORN)
+        await burst(pilot, ["d", "x", "enter"])
+        await press(pilot, "v")
+        words = screen_words(pilot)
+        assert "(hub acme-build): removed from the hub (was Guest)" in words
+        assert "asked removed from the hub" not in words  # said once, not asked and said

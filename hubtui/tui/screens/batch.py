@@ -173,15 +173,18 @@ class StagedScreen(ListScreen[Preview]):
         if line.result is not None:
             state = line.result.ended.value
             words = line.result.message or words
+        asked, said = inert(wanted.words()), inert(words, limit=400)
+        # What was asked, unless the row's words already say it ("removed from the hub (was
+        # Guest)" after "asked removed from the hub" said it twice).
+        asking = () if said.startswith(asked) else ("asked ", asked, ". ")
         self.query_one(AccessPanel).explain(
             Content.assemble(
                 (f" {state.upper()} ", "bold reverse"),
                 " ",
                 (inert(wanted.email), "bold"),
-                f" in {inert(wanted.where)} (hub {inert(wanted.hub_name)}): asked ",
-                inert(wanted.words()),
-                ". ",
-                inert(words, limit=400),
+                f" in {inert(wanted.where)} (hub {inert(wanted.hub_name)}): ",
+                *asking,
+                said,
             )
         )
 
