@@ -30,3 +30,19 @@ async def test_a_notification_waits_while_a_full_dialog_is_up(
         await press(pilot, "escape")
         await pilot.pause(0.3)
         assert "Loaded again: 12 users" in screen_text(pilot)
+
+
+async def test_at_80_columns_a_notification_leaves_where_you_are_and_the_emails_readable() -> None:
+    async with running(size=(80, 24)) as pilot:
+        await press(pilot, "enter", "enter")
+        before = screen_text(pilot).splitlines()
+        pilot.app.notify(
+            "Sent the email grace.osei@northwind-eng.com to the terminal's clipboard (OSC 52).",
+            markup=False,
+        )
+        await pilot.pause(0.3)
+        after = screen_text(pilot).splitlines()
+        assert "Sent the email" in "\n".join(after)
+        assert after[:4] == before[:4]  # the breadcrumb and the counts, not covered
+        for line in after[5:9]:  # the rows beside the notice: names and emails whole
+            assert "@acme-build.com" in line

@@ -238,16 +238,20 @@ async def _offboarding(screen: Any, email: str, reason: str) -> None:
             f"Not read, nothing staged: {inert(str(error))}", severity="error", markup=False
         )
         return
-    if answer.not_read:
-        screen.notify(
-            "Incomplete: not read, they may have access there too: "
-            + inert("; ".join(answer.not_read), limit=400),
-            severity="warning",
-            markup=False,
-            timeout=15,
-        )
     if not answer.rows:
-        screen.notify(f"{inert(email)} has no access to remove.", markup=False)
+        # With rows, the preview's counts say what was not read; without, this is all there is.
+        screen.notify(
+            f"{inert(email)} has no access to remove"
+            + (
+                ". Incomplete: not read, they may have access there too: "
+                + inert("; ".join(answer.not_read), limit=400)
+                if answer.not_read
+                else "."
+            ),
+            severity="warning" if answer.not_read else "information",
+            markup=False,
+            timeout=15 if answer.not_read else 5,
+        )
         return
     changes = ChangeSet()
     changes.stage(answer.rows)
