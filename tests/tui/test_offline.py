@@ -127,3 +127,17 @@ async def test_offline_neither_rereads_the_token_nor_switches_profile(tmp_path: 
         await settle(pilot)
         assert asked == []
         assert "Offline: nothing is sent to any server" in screen_words(pilot)
+
+
+async def test_offline_at_80x24_the_status_and_the_breadcrumb_are_whole(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite3"
+    async with running(keeper=Keeper(path, "demo", None, "all")) as pilot:
+        await press(pilot, "enter", "enter")
+    app, _ = offline_app(path)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "offline · server demo API, offline · API v3" in words  # wrapped, not cut
+        await press(pilot, "w", *"priya.patel@northwind-eng.com", "enter")
+        words = screen_words(pilot)
+        assert "Who: priya.patel@northwind-eng.com in all hubs (stored data, offline)" in words

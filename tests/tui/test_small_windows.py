@@ -176,3 +176,13 @@ async def test_every_key_the_footer_offers_at_80_columns_is_whole(keys: tuple[st
         for key in offered:
             assert key in footer, f"{key!r} cut in {footer!r}"
         assert "?" in footer  # the help, which lists every key, is always there
+
+
+def test_one_long_name_does_not_cost_every_row_its_reason() -> None:
+    columns = [
+        Column("email", "Email", min_width=18, keep=True),
+        Column("name", "Name", min_width=10),
+        Column("look", "Needs a look", min_width=12, meaning=True),
+    ]
+    layout = dict(fit_columns(columns, [31, 38, 45], 102))
+    assert layout == {0: 31, 1: 24, 2: 45}  # the reason whole; the one long name gives way

@@ -50,6 +50,9 @@ GIVES_WAY_TO_MEANING = 7
 #: The narrowest an identifier's column is made while another is cut, however short its values:
 #: its label's first letters stay readable.
 LABEL_AT_LEAST = 6
+#: How wide a description (a name, a project's name) grows before what a row means is whole:
+#: most names fit, and one long name does not cost every row its reason.
+DESCRIBED_FIRST = 24
 #: How wide what a row means may grow at the cost of other columns (it takes more only from
 #: room no other column wants: a long reason never starves the names).
 MEANING_CAP = 40
@@ -136,6 +139,10 @@ def fit_columns(
         if not drop_one([i for i in chosen if columns[i].priority > 0]):
             break
 
+    def described_first(i: int) -> int:  # what a description takes before the rest is shared
+        values = text(i) if text(i) else wish(i)  # its values, not its label, while others cut
+        return min(max(values, columns[i].min_width), max(DESCRIBED_FIRST, columns[i].min_width))
+
     def meaning_wish(i: int) -> int:  # what the row means may push others only this far
         return min(wish(i), max(MEANING_CAP, columns[i].min_width))
 
@@ -191,15 +198,16 @@ def fit_columns(
     identifiers = [i for i in chosen if columns[i].keep]
     meanings = [i for i in chosen if not columns[i].keep and columns[i].meaning]
     described = [i for i in chosen if not columns[i].keep and not columns[i].meaning]
-    # Identifiers whole, what the row means (to a point), the descriptions whole, then the rest
-    # of what the row means: a long reason never starves a name of the room it needs; an
-    # identifier's label whole only then (a column is never wider than what it holds while
-    # another is cut).
+    # Identifiers whole, what the row means (to a point), the descriptions (to a point), then
+    # the rest of what the row means, of the descriptions, and an identifier's label: a long
+    # reason never starves a name of the room it needs, and one long name never takes the room
+    # that would show every row's reason whole.
     for tier, wanted_width in (
         (identifiers, whole),
         (meanings, meaning_wish),
-        (described, wish),
+        (described, described_first),
         (meanings, wish),
+        (described, wish),
         (identifiers, wish),
     ):
         for i in tier:

@@ -160,7 +160,7 @@ class Breadcrumb(Static):
 
     def show_path(self, *parts: str) -> None:
         """Show the path; each part is server data and is shown literally."""
-        self.update(Content(f" {SEPARATOR} ".join(inert(p, limit=60) for p in ("Hubs", *parts))))
+        self.update(Content(f" {SEPARATOR} ".join(inert(p, limit=120) for p in ("Hubs", *parts))))
 
 
 class Summary(Static):
@@ -187,7 +187,8 @@ class StatusLine(Static):
 
     DEFAULT_CSS = """
     StatusLine {
-        height: 1;
+        height: auto;
+        max-height: 2;  /* offline at 80 columns, the server's name and the API: wrapped, whole */
         padding: 0 1;
         background: $panel;
         color: $text-muted;
@@ -206,7 +207,7 @@ class StatusLine(Static):
         where = f"server {inert(server, limit=60)}"
         if profile:
             where = f"profile {inert(profile, limit=30)} · {where}"
-        # Read-only first: on a narrow terminal the line is cut at its end, never there.
+        # Read-only first: on a narrow terminal that says the most, whatever follows.
         parts = ["READ-ONLY (no changes)"] if read_only else []
         if note:
             parts.append(note)
