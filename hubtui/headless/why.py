@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 from typing import TYPE_CHECKING
 
 from hubtui.core.emails import email_problem
@@ -21,7 +22,13 @@ if TYPE_CHECKING:
 
 def main(args: argparse.Namespace, workspace: Workspace) -> int:
     concurrency = workspace.settings.concurrency
-    return asyncio.run(with_client(args, workspace, lambda client: _why(args, client, concurrency)))
+    status = asyncio.run(
+        with_client(args, workspace, lambda client: _why(args, client, concurrency))
+    )
+    if workspace.offline is not None:  # said beside the answer: never taken for the server's now
+        kept = f" ({inert(workspace.offline.last_words)})" if workspace.offline.last_words else ""
+        print(f"(offline: from what the store kept{kept}, not the server now)", file=sys.stderr)
+    return status
 
 
 async def _why(args: argparse.Namespace, client: HubClient, concurrency: int) -> int:

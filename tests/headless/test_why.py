@@ -213,3 +213,21 @@ def test_an_address_found_nowhere_names_no_person_and_exits_2(
     assert status == 2
     assert not out
     assert "neither a user nor in a project of hub acme-build" in err
+
+
+def test_offline_why_answers_from_what_was_kept_and_says_so(
+    capsys: pytest.CaptureFixture[str], server: str
+) -> None:
+    base = ("--base-url", server)
+    status, _, err = run(capsys, *base, "snapshot", "acme-build")
+    assert status == 0, err
+    status, out, err = run(
+        capsys, *base, "--offline", "why", "grace.osei@northwind-eng.com", "harbour",
+        "--hub", "acme-build",
+    )  # fmt: skip
+    assert status == 0, err
+    assert out.startswith(
+        "grace.osei@northwind-eng.com in Harbour Bridge Retrofit (acme-build): can only read"
+    )
+    assert "(offline: from what the store kept (" in err
+    assert "not the server now)" in err
