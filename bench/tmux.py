@@ -45,6 +45,10 @@ class Terminal:
     def screen(self) -> str:
         return self._tmux("capture-pane", "-p", "-t", "main")
 
+    def text(self) -> str:
+        """Everything the terminal showed, its scrollback too, each wrapped line joined again."""
+        return self._tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "main")
+
     def screen_with_attributes(self) -> str:
         """The screen with its colours and styles as escape sequences (capture-pane -e)."""
         return self._tmux("capture-pane", "-p", "-e", "-t", "main")
