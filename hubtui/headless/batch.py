@@ -22,6 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hubtui.api import HubError
 from hubtui.core.batches import (
     TYPE_THE_COUNT_ABOVE,
     Batch,
@@ -209,7 +210,6 @@ def _reading(status: StatusLine):  # type: ignore[no-untyped-def]
 async def wanted_rows(client: HubClient, given: Sequence[FileRow]) -> list[Row]:
     """Each row of the file as a wanted row, its hub found by Name or Id as ``hubtui hub``
     finds it (never by DisplayName), its project by id or exact name."""
-    from hubtui.api import HubError
 
     hubs: dict[str, Hub | str] = {}
     projects: dict[str, dict[str, str] | None] = {}

@@ -6,6 +6,7 @@ import asyncio
 import sys
 from typing import TYPE_CHECKING
 
+from hubtui.api import HubError
 from hubtui.api.exchanges import as_curl
 from hubtui.core.presenting import Column, access_cell
 from hubtui.text import fold, inert
@@ -122,7 +123,6 @@ async def _users_as_sent(
 async def _project_name(client: HubClient, hub: Hub, project_id: str) -> str | None:
     """The project's name, for the users CSV's ``project name`` column: None (the column left
     empty) where the server cannot list the hub's projects."""
-    from hubtui.api import HubError
 
     try:
         projects = await client.list_projects(hub.id)

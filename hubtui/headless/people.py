@@ -8,6 +8,7 @@ import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from hubtui.api import HubError
 from hubtui.core.changes.log import stamp
 from hubtui.core.people import (
     HubPeople,
@@ -88,7 +89,6 @@ def moment_cell(value: object) -> str:
 async def _hub_users(
     args: argparse.Namespace, client: HubClient, workspace: Workspace
 ) -> tuple[Table, int]:
-    from hubtui.api import HubError
 
     hub = await resolve_hub(client, args.hub)
     try:
@@ -239,7 +239,6 @@ async def _access(
 
 async def _access_at(args: argparse.Namespace, workspace: Workspace) -> int:
     """access --at N: the matrix as snapshot N read it, from the store (nothing is sent)."""
-    from hubtui.api import HubError
     from hubtui.core.connect import DEMO_BASE_URL, client_of
     from hubtui.core.offline import OFFLINE_TOKEN, StoredAnswers
     from hubtui.core.store import StoreError
@@ -271,7 +270,6 @@ async def _resend(args: argparse.Namespace, client: HubClient, workspace: Worksp
     """resend-invite: each pending invitation named (or every one) sent again, the one way."""
     import json
 
-    from hubtui.api import HubError
     from hubtui.core.access import person_key
     from hubtui.core.changes.log import ChangeLogError, Outcome
     from hubtui.core.changes.sending import ChangedSinceRead, plan, send_change

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from hubtui.api import HubError
 from hubtui.core.presenting import (
     LOOKALIKE_MARK,
     Cell,
@@ -113,7 +114,6 @@ def hubs_table(hubs: Sequence[Hub]) -> Table:
 
 async def hub_table(client: HubClient, hub: Hub) -> Table:
     """One hub: the facts the hub detail screen shows, then its projects (on a terminal)."""
-    from hubtui.api import HubError
 
     shown, note = _display_name_words(hub)
     facts = [

@@ -17,6 +17,7 @@ import asyncio
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from hubtui.api import HubError
 from hubtui.core.access import (
     access_cell,
     account_of,
@@ -65,7 +66,6 @@ async def read_hub_users(
     client: HubClient, hub_ids: Iterable[str]
 ) -> dict[str, Sequence[HubUser] | HubError]:
     """Each hub's users read again (or why they could not be)."""
-    from hubtui.api import HubError
 
     answers: dict[str, Sequence[HubUser] | HubError] = {}
 
@@ -94,7 +94,6 @@ def decide_hub(
 ) -> Step:
     """A hub's row decided against the hub's users read just now (and, for a removal, the
     lists of ``row.projects`` read just now: what the person loses)."""
-    from hubtui.api import HubError
 
     problem = email_problem(row.email)
     if problem:
@@ -167,7 +166,6 @@ def _decide(row: Wanted, user: HubUser | None, lists: Lists) -> tuple[Change | N
 def _projects_lost(row: Wanted, lists: Lists) -> tuple[list[dict[str, object]], list[str], int]:
     """What a removal from the hub ends, from the lists read just now: the direct memberships
     (kept in the change, for its revert), the words of each, and how many lists were unread."""
-    from hubtui.api import HubError
 
     kept: list[dict[str, object]] = []
     lost: list[str] = []
@@ -207,7 +205,6 @@ def _access_now(users: Sequence[ProjectUser], row: Wanted) -> str:
 
 def evidence_changed(evidence: Evidence, user: HubUser, row: Wanted, lists: Lists) -> list[str]:
     """What no longer holds of what a decision was made on, in words (empty: all holds)."""
-    from hubtui.api import HubError
     from hubtui.core.people.hub import last_seen
 
     changed: list[str] = []

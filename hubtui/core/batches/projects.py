@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from hubtui.api import HubError
 from hubtui.core.access import ROLES, find_person
 from hubtui.core.batches.hubs import decide_hub, read_hub_users
 from hubtui.core.batches.wanted import Intent, Seen, Step, Verdict, Wanted, project_change
@@ -92,7 +93,6 @@ async def read_lists(
     on_read: Callable[[int, int], None] | None = None,
 ) -> dict[tuple[str, str], Sequence[ProjectUser] | HubError]:
     """Each project's users (or why they could not be read), read under one limiter."""
-    from hubtui.api import HubError
 
     wanted = list(dict.fromkeys(projects))
     limiter = asyncio.Semaphore(max(1, concurrency))
@@ -129,7 +129,6 @@ async def prepare(
     against the lists and logged so (a dry run leaves the log alone and says what it would
     find). Nothing is sent.
     """
-    from hubtui.api import HubError
 
     of_hub = [w for w in wanted if w.of_hub]
     lists = await read_lists(
@@ -176,7 +175,6 @@ def _decide(
     read_only: bool,
     api_version: str,
 ) -> Step:
-    from hubtui.api import HubError
 
     problem = email_problem(row.email)
     if problem:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from hubtui.api import HubError
 from hubtui.core.access import find_person, person_key
 from hubtui.core.batches.hubs import read_hub_users, settle_hub, wave
 from hubtui.core.batches.projects import new_batch_id, read_lists
@@ -181,7 +182,6 @@ class Batch:
     async def check(self, client: HubClient, log: ChangeLog, *, concurrency: int = 8) -> list[int]:
         """Read the lists of the rows whose outcome is unknown, settle each from what it shows
         (logged as checked) and return the positions settled. Nothing is sent."""
-        from hubtui.api import HubError
 
         unknown = {p: r for p, r in self.results.items() if r.ended is Ended.UNKNOWN}
         if not unknown:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from hubtui.api import HubError
 from hubtui.core.changes.log import stamp
 from hubtui.core.people.search import EVERYONE, Finding, Progress, search_people
 from hubtui.core.store import ListKey, Snapshot, Store, now
@@ -89,7 +90,6 @@ async def _hub_users(
     that answer stays not read)."""
     import asyncio
 
-    from hubtui.api import HubError
     from hubtui.core.people.hub import not_offered
 
     limiter = asyncio.Semaphore(max(1, concurrency))

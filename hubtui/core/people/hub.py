@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, overload
 
+from hubtui.api import HubError
 from hubtui.core.access import LIMITED_CELL, LIMITED_READER, ROLES, access_cell, person_key
 
 if TYPE_CHECKING:
@@ -289,7 +290,6 @@ async def read_hub_people(
     """Read the hub's users and every project's users (the search's fan-out, as a snapshot
     reads them) and join them. A server without the hub-user list (404, 405) still gives the
     projects' people, and the answer says what it lacks."""
-    from hubtui.api import HubError
     from hubtui.core.people.search import EVERYONE, Finding, search_people
 
     memberships: list[tuple[Project, ProjectUser]] = []

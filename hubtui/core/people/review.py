@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from hubtui.api import HubError
 from hubtui.core.access import access_cell, person_key
 from hubtui.core.batches import Ended, Evidence, Intent, Result, Verdict, Wanted
 from hubtui.core.presenting.words import seen_stamp
@@ -313,7 +314,6 @@ async def offboarding(
     users), as one batch: removed from each hub they are a user of (which ends its projects'
     memberships, kept for the revert); where a server does not offer a hub's users, Reader in
     each project instead (a removal from one project is not in the API)."""
-    from hubtui.api import HubError
     from hubtui.core.access import accounts_of, accounts_words
     from hubtui.core.batches.hubs import read_hub_users
     from hubtui.core.people.hub import HubPerson, not_offered

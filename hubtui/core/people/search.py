@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from hubtui.api import HubError
 from hubtui.core.access import person_key, sent_field
 from hubtui.text import fold, inert
 
@@ -263,7 +264,6 @@ async def search_people(
     ``on_read`` and ``on_listed``, for keeping every list a search reads: each project's users
     as sent (beside the search, which still validates only its matches), each hub's projects.
     """
-    from hubtui.api import HubError
 
     hubs = list({hub.id: hub for hub in hubs}.values())
     progress = resume or Progress(hubs_total=len(hubs))

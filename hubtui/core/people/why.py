@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from hubtui.api import HubError
 from hubtui.core.access import find_person, person_key
 from hubtui.core.people.hub import INACTIVE_AFTER_DAYS, last_seen, not_offered
 from hubtui.core.people.search import DEFAULT_CONCURRENCY, Finding, PersonQuery, search_people
@@ -119,7 +120,6 @@ async def explain(
 
 
 async def _read(call: Awaitable[_T]) -> _T | HubError:
-    from hubtui.api import HubError
 
     try:
         return await call
@@ -139,7 +139,6 @@ def answer_of(
 ) -> Answer:
     """The answer for ``email`` in ``project_id`` (``None``: the hub itself, where they have
     no project) from the lists already read; each list may be the error that stopped it."""
-    from hubtui.api import HubError
 
     now = now or datetime.now(UTC)
     project = (
@@ -230,7 +229,6 @@ async def explain_everywhere(
     """An answer for each project of ``hubs`` where ``email`` has any access, each project that
     could not be read (unknown), and each hub where they are a user without a project. The
     hubs' projects are searched as ``w`` searches them; the address matches only itself."""
-    from hubtui.api import HubError
 
     key = person_key(email)
     findings: list[Finding] = []
@@ -272,7 +270,6 @@ async def explain_everywhere(
 
 
 def _project_facts(answer: Answer, project: Project | None, projects: Any) -> None:
-    from hubtui.api import HubError
 
     source = "the hub's projects"
     if isinstance(projects, HubError):
@@ -289,7 +286,6 @@ def _project_facts(answer: Answer, project: Project | None, projects: Any) -> No
 
 
 def _membership(answer: Answer, users: Sequence[ProjectUser] | HubError) -> ProjectUser | None:
-    from hubtui.api import HubError
 
     source = "the project's users"
     if isinstance(users, HubError):
@@ -325,7 +321,6 @@ def _membership(answer: Answer, users: Sequence[ProjectUser] | HubError) -> Proj
 def _hub_facts(
     answer: Answer, hub_users: Sequence[HubUser] | HubError, now: datetime
 ) -> HubUser | None:
-    from hubtui.api import HubError
 
     source = "the hub's users"
     if isinstance(hub_users, HubError):

@@ -11,6 +11,7 @@ from textual import work
 from textual.binding import Binding
 from textual.content import Content
 
+from hubtui.api import HubError
 from hubtui.core.people import Decision, ReviewRow
 from hubtui.core.presenting import seen_words
 from hubtui.text import inert
@@ -152,7 +153,6 @@ class Reviewing:
 
     @work(exclusive=True, group="resend", exit_on_error=False)
     async def _resend(self, people: list[HubPerson]) -> None:
-        from hubtui.api import HubError
         from hubtui.core.changes.log import ChangeLogError, Outcome
         from hubtui.core.changes.sending import ChangedSinceRead, send_change
         from hubtui.core.people import resend_change
@@ -220,7 +220,6 @@ def offboard(screen: Any, email: str) -> None:
 
 
 async def _offboarding(screen: Any, email: str, reason: str) -> None:
-    from hubtui.api import HubError
     from hubtui.core.batches import ChangeSet
     from hubtui.core.people import now_words, offboarding, offboarding_reviews
     from hubtui.tui.screens.batch import StagedScreen
