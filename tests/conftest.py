@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
+import trustme
 import uvicorn
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -294,3 +295,32 @@ def serving(app: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def serve_tls(
+    cert_dir: Path, ca: trustme.CA, app: Any = None, host: str = "localhost"
+) -> tuple[str, uvicorn.Server, threading.Thread]:
+    """``app`` (the demo API by default) over TLS on a free loopback port, its certificate for
+    ``host`` issued by ``ca``; its URL, server and thread."""
+    certificate = ca.issue_cert(host)
+    key_file, cert_file = cert_dir / "key.pem", cert_dir / "cert.pem"
+    certificate.private_key_pem.write_to_path(str(key_file))
+    certificate.cert_chain_pems[0].write_to_path(str(cert_file))
+    port = free_port()
+    config = uvicorn.Config(
+        app if app is not None else create_app(),
+        host="127.0.0.1",
+        port=port,
+        ssl_keyfile=str(key_file),
+        ssl_certfile=str(cert_file),
+        log_level="warning",
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_for_port(port)
+    return f"https://{host}:{port}", server, thread
+
+
+async def no_wait(seconds: float) -> None:
+    """Retries without their pauses."""

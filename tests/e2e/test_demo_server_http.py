@@ -7,13 +7,9 @@ import pytest
 
 from hubtui.api import ApiConnectionError, HubClient, InvalidResponseError
 from hubtui.demo import DEMO_TOKEN
-from tests.conftest import running_demo_server
+from tests.conftest import no_wait, running_demo_server
 
 SEED = "2"
-
-
-async def no_wait(seconds: float) -> None:
-    """Retries without their pauses."""
 
 
 def test_curl_like_request_lists_the_showcase_hubs(demo_server: str) -> None:

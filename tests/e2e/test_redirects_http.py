@@ -16,8 +16,7 @@ import pytest
 from bench.harness import free_port
 from hubtui.api import ApiStatusError, HubClient, InvalidResponseError
 from hubtui.demo import DEMO_TOKEN
-from tests.conftest import running_demo_server
-from tests.e2e.test_demo_server_http import no_wait
+from tests.conftest import no_wait, running_demo_server
 
 pytestmark = pytest.mark.e2e
 

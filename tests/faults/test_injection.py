@@ -9,21 +9,18 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
 
 from hubtui.demo import DemoStore
 from hubtui.text import inert
-from tests.tui.conftest import press, running, screen_text, type_text
-
-MARKUP = "[bold red]boom[/] [link=https://x.example]x[/link]"
-CSI = "\x1b[2J\x1b[31m"
-OSC_TITLE = "\x1b]0;owned\x07"
-OSC_CLIPBOARD = "\x1b]52;c;cm0gLXJmIH4=\x07"
-BIDI = "\u202eevil\u202c\u2066x\u2069"
-ZERO_WIDTH = "zero\u200bwidth\u200d\ufeff"
-LONG = "L" * 10_000
-HOSTILE = f"{MARKUP} {CSI}{OSC_TITLE}{OSC_CLIPBOARD} {BIDI} {ZERO_WIDTH} {LONG}"
-FORBIDDEN = ["\x1b", "\x07", "\u202e", "\u202c", "\u2066", "\u2069", "\u200b", "\u200d", "\ufeff"]
+from tests.tui.conftest import (
+    FORBIDDEN,
+    HOSTILE,
+    LONG,
+    assert_inert,
+    press,
+    running,
+    type_text,
+)
 
 
 def hostile_store() -> DemoStore:
@@ -38,14 +35,6 @@ def hostile_store() -> DemoStore:
         if user.first_name == "Grace":
             user.first_name = HOSTILE
     return store
-
-
-def assert_inert(pilot: Pilot[None]) -> str:
-    text = screen_text(pilot)
-    for character in FORBIDDEN:
-        assert character not in text, f"{character!r} reached the terminal"
-    assert pilot.app.is_running
-    return text
 
 
 @pytest.mark.parametrize(

@@ -39,8 +39,7 @@ from hubtui.headless.tables import resolve_hub
 from hubtui.hosts import server_identity as origin_of
 from hubtui.tui.record_view import Column, RecordView, Row
 from hubtui.tui.screens.exchange import _body
-from tests.conftest import DEMO_URL, run_main
-from tests.faults.test_token_safety import serve_tls
+from tests.conftest import DEMO_URL, run_main, serve_tls
 
 #: The date that once stopped every start: the year 0 once it is in UTC.
 EARLIEST = "0001-01-01T00:00:00+14:00"

@@ -8,15 +8,12 @@ from __future__ import annotations
 import logging
 import os
 import stat
-import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 import trustme
-import uvicorn
 
 from hubtui.api import (
     ApiConnectionError,
@@ -28,7 +25,7 @@ from hubtui.api import (
 from hubtui.cli import start_log
 from hubtui.demo import DEMO_TOKEN, create_app
 from hubtui.tui.app import HubTuiApp
-from tests.conftest import free_port, wait_for_port
+from tests.conftest import serve_tls
 from tests.tui.conftest import no_sleep, press, screen_text, settle
 
 SECRET = "sk-live-7f3a9c1e-SECRET"
@@ -101,31 +98,6 @@ async def test_screens_screenshots_and_the_change_log_never_show_the_token(
             assert token not in text
     assert read(log)
     assert DEMO_TOKEN not in read(log)
-
-
-def serve_tls(
-    cert_dir: Path, ca: trustme.CA, app: Any = None, host: str = "localhost"
-) -> tuple[str, uvicorn.Server, threading.Thread]:
-    """``app`` (the demo API by default) over TLS on a free loopback port, its certificate for
-    ``host`` issued by ``ca``; its URL, server and thread."""
-    certificate = ca.issue_cert(host)
-    key_file, cert_file = cert_dir / "key.pem", cert_dir / "cert.pem"
-    certificate.private_key_pem.write_to_path(str(key_file))
-    certificate.cert_chain_pems[0].write_to_path(str(cert_file))
-    port = free_port()
-    config = uvicorn.Config(
-        app if app is not None else create_app(),
-        host="127.0.0.1",
-        port=port,
-        ssl_keyfile=str(key_file),
-        ssl_certfile=str(cert_file),
-        log_level="warning",
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_for_port(port)
-    return f"https://{host}:{port}", server, thread
 
 
 async def test_tls_is_verified_and_a_ca_bundle_can_be_set(tmp_path: Path) -> None:

@@ -18,6 +18,8 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 from hubtui.api import HubClient
+from hubtui.core.offline import OFFLINE_TOKEN, StoredAnswers
+from hubtui.core.store import Store
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from hubtui.tui import app as app_module
 from hubtui.tui.app import HubTuiApp
@@ -286,3 +288,39 @@ async def mark(pilot, *emails: str) -> None:  # type: ignore[no-untyped-def]
         await type_text(pilot, email)
         await press(pilot, "enter", "space")
     await press(pilot, "escape")  # the filter cleared; the marks stay
+
+
+#: Server text that would be markup or terminal control, and what must never reach the terminal.
+MARKUP = "[bold red]boom[/] [link=https://x.example]x[/link]"
+CSI = "\x1b[2J\x1b[31m"
+OSC_TITLE = "\x1b]0;owned\x07"
+OSC_CLIPBOARD = "\x1b]52;c;cm0gLXJmIH4=\x07"
+BIDI = "\u202eevil\u202c\u2066x\u2069"
+ZERO_WIDTH = "zero\u200bwidth\u200d\ufeff"
+LONG = "L" * 10_000
+HOSTILE = f"{MARKUP} {CSI}{OSC_TITLE}{OSC_CLIPBOARD} {BIDI} {ZERO_WIDTH} {LONG}"
+FORBIDDEN = ["\x1b", "\x07", "\u202e", "\u202c", "\u2066", "\u2069", "\u200b", "\u200d", "\ufeff"]
+#: One value holding an OSC 52 clipboard write, a screen clear, a bidi override and a C1 CSI.
+EVIL = "\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J\u202eevil\x9b31m"
+#: The demo's acme-build hub.
+ACME_ID = "7d1f0c3e-4b8a-4f6e-9a51-acme00000001"
+
+
+def assert_inert(pilot: Pilot[None]) -> str:
+    text = screen_text(pilot)
+    for character in FORBIDDEN:
+        assert character not in text, f"{character!r} reached the terminal"
+    assert pilot.app.is_running
+    return text
+
+
+def offline_app(path: Path) -> tuple[HubTuiApp, StoredAnswers]:
+    answers = StoredAnswers(Store.open(path, read_only=True), "demo", None)
+
+    def connect() -> HubClient:
+        return HubClient(DEMO_URL, token=OFFLINE_TOKEN, transport=answers)
+
+    app = HubTuiApp(
+        connect=connect, server_label="demo API, offline", read_only=True, offline=answers
+    )
+    return app, answers

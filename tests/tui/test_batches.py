@@ -15,10 +15,11 @@ from hubtui.tui.screens.confirm import ConfirmScreen
 from hubtui.tui.screens.export import ExportScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.type_count import TypeCountScreen
-from tests.faults.test_injection import assert_inert
 from tests.tui.conftest import (
     CHLOE,
     DIEGO,
+    EVIL,
+    assert_inert,
     mark,
     paste,
     press,
@@ -29,7 +30,6 @@ from tests.tui.conftest import (
     settle,
     type_text,
 )
-from tests.tui.test_hostile_server_screens import EVIL
 
 BRIDGE = 1001
 

@@ -102,9 +102,7 @@ async def test_the_palette_records_a_snapshot_then_d_offers_it(tmp_path: Path) -
 
 async def test_hostile_text_kept_in_a_snapshot_is_shown_inert(tmp_path: Path) -> None:
     from hubtui.core.store import ListKey, Snapshot, Store
-    from tests.faults.test_injection import assert_inert
-    from tests.tui.test_hostile_server_screens import EVIL
-    from tests.tui.test_stored_start import ACME_ID
+    from tests.tui.conftest import ACME_ID, EVIL, assert_inert
 
     path = tmp_path / "store.sqlite3"
     evil_user = {"User": {"Id": 666, "Email": EVIL, "FirstName": EVIL}, "Role": EVIL}

@@ -23,11 +23,20 @@ from hubtui.tui.screens.confirm import ConfirmScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.user_form import UserFormScreen
 from hubtui.tui.widgets.record_table import RecordTable
-from tests.faults.test_injection import FORBIDDEN, HOSTILE, assert_inert
-from tests.tui.conftest import press, project_users, running, screen_words, settle, type_text
+from tests.tui.conftest import (
+    EVIL,
+    FORBIDDEN,
+    HOSTILE,
+    assert_inert,
+    press,
+    project_users,
+    running,
+    screen_words,
+    settle,
+    type_text,
+)
 
 #: Every way a server's text can steer a terminal, short enough to be shown whole.
-EVIL = "\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J\u202eevil\x9b31m"
 
 
 def answering_changes(

@@ -12,19 +12,15 @@ from hubtui.core.store import Store
 from hubtui.core.store.keeper import Keeper
 from hubtui.demo import DemoStore
 from hubtui.tui.app import HubTuiApp
-from tests.tui.conftest import DEMO_URL, press, running, screen_words, settle, type_text
-
-
-def offline_app(path: Path) -> tuple[HubTuiApp, StoredAnswers]:
-    answers = StoredAnswers(Store.open(path, read_only=True), "demo", None)
-
-    def connect() -> HubClient:
-        return HubClient(DEMO_URL, token=OFFLINE_TOKEN, transport=answers)
-
-    app = HubTuiApp(
-        connect=connect, server_label="demo API, offline", read_only=True, offline=answers
-    )
-    return app, answers
+from tests.tui.conftest import (
+    DEMO_URL,
+    offline_app,
+    press,
+    running,
+    screen_words,
+    settle,
+    type_text,
+)
 
 
 async def test_offline_shows_what_was_read_and_sends_nothing(tmp_path: Path) -> None:

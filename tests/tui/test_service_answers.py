@@ -7,9 +7,7 @@ from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
 from hubtui.demo import DemoStore, Faults
-from tests.faults.test_injection import assert_inert
-from tests.tui.conftest import press, running, screen_words
-from tests.tui.test_hostile_server_screens import EVIL
+from tests.tui.conftest import EVIL, assert_inert, press, running, screen_words
 
 
 async def test_a_profile_not_created_offers_the_sign_in_url_to_copy() -> None:

@@ -13,11 +13,17 @@ from hubtui.core.store import ListKey, Store
 from hubtui.core.store.keeper import Keeper
 from hubtui.demo import DemoStore, Faults, create_app
 from hubtui.tui.screens.hubs import HubListScreen
-from tests.faults.test_injection import assert_inert
-from tests.tui.conftest import press, running, screen_words, send_key, settle, type_text
-from tests.tui.test_hostile_server_screens import EVIL
-
-ACME_ID = "7d1f0c3e-4b8a-4f6e-9a51-acme00000001"
+from tests.tui.conftest import (
+    ACME_ID,
+    EVIL,
+    assert_inert,
+    press,
+    running,
+    screen_words,
+    send_key,
+    settle,
+    type_text,
+)
 
 
 def held_hub_list(gate: asyncio.Event, *, status: int | None = None) -> ASGIApp:
