@@ -96,6 +96,7 @@ async def test_the_staged_preview_gives_the_change_its_room_and_keeps_the_projec
         assert "project" in shown  # two rows of one person in two projects stay apart
 
 
+@pytest.mark.e2e
 def test_the_app_takes_its_width_from_the_terminal_not_a_stale_columns() -> None:
     terminal = Terminal(
         ["env", "COLUMNS=200", "LINES=60", *hubtui_command(), "--demo"], width=120, height=30

@@ -9,6 +9,8 @@ from hubtui.api import ApiConnectionError, HubClient, InvalidResponseError
 from hubtui.demo import DEMO_TOKEN
 from tests.conftest import no_wait, running_demo_server
 
+pytestmark = pytest.mark.e2e
+
 SEED = "2"
 
 

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from bench.tmux import Terminal
 from hubtui.api import HubClient
@@ -16,6 +17,8 @@ from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.user_form import UserFormScreen
 from tests.conftest import hubtui_command, running_demo_server
 from tests.tui.conftest import press, screen_words, settle, type_text
+
+pytestmark = pytest.mark.e2e
 
 AUTH = {"Authorization": f"Bearer {DEMO_TOKEN}"}
 ACME_ID = "7d1f0c3e-4b8a-4f6e-9a51-acme00000001"
