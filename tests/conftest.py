@@ -131,8 +131,17 @@ async def raw(demo_store: DemoStore, faults: Faults) -> AsyncIterator[httpx.Asyn
 
 
 @pytest.fixture
-def demo_server() -> Iterator[str]:
-    """`hubtui demo-server` running over real HTTP on a free loopback port; yields its URL."""
+def server() -> Iterator[str]:
+    """`hubtui demo-server` over real HTTP on a free loopback port, for this test alone; yields
+    its URL. The one demo-server fixture (with :func:`shared_server`)."""
+    with running_demo_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def shared_server() -> Iterator[str]:
+    """One `hubtui demo-server` for a module's tests that change nothing, or count what they
+    change."""
     with running_demo_server() as url:
         yield url
 

@@ -11,7 +11,6 @@ import os
 import resource
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -19,16 +18,9 @@ import pytest
 
 from hubtui.cli import main
 from hubtui.core.changes.log import Change, ChangeLog, ChangeLogError
-from tests.conftest import running_demo_server
 from tests.tui.conftest import press, running, screen_words, type_text
 
 NEW = "night.shift@acme-build.com"
-
-
-@pytest.fixture
-def server() -> Iterator[str]:
-    with running_demo_server() as url:
-        yield url
 
 
 def creates(url: str) -> int:

@@ -35,7 +35,7 @@ def rows_of(text: str) -> list[list[str]]:
 
 
 async def test_an_export_of_a_projects_users_applies_once_edited(
-    demo_server: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    server: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     exported = tmp_path / "users.csv"
     async with running() as pilot:
@@ -50,7 +50,7 @@ async def test_an_export_of_a_projects_users_applies_once_edited(
     batch = tmp_path / "edited.csv"
     with batch.open("w", newline="", encoding="utf-8") as handle:
         csv.writer(handle).writerows(edited)
-    argv = ("--base-url", demo_server, "apply", str(batch), "--dry-run")
+    argv = ("--base-url", server, "apply", str(batch), "--dry-run")
     status, out, err = await asyncio.to_thread(run_main, capsys, *argv)
     assert status == 0, err
     assert "1 to send (0 adds, 1 updates)" in out
@@ -59,9 +59,9 @@ async def test_an_export_of_a_projects_users_applies_once_edited(
 
 
 def test_the_users_csv_names_the_project_on_every_row(
-    demo_server: str, capsys: pytest.CaptureFixture[str]
+    server: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ("--base-url", demo_server, "users", "acme-build", "1001", "--format", "csv")
+    argv = ("--base-url", server, "users", "acme-build", "1001", "--format", "csv")
     status, out, _ = run_main(capsys, *argv)
     assert status == 0
     table = list(csv.DictReader(io.StringIO(out)))
@@ -70,10 +70,10 @@ def test_the_users_csv_names_the_project_on_every_row(
 
 @pytest.mark.parametrize("fmt", ["json", "jsonl", "csv", "table"])
 def test_an_empty_answer_says_so_on_stderr_however_the_output_goes(
-    demo_server: str, capsys: pytest.CaptureFixture[str], fmt: str
+    server: str, capsys: pytest.CaptureFixture[str], fmt: str
 ) -> None:
     query = ("who", "nobody-at-all@nowhere.example", "--hub", "acme-build", "--format", fmt)
-    argv = ("--base-url", demo_server, *query)
+    argv = ("--base-url", server, *query)
     status, out, err = run_main(capsys, *argv)
     assert status == 1
     assert "hubtui: nobody matched nobody-at-all@nowhere.example." in err
@@ -109,9 +109,9 @@ def test_the_demo_server_stops_with_ctrl_c_without_a_traceback() -> None:
 
 @pytest.mark.parametrize("typed", ["editor", "EDITOR", "Editor"])
 def test_a_role_is_taken_in_any_case_and_sent_as_the_server_spells_it(
-    demo_server: str, capsys: pytest.CaptureFixture[str], typed: str
+    server: str, capsys: pytest.CaptureFixture[str], typed: str
 ) -> None:
-    argv = ("--base-url", demo_server, "set-role", "acme-build", "1001", CHLOE, typed)
+    argv = ("--base-url", server, "set-role", "acme-build", "1001", CHLOE, typed)
     status, out, err = run_main(capsys, *argv, "--dry-run")
     assert status == 0, err
     assert '"Role": "Editor"' in out
@@ -121,10 +121,10 @@ def test_a_role_is_taken_in_any_case_and_sent_as_the_server_spells_it(
 
 
 def test_a_limited_reader_has_no_role_of_their_own_in_the_table_as_in_the_app(
-    demo_server: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    server: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COLUMNS", "160")
-    argv = ("--base-url", demo_server, "users", "acme-build", "1001", "--format", "table")
+    argv = ("--base-url", server, "users", "acme-build", "1001", "--format", "table")
     status, out, _ = run_main(capsys, *argv)
     assert status == 0
     grace = next(line for line in out.splitlines() if "grace.osei@" in line)
@@ -133,9 +133,9 @@ def test_a_limited_reader_has_no_role_of_their_own_in_the_table_as_in_the_app(
 
 
 def test_who_rows_come_in_one_order_every_run(
-    demo_server: str, capsys: pytest.CaptureFixture[str]
+    server: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ("--base-url", demo_server, "who", "@northwind-eng.com", "--format", "jsonl")
+    argv = ("--base-url", server, "who", "@northwind-eng.com", "--format", "jsonl")
     orders = []
     for _ in range(3):
         _, out, _ = run_main(capsys, *argv)

@@ -14,19 +14,19 @@ pytestmark = pytest.mark.e2e
 SEED = "2"
 
 
-def test_curl_like_request_lists_the_showcase_hubs(demo_server: str) -> None:
-    answer = httpx.get(f"{demo_server}/v3/hubs", headers={"Authorization": f"Bearer {DEMO_TOKEN}"})
+def test_curl_like_request_lists_the_showcase_hubs(server: str) -> None:
+    answer = httpx.get(f"{server}/v3/hubs", headers={"Authorization": f"Bearer {DEMO_TOKEN}"})
     assert answer.status_code == 200
     names = {hub["Name"] for hub in answer.json()}
     assert {"acme-build", "riverside-infra", "nordic-rail"} <= names
-    assert httpx.get(f"{demo_server}/v3/hubs").status_code == 401
+    assert httpx.get(f"{server}/v3/hubs").status_code == 401
 
 
-async def test_every_operation_over_http(demo_server: str) -> None:
-    async with HubClient(demo_server, token=DEMO_TOKEN) as client:
+async def test_every_operation_over_http(server: str) -> None:
+    async with HubClient(server, token=DEMO_TOKEN) as client:
         hubs = await client.list_hubs()
         river = next(h for h in hubs if h.name == "riverside-infra")
-        assert client.regional_route(river).base_url == f"{demo_server}/regions/eu"
+        assert client.regional_route(river).base_url == f"{server}/regions/eu"
         projects = await client.list_projects(river.id)
         users = await client.list_project_users(river.id, projects[0].id, api_version="v2")
         user = await client.get_project_user(river.id, projects[0].id, users[0].user.id)
@@ -41,7 +41,7 @@ async def test_every_operation_over_http(demo_server: str) -> None:
         assert (await client.get_hub_by_name("riverside-infra")).id == river.id
     async with httpx.AsyncClient() as plain:
         answer = await plain.get(
-            f"{demo_server}/_demo/stats", headers={"Authorization": f"Bearer {DEMO_TOKEN}"}
+            f"{server}/_demo/stats", headers={"Authorization": f"Bearer {DEMO_TOKEN}"}
         )
         stats = answer.json()
     assert stats["creates"] == 1

@@ -59,14 +59,14 @@ async def test_a_create_that_times_out_is_never_sent_again_by_itself(tmp_path: P
     assert '"outcome": "unknown"' in log
 
 
-def test_adding_a_user_with_the_keys_in_a_real_terminal(demo_server: str, tmp_path: Path) -> None:
+def test_adding_a_user_with_the_keys_in_a_real_terminal(server: str, tmp_path: Path) -> None:
     command = [
         "env",
         f"HUBTUI_TOKEN={DEMO_TOKEN}",
         f"HUBTUI_DATA_DIR={tmp_path}",
         *hubtui_command(),
         "--base-url",
-        demo_server,
+        server,
     ]
     terminal = Terminal(command, width=120, height=36)
     try:
@@ -89,7 +89,7 @@ def test_adding_a_user_with_the_keys_in_a_real_terminal(demo_server: str, tmp_pa
         assert terminal.exit_status() == 0
     finally:
         terminal.close()
-    users = httpx.get(f"{demo_server}/v3/hubs/{ACME_ID}/projects/1001/users", headers=AUTH).json()
+    users = httpx.get(f"{server}/v3/hubs/{ACME_ID}/projects/1001/users", headers=AUTH).json()
     added = [u for u in users if u["User"]["Email"] == "typed.in.tmux@acme-build.com"]
     assert len(added) == 1
     assert added[0]["Role"] == "Editor"

@@ -41,10 +41,8 @@ def test_demo_browsing_in_a_real_terminal(demo_terminal: Terminal) -> None:
     assert demo_terminal.exit_status() == 0
 
 
-def test_against_demo_server_over_http(demo_server: str) -> None:
-    terminal = Terminal(
-        ["env", "HUBTUI_TOKEN=demo-token", *hubtui_command(), "--base-url", demo_server]
-    )
+def test_against_demo_server_over_http(server: str) -> None:
+    terminal = Terminal(["env", "HUBTUI_TOKEN=demo-token", *hubtui_command(), "--base-url", server])
     try:
         terminal.wait_for("acme-build", "8 hubs")
         assert "127.0.0.1" in terminal.screen()

@@ -18,7 +18,7 @@ from bench.postgres import OWNER, PostgresServer
 from hubtui.core.store import ListKey, Snapshot, Store, StoreError, now
 from hubtui.core.store import keeper as stored
 from hubtui.core.store.keeper import Keeper
-from tests.conftest import free_port, running_demo_server
+from tests.conftest import free_port
 from tests.headless.conftest import headless_env, run
 
 pytestmark = pytest.mark.usefixtures(headless_env.__name__)
@@ -26,10 +26,10 @@ pytestmark = pytest.mark.usefixtures(headless_env.__name__)
 USERS = ListKey("users", "h1", "1001")
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with running_demo_server() as url:
-        yield url
+@pytest.fixture
+def server(shared_server: str) -> str:
+    """The module's one server: these tests read it and change nothing of it."""
+    return shared_server
 
 
 def snapshot_with(

@@ -55,11 +55,6 @@ def headless_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return tmp_path / "data"
 
 
-@pytest.fixture
-def server(demo_server: str) -> str:
-    return demo_server
-
-
 run = run_main
 
 

@@ -3,7 +3,6 @@ and ``run`` (``hubtui ARGV`` in this process: exit status, stdout, stderr)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -11,7 +10,7 @@ import pytest
 
 from bench.postgres import PostgresServer
 from hubtui.demo import DEMO_TOKEN
-from tests.conftest import run_main, running_demo_server
+from tests.conftest import run_main
 
 run = run_main
 
@@ -28,20 +27,6 @@ def headless_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("HUBTUI_PROFILE", raising=False)
     monkeypatch.delenv("HUBTUI_STORE_URL", raising=False)  # no team store but a test's own
     monkeypatch.setenv("COLUMNS", "80")
-
-
-@pytest.fixture
-def server() -> Iterator[str]:
-    """`hubtui demo-server` on a free loopback port, for this test alone; yields its URL."""
-    with running_demo_server() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def shared_server() -> Iterator[str]:
-    """One `hubtui demo-server` for a module's tests that change nothing."""
-    with running_demo_server() as url:
-        yield url
 
 
 def demo_stats(url: str) -> dict[str, object]:
