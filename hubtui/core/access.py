@@ -41,7 +41,7 @@ ACCESS_NOT_SENT = "access not sent"
 #: evidence of a decision, a decisions file).
 LIMITED_CELL = "LIMITED"
 
-Person = TypeVar("Person", bound="ProjectUser")
+Person = TypeVar("Person", "ProjectUser", "HubUser")
 
 
 def role_named(text: str) -> str | None:
@@ -67,7 +67,8 @@ person_key = email_key
 
 
 def find_person(users: Iterable[Person], email: str) -> Person | None:
-    """The user of a project's list with this email (by :func:`person_key`), if any."""
+    """The record of a project's users, or of a hub's, with this email (by :func:`person_key`),
+    if any: the one way a person is found by their address."""
     wanted = person_key(email)
     return next((u for u in users if person_key(u.user.email) == wanted), None)
 

@@ -261,9 +261,7 @@ async def explain_everywhere(
                 answers.append(
                     answer_of(email, hub, project_id, [finding.user], people, projects, now=now)
                 )
-        in_hub = not isinstance(people, HubError) and any(
-            person_key(u.user.email) == key for u in people
-        )
+        in_hub = not isinstance(people, HubError) and find_person(people, email) is not None
         if in_hub and not any(a.hub.id == hub.id and a.project_id for a in answers):
             answers.append(answer_of(email, hub, None, (), people, projects, now=now))
     return answers
@@ -327,8 +325,7 @@ def _hub_facts(
         why = "not offered by this server" if not_offered(hub_users) else str(hub_users)
         answer.facts.append(Fact("hub role", f"not read ({why})", source))
         return None
-    key = person_key(answer.email)
-    person = next((u for u in hub_users if person_key(u.user.email) == key), None)
+    person = find_person(hub_users, answer.email)
     if person is None:
         answer.facts.append(Fact("hub user", "not a user of the hub", source))
         return None
