@@ -80,9 +80,16 @@ def line_row(line: Line) -> Row:
         tone = None if line.result.ended is Ended.DONE else "failed"
     else:
         tone = None if step.verdict in (Verdict.SEND, Verdict.SAME) else "limited"
+    wanted = step.wanted
+    # The project's Id first: where the name is cut ("Harbou…"), the row still says which.
+    where = (
+        f"{wanted.project_id} {wanted.project_name}"
+        if wanted.project_name and not wanted.of_hub
+        else wanted.where
+    )
     return Row(
         cells=(
-            inert(step.wanted.where),
+            inert(where),
             inert(step.wanted.email),
             state,
             inert(words, limit=300),
