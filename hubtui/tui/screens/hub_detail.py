@@ -157,6 +157,11 @@ class HubDetailScreen(Marking, ListScreen["list[Project] | None"]):
         prompt.display = True
         prompt.focus()
 
+    def resumed(self) -> None:
+        # Back from a screen above: where you are and the counts stay at the top (focus coming
+        # back to the project-id prompt once scrolled them off at 80×24).
+        self.call_after_refresh(self.scroll_home, animate=False)
+
     def action_back(self) -> None:
         prompt = self.query_one("#project-id", Input)
         if prompt.has_focus:

@@ -71,13 +71,6 @@ class KeyFooter(Footer):
         super().__init__(*args, **kwargs)
         self._words = words
 
-    _composed_width = 0
-
-    def on_resize(self) -> None:
-        # Which keys fit is decided at compose: a new width decides again.
-        if self.size.width != self._composed_width:
-            self.refresh(recompose=True)
-
     async def recompose(self) -> None:
         await super().recompose()
         for watchers in getattr(self, "__watchers", {}).values():
@@ -100,8 +93,9 @@ class KeyFooter(Footer):
             self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE and palette
         )
         # A key is shown whole or not at all (``?`` lists every one): never "l M" at the edge.
+        # Fitted when composed (each screen, each change of its keys); recomposing on every
+        # resize as well moved a resumed screen's scroll under load.
         width = self.size.width or self.app.size.width
-        self._composed_width = width
         room = width - (_key_width(self, "^p", "palette") + 1 if show_palette else 0)
         keys: list[FooterKey] = []
         for action, (binding, enabled, tooltip) in ranked:
