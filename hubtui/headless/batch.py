@@ -210,7 +210,6 @@ def _reading(status: StatusLine):  # type: ignore[no-untyped-def]
 async def wanted_rows(client: HubClient, given: Sequence[FileRow]) -> list[Row]:
     """Each row of the file as a wanted row, its hub found by Name or Id as ``hubtui hub``
     finds it (never by DisplayName), its project by id or exact name."""
-
     hubs: dict[str, Hub | str] = {}
     projects: dict[str, dict[str, str] | None] = {}
     rows = []

@@ -123,7 +123,6 @@ async def _users_as_sent(
 async def _project_name(client: HubClient, hub: Hub, project_id: str) -> str | None:
     """The project's name, for the users CSV's ``project name`` column: None (the column left
     empty) where the server cannot list the hub's projects."""
-
     try:
         projects = await client.list_projects(hub.id)
     except HubError:

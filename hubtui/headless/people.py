@@ -89,7 +89,6 @@ def moment_cell(value: object) -> str:
 async def _hub_users(
     args: argparse.Namespace, client: HubClient, workspace: Workspace
 ) -> tuple[Table, int]:
-
     hub = await resolve_hub(client, args.hub)
     try:
         users = list(await client.list_hub_users(hub.id))

@@ -114,7 +114,6 @@ def hubs_table(hubs: Sequence[Hub]) -> Table:
 
 async def hub_table(client: HubClient, hub: Hub) -> Table:
     """One hub: the facts the hub detail screen shows, then its projects (on a terminal)."""
-
     shown, note = _display_name_words(hub)
     facts = [
         ("Name", f"{inert(hub.name)}  (URL name: in links; what 'hubtui hub' matches)"),

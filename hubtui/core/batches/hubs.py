@@ -32,7 +32,7 @@ from hubtui.core.emails import email_problem
 from hubtui.core.presenting.words import seen_stamp
 
 if TYPE_CHECKING:
-    from hubtui.api import HubClient, HubError, ProjectUser
+    from hubtui.api import HubClient, ProjectUser
     from hubtui.api.models import HubUser
 
 __all__ = [
@@ -66,7 +66,6 @@ async def read_hub_users(
     client: HubClient, hub_ids: Iterable[str]
 ) -> dict[str, Sequence[HubUser] | HubError]:
     """Each hub's users read again (or why they could not be)."""
-
     answers: dict[str, Sequence[HubUser] | HubError] = {}
 
     async def one(hub_id: str) -> None:
@@ -94,7 +93,6 @@ def decide_hub(
 ) -> Step:
     """A hub's row decided against the hub's users read just now (and, for a removal, the
     lists of ``row.projects`` read just now: what the person loses)."""
-
     problem = email_problem(row.email)
     if problem:
         return Step(row, Verdict.SKIP, problem)
@@ -166,7 +164,6 @@ def _decide(row: Wanted, user: HubUser | None, lists: Lists) -> tuple[Change | N
 def _projects_lost(row: Wanted, lists: Lists) -> tuple[list[dict[str, object]], list[str], int]:
     """What a removal from the hub ends, from the lists read just now: the direct memberships
     (kept in the change, for its revert), the words of each, and how many lists were unread."""
-
     kept: list[dict[str, object]] = []
     lost: list[str] = []
     limited: list[str] = []  # said after the roles they lose

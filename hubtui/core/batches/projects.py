@@ -24,7 +24,7 @@ from hubtui.core.changes.log import Action, Change, ChangeLog
 from hubtui.core.emails import email_problem
 
 if TYPE_CHECKING:
-    from hubtui.api import HubClient, HubError, ProjectUser
+    from hubtui.api import HubClient, ProjectUser
 
 #: From this many changes, a batch asks for the count to be typed before it is sent.
 TYPE_THE_COUNT_ABOVE = 50
@@ -93,7 +93,6 @@ async def read_lists(
     on_read: Callable[[int, int], None] | None = None,
 ) -> dict[tuple[str, str], Sequence[ProjectUser] | HubError]:
     """Each project's users (or why they could not be read), read under one limiter."""
-
     wanted = list(dict.fromkeys(projects))
     limiter = asyncio.Semaphore(max(1, concurrency))
     lists: dict[tuple[str, str], Sequence[ProjectUser] | HubError] = {}
@@ -129,7 +128,6 @@ async def prepare(
     against the lists and logged so (a dry run leaves the log alone and says what it would
     find). Nothing is sent.
     """
-
     of_hub = [w for w in wanted if w.of_hub]
     lists = await read_lists(
         client,
@@ -175,7 +173,6 @@ def _decide(
     read_only: bool,
     api_version: str,
 ) -> Step:
-
     problem = email_problem(row.email)
     if problem:
         return Step(row, Verdict.SKIP, problem)

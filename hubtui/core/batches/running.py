@@ -35,7 +35,7 @@ from hubtui.core.changes.log import (
 from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown, send_change
 
 if TYPE_CHECKING:
-    from hubtui.api import HubClient, HubError
+    from hubtui.api import HubClient
 
 
 class Ended(StrEnum):
@@ -182,7 +182,6 @@ class Batch:
     async def check(self, client: HubClient, log: ChangeLog, *, concurrency: int = 8) -> list[int]:
         """Read the lists of the rows whose outcome is unknown, settle each from what it shows
         (logged as checked) and return the positions settled. Nothing is sent."""
-
         unknown = {p: r for p, r in self.results.items() if r.ended is Ended.UNKNOWN}
         if not unknown:
             return []

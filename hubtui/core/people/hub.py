@@ -28,7 +28,7 @@ from hubtui.api import HubError
 from hubtui.core.access import LIMITED_CELL, LIMITED_READER, ROLES, access_cell, person_key
 
 if TYPE_CHECKING:
-    from hubtui.api import Hub, HubClient, HubError, Project, ProjectUser
+    from hubtui.api import Hub, HubClient, Project, ProjectUser
     from hubtui.api.models import HubUser, UserSummary
     from hubtui.core.changes.log import Change
     from hubtui.core.people.search import Progress

@@ -22,7 +22,7 @@ from hubtui.core.access import person_key, sent_field
 from hubtui.text import fold, inert
 
 if TYPE_CHECKING:
-    from hubtui.api import ApiVersion, Hub, HubClient, HubError, Project, ProjectUser
+    from hubtui.api import ApiVersion, Hub, HubClient, Project, ProjectUser
 
 __all__ = [
     "DEFAULT_CONCURRENCY",
@@ -264,7 +264,6 @@ async def search_people(
     ``on_read`` and ``on_listed``, for keeping every list a search reads: each project's users
     as sent (beside the search, which still validates only its matches), each hub's projects.
     """
-
     hubs = list({hub.id: hub for hub in hubs}.values())
     progress = resume or Progress(hubs_total=len(hubs))
     only = progress.unanswered(hubs) if resume is not None else None

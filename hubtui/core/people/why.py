@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from hubtui.api import HubError
+from hubtui.api import HubError, NotFoundError
 from hubtui.core.access import find_person, person_key
 from hubtui.core.people.hub import INACTIVE_AFTER_DAYS, last_seen, not_offered
 from hubtui.core.people.search import DEFAULT_CONCURRENCY, Finding, PersonQuery, search_people
@@ -23,7 +23,7 @@ from hubtui.text import fold, inert
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Sequence
 
-    from hubtui.api import Hub, HubClient, HubError, Project, ProjectUser
+    from hubtui.api import Hub, HubClient, Project, ProjectUser
     from hubtui.api.models import HubUser
 
 _T = TypeVar("_T")
@@ -120,7 +120,6 @@ async def explain(
 
 
 async def _read(call: Awaitable[_T]) -> _T | HubError:
-
     try:
         return await call
     except HubError as error:
@@ -139,7 +138,6 @@ def answer_of(
 ) -> Answer:
     """The answer for ``email`` in ``project_id`` (``None``: the hub itself, where they have
     no project) from the lists already read; each list may be the error that stopped it."""
-
     now = now or datetime.now(UTC)
     project = (
         None
@@ -203,8 +201,6 @@ async def project_named(client: HubClient, hubs: Sequence[Hub], typed: str) -> P
     """What ``typed`` names among the hubs' projects (:func:`projects_named`). A number in one
     hub whose project list is not offered, or does not show it, is taken as that project's Id
     (the answer then says what the list said of it)."""
-    from hubtui.api import NotFoundError
-
     typed = typed.strip()
     found: list[tuple[Hub, str, str | None]] = []
     for hub in hubs:
@@ -229,7 +225,6 @@ async def explain_everywhere(
     """An answer for each project of ``hubs`` where ``email`` has any access, each project that
     could not be read (unknown), and each hub where they are a user without a project. The
     hubs' projects are searched as ``w`` searches them; the address matches only itself."""
-
     key = person_key(email)
     findings: list[Finding] = []
     listed: dict[str, Sequence[Project]] = {}
@@ -268,7 +263,6 @@ async def explain_everywhere(
 
 
 def _project_facts(answer: Answer, project: Project | None, projects: Any) -> None:
-
     source = "the hub's projects"
     if isinstance(projects, HubError):
         why = "not offered by this server" if not_offered(projects) else str(projects)
@@ -284,7 +278,6 @@ def _project_facts(answer: Answer, project: Project | None, projects: Any) -> No
 
 
 def _membership(answer: Answer, users: Sequence[ProjectUser] | HubError) -> ProjectUser | None:
-
     source = "the project's users"
     if isinstance(users, HubError):
         answer.not_read.append(f"the project's users: {users}")
@@ -319,7 +312,6 @@ def _membership(answer: Answer, users: Sequence[ProjectUser] | HubError) -> Proj
 def _hub_facts(
     answer: Answer, hub_users: Sequence[HubUser] | HubError, now: datetime
 ) -> HubUser | None:
-
     source = "the hub's users"
     if isinstance(hub_users, HubError):
         why = "not offered by this server" if not_offered(hub_users) else str(hub_users)
