@@ -25,14 +25,15 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
     status = asyncio.run(
         with_client(args, workspace, lambda client: _why(args, client, concurrency))
     )
-    if workspace.offline is not None:  # said beside the answer: never taken for the server's now
-        kept = f" ({inert(workspace.offline.last_words)})" if workspace.offline.last_words else ""
-        print(f"(offline: from what the store kept{kept}, not the server now)", file=sys.stderr)
+    if workspace.offline is not None:
+        from hubtui.core.people import offline_note
+
+        print(offline_note(workspace.offline.last_words), file=sys.stderr)
     return status
 
 
 async def _why(args: argparse.Namespace, client: HubClient, concurrency: int) -> int:
-    from hubtui.core.people import explain, explain_everywhere, project_named
+    from hubtui.core.people import answers_text, explain, explain_everywhere, project_named
 
     if problem := email_problem(args.email):
         raise Stop(NOT_SENT, f"{inert(args.email)}: {problem}")
@@ -57,7 +58,7 @@ async def _why(args: argparse.Namespace, client: HubClient, concurrency: int) ->
         print(json.dumps(records[0] if typed else records, ensure_ascii=True, indent=2))
     else:
         # Each line made data (a server's text never steers the terminal), the lines kept.
-        text = "\n\n".join(answer.text() for answer in answers)
+        text = answers_text(answers)
         print("\n".join(inert(line, limit=None) for line in text.splitlines()))
     return REFUSED if any(answer.not_read for answer in answers) else OK
 

@@ -3,13 +3,17 @@ app as ``hubtui why`` answers it, at 80×24, copied whole with ``y``."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from hubtui.core.store.keeper import Keeper
 from hubtui.tui.screens.hub_people import HubPeopleScreen
 from hubtui.tui.screens.why import WhyScreen
 from tests.tui.conftest import (
     burst,
+    offline_app,
     press,
     project_users,
     running,
@@ -87,3 +91,18 @@ async def test_a_name_that_matches_several_projects_lists_them_in_the_app() -> N
         words = answer_words(pilot)
         assert "'o' names 3 projects; give one by its Id:" in words
         assert "1002 Québec Office Tower (hub acme-build)" in words
+
+
+async def test_offline_w_answers_from_what_was_kept_and_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite3"
+    async with running(keeper=Keeper(path, "demo", None, "all")) as pilot:
+        await press(pilot, "enter", "enter")  # acme-build, then Harbour Bridge Retrofit: kept
+    app, _ = offline_app(path)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(pilot)
+        await press(pilot, "enter", "enter", "slash", *"grace", "enter", "W")
+        assert isinstance(pilot.app.screen, WhyScreen)
+        words = answer_words(pilot)
+        assert f"Harbour Bridge Retrofit (acme-build): {LIMITED}." in words
+        assert words.startswith("(offline: from what the store kept (")
+        assert "not the server now)" in words

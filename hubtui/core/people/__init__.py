@@ -46,8 +46,10 @@ if TYPE_CHECKING:
         LIMITED,
         Answer,
         ProjectNamed,
+        answers_text,
         explain,
         explain_everywhere,
+        offline_note,
         project_named,
         projects_named,
     )
@@ -81,6 +83,8 @@ _EXPORTS: dict[str, str] = {
     "search_people": "hubtui.core.people.search",
     "LIMITED": "hubtui.core.people.why",
     "Answer": "hubtui.core.people.why",
+    "answers_text": "hubtui.core.people.why",
+    "offline_note": "hubtui.core.people.why",
     "explain": "hubtui.core.people.why",
     "explain_everywhere": "hubtui.core.people.why",
     "ProjectNamed": "hubtui.core.people.why",
@@ -91,6 +95,8 @@ _EXPORTS: dict[str, str] = {
 __all__ = [
     "LIMITED",
     "Answer",
+    "answers_text",
+    "offline_note",
     "ProjectNamed",
     "Decision",
     "Finding",

@@ -93,6 +93,18 @@ class Answer:
         return "\n".join(lines)
 
 
+def answers_text(answers: Sequence[Answer]) -> str:
+    """The answers as one text a ticket can hold, a block each (``y`` copies it whole)."""
+    return "\n\n".join(answer.text() for answer in answers)
+
+
+def offline_note(kept: str | None) -> str:
+    """Said beside answers read offline (``kept``: when the lists were read), so that they are
+    never taken for what the server holds now."""
+    when = f" ({inert(kept)})" if kept else ""
+    return f"(offline: from what the store kept{when}, not the server now)"
+
+
 def _sent(model: Any, name: str) -> bool:
     return name in model.model_fields_set
 

@@ -18,7 +18,15 @@ from textual.widgets import Static
 from textual.worker import Worker
 
 from hubtui.api.errors import HubError
-from hubtui.core.people import LIMITED, Answer, explain, explain_everywhere, project_named
+from hubtui.core.people import (
+    LIMITED,
+    Answer,
+    answers_text,
+    explain,
+    explain_everywhere,
+    offline_note,
+    project_named,
+)
 from hubtui.text import inert
 from hubtui.tui.present import copy_lines_for_a_ticket
 from hubtui.tui.screens.recovering import RecoveringScreen
@@ -116,14 +124,14 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
         finally:
             box.loading = False
         offline = session.offline
-        note = None if offline is None else f"Offline: from what was kept ({offline.last_words})."
+        note = None if offline is None else offline_note(offline.last_words)
         self._say(describe(self.answers, self.email, note))
 
     def action_copy(self) -> None:
         if not self.answers:
             self.notify("Nothing to copy yet: no answer.", severity="warning", markup=False)
             return
-        lines = "\n\n".join(answer.text() for answer in self.answers).splitlines()
+        lines = answers_text(self.answers).splitlines()
         copy_lines_for_a_ticket(self.app, lines, "answer")
 
     def recover(self, worker: Worker[Any], sentence: str) -> None:
