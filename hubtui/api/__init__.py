@@ -7,8 +7,9 @@ Usable on its own::
             print(hub.name, hub.display_name)
 """
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from hubtui.lazy import names_from
 
 if TYPE_CHECKING:
     from hubtui.api.client import ChangeRequest, HubClient, RequestStats
@@ -107,8 +108,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'hubtui.api' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = names_from(__name__, _EXPORTS)

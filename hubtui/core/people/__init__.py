@@ -11,8 +11,9 @@ part loads no other.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from hubtui.lazy import names_from
 
 if TYPE_CHECKING:
     from hubtui.core.people.hub import (
@@ -131,10 +132,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Each name from its module, imported when first asked for."""
-    try:
-        module = _EXPORTS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    return getattr(importlib.import_module(module), name)
+__getattr__ = names_from(__name__, _EXPORTS)

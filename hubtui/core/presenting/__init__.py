@@ -9,8 +9,9 @@ went through :func:`hubtui.text.inert` first. Each name below is imported when f
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from hubtui.lazy import names_from
 
 if TYPE_CHECKING:
     from hubtui.core.presenting.export import (
@@ -115,10 +116,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Each name from its module, imported when first asked for."""
-    try:
-        module = _EXPORTS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    return getattr(importlib.import_module(module), name)
+__getattr__ = names_from(__name__, _EXPORTS)

@@ -34,8 +34,9 @@ writer takes the store to itself, and its errors.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from hubtui.lazy import names_from
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -145,8 +146,4 @@ def open_store(where: Path | str, *, read_only: bool = False) -> Store:
     return Store.open(where, read_only=read_only)
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'hubtui.core.store' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = names_from(__name__, _EXPORTS)
