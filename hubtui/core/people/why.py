@@ -255,13 +255,18 @@ async def explain_everywhere(
         mine = [f for f in findings if f.hub.id == hub.id]
         for finding in mine:
             if finding.error is not None:
-                answer = Answer(email, hub, None, None, UNKNOWN)
-                if finding.project is not None:
-                    answer.project_id = str(finding.project.id)
-                    answer.project_name = finding.project.name
-                what = "its projects" if finding.project is None else "the project's users"
-                answer.not_read.append(f"{what}: {finding.error}")
-                answers.append(answer)
+                project = finding.project
+                what = "its projects" if project is None else "the project's users"
+                answers.append(
+                    Answer(
+                        email,
+                        hub,
+                        None if project is None else str(project.id),
+                        None if project is None else project.name,
+                        UNKNOWN,
+                        not_read=[f"{what}: {finding.error}"],
+                    )
+                )
             elif finding.user is not None and person_key(finding.user.user.email) == key:
                 assert finding.project is not None
                 project_id = str(finding.project.id)

@@ -70,14 +70,17 @@ def fit_columns(
 
     Columns of priority 0 are always shown; the others join by priority while they fit at their
     smallest width. The identifiers (``keep``) then get room for their longest text (up to
-    :data:`WISH_CAP`): columns that may give way are dropped for it (those with no text at all
-    first, then the highest priority number first), then descriptive columns are squeezed,
-    then the ``meaning`` ones, before an identifier is cut. What is left widens the ``meaning``
-    columns to their longest text, then the descriptive ones: nothing is cut while there is
-    room. The rest is spread over the columns that are not identifiers (unless ``spread`` is
-    False: a printed table ends where its text does). The columns never take more than
-    ``width`` (a printed row is one line): past every squeeze, the widest is cut. ``gap`` cells
-    stand between two columns.
+    :data:`WISH_CAP`; their labels may be cut for it): columns that may give way are dropped for
+    it (those with no text at all first, then the highest priority number first), then
+    descriptive columns are squeezed, then the ``meaning`` ones, before an identifier is cut.
+    What is left widens, in turn, the ``meaning`` columns to :data:`MEANING_CAP`, the
+    descriptive ones to :data:`DESCRIBED_FIRST`, the ``meaning`` ones to their longest text,
+    the descriptive ones to theirs, and the identifiers to their labels: nothing is cut while
+    there is room, and no column is wider than what it holds while another is cut. The rest is
+    spread over the columns that are not identifiers (unless ``spread`` is False: a printed
+    table ends where its text does). The columns never take more than ``width`` (a printed row
+    is one line): past every squeeze, the widest is cut. ``gap`` cells stand between two
+    columns.
     """
 
     def base(i: int) -> int:
