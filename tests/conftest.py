@@ -333,3 +333,13 @@ def serve_tls(
 
 async def no_wait(seconds: float) -> None:
     """Retries without their pauses."""
+
+
+def own_settings(tmp_path: Path) -> list[str]:
+    """``env`` assignments for a hubtui a test launches: the demo's token, no config file and a
+    data folder of the test's own."""
+    return [
+        f"HUBTUI_TOKEN={DEMO_TOKEN}",
+        f"HUBTUI_DATA_DIR={tmp_path / 'data'}",
+        f"HUBTUI_CONFIG={tmp_path / 'none.toml'}",
+    ]

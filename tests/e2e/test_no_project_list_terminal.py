@@ -9,18 +9,13 @@ from pathlib import Path
 import pytest
 
 from bench.tmux import Terminal
-from hubtui.demo import DEMO_TOKEN
-from tests.conftest import hubtui_command, running_demo_server
+from tests.conftest import hubtui_command, own_settings, running_demo_server
 
 pytestmark = pytest.mark.e2e
 
 
 def test_p_opens_the_people_while_the_project_id_prompt_waits(tmp_path: Path) -> None:
-    env = [
-        f"HUBTUI_TOKEN={DEMO_TOKEN}",
-        f"HUBTUI_DATA_DIR={tmp_path / 'data'}",
-        f"HUBTUI_CONFIG={tmp_path / 'none.toml'}",
-    ]
+    env = own_settings(tmp_path)
     with running_demo_server("--no-project-list") as url:
         terminal = Terminal(
             ["env", *env, *hubtui_command(), "--base-url", url], width=80, height=24

@@ -14,7 +14,7 @@ import pytest
 
 from bench.tmux import Terminal
 from hubtui.demo import DEMO_TOKEN
-from tests.conftest import hubtui_command, running_demo_server
+from tests.conftest import hubtui_command, own_settings, running_demo_server
 
 pytestmark = pytest.mark.e2e
 
@@ -35,11 +35,7 @@ def project_users(url: str) -> dict[str, tuple[str, bool]]:
 
 @pytest.mark.slow
 def test_review_decide_preview_apply_revert_in_a_real_terminal(tmp_path: Path) -> None:
-    env = [
-        f"HUBTUI_TOKEN={DEMO_TOKEN}",
-        f"HUBTUI_DATA_DIR={tmp_path / 'data'}",
-        f"HUBTUI_CONFIG={tmp_path / 'none.toml'}",
-    ]
+    env = own_settings(tmp_path)
     with running_demo_server() as url:
         assert project_users(url)[BJORN] == ("Editor", True)
         terminal = Terminal(

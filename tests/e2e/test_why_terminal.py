@@ -10,18 +10,13 @@ from pathlib import Path
 import pytest
 
 from bench.tmux import Terminal
-from hubtui.demo import DEMO_TOKEN
-from tests.conftest import hubtui_command
+from tests.conftest import hubtui_command, own_settings
 
 pytestmark = pytest.mark.e2e
 
 
 def test_w_answers_the_ticket_of_a_limited_reader_at_80x24(tmp_path: Path) -> None:
-    env = [
-        f"HUBTUI_TOKEN={DEMO_TOKEN}",
-        f"HUBTUI_DATA_DIR={tmp_path / 'data'}",
-        f"HUBTUI_CONFIG={tmp_path / 'none.toml'}",
-    ]
+    env = own_settings(tmp_path)
     terminal = Terminal(["env", *env, *hubtui_command(), "--demo"], width=80, height=24)
     try:
         terminal.wait_for("acme-build", timeout=40)
@@ -77,7 +72,7 @@ TICKETS = [
 def test_hubtui_why_answers_each_ticket_at_80x24(
     tmp_path: Path, email: str, project: str, hub: str, verdict: str, fact: str | None
 ) -> None:
-    env = [f"HUBTUI_DATA_DIR={tmp_path / 'data'}", f"HUBTUI_CONFIG={tmp_path / 'none.toml'}"]
+    env = own_settings(tmp_path)
     command = [*hubtui_command(), "--demo", "why", email, project, "--hub", hub]
     shell = f"{shlex.join(['env', *env, *command])}; echo exit=$?; sleep 60"
     terminal = Terminal(["sh", "-c", shell], width=80, height=24)
