@@ -7,6 +7,7 @@ the demo API, serve, demo-server).
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import shlex
 import socket
@@ -16,11 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from hubtui import __version__
 from hubtui.config import ConfigError, Settings, load_settings
+from hubtui.text import inert, log_safe
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient
-
-    pass
 
 
 class _NoTokenFlag(argparse.Action):
@@ -208,6 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # `import httpx` loads httpx's own command-line client whenever click is installed
     # (uvicorn brings it), with click and pygments: 15 ms of every start. hubtui never runs it.
     sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+    from hubtui.core.workspace import open_workspace  # after the line above: it loads httpx
+
     args = parse_arguments(argv)
     if args.command == "demo-server":
         return run_demo_server(args)
@@ -222,7 +224,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is not None and (args.command == "store" or _file_pair(args)):
         # The store, or two files: no server needed.
         from hubtui import headless
-        from hubtui.core.workspace import open_workspace
 
         demo = demo_connector if args.demo else None
         return headless.run(args, open_workspace(settings, demo=demo))
@@ -244,7 +245,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_web(args)  # each page's app checks and logs for itself
     if args.log_file:
         start_log(args.log_file)
-    from hubtui.core.workspace import open_workspace
 
     def settings_for(profile: str | None) -> Settings:
         """Settings, token included, read again for a profile (ConfigError when wrong).
@@ -305,8 +305,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def unlogged(message: str) -> None:
     """A headless command's outcome that the change log could not take: a warning on stderr,
     with the line to add by hand."""
-    from hubtui.text import inert
-
     print(
         f"hubtui: WARNING: an outcome is not in the change log. {inert(message, limit=None)}",
         file=sys.stderr,
@@ -337,10 +335,6 @@ def start_log(path: str) -> None:
     The file is the person's alone (0600), and every line is escaped: a server's text never
     moves the cursor or sets a title in a terminal that reads the log.
     """
-    import logging
-    import os
-
-    from hubtui.text import log_safe
 
     class SafeFormatter(logging.Formatter):
         def format(self, record: logging.LogRecord) -> str:
@@ -488,8 +482,6 @@ def run_web(args: argparse.Namespace) -> int:
     except ImportError:
         print("hubtui: serve needs the web extra: pip install 'hubtui[web]'", file=sys.stderr)
         return 2
-    import logging
-
     from hubtui.web import guarded_server, new_secret, page_url
 
     command = shlex.join([sys.executable, "-m", "hubtui", *app_options(args)])

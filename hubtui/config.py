@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from platformdirs import user_config_path
+
 from hubtui.api.versions import ApiVersion, is_api_version
 from hubtui.hosts import is_loopback_host
 from hubtui.text import inert
@@ -78,8 +80,6 @@ def config_path(env: Mapping[str, str] | None = None) -> Path:
     env = os.environ if env is None else env
     if env.get("HUBTUI_CONFIG"):
         return Path(env["HUBTUI_CONFIG"]).expanduser()
-    from platformdirs import user_config_path
-
     return user_config_path("hubtui") / "config.toml"
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from itertools import accumulate
 
 _CONTROL_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)} | {0x7F: "\u2421"}
 _FOLD_EXTRA = str.maketrans({"ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d", "ß": "ss"})
@@ -149,8 +150,6 @@ _STEP[ord("]")] = _STEP[ord("}")] = -1
 def nesting(body: bytes | str) -> int:
     """How deep a JSON text nests (brackets inside strings not counted), read without
     parsing it: what a parser's recursion would reach."""
-    from itertools import accumulate
-
     data = body.encode("utf-8", "surrogatepass") if isinstance(body, str) else body
     if b"[" not in data and b"{" not in data:
         return 0

@@ -10,6 +10,8 @@ import json
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from hubtui.api.retries import parse_retry_after
+
 if TYPE_CHECKING:
     import httpx
 
@@ -285,8 +287,6 @@ def status_error_from_response(
     ``{"Code", "Message"}`` shape from ``content`` (the body already read, or else
     ``response.content``); anything else leaves only the status's plain words.
     """
-    from hubtui.api.retries import parse_retry_after
-
     status = response.status_code
     cls = _STATUS_CLASSES.get(status) or (ServerError if status >= 500 else ApiStatusError)
     if status == 404 and NOT_KEPT_HEADER in response.headers:

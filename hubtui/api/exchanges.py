@@ -10,6 +10,7 @@ so): whatever a session does, the log stays within a few tens of megabytes.
 from __future__ import annotations
 
 import itertools
+import json
 import shlex
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
@@ -194,8 +195,6 @@ def _ascii(text: str) -> str:
 
 
 def _ascii_json(body: bytes) -> str:
-    import json
-
     try:
         text = json.dumps(json.loads(body), ensure_ascii=True, separators=(",", ":"))
         return text.replace("\x7f", "\\u007f")  # DEL, the one control character JSON keeps

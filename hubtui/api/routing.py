@@ -21,7 +21,7 @@ from urllib.parse import quote, unquote
 
 import httpx
 
-from hubtui.api.errors import UnsafeUrlError
+from hubtui.api.errors import InvalidResponseError, UnsafeUrlError
 from hubtui.hosts import is_loopback_host
 
 if TYPE_CHECKING:
@@ -243,8 +243,6 @@ class Routes:
                 if key not in self._routes:
                     answered = await fetch()
                     if key not in self._routes:  # the server answered another hub's Id
-                        from hubtui.api.errors import InvalidResponseError
-
                         other = getattr(answered, "id", None)
                         raise InvalidResponseError(
                             operation=f"get hub {key!r}",

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from pydantic.alias_generators import to_snake
+
 from hubtui.api.identity import KNOWN_ROLES, email_key
 
 if TYPE_CHECKING:
@@ -83,8 +85,6 @@ def sent_field(record: Mapping[str, Any], name: str) -> Any:
     the records also accept (``email``), as the typed records read it."""
     if name in record:
         return record[name]
-    from pydantic.alias_generators import to_snake
-
     return record.get(to_snake(name))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from hubtui.api import HubClient
 from hubtui.hosts import server_label
 
 if TYPE_CHECKING:
@@ -45,8 +46,6 @@ def client_of(
 ) -> HubClient:
     """A client of ``base_url`` with every setting that bears on one (version, trust, TLS,
     deadlines, the most records a list may hold)."""
-    from hubtui.api import HubClient
-
     return HubClient(
         base_url,
         token=token,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from platformdirs import user_data_path
+
 __all__ = [
     "DEMO_FOLDER",
     "DEMO_STORE",
@@ -24,8 +26,6 @@ def data_dir() -> Path:
     """``HUBTUI_DATA_DIR`` or the user data directory."""
     if os.environ.get("HUBTUI_DATA_DIR"):
         return Path(os.environ["HUBTUI_DATA_DIR"]).expanduser()
-    from platformdirs import user_data_path
-
     return user_data_path("hubtui")
 
 

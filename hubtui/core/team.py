@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from hubtui.core.files import open_reading
+from hubtui.core.files import create_new, open_reading
+from hubtui.core.store import Snapshot
 
 if TYPE_CHECKING:
     from hubtui.core.store import Store
@@ -114,8 +115,6 @@ def _where_we_were(cursor: Path | None, where: str) -> tuple[int, tuple[int, int
 
 def _remember(cursor: Path, where: str, offset: int, file_id: tuple[int, int], head: str) -> None:
     """Keep how far the copy to ``where`` got (written whole, then moved into place)."""
-    from hubtui.core.files import create_new
-
     try:
         with open_reading(cursor) as handle:
             kept = json.loads(handle.read(64 * 1024))
@@ -153,8 +152,6 @@ def copy_history(local: Store, team: Store, change_log: Path | None) -> Copied:
     store. Run twice, nothing doubles: a snapshot the team store holds (the same server,
     profile, time and scope) and a review it holds (the same server, hub, reviewer, times and
     batch) are not copied again, and each change line is kept once."""
-    from hubtui.core.store import Snapshot
-
     held = {(s.origin, s.profile, s.taken, s.scope) for s in team.snapshots()}
     snapshots = there = 0
     for info in local.snapshots():

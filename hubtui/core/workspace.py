@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hubtui.config import ConfigError, Settings
 from hubtui.core.catalog import Catalog
 from hubtui.core.changes.log import ChangeLog
 from hubtui.core.connect import (
@@ -31,7 +32,10 @@ from hubtui.core.connect import (
     offline_connector,
     offline_label,
 )
+from hubtui.core.places import default_change_log_path, default_store_path, default_team_cursor_path
+from hubtui.core.store import StoreError
 from hubtui.hosts import server_aliases, server_identity
+from hubtui.text import inert
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient
@@ -188,8 +192,6 @@ class Workspace:
     def settings(self) -> Settings:
         """The settings it was opened with (a Workspace built by hand has the defaults)."""
         if self._settings is None:
-            from hubtui.config import Settings
-
             self._settings = Settings()
         return self._settings
 
@@ -294,8 +296,6 @@ class Workspace:
             return []  # checked first: without a team store, the store's code is not loaded
         keeper = self.keeper
         assert keeper is not None
-        from hubtui.core.store import StoreError
-
         servers = [self.identity.server, *self.identity.aliases]
         try:
             lines = keeper.with_team(
@@ -341,8 +341,6 @@ class Workspace:
         keeper, path = self.keeper, self.change_log.path
         if keeper is None or self.team is None or path is None:
             return None
-        from hubtui.core.places import default_team_cursor_path
-        from hubtui.core.store import StoreError
         from hubtui.core.team import share_lines, waiting
 
         cursor = default_team_cursor_path()
@@ -375,7 +373,7 @@ class Workspace:
         keeper = self.keeper
         if keeper is None or not keeper.keeps(kind):
             return
-        from hubtui.core.store import ListKey
+        from hubtui.core.store import ListKey  # its module builds validators: 13 ms
 
         sent = [record.as_sent() for record in records]
         await asyncio.to_thread(keeper.keep, ListKey(kind, hub, project), sent)
@@ -407,7 +405,8 @@ class Workspace:
         keeper = self.keeper
         if keeper is None or not keeper.keeps(kind):
             return
-        from hubtui.core.store import ListKey, StoreError
+
+        from hubtui.core.store import ListKey
 
         async def keeping() -> None:
             try:
@@ -431,8 +430,6 @@ class Workspace:
     def _store_on(self, what: str) -> Keeper:
         """The store, unless it is off by the settings or this run (:class:`NoSnapshots`
         says which, naming ``what`` is then not kept)."""
-        from hubtui.text import inert
-
         keeper = self.keeper
         if keeper is None or keeper.setting == "off":
             raise NoSnapshots(f'The store is off (store = "off" or --no-store): no {what} is kept.')
@@ -569,8 +566,6 @@ def open_workspace(
     ``offline``, what the store kept of it (:class:`~hubtui.config.ConfigError` when nothing).
     ``settings_for`` reads the settings again for a profile (reconnect, profile switch);
     ``demo``, how to reach the demo API (None: the configured server)."""
-    from hubtui.core.places import default_change_log_path, default_store_path
-
     is_demo = demo is not None
     identity = Identity.of(settings.base_url, settings.profile, demo=is_demo)
     answers = stored_answers(settings, identity, demo=is_demo) if offline else None
@@ -618,7 +613,6 @@ def open_workspace(
 
 def keeper_of(settings: Settings, identity: Identity, *, demo: bool) -> Keeper:
     """The store of this server and profile (the demo API: a file of its own)."""
-    from hubtui.core.places import default_store_path
     from hubtui.core.store.keeper import Keeper
 
     return Keeper(
@@ -633,10 +627,7 @@ def keeper_of(settings: Settings, identity: Identity, *, demo: bool) -> Keeper:
 def stored_answers(settings: Settings, identity: Identity, *, demo: bool) -> StoredAnswers:
     """What the store kept of this server, to read offline (:class:`ConfigError` when nothing
     can be read from it)."""
-    from hubtui.config import ConfigError
     from hubtui.core.offline import open_offline
-    from hubtui.core.places import default_store_path
-    from hubtui.core.store import StoreError
 
     try:
         return open_offline(default_store_path(demo=demo), identity.server, identity.profile)

@@ -24,6 +24,7 @@ from hubtui.headless.output import (
     Stop,
     aligned,
 )
+from hubtui.text import inert
 
 if TYPE_CHECKING:
     import argparse
@@ -50,8 +51,6 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         print(f"hubtui: {stop.message}", file=sys.stderr)
         status = stop.status
     except StoreError as error:  # a store that cannot be read or written: said, one status
-        from hubtui.text import inert
-
         print(f"hubtui: {inert(str(error), limit=None)}", file=sys.stderr)
         status = NOT_SENT
     except KeyboardInterrupt:
@@ -63,8 +62,6 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return BROKEN_PIPE
     if workspace.team is not None:  # the change lines of this run (or an earlier one) shared
-        from hubtui.text import inert
-
         if waiting := workspace.share_changes():
             print(f"hubtui: {inert(waiting, limit=None)}", file=sys.stderr)
         if workspace.keeper is not None:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 
+from hubtui.core.access import ROLES, role_named
 from hubtui.headless.output import EXIT_STATUSES, FORMATS
 
 #: Each headless command, and the module whose ``main(args, workspace)`` runs it.
@@ -40,8 +42,6 @@ HEADLESS = frozenset(COMMANDS)
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The headless sub-commands, beside the app's own."""
-
-    import argparse
 
     def command(name: str, help_text: str) -> argparse.ArgumentParser:
         parser = commands.add_parser(
@@ -153,10 +153,6 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def _role(text: str) -> str:
     """A role typed in any case, as the server spells it (the rule of batch files too)."""
-    import argparse
-
-    from hubtui.core.access import ROLES, role_named
-
     role = role_named(text)
     if role is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(ROLES)}")
@@ -216,8 +212,6 @@ def add_history_commands(
 
 
 def add_batch_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from hubtui.headless.output import EXIT_STATUSES
-
     def command(name: str, help_text: str) -> argparse.ArgumentParser:
         parser = commands.add_parser(
             name, help=help_text, description=help_text, epilog=EXIT_STATUSES, allow_abbrev=False
@@ -248,8 +242,6 @@ def add_batch_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
 
 def file_pair(args: argparse.Namespace) -> bool:
     """``diff A B`` names two snapshot files (compared without a store or a server)."""
-    from pathlib import Path
-
     return (
         args.command == "diff"
         and len(args.items) == 2

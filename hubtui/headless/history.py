@@ -17,7 +17,20 @@ from typing import TYPE_CHECKING
 from hubtui.core.access import access_words
 from hubtui.core.changes.log import stamp
 from hubtui.core.files import refusal_words
+from hubtui.core.history import (
+    ALL_HUBS,
+    SnapshotFileError,
+    snapshot_file_lists,
+    take_snapshot,
+    write_snapshot_file,
+)
+from hubtui.core.history.diff import Kind, Side, compare
+from hubtui.core.people import PersonQuery
+from hubtui.core.places import default_change_log_path
 from hubtui.core.presenting import Column, amount, size_words
+from hubtui.core.store import MIGRATIONS, SCHEMA, ListKey, StoreError, schema_of
+from hubtui.core.store import open_store as opened
+from hubtui.core.team import copy_history
 from hubtui.headless.arguments import file_pair
 from hubtui.headless.output import (
     NOT_SENT,
@@ -31,6 +44,7 @@ from hubtui.headless.output import (
     with_client,
 )
 from hubtui.headless.tables import resolve_hub
+from hubtui.store_address import store_url_problem
 from hubtui.text import inert
 
 if TYPE_CHECKING:
@@ -55,9 +69,6 @@ __all__ = [
 def open_store(workspace: Workspace, *, read_only: bool = False) -> Store:
     """Where this server's snapshots and reviews are kept: the team store (``store_url``), or
     the local file; a store that cannot be used ends the command naming it."""
-    from hubtui.core.store import StoreError
-    from hubtui.core.store import open_store as opened
-
     if workspace.settings.store == "off":
         raise Stop(
             NOT_SENT,
@@ -79,8 +90,6 @@ def _bar(progress: Progress) -> str:
 
 
 async def _read_now(client: HubClient, workspace: Workspace, given: list[str]) -> Snapshot:
-    from hubtui.core.history import take_snapshot
-
     status = StatusLine()
     hubs: list[Hub] = (
         [await resolve_hub(client, name) for name in given]
@@ -130,9 +139,6 @@ async def snapshot_command(
     client: HubClient,
     workspace: Workspace,
 ) -> int:
-    from hubtui.core.history import write_snapshot_file
-    from hubtui.core.store import StoreError
-
     off = workspace.settings.store == "off"
     store = None if args.export and off else open_store(workspace)
     try:
@@ -236,9 +242,6 @@ def _latest_two(
 ) -> tuple[int, int]:
     """``--since previous``: the latest two of one scope, in the order they were taken: of all
     hubs (no ``hub``), or of the scope of the latest that read ``hub`` (that hub alone, or all)."""
-    from hubtui.core.history import ALL_HUBS
-    from hubtui.core.store import ListKey
-
     if until != "now":
         raise Stop(NOT_SENT, "--since previous compares the two latest snapshots: no --until")
     kept = sorted(store.snapshots(origin, profile), key=lambda s: (s.taken, s.id))
@@ -317,9 +320,6 @@ def _diff_table(found: list[Difference]) -> Table:
 
 def diff_files(args: argparse.Namespace) -> tuple[Table, int]:
     """Two snapshot files compared, each read a list at a time and kept compact."""
-    from hubtui.core.history import SnapshotFileError, snapshot_file_lists
-    from hubtui.core.history.diff import Side, compare
-
     first, second = args.items
     try:
         sides = []
@@ -347,8 +347,6 @@ async def diff_command(
     client: HubClient,
     workspace: Workspace,
 ) -> tuple[Table, int]:
-    from hubtui.core.history.diff import Side, compare
-
     items = list(args.items)
     if len(items) > 1:
         raise Stop(NOT_SENT, "diff takes one HUB, or two snapshot files")
@@ -379,8 +377,6 @@ async def diff_command(
 
 
 def _answer(found: list[Difference], old: Side, new: Side) -> tuple[Table, int]:
-    from hubtui.core.history.diff import Kind
-
     changed = [d for d in found if d.kind is not Kind.NOT_COMPARED]
     unsure = len(found) - len(changed)
     words = f"{len(changed):,} differences"
@@ -401,9 +397,6 @@ async def who_history(
 ) -> tuple[Table, int]:
     """``who QUERY --history``: the person's access in each snapshot kept, oldest first, so
     that "since when" is read down the rows."""
-    from hubtui.core.history.diff import Side
-    from hubtui.core.people import PersonQuery
-
     query = PersonQuery(args.query)
     rows: list[tuple[str, ...]] = []
     records: list[dict[str, str]] = []
@@ -463,8 +456,6 @@ _KEEP = re.compile(r"^(\d+)([dwm])$")
 
 
 def store_command(args: argparse.Namespace, workspace: Workspace) -> int:
-    from hubtui.core.store import MIGRATIONS, SCHEMA, StoreError, schema_of
-
     if args.action == "copy":
         return copy_command(args, workspace)
     was = None
@@ -516,12 +507,6 @@ def store_command(args: argparse.Namespace, workspace: Workspace) -> int:
 def copy_command(args: argparse.Namespace, workspace: Workspace) -> int:
     """``store copy --to URL``: this machine's snapshots, reviews and change lines moved into a
     team store; run again, nothing doubles."""
-    from hubtui.core.places import default_change_log_path
-    from hubtui.core.store import StoreError
-    from hubtui.core.store import open_store as opened
-    from hubtui.core.team import copy_history
-    from hubtui.store_address import store_url_problem
-
     if not args.to:
         raise Stop(NOT_SENT, "store copy takes --to URL: the team store to copy into")
     if problem := store_url_problem(args.to):

@@ -11,6 +11,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
+from pydantic import TypeAdapter
+from rich.cells import cell_len
+
+from hubtui.api import HubError, NotFoundError
+from hubtui.api.errors import StoreUnreadableError
 from hubtui.core.presenting import Cell, Column, fit_columns, render, size_words, typed_cell
 from hubtui.text import inert
 
@@ -115,8 +120,6 @@ def model_lines(items: Sequence[Any]) -> str:
     kept), with every character a terminal could obey written as an escape."""
     if not items:
         return ""
-    from pydantic import TypeAdapter
-
     adapter: TypeAdapter[Any] = TypeAdapter(type(items[0]))
     text = b"\n".join(
         adapter.dump_json(item, by_alias=True, exclude_unset=True) for item in items
@@ -129,8 +132,6 @@ def dump_models(items: Sequence[Any]) -> list[dict[str, Any]]:
     """Records as the API names their fields, unknown fields kept (one pydantic call)."""
     if not items:
         return []
-    from pydantic import TypeAdapter
-
     adapter: TypeAdapter[list[Any]] = TypeAdapter(list[type(items[0])])  # type: ignore[misc,arg-type]
     dumped = adapter.dump_python(list(items), mode="json", by_alias=True, exclude_unset=True)
     return dumped  # type: ignore[no-any-return]
@@ -176,9 +177,6 @@ def print_table(table: Table, fmt: str, out: TextIO) -> None:
 def _layout(table: Table, rows: Sequence[Sequence[str]], width: int) -> list[tuple[int, int]]:
     """The columns shown and their widths: the app's own rule (:func:`fit_columns`), with the
     identifiers (``keep``) never cut while another column can give way, and an Id never cut."""
-
-    from rich.cells import cell_len
-
     natural = [
         max([cell_len(c.label), *(cell_len(r[i]) for r in rows)])
         for i, c in enumerate(table.columns)
@@ -230,9 +228,6 @@ async def with_client(
 ) -> int:
     """Run ``body`` with the Workspace's client (each request on stderr with ``--verbose``); a
     server's refusal ends the command with the table's status."""
-    from hubtui.api import HubError, NotFoundError
-    from hubtui.api.errors import StoreUnreadableError
-
     client = workspace.connect()
     if getattr(args, "verbose", False):
         client.exchanges.listeners.append(print_exchange)

@@ -4,27 +4,39 @@ matrix (people × projects). The reading and the rules are ``core.hub_people``'s
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from hubtui.api import HubError
-from hubtui.core.changes.log import stamp
+from hubtui.core.access import person_key
+from hubtui.core.changes.log import ChangeLogError, Outcome, stamp
+from hubtui.core.changes.sending import ChangedSinceRead, plan, send_change
+from hubtui.core.connect import DEMO_BASE_URL, client_of
+from hubtui.core.offline import OFFLINE_TOKEN, StoredAnswers
 from hubtui.core.people import (
     HubPeople,
     HubPerson,
     LastSeen,
     access_matrix,
+    hub_people,
     last_seen,
     not_offered,
+    pending_invitations,
     read_hub_people,
+    resend_change,
     utc_moment,
 )
 from hubtui.core.presenting import DATE_UNKNOWN, Column, seen_stamp, seen_words, when_both
+from hubtui.core.store import StoreError
+from hubtui.core.workspace import DEMO_SERVER, NoSnapshots
 from hubtui.headless.output import (
+    NOT_SENT,
     NOTHING,
     OK,
     REFUSED,
+    UNKNOWN_OUTCOME,
     StatusLine,
     Stop,
     Table,
@@ -238,12 +250,7 @@ async def _access(
 
 async def _access_at(args: argparse.Namespace, workspace: Workspace) -> int:
     """access --at N: the matrix as snapshot N read it, from the store (nothing is sent)."""
-    from hubtui.core.connect import DEMO_BASE_URL, client_of
-    from hubtui.core.offline import OFFLINE_TOKEN, StoredAnswers
-    from hubtui.core.store import StoreError
-    from hubtui.core.workspace import DEMO_SERVER, NoSnapshots
     from hubtui.headless.history import pick_snapshot
-    from hubtui.headless.output import NOT_SENT
 
     try:
         keeper = workspace.snapshot_keeper()
@@ -267,14 +274,7 @@ async def _access_at(args: argparse.Namespace, workspace: Workspace) -> int:
 
 async def _resend(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     """resend-invite: each pending invitation named (or every one) sent again, the one way."""
-    import json
-
-    from hubtui.core.access import person_key
-    from hubtui.core.changes.log import ChangeLogError, Outcome
-    from hubtui.core.changes.sending import ChangedSinceRead, plan, send_change
-    from hubtui.core.people import hub_people, pending_invitations, resend_change
     from hubtui.headless.changes import _confirm, read_only_words
-    from hubtui.headless.output import NOT_SENT, UNKNOWN_OUTCOME
 
     if workspace.read_only and not args.dry_run:
         raise Stop(NOT_SENT, read_only_words(args))

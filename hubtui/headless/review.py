@@ -24,8 +24,21 @@ from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import LIMITED_CELL, person_key
 from hubtui.core.batches import Evidence, Intent, Seen, Verdict, Wanted
-from hubtui.core.people import Decision, Review, ReviewRow, decision_named, now_words
+from hubtui.core.batches.applying import keep_reviews
+from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
+from hubtui.core.people import (
+    Decision,
+    Review,
+    ReviewRow,
+    decision_named,
+    now_words,
+    offboarding,
+    offboarding_reviews,
+    outcome_of,
+)
 from hubtui.core.presenting import Column, seen_words
+from hubtui.core.store import StoreError
+from hubtui.core.workspace import NoSnapshots
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,
@@ -153,7 +166,6 @@ async def _review(
 ) -> tuple[Table, int]:
     """review: the decisions file, which ``apply`` takes back (the columns ``apply`` reads
     first, what the reviewer decides on after them, then the decision and its reason)."""
-    from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
     from hubtui.headless.people import read_people, seen_cell
 
     hub = await resolve_hub(client, args.hub)
@@ -367,8 +379,6 @@ def _review_of(
 ) -> Review:
     """The review of a decisions file: one row per person (the strongest decision of their
     rows: remove, then reader, then keep), with their reasons, what they had and the outcome."""
-    from hubtui.core.people import outcome_of
-
     people: dict[tuple[str, str], list[int]] = {}
     for index, row in enumerate(given):
         people.setdefault((row.hub, person_key(row.email)), []).append(index)
@@ -425,10 +435,6 @@ async def _keep(
     """The reviews kept in the store, each decision with its outcome from the preview and the
     batch (None: the reviews hold their outcomes already), or why not (its changes are in the
     change log anyway)."""
-    from hubtui.core.batches.applying import keep_reviews
-    from hubtui.core.store import StoreError
-    from hubtui.core.workspace import NoSnapshots
-
     try:
         if preview is None:
             numbers = [await workspace.keep_review(review) for review in reviews]
@@ -449,9 +455,6 @@ async def _keep(
 
 
 async def _reviews(args: argparse.Namespace, workspace: Workspace) -> int:
-    from hubtui.core.store import StoreError
-    from hubtui.core.workspace import NoSnapshots
-
     try:
         if args.number is not None:
             info, kept = await workspace.review_kept(args.number)
@@ -549,7 +552,6 @@ def _reviews_table(infos: Sequence[Any], workspace: Workspace) -> Table:
 async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     """offboard: the person's removal from every hub they are in, as one batch, kept as a
     review."""
-    from hubtui.core.people import offboarding, offboarding_reviews
     from hubtui.headless import batch as flow
     from hubtui.headless.changes import read_only_words
 

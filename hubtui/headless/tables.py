@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from hubtui.api import HubError
+from hubtui.api import HubError, InvalidResponseError, NotFoundError
 from hubtui.core.presenting import (
     LOOKALIKE_MARK,
     Cell,
@@ -206,10 +207,6 @@ def users_table(
 async def resolve_hub(client: HubClient, given: str) -> Hub:
     """A hub by its exact Name (URL name) or Id; anything nearer is named, never taken
     (:func:`hubtui.core.presenting.names.match_hub`, the app's rule too)."""
-    import asyncio
-
-    from hubtui.api import HubError, InvalidResponseError, NotFoundError
-
     # By Name and by Id both: a value that is one hub's Id and another's Name names neither.
     by_name, by_id = await asyncio.gather(
         client.get_hub_by_name(given), client.get_hub(given), return_exceptions=True

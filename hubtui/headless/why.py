@@ -11,6 +11,13 @@ import sys
 from typing import TYPE_CHECKING
 
 from hubtui.core.emails import email_problem
+from hubtui.core.people import (
+    answers_text,
+    explain,
+    explain_everywhere,
+    offline_note,
+    project_named,
+)
 from hubtui.headless.output import NOT_SENT, OK, REFUSED, Stop, with_client
 from hubtui.headless.tables import resolve_hub
 from hubtui.text import inert
@@ -26,15 +33,11 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
         with_client(args, workspace, lambda client: _why(args, client, concurrency))
     )
     if workspace.offline is not None:
-        from hubtui.core.people import offline_note
-
         print(offline_note(workspace.offline.last_words), file=sys.stderr)
     return status
 
 
 async def _why(args: argparse.Namespace, client: HubClient, concurrency: int) -> int:
-    from hubtui.core.people import answers_text, explain, explain_everywhere, project_named
-
     if problem := email_problem(args.email):
         raise Stop(NOT_SENT, f"{inert(args.email)}: {problem}")
     hubs = [await resolve_hub(client, args.hub)] if args.hub else list(await client.list_hubs())

@@ -15,6 +15,7 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.color import Color
+from textual.command import CommandPalette
 from textual.content import Content
 from textual.filter import LineFilter
 from textual.screen import Screen
@@ -249,8 +250,6 @@ class HubTuiApp(WorkspaceActions):
 
     async def start_again(self) -> None:
         """Back to a hub list read afresh (the palette closed first)."""
-        from textual.command import CommandPalette
-
         for _ in range(100):
             if not isinstance(self.screen, CommandPalette):
                 break

@@ -9,9 +9,11 @@ from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
+from hubtui.config import profile_names
 from hubtui.core.catalog import Entry
 from hubtui.text import inert
 from hubtui.tui.messages import FindPerson, OpenHub, OpenProject, Reconnect
+from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.session import session_of
 
 if TYPE_CHECKING:
@@ -27,13 +29,9 @@ class Profiles(Provider):
 
     async def startup(self) -> None:
         # The config file is read once each time the palette opens, not on every keystroke.
-        from hubtui.config import profile_names
-
         self._profiles = profile_names()
 
     def _commands(self) -> list[tuple[str, str | None, bool]]:
-        from hubtui.config import profile_names
-
         if self._profiles is None:
             self._profiles = profile_names()
         session = session_of(self.app)
@@ -111,8 +109,6 @@ class LoadedRecords(Provider):
 
 def app_commands(app: WorkspaceActions, screen: Screen[Any]) -> Iterable[SystemCommand]:
     """What the palette offers beside the jumps: requests, snapshots, offline, staged changes."""
-    from hubtui.tui.screens.base import ListScreen
-
     yield SystemCommand(
         "Requests",
         "Every request of this session (ctrl+l): copy any one as curl",

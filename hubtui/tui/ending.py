@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import select
 import signal
 import threading
 import time
@@ -53,7 +54,6 @@ class Ending:
         SIGHUP reaching hubtui (it is not the terminal's controlling process, or SIGHUP is
         ignored), and its input then reads nothing for ever. Its hang-up is seen here and ends
         hubtui as SIGHUP would."""
-        import select
 
         def watch() -> None:
             poll = select.poll()

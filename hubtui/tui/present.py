@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import functools
+import os
+import shutil
+import subprocess
 from typing import TYPE_CHECKING
 
 from hubtui.core.presenting import (
@@ -18,7 +21,7 @@ from hubtui.core.presenting import (
     when,
     when_both,
 )
-from hubtui.text import inert
+from hubtui.text import copy_lines, inert
 from hubtui.tui.glyphs import NOT_EQUAL
 
 if TYPE_CHECKING:
@@ -85,10 +88,6 @@ def tmux_clipboard_words() -> str:
     """What a copy notice adds inside tmux: nothing where tmux passes OSC 52 on (its
     ``set-clipboard`` is ``on`` or ``external``), else that it must be turned on; nothing outside
     tmux. Asked of tmux once a session."""
-    import os
-    import shutil
-    import subprocess
-
     if not os.environ.get("TMUX") or shutil.which("tmux") is None:
         return ""
     try:
@@ -107,8 +106,6 @@ def tmux_clipboard_words() -> str:
 def copy_lines_for_a_ticket(app: App[Any], lines: Sequence[str], what: str) -> None:
     """Copy several lines for a ticket, each through :func:`hubtui.text.copy_lines`, and say
     so (where tmux would not pass it on, that too)."""
-    from hubtui.text import copy_lines
-
     app.copy_to_clipboard(copy_lines(lines))
     app.notify(
         f"Sent the {what} ({amount(len(lines), 'line')}) to the terminal's clipboard (OSC 52"

@@ -11,7 +11,11 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.app import App
 
+from hubtui.api.errors import HubError
+from hubtui.config import ConfigError
+from hubtui.core.batches import ChangeSet
 from hubtui.core.presenting import amount
+from hubtui.core.store import StoreError
 from hubtui.core.workspace import NoSnapshots, Workspace
 from hubtui.text import inert
 from hubtui.tui.messages import (
@@ -24,6 +28,7 @@ from hubtui.tui.messages import (
     UsersLoaded,
     UsersReadAsSent,
 )
+from hubtui.tui.screens.base import ListScreen
 
 if TYPE_CHECKING:
     from hubtui.api import Hub
@@ -74,8 +79,6 @@ class WorkspaceActions(App[None]):
     @work(exclusive=True, group="reviews", exit_on_error=False)
     async def show_reviews(self) -> None:
         """The access reviews kept of this server (or why there are none to read)."""
-        from hubtui.core.store import StoreError
-        from hubtui.core.workspace import NoSnapshots
         from hubtui.tui.screens.reviews import ReviewsScreen
 
         try:
@@ -88,8 +91,6 @@ class WorkspaceActions(App[None]):
     # Staged changes ------------------------------------------------------------------------
 
     def staged_changed(self) -> None:
-        from hubtui.tui.screens.base import ListScreen
-
         if isinstance(self.screen, ListScreen):
             self.screen.refresh_status()
 
@@ -117,7 +118,6 @@ class WorkspaceActions(App[None]):
 
     def revert_batch(self, batch_id: str) -> None:
         """Stage the inverse of a batch this server's change log holds, in a preview of its own."""
-        from hubtui.core.batches import ChangeSet
         from hubtui.tui.screens.batch import StagedScreen
 
         plan = self.workspace.revert_plan(batch_id)
@@ -152,8 +152,6 @@ class WorkspaceActions(App[None]):
     @work(exclusive=True, group="changes", exit_on_error=False)
     async def show_changes(self, hub: Hub | None, project_id: str | None, scope: str) -> None:
         """Choose a snapshot of this server, then show what changed since it in ``scope``."""
-        from hubtui.core.store import StoreError
-
         try:
             keeper, kept = await self.workspace.snapshots_kept()
         except NoSnapshots as why:
@@ -182,9 +180,6 @@ class WorkspaceActions(App[None]):
     @work(group="snapshot", exit_on_error=False)
     async def record_snapshot(self, hub: Hub | None) -> None:
         """Read every project's users of ``hub`` (or of all hubs) and keep them as a snapshot."""
-        from hubtui.api.errors import HubError
-        from hubtui.core.store import StoreError
-
         scope = "all hubs" if hub is None else f"hub {inert(hub.name)}"
         try:
             self.workspace.snapshot_keeper()
@@ -268,8 +263,6 @@ class WorkspaceActions(App[None]):
         ``fresh_start`` goes back to a new hub list (another server); otherwise the screen
         shown loads again with the new token. The change log keeps going, naming the server.
         """
-        from hubtui.config import ConfigError
-
         try:
             label = await self.workspace.reconnect(profile)
         except ValueError as why:
@@ -282,8 +275,6 @@ class WorkspaceActions(App[None]):
             await self.start_again()
             self._say(f"Now on {inert(label)} (profile {inert(profile)}).")
             return
-        from hubtui.tui.screens.base import ListScreen
-
         screen = self.screen
         if isinstance(screen, ListScreen):
             screen.refresh_status()
@@ -293,8 +284,6 @@ class WorkspaceActions(App[None]):
     @work(exclusive=True, group="reconnect", exit_on_error=False)
     async def go_offline(self) -> None:
         """Read the store in place of the server from now on (read-only), from the hub list."""
-        from hubtui.config import ConfigError
-
         try:
             await self.workspace.go_offline()
         except ConfigError as exc:

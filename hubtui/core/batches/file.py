@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from hubtui.core.access import LIMITED_READER, ROLES, access_words, role_named
 from hubtui.core.batches import Intent
-from hubtui.core.presenting.export import Cell
+from hubtui.core.presenting.export import Cell, formula_safe
 from hubtui.core.presenting.words import NO_OWN_ROLE
 
 if TYPE_CHECKING:
@@ -195,8 +195,6 @@ def _is_context(first_cell: str) -> bool:
 
 def _unguard(cell: str) -> str:
     """A cell without the ``'`` an export puts before a formula-like start."""
-    from hubtui.core.presenting.export import formula_safe
-
     if cell.startswith("'") and formula_safe(cell[1:]) == cell:
         return cell[1:]
     return cell

@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from hubtui.api import HubError
+from hubtui.api.errors import ApiStatusError
 from hubtui.core.access import find_person, person_key
 from hubtui.core.batches.hubs import read_hub_users, settle_hub, wave
 from hubtui.core.batches.projects import new_batch_id, read_lists
@@ -262,8 +263,6 @@ class Batch:
 
 def _reason(error: HubError) -> str:
     """``409: Conflict``: the status and the server's own word for it, or hubtui's words."""
-    from hubtui.api.errors import ApiStatusError
-
     if isinstance(error, ApiStatusError):
         said = error.code or error.title or ""
         return f"{error.status_code}: {said}" if said else f"HTTP {error.status_code}"

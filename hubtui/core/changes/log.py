@@ -25,6 +25,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hubtui.api import InvalidResponseError
 from hubtui.core.access import person_key
 from hubtui.core.files import open_private, open_reading
 
@@ -708,8 +709,6 @@ def owns(change: Change, server: str, profile: str | None, aliases: Sequence[str
 
 def change_outcome(error: HubError) -> Outcome:
     """What a failed change's log line says: done, unknown or failed."""
-    from hubtui.api import InvalidResponseError
-
     if isinstance(error, InvalidResponseError) and error.applied:
         return DONE
     return UNKNOWN if error.may_have_applied else FAILED

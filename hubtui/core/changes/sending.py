@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 from hubtui.api.errors import HubError
+from hubtui.api.models import ProjectUser
 from hubtui.api.versions import is_api_version
+from hubtui.core.access import account_of, accounts_of, person_key
 from hubtui.core.changes.log import HUB_CHANGES, Action, Change, ChangeLog, Outcome, change_outcome
 
 if TYPE_CHECKING:
@@ -103,8 +105,6 @@ async def _check_hub_user(client: HubClient, change: Change) -> None:
     """A change of a hub user is sent only while its account (by its Id) still has the address
     and the hub role it was decided from, and a resend only while that invitation still waits;
     an invitation only while the person is still not a user of the hub."""
-    from hubtui.core.access import account_of, accounts_of, person_key
-
     users = await _hub_users_now(client, change)
     if change.action == Action.HUB_INVITE:
         found = accounts_of(users, change.email or "")
@@ -151,8 +151,6 @@ class Sent:
     @property
     def user(self) -> ProjectUser | None:
         """The project user the server answered with (a change to a project)."""
-        from hubtui.api.models import ProjectUser
-
         return self.answer if isinstance(self.answer, ProjectUser) else None
 
     @property

@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from hubtui.core.files import refusal_words, write_new
-from hubtui.core.store import ListKey, Snapshot
+from hubtui.core.files import open_reading, refusal_words, write_new
+from hubtui.core.store import ListKey, Snapshot, canonical
 from hubtui.text import inert, nesting
 
 #: The version of the snapshot file format.
@@ -95,11 +95,7 @@ def snapshot_file_lists(
     line is read (:class:`SnapshotFileError` says which bound or check failed). ``compact``:
     each record as its canonical JSON, made as it is read (what a diff of two large files
     holds)."""
-    from hubtui.core.store import canonical
-
     keep: Callable[[dict[str, Any]], Any] = canonical if compact else (lambda record: record)
-    from hubtui.core.files import open_reading
-
     try:
         handle = open_reading(path)
         size = os.fstat(handle.fileno()).st_size

@@ -3,6 +3,7 @@ the demo's week-old snapshot."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from hubtui.api import HubError
 from hubtui.core.changes.log import stamp
+from hubtui.core.people.hub import not_offered
 from hubtui.core.people.search import EVERYONE, Finding, Progress, search_people
 from hubtui.core.store import ListKey, Snapshot, Store, now
 
@@ -88,10 +90,6 @@ async def _hub_users(
     or why not. A server that answers every hub's list as not offered (404, 405, 501) does not
     offer it: the snapshot is without it, and nothing is missing (one hub's 404 among lists
     that answer stays not read)."""
-    import asyncio
-
-    from hubtui.core.people.hub import not_offered
-
     limiter = asyncio.Semaphore(max(1, concurrency))
     found: dict[ListKey, tuple[bool, str, Sequence[dict[str, Any]]]] = {}
     errors: dict[str, HubError] = {}

@@ -25,7 +25,10 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, overload
 
 from hubtui.api import HubError
+from hubtui.api.errors import ApiStatusError, NotKeptError
 from hubtui.core.access import LIMITED_CELL, LIMITED_READER, ROLES, access_cell, person_key
+from hubtui.core.changes.log import Action, Change, now
+from hubtui.core.people.search import EVERYONE, Finding, search_people
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient, Project, ProjectUser
@@ -272,8 +275,6 @@ class HubPeople:
 def not_offered(error: HubError) -> bool:
     """Whether ``error`` says the server does not offer the operation (404, 405, 501); a list
     offline that was never kept is not that."""
-    from hubtui.api.errors import ApiStatusError, NotKeptError
-
     if isinstance(error, NotKeptError):
         return False
     return isinstance(error, ApiStatusError) and error.status_code in NOT_OFFERED
@@ -290,8 +291,6 @@ async def read_hub_people(
     """Read the hub's users and every project's users (the search's fan-out, as a snapshot
     reads them) and join them. A server without the hub-user list (404, 405) still gives the
     projects' people, and the answer says what it lacks."""
-    from hubtui.core.people.search import EVERYONE, Finding, search_people
-
     memberships: list[tuple[Project, ProjectUser]] = []
     not_read: list[tuple[Project | None, HubError]] = []
 
@@ -398,8 +397,6 @@ def resend_change(hub: Hub, person: HubPerson) -> Change:
     """The change that sends ``person``'s invitation again: sent the one way
     (:func:`~hubtui.core.changes.sending.send_change`), which first reads the hub's users again and
     sends nothing to a person who has accepted it since."""
-    from hubtui.core.changes.log import Action, Change, now
-
     assert person.hub_user is not None, "an invitation is sent again to a hub user"
     return Change(
         time=now(),

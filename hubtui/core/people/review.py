@@ -25,8 +25,11 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from hubtui.api import HubError
-from hubtui.core.access import access_cell, person_key
+from hubtui.core.access import access_cell, accounts_of, accounts_words, person_key
 from hubtui.core.batches import Ended, Evidence, Intent, Result, Verdict, Wanted
+from hubtui.core.batches.hubs import read_hub_users
+from hubtui.core.people.hub import HubPerson, not_offered
+from hubtui.core.people.search import Finding, PersonQuery, search_people
 from hubtui.core.presenting.words import seen_stamp
 
 if TYPE_CHECKING:
@@ -314,11 +317,6 @@ async def offboarding(
     users), as one batch: removed from each hub they are a user of (which ends its projects'
     memberships, kept for the revert); where a server does not offer a hub's users, Reader in
     each project instead (a removal from one project is not in the API)."""
-    from hubtui.core.access import accounts_of, accounts_words
-    from hubtui.core.batches.hubs import read_hub_users
-    from hubtui.core.people.hub import HubPerson, not_offered
-    from hubtui.core.people.search import Finding, PersonQuery, search_people
-
     findings: list[Finding] = []
     await search_people(
         client,

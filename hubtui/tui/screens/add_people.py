@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -18,9 +18,6 @@ from hubtui.core.emails import email_problem
 from hubtui.text import inert
 from hubtui.tui.present import amount
 from hubtui.tui.widgets.chrome import KeyFooter
-
-if TYPE_CHECKING:
-    pass
 
 
 def pasted_emails(text: str) -> tuple[list[str], list[str], int]:

@@ -16,6 +16,7 @@ from textual.widgets import Input, ProgressBar
 from textual.worker import Worker
 
 from hubtui.api.errors import ApiStatusError, AuthenticationError, HubError
+from hubtui.core.changes.log import now
 from hubtui.core.presenting import Cell, typed_cell
 from hubtui.text import copy_problem, inert
 from hubtui.tui.messages import Reconnect
@@ -320,7 +321,6 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         return [column.label for column in columns], rows
 
     def action_export(self) -> None:
-        from hubtui.core.changes.log import now
         from hubtui.tui.screens.export import ExportScreen
 
         table = self.table

@@ -33,6 +33,8 @@ from hubtui.core.batches import (
 from hubtui.core.batches.applying import SETTLING, Applied, apply_batch, keep_reviews
 from hubtui.core.batches.file import FILE_COLUMNS, LIMITED_WORDS
 from hubtui.core.presenting import Cell
+from hubtui.core.store import StoreError
+from hubtui.core.workspace import NoSnapshots
 from hubtui.text import inert
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import ListScreen
@@ -406,9 +408,6 @@ class StagedScreen(ListScreen[Preview]):
 
     async def _keep_reviews(self, batch: Batch | None) -> None:
         """Each review kept in the store with its decisions' outcomes (or why it was not)."""
-        from hubtui.core.store import StoreError
-        from hubtui.core.workspace import NoSnapshots
-
         try:
             numbers = await keep_reviews(
                 self.reviews, self.preview, batch, self.session.keep_review

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -17,10 +17,6 @@ from hubtui.core.access import ROLES
 from hubtui.core.batches import Intent
 from hubtui.tui.present import amount
 from hubtui.tui.widgets.chrome import KeyFooter
-
-if TYPE_CHECKING:
-    pass
-
 
 #: What ``m`` offers for marked people: (label, intent, role, reviewer).
 CHOICES: tuple[tuple[str, Intent, str | None, bool | None], ...] = (

@@ -14,7 +14,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from hubtui.core.changes.log import Change, ChangeLog
+from hubtui.core.batches import batches_in, batches_of
+from hubtui.core.changes.log import Change, ChangeLog, changes_logged
 from hubtui.core.presenting import amount
 from hubtui.text import inert
 from hubtui.tui.glyphs import WARNING
@@ -72,8 +73,6 @@ class ChangeLogScreen(ModalScreen[None]):
 
     def _read_team(self) -> None:
         """The batches and the team's changes, read with the team store's (in a thread)."""
-        from hubtui.core.changes.log import changes_logged
-
         log = self.change_log
         logged = changes_logged(log)  # the file and the team store, read once for both
         mine = {c.id for c in log.changes}
@@ -187,8 +186,6 @@ def _batches(log: ChangeLog, logged: list[Change] | None = None) -> list[tuple[s
     """The batches the log's file holds for its server and profile (of ``logged``, the changes
     already read from it, when given), with this session's (a log with no file), newest
     first."""
-    from hubtui.core.batches import batches_in, batches_of
-
     # In the order the file first names them: oldest first.
     found = dict(batches_in(log) if logged is None else batches_of(logged))
     for change in log.changes:

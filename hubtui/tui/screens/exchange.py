@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -14,12 +14,9 @@ from textual.widgets import Static
 
 from hubtui.api.exchanges import BODY_KEPT, Exchange, as_curl
 from hubtui.core.presenting import size_words
-from hubtui.text import inert, nesting
+from hubtui.text import copy_lines, inert, nesting
 from hubtui.tui.widgets.chrome import KeyFooter
 from hubtui.tui.widgets.record_table import Column
-
-if TYPE_CHECKING:
-    pass
 
 REQUEST_COLUMNS = (
     Column("time", "Time", width=8, priority=2),
@@ -51,8 +48,6 @@ class ExchangeScreen(ModalScreen[None]):
         yield KeyFooter(compact=True)
 
     def action_copy(self) -> None:
-        from hubtui.text import copy_lines
-
         self.app.copy_to_clipboard(copy_lines([as_curl(self.exchange)]))
         self.notify("Sent the request as curl to the terminal's clipboard (OSC 52).", markup=False)
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from textual import on
 from textual.binding import Binding, BindingType
 
+from hubtui.api import Hub
 from hubtui.core.store.keeper import StoredHub
 from hubtui.text import inert
 from hubtui.tui.messages import FindPerson, HubsLoaded, OpenHub, ShowChanges
@@ -153,8 +154,6 @@ class HubListScreen(ListScreen["list[Hub]"]):
     def _real(self, hub: Hub) -> Hub:
         """The hub itself for a stored row (read as the server sent it)."""
         if isinstance(hub, StoredHub):
-            from hubtui.api import Hub
-
             return Hub.model_validate(hub.sent)
         return hub
 

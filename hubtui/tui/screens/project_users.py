@@ -16,6 +16,7 @@ from textual.content import Content
 
 from hubtui.api.errors import HubError
 from hubtui.core.batches import Intent, Seen, Wanted
+from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
 from hubtui.core.presenting import Cell, role_cell
 from hubtui.text import inert, skipped_words
 from hubtui.tui.collection import collector_paused
@@ -310,8 +311,6 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
     def export_table(self) -> tuple[list[str], list[list[Cell]]]:
         """The users shown, in the users export's columns (``hubtui users --format csv``): the
         five ``hubtui apply`` reads first, so an export edited in a spreadsheet applies."""
-        from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
-
         project_name = self.project.name if self.project else None
         rows = [
             list(users_csv_cells(self.hub.name, self.project_id, project_name, user))

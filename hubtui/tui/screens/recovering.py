@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
+from hubtui.text import inert
 from hubtui.tui.messages import WorkerFailed
 
 Result = TypeVar("Result")
@@ -36,8 +37,6 @@ class RecoveringScreen(Screen[Result]):
 
 def bug_sentence(error: BaseException | None) -> str:
     """What a person reads when hubtui itself failed."""
-    from hubtui.text import inert
-
     name = type(error).__name__
     return (
         f"Something unexpected went wrong ({name}: {inert(str(error), limit=300)}). "

@@ -12,7 +12,21 @@ from textual.binding import Binding
 from textual.content import Content
 
 from hubtui.api import HubError
-from hubtui.core.people import Decision, ReviewRow
+from hubtui.core.batches import ChangeSet
+from hubtui.core.changes.log import ChangeLogError, Outcome
+from hubtui.core.changes.sending import ChangedSinceRead, send_change
+from hubtui.core.people import (
+    Decision,
+    Review,
+    ReviewRow,
+    now_words,
+    offboarding,
+    offboarding_reviews,
+    pending_invitations,
+    resend_change,
+    row_of,
+    rows_of,
+)
 from hubtui.core.presenting import seen_words
 from hubtui.text import inert
 from hubtui.tui.present import amount
@@ -68,8 +82,6 @@ class Reviewing:
         )
 
     def _decided(self, people: list[HubPerson], decision: Decision, reason: str) -> None:
-        from hubtui.core.people import now_words, row_of
-
         self.review_started = self.review_started or now_words()
         days = self.session.settings.inactive_after
         here = self.table.highlighted_record
@@ -85,8 +97,6 @@ class Reviewing:
 
     def action_review(self) -> None:
         """The decisions as one preview of their own, read again; applied, the review is kept."""
-        from hubtui.core.batches import ChangeSet
-        from hubtui.core.people import Review, rows_of
         from hubtui.tui.screens.batch import StagedScreen
 
         if not self.decisions:
@@ -123,7 +133,6 @@ class Reviewing:
     def action_resend(self) -> None:
         """Ask, then send the invitation again to the marked (or highlighted) people whose
         invitation is not accepted."""
-        from hubtui.core.people import pending_invitations
         from hubtui.tui.screens.confirm import ConfirmScreen
 
         chosen: list[HubPerson] = self.table.marked_records() or [
@@ -153,10 +162,6 @@ class Reviewing:
 
     @work(exclusive=True, group="resend", exit_on_error=False)
     async def _resend(self, people: list[HubPerson]) -> None:
-        from hubtui.core.changes.log import ChangeLogError, Outcome
-        from hubtui.core.changes.sending import ChangedSinceRead, send_change
-        from hubtui.core.people import resend_change
-
         session = self.session
         done, not_sent = 0, []
         try:
@@ -220,8 +225,6 @@ def offboard(screen: Any, email: str) -> None:
 
 
 async def _offboarding(screen: Any, email: str, reason: str) -> None:
-    from hubtui.core.batches import ChangeSet
-    from hubtui.core.people import now_words, offboarding, offboarding_reviews
     from hubtui.tui.screens.batch import StagedScreen
 
     session = screen.session

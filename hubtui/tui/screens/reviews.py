@@ -15,8 +15,10 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from hubtui.core.store import ReviewInfo
+from hubtui.core.store import ReviewInfo, StoreError
+from hubtui.core.workspace import NoSnapshots
 from hubtui.text import inert
+from hubtui.tui.session import session_of
 from hubtui.tui.widgets.chrome import KeyFooter
 
 
@@ -63,10 +65,6 @@ class ReviewsScreen(ModalScreen[None]):
 
     @on(OptionList.OptionSelected, "#reviews")
     async def _chosen(self, event: OptionList.OptionSelected) -> None:
-        from hubtui.core.store import StoreError
-        from hubtui.core.workspace import NoSnapshots
-        from hubtui.tui.session import session_of
-
         try:
             info, rows = await session_of(self.app).review_kept(int(event.option.id or 0))
         except (NoSnapshots, StoreError) as error:

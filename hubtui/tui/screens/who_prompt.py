@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -14,9 +14,6 @@ from textual.widgets import Input, Static
 
 from hubtui.text import inert
 from hubtui.tui.widgets.chrome import KeyFooter
-
-if TYPE_CHECKING:
-    pass
 
 
 class WhoPromptScreen(ModalScreen[str | None]):

@@ -1,0 +1,209 @@
+"""Imports at the top by default: an import inside a function is a deferral that start-up pays for.
+
+Two starts are measured in a fresh interpreter each: a headless command against the demo server
+over HTTP, and the app on the in-process demo API up to its first frame with the hubs listed.
+Every import inside a function of ``hubtui`` (outside ``TYPE_CHECKING`` and ``ImportError``
+guards) must name a module one of those starts would not otherwise load where the importing
+module is loaded, and the modules each start is known to leave out stay out.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hubtui.demo import DEMO_TOKEN
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Imports inside a function that start-up loads anyway, each kept for a reason of its own.
+KEPT: dict[tuple[str, str], str] = {
+    # ``main`` blocks httpx's own command-line client (click and pygments) before httpx loads.
+    ("hubtui.cli", "hubtui.core.workspace"): "loads httpx: after sys.modules['httpx._main']",
+    ("hubtui.cli", "httpx"): "loaded after sys.modules['httpx._main'] is set",
+    ("hubtui.cli", "hubtui.core.connect"): "loads httpx: after sys.modules['httpx._main']",
+}
+
+#: Left out of a headless command (``hub``, ``users``) against a server.
+NOT_IN_A_COMMAND = [
+    "textual",
+    "hubtui.tui",
+    "hubtui.demo",
+    "httpx._main",
+    "click",
+    "hubtui.core.store.records",
+    "hubtui.core.store.keeper",
+    "hubtui.core.batches",
+    "hubtui.core.history",
+    "hubtui.core.people",
+    "hubtui.core.offline",
+    "psycopg",
+    "uvicorn",
+]
+
+#: Left out of the app's first frame (the hub list, read).
+NOT_IN_THE_FIRST_FRAME = [
+    "hubtui.headless",
+    "hubtui.core.history",
+    "hubtui.core.offline",
+    "hubtui.core.team",
+    "hubtui.core.people",
+    "hubtui.web",
+    "psycopg",
+    "uvicorn",
+    "hubtui.tui.screens.hub_detail",
+    "hubtui.tui.screens.project_users",
+    "hubtui.tui.screens.why",
+    "hubtui.tui.screens.who",
+    "hubtui.tui.screens.change_log",
+    "hubtui.tui.screens.help",
+]
+
+A_COMMAND = """
+import json, sys
+from hubtui.cli import main
+for argv in (["hub", "acme-build"], ["users", "acme-build", "1001", "--format", "json"]):
+    assert main(argv) == 0, argv
+with open(sys.argv[1], "w") as out:
+    json.dump(sorted(m for m, v in sys.modules.items() if v is not None), out)
+"""
+
+THE_FIRST_FRAME = """
+import asyncio, json, sys
+from hubtui.cli import demo_connector
+from hubtui.config import Settings
+from hubtui.core.workspace import open_workspace
+from hubtui.tui.app import HubTuiApp
+
+async def first_frame() -> None:
+    app = HubTuiApp(open_workspace(Settings(), demo=demo_connector))
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(1500):  # the hubs listed, within 30 s
+            if any(table.total_count for table in app.screen.query("RecordTable")):
+                break
+            await pilot.pause(0.02)
+        await pilot.pause()
+    with open(sys.argv[1], "w") as out:
+        json.dump(sorted(m for m, v in sys.modules.items() if v is not None), out)
+
+asyncio.run(first_frame())
+"""
+
+
+def loaded_after(code: str, tmp_path: Path, **env: str) -> set[str]:
+    out = tmp_path / "modules.json"
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={
+            **os.environ,
+            "HUBTUI_DATA_DIR": str(tmp_path / "data"),
+            "HUBTUI_CONFIG": str(tmp_path / "none.toml"),
+            **env,
+        },
+    )
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(out.read_text()))
+
+
+@pytest.fixture(scope="module")
+def starts(shared_server: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[str]]:
+    """The modules loaded by each start."""
+    return {
+        "a headless command": loaded_after(
+            A_COMMAND,
+            tmp_path_factory.mktemp("command"),
+            HUBTUI_BASE_URL=shared_server,
+            HUBTUI_TOKEN=DEMO_TOKEN,
+            HUBTUI_ALLOW_INSECURE_HTTP="1",
+        ),
+        "the app's first frame": loaded_after(THE_FIRST_FRAME, tmp_path_factory.mktemp("app")),
+    }
+
+
+def _module_of(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+def _target(package: str, name: str) -> str:
+    """The module ``from package import name`` loads: a submodule, the module a lazy package
+    maps the name to, or the package itself."""
+    if importlib.util.find_spec(package) is None:
+        return package
+    loaded = importlib.import_module(package)
+    if hasattr(loaded, "__path__") and importlib.util.find_spec(f"{package}.{name}"):
+        return f"{package}.{name}"
+    exports = getattr(loaded, "_EXPORTS", {})
+    return str(exports.get(name, package))
+
+
+def _guarded(parents: list[ast.AST]) -> bool:
+    for node in parents:
+        if isinstance(node, ast.Try) and any(
+            "ImportError" in ast.unparse(handler.type or ast.Name("")) for handler in node.handlers
+        ):
+            return True
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            return True
+    return False
+
+
+def imports_inside_functions() -> Iterator[tuple[str, int, str]]:
+    """(importing module, line, imported module) of every import inside a function."""
+    for path in sorted((ROOT / "hubtui").rglob("*.py")):
+        module = _module_of(path)
+
+        def visit(node: ast.AST, parents: list[ast.AST], in_function: bool) -> Iterator[ast.AST]:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.Import | ast.ImportFrom):
+                    if in_function and not _guarded(parents):
+                        yield child
+                    continue
+                inside = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+                yield from visit(child, [*parents, child], inside)
+
+        for found in visit(ast.parse(path.read_text()), [], False):
+            if isinstance(found, ast.Import):
+                for alias in found.names:
+                    yield module, found.lineno, alias.name
+            elif isinstance(found, ast.ImportFrom) and found.module and not found.level:
+                for alias in found.names:
+                    yield module, found.lineno, _target(found.module, alias.name)
+
+
+def test_every_import_inside_a_function_defers_what_a_start_would_not_load(
+    starts: dict[str, set[str]],
+) -> None:
+    found = list(imports_inside_functions())
+    assert len(found) > 20  # the walk found the deferrals there are
+    needless = set()
+    for module, line, imported in found:
+        loading = [loaded for loaded in starts.values() if module in loaded]
+        if loading and all(imported in loaded for loaded in loading):
+            if (module, imported) not in KEPT:
+                needless.add(f"{module}:{line} imports {imported}, loaded at start anyway")
+    assert not needless, "\n".join(sorted(needless))
+
+
+@pytest.mark.parametrize(
+    ("start", "left_out"),
+    [("a headless command", NOT_IN_A_COMMAND), ("the app's first frame", NOT_IN_THE_FIRST_FRAME)],
+)
+def test_each_start_leaves_out_what_it_does_not_use(
+    starts: dict[str, set[str]], start: str, left_out: list[str]
+) -> None:
+    loaded = starts[start]
+    assert "hubtui.api.client" in loaded  # the start did read from a server
+    assert not [m for m in loaded if any(m == o or m.startswith(f"{o}.") for o in left_out)]
