@@ -41,6 +41,8 @@ async def filter_work_in_process(base_url: str) -> tuple[list[float], list[float
     the hub's people and, as the anchor, on the users list of the same 20,000, in one app."""
     from bench.bench_tui import filter_work, settle
     from hubtui.api import HubClient
+    from hubtui.config import Settings
+    from hubtui.core.workspace import open_workspace
     from hubtui.demo import DEMO_TOKEN
     from hubtui.tui.app import HubTuiApp
     from hubtui.tui.widgets.record_table import RecordTable
@@ -48,7 +50,8 @@ async def filter_work_in_process(base_url: str) -> tuple[list[float], list[float
     def connect() -> HubClient:
         return HubClient(base_url, token=DEMO_TOKEN, timeout=120)
 
-    app = HubTuiApp(connect=connect, server_label="bench")
+    settings = Settings(base_url=base_url, token=DEMO_TOKEN, allow_insecure_http=True, store="off")
+    app = HubTuiApp(open_workspace(settings, reach=lambda _: connect))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("g")

@@ -26,6 +26,7 @@ from textual.pilot import Pilot
 
 from hubtui.cli import demo_connector
 from hubtui.config import load_settings
+from hubtui.core.workspace import open_workspace
 from hubtui.tui.app import HubTuiApp
 
 Operation = Callable[[Pilot[None]], Awaitable[None]]
@@ -67,7 +68,7 @@ async def search(pilot: Pilot[None]) -> None:
 async def soak(name: str, operation: Operation | None, count: int, seconds: float) -> float:
     """MB of resident memory per 100 operations (per the same time idle, for None)."""
     settings = load_settings(need_token=False)
-    app = HubTuiApp(connect=demo_connector(settings), server_label="demo API (in-process)")
+    app = HubTuiApp(open_workspace(settings, demo=demo_connector))
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         for _ in range(20):

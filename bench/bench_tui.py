@@ -29,6 +29,8 @@ import hubtui
 from bench.harness import hubtui_command, running_demo_server
 from bench.tmux import Terminal
 from hubtui.api import HubClient
+from hubtui.config import Settings
+from hubtui.core.workspace import open_workspace
 from hubtui.demo import DEMO_TOKEN
 from hubtui.tui.app import HubTuiApp
 from hubtui.tui.widgets.record_table import RecordTable
@@ -98,7 +100,8 @@ async def scale(base_url: str, users: int) -> dict[str, float]:
     def connect() -> HubClient:
         return timed.wrap(HubClient(base_url, token=DEMO_TOKEN, timeout=120))
 
-    app = HubTuiApp(connect=connect, server_label="bench")
+    settings = Settings(base_url=base_url, token=DEMO_TOKEN, allow_insecure_http=True, store="off")
+    app = HubTuiApp(open_workspace(settings, reach=lambda _: connect))
     figures: dict[str, float] = {}
     async with app.run_test(size=(120, 40)) as pilot:
         figures["hubs: response → first rows painted, s"] = await first_rows_painted(

@@ -324,7 +324,7 @@ def settings_from(args: argparse.Namespace, *, profile: str | None, flags: bool 
         profile=profile,
         store="off" if args.no_store else None,
         store_url=args.store_url,
-        read_only=True if getattr(args, "offline", False) else args.read_only,
+        read_only=args.read_only,  # offline is read-only too: the Workspace says so
         need_token=not (args.demo or getattr(args, "offline", False)),
     )
 

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     #: How to reach the demo API in-process (``last_week``: its data a week ago); the demo is
     #: the composition root's to build, never the core's.
     DemoConnector = Callable[..., Callable[[], HubClient]]
+    #: How to reach a configured server (:func:`server_connector`: over HTTP).
+    Reach = Callable[[Settings], Callable[[], HubClient]]
 
 __all__ = [
     "DEMO_BASE_URL",
@@ -72,14 +74,13 @@ def offline_label(settings: Settings, *, demo: bool) -> str:
 
 
 def connector(
-    settings: Settings, *, demo: DemoConnector | None, answers: StoredAnswers | None = None
+    settings: Settings, *, demo: DemoConnector | None, reach: Reach | None = None
 ) -> Callable[[], HubClient]:
-    """How to build the client: the store's answers (offline), the demo API or the server."""
-    if answers is not None:
-        return offline_connector(settings, answers, demo=demo is not None)
+    """How to build the client: the demo API's, or the server's (``reach``: how; None: over
+    HTTP)."""
     if demo is not None:
         return demo(settings, last_week=False)
-    return server_connector(settings)
+    return (reach or server_connector)(settings)
 
 
 def offline_connector(

@@ -20,7 +20,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hubtui.config import ConfigError, Settings
 from hubtui.core.catalog import Catalog
@@ -40,9 +40,8 @@ from hubtui.text import inert
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient
     from hubtui.api.models import ApiModel
-    from hubtui.config import Settings
     from hubtui.core.batches import ChangeSet, RevertPlan
-    from hubtui.core.connect import DemoConnector
+    from hubtui.core.connect import DemoConnector, Reach
     from hubtui.core.offline import StoredAnswers
     from hubtui.core.people.review import Review
     from hubtui.core.store import ReviewInfo, SnapshotInfo, Store
@@ -54,6 +53,13 @@ if TYPE_CHECKING:
     Reconnector = Callable[[str | None], tuple[Callable[[], HubClient], str, Settings]]
     #: The store's answers in place of the server: how to connect, the name, the answers.
     OfflineSwitch = Callable[[], tuple[Callable[[], HubClient], str, StoredAnswers]]
+
+
+class DataPlaces(NamedTuple):
+    """Where a Workspace's files are: its change log and its store."""
+
+    change_log: Path
+    store: Path
 
 
 #: The demo API's identity: no base URL.
@@ -83,73 +89,67 @@ class NoSnapshots(Exception):
     """Snapshots cannot be used now: the store is off, broken, or the session is offline."""
 
 
+@dataclass
+class Connection:
+    """How a Workspace reaches its server now, and how it may reach it otherwise: what
+    :func:`open_workspace` builds from the settings."""
+
+    #: Builds the API client (called once, off the event loop).
+    connect: Callable[[], HubClient]
+    #: How the server is named on the screen and in messages.
+    label: str
+    #: Offline: the store answers every read, and nothing is sent (None: the server does).
+    offline: StoredAnswers | None = None
+    #: The demo only: its data as it was a week ago, the first snapshot of its store.
+    last_week: Callable[[], HubClient] | None = None
+    #: The settings read again for a profile, and how to reach its server (None: not possible).
+    reconnect: Reconnector | None = None
+    #: The store's answers in place of the server (None: not possible).
+    go_offline: OfflineSwitch | None = None
+    #: Whether there is a token to read again (not on the demo API, whose token is fixed).
+    rereads_token: bool = True
+
+
 class Workspace:
-    """One server and profile, and what hubtui works with for it (see the module)."""
+    """One server and profile, and what hubtui works with for it (see the module). Built by
+    :func:`open_workspace`, from its parts."""
 
     def __init__(
         self,
-        *,
-        connect: Callable[[], HubClient],
-        server_label: str,
-        api_version: ApiVersion = "v3",
-        read_only: bool = False,
-        change_log_path: Path | None = None,
-        concurrency: int = 8,
-        search_deadline: float | None = 300.0,
-        profile: str | None = None,
-        reconnect: Reconnector | None = None,
-        rereads_token: bool = True,
-        keeper: Keeper | None = None,
-        offline: StoredAnswers | None = None,
-        last_week: Callable[[], HubClient] | None = None,
-        go_offline: OfflineSwitch | None = None,
-        server: str | None = None,
-        aliases: tuple[str, ...] = (),
-        settings: Settings | None = None,
-        on_unlogged: Callable[[str], None] | None = None,
-        store_path: Path | None = None,
+        settings: Settings,
+        identity: Identity,
+        connection: Connection,
+        change_log: ChangeLog,
+        store_path: Path,
     ) -> None:
-        self.connect = connect
-        self._client_task: asyncio.Future[HubClient] | None = None
-        self.server_label = server_label
-        self.identity = Identity(server or server_label, profile, aliases)
-        self.api_version: ApiVersion = api_version
-        self.read_only = read_only
-        #: How many project-user lists a search across projects fetches at once.
-        self.concurrency = concurrency
-        #: Seconds a whole search across projects may take (None: no bound).
-        self.search_deadline = search_deadline
         self._settings = settings
-        #: The store's file (None: the one of the settings' default place).
+        self.identity = identity
+        self.connect = connection.connect
+        self._client_task: asyncio.Future[HubClient] | None = None
+        self.server_label = connection.label
+        #: Offline: the store answers every read, and nothing is sent (None: the server does).
+        self.offline = connection.offline
+        #: The demo only: its data as it was a week ago, the first snapshot of its store.
+        self.last_week = connection.last_week
+        self._reconnect = connection.reconnect
+        self._go_offline = connection.go_offline
+        #: Whether there is a token to read again (not on the demo API, whose token is fixed).
+        self.rereads_token = connection.rereads_token
+        #: The store's file (a team store, when there is one, is named by the settings).
         self.store_path = store_path
         #: Handed down to where a change is made: a change is logged before its request leaves.
-        self.change_log = ChangeLog(
-            change_log_path,
-            server=self.identity.server,
-            profile=profile,
-            on_write_error=on_unlogged,
-        )
-        self.change_log.aliases = aliases
-        self.change_log.operator_setting = settings.operator if settings else None
-        self._reconnect = reconnect
-        #: Whether there is a token to read again (not on the demo API, whose token is fixed).
-        self.rereads_token = rereads_token
-        self._keeper = keeper
-        #: Builds the store of this server when first asked for (a command that keeps nothing
-        #: never loads the store's code).
-        self._make_keeper: Callable[[], Keeper | None] | None = None
-        #: Offline: the store answers every read, and nothing is sent (None: the server does).
-        self.offline = offline
-        #: The demo only: its data as it was a week ago, the first snapshot of its store.
-        self.last_week = last_week
-        self._go_offline = go_offline
+        self.change_log = change_log
+        # Offline, nothing read is kept again as if read now; otherwise the store is built when
+        # first asked for (a command that keeps nothing never loads the store's code).
+        self._keeper: Keeper | None = None
+        self._keeper_due = connection.offline is None
         #: What was read in this session, to jump to (ctrl+p).
         self.catalog = Catalog()
         self._staged: ChangeSet | None = None
         #: Why the team store could not be read last (None: it could, or there is none).
         self.team_problem: str | None = None
-        #: Told (on the event loop) when change lines could not be copied to the team store.
-        self.on_team_note: Callable[[str], None] | None = None
+        self._on_team_note: Callable[[str], None] | None = None
+        self._on_staged_changed: Callable[[], None] | None = None
         self._sharing: asyncio.Future[None] | None = None
         #: The lists being kept in the background: each is kept before :meth:`close` shuts
         #: the store, however soon after its read the session ends.
@@ -158,13 +158,46 @@ class Workspace:
         self._told_waiting = False
         # The team's lines are read with this machine's (a colleague's unknown add is checked,
         # their batches listed), and each outcome copied to the team store soon after.
-        self.change_log.team_lines = self._team_lines
-        self.change_log.team_on = lambda: self.team is not None
-        self.change_log.on_outcome = self.share_soon
+        change_log.team_lines = self._team_lines
+        change_log.team_on = lambda: self.team is not None
+        change_log.on_outcome = self.share_soon
         #: How many batches were sent in this session: a list shown before one is read again.
         self.batches_sent = 0
-        #: Told when the staged changes change (the app's status line follows).
-        self.on_staged_changed: Callable[[], None] | None = None
+
+    def listen(
+        self,
+        *,
+        not_logged: Callable[[str], None],
+        team_note: Callable[[str], None],
+        staged_changed: Callable[[], None],
+    ) -> None:
+        """Who is told, on the event loop: an outcome the change log could not take (with the
+        line to add by hand), change lines not copied to the team store, the staged changes
+        changed (the app's status line follows)."""
+        self.change_log.on_write_error = not_logged
+        self._on_team_note = team_note
+        self._on_staged_changed = staged_changed
+
+    # Derived from the settings ---------------------------------------------------------------
+
+    @property
+    def read_only(self) -> bool:
+        """Nothing is sent: by the settings, or offline."""
+        return self.settings.read_only or self.offline is not None
+
+    @property
+    def api_version(self) -> ApiVersion:
+        return self.settings.api_version
+
+    @property
+    def concurrency(self) -> int:
+        """How many project-user lists a search across projects fetches at once."""
+        return self.settings.concurrency
+
+    @property
+    def search_deadline(self) -> float | None:
+        """Seconds a whole search across projects may take (None: no bound)."""
+        return self.settings.search_deadline
 
     @property
     def staged(self) -> ChangeSet:
@@ -178,21 +211,32 @@ class Workspace:
     @property
     def keeper(self) -> Keeper | None:
         """The store of what is read, for this server and profile (None: none this run)."""
-        if self._make_keeper is not None:
-            self._keeper, self._make_keeper = self._make_keeper(), None
+        if self._keeper_due:
+            self._keeper, self._keeper_due = self._keeper_of(), False
         return self._keeper
 
-    @keeper.setter
-    def keeper(self, keeper: Keeper | None) -> None:
-        self._keeper, self._make_keeper = keeper, None
+    def _keeper_of(self) -> Keeper:
+        """The store of this server and profile (the demo API: a file of its own, and never a
+        team's)."""
+        from hubtui.core.store.keeper import Keeper
+
+        demo = self.identity.server == DEMO_SERVER
+        team = None if demo else self.settings.store_url
+        return Keeper(
+            self.store_path, self.identity.server, self.identity.profile, self.settings.store, team
+        )
+
+    def _close_keeper(self, *, again: bool) -> None:
+        """The store shut; built again for the settings now when ``again`` (not offline)."""
+        if self._keeper is not None:
+            self._keeper.close()
+        self._keeper, self._keeper_due = None, again
 
     # The server ---------------------------------------------------------------------------
 
     @property
     def settings(self) -> Settings:
-        """The settings it was opened with (a Workspace built by hand has the defaults)."""
-        if self._settings is None:
-            self._settings = Settings()
+        """The settings of this server and profile (read again on a reconnect)."""
         return self._settings
 
     @property
@@ -238,15 +282,11 @@ class Workspace:
         demo = self.identity.server == DEMO_SERVER  # the demo API stays the demo's
         await self._swap_client(connect)
         self.server_label, self._settings = label, settings
-        self.api_version = settings.api_version
-        self.read_only = settings.read_only
         self.identity = Identity.of(settings.base_url, settings.profile, demo=demo)
         log = self.change_log
         log.server, log.aliases = self.identity.server, self.identity.aliases
         log.profile = self.identity.profile
-        if self.keeper is not None:
-            self.keeper.close()
-            self.keeper = keeper_of(settings, self.identity, demo=demo)
+        self._close_keeper(again=True)  # this server's and profile's store, when next asked
         self.catalog = Catalog()
         return label
 
@@ -257,10 +297,7 @@ class Workspace:
         connect, label, answers = await asyncio.to_thread(self._go_offline)
         await self._swap_client(connect)
         self.server_label, self.offline = label, answers
-        self.read_only = True
-        if self.keeper is not None:
-            self.keeper.close()
-            self.keeper = None  # nothing read offline is kept again as if read now
+        self._close_keeper(again=False)  # nothing read offline is kept again as if read now
         self.catalog = Catalog()
 
     async def close(self, why: str = "hubtui quit before the answer came.") -> None:
@@ -326,9 +363,9 @@ class Workspace:
                 note = self.share_changes()
                 if note is None:
                     self._told_waiting = False
-                elif not self._told_waiting and self.on_team_note is not None:
+                elif not self._told_waiting and self._on_team_note is not None:
                     self._told_waiting = True  # said once while the team store is away
-                    loop.call_soon_threadsafe(self.on_team_note, note)
+                    loop.call_soon_threadsafe(self._on_team_note, note)
                 if not self._share_again or note is not None:
                     return
 
@@ -359,8 +396,8 @@ class Workspace:
     # Staged changes ------------------------------------------------------------------------
 
     def staged_changed(self) -> None:
-        if self.on_staged_changed is not None:
-            self.on_staged_changed()
+        if self._on_staged_changed is not None:
+            self._on_staged_changed()
 
     # The store -----------------------------------------------------------------------------
 
@@ -561,17 +598,27 @@ def open_workspace(
     settings_for: SettingsFor | None = None,
     rereads_token: bool = True,
     on_unlogged: Callable[[str], None] | None = None,
+    reach: Reach | None = None,
+    data: DataPlaces | None = None,
 ) -> Workspace:
-    """The Workspace of these settings: the demo API in-process, or the configured server;
-    ``offline``, what the store kept of it (:class:`~hubtui.config.ConfigError` when nothing).
-    ``settings_for`` reads the settings again for a profile (reconnect, profile switch);
-    ``demo``, how to reach the demo API (None: the configured server)."""
+    """The Workspace of these settings, the one way one is built: the demo API in-process, or
+    the configured server; ``offline``, what the store kept of it
+    (:class:`~hubtui.config.ConfigError` when nothing). ``settings_for`` reads the settings
+    again for a profile (reconnect, profile switch); ``demo``, how to reach the demo API (None:
+    the configured server); ``reach``, how to reach a configured server (None: over HTTP);
+    ``data``, where the change log and the store are (None: the data folder's)."""
     is_demo = demo is not None
     identity = Identity.of(settings.base_url, settings.profile, demo=is_demo)
-    answers = stored_answers(settings, identity, demo=is_demo) if offline else None
+    change_log_path, store_path = data or DataPlaces(
+        default_change_log_path(demo=is_demo), default_store_path(demo=is_demo)
+    )
+    answers = stored_answers(store_path, identity) if offline else None
+
+    def connect_to(fresh: Settings) -> Callable[[], HubClient]:
+        return connector(fresh, demo=demo, reach=reach)
 
     def go_offline() -> tuple[Callable[[], HubClient], str, StoredAnswers]:
-        found = stored_answers(settings, identity, demo=is_demo)
+        found = stored_answers(store_path, identity)
         return (
             offline_connector(settings, found, demo=is_demo),
             offline_label(settings, demo=is_demo),
@@ -581,62 +628,50 @@ def open_workspace(
     def reconnect(profile: str | None) -> tuple[Callable[[], HubClient], str, Settings]:
         assert settings_for is not None
         fresh = settings_for(profile)
-        return connector(fresh, demo=demo), label_of(fresh, demo=is_demo), fresh
+        return connect_to(fresh), label_of(fresh, demo=is_demo), fresh
 
-    workspace = Workspace(
-        connect=connector(settings, demo=demo, answers=answers),
-        server_label=offline_label(settings, demo=is_demo)
-        if answers is not None
-        else label_of(settings, demo=is_demo),
+    if answers is not None:
+        connection = Connection(
+            offline_connector(settings, answers, demo=is_demo),
+            offline_label(settings, demo=is_demo),
+            offline=answers,
+            rereads_token=rereads_token,
+        )
+    else:
+        connection = Connection(
+            connect_to(settings),
+            label_of(settings, demo=is_demo),
+            last_week=None if demo is None else demo(settings, last_week=True),
+            reconnect=None if settings_for is None else reconnect,
+            go_offline=go_offline,
+            rereads_token=rereads_token,
+        )
+    change_log = ChangeLog(
+        change_log_path,
         server=identity.server,
-        aliases=identity.aliases,
-        api_version=settings.api_version,
-        read_only=settings.read_only or answers is not None,  # offline sends nothing
-        change_log_path=default_change_log_path(demo=is_demo),
-        concurrency=settings.concurrency,
-        search_deadline=settings.search_deadline,
         profile=identity.profile,
-        reconnect=None if settings_for is None else reconnect,
-        rereads_token=rereads_token,
-        keeper=None,
-        offline=answers,
-        last_week=None if demo is None else demo(settings, last_week=True),
-        go_offline=None if answers is not None else go_offline,
-        settings=settings,
-        on_unlogged=on_unlogged,
-        store_path=default_store_path(demo=is_demo),
+        on_write_error=on_unlogged,
     )
-    if answers is None:
-        workspace._make_keeper = lambda: keeper_of(settings, identity, demo=is_demo)
-    return workspace
+    change_log.aliases = identity.aliases
+    change_log.operator_setting = settings.operator
+    return Workspace(settings, identity, connection, change_log, store_path)
 
 
-def keeper_of(settings: Settings, identity: Identity, *, demo: bool) -> Keeper:
-    """The store of this server and profile (the demo API: a file of its own)."""
-    from hubtui.core.store.keeper import Keeper
-
-    return Keeper(
-        default_store_path(demo=demo),
-        identity.server,
-        identity.profile,
-        settings.store,
-        None if demo else settings.store_url,
-    )
-
-
-def stored_answers(settings: Settings, identity: Identity, *, demo: bool) -> StoredAnswers:
+def stored_answers(store_path: Path, identity: Identity) -> StoredAnswers:
     """What the store kept of this server, to read offline (:class:`ConfigError` when nothing
     can be read from it)."""
     from hubtui.core.offline import open_offline
 
     try:
-        return open_offline(default_store_path(demo=demo), identity.server, identity.profile)
+        return open_offline(store_path, identity.server, identity.profile)
     except StoreError as error:
         raise ConfigError(f"--offline: {error}") from None
 
 
 __all__ = [
     "DEMO_BASE_URL",
+    "Connection",
+    "DataPlaces",
     "Identity",
     "NoSnapshots",
     "Workspace",

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 async def apply_command(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
-    if workspace.settings.read_only:
+    if workspace.read_only:
         raise Stop(NOT_SENT, read_only_words(args))
     path = Path(args.file)
     try:

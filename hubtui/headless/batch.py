@@ -40,7 +40,6 @@ from hubtui.core.batches.file import (
     FILE_COLUMNS,
     FileRow,
 )
-from hubtui.core.changes.log import ChangeLog
 from hubtui.core.changes.sending import plan
 from hubtui.core.files import refusal_words
 from hubtui.core.presenting import render, write_export
@@ -62,7 +61,6 @@ if TYPE_CHECKING:
     import argparse
 
     from hubtui.api import Hub, HubClient
-    from hubtui.config import Settings
     from hubtui.core.workspace import Workspace
 
 
@@ -86,18 +84,16 @@ async def apply_rows(
 ) -> int:
     """apply of a batch file's rows (read by :mod:`hubtui.headless.apply`): previewed against a
     fresh read, asked, sent the one way; the results file beside it."""
-    settings = workspace.settings
     rows = await wanted_rows(client, given)
-    log = workspace.change_log
     wanted = [row.wanted for row in rows if row.wanted is not None]
-    preview = await read_preview(args, client, settings, log, wanted)
+    preview = await read_preview(args, client, workspace, wanted)
     steps = iter(preview.steps)
     for row in rows:
         if row.wanted is not None:
             step = next(steps)
             row.verdict, row.message = step.verdict.value, step.words
     print_preview(preview, [r for r in rows if r.wanted is None])
-    batch = await send_batch(args, client, settings, log, preview, reverts=None)
+    batch = await send_batch(args, client, workspace, preview, reverts=None)
     if args.dry_run:
         return status_of(rows, None, dry_run=True)
     if batch is not None:
@@ -116,8 +112,7 @@ async def apply_rows(
 
 
 async def revert_command(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
-    settings = workspace.settings
-    if settings.read_only:
+    if workspace.read_only:
         raise Stop(NOT_SENT, read_only_words(args))
     log = workspace.change_log
     batches = batches_in(log)
@@ -161,9 +156,9 @@ async def revert_command(args: argparse.Namespace, client: HubClient, workspace:
             file=sys.stderr,
         )
         return OK if not cannot or already else NOT_SENT
-    preview = await read_preview(args, client, settings, log, wanted)
+    preview = await read_preview(args, client, workspace, wanted)
     print_preview(preview, [])
-    batch = await send_batch(args, client, settings, log, preview, reverts=args.batch)
+    batch = await send_batch(args, client, workspace, preview, reverts=args.batch)
     rows = [Row(None, s.wanted, s.verdict.value, s.words) for s in preview.steps]
     if batch is not None:
         mark_ended(rows, batch)
@@ -183,16 +178,15 @@ def mark_ended(rows: Sequence[Row], batch: Batch) -> None:
 async def read_preview(
     args: argparse.Namespace,
     client: HubClient,
-    settings: Settings,
-    log: ChangeLog,
+    workspace: Workspace,
     wanted: Sequence[Wanted],
 ) -> Preview:
     """The preview, each project read again (its unknown adds settled, unless a dry run)."""
     return await prepare(
         client,
         wanted,
-        log,
-        concurrency=settings.concurrency,
+        workspace.change_log,
+        concurrency=workspace.concurrency,
         settle=not args.dry_run,
         on_read=_reading(StatusLine()),
     )
@@ -299,13 +293,13 @@ def _step_line(step: Step) -> str:
 async def send_batch(
     args: argparse.Namespace,
     client: HubClient,
-    settings: Settings,
-    log: ChangeLog,
+    workspace: Workspace,
     preview: Preview,
     *,
     reverts: str | None,
 ) -> Batch | None:
     """The batch sent (None: nothing to send, a dry run, or the question answered no)."""
+    log = workspace.change_log
     batch = Batch(preview.steps)
     batch.reverts = reverts
     count = len(batch.steps)
@@ -359,7 +353,7 @@ async def send_batch(
             batch,
             client,
             log,
-            concurrency=settings.concurrency,
+            concurrency=workspace.concurrency,
             on_result=came,
             on_settling=lambda: status.say(SETTLING),
         )

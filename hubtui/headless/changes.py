@@ -107,9 +107,7 @@ def _check_unknown_adds(
 
 async def change_command(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     """add-user and set-role: the same reads and refusals whether sent or a dry run."""
-    settings = workspace.settings
-
-    if settings.read_only:
+    if workspace.read_only:
         raise Stop(NOT_SENT, read_only_words(args))
     adding = args.command == "add-user"
     email = args.email

@@ -270,7 +270,7 @@ async def apply_review(
     sent; the results file beside it; the review kept in the store."""
     from hubtui.headless import batch as flow
 
-    settings, log = workspace.settings, workspace.change_log
+    log = workspace.change_log
     started = now_words()
     found: dict[int, Row] = {}
     decisions: dict[int, Decision] = {}
@@ -341,14 +341,14 @@ async def apply_review(
         found[first_index] = flow.Row(first, wanted, "", "")
     rows = [found[index] for index in range(len(given))]
     wanted_rows = [done.wanted for done in rows if done.wanted is not None]
-    preview = await flow.read_preview(args, client, settings, log, wanted_rows)
+    preview = await flow.read_preview(args, client, workspace, wanted_rows)
     steps = iter(preview.steps)
     for done in rows:
         if done.wanted is not None:
             step = next(steps)
             done.verdict, done.message = step.verdict.value, step.words
     flow.print_preview(preview, [r for r in rows if r.wanted is None and r.verdict])
-    sent = await flow.send_batch(args, client, settings, log, preview, reverts=None)
+    sent = await flow.send_batch(args, client, workspace, preview, reverts=None)
     if args.dry_run:
         return flow.status_of(rows, None, dry_run=True)
     if sent is not None:
@@ -584,10 +584,9 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
             print(f"  {inert(words, limit=None)}", file=sys.stderr)
     if not answer.rows:
         raise Stop(NOTHING, f"{inert(args.email)} has no access to remove in {len(hubs)} hub(s).")
-    log = workspace.change_log
-    preview = await flow.read_preview(args, client, workspace.settings, log, answer.rows)
+    preview = await flow.read_preview(args, client, workspace, answer.rows)
     flow.print_preview(preview, [])
-    sent = await flow.send_batch(args, client, workspace.settings, log, preview, reverts=None)
+    sent = await flow.send_batch(args, client, workspace, preview, reverts=None)
     if args.dry_run:
         return REFUSED if answer.not_read else OK
     reviewer = workspace.change_log.operator

@@ -88,8 +88,8 @@ class HubTuiApp(WorkspaceActions):
         ),
     ]
 
-    def __init__(self, workspace: Workspace | None = None, **options: Any) -> None:
-        """The app of ``workspace`` (or of a Workspace built from ``options``, its arguments)."""
+    def __init__(self, workspace: Workspace) -> None:
+        """The app of ``workspace`` (:func:`~hubtui.core.workspace.open_workspace` builds it)."""
         # NO_COLOR: the terminal's own colours only, then none at all (Textual's NoColor filter):
         # emphasis is bold, reverse and italic, and every mark is a word.
         no_color = "NO_COLOR" in os.environ
@@ -106,10 +106,12 @@ class HubTuiApp(WorkspaceActions):
         self.set_class(PLAIN, "-plain")
         if PLAIN:
             self._filters.append(ConsoleGlyphs())
-        self.workspace = workspace if workspace is not None else Workspace(**options)
-        self.workspace.change_log.on_write_error = self._outcome_not_logged
-        self.workspace.on_staged_changed = self.staged_changed
-        self.workspace.on_team_note = self._team_note
+        self.workspace = workspace
+        workspace.listen(
+            not_logged=self._outcome_not_logged,
+            team_note=self._team_note,
+            staged_changed=self.staged_changed,
+        )
         self.ending = Ending(lambda: self.workspace.change_log, self._end)
         #: Keys typed ahead of what their key opens wait for it (see tui.typeahead).
         self.type_ahead = TypeAhead(self)  # type: ignore[arg-type]

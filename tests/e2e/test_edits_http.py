@@ -12,11 +12,10 @@ import pytest
 from bench.tmux import Terminal
 from hubtui.api import HubClient
 from hubtui.demo import DEMO_TOKEN
-from hubtui.tui.app import HubTuiApp
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.user_form import UserFormScreen
 from tests.conftest import hubtui_command, running_demo_server
-from tests.tui.conftest import press, screen_words, settle, type_text
+from tests.tui.conftest import make_app, press, screen_words, settle, type_text
 
 pytestmark = pytest.mark.e2e
 
@@ -33,10 +32,9 @@ async def creates(url: str) -> int:
 
 async def test_a_create_that_times_out_is_never_sent_again_by_itself(tmp_path: Path) -> None:
     with running_demo_server("--change-latency", "2.5") as url:
-        app = HubTuiApp(
+        app = make_app(
             connect=lambda: HubClient(url, token=DEMO_TOKEN, timeout=1.0),
-            server_label="demo-server",
-            change_log_path=tmp_path / "changes.jsonl",
+            change_log=tmp_path / "changes.jsonl",
         )
         async with app.run_test(size=(120, 40), notifications=True) as pilot:
             await settle(pilot)

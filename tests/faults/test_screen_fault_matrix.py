@@ -14,11 +14,10 @@ from textual.widgets import Input
 
 from hubtui.api import HubClient
 from hubtui.demo import DEMO_TOKEN, create_app
-from hubtui.tui.app import HubTuiApp
 from hubtui.tui.widgets.chrome import ProblemPanel
 from hubtui.tui.widgets.record_table import RecordTable
 from tests.faults.faults import FAULTS, HUB, PROJECT, SUCCEEDS, USER
-from tests.tui.conftest import no_sleep, press, screen_words, settle
+from tests.tui.conftest import make_app, no_sleep, press, screen_words, settle
 
 
 class FaultyTransport(httpx.AsyncBaseTransport):
@@ -74,11 +73,10 @@ SCREENS = {
 async def test_cell(screen: str, fault: str) -> None:
     case = SCREENS[screen]
     transport = FaultyTransport()
-    app = HubTuiApp(
+    app = make_app(
         connect=lambda: HubClient(
             "http://localhost", token=DEMO_TOKEN, transport=transport, sleep=no_sleep
-        ),
-        server_label="demo",
+        )
     )
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)

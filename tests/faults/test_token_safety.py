@@ -24,9 +24,8 @@ from hubtui.api import (
 )
 from hubtui.cli import start_log
 from hubtui.demo import DEMO_TOKEN, create_app
-from hubtui.tui.app import HubTuiApp
 from tests.conftest import serve_tls
-from tests.tui.conftest import no_sleep, press, screen_text, settle
+from tests.tui.conftest import make_app, no_sleep, press, screen_text, settle
 
 SECRET = "sk-live-7f3a9c1e-SECRET"
 
@@ -76,12 +75,11 @@ async def test_screens_screenshots_and_the_change_log_never_show_the_token(
     transport = httpx.ASGITransport(app=create_app())
     log = tmp_path / "changes.jsonl"
     for token in (DEMO_TOKEN, SECRET):
-        app = HubTuiApp(
+        app = make_app(
             connect=lambda t=token: HubClient(
                 "http://localhost", token=t, transport=transport, sleep=no_sleep
             ),
-            server_label="demo",
-            change_log_path=log,
+            change_log=log,
         )
         async with app.run_test(size=(120, 40), notifications=True) as pilot:
             await settle(pilot)

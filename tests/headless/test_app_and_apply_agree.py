@@ -100,7 +100,7 @@ def test_the_app_and_apply_send_the_same_requests_and_end_the_same_way(
     exported = tmp_path / "marked.csv"
 
     async def from_the_app() -> dict[str, str]:
-        async with running(server=in_app, start=project_users()) as pilot:  # type: ignore[arg-type]
+        async with running(server=in_app, start=project_users()) as pilot:
             await mark(pilot, CHLOE, DIEGO)
             await press(pilot, "m", "down", "enter")  # Set role: Editor
             await press(pilot, "A")

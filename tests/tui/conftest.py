@@ -12,15 +12,18 @@ from typing import Any
 import httpx
 import pytest
 from rich.cells import cell_len
-from starlette.applications import Starlette
+from starlette.types import ASGIApp
 from textual.message import Message
 from textual.pilot import Pilot
 from textual.screen import Screen
 
 from hubtui.api import HubClient
-from hubtui.core.offline import OFFLINE_TOKEN, StoredAnswers
-from hubtui.core.store import Store
+from hubtui.config import Settings
+from hubtui.core.offline import StoredAnswers
+from hubtui.core.places import default_change_log_path, default_store_path
+from hubtui.core.workspace import DataPlaces, Workspace, open_workspace
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
+from hubtui.demo import last_week as last_weeks_data
 from hubtui.tui import app as app_module
 from hubtui.tui.app import HubTuiApp
 
@@ -40,7 +43,7 @@ async def no_sleep(seconds: float) -> None:
 def demo_connector(
     store: DemoStore | None = None,
     faults: Faults | None = None,
-    server: Starlette | None = None,
+    server: ASGIApp | None = None,
 ) -> Callable[[], HubClient]:
     app = server or create_app(store or DemoStore(), faults or Faults())
 
@@ -62,26 +65,84 @@ class OneScreenApp(HubTuiApp):
 
     CSS_PATH = str(Path(app_module.__file__).with_name("hubtui.tcss"))  # beside the app, not here
 
-    def __init__(self, first: Screen[None], **options: Any) -> None:
-        super().__init__(**options)
+    def __init__(self, first: Screen[None], workspace: Workspace) -> None:
+        super().__init__(workspace)
         self._first = first
 
     def get_default_screen(self) -> Screen[None]:
         return self._first
 
 
+def demo_workspace(
+    store: DemoStore | None = None,
+    faults: Faults | None = None,
+    server: ASGIApp | None = None,
+    *,
+    week_old: DemoStore | None = None,
+    keeps: str = "off",
+    read_only: bool = False,
+    concurrency: int = 8,
+    change_log: Path | None = None,
+    store_path: Path | None = None,
+    connect: Callable[[], HubClient] | None = None,
+    **options: Any,
+) -> Workspace:
+    """The Workspace of the demo API in-process, built as ``hubtui --demo`` builds it
+    (:func:`open_workspace`): ``store`` (or ``server``) answers, ``week_old`` is its data a
+    week ago; ``keeps`` is the store setting (by default, nothing is kept); ``change_log`` and
+    ``store_path`` name its files (by default, the test's data folder's); ``connect`` reaches
+    it another way (a transport of the test's); ``options`` go to :func:`open_workspace`."""
+    connect = connect or demo_connector(store, faults, server)
+
+    def demo(settings: Settings, *, last_week: bool = False) -> Callable[[], HubClient]:
+        return demo_connector(week_old or last_weeks_data()) if last_week else connect
+
+    settings = Settings(store=keeps, read_only=read_only, concurrency=concurrency)
+    places = DataPlaces(
+        change_log or default_change_log_path(demo=True),
+        store_path or default_store_path(demo=True),
+    )
+    return open_workspace(settings, demo=demo, data=places, **options)
+
+
+def server_workspace(
+    settings: Settings,
+    folder: Path,
+    stores: dict[str, DemoStore] | None = None,
+    **options: Any,
+) -> Workspace:
+    """The Workspace of a configured server (``settings.base_url``, not the demo), built as
+    ``hubtui`` builds it (:func:`open_workspace`), each server reached in-process with the
+    settings' token: the demo data of ``stores`` under its base URL (a fresh demo's when none).
+    Its change log and store are in ``folder``; ``options`` go to :func:`open_workspace`."""
+    data = stores if stores is not None else {}
+
+    def reach(fresh: Settings) -> Callable[[], HubClient]:
+        assert fresh.base_url is not None
+        base_url, token = fresh.base_url, fresh.token
+        server = create_app(data.setdefault(base_url, DemoStore()))
+
+        def connect() -> HubClient:
+            transport = httpx.ASGITransport(app=server)
+            return HubClient(base_url, token=token, transport=transport, sleep=no_sleep)
+
+        return connect
+
+    places = DataPlaces(folder / "changes.jsonl", folder / "store.sqlite3")
+    return open_workspace(settings, reach=reach, data=places, **options)
+
+
 def make_app(
     store: DemoStore | None = None,
     faults: Faults | None = None,
-    server: Starlette | None = None,
+    server: ASGIApp | None = None,
     first: Screen[None] | None = None,
-    **options: object,
+    **options: Any,
 ) -> HubTuiApp:
-    connect = demo_connector(store, faults, server)
-    label = "demo API (in-process)"
-    if first is None:
-        return HubTuiApp(connect=connect, server_label=label, **options)  # type: ignore[arg-type]
-    return OneScreenApp(first, connect=connect, server_label=label, **options)
+    """The app on :func:`demo_workspace` (``options`` are its; ``workspace``: on that one
+    instead), started on ``first`` when given."""
+    workspace = options.pop("workspace", None) or demo_workspace(store, faults, server, **options)
+    return HubTuiApp(workspace) if first is None else OneScreenApp(first, workspace)
 
 
 def project_users(
@@ -232,7 +293,7 @@ async def running(
     size: tuple[int, int] = (120, 40),
     store: DemoStore | None = None,
     faults: Faults | None = None,
-    server: Starlette | None = None,
+    server: ASGIApp | None = None,
     messages: list[Message] | None = None,
     start: StartScreen | None = None,
     settled: bool = True,
@@ -315,12 +376,7 @@ def assert_inert(pilot: Pilot[None]) -> str:
 
 
 def offline_app(path: Path) -> tuple[HubTuiApp, StoredAnswers]:
-    answers = StoredAnswers(Store.open(path, read_only=True), "demo", None)
-
-    def connect() -> HubClient:
-        return HubClient(DEMO_URL, token=OFFLINE_TOKEN, transport=answers)
-
-    app = HubTuiApp(
-        connect=connect, server_label="demo API, offline", read_only=True, offline=answers
-    )
-    return app, answers
+    """The app started as ``hubtui --demo --offline``, on what the store at ``path`` kept."""
+    workspace = demo_workspace(store_path=path, offline=True)
+    assert workspace.offline is not None
+    return HubTuiApp(workspace), workspace.offline

@@ -48,7 +48,7 @@ async def test_marked_people_are_staged_previewed_read_again_and_applied_as_one_
 ) -> None:
     store = DemoStore()
     log = tmp_path / "changes.jsonl"
-    async with running(store=store, change_log_path=log, start=project_users()) as pilot:
+    async with running(store=store, change_log=log, start=project_users()) as pilot:
         await mark(pilot, CHLOE, DIEGO)
         words = screen_words(pilot)
         assert "2 marked" in words  # the summary and the footer count them
@@ -155,7 +155,7 @@ async def test_escape_mid_batch_stops_sending_and_checks_the_rows_in_flight(
     faults = Faults(change_latency=0.5)
     log = tmp_path / "changes.jsonl"
     async with running(
-        store=store, faults=faults, change_log_path=log, concurrency=2, start=project_users()
+        store=store, faults=faults, change_log=log, concurrency=2, start=project_users()
     ) as pilot:
         await press(pilot, "A")
         await paste(pilot, "\n".join(f"crew{n}@sub.example" for n in range(8)))
@@ -198,7 +198,7 @@ async def test_more_than_fifty_changes_ask_for_the_count_to_be_typed() -> None:
 async def test_a_batch_is_reverted_from_the_change_log(tmp_path: Path) -> None:
     store = DemoStore()
     async with running(
-        store=store, change_log_path=tmp_path / "c.jsonl", start=project_users()
+        store=store, change_log=tmp_path / "c.jsonl", start=project_users()
     ) as pilot:
         await mark(pilot, CHLOE)
         await press(pilot, "m", "down", "down", "enter", "b", "a", "y")

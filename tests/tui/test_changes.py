@@ -6,25 +6,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import httpx
-
-from hubtui import demo
-from hubtui.api import HubClient
-from hubtui.core.store.keeper import Keeper
+from hubtui.config import Settings
+from hubtui.demo import DEMO_TOKEN
 from hubtui.tui.screens.changes import ChangesScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.widgets.chrome import AccessPanel
-from tests.tui.conftest import DEMO_URL, press, project_users, running, screen_words, type_text
-
-
-def last_week() -> HubClient:
-    transport = httpx.ASGITransport(app=demo.create_app(demo.last_week()))
-    return HubClient(DEMO_URL, token=demo.DEMO_TOKEN, transport=transport)
+from tests.tui.conftest import (
+    press,
+    project_users,
+    running,
+    screen_words,
+    server_workspace,
+    type_text,
+)
 
 
 async def test_changes_since_last_week_read_as_a_support_person_would(tmp_path: Path) -> None:
-    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "hubs")
-    async with running(keeper=keeper, last_week=last_week) as pilot:
+    async with running(store_path=tmp_path / "store.sqlite3", keeps="hubs") as pilot:
         await press(pilot, "D")
         words = screen_words(pilot)
         assert "Changes in all hubs since…" in words
@@ -67,8 +65,11 @@ async def test_changes_since_last_week_read_as_a_support_person_would(tmp_path: 
 
 
 async def test_changes_of_one_project_only(tmp_path: Path) -> None:
-    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "hubs")
-    async with running(keeper=keeper, last_week=last_week, start=project_users()) as pilot:
+    async with running(
+        store_path=tmp_path / "store.sqlite3",
+        keeps="hubs",
+        start=project_users(),
+    ) as pilot:
         await press(pilot, "D", "enter")
         words = screen_words(pilot)
         assert "Changes in Harbour Bridge Retrofit since #1" in words
@@ -78,26 +79,27 @@ async def test_changes_of_one_project_only(tmp_path: Path) -> None:
 
 
 async def test_without_a_store_or_a_snapshot_d_says_why(tmp_path: Path) -> None:
-    async with running(keeper=Keeper(tmp_path / "off.sqlite3", "demo", None, "off")) as pilot:
+    async with running(store_path=tmp_path / "off.sqlite3", keeps="off") as pilot:
         await press(pilot, "D")
         assert "The store is off" in screen_words(pilot)
-    async with running(keeper=Keeper(tmp_path / "s.sqlite3", "demo", None, "hubs")) as pilot:
+    # A configured server (the demo's store starts with its week-old snapshot).
+    settings = Settings(base_url="https://a.example", token=DEMO_TOKEN, store="hubs")
+    async with running(workspace=server_workspace(settings, tmp_path)) as pilot:
         await press(pilot, "D")
         assert "No snapshot of this server is kept yet" in screen_words(pilot)
 
 
 async def test_the_palette_records_a_snapshot_then_d_offers_it(tmp_path: Path) -> None:
-    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "hubs")
-    async with running(keeper=keeper) as pilot:
+    async with running(store_path=tmp_path / "store.sqlite3", keeps="hubs") as pilot:
         pilot.app.record_snapshot(None)  # type: ignore[attr-defined]
         await press(pilot)
         await pilot.app.workers.wait_for_complete()
         await press(pilot)
         words = screen_words(pilot)
-        assert "Snapshot #1" in words
+        assert "Snapshot #2" in words  # the demo's store begins with its week-old data, #1
         assert "Incomplete: 1 list could not be read." in words
         await press(pilot, "D", "enter")
-        assert "0 changes since #1" in screen_words(pilot)
+        assert "0 changes since #2" in screen_words(pilot)
 
 
 async def test_hostile_text_kept_in_a_snapshot_is_shown_inert(tmp_path: Path) -> None:
@@ -113,8 +115,7 @@ async def test_hostile_text_kept_in_a_snapshot_is_shown_inert(tmp_path: Path) ->
     }
     with Store.open(path) as store:
         store.write_snapshot(Snapshot("demo", "", EVIL, "2026-11-17T14:02:00Z", lists))
-    keeper = Keeper(path, "demo", None, "hubs")
-    async with running(keeper=keeper, start=project_users()) as pilot:
+    async with running(store_path=path, keeps="hubs", start=project_users()) as pilot:
         await press(pilot, "D")
         assert_inert(pilot)
         await press(pilot, "enter")

@@ -27,7 +27,7 @@ def member_roles(store: DemoStore) -> dict[str, str]:
 async def test_add_a_user(tmp_path: Path) -> None:
     store = DemoStore()
     log = tmp_path / "changes.jsonl"
-    async with running(store=store, change_log_path=log, start=project_users()) as pilot:
+    async with running(store=store, change_log=log, start=project_users()) as pilot:
         await press(pilot, "a")
         form = pilot.app.screen
         assert isinstance(form, UserFormScreen)
@@ -231,7 +231,7 @@ async def test_a_change_made_with_e_is_put_back_with_r_in_the_change_log(tmp_pat
 
     store = DemoStore()
     async with running(
-        store=store, change_log_path=tmp_path / "c.jsonl", start=project_users()
+        store=store, change_log=tmp_path / "c.jsonl", start=project_users()
     ) as pilot:
         await press(pilot, "down", "e")  # Aiko Tanaka, Editor
         await press(pilot, "down", "enter", "ctrl+s", "y")

@@ -19,7 +19,7 @@ EVIL = "Admin\x1b]52;c;cGF5bG9hZA==\x07\x1b[2J"
 async def test_a_role_with_terminal_control_is_drawn_inert_on_p_and_m(
     size: tuple[int, int],
 ) -> None:
-    async with running(size=size, server=changing("users", "Role", EVIL)) as pilot:  # type: ignore[arg-type]
+    async with running(size=size, server=changing("users", "Role", EVIL)) as pilot:
         await press(pilot, "enter", "P")
         await settle(pilot)
         assert isinstance(pilot.app.screen, HubPeopleScreen)

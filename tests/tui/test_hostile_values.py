@@ -38,7 +38,7 @@ async def test_a_value_at_its_limits_costs_no_screen_and_no_later_start(
 ) -> None:
     path = tmp_path / "store.sqlite3"
     server = changing(kind, field, value)
-    async with running(server=server, keeper=Keeper(path, "demo", None, "all")) as pilot:  # type: ignore[arg-type]
+    async with running(server=server, store_path=path, keeps="all") as pilot:
         assert isinstance(pilot.app.screen, HubListScreen)
         words = screen_words(pilot)
         await press(pilot, "enter")
@@ -50,8 +50,7 @@ async def test_a_value_at_its_limits_costs_no_screen_and_no_later_start(
         assert shown in words
         assert pilot.app.is_running
     # Kept as sent; the next start paints it from the store, and a refresh replaces it.
-    again = Keeper(path, "demo", None, "all")
-    async with running(server=server, keeper=again, settled=False) as pilot:
+    async with running(server=server, store_path=path, keeps="all", settled=False) as pilot:
         await settle(pilot)
         assert isinstance(pilot.app.screen, HubListScreen)
         assert "acme-build" in screen_words(pilot)
@@ -60,7 +59,7 @@ async def test_a_value_at_its_limits_costs_no_screen_and_no_later_start(
 
 async def test_the_hub_detail_says_why_a_date_is_unknown(tmp_path: Path) -> None:
     server = changing("hubs", "CreationDate", EARLIEST)
-    async with running(server=server) as pilot:  # type: ignore[arg-type]
+    async with running(server=server) as pilot:
         table = pilot.app.screen.query_one("#records")
         first = table.row(0)  # type: ignore[attr-defined]
         assert first.cells[-1] == "unknown"
@@ -81,8 +80,7 @@ async def test_a_list_read_as_the_app_quits_is_kept_before_it_ends(tmp_path: Pat
     async with demo_connector(store)() as client:
         hub = await client.get_hub_by_name("acme-build")
         projects = list(await client.list_projects(hub.id))
-    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "all")
-    async with running(store=store, keeper=keeper) as pilot:
+    async with running(store=store, store_path=tmp_path / "store.sqlite3", keeps="all") as pilot:
         pilot.app._keep("projects", hub.id, "", projects)  # type: ignore[attr-defined]
         pilot.app.exit()
     again = Keeper(tmp_path / "store.sqlite3", "demo", None, "all")

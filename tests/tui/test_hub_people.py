@@ -120,11 +120,10 @@ async def test_i_is_off_read_only() -> None:
 
 
 async def test_the_hubs_people_read_once_are_shown_again_offline(tmp_path: Path) -> None:
-    from hubtui.core.store.keeper import Keeper
     from tests.tui.conftest import offline_app
 
     path = tmp_path / "store.sqlite3"
-    async with running(keeper=Keeper(path, "demo", None, "all")) as pilot:
+    async with running(store_path=path, keeps="all") as pilot:
         await press(pilot, "enter", "P")
         await settle(pilot)
         await pilot.app.workers.wait_for_complete()

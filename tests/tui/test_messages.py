@@ -142,7 +142,7 @@ async def test_a_bug_while_sending_leaves_the_change_unknown_and_the_form_usable
         raise RuntimeError("injected")
 
     log = tmp_path / "changes.jsonl"
-    async with running(change_log_path=log) as pilot:
+    async with running(change_log=log) as pilot:
         await press(pilot, "enter", "enter", "a")
         await type_text(pilot, "bug@acme-build.com")
         monkeypatch.setattr(HubClient, "create_project_user", broken)

@@ -6,14 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hubtui.api import HubClient
-from hubtui.core.offline import OFFLINE_TOKEN, StoredAnswers
-from hubtui.core.store import Store
-from hubtui.core.store.keeper import Keeper
 from hubtui.demo import DemoStore
-from hubtui.tui.app import HubTuiApp
 from tests.tui.conftest import (
-    DEMO_URL,
+    make_app,
     offline_app,
     press,
     running,
@@ -26,7 +21,7 @@ from tests.tui.conftest import (
 async def test_offline_shows_what_was_read_and_sends_nothing(tmp_path: Path) -> None:
     path = tmp_path / "store.sqlite3"
     store = DemoStore()
-    async with running(store=store, keeper=Keeper(path, "demo", None, "all")) as pilot:
+    async with running(store=store, store_path=path, keeps="all") as pilot:
         await press(pilot, "enter", "enter")  # acme-build, then Harbour Bridge Retrofit
     app, answers = offline_app(path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
@@ -68,16 +63,11 @@ async def test_the_palette_goes_offline_when_the_server_cannot_be_reached(tmp_pa
     from hubtui.demo import Faults
 
     path = tmp_path / "store.sqlite3"
-    async with running(keeper=Keeper(path, "demo", None, "all")) as pilot:
+    async with running(store_path=path, keeps="all") as pilot:
         await press(pilot, "enter")
     down = Faults(failure_rate=1.0, failure_statuses=(503,))
-
-    def go_offline() -> tuple[object, str, StoredAnswers]:
-        app, answers = offline_app(path)
-        return app.workspace.connect, "demo API, offline", answers
-
-    async with running(faults=down, go_offline=go_offline) as pilot:
-        assert "Hubs not loaded" in screen_words(pilot)
+    async with running(faults=down, store_path=path, keeps="all") as pilot:
+        assert "not refreshed: the message below says why" in screen_words(pilot)
         await press(pilot, "ctrl+p")
         await type_text(pilot, "Read offline")
         await press(pilot, "enter")
@@ -97,22 +87,15 @@ async def test_offline_neither_rereads_the_token_nor_switches_profile(tmp_path: 
     from hubtui.tui.messages import Reconnect
 
     path = tmp_path / "store.sqlite3"
-    async with running(keeper=Keeper(path, "demo", None, "all")):
+    async with running(store_path=path, keeps="all"):
         pass
     asked: list[str | None] = []
 
-    def reconnect(profile: str | None) -> Any:
+    def settings_for(profile: str | None) -> Any:
         asked.append(profile)
         raise AssertionError("offline, no server is reached")
 
-    answers = StoredAnswers(Store.open(path, read_only=True), "demo", None)
-    app = HubTuiApp(
-        connect=lambda: HubClient(DEMO_URL, token=OFFLINE_TOKEN, transport=answers),
-        server_label="demo API, offline",
-        read_only=True,
-        offline=answers,
-        reconnect=reconnect,
-    )
+    app = make_app(store_path=path, offline=True, settings_for=settings_for)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
         assert not app.workspace.can_reconnect
@@ -127,7 +110,7 @@ async def test_offline_neither_rereads_the_token_nor_switches_profile(tmp_path: 
 
 async def test_offline_at_80x24_the_status_and_the_breadcrumb_are_whole(tmp_path: Path) -> None:
     path = tmp_path / "store.sqlite3"
-    async with running(keeper=Keeper(path, "demo", None, "all")) as pilot:
+    async with running(store_path=path, keeps="all") as pilot:
         await press(pilot, "enter", "enter")
     app, _ = offline_app(path)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
-import httpx
 import pytest
 
-from hubtui.api import HubClient
 from hubtui.config import Settings
-from hubtui.demo import DEMO_TOKEN, DemoStore, create_app
+from hubtui.demo import DEMO_TOKEN, DemoStore
 from hubtui.tui.app import HubTuiApp
-from tests.tui.conftest import demo_connector, no_sleep, press, screen_words, settle, type_text
+from tests.tui.conftest import press, screen_words, server_workspace, settle, type_text
+
+A = "https://a.example"
 
 
 def other_store() -> DemoStore:
@@ -24,16 +23,6 @@ def other_store() -> DemoStore:
     return store
 
 
-def connector(token: str, store: DemoStore | None = None) -> Callable[[], HubClient]:
-    server = create_app(store or DemoStore())
-
-    def connect() -> HubClient:
-        transport = httpx.ASGITransport(app=server)
-        return HubClient("http://localhost", token=token, transport=transport, sleep=no_sleep)
-
-    return connect
-
-
 async def test_switching_profile_resets_to_that_servers_hub_list(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -43,18 +32,13 @@ async def test_switching_profile_resets_to_that_servers_hub_list(
     monkeypatch.setenv("HUBTUI_CONFIG", str(config))
     asked: list[str | None] = []
 
-    def reconnect(profile: str | None) -> tuple[Callable[[], HubClient], str, Settings]:
+    def settings_for(profile: str | None) -> Settings:
         asked.append(profile)
-        fresh = Settings(profile=profile, base_url="https://b.example")
-        return connector(DEMO_TOKEN, other_store()), "b.example", fresh
+        return Settings(profile=profile, base_url="https://b.example", token=DEMO_TOKEN)
 
-    app = HubTuiApp(
-        connect=demo_connector(),
-        server_label="a.example",
-        profile="a",
-        reconnect=reconnect,
-        change_log_path=tmp_path / "changes.jsonl",
-    )
+    a = Settings(profile="a", base_url="https://a.example", token=DEMO_TOKEN, store="off")
+    stores = {"https://b.example": other_store()}
+    app = HubTuiApp(server_workspace(a, tmp_path, stores, settings_for=settings_for))
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
         assert "profile a · server a.example" in screen_words(pilot)
@@ -72,11 +56,12 @@ async def test_switching_profile_resets_to_that_servers_hub_list(
         assert app.workspace.change_log.profile == "b"
 
 
-async def test_a_401_offers_to_read_the_token_again_and_retries() -> None:
-    def reconnect(profile: str | None) -> tuple[Callable[[], HubClient], str, Settings]:
-        return connector(DEMO_TOKEN), "demo", Settings(profile=profile)
+async def test_a_401_offers_to_read_the_token_again_and_retries(tmp_path: Path) -> None:
+    def settings_for(profile: str | None) -> Settings:
+        return Settings(profile=profile, base_url=A, token=DEMO_TOKEN, store="off")
 
-    app = HubTuiApp(connect=connector("expired-token"), server_label="demo", reconnect=reconnect)
+    expired = Settings(base_url=A, token="expired-token", store="off")
+    app = HubTuiApp(server_workspace(expired, tmp_path, settings_for=settings_for))
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
         words = screen_words(pilot)
@@ -91,16 +76,15 @@ async def test_a_401_offers_to_read_the_token_again_and_retries() -> None:
 
 @pytest.mark.parametrize("rereads_token", [True, False], ids=["a-server", "the-demo"])
 async def test_the_palette_offers_to_read_the_token_again_only_where_there_is_one(
-    rereads_token: bool,
+    rereads_token: bool, tmp_path: Path
 ) -> None:
-    def reconnect(profile: str | None) -> tuple[Callable[[], HubClient], str, Settings]:
-        return connector(DEMO_TOKEN), "demo", Settings(profile=profile)
+    def settings_for(profile: str | None) -> Settings:
+        return Settings(profile=profile, base_url=A, token=DEMO_TOKEN, store="off")
 
     app = HubTuiApp(
-        connect=demo_connector(),
-        server_label="demo API (in-process)",
-        reconnect=reconnect,
-        rereads_token=rereads_token,
+        server_workspace(
+            settings_for(None), tmp_path, settings_for=settings_for, rereads_token=rereads_token
+        )
     )
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

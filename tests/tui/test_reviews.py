@@ -53,8 +53,9 @@ async def test_a_review_is_decided_previewed_applied_and_kept(
     size: tuple[int, int], tmp_path: Path
 ) -> None:
     store = DemoStore()
-    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "all")
-    async with running(size=size, store=store, keeper=keeper) as pilot:
+    async with running(
+        size=size, store=store, store_path=tmp_path / "store.sqlite3", keeps="all"
+    ) as pilot:
         await press(pilot, "enter", "P")
         await settle(pilot)
         screen = pilot.app.screen
@@ -98,7 +99,9 @@ async def test_offboarding_from_the_hubs_people_is_previewed_sent_and_kept(
 ) -> None:
     store = DemoStore()
     keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "all")
-    async with running(size=(120, 40), store=store, keeper=keeper) as pilot:
+    async with running(
+        size=(120, 40), store=store, store_path=tmp_path / "store.sqlite3", keeps="all"
+    ) as pilot:
         await press(pilot, "enter", "P")
         await settle(pilot)
         await to_person(pilot, FATIMA)
@@ -159,7 +162,9 @@ async def test_read_only_a_review_is_previewed_and_nothing_is_sent() -> None:
 async def test_o_on_a_person_search_offboards_the_person_found(tmp_path: Path) -> None:
     store = DemoStore()
     keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "all")
-    async with running(size=(80, 24), store=store, keeper=keeper) as pilot:
+    async with running(
+        size=(80, 24), store=store, store_path=tmp_path / "store.sqlite3", keeps="all"
+    ) as pilot:
         await press(pilot, "w")
         await type_text(pilot, BJORN)
         await press(pilot, "enter")

@@ -30,7 +30,7 @@ async def test_a_hostile_sign_in_url_is_shown_inert_and_never_copied() -> None:
         body = {"Code": "USER_PROFILE_NOT_CREATED", "WebsiteLoginUrl": f"https://x{EVIL}"}
         await JSONResponse(body, status_code=409)(scope, receive, send)
 
-    async with running(store=DemoStore(), server=server) as pilot:  # type: ignore[arg-type]
+    async with running(store=DemoStore(), server=server) as pilot:
         assert_inert(pilot)
         await press(pilot, "u")
         assert pilot.app.clipboard == ""

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 
+from hubtui.tui.app import HubTuiApp
 from tests.tui.conftest import make_app, press, settle
 
 SIZES = [(80, 24), (120, 40)]
@@ -72,16 +74,22 @@ def keys_then_settle(keys: tuple[str, ...]) -> Callable[[Pilot[None]], Any]:
     return run_before
 
 
+def pictured() -> HubTuiApp:
+    """The app on the demo, its change log named as it is in every picture (the test's own
+    folder, where each test works, is another on every run)."""
+    return make_app(change_log=Path("changes.jsonl"))
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("screen", list(SCREENS))
 def test_screen(snap_compare: Callable[..., bool], screen: str, size: tuple[int, int]) -> None:
     assert snap_compare(
-        make_app(), terminal_size=size, run_before=keys_then_settle(SCREENS[screen])
+        pictured(), terminal_size=size, run_before=keys_then_settle(SCREENS[screen])
     )
 
 
 @pytest.mark.parametrize("screen", list(SMALL))
 def test_small_window(snap_compare: Callable[..., bool], screen: str) -> None:
     assert snap_compare(
-        make_app(), terminal_size=(60, 16), run_before=keys_then_settle(SMALL[screen])
+        pictured(), terminal_size=(60, 16), run_before=keys_then_settle(SMALL[screen])
     )

@@ -84,7 +84,7 @@ async def test_the_change_log_lists_every_batch_in_its_file_and_r_reverts_the_on
             batch=batch,
         )
         log.finish(log.begin(change), Outcome.DONE, "")
-    async with running(size=(120, 40), change_log_path=path, start=project_users()) as pilot:
+    async with running(size=(120, 40), change_log=path, start=project_users()) as pilot:
         await press(pilot, "c")
         words = screen_words(pilot)
         assert "Batches in the change log (this server), newest first" in words

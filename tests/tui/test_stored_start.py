@@ -50,11 +50,12 @@ def held_hub_list(gate: asyncio.Event, *, status: int | None = None) -> ASGIApp:
     return server
 
 
-def keeper_with(tmp_path: Path, hubs: list[dict[str, Any]], setting: str = "hubs") -> Keeper:
+def store_with(tmp_path: Path, hubs: list[dict[str, Any]]) -> Path:
+    """A store that kept ``hubs`` as the demo's hub list."""
     path = tmp_path / "store.sqlite3"
     with Store.open(path) as store:
         store.save_latest("demo", None, ListKey("hubs"), hubs, read_at="2026-11-17T14:02:00Z")
-    return Keeper(path, "demo", None, setting)
+    return path
 
 
 def stored_hub(hub_id: str, name: str, shown: str | None = None) -> dict[str, Any]:
@@ -66,14 +67,16 @@ def stored_hub(hub_id: str, name: str, shown: str | None = None) -> dict[str, An
 
 async def test_the_stored_hub_list_is_painted_before_the_server_answers(tmp_path: Path) -> None:
     gate = asyncio.Event()
-    keeper = keeper_with(
+    kept = store_with(
         tmp_path,
         [
             stored_hub(ACME_ID, "acme-build", "ACME Construction (old)"),
             stored_hub("hub-gone", "gone-hub"),
         ],
     )
-    async with running(server=held_hub_list(gate), keeper=keeper, settled=False) as pilot:  # type: ignore[arg-type]
+    async with running(
+        server=held_hub_list(gate), store_path=kept, keeps="hubs", settled=False
+    ) as pilot:
         await pilot.pause()
         words = screen_words(pilot)
         assert "gone-hub" in words
@@ -103,8 +106,10 @@ async def test_the_stored_hub_list_is_painted_before_the_server_answers(tmp_path
 async def test_a_failed_refresh_keeps_the_stored_list_and_says_why(tmp_path: Path) -> None:
     gate = asyncio.Event()
     gate.set()
-    keeper = keeper_with(tmp_path, [stored_hub(ACME_ID, "acme-build", "ACME")])
-    async with running(server=held_hub_list(gate, status=400), keeper=keeper) as pilot:  # type: ignore[arg-type]
+    kept = store_with(tmp_path, [stored_hub(ACME_ID, "acme-build", "ACME")])
+    async with running(
+        server=held_hub_list(gate, status=400), store_path=kept, keeps="hubs"
+    ) as pilot:
         words = screen_words(pilot)
         assert "acme-build" in words
         assert "1 hub stored 2026-11-17 14:02, not refreshed: the message below says why" in words
@@ -122,7 +127,7 @@ async def test_stored_text_is_shown_inert_and_a_broken_record_costs_no_other(
     tmp_path: Path,
 ) -> None:
     gate = asyncio.Event()
-    keeper = keeper_with(
+    kept = store_with(
         tmp_path,
         [
             stored_hub("hub-evil", EVIL, EVIL),
@@ -130,7 +135,9 @@ async def test_stored_text_is_shown_inert_and_a_broken_record_costs_no_other(
             stored_hub("hub-fine", "fine-hub"),
         ],
     )
-    async with running(server=held_hub_list(gate), keeper=keeper, settled=False) as pilot:  # type: ignore[arg-type]
+    async with running(
+        server=held_hub_list(gate), store_path=kept, keeps="hubs", settled=False
+    ) as pilot:
         await pilot.pause()
         assert_inert(pilot)
         assert "fine-hub" in screen_words(pilot)
@@ -141,7 +148,7 @@ async def test_stored_text_is_shown_inert_and_a_broken_record_costs_no_other(
 
 async def test_the_hub_list_read_is_kept_for_the_next_start(tmp_path: Path) -> None:
     path = tmp_path / "store.sqlite3"
-    async with running(keeper=Keeper(path, "demo", None, "hubs")) as pilot:
+    async with running(store_path=path, keeps="hubs") as pilot:
         await press(pilot, "enter")  # a hub's projects: not kept under store = "hubs"
         await settle(pilot)
     with Store.open(path, read_only=True) as store:
@@ -150,8 +157,9 @@ async def test_the_hub_list_read_is_kept_for_the_next_start(tmp_path: Path) -> N
         assert "acme-build" in {hub["Name"] for hub in kept[0]}
         assert store.latest("demo", None, ListKey("projects", ACME_ID)) is None
     gate = asyncio.Event()
-    again = Keeper(path, "demo", None, "hubs")
-    async with running(server=held_hub_list(gate), keeper=again, settled=False) as pilot:  # type: ignore[arg-type]
+    async with running(
+        server=held_hub_list(gate), store_path=path, keeps="hubs", settled=False
+    ) as pilot:
         await pilot.pause()
         assert "refreshing…" in screen_words(pilot)
         assert "acme-build" in screen_words(pilot)
@@ -161,7 +169,7 @@ async def test_the_hub_list_read_is_kept_for_the_next_start(tmp_path: Path) -> N
 
 async def test_store_all_keeps_every_list_read_and_off_keeps_nothing(tmp_path: Path) -> None:
     path = tmp_path / "store.sqlite3"
-    async with running(keeper=Keeper(path, "demo", None, "all")) as pilot:
+    async with running(store_path=path, keeps="all") as pilot:
         await press(pilot, "enter")
         await settle(pilot)
     with Store.open(path, read_only=True) as store:
@@ -169,7 +177,7 @@ async def test_store_all_keeps_every_list_read_and_off_keeps_nothing(tmp_path: P
         assert projects is not None
         assert projects[0]
     off = tmp_path / "off.sqlite3"
-    async with running(keeper=Keeper(off, "demo", None, "off")) as pilot:
+    async with running(store_path=off, keeps="off") as pilot:
         await press(pilot, "enter")
     assert not off.exists()
 
@@ -182,11 +190,14 @@ async def test_a_store_that_cannot_be_written_turns_keeping_off_and_the_app_runs
     keeper = Keeper(folder / "store.sqlite3", "demo", None, "hubs")
     store = DemoStore()
     log = folder / "changes.jsonl"
-    async with running(store=store, keeper=keeper, change_log_path=log) as pilot:
+    async with running(
+        store=store, store_path=folder / "store.sqlite3", keeps="hubs", change_log=log
+    ) as pilot:
         words = screen_words(pilot)
         assert "acme-build" in words
         assert "Store off" in words
         assert "Nothing read is kept this run" in words
+        keeper = pilot.app.workspace.keeper  # type: ignore[attr-defined]
         assert keeper.problem is not None
         assert str(folder) in keeper.problem
         # The store being off changes nothing of the rule: no change without its log line.

@@ -12,23 +12,24 @@ from pathlib import Path
 from textual.widgets import OptionList
 
 from bench.postgres import OWNER, PostgresServer
+from hubtui.config import Settings
 from hubtui.core.store import Store
-from hubtui.core.store.keeper import Keeper
-from hubtui.demo import DemoStore
+from hubtui.demo import DEMO_TOKEN, DemoStore
 from hubtui.tui.screens.batch import StagedScreen
 from hubtui.tui.screens.change_log import ChangeLogScreen
 from tests.conftest import free_port
-from tests.tui.conftest import burst, press, running, screen_words
+from tests.tui.conftest import burst, press, running, screen_words, server_workspace
 
 CHLOE = "chloe.moreau@acme-build.com"
+A = "https://a.example"
 
 
 async def test_a_team_store_that_cannot_be_reached_is_said_and_the_app_runs_on(
     tmp_path: Path, pg_env: PostgresServer
 ) -> None:
     away = f"postgresql://{OWNER}@127.0.0.1:{free_port()}/hubtui?connect_timeout=2"
-    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "hubs", away)
-    async with running(keeper=keeper) as pilot:
+    settings = Settings(base_url=A, token=DEMO_TOKEN, store="hubs", store_url=away)
+    async with running(workspace=server_workspace(settings, tmp_path)) as pilot:
         pilot.app.record_snapshot(None)  # type: ignore[attr-defined]
         await pilot.app.workers.wait_for_complete()
         await press(pilot)
@@ -43,8 +44,8 @@ async def test_a_snapshot_kept_in_the_team_store_is_offered_by_d(
     tmp_path: Path, pg_env: PostgresServer
 ) -> None:
     url = pg_env.url(schema=pg_env.new_schema())
-    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "hubs", url)
-    async with running(keeper=keeper) as pilot:
+    settings = Settings(base_url=A, token=DEMO_TOKEN, store="hubs", store_url=url)
+    async with running(workspace=server_workspace(settings, tmp_path)) as pilot:
         pilot.app.record_snapshot(None)  # type: ignore[attr-defined]
         await pilot.app.workers.wait_for_complete()
         await press(pilot)
@@ -65,8 +66,8 @@ async def test_c_lists_the_teams_changes_with_each_operator(
     tmp_path: Path, pg_env: PostgresServer
 ) -> None:
     url = pg_env.url(schema=pg_env.new_schema())
-    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "hubs", url)
-    async with running(keeper=keeper) as pilot:
+    settings = Settings(base_url=A, token=DEMO_TOKEN, store="hubs", store_url=url)
+    async with running(workspace=server_workspace(settings, tmp_path)) as pilot:
         server = pilot.app.workspace.identity.server  # type: ignore[attr-defined]
         change = {
             "time": "2026-11-25T09:00:00Z", "action": "update", "hub_id": "h1",
@@ -108,8 +109,8 @@ async def test_c_and_r_typed_at_once_revert_a_colleagues_batch_once_it_is_read(
     assert hub is not None
     chloe = next(u for u, x in store.users.items() if x.email == CHLOE)
     hub.projects[1001].members[chloe].role = "Admin"  # Ben made her Admin
-    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "hubs", url)
-    async with running(store=store, keeper=keeper) as pilot:
+    settings = Settings(base_url=A, token=DEMO_TOKEN, store="hubs", store_url=url)
+    async with running(workspace=server_workspace(settings, tmp_path, {A: store})) as pilot:
         server = pilot.app.workspace.identity.server  # type: ignore[attr-defined]
         bens = {
             "time": "2026-11-25T09:00:00Z", "action": "update", "hub_id": hub.id,

@@ -328,11 +328,9 @@ async def test_every_list_a_search_reads_is_kept_for_offline(tmp_path: Path) -> 
     import subprocess
 
     from bench.harness import hubtui_command
-    from hubtui.core.store.keeper import Keeper
 
     data = tmp_path / "data"
-    keeper = Keeper(data / "demo" / "store.sqlite3", "demo", None, "all")
-    async with running(keeper=keeper) as pilot:
+    async with running(store_path=data / "demo" / "store.sqlite3", keeps="all") as pilot:
         screen = await search(pilot, "@northwind-eng.com")
         await settle(pilot)
         online = {(row[0], row[1]) for row in shown(screen) if PRIYA in row}

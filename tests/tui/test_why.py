@@ -8,7 +8,6 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from hubtui.core.store.keeper import Keeper
 from hubtui.tui.screens.hub_people import HubPeopleScreen
 from hubtui.tui.screens.why import WhyScreen
 from tests.tui.conftest import (
@@ -95,7 +94,7 @@ async def test_a_name_that_matches_several_projects_lists_them_in_the_app() -> N
 
 async def test_offline_w_answers_from_what_was_kept_and_says_so(tmp_path: Path) -> None:
     path = tmp_path / "store.sqlite3"
-    async with running(keeper=Keeper(path, "demo", None, "all")) as pilot:
+    async with running(store_path=path, keeps="all") as pilot:
         await press(pilot, "enter", "enter")  # acme-build, then Harbour Bridge Retrofit: kept
     app, _ = offline_app(path)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:

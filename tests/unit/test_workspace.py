@@ -16,8 +16,7 @@ from hubtui.cli import demo_connector
 from hubtui.config import Settings
 from hubtui.core.batches import Intent, Wanted, prepare
 from hubtui.core.store import Store
-from hubtui.core.store.keeper import Keeper
-from hubtui.core.workspace import NoSnapshots, Workspace, open_workspace
+from hubtui.core.workspace import DataPlaces, NoSnapshots, Workspace, open_workspace
 from tests.conftest import change_line, free_port
 
 CHLOE = "chloe.moreau@acme-build.com"
@@ -122,13 +121,10 @@ async def test_change_lines_go_to_the_team_store_soon_after_and_wait_when_it_is_
     url = pg_env.url(schema=pg_env.new_schema())
     said: list[str] = []
     for team in (away, url):
-        workspace = Workspace(
-            connect=demo_connector(Settings()),
-            server_label="https://a:443",
-            change_log_path=log,
-            keeper=Keeper(tmp_path / "store.sqlite3", "https://a:443", None, "all", team),
-        )
-        workspace.on_team_note = said.append
+        settings = Settings(base_url="https://a", store_url=team)
+        places = DataPlaces(log, tmp_path / "store.sqlite3")
+        workspace = open_workspace(settings, data=places)
+        workspace.listen(not_logged=said.append, team_note=said.append, staged_changed=print)
         for _ in range(3):  # three outcomes while it is away: said once
             workspace.share_soon()
             assert workspace._sharing is not None
