@@ -26,11 +26,11 @@ from pathlib import Path
 
 import httpx
 
-from bench.harness import running_demo_server
 from hubtui.api import HubClient
 from hubtui.core.batches import Batch, Ended, Intent, Wanted, prepare
 from hubtui.core.changes.log import ChangeLog
 from hubtui.demo import DEMO_TOKEN
+from tests.harness.harness import running_demo_server
 
 PROJECTS, PER_PROJECT, LATENCY, CONCURRENCY = 50, 10, 0.02, 8
 FLAGS = [

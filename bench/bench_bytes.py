@@ -17,7 +17,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
-from bench.pty_terminal import PtyTerminal
+from tests.harness.pty_terminal import PtyTerminal
 
 
 def moves(terminal: PtyTerminal, count: int) -> list[int]:

@@ -34,8 +34,8 @@ from pathlib import Path
 import httpx
 
 import hubtui as hubtui_package
-from bench.harness import hubtui_command, running_demo_server
 from hubtui.demo import DEMO_TOKEN
+from tests.harness.harness import hubtui_command, running_demo_server
 
 #: The anchor of ``hubs --format json``: the same list fetched and printed with the typed stack's
 #: imports (what hubtui's client is built on) and nothing else.

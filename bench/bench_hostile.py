@@ -15,7 +15,7 @@ import json
 import sys
 import time
 
-from bench.hostile import HUB, Answer, gzip_bomb, hostile_server
+from tests.harness.hostile import HUB, Answer, gzip_bomb, hostile_server
 
 CLIENT = """
 import asyncio, json, sys, time

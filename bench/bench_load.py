@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bench.harness import running_demo_server
-from bench.load import browse_every_project, expected_users, filler_hub_name
 from hubtui.demo import DemoSize
+from tests.harness.harness import running_demo_server
+from tests.harness.load import browse_every_project, expected_users, filler_hub_name
 
 PROJECTS = 200
 SIZE = DemoSize(seed=11, hubs=1, projects_per_hub=PROJECTS, users_per_project=6)

@@ -18,7 +18,7 @@ import asyncio
 import statistics
 import time
 
-from bench.harness import running_demo_server
+from tests.harness.harness import running_demo_server
 
 
 async def one_run(url: str, concurrency: int) -> tuple[float, int, float, float]:

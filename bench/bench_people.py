@@ -23,7 +23,7 @@ from bench.bench_tui import (
     stock_keystrokes_in_a_terminal,
     users_url,
 )
-from bench.harness import running_demo_server
+from tests.harness.harness import running_demo_server
 
 TEXT = "priya"
 

@@ -20,11 +20,11 @@ import time
 from pathlib import Path
 
 from bench.bench_who import FLAGS, LATENCY, PROJECTS, USERS, one_search, target
-from bench.harness import running_demo_server
 from hubtui.api import HubClient
 from hubtui.core.history import take_snapshot
 from hubtui.core.store import Store
 from hubtui.demo import DEMO_TOKEN
+from tests.harness.harness import running_demo_server
 
 CONCURRENCY = 8
 ROUNDS = 3

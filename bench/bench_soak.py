@@ -108,7 +108,7 @@ def in_a_terminal(warm: int = 100, blocks: int = 3, each: int = 100) -> None:
     import subprocess
     import sys
 
-    from bench.tmux import Terminal
+    from tests.harness.tmux import Terminal
 
     data = tempfile.mkdtemp(prefix="hubtui-soak-")
     command = ["env", f"HUBTUI_DATA_DIR={data}", sys.executable, "-m", "hubtui", "--demo"]

@@ -11,7 +11,7 @@
    each into a SQLite file of its own (what ten processes cost the machine whatever the store).
 
 The PostgreSQL is started from the distribution's package, as the tests start it
-(``bench/postgres.py``).
+(``tests/harness/postgres.py``).
 
     python -m bench.bench_team_store [--runs 3] [--quick]
 """
@@ -27,11 +27,11 @@ import time
 from pathlib import Path
 
 from bench.bench_store import read_users
-from bench.harness import hubtui_command, running_demo_server
-from bench.postgres import PostgresServer, running_postgres
 from hubtui.core.history.diff import Side, compare
 from hubtui.core.store import ListKey, Snapshot, Store, now
 from hubtui.demo import DEMO_TOKEN
+from tests.harness.harness import hubtui_command, running_demo_server
+from tests.harness.postgres import PostgresServer, running_postgres
 
 KEY = ListKey("users", "load-test", "1")
 

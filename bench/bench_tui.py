@@ -26,14 +26,14 @@ from typing import Any
 from textual.pilot import Pilot
 
 import hubtui
-from bench.harness import hubtui_command, running_demo_server
-from bench.tmux import Terminal
 from hubtui.api import HubClient
 from hubtui.config import Settings
 from hubtui.core.workspace import open_workspace
 from hubtui.demo import DEMO_TOKEN
 from hubtui.tui.app import HubTuiApp
 from hubtui.tui.widgets.record_table import RecordTable
+from tests.harness.harness import hubtui_command, running_demo_server
+from tests.harness.tmux import Terminal
 
 
 class Timed:

@@ -23,10 +23,10 @@ import time
 
 import httpx
 
-from bench.harness import running_demo_server
 from hubtui.api import HubClient
 from hubtui.core.people.search import Finding, PersonQuery, Progress, search_people
 from hubtui.demo import DEMO_TOKEN, DemoSize, DemoStore
+from tests.harness.harness import running_demo_server
 
 PROJECTS, USERS, LATENCY = 500, 100, 0.02
 SIZE = DemoSize(seed=3, hubs=1, projects_per_hub=PROJECTS, users_per_project=USERS)

@@ -22,14 +22,14 @@ import trustme
 import uvicorn
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from bench.harness import free_port as free_port
-from bench.harness import hubtui_command as hubtui_command
-from bench.harness import running_demo_server as running_demo_server
-from bench.harness import wait_for_port as wait_for_port
-from bench.postgres import PostgresServer
 from hubtui.api import HubClient
-from hubtui.core.store import Store
+from hubtui.core.store import SCHEMA, Store
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
+from tests.harness.harness import free_port as free_port
+from tests.harness.harness import hubtui_command as hubtui_command
+from tests.harness.harness import running_demo_server as running_demo_server
+from tests.harness.harness import wait_for_port as wait_for_port
+from tests.harness.postgres import PostgresServer
 
 #: What the real-terminal, SSH, browser and team-store tests drive, by the Debian package that
 #: brings it.
@@ -178,7 +178,7 @@ def change_line(change_id: str, server: str = "https://a:443", **fields: object)
 def postgres() -> Iterator[PostgresServer]:
     """A PostgreSQL server of this test process's own (started once, when first asked for),
     with the owner's and a member's roles, TLS on and passwords from a password file."""
-    from bench.postgres import find_postgres, running_postgres
+    from tests.harness.postgres import find_postgres, running_postgres
 
     if find_postgres() is None:
         pytest.fail("PostgreSQL is needed for the team-store tests: apt-get install postgresql")
@@ -343,3 +343,40 @@ def own_settings(tmp_path: Path) -> list[str]:
         f"HUBTUI_DATA_DIR={tmp_path / 'data'}",
         f"HUBTUI_CONFIG={tmp_path / 'none.toml'}",
     ]
+
+
+def lying_store(path: Path) -> None:
+    """A store file that says it is of this schema and holds none of its tables."""
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA}")
+    path.chmod(0o600)
+
+
+def snapshot_file(path: Path, lines: list[dict[str, Any] | str]) -> Path:
+    """A snapshot file of the demo holding ``lines`` (records, or text as it is), private."""
+    import hashlib
+
+    body = "".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines).encode()
+    manifest = {
+        "hubtui_snapshot": 1,
+        "server": "demo",
+        "profile": "",
+        "scope": "all hubs",
+        "taken": "2026-11-25T09:00:00Z",
+        "sha256": hashlib.sha256(body).hexdigest(),
+    }
+    path.write_bytes(json.dumps(manifest).encode() + b"\n" + body)
+    path.chmod(0o600)
+    return path
+
+
+def users_list(records: Any, project: str = "1001") -> dict[str, Any]:
+    """A snapshot file's line: a project's users read."""
+    return {
+        "kind": "users",
+        "hub": "h",
+        "project": project,
+        "ok": True,
+        "why": "",
+        "records": records,
+    }

@@ -110,7 +110,7 @@ async def test_the_form_sends_nothing_when_the_log_cannot_be_written(tmp_path: P
     store = DemoStore()
     blocker = tmp_path / "data"
     blocker.write_text("")
-    async with running(store=store, change_log_path=blocker / "changes.jsonl") as pilot:
+    async with running(store=store, change_log=blocker / "changes.jsonl") as pilot:
         await press(pilot, "enter", "enter", "a")
         await type_text(pilot, NEW)
         await press(pilot, "ctrl+s")

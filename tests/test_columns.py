@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.tmux import Terminal
 from hubtui.core.presenting.layout import Column, fit_columns
 from hubtui.tui.widgets.record_table import RecordTable
 from tests.conftest import hubtui_command, run_main
+from tests.harness.tmux import Terminal
 from tests.tui.conftest import press, running, screen_text
 
 

@@ -41,7 +41,7 @@ NOT_IN_A_COMMAND = [
     "httpx._main",
     "click",
     "hubtui.core.store.records",
-    "hubtui.core.store.keeper",
+    "hubtui.core.store.server_store",
     "hubtui.core.batches",
     "hubtui.core.history",
     "hubtui.core.people",

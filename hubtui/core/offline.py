@@ -20,7 +20,7 @@ import httpx
 from hubtui.api.errors import NOT_KEPT_HEADER, STORE_UNREADABLE_HEADER
 from hubtui.api.paths import Read, read_of
 from hubtui.core.store import ListKey, Store, StoreError, open_store
-from hubtui.core.store.keeper import stored_words
+from hubtui.core.store.server_store import stored_words
 
 __all__ = ["OFFLINE_TOKEN", "StoredAnswers", "open_offline"]
 

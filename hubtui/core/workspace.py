@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from hubtui.core.offline import StoredAnswers
     from hubtui.core.people.review import Review
     from hubtui.core.store import ReviewInfo, SnapshotInfo, Store
-    from hubtui.core.store.keeper import Keeper
+    from hubtui.core.store.server_store import ServerStore
 
     #: Settings (the token read again) for a profile (None: the top-level settings).
     SettingsFor = Callable[[str | None], Settings]
@@ -62,10 +62,6 @@ class DataPlaces(NamedTuple):
     store: Path
 
 
-#: The demo API's identity: no base URL.
-DEMO_SERVER = server_identity(None)
-
-
 @dataclass(frozen=True)
 class Identity:
     """Which server and profile a store, a change log, a snapshot and a revert belong to.
@@ -78,11 +74,13 @@ class Identity:
     server: str
     profile: str | None
     aliases: tuple[str, ...] = ()
+    #: The demo API (in-process): its store is a file of its own, and never a team's.
+    demo: bool = False
 
     @classmethod
     def of(cls, base_url: str | None, profile: str | None, *, demo: bool) -> Identity:
         url = None if demo else base_url
-        return cls(server_identity(url), None if demo else profile, server_aliases(url))
+        return cls(server_identity(url), None if demo else profile, server_aliases(url), demo)
 
 
 class NoSnapshots(Exception):
@@ -141,8 +139,8 @@ class Workspace:
         self.change_log = change_log
         # Offline, nothing read is kept again as if read now; otherwise the store is built when
         # first asked for (a command that keeps nothing never loads the store's code).
-        self._keeper: Keeper | None = None
-        self._keeper_due = connection.offline is None
+        self._server_store: ServerStore | None = None
+        self._server_store_due = connection.offline is None
         #: What was read in this session, to jump to (ctrl+p).
         self.catalog = Catalog()
         self._staged: ChangeSet | None = None
@@ -209,28 +207,27 @@ class Workspace:
         return self._staged
 
     @property
-    def keeper(self) -> Keeper | None:
+    def server_store(self) -> ServerStore | None:
         """The store of what is read, for this server and profile (None: none this run)."""
-        if self._keeper_due:
-            self._keeper, self._keeper_due = self._keeper_of(), False
-        return self._keeper
+        if self._server_store_due:
+            self._server_store, self._server_store_due = self._server_store_of(), False
+        return self._server_store
 
-    def _keeper_of(self) -> Keeper:
+    def _server_store_of(self) -> ServerStore:
         """The store of this server and profile (the demo API: a file of its own, and never a
         team's)."""
-        from hubtui.core.store.keeper import Keeper
+        from hubtui.core.store.server_store import ServerStore
 
-        demo = self.identity.server == DEMO_SERVER
-        team = None if demo else self.settings.store_url
-        return Keeper(
+        team = None if self.identity.demo else self.settings.store_url
+        return ServerStore(
             self.store_path, self.identity.server, self.identity.profile, self.settings.store, team
         )
 
-    def _close_keeper(self, *, again: bool) -> None:
+    def _close_server_store(self, *, again: bool) -> None:
         """The store shut; built again for the settings now when ``again`` (not offline)."""
-        if self._keeper is not None:
-            self._keeper.close()
-        self._keeper, self._keeper_due = None, again
+        if self._server_store is not None:
+            self._server_store.close()
+        self._server_store, self._server_store_due = None, again
 
     # The server ---------------------------------------------------------------------------
 
@@ -279,14 +276,14 @@ class Workspace:
         if self._reconnect is None:
             raise ValueError("Reconnecting is not possible here.")
         connect, label, settings = await asyncio.to_thread(self._reconnect, profile)
-        demo = self.identity.server == DEMO_SERVER  # the demo API stays the demo's
         await self._swap_client(connect)
         self.server_label, self._settings = label, settings
-        self.identity = Identity.of(settings.base_url, settings.profile, demo=demo)
+        # the demo API stays the demo's
+        self.identity = Identity.of(settings.base_url, settings.profile, demo=self.identity.demo)
         log = self.change_log
         log.server, log.aliases = self.identity.server, self.identity.aliases
         log.profile = self.identity.profile
-        self._close_keeper(again=True)  # this server's and profile's store, when next asked
+        self._close_server_store(again=True)  # this server's and profile's store, when next asked
         self.catalog = Catalog()
         return label
 
@@ -297,7 +294,7 @@ class Workspace:
         connect, label, answers = await asyncio.to_thread(self._go_offline)
         await self._swap_client(connect)
         self.server_label, self.offline = label, answers
-        self._close_keeper(again=False)  # nothing read offline is kept again as if read now
+        self._close_server_store(again=False)  # nothing read offline is kept again as if read now
         self.catalog = Catalog()
 
     async def close(self, why: str = "hubtui quit before the answer came.") -> None:
@@ -309,33 +306,33 @@ class Workspace:
         task = self._client_task
         if task is not None and task.done() and task.exception() is None:
             await task.result().aclose()
-        if self.keeper is not None:
+        if self.server_store is not None:
             if self._sharing is not None:
                 await asyncio.shield(self._sharing)
             if self.team is not None:
                 await asyncio.to_thread(self.share_changes)
-            self.keeper.close()
+            self.server_store.close()
 
     # The team store ------------------------------------------------------------------------
 
     @property
     def team(self) -> str | None:
         """The team store's address (None: none, or the store is off)."""
-        if self._keeper is None and not (self._settings and self._settings.store_url):
+        if self._server_store is None and not (self._settings and self._settings.store_url):
             return None  # none configured: the store's code is not even loaded
-        keeper = self.keeper
-        return None if keeper is None or keeper.setting == "off" else keeper.team
+        server_store = self.server_store
+        return None if server_store is None or server_store.setting == "off" else server_store.team
 
     def _team_lines(self, hub: str | None, project: str | None, what: str | None) -> list[str]:
         """The team's change lines of this server (none when the team store cannot be read:
         :attr:`team_problem` says why)."""
         if self.team is None:
             return []  # checked first: without a team store, the store's code is not loaded
-        keeper = self.keeper
-        assert keeper is not None
+        server_store = self.server_store
+        assert server_store is not None
         servers = [self.identity.server, *self.identity.aliases]
         try:
-            lines = keeper.with_team(
+            lines = server_store.with_team(
                 lambda store: store.audit_lines(servers, hub=hub, project=project, what=what)
             )
         except StoreError as error:
@@ -375,8 +372,8 @@ class Workspace:
         """Copy the change log's lines not copied yet to the team store's audit trail (each
         once); what to say when they could not be, as they wait in the local log for the next
         run (None: copied, or nothing to copy)."""
-        keeper, path = self.keeper, self.change_log.path
-        if keeper is None or self.team is None or path is None:
+        server_store, path = self.server_store, self.change_log.path
+        if server_store is None or self.team is None or path is None:
             return None
         from hubtui.core.team import share_lines, waiting
 
@@ -384,7 +381,7 @@ class Workspace:
         if not everything and not waiting(path, cursor, self.team):
             return None
         try:
-            keeper.with_team(lambda store: share_lines(path, store, cursor))
+            server_store.with_team(lambda store: share_lines(path, store, cursor))
         except StoreError as error:
             self.team_problem = str(error)
             return (
@@ -402,18 +399,18 @@ class Workspace:
     # The store -----------------------------------------------------------------------------
 
     def keeps(self, kind: str) -> bool:
-        return self.keeper is not None and self.keeper.keeps(kind)
+        return self.server_store is not None and self.server_store.keeps(kind)
 
     async def keep(self, kind: str, hub: str, project: str, records: Iterable[ApiModel]) -> None:
         """Keep a list read as its latest state, when the store keeps its kind (off the event
         loop). :class:`~hubtui.core.store.StoreError` once, then keeping is off for the run."""
-        keeper = self.keeper
-        if keeper is None or not keeper.keeps(kind):
+        server_store = self.server_store
+        if server_store is None or not server_store.keeps(kind):
             return
         from hubtui.core.store import ListKey  # its module builds validators: 13 ms
 
         sent = [record.as_sent() for record in records]
-        await asyncio.to_thread(keeper.keep, ListKey(kind, hub, project), sent)
+        await asyncio.to_thread(server_store.keep, ListKey(kind, hub, project), sent)
 
     def keep_soon(
         self,
@@ -439,15 +436,15 @@ class Workspace:
         on_error: Callable[[Exception], None],
     ) -> None:
         """:meth:`keep_soon` of records as the server sent them (a search's lists)."""
-        keeper = self.keeper
-        if keeper is None or not keeper.keeps(kind):
+        server_store = self.server_store
+        if server_store is None or not server_store.keeps(kind):
             return
 
         from hubtui.core.store import ListKey
 
         async def keeping() -> None:
             try:
-                await asyncio.to_thread(keeper.keep, ListKey(kind, hub, project), sent)
+                await asyncio.to_thread(server_store.keep, ListKey(kind, hub, project), sent)
             except StoreError as error:
                 on_error(error)
 
@@ -455,7 +452,7 @@ class Workspace:
         self._keeping.add(task)
         task.add_done_callback(self._keeping.discard)
 
-    def snapshot_keeper(self) -> Keeper:
+    def snapshot_store(self) -> ServerStore:
         """The store, when snapshots can be used now (:class:`NoSnapshots` says why not)."""
         if self.offline is not None:
             raise NoSnapshots(
@@ -464,15 +461,17 @@ class Workspace:
             )
         return self._store_on("snapshot")
 
-    def _store_on(self, what: str) -> Keeper:
+    def _store_on(self, what: str) -> ServerStore:
         """The store, unless it is off by the settings or this run (:class:`NoSnapshots`
         says which, naming ``what`` is then not kept)."""
-        keeper = self.keeper
-        if keeper is None or keeper.setting == "off":
+        server_store = self.server_store
+        if server_store is None or server_store.setting == "off":
             raise NoSnapshots(f'The store is off (store = "off" or --no-store): no {what} is kept.')
-        if keeper.problem is not None:
-            raise NoSnapshots(f"The store is off this run: {inert(keeper.problem, limit=None)}")
-        return keeper
+        if server_store.problem is not None:
+            raise NoSnapshots(
+                f"The store is off this run: {inert(server_store.problem, limit=None)}"
+            )
+        return server_store
 
     async def seed(self, store: Store) -> None:
         """The demo only: its week-old data as the store's first snapshot."""
@@ -481,28 +480,28 @@ class Workspace:
 
             await seed_last_week(store, self.last_week, self.profile, self.concurrency)
 
-    async def snapshots_kept(self) -> tuple[Keeper, list[SnapshotInfo]]:
+    async def snapshots_kept(self) -> tuple[ServerStore, list[SnapshotInfo]]:
         """This server's snapshots, newest last (:class:`NoSnapshots`, StoreError)."""
-        keeper = self.snapshot_keeper()
+        server_store = self.snapshot_store()
         if self.last_week is not None:  # the demo: its own file, its week-old data first
-            with keeper.open() as store:
+            with server_store.open() as store:
                 await self.seed(store)
-                return keeper, store.snapshots(keeper.origin, keeper.profile)
+                return server_store, store.snapshots(server_store.origin, server_store.profile)
 
         def read() -> list[SnapshotInfo]:  # off the event loop: a team store may be far away
-            with keeper.open() as store:
-                return store.snapshots(keeper.origin, keeper.profile)
+            with server_store.open() as store:
+                return store.snapshots(server_store.origin, server_store.profile)
 
-        return keeper, await asyncio.to_thread(read)
+        return server_store, await asyncio.to_thread(read)
 
     async def record_snapshot(self, hub: Hub | None) -> SnapshotInfo:
         """Read every project's users of ``hub`` (None: of every hub) and keep them as one
         snapshot (:class:`NoSnapshots`, HubError, StoreError)."""
         from hubtui.core.history import take_snapshot
 
-        keeper = self.snapshot_keeper()
+        server_store = self.snapshot_store()
         if self.last_week is not None:  # the demo's week-old data first, as ``snapshot`` does
-            with keeper.open() as store:
+            with server_store.open() as store:
                 await self.seed(store)
         client = await self.client()
         hubs = [hub] if hub is not None else list(await client.list_hubs())
@@ -510,35 +509,35 @@ class Workspace:
             client,
             hubs,
             every_hub=hub is None,
-            origin=keeper.origin,
-            profile=keeper.profile,
+            origin=server_store.origin,
+            profile=server_store.profile,
             concurrency=self.concurrency,
             deadline=self.search_deadline,
         )
 
         def write() -> SnapshotInfo:
-            with keeper.open() as store:
+            with server_store.open() as store:
                 info = store.write_snapshot(snapshot)
-            keeper.keep_read(snapshot)
+            server_store.keep_read(snapshot)
             return info
 
         return await asyncio.to_thread(write)
 
     # Reviews -------------------------------------------------------------------------------
 
-    def review_keeper(self) -> Keeper:
+    def review_store(self) -> ServerStore:
         """The store, when reviews can be kept and read (:class:`NoSnapshots` says why not)."""
         return self._store_on("review")
 
     async def keep_review(self, review: Review) -> int:
         """Keep a review of this server and profile, whole; its number (NoSnapshots,
         StoreError)."""
-        keeper = self.review_keeper()
+        server_store = self.review_store()
 
         def write() -> int:
-            with keeper.open() as store:
+            with server_store.open() as store:
                 return store.save_review(
-                    keeper.origin, keeper.profile, review.head(), review.kept_rows()
+                    server_store.origin, server_store.profile, review.head(), review.kept_rows()
                 )
 
         return await asyncio.to_thread(write)
@@ -546,24 +545,24 @@ class Workspace:
     async def reviews_kept(self) -> list[ReviewInfo]:
         """The reviews kept of this server and profile, oldest first (NoSnapshots,
         StoreError)."""
-        keeper = self.review_keeper()
+        server_store = self.review_store()
 
         def read() -> list[ReviewInfo]:
-            if not keeper.has_store():
+            if not server_store.has_store():
                 return []
-            with keeper.open() as store:
-                return store.reviews(keeper.origin, keeper.profile)
+            with server_store.open() as store:
+                return store.reviews(server_store.origin, server_store.profile)
 
         return await asyncio.to_thread(read)
 
     async def review_kept(self, number: int) -> tuple[ReviewInfo, list[dict[str, str]]]:
         """A kept review of this server and profile, with its rows: another server's review is
         not this one's to show (NoSnapshots names the ones there are)."""
-        keeper = self.review_keeper()
+        server_store = self.review_store()
 
         def read() -> tuple[ReviewInfo, list[dict[str, str]]]:
-            with keeper.open() as store:
-                kept = store.reviews(keeper.origin, keeper.profile)
+            with server_store.open() as store:
+                kept = store.reviews(server_store.origin, server_store.profile)
                 found = next((r for r in kept if r.id == number), None)
                 if found is None:
                     there = ", ".join(f"#{r.id}" for r in kept[-5:]) or "none"

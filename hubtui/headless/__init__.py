@@ -64,6 +64,6 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
     if workspace.team is not None:  # the change lines of this run (or an earlier one) shared
         if waiting := workspace.share_changes():
             print(f"hubtui: {inert(waiting, limit=None)}", file=sys.stderr)
-        if workspace.keeper is not None:
-            workspace.keeper.close()
+        if workspace.server_store is not None:
+            workspace.server_store.close()
     return status

@@ -85,8 +85,8 @@ def _check_unknown_adds(
     """Adds to this project that an earlier run left unknown are settled from the list just
     read (found: the add reached the server), and logged so, before anything is sent again:
     an add is never sent twice. A dry run says what it would log."""
-    adopted = log.adopt_unknown_adds(hub_id, project_id)
-    if not adopted:
+    taken = log.take_in_unknown_adds(hub_id, project_id)
+    if not taken:
         return
     members = [u.user.email or "" for u in users if u.is_direct_member]
     if dry_run:
@@ -97,7 +97,7 @@ def _check_unknown_adds(
                 file=sys.stderr,
             )
         return
-    for change in log.resolve_adds(hub_id, project_id, members):
+    for change in log.settle_adds(hub_id, project_id, members):
         print(
             f"An earlier add of {inert(change.email)} (outcome unknown) is now checked against "
             f"the list: {change.checked}. {inert(change.detail)}",

@@ -149,9 +149,9 @@ async def snapshot_command(
         if store is not None:
             info = store.write_snapshot(snapshot)
             where.append(f"kept as snapshot #{info.id} in {store.where}")
-            if workspace.keeper is not None and workspace.team is not None:
+            if workspace.server_store is not None and workspace.team is not None:
                 try:  # the lists read, as their latest state on this machine too
-                    workspace.keeper.keep_read(snapshot)
+                    workspace.server_store.keep_read(snapshot)
                 except StoreError as error:
                     where.append(f"not kept on this machine ({inert(str(error), limit=None)})")
         if args.export:

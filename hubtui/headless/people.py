@@ -30,7 +30,7 @@ from hubtui.core.people import (
 )
 from hubtui.core.presenting import DATE_UNKNOWN, Column, seen_stamp, seen_words, when_both
 from hubtui.core.store import StoreError
-from hubtui.core.workspace import DEMO_SERVER, NoSnapshots
+from hubtui.core.workspace import NoSnapshots
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,
@@ -253,16 +253,15 @@ async def _access_at(args: argparse.Namespace, workspace: Workspace) -> int:
     from hubtui.headless.history import pick_snapshot
 
     try:
-        keeper = workspace.snapshot_keeper()
-        store = keeper.open(read_only=True)
+        server_store = workspace.snapshot_store()
+        store = server_store.open(read_only=True)
     except (NoSnapshots, StoreError) as error:
         raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
     with store:
-        number = pick_snapshot(store, keeper.origin, keeper.profile, args.at)
+        number = pick_snapshot(store, server_store.origin, server_store.profile, args.at)
         taken = store.snapshot(number).taken
-        answers = StoredAnswers(store, keeper.origin, keeper.profile, at=number)
-        demo = workspace.identity.server == DEMO_SERVER
-        base_url = DEMO_BASE_URL if demo else workspace.settings.base_url
+        answers = StoredAnswers(store, server_store.origin, server_store.profile, at=number)
+        base_url = DEMO_BASE_URL if workspace.identity.demo else workspace.settings.base_url
         assert base_url is not None
         print(f"As snapshot #{number} read it ({inert(taken)}).", file=sys.stderr)
         async with client_of(workspace.settings, base_url, OFFLINE_TOKEN, answers) as client:

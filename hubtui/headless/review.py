@@ -26,12 +26,12 @@ from hubtui.core.access import LIMITED_CELL, person_key
 from hubtui.core.batches import Evidence, Intent, Seen, Verdict, Wanted
 from hubtui.core.batches.applying import keep_reviews
 from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
+from hubtui.core.changes.log import now
 from hubtui.core.people import (
     Decision,
     Review,
     ReviewRow,
     decision_named,
-    now_words,
     offboarding,
     offboarding_reviews,
     outcome_of,
@@ -170,13 +170,13 @@ async def _review(
 
     hub = await resolve_hub(client, args.hub)
     answer = await read_people(client, hub, workspace)
-    now = datetime.now(UTC)
+    today = datetime.now(UTC)
     days = args.stale or workspace.settings.inactive_after
 
     def needs(person: HubPerson) -> bool:
         if args.stale:
-            return person.is_inactive(now, days)
-        return bool(person.marks(now, days))
+            return person.is_inactive(today, days)
+        return bool(person.marks(today, days))
 
     chosen = [p for p in answer.people if needs(p)]
     Item = tuple[Any, Any, Any]
@@ -203,8 +203,8 @@ async def _review(
             inert(person.email),
             "(the hub only)" if project is None else inert(project.name),
             role,
-            seen_words(person.seen, now),
-            inert(", ".join(person.marks(now, days))),
+            seen_words(person.seen, today),
+            inert(", ".join(person.marks(today, days))),
         )
 
     def cells(item: Item) -> tuple[Any, ...]:
@@ -221,7 +221,7 @@ async def _review(
             person.hub_role or "",
             invitation_cell(person),
             moment,
-            "; ".join(person.marks(now, days)),
+            "; ".join(person.marks(today, days)),
             Decision.KEEP.value,
             "",
         )
@@ -232,7 +232,7 @@ async def _review(
                 "Hub": hub.name,
                 "Project": None if project is None else project.as_sent(),
                 "User": person.person.as_sent() if user is None else user.as_sent(),
-                "NeedsALook": person.marks(now, days),
+                "NeedsALook": person.marks(today, days),
                 "Decision": Decision.KEEP.value,
                 "Reason": "",
             }
@@ -271,7 +271,7 @@ async def apply_review(
     from hubtui.headless import batch as flow
 
     log = workspace.change_log
-    started = now_words()
+    started = now()
     found: dict[int, Row] = {}
     decisions: dict[int, Decision] = {}
     for index, row in enumerate(given):
@@ -421,7 +421,7 @@ def _review_of(
         started=started,
         rows=tuple(kept),
         criteria=criteria,
-        ended=now_words(),
+        ended=now(),
         batch="" if sent is None else sent.id,
     )
 
@@ -557,7 +557,7 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
 
     if workspace.read_only and not args.dry_run:
         raise Stop(NOT_SENT, read_only_words(args))
-    started = now_words()
+    started = now()
     hubs: list[Hub] = (
         [await resolve_hub(client, args.hub)] if args.hub else list(await client.list_hubs())
     )

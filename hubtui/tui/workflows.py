@@ -153,7 +153,7 @@ class WorkspaceActions(App[None]):
     async def show_changes(self, hub: Hub | None, project_id: str | None, scope: str) -> None:
         """Choose a snapshot of this server, then show what changed since it in ``scope``."""
         try:
-            keeper, kept = await self.workspace.snapshots_kept()
+            server_store, kept = await self.workspace.snapshots_kept()
         except NoSnapshots as why:
             self._say(str(why), severity="warning")
             return
@@ -173,7 +173,7 @@ class WorkspaceActions(App[None]):
 
         def chosen(since: SnapshotInfo | None) -> None:
             if since is not None:
-                self.push_screen(ChangesScreen(keeper, since, hub, project_id, scope))
+                self.push_screen(ChangesScreen(server_store, since, hub, project_id, scope))
 
         self.push_screen(SnapshotChoiceScreen(scope, kept), chosen)
 
@@ -182,7 +182,7 @@ class WorkspaceActions(App[None]):
         """Read every project's users of ``hub`` (or of all hubs) and keep them as a snapshot."""
         scope = "all hubs" if hub is None else f"hub {inert(hub.name)}"
         try:
-            self.workspace.snapshot_keeper()
+            self.workspace.snapshot_store()
         except NoSnapshots as why:
             self._say(str(why), severity="warning")
             return

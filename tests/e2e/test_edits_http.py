@@ -9,12 +9,12 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bench.tmux import Terminal
 from hubtui.api import HubClient
 from hubtui.demo import DEMO_TOKEN
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.user_form import UserFormScreen
 from tests.conftest import hubtui_command, running_demo_server
+from tests.harness.tmux import Terminal
 from tests.tui.conftest import make_app, press, screen_words, settle, type_text
 
 pytestmark = pytest.mark.e2e

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.tmux import Terminal
 from tests.conftest import hubtui_command
+from tests.harness.tmux import Terminal
 
 pytestmark = pytest.mark.e2e
 

@@ -13,10 +13,10 @@ from contextlib import ExitStack
 import httpx
 import pytest
 
-from bench.harness import free_port
 from hubtui.api import ApiStatusError, HubClient, InvalidResponseError
 from hubtui.demo import DEMO_TOKEN
 from tests.conftest import no_wait, running_demo_server
+from tests.harness.harness import free_port
 
 pytestmark = pytest.mark.e2e
 

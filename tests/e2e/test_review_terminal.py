@@ -12,9 +12,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bench.tmux import Terminal
 from hubtui.demo import DEMO_TOKEN
 from tests.conftest import hubtui_command, own_settings, running_demo_server
+from tests.harness.tmux import Terminal
 
 pytestmark = pytest.mark.e2e
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bench.pty_terminal import PtyTerminal
-from bench.tmux import Terminal
 from tests.conftest import hubtui_command, running_demo_server
+from tests.harness.pty_terminal import PtyTerminal
+from tests.harness.tmux import Terminal
 
 pytestmark = pytest.mark.e2e
 

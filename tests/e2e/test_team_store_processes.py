@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.postgres import PostgresServer
 from hubtui.core.store import Store
 from hubtui.demo import DEMO_TOKEN
 from tests.conftest import hubtui_command, running_demo_server
+from tests.harness.postgres import PostgresServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bench.postgres import PostgresServer
-from bench.tmux import Terminal
 from hubtui.demo import DEMO_TOKEN
 from tests.conftest import hubtui_command, running_demo_server
+from tests.harness.postgres import PostgresServer
+from tests.harness.tmux import Terminal
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bench.tmux import Terminal
 from tests.conftest import hubtui_command, running_demo_server
+from tests.harness.tmux import Terminal
 
 pytestmark = pytest.mark.e2e
 

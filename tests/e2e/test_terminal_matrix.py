@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.tmux import Terminal
 from tests.conftest import free_port, hubtui_command, wait_for_port
+from tests.harness.tmux import Terminal
 
 pytestmark = pytest.mark.e2e
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.tmux import Terminal
 from tests.conftest import hubtui_command, own_settings
+from tests.harness.tmux import Terminal
 
 pytestmark = pytest.mark.e2e
 

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 import trustme
 
-from bench.postgres import OWNER, PostgresServer
 from hubtui.core.store import ListKey, Snapshot, Store, StoreError, now
-from hubtui.core.store import keeper as stored
-from hubtui.core.store.keeper import Keeper
+from hubtui.core.store import server_store as stored
+from hubtui.core.store.server_store import ServerStore
 from tests.conftest import free_port
+from tests.harness.postgres import OWNER, PostgresServer
 from tests.headless.conftest import headless_env, run
 
 pytestmark = pytest.mark.usefixtures(headless_env.__name__)
@@ -171,19 +171,19 @@ def test_a_connection_dropped_mid_snapshot_leaves_it_absent_and_the_next_one_lan
     pg_env: PostgresServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = pg_env.url(schema=(schema := pg_env.new_schema()))
-    keeper = Keeper(tmp_path / "store.sqlite3", "https://a:443", None, "all", url)
+    server_store = ServerStore(tmp_path / "store.sqlite3", "https://a:443", None, "all", url)
 
     def taken(role: str) -> Snapshot:
         return Snapshot(
             "https://a:443", "", "all hubs", now(), {USERS: (True, "", users(2_000, role))}
         )
 
-    keeper.with_team(lambda store: store.write_snapshot(taken("Reader")))
+    server_store.with_team(lambda store: store.write_snapshot(taken("Reader")))
     failed: list[BaseException] = []
 
     def write() -> None:
         try:
-            keeper.with_team(lambda store: store.write_snapshot(taken("Editor")))
+            server_store.with_team(lambda store: store.write_snapshot(taken("Editor")))
         except StoreError as error:
             failed.append(error)
 
@@ -195,12 +195,12 @@ def test_a_connection_dropped_mid_snapshot_leaves_it_absent_and_the_next_one_lan
     assert len(failed) == 1
     assert url in str(failed[0])
     with pytest.raises(StoreError) as again:  # a moment later: said again, not waited for
-        keeper.with_team(lambda store: len(store.snapshots()))
+        server_store.with_team(lambda store: len(store.snapshots()))
     assert again.value is failed[0]
     monkeypatch.setattr(stored, "TEAM_RETRY_AFTER", 0.0)  # the retry's moment has come
-    keeper._team_down = None
-    assert keeper.with_team(lambda store: len(store.snapshots())) == 1  # whole, or absent
-    keeper.with_team(lambda store: store.write_snapshot(taken("Admin")))  # connected again
+    server_store._breaker = None
+    assert server_store.with_team(lambda store: len(store.snapshots())) == 1  # whole, or absent
+    server_store.with_team(lambda store: store.write_snapshot(taken("Admin")))  # connected again
     with Store.open_url(url, read_only=True) as store:
         kept = store.snapshots()
         assert len(kept) == 2
@@ -208,4 +208,4 @@ def test_a_connection_dropped_mid_snapshot_leaves_it_absent_and_the_next_one_lan
             hashes = store.reads(info.id)[USERS].hashes
             assert len(hashes) == 2_000
             assert len({store.record(h)["Role"] for h in hashes}) == 1
-    keeper.close()
+    server_store.close()

@@ -8,9 +8,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bench.postgres import PostgresServer
 from hubtui.demo import DEMO_TOKEN
 from tests.conftest import run_main
+from tests.harness.postgres import PostgresServer
 
 run = run_main
 

@@ -130,7 +130,7 @@ def test_the_app_and_apply_send_the_same_requests_and_end_the_same_way(
     _, rows = read_batch_file(results.read_text(encoding="utf-8"))
     apply_outcomes = {row.email: row.cells["outcome"] for row in rows}
 
-    # The same requests, in the same order of waves (the adds and the roles of one project).
+    # The same requests, in the same order of send phases (the adds and the roles of one project).
     assert sorted(in_app.sent, key=repr) == sorted(headless.sent, key=repr)
     assert len(in_app.sent) == 4
     # The same outcomes: the refused role failed, the lost add was read back and found, done.

@@ -139,10 +139,10 @@ def test_the_store_and_the_change_log_of_a_server_are_keyed_by_one_identity(
 ) -> None:
     settings = Settings(base_url=base_url, profile="ops", token="t")
     workspace = open_workspace(settings, demo=demo_connector if demo else None)
-    keeper = workspace.keeper
-    assert keeper is not None
+    server_store = workspace.server_store
+    assert server_store is not None
     log = workspace.change_log
-    assert (log.server, log.profile) == (keeper.origin, keeper.profile)
+    assert (log.server, log.profile) == (server_store.origin, server_store.profile)
     if demo:
         assert (log.server, log.profile) == ("demo", None)  # the demo API is no profile's
     else:

@@ -11,7 +11,7 @@ import resource
 import subprocess
 from pathlib import Path
 
-from bench.harness import hubtui_command
+from tests.harness.harness import hubtui_command
 
 GIB = 1 << 30
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.postgres import PostgresServer
 from hubtui.core.store import Store
 from hubtui.hosts import server_identity
 from tests.conftest import free_port
+from tests.harness.postgres import PostgresServer
 from tests.headless.conftest import be, demo_stats, run
 
 CHLOE = "chloe.moreau@acme-build.com"
@@ -207,7 +207,7 @@ def test_the_readmes_grants_are_enough_for_a_person_and_no_more(
 ) -> None:
     """Least privilege as the README sets it up: the owner applies the schema's steps; a person
     of the team records, reads and prunes, and is told who migrates."""
-    from bench.postgres import running_postgres
+    from tests.harness.postgres import running_postgres
 
     base = ("--base-url", server)
     monkeypatch.delenv("HUBTUI_STORE_URL", raising=False)

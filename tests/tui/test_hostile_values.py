@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from hubtui.core.store.keeper import Keeper
+from hubtui.core.store.server_store import ServerStore
 from hubtui.tui.screens.hub_detail import HubDetailScreen
 from hubtui.tui.screens.hubs import HubListScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
@@ -83,7 +83,7 @@ async def test_a_list_read_as_the_app_quits_is_kept_before_it_ends(tmp_path: Pat
     async with running(store=store, store_path=tmp_path / "store.sqlite3", keeps="all") as pilot:
         pilot.app._keep("projects", hub.id, "", projects)  # type: ignore[attr-defined]
         pilot.app.exit()
-    again = Keeper(tmp_path / "store.sqlite3", "demo", None, "all")
+    again = ServerStore(tmp_path / "store.sqlite3", "demo", None, "all")
     with again.open() as kept:
         found = kept.latest(again.origin, again.profile, ListKey("projects", hub.id, ""))
     assert found is not None

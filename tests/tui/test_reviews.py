@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from hubtui.core.store.keeper import Keeper
+from hubtui.core.store.server_store import ServerStore
 from hubtui.demo import DemoStore
 from hubtui.tui.screens.batch import StagedScreen
 from hubtui.tui.screens.hub_people import HubPeopleScreen
@@ -98,7 +98,7 @@ async def test_offboarding_from_the_hubs_people_is_previewed_sent_and_kept(
     tmp_path: Path,
 ) -> None:
     store = DemoStore()
-    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "all")
+    server_store = ServerStore(tmp_path / "store.sqlite3", "demo", None, "all")
     async with running(
         size=(120, 40), store=store, store_path=tmp_path / "store.sqlite3", keeps="all"
     ) as pilot:
@@ -136,7 +136,7 @@ async def test_offboarding_from_the_hubs_people_is_previewed_sent_and_kept(
         assert f"Review #1 (offboarding {FATIMA})" in words
         assert f"{FATIMA}: remove from hub (left the company) → done" in words
     assert FATIMA not in hub_users(store)
-    with keeper.open() as kept:
+    with server_store.open() as kept:
         rows = kept.review_rows(1)
     assert [row["reason"] for row in rows] == ["left the company"]  # kept with the review
 
@@ -161,7 +161,7 @@ async def test_read_only_a_review_is_previewed_and_nothing_is_sent() -> None:
 
 async def test_o_on_a_person_search_offboards_the_person_found(tmp_path: Path) -> None:
     store = DemoStore()
-    keeper = Keeper(tmp_path / "store.sqlite3", "demo", None, "all")
+    server_store = ServerStore(tmp_path / "store.sqlite3", "demo", None, "all")
     async with running(
         size=(80, 24), store=store, store_path=tmp_path / "store.sqlite3", keeps="all"
     ) as pilot:
@@ -177,7 +177,7 @@ async def test_o_on_a_person_search_offboards_the_person_found(tmp_path: Path) -
         await settle(pilot)
         assert "Review #1 kept" in screen_words(pilot)
     assert BJORN not in hub_users(store)
-    with keeper.open() as kept:
+    with server_store.open() as kept:
         rows = kept.review_rows(1)
     assert [row["reason"] for row in rows] == ["gone"]
 

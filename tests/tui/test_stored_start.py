@@ -10,7 +10,7 @@ from typing import Any
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hubtui.core.store import ListKey, Store
-from hubtui.core.store.keeper import Keeper
+from hubtui.core.store.server_store import ServerStore
 from hubtui.demo import DemoStore, Faults, create_app
 from hubtui.tui.screens.hubs import HubListScreen
 from tests.tui.conftest import (
@@ -187,7 +187,7 @@ async def test_a_store_that_cannot_be_written_turns_keeping_off_and_the_app_runs
 ) -> None:
     folder = tmp_path / "data"
     folder.write_text("a file where the data folder should be")  # unwritable, even for root
-    keeper = Keeper(folder / "store.sqlite3", "demo", None, "hubs")
+    server_store = ServerStore(folder / "store.sqlite3", "demo", None, "hubs")
     store = DemoStore()
     log = folder / "changes.jsonl"
     async with running(
@@ -197,9 +197,9 @@ async def test_a_store_that_cannot_be_written_turns_keeping_off_and_the_app_runs
         assert "acme-build" in words
         assert "Store off" in words
         assert "Nothing read is kept this run" in words
-        keeper = pilot.app.workspace.keeper  # type: ignore[attr-defined]
-        assert keeper.problem is not None
-        assert str(folder) in keeper.problem
+        server_store = pilot.app.workspace.server_store  # type: ignore[attr-defined]
+        assert server_store.problem is not None
+        assert str(folder) in server_store.problem
         # The store being off changes nothing of the rule: no change without its log line.
         await press(pilot, "enter", "enter", "a")
         await type_text(pilot, "night.shift@acme-build.com")

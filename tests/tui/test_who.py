@@ -327,7 +327,7 @@ async def test_every_list_a_search_reads_is_kept_for_offline(tmp_path: Path) -> 
     import os
     import subprocess
 
-    from bench.harness import hubtui_command
+    from tests.harness.harness import hubtui_command
 
     data = tmp_path / "data"
     async with running(store_path=data / "demo" / "store.sqlite3", keeps="all") as pilot:

@@ -133,7 +133,7 @@ async def test_an_unknown_add_left_by_an_earlier_process_is_not_sent_again(
     sent = await send_change(client, elsewhere, await an_add(client))
     assert sent.outcome is Outcome.DONE
     # Once the list is checked, the add goes out again.
-    later.resolve_adds(sent.change.hub_id, "1002", [])
+    later.settle_adds(sent.change.hub_id, "1002", [])
     again = await send_change(client, later, await an_add(client, email="second@acme-build.com"))
     assert again.outcome is Outcome.DONE
 

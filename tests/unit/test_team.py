@@ -11,7 +11,7 @@ import pytest
 
 from hubtui.core import team as team_module
 from hubtui.core.store import Store, StoreError
-from hubtui.core.store.keeper import Keeper
+from hubtui.core.store.server_store import ServerStore
 from hubtui.core.team import share_lines, waiting
 from hubtui.store_address import store_url_problem
 from tests.conftest import change_line, free_port
@@ -85,17 +85,17 @@ def test_an_address_without_a_password_is_taken(address: str) -> None:
 
 
 def test_a_team_store_that_failed_a_moment_ago_is_not_asked_again(tmp_path: Path) -> None:
-    """Every way to the team store (a connection of its own, or the Keeper's) says a recent
+    """Every way to the team store (a connection of its own, or the ServerStore's) says a recent
     failure again at once rather than waiting out another connection."""
     away = f"postgresql://ann@127.0.0.1:{free_port()}/hubtui?connect_timeout=2"
-    keeper = Keeper(tmp_path / "store.sqlite3", "https://a:443", None, "all", away)
+    server_store = ServerStore(tmp_path / "store.sqlite3", "https://a:443", None, "all", away)
     with pytest.raises(StoreError) as first:
-        keeper.open()
+        server_store.open()
     with pytest.raises(StoreError) as again:
-        keeper.with_team(lambda store: store.snapshots())
+        server_store.with_team(lambda store: store.snapshots())
     assert again.value is first.value
     with pytest.raises(StoreError) as third:
-        keeper.open(read_only=True)
+        server_store.open(read_only=True)
     assert third.value is first.value
 
 

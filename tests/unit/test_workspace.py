@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from bench.postgres import OWNER, PostgresServer
 from hubtui.cli import demo_connector
 from hubtui.config import Settings
 from hubtui.core.batches import Intent, Wanted, prepare
 from hubtui.core.store import Store
 from hubtui.core.workspace import DataPlaces, NoSnapshots, Workspace, open_workspace
 from tests.conftest import change_line, free_port
+from tests.harness.postgres import OWNER, PostgresServer
 
 CHLOE = "chloe.moreau@acme-build.com"
 
@@ -31,8 +31,8 @@ async def test_a_snapshot_recorded_is_among_the_snapshots_kept() -> None:
     client = await workspace.client()
     hub = await client.get_hub_by_name("acme-build")
     info = await workspace.record_snapshot(hub)
-    keeper, kept = await workspace.snapshots_kept()
-    assert keeper.origin == "demo"
+    server_store, kept = await workspace.snapshots_kept()
+    assert server_store.origin == "demo"
     assert kept[-1].id == info.id  # the newest, after the demo's week-old one
     assert len(kept) == 2
     assert info.counts["users"] > 0
@@ -70,7 +70,7 @@ async def test_a_list_kept_is_what_the_store_answers_offline(tmp_path: Path) -> 
     await workspace.close()
     offline = open_workspace(Settings(), demo=demo_connector, offline=True)
     assert offline.read_only  # offline sends nothing
-    assert offline.keeper is None  # nothing read offline is kept again
+    assert offline.server_store is None  # nothing read offline is kept again
     stored = await (await offline.client()).list_hubs()
     assert [h.name for h in stored] == [h.name for h in hubs]
     await offline.close()
@@ -84,13 +84,13 @@ async def test_a_profile_switch_moves_the_change_log_and_the_store_together() ->
     workspace = open_workspace(first, settings_for=settings_for)
     label = await workspace.reconnect("b")
     assert label == "b.example"
-    keeper = workspace.keeper
-    assert keeper is not None
+    server_store = workspace.server_store
+    assert server_store is not None
     assert (workspace.change_log.server, workspace.change_log.profile) == (
         "https://b.example:443",
         "b",
     )
-    assert (keeper.origin, keeper.profile) == ("https://b.example:443", "b")
+    assert (server_store.origin, server_store.profile) == ("https://b.example:443", "b")
     await workspace.close()
 
 
@@ -100,11 +100,11 @@ async def test_the_demo_stays_the_demo_when_its_token_is_read_again() -> None:
 
     workspace = open_workspace(Settings(), demo=demo_connector, settings_for=settings_for)
     await workspace.reconnect("ops")
-    keeper = workspace.keeper
-    assert keeper is not None
+    server_store = workspace.server_store
+    assert server_store is not None
     assert (workspace.change_log.server, workspace.change_log.profile) == ("demo", None)
-    assert (keeper.origin, keeper.profile) == ("demo", None)
-    assert keeper.path.parts[-2:] == ("demo", "store.sqlite3")  # never a real server's store
+    assert (server_store.origin, server_store.profile) == ("demo", None)
+    assert server_store.path.parts[-2:] == ("demo", "store.sqlite3")  # never a real server's store
     await workspace.close()
 
 

@@ -8,7 +8,7 @@ an email, then each project's role and reviewer flag).
 
 A removal from the hub ends every project membership in it (the service's rule), so a batch
 sends a hub's invitations and role changes first, then the projects' rows, then the removals
-(:func:`wave`).
+(:func:`send_phase`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,16 @@ from hubtui.core.access import (
     find_person,
     person_key,
 )
-from hubtui.core.batches.wanted import Evidence, Intent, Seen, Step, Verdict, Wanted, hub_change
+from hubtui.core.batches.wanted import (
+    Evidence,
+    Intent,
+    Seen,
+    Step,
+    Verdict,
+    Wanted,
+    hub_change,
+    unless_read_only,
+)
 from hubtui.core.changes.log import Action, Change, ChangeLog, Outcome
 from hubtui.core.emails import email_problem
 from hubtui.core.presenting.words import seen_stamp
@@ -43,7 +52,7 @@ __all__ = [
     "evidence_changed",
     "read_hub_users",
     "settle_hub",
-    "wave",
+    "send_phase",
 ]
 
 #: The roles a person has in a hub.
@@ -52,9 +61,9 @@ HUB_ROLES = ("Guest", "Admin")
 Lists = Mapping[tuple[str, str], "Sequence[ProjectUser] | HubError"]
 
 
-def wave(change: Change) -> int:
+def send_phase(change: Change) -> int:
     """When a batch sends ``change``: a hub's invitations and roles (0), then the projects'
-    rows (1), then the removals from a hub (2), each wave once the one before has ended."""
+    rows (1), then the removals from a hub (2), each phase once the one before has ended."""
     if change.action in (Action.HUB_INVITE, Action.HUB_ROLE):
         return 0
     if change.action == Action.HUB_REMOVE:
@@ -128,9 +137,7 @@ def decide_hub(
                 f"changed since it was decided: {'; '.join(changed)}. Nothing is sent: decide "
                 "again from what they have now",
             )
-    if verdict is Verdict.SEND and read_only:
-        return Step(row, Verdict.SKIP, f"read-only mode: nothing is sent ({words})")
-    return Step(row, verdict, words, change)
+    return unless_read_only(Step(row, verdict, words, change), read_only)
 
 
 def _decide(row: Wanted, user: HubUser | None, lists: Lists) -> tuple[Change | None, str, Verdict]:

@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING
 from hubtui.api import HubError
 from hubtui.core.access import ROLES, find_person
 from hubtui.core.batches.hubs import decide_hub, read_hub_users
-from hubtui.core.batches.wanted import Intent, Seen, Step, Verdict, Wanted, project_change
+from hubtui.core.batches.wanted import (
+    Intent,
+    Seen,
+    Step,
+    Verdict,
+    Wanted,
+    project_change,
+    unless_read_only,
+)
 from hubtui.core.changes.log import Action, Change, ChangeLog
 from hubtui.core.emails import email_problem
 
@@ -145,9 +153,9 @@ async def prepare(
         if isinstance(users, HubError):
             continue
         members = [u.user.email or "" for u in users if u.is_direct_member]
-        log.adopt_unknown_adds(hub_id, project_id)
+        log.take_in_unknown_adds(hub_id, project_id)
         if settle:
-            preview.settled.extend(log.resolve_adds(hub_id, project_id, members))
+            preview.settled.extend(log.settle_adds(hub_id, project_id, members))
     first_line: dict[tuple[str, str, str, str], Wanted] = {}
     for row in wanted:
         earlier = first_line.get(row.key)
@@ -190,9 +198,8 @@ def _decide(
             now=now_seen,
         )
     change, words, verdict = decide(row, user, api_version=api_version)
-    if verdict is Verdict.SEND and read_only:
-        return Step(row, Verdict.SKIP, f"read-only mode: nothing is sent ({words})", now=now_seen)
-    if verdict is Verdict.SEND and change is not None and change.action == Action.ADD:
+    step = unless_read_only(Step(row, verdict, words, change, now_seen), read_only)
+    if step.verdict is Verdict.SEND and change is not None and change.action == Action.ADD:
         earlier = log.unknown_add(row.hub_id, row.project_id, row.email)
         if earlier is not None:
             return Step(
@@ -202,7 +209,7 @@ def _decide(
                 "checked yet",
                 now=now_seen,
             )
-    return Step(row, verdict, words, change, now_seen)
+    return step
 
 
 def decide(

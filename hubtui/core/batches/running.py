@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from hubtui.api import HubError
 from hubtui.api.errors import ApiStatusError
 from hubtui.core.access import find_person, person_key
-from hubtui.core.batches.hubs import read_hub_users, settle_hub, wave
+from hubtui.core.batches.hubs import read_hub_users, send_phase, settle_hub
 from hubtui.core.batches.projects import new_batch_id, read_lists
 from hubtui.core.batches.wanted import Step, Verdict, Wanted
 from hubtui.core.changes.log import (
@@ -96,11 +96,11 @@ class Batch:
         limiter = asyncio.Semaphore(max(1, concurrency))
         positions = list(range(len(self.steps))) if only is None else list(only)
         stopped: list[str] = []
-        waves: dict[int, list[int]] = {}
+        phases: dict[int, list[int]] = {}
         for position in positions:
             change = self.steps[position].change
             assert change is not None
-            waves.setdefault(wave(change), []).append(position)
+            phases.setdefault(send_phase(change), []).append(position)
 
         def end(position: int, result: Result) -> None:
             self.results[position] = result
@@ -164,11 +164,11 @@ class Batch:
                     )
 
         try:
-            for number in sorted(waves):  # a hub's invitations first, its removals last
+            for number in sorted(phases):  # a hub's invitations first, its removals last
                 async with asyncio.TaskGroup() as group:
-                    for position in waves[number]:
+                    for position in phases[number]:
                         group.create_task(one(position))
-                invitations_ended(waves[number])
+                invitations_ended(phases[number])
         except asyncio.CancelledError:
             for position in positions:
                 if position not in self.results:

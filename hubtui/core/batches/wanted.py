@@ -213,6 +213,15 @@ class Step:
     """What the list shows now (None: not read)."""
 
 
+def unless_read_only(step: Step, read_only: bool) -> Step:
+    """In read-only mode a row that would be sent is not, and says what it would have sent:
+    the one guard of every batch's rows, a project's and a hub's."""
+    if step.verdict is Verdict.SEND and read_only:
+        words = f"read-only mode: nothing is sent ({step.words})"
+        return Step(step.wanted, Verdict.SKIP, words, now=step.now)
+    return step
+
+
 def hub_change(
     row: Wanted,
     action: Action,

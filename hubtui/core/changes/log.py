@@ -204,7 +204,7 @@ class ChangeLog:
         self._appended = 0
         self._synced = 0
         self._syncs: list[tuple[int, asyncio.Future[None]]] = []
-        # What adopt_unknown_adds has read of the file: how far, which file, and the adds whose
+        # What take_in_unknown_adds has read of the file: how far, which file, and the adds whose
         # last line says unknown and unchecked (or pending: the process ended), by project.
         self._read_upto = 0
         self._file_id: tuple[int, int] | None = None
@@ -351,7 +351,7 @@ class ChangeLog:
 
     async def read_team_adds(self, projects: Iterable[tuple[str, str]]) -> None:
         """Read the team's add lines of these projects off the event loop (a team store far
-        away, or gone, never holds the screen), for :meth:`adopt_unknown_adds`."""
+        away, or gone, never holds the screen), for :meth:`take_in_unknown_adds`."""
         if self.team_lines is None or (self.team_on is not None and not self.team_on()):
             return  # no team store: no thread, nothing read
         wanted = list(dict.fromkeys(projects))
@@ -369,9 +369,9 @@ class ChangeLog:
 
         self._team_adds.update(await asyncio.to_thread(read))
 
-    def adopt_unknown_adds(self, hub_id: str, project_id: str) -> list[Change]:
+    def take_in_unknown_adds(self, hub_id: str, project_id: str) -> list[Change]:
         """The unknown, unchecked adds to this project on this server that earlier runs left in
-        the file, taken into this log so that :meth:`resolve_adds` settles them before anything
+        the file, taken into this log so that :meth:`settle_adds` settles them before anything
         is sent again (a command is a new process: what the app kept in memory is gone)."""
         if self.path is None:
             return []
@@ -385,10 +385,10 @@ class ChangeLog:
             for i, change in team.get((hub_id, project_id), {}).items():
                 if i not in self._file_adds:  # this machine's own lines say the latest
                     left.setdefault(i, change)
-        adopted = [c for i, c in left.items() if self.owns(c) and i not in self._at]
-        for change in adopted:
+        taken = [c for i, c in left.items() if self.owns(c) and i not in self._at]
+        for change in taken:
             self._keep(change)
-        return adopted
+        return taken
 
     def _read_file_adds(self) -> None:
         """Read the file on from where the last call stopped (a batch of 500 adds reads each
@@ -423,7 +423,7 @@ class ChangeLog:
     def settling(
         self, hub_id: str, project_id: str, present: Iterable[str]
     ) -> list[tuple[Change, Checked]]:
-        """What :meth:`resolve_adds` would find for each unknown add of the project, given its
+        """What :meth:`settle_adds` would find for each unknown add of the project, given its
         members' emails (read only when there is one to settle: a list of 50,000 is not walked
         for nothing). Nothing is written."""
         unknown = self._unknown_adds_of(hub_id, project_id)
@@ -435,7 +435,7 @@ class ChangeLog:
             for c in unknown
         ]
 
-    def resolve_adds(self, hub_id: str, project_id: str, present: Iterable[str]) -> list[Change]:
+    def settle_adds(self, hub_id: str, project_id: str, present: Iterable[str]) -> list[Change]:
         """Settle the unknown adds of a project from its list of members' emails, and log it:
         found, the add reached the server (done); not found, nothing was added (failed)."""
         return [self._settle(c, found) for c, found in self.settling(hub_id, project_id, present)]

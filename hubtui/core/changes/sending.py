@@ -40,7 +40,7 @@ STOPPED = "hubtui stopped waiting before the answer came."
 
 class EarlierAddUnknown(Exception):
     """An earlier add of this email to this project may have reached the server: nothing is
-    sent until the project's list has been checked (:meth:`ChangeLog.resolve_adds`)."""
+    sent until the project's list has been checked (:meth:`ChangeLog.settle_adds`)."""
 
     def __init__(self, earlier: Change) -> None:
         super().__init__(
@@ -194,7 +194,7 @@ async def send_change(
     """
     if change.action == Action.ADD:
         await log.read_team_adds([(change.hub_id, change.project_id)])
-        log.adopt_unknown_adds(change.hub_id, change.project_id)
+        log.take_in_unknown_adds(change.hub_id, change.project_id)
         earlier = log.unknown_add(change.hub_id, change.project_id, change.email or "")
         if earlier is not None:
             raise EarlierAddUnknown(earlier)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -28,6 +27,7 @@ from hubtui.api import HubError
 from hubtui.core.access import access_cell, accounts_of, accounts_words, person_key
 from hubtui.core.batches import Ended, Evidence, Intent, Result, Verdict, Wanted
 from hubtui.core.batches.hubs import read_hub_users
+from hubtui.core.changes.log import now
 from hubtui.core.people.hub import HubPerson, not_offered
 from hubtui.core.people.search import Finding, PersonQuery, search_people
 from hubtui.core.presenting.words import seen_stamp
@@ -151,10 +151,6 @@ class Review:
         ]
 
 
-def now_words() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def rows_of(hub: Hub, rows: Iterable[ReviewRow]) -> list[Wanted]:
     """The batch's rows of the decisions: Reader in each project (their reviewer flag kept),
     or a removal from the hub that says what it ends; keep sends nothing."""
@@ -267,7 +263,7 @@ def outcomes(review: Review, steps: Preview | None, results: Sequence[Result] = 
         replace(row, outcome=outcome_of(row.decision, by_person.get(person_key(row.email), [])))
         for row in review.rows
     )
-    return replace(review, rows=rows, ended=now_words())
+    return replace(review, rows=rows, ended=now())
 
 
 def offboarding_reviews(

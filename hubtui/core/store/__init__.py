@@ -4,7 +4,7 @@ A package of its parts: :mod:`~hubtui.core.store.schema` (the named steps, appli
 pending), :mod:`~hubtui.core.store.engines` (what both engines share, and SQLite's),
 :mod:`~hubtui.core.store.postgres` (a team's), :mod:`~hubtui.core.store.records` (what is kept,
 as values), :mod:`~hubtui.core.store.repository` (every query, written once) and
-:mod:`~hubtui.core.store.keeper` (a server's store as the app keeps it, with the team store's
+:mod:`~hubtui.core.store.server_store` (a server's store as the app keeps it, with the team store's
 breaker). Opened one way: :func:`open_store`.
 
 One SQLite file (``store.sqlite3`` in the user data directory, or ``HUBTUI_DATA_DIR``), the

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
     from hubtui.core.people import Progress
     from hubtui.core.store import SnapshotInfo
-    from hubtui.core.store.keeper import Keeper
+    from hubtui.core.store.server_store import ServerStore
 
 CHANGE_COLUMNS = (
     Column("mark", "±", width=2, priority=0, keep=True),
@@ -69,14 +69,14 @@ class ChangesScreen(FanOutScreen["list[Difference]"]):
 
     def __init__(
         self,
-        keeper: Keeper,
+        server_store: ServerStore,
         since: SnapshotInfo,
         hub: Hub | None,
         project_id: str | None = None,
         scope: str = "all hubs",
     ) -> None:
         super().__init__()
-        self.keeper = keeper
+        self.server_store = server_store
         self.since = since
         self.hub = hub
         self.project_id = project_id
@@ -100,20 +100,20 @@ class ChangesScreen(FanOutScreen["list[Difference]"]):
             client,
             hubs,
             every_hub=self.hub is None,
-            origin=self.keeper.origin,
-            profile=self.keeper.profile,
+            origin=self.server_store.origin,
+            profile=self.server_store.profile,
             concurrency=session.concurrency,
             deadline=session.search_deadline,
             on_progress=self._progressed,
         )
-        keeper, since, hub_id = (
-            self.keeper,
+        server_store, since, hub_id = (
+            self.server_store,
             self.since.id,
             None if self.hub is None else self.hub.id,
         )
 
         def against_snapshot() -> list[Difference]:
-            with keeper.open(read_only=True) as store:
+            with server_store.open(read_only=True) as store:
                 return compare(
                     Side.from_store(store, since), Side.from_snapshot(now, "now"), hub=hub_id
                 )

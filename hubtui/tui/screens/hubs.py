@@ -8,7 +8,7 @@ from textual import on
 from textual.binding import Binding, BindingType
 
 from hubtui.api import Hub
-from hubtui.core.store.keeper import StoredHub
+from hubtui.core.store.server_store import StoredHub
 from hubtui.text import inert
 from hubtui.tui.messages import FindPerson, HubsLoaded, OpenHub, ShowChanges
 from hubtui.tui.present import (
@@ -95,11 +95,11 @@ class HubListScreen(ListScreen["list[Hub]"]):
     def _paint_stored(self) -> bool:
         """The hub list kept from the last run on this server, at once (standard library only:
         httpx and pydantic are not imported yet); the load that follows replaces it."""
-        keeper = self.session.keeper
-        kept = None if keeper is None else keeper.start_list()
-        if keeper is not None and keeper.problem:
+        server_store = self.session.server_store
+        kept = None if server_store is None else server_store.start_list()
+        if server_store is not None and server_store.problem:
             self.notify(
-                inert(keeper.problem, limit=None),
+                inert(server_store.problem, limit=None),
                 title="Store off",
                 severity="warning",
                 markup=False,

@@ -218,7 +218,7 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
     def _settle_unknown_adds(self, users: list[ProjectUser]) -> None:
         """A fresh list is the check an add of unknown outcome waits for: log what it shows."""
         members = (u.user.email or "" for u in users if u.is_direct_member)
-        for change in self.session.change_log.resolve_adds(self.hub.id, self.project_id, members):
+        for change in self.session.change_log.settle_adds(self.hub.id, self.project_id, members):
             self.notify(
                 f"The add of {inert(change.email)} whose outcome was unknown: {change.detail}",
                 markup=False,

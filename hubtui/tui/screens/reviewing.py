@@ -13,13 +13,12 @@ from textual.content import Content
 
 from hubtui.api import HubError
 from hubtui.core.batches import ChangeSet
-from hubtui.core.changes.log import ChangeLogError, Outcome
+from hubtui.core.changes.log import ChangeLogError, Outcome, now
 from hubtui.core.changes.sending import ChangedSinceRead, send_change
 from hubtui.core.people import (
     Decision,
     Review,
     ReviewRow,
-    now_words,
     offboarding,
     offboarding_reviews,
     pending_invitations,
@@ -70,7 +69,7 @@ class Reviewing:
             if len(chosen) == 1
             else amount(len(chosen), "marked person", "marked people")
         )
-        now = self.decisions.get(chosen[0].key)
+        before = self.decisions.get(chosen[0].key)
 
         def decided(answer: tuple[Decision, str] | None) -> None:
             if answer is None:
@@ -78,11 +77,11 @@ class Reviewing:
             self._decided(chosen, *answer)
 
         self.app.push_screen(
-            DecisionScreen(who, now.decision if now is not None else None), decided
+            DecisionScreen(who, before.decision if before is not None else None), decided
         )
 
     def _decided(self, people: list[HubPerson], decision: Decision, reason: str) -> None:
-        self.review_started = self.review_started or now_words()
+        self.review_started = self.review_started or now()
         days = self.session.settings.inactive_after
         here = self.table.highlighted_record
         for person in people:
@@ -228,7 +227,7 @@ async def _offboarding(screen: Any, email: str, reason: str) -> None:
     from hubtui.tui.screens.batch import StagedScreen
 
     session = screen.session
-    started = now_words()
+    started = now()
     try:
         client = await session.client()
         hubs = list(await client.list_hubs())

@@ -424,7 +424,7 @@ class UserFormScreen(ModalScreen[FormResult | None], RecoveringScreen[FormResult
             )
             return
         members = [u for u in users if u.is_direct_member and u.user.email]
-        app.change_log.resolve_adds(
+        app.change_log.settle_adds(
             self.hub.id, self.project_id, [u.user.email or "" for u in members]
         )
         found = find_person(members, email)

@@ -116,8 +116,8 @@ async def test_no_error_or_repr_holds_the_token() -> None:
 
 
 async def test_a_refused_connection_names_host_and_port_and_is_not_retried() -> None:
-    from bench.harness import free_port
     from hubtui.api import ApiConnectionError, HubClient
+    from tests.harness.harness import free_port
 
     port = free_port()  # nothing listens there
     waits: list[float] = []

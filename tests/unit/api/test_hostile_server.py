@@ -11,7 +11,6 @@ import zlib
 import httpx
 import pytest
 
-from bench.hostile import HUB, USER, Answer, Handler, gzip_bomb, hostile_server, json_answer
 from hubtui.api import (
     ApiStatusError,
     ApiTimeoutError,
@@ -19,6 +18,7 @@ from hubtui.api import (
     InvalidResponseError,
 )
 from hubtui.api.routing import is_loopback_host, judge_regional_url
+from tests.harness.hostile import HUB, USER, Answer, Handler, gzip_bomb, hostile_server, json_answer
 
 USERS = "/v3/hubs/h1/projects/1001/users"
 

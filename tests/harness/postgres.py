@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from bench.harness import free_port
+from tests.harness.harness import free_port
 
 __all__ = ["PostgresServer", "find_postgres", "running_postgres"]
 

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from hubtui.core.store import ListKey, Snapshot, Store, StoreError, open_store
 
-__all__ = ["Keeper", "StoredHub", "StoredList", "stored_words"]
+__all__ = ["ServerStore", "StoredHub", "StoredList", "stored_words"]
 
 _T = TypeVar("_T")
 
@@ -115,7 +115,7 @@ class StoredList:
         return [hub for hub in map(StoredHub.from_sent, self.records) if hub is not None]
 
 
-class Keeper:
+class ServerStore:
     """The store of one server and profile, as the app keeps what it reads.
 
     Opened on first use; a store that cannot be used turns keeping off for the run, with the
@@ -145,8 +145,9 @@ class Keeper:
         self._lock = threading.Lock()
         self._team_store: Store | None = None
         self._team_lock = threading.Lock()
-        #: Until when the team store is not asked again, and why (it failed a moment ago).
-        self._team_down: tuple[float, StoreError] | None = None
+        #: The team store's breaker, open after a failure: until when it is not asked again,
+        #: and why (None: closed, the team store is asked).
+        self._breaker: tuple[float, StoreError] | None = None
 
     def has_store(self) -> bool:
         """Whether there may be anything kept to read (a team store always may)."""
@@ -202,26 +203,26 @@ class Keeper:
         the file); close it. A team store that failed a moment ago is not asked again."""
         if self.team is None:
             return open_store(self.path, read_only=read_only)
-        self._unless_down()
+        self._unless_breaker_open()
         try:
             return open_store(self.team, read_only=read_only)
         except StoreError as error:
-            self._down(error)
+            self._open_breaker(error)
             raise
 
-    def _unless_down(self) -> None:
-        if self._team_down is not None and time.monotonic() < self._team_down[0]:
-            raise self._team_down[1]  # it failed a moment ago: said again, not waited for
+    def _unless_breaker_open(self) -> None:
+        if self._breaker is not None and time.monotonic() < self._breaker[0]:
+            raise self._breaker[1]  # it failed a moment ago: said again, not waited for
 
-    def _down(self, error: StoreError) -> None:
-        self._team_down = (time.monotonic() + TEAM_RETRY_AFTER, error)
+    def _open_breaker(self, error: StoreError) -> None:
+        self._breaker = (time.monotonic() + TEAM_RETRY_AFTER, error)
 
     def with_team(self, use: Callable[[Store], _T]) -> _T:
-        """``use`` the team store on the connection this Keeper holds (one at a time, from any
-        thread), connecting again after a failure. :class:`StoreError` when it cannot be."""
+        """``use`` the team store on the connection held here (one at a time, from any thread),
+        connecting again after a failure. :class:`StoreError` when it cannot be."""
         assert self.team is not None
         with self._team_lock:
-            self._unless_down()
+            self._unless_breaker_open()
             try:
                 if self._team_store is None:
                     self._team_store = open_store(self.team)
@@ -230,9 +231,9 @@ class Keeper:
                 if self._team_store is not None:
                     self._team_store.close()
                     self._team_store = None
-                self._down(error)
+                self._open_breaker(error)
                 raise
-            self._team_down = None
+            self._breaker = None
             return found
 
     def close(self) -> None:
