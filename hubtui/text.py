@@ -102,6 +102,10 @@ def _script(ch: str) -> str | None:
     return None if word in _DISTINCT_SCRIPTS else word
 
 
+#: The invisible characters of ASCII: its controls.
+_ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def lookalike(
     text: str, *, ascii_only: bool = False, placeholders: tuple[str, ...] = ()
 ) -> str | None:
@@ -113,13 +117,13 @@ def lookalike(
     """
     if text in placeholders:
         return "it is the same text hubtui shows for a missing value"
+    if text.isascii():  # most names: one pass in C, not a call a character
+        return "it holds invisible characters" if _ASCII_CONTROL.search(text) else None
     if any(
         unicodedata.category(ch) in ("Cf", "Cc", "Zl", "Zp") or ch in _BLANK_PRINTABLES
         for ch in text
     ):
         return "it holds invisible characters"
-    if text.isascii():
-        return None
     if ascii_only:
         return "it holds characters that are not plain ASCII, as a URL name should be"
     scripts = sorted({s for s in map(_script, text) if s})
