@@ -70,7 +70,8 @@ class Row:
 
     given: FileRow | None
     wanted: Wanted | None
-    verdict: str
+    #: What the preview said of it, then how it ended when sent (None: not decided yet).
+    verdict: Verdict | Ended | None
     message: str
 
 
@@ -91,7 +92,7 @@ async def apply_rows(
     for row in rows:
         if row.wanted is not None:
             step = next(steps)
-            row.verdict, row.message = step.verdict.value, step.words
+            row.verdict, row.message = step.verdict, step.words
     print_preview(preview, [r for r in rows if r.wanted is None])
     batch = await send_batch(args, client, workspace, preview, reverts=None)
     if args.dry_run:
@@ -159,7 +160,7 @@ async def revert_command(args: argparse.Namespace, client: HubClient, workspace:
     preview = await read_preview(args, client, workspace, wanted)
     print_preview(preview, [])
     batch = await send_batch(args, client, workspace, preview, reverts=args.batch)
-    rows = [Row(None, s.wanted, s.verdict.value, s.words) for s in preview.steps]
+    rows = [Row(None, s.wanted, s.verdict, s.words) for s in preview.steps]
     if batch is not None:
         mark_ended(rows, batch)
     return status_of(rows, batch, dry_run=args.dry_run)
@@ -171,7 +172,7 @@ def mark_ended(rows: Sequence[Row], batch: Batch) -> None:
     for row in rows:
         result = by_wanted.get(id(row.wanted))
         if result is not None:
-            row.verdict = result.ended.value
+            row.verdict = result.ended
             row.message = result.message or row.message
 
 
@@ -209,7 +210,7 @@ async def wanted_rows(client: HubClient, given: Sequence[FileRow]) -> list[Row]:
     rows = []
     for row in given:
         if row.problem:
-            rows.append(Row(row, None, Verdict.SKIP.value, row.problem))
+            rows.append(Row(row, None, Verdict.SKIP, row.problem))
             continue
         if row.hub not in hubs:
             try:
@@ -220,7 +221,7 @@ async def wanted_rows(client: HubClient, given: Sequence[FileRow]) -> list[Row]:
                 hubs[row.hub] = f"the hub could not be looked up: {inert(str(error))}"
         hub = hubs[row.hub]
         if isinstance(hub, str):
-            rows.append(Row(row, None, Verdict.SKIP.value, hub))
+            rows.append(Row(row, None, Verdict.SKIP, hub))
             continue
         if hub.id not in projects:
             try:
@@ -231,7 +232,7 @@ async def wanted_rows(client: HubClient, given: Sequence[FileRow]) -> list[Row]:
                 projects[hub.id] = {str(p.id): p.name for p in listed}
         project_id, project_name, problem = _project(row.project, projects[hub.id], hub)
         if problem:
-            rows.append(Row(row, None, Verdict.SKIP.value, problem))
+            rows.append(Row(row, None, Verdict.SKIP, problem))
             continue
         wanted = Wanted(
             hub_id=hub.id,
@@ -244,7 +245,7 @@ async def wanted_rows(client: HubClient, given: Sequence[FileRow]) -> list[Row]:
             reviewer=row.reviewer,
             line=row.line,
         )
-        rows.append(Row(row, wanted, "", ""))
+        rows.append(Row(row, wanted, None, ""))
     return rows
 
 
@@ -396,7 +397,7 @@ def write_results(source: Path, header: Sequence[str], rows: Sequence[Row], batc
     cells = [
         [
             *(row.given.cells.get(c, "") if row.given else "" for c in given),
-            row.verdict,
+            row.verdict or "",
             row.message,
         ]
         for row in rows
@@ -407,11 +408,11 @@ def write_results(source: Path, header: Sequence[str], rows: Sequence[Row], batc
 
 def status_of(rows: Sequence[Row], batch: Batch | None, *, dry_run: bool) -> int:
     verdicts = {row.verdict for row in rows}
-    if Ended.UNKNOWN.value in verdicts:
+    if Ended.UNKNOWN in verdicts:
         return UNKNOWN_OUTCOME
-    if Ended.FAILED.value in verdicts or Verdict.NOT_READ.value in verdicts:
+    if Ended.FAILED in verdicts or Verdict.NOT_READ in verdicts:
         return REFUSED
-    refused = {Verdict.SKIP.value, Verdict.CHANGED.value, Ended.NOT_SENT.value}
+    refused = {Verdict.SKIP, Verdict.CHANGED, Ended.NOT_SENT}
     if verdicts & refused:
         return NOT_SENT
     return OK

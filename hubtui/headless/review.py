@@ -279,11 +279,11 @@ async def apply_review(
         decision = decision_named(written or Decision.KEEP.value)
         if decision is None:
             why = f"the decision “{inert(written)}” is not keep, reader or remove"
-            found[index] = flow.Row(row, None, Verdict.SKIP.value, why)
+            found[index] = flow.Row(row, None, Verdict.SKIP, why)
         else:
             decisions[index] = decision
     for index, why in conflicts(given, decisions).items():
-        found[index] = flow.Row(given[index], None, Verdict.SKIP.value, why)
+        found[index] = flow.Row(given[index], None, Verdict.SKIP, why)
         del decisions[index]
     # A removal from the hub covers every row of the person in that hub.
     removals: dict[tuple[str, str, str], list[tuple[int, FileRow]]] = {}
@@ -298,7 +298,7 @@ async def apply_review(
             removals[person].append((index, row))
         elif not row.project:
             words = "kept" if decision is Decision.KEEP else "in no project: nothing to set Reader"
-            found[index] = flow.Row(row, None, "", words)
+            found[index] = flow.Row(row, None, None, words)
         elif decision is Decision.READER:
             empty = next((c for c in ("hub", "email") if not row.cells.get(c)), None)
             problem = f"the {empty} cell is empty" if empty else None
@@ -320,11 +320,11 @@ async def apply_review(
         first_index, first = held[0]
         covered = f"with the removal from the hub (line {first.line})"
         for index, row in held[1:]:
-            found[index] = flow.Row(row, None, "", covered)
+            found[index] = flow.Row(row, None, None, covered)
         try:
             hub = await resolve_hub(client, hub_cell)
         except Stop as stop:
-            found[first_index] = flow.Row(first, None, Verdict.SKIP.value, stop.message)
+            found[first_index] = flow.Row(first, None, Verdict.SKIP, stop.message)
             continue
         projects = tuple(
             (row.project, row.cells.get("project name") or None) for _, row in held if row.project
@@ -338,7 +338,7 @@ async def apply_review(
             user_id=user_id or None,
             evidence=evidence_of([row for _, row in held]),
         )
-        found[first_index] = flow.Row(first, wanted, "", "")
+        found[first_index] = flow.Row(first, wanted, None, "")
     rows = [found[index] for index in range(len(given))]
     wanted_rows = [done.wanted for done in rows if done.wanted is not None]
     preview = await flow.read_preview(args, client, workspace, wanted_rows)
@@ -346,7 +346,7 @@ async def apply_review(
     for done in rows:
         if done.wanted is not None:
             step = next(steps)
-            done.verdict, done.message = step.verdict.value, step.words
+            done.verdict, done.message = step.verdict, step.words
     flow.print_preview(preview, [r for r in rows if r.wanted is None and r.verdict])
     sent = await flow.send_batch(args, client, workspace, preview, reverts=None)
     if args.dry_run:
@@ -400,7 +400,7 @@ def _review_of(
         ended = [
             (rows[i].verdict, rows[i].message)
             for i in indexes
-            if rows[i].wanted is not None or rows[i].verdict == Verdict.SKIP.value
+            if rows[i].wanted is not None or rows[i].verdict is Verdict.SKIP
         ]
         kept.append(
             ReviewRow(
@@ -598,7 +598,7 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
             f"To put it back: hubtui revert {sent.id} (an invitation first: they get an email).",
             file=sys.stderr,
         )
-    rows = [flow.Row(None, s.wanted, s.verdict.value, s.words) for s in preview.steps]
+    rows = [flow.Row(None, s.wanted, s.verdict, s.words) for s in preview.steps]
     if sent is not None:
         flow.mark_ended(rows, sent)
     status_now = flow.status_of(rows, sent, dry_run=False)

@@ -223,7 +223,7 @@ def row_of(
     )
 
 
-def outcome_of(decision: Decision, ended: Sequence[tuple[str, str]]) -> str:
+def outcome_of(decision: Decision, ended: Sequence[tuple[str | None, str]]) -> str:
     """A decision's outcome in words, from how each of its rows ended (a batch row's outcome or
     verdict, and its message): ``kept``, ``done``, ``no change``, ``failed: …``, or several of
     these (``done ×2; failed: 409: Conflict``) for a decision over many projects."""
