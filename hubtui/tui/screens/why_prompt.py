@@ -3,44 +3,31 @@ part of its name; empty, every project where they have access)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Iterable
 
 from textual import on
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.content import Content
-from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from hubtui.core.emails import email_problem
-from hubtui.text import inert
-from hubtui.tui.widgets.chrome import KeyFooter
+from hubtui.tui.screens.prompt import PromptScreen
 
 
-class WhyPromptScreen(ModalScreen["tuple[str, str | None] | None"]):
+class WhyPromptScreen(PromptScreen["tuple[str, str | None]"]):
     """Asks for an email and, optionally, a project; enter on the email goes to the project."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    MESSAGE_ID = "why-message"
 
     def __init__(self, scope: str) -> None:
-        super().__init__()
-        self.scope = scope
+        super().__init__(
+            "Why can't … get in? ",
+            f"({scope})",
+            "Their email, then a project's Id or part of its name (case and accents ignored), "
+            "or nothing for every project where they have access.",
+        )
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box"):
-            yield Static(
-                Content.assemble(
-                    ("Why can't … get in? ", "bold"),
-                    (f"({inert(self.scope)})", "bold"),
-                    "\nTheir email, then a project's Id or part of its name (case and accents "
-                    "ignored), or nothing for every project where they have access.",
-                )
-            )
-            yield Input(placeholder="their email, then enter", id="why-email")
-            yield Input(placeholder="project Id or name (optional), then enter", id="why-project")
-            yield Static(id="why-message")
-        yield KeyFooter(compact=True)
+    def fields(self) -> Iterable[Input]:
+        yield Input(placeholder="their email, then enter", id="why-email")
+        yield Input(placeholder="project Id or name (optional), then enter", id="why-project")
 
     @on(Input.Submitted, "#why-email")
     def _email_given(self, event: Input.Submitted) -> None:
@@ -57,12 +44,8 @@ class WhyPromptScreen(ModalScreen["tuple[str, str | None] | None"]):
         field = self.query_one("#why-email", Input)
         email = field.value.strip()
         problem = email_problem(email)
+        self.say(problem or "")
         if problem:
-            self.query_one("#why-message", Static).update(problem)
             field.focus()
             return None
-        self.query_one("#why-message", Static).update("")
         return email
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
