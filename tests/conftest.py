@@ -10,7 +10,7 @@ import sqlite3
 import subprocess
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -352,14 +352,21 @@ def lying_store(path: Path) -> None:
     path.chmod(0o600)
 
 
-def snapshot_file(path: Path, lines: list[dict[str, Any] | str]) -> Path:
-    """A snapshot file of the demo holding ``lines`` (records, or text as it is), private."""
+def snapshot_file(
+    path: Path, lines: Sequence[dict[str, Any] | str | bytes], server: str = "demo"
+) -> Path:
+    """A snapshot file as hubtui writes one, of ``server``, holding ``lines`` (records, or text
+    or bytes as they are) after its manifest (with the sha256 of the rest); private."""
     import hashlib
 
-    body = "".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines).encode()
+    body = b"".join(
+        (x if isinstance(x, bytes) else (x if isinstance(x, str) else json.dumps(x)).encode())
+        + b"\n"
+        for x in lines
+    )
     manifest = {
         "hubtui_snapshot": 1,
-        "server": "demo",
+        "server": server,
         "profile": "",
         "scope": "all hubs",
         "taken": "2026-11-25T09:00:00Z",

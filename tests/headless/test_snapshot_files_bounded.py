@@ -4,31 +4,21 @@ refused by name, with exit status 2 and no traceback, and the diff stays within 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import resource
 import subprocess
 from pathlib import Path
 
+from tests.conftest import snapshot_file
 from tests.harness.harness import hubtui_command
 
 GIB = 1 << 30
 
 
 def write(path: Path, lines: list[bytes]) -> Path:
-    """A snapshot file as hubtui writes one: the manifest (with the sha256 of the rest) first."""
-    body = b"".join(line + b"\n" for line in lines)
-    manifest = {
-        "hubtui_snapshot": 1,
-        "server": "https://hub.example",
-        "profile": "",
-        "scope": "all hubs",
-        "taken": "2026-11-26T10:00:00Z",
-        "sha256": hashlib.sha256(body).hexdigest(),
-    }
-    path.write_bytes(json.dumps(manifest).encode() + b"\n" + body)
-    return path
+    """A snapshot file of a configured server, as hubtui writes one."""
+    return snapshot_file(path, lines, server="https://hub.example")
 
 
 def users(hub: str, project: str, records: list[dict[str, object]]) -> bytes:

@@ -243,3 +243,22 @@ async def test_a_change_made_with_e_is_put_back_with_r_in_the_change_log(tmp_pat
         assert "Role: Admin → Editor" in screen_words(pilot)
         await press(pilot, "a", "y")
     assert member_roles(store)["aiko.tanaka@acme-build.com"] == "Editor"
+
+
+async def test_the_form_sends_nothing_when_the_log_cannot_be_written(tmp_path: Path) -> None:
+    from hubtui.demo import DemoStore
+    from hubtui.tui.screens.user_form import UserFormScreen
+
+    store = DemoStore()
+    blocker = tmp_path / "data"
+    blocker.write_text("")
+    async with running(store=store, change_log=blocker / "changes.jsonl") as pilot:
+        await press(pilot, "enter", "enter", "a")
+        await type_text(pilot, "night.shift@acme-build.com")
+        await press(pilot, "ctrl+s")
+        assert isinstance(pilot.app.screen, UserFormScreen)
+        words = screen_words(pilot)
+        assert "Could not write the change log" in words
+        assert "Nothing was sent" in words
+        assert pilot.app.screen.query_one("#email").value == "night.shift@acme-build.com"  # type: ignore[attr-defined]
+    assert store.creates == 0
