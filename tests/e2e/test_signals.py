@@ -175,18 +175,18 @@ def test_no_hang_up_leaves_a_process_behind(tmp_path: Path) -> None:
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
     closed: list[subprocess.Popen[bytes]] = []
     try:
-        for n in range(14):
+        for n in range(8):
             terminal = PtyTerminal([*hubtui_command(), "--demo"], width=80, height=24, env=env)
             closed.append(terminal.process)
-            ends = time.monotonic() + n * 0.18  # from before the first frame to a loaded list
+            ends = time.monotonic() + n * 0.3  # from before the first frame to a loaded list
             while time.monotonic() < ends:
                 os.write(terminal.master, b"\x1b[B\r\x1b")  # open a hub, come back: loads
                 terminal.read_until_quiet(quiet=0.01, timeout=0.03)
             os.close(terminal.master)  # the terminal goes; no SIGHUP reaches hubtui
-        for n in range(8):
+        for n in range(5):
             app = shlex.join(["env", marker, f"HUBTUI_DATA_DIR={tmp_path}", *hubtui_command()])
             tmux = Terminal(["sh", "-c", f"exec {app} --demo"], width=80, height=24)
-            time.sleep(n * 0.3)
+            time.sleep(n * 0.5)
             tmux.send("Enter")
             tmux.close()  # the tmux server and its terminals go: SIGHUP
         deadline = time.monotonic() + 15
