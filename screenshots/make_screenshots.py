@@ -13,7 +13,7 @@ from pathlib import Path
 
 from hubtui.cli import demo_connector
 from hubtui.config import Settings
-from hubtui.core.store.keeper import Keeper
+from hubtui.core.workspace import DataPlaces, open_workspace
 from hubtui.tui.app import HubTuiApp
 
 HERE = Path(__file__).parent
@@ -45,14 +45,11 @@ SCREENS: dict[str, tuple[str, ...]] = {
 
 async def shoot(name: str, keys: tuple[str, ...]) -> Path:
     with tempfile.TemporaryDirectory() as data:
-        # A store of its own, seeded with the demo's last week as `hubtui --demo` is.
-        keeper = Keeper(Path(data) / "demo" / "store.sqlite3", "demo", None, "hubs")
-        app = HubTuiApp(
-            connect=demo_connector(Settings()),
-            server_label="demo API (in-process)",
-            keeper=keeper,
-            last_week=demo_connector(Settings(), last_week=True),
-        )
+        # Files of its own; the store seeded with the demo's last week, as `hubtui --demo` is.
+        folder = Path(data) / "demo"
+        places = DataPlaces(folder / "changes.jsonl", folder / "store.sqlite3")
+        workspace = open_workspace(Settings(store="hubs"), demo=demo_connector, data=places)
+        app = HubTuiApp(workspace)
         return await _shoot(app, name, keys)
 
 

@@ -131,9 +131,13 @@ async def raw(demo_store: DemoStore, faults: Faults) -> AsyncIterator[httpx.Asyn
 
 
 @pytest.fixture
-def server() -> Iterator[str]:
+def server(request: pytest.FixtureRequest) -> Iterator[str]:
     """`hubtui demo-server` over real HTTP on a free loopback port, for this test alone; yields
-    its URL. The one demo-server fixture (with :func:`shared_server`)."""
+    its URL. The one demo-server fixture (with :func:`shared_server`). A test marked
+    ``reads_only`` changes nothing on the server: it gets its module's :func:`shared_server`."""
+    if request.node.get_closest_marker("reads_only") is not None:
+        yield request.getfixturevalue("shared_server")
+        return
     with running_demo_server() as url:
         yield url
 

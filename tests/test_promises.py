@@ -58,6 +58,7 @@ async def test_an_export_of_a_projects_users_applies_once_edited(
     assert "Role: Reader → Editor" in out
 
 
+@pytest.mark.reads_only
 def test_the_users_csv_names_the_project_on_every_row(
     server: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -69,6 +70,7 @@ def test_the_users_csv_names_the_project_on_every_row(
 
 
 @pytest.mark.parametrize("fmt", ["json", "jsonl", "csv", "table"])
+@pytest.mark.reads_only
 def test_an_empty_answer_says_so_on_stderr_however_the_output_goes(
     server: str, capsys: pytest.CaptureFixture[str], fmt: str
 ) -> None:
@@ -120,6 +122,7 @@ def test_a_role_is_taken_in_any_case_and_sent_as_the_server_spells_it(
     assert "is not one of Reader, Editor, Admin" in err
 
 
+@pytest.mark.reads_only
 def test_a_limited_reader_has_no_role_of_their_own_in_the_table_as_in_the_app(
     server: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -132,6 +135,7 @@ def test_a_limited_reader_has_no_role_of_their_own_in_the_table_as_in_the_app(
     assert "Reader" not in grace
 
 
+@pytest.mark.reads_only
 def test_who_rows_come_in_one_order_every_run(
     server: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -39,6 +39,7 @@ def snapshot_with(
     return status, err
 
 
+@pytest.mark.reads_only
 def test_an_unreachable_team_store_is_named_and_nothing_is_kept(
     capsys: pytest.CaptureFixture[str], server: str, pg_env: PostgresServer
 ) -> None:
@@ -49,6 +50,7 @@ def test_an_unreachable_team_store_is_named_and_nothing_is_kept(
     assert "Connection refused" in err
 
 
+@pytest.mark.reads_only
 def test_a_wrong_password_is_named_as_such_and_never_printed(
     capsys: pytest.CaptureFixture[str],
     server: str,
@@ -69,6 +71,7 @@ def test_a_wrong_password_is_named_as_such_and_never_printed(
     assert pg_env.passwords[OWNER] not in err
 
 
+@pytest.mark.reads_only
 def test_an_address_holding_a_password_is_refused_without_repeating_it(
     capsys: pytest.CaptureFixture[str], server: str
 ) -> None:
@@ -84,6 +87,7 @@ def test_an_address_holding_a_password_is_refused_without_repeating_it(
         assert "s3cret-77" not in err
 
 
+@pytest.mark.reads_only
 def test_a_certificate_nobody_trusts_is_refused_and_the_right_one_is_used(
     capsys: pytest.CaptureFixture[str],
     server: str,

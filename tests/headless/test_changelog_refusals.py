@@ -54,6 +54,7 @@ def headless_add(
 
 
 @pytest.mark.e2e
+@pytest.mark.reads_only
 def test_headless_add_sends_nothing_when_the_folder_is_unwritable(
     server: str, tmp_path: Path
 ) -> None:
@@ -68,6 +69,7 @@ def test_headless_add_sends_nothing_when_the_folder_is_unwritable(
 
 
 @pytest.mark.e2e
+@pytest.mark.reads_only
 def test_headless_add_sends_nothing_past_a_file_size_limit(server: str, tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir(mode=0o700)

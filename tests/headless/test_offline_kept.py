@@ -13,6 +13,7 @@ from tests.conftest import running_demo_server
 from tests.headless.conftest import run
 
 
+@pytest.mark.reads_only
 def test_a_one_hub_snapshot_names_its_hub_offline(
     capsys: pytest.CaptureFixture[str], server: str
 ) -> None:
@@ -41,6 +42,7 @@ def test_a_server_that_lists_no_hub_s_users_makes_a_complete_snapshot_said_once(
     assert "Incomplete" not in err
 
 
+@pytest.mark.reads_only
 def test_one_hub_whose_users_are_not_read_among_others_stays_not_read(
     capsys: pytest.CaptureFixture[str], server: str
 ) -> None:

@@ -149,6 +149,7 @@ def test_the_store_and_the_change_log_of_a_server_are_keyed_by_one_identity(
         assert log.server.startswith("https://api.example.com:443")
 
 
+@pytest.mark.reads_only
 def test_who_history_says_access_not_sent_where_a_snapshot_holds_no_is_limited(
     capsys: pytest.CaptureFixture[str], server: str, tmp_path: Path
 ) -> None:

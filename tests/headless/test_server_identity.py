@@ -55,6 +55,7 @@ def test_a_batch_is_reverted_only_on_the_server_that_made_it(
     assert after.json()["updates"] == before.json()["updates"]
 
 
+@pytest.mark.reads_only
 def test_offline_under_another_path_shows_nothing_of_the_first(
     server: str, headless_env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -66,6 +67,7 @@ def test_offline_under_another_path_shows_nothing_of_the_first(
     assert "acme-build" not in out + err
 
 
+@pytest.mark.reads_only
 def test_a_snapshot_of_another_server_is_not_compared(
     server: str, headless_env: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -78,6 +80,7 @@ def test_a_snapshot_of_another_server_is_not_compared(
     assert out == ""
 
 
+@pytest.mark.reads_only
 def test_snapshot_export_onto_a_link_writes_a_new_private_file(
     server: str, headless_env: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -199,6 +199,7 @@ def readme_grants() -> str:
     return team[team.index("```sql\n") + 7 : team.index("```", team.index("```sql\n") + 7)]
 
 
+@pytest.mark.reads_only
 def test_the_readmes_grants_are_enough_for_a_person_and_no_more(
     capsys: pytest.CaptureFixture[str],
     server: str,

@@ -215,6 +215,7 @@ def test_an_address_found_nowhere_names_no_person_and_exits_2(
     assert "neither a user nor in a project of hub acme-build" in err
 
 
+@pytest.mark.reads_only
 def test_offline_why_answers_from_what_was_kept_and_says_so(
     capsys: pytest.CaptureFixture[str], server: str
 ) -> None:
