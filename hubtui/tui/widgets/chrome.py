@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
@@ -70,18 +70,27 @@ class KeyFooter(Footer):
         None keeps the binding's own."""
         super().__init__(*args, **kwargs)
         self._words = words
+        #: What was composed last (None: nothing yet).
+        self._shown: _Plan | None = None
 
     async def recompose(self) -> None:
+        # Textual recomposes the footer at every change that may change the keys (a focus, a
+        # load, a check of an action): the same keys are not built again.
+        if not self.is_attached or self._pruning:
+            return  # its screen is gone (as Textual's own recompose says)
+        plan = self._plan()
+        if plan == self._shown:
+            return
         await super().recompose()
         for watchers in getattr(self, "__watchers", {}).values():
             watchers[:] = [(node, call) for node, call in watchers if node.is_attached]
 
-    def compose(self) -> ComposeResult:
-        """The keys shown, ``?`` first (it finds every other key, so it is never the one cut
+    def _plan(self) -> _Plan | None:
+        """The keys to show, ``?`` first (it finds every other key, so it is never the one cut
         at 80 columns), then in the order of :data:`FOOTER_ORDER` (by how often each is used),
-        then the rest as bound; the palette's key docked right, as Textual does."""
+        then the rest as bound; and the palette's key (None: the bindings are not ready)."""
         if not self._bindings_ready:
-            return
+            return None
         active = self.screen.active_bindings
         by_action: dict[str, tuple[Binding, bool, str]] = {}
         for _, binding, enabled, tooltip in active.values():
@@ -97,7 +106,7 @@ class KeyFooter(Footer):
         # resize as well moved a resumed screen's scroll under load.
         width = self.size.width or self.app.size.width
         room = width - (_key_width(self, "^p", "palette") + 1 if show_palette else 0)
-        keys: list[FooterKey] = []
+        keys: list[_Key] = []
         for action, (binding, enabled, tooltip) in ranked:
             said = self._words(action) if self._words is not None else None
             display = self.app.get_key_display(binding)
@@ -106,30 +115,64 @@ class KeyFooter(Footer):
             if need > room:
                 continue
             room -= need
-            keys.append(
-                FooterKey(
-                    binding.key,
-                    display,
-                    description,
-                    action,
-                    disabled=not enabled,
-                    tooltip=tooltip,
-                ).data_bind(compact=Footer.compact)
-            )
-        self.styles.grid_size_columns = len(keys)
-        yield from keys
+            keys.append(_Key(binding.key, display, description, action, not enabled, tooltip))
+        last = None
         if show_palette:
             assert palette is not None
             _, binding, enabled, _ = palette
-            yield FooterKey(
+            last = _Key(
                 binding.key,
                 self.app.get_key_display(binding),
                 binding.description,
                 binding.action,
-                classes="-command-palette",
-                disabled=not enabled,
-                tooltip=binding.tooltip or binding.description,
+                not enabled,
+                binding.tooltip or binding.description,
             )
+        return _Plan(tuple(keys), last, self.compact)
+
+    def compose(self) -> ComposeResult:
+        """The keys of :meth:`_plan`; the palette's key docked right, as Textual does."""
+        plan = self._shown = self._plan()
+        if plan is None:
+            return
+        self.styles.grid_size_columns = len(plan.keys)
+        for key in plan.keys:
+            yield FooterKey(
+                key.key,
+                key.display,
+                key.description,
+                key.action,
+                disabled=key.disabled,
+                tooltip=key.tooltip,
+            ).data_bind(compact=Footer.compact)
+        if plan.palette is not None:
+            key = plan.palette
+            yield FooterKey(
+                key.key,
+                key.display,
+                key.description,
+                key.action,
+                classes="-command-palette",
+                disabled=key.disabled,
+                tooltip=key.tooltip,
+            )
+
+
+class _Key(NamedTuple):
+    key: str
+    display: str
+    description: str
+    action: str
+    disabled: bool
+    tooltip: str
+
+
+class _Plan(NamedTuple):
+    """What a footer shows: its keys, the palette's key, and whether it is compact."""
+
+    keys: tuple[_Key, ...]
+    palette: _Key | None
+    compact: bool
 
 
 def _key_width(footer: Footer, display: str, description: str) -> int:
