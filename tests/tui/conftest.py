@@ -168,7 +168,7 @@ async def settle(pilot: Pilot[None]) -> None:
     from textual.worker import WorkerCancelled
 
     await pilot.pause()
-    while True:
+    while pilot.app.is_running:  # an app that ended (an error in it) has nothing left to wait for
         while running := [worker for worker in pilot.app.workers if not worker.is_finished]:
             ended = await asyncio.gather(*(w.wait() for w in running), return_exceptions=True)
             for end in ended:
