@@ -210,10 +210,10 @@ class Workspace:
     def server_store(self) -> ServerStore | None:
         """The store of what is read, for this server and profile (None: none this run)."""
         if self._server_store_due:
-            self._server_store, self._server_store_due = self._server_store_of(), False
+            self._server_store, self._server_store_due = self._build_server_store(), False
         return self._server_store
 
-    def _server_store_of(self) -> ServerStore:
+    def _build_server_store(self) -> ServerStore:
         """The store of this server and profile (the demo API: a file of its own, and never a
         team's)."""
         from hubtui.core.store.server_store import ServerStore
@@ -318,7 +318,7 @@ class Workspace:
     @property
     def team(self) -> str | None:
         """The team store's address (None: none, or the store is off)."""
-        if self._server_store is None and not (self._settings and self._settings.store_url):
+        if self._server_store is None and not self.settings.store_url:
             return None  # none configured: the store's code is not even loaded
         server_store = self.server_store
         return None if server_store is None or server_store.setting == "off" else server_store.team
