@@ -306,12 +306,12 @@ class Workspace:
         task = self._client_task
         if task is not None and task.done() and task.exception() is None:
             await task.result().aclose()
-        if self.server_store is not None:
-            if self._sharing is not None:
-                await asyncio.shield(self._sharing)
-            if self.team is not None:
-                await asyncio.to_thread(self.share_changes)
-            self.server_store.close()
+        if self._sharing is not None:
+            await asyncio.shield(self._sharing)
+        if self.team is not None:
+            await asyncio.to_thread(self.share_changes)
+        if self._server_store is not None:  # a store never asked for is not built to be shut
+            self._server_store.close()
 
     # The team store ------------------------------------------------------------------------
 
