@@ -137,11 +137,12 @@ def make_app(
     faults: Faults | None = None,
     server: ASGIApp | None = None,
     first: Screen[None] | None = None,
+    workspace: Workspace | None = None,
     **options: Any,
 ) -> HubTuiApp:
-    """The app on :func:`demo_workspace` (``options`` are its; ``workspace``: on that one
-    instead), started on ``first`` when given."""
-    workspace = options.pop("workspace", None) or demo_workspace(store, faults, server, **options)
+    """The app on ``workspace`` (by default :func:`demo_workspace`, ``options`` being its),
+    started on ``first`` when given."""
+    workspace = workspace or demo_workspace(store, faults, server, **options)
     return HubTuiApp(workspace) if first is None else OneScreenApp(first, workspace)
 
 
@@ -297,7 +298,7 @@ async def running(
     messages: list[Message] | None = None,
     start: StartScreen | None = None,
     settled: bool = True,
-    **options: object,
+    **options: Any,
 ) -> AsyncIterator[Pilot[None]]:
     """The app on the demo API; every message any part of it handles is added to ``messages``.
     ``start``: the one screen it starts on (the hub list if None), read from the same server
