@@ -20,6 +20,8 @@ from hubtui.config import ConfigError, Settings, load_settings
 from hubtui.text import inert, log_safe
 
 if TYPE_CHECKING:
+    from types import FrameType
+
     from hubtui.api import HubClient
 
 
@@ -422,7 +424,16 @@ def run_demo_server(args: argparse.Namespace) -> int:
         f"hubtui demo API on http://{args.host}:{port} (token: {DEMO_TOKEN}). Stop with Ctrl+C.",
         flush=True,
     )
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    pauses = app.state.pauses
+
+    class DemoServer(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            """Asked to stop (Ctrl+C, SIGTERM): answers held by --latency or --change-latency go
+            now; uvicorn would wait for each to the end of its pause before stopping."""
+            super().handle_exit(sig, frame)
+            pauses.end()
+
+    server = DemoServer(uvicorn.Config(app, log_level="warning"))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # the server shut down first, then raises the signal it caught

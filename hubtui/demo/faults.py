@@ -1,11 +1,13 @@
 """Misbehaviour the demo API can be asked for: latency, error statuses, broken bodies.
 
-All of it is off unless :class:`Faults` turns it on; :class:`ServerStats` counts what was asked.
+All of it is off unless :class:`Faults` turns it on; :class:`ServerStats` counts what was asked;
+:class:`Pauses` holds answers back for the latencies and lets them all go when the server stops.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from dataclasses import dataclass, field
 
@@ -63,13 +65,36 @@ class ServerStats:
     """The most requests ever answered at once (how concurrent a client was)."""
 
 
+class Pauses:
+    """The pauses ``latency`` and ``change_latency`` put before answers. :meth:`end` cuts every
+    one short, now and after: a demo server asked to stop answers what it holds at once, rather
+    than keep the person at Ctrl+C (and its clients) waiting out a pause of 30 seconds."""
+
+    def __init__(self) -> None:
+        self._ended = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def pause(self, seconds: float) -> None:
+        self._loop = asyncio.get_running_loop()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._ended.wait(), seconds)
+
+    def end(self) -> None:
+        """From a signal handler or any thread: every pause ends, now and after."""
+        if self._loop is None:  # nothing has paused yet
+            self._ended.set()
+        else:
+            self._loop.call_soon_threadsafe(self._ended.set)
+
+
 class FaultMiddleware:
     """Counts API requests and injects the configured faults (never on ``/_demo``)."""
 
-    def __init__(self, app: ASGIApp, *, faults: Faults, stats: ServerStats) -> None:
+    def __init__(self, app: ASGIApp, *, faults: Faults, stats: ServerStats, pauses: Pauses) -> None:
         self.app = app
         self.faults = faults
         self.stats = stats
+        self.pauses = pauses
         self.rng = random.Random(faults.seed)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -90,7 +115,7 @@ class FaultMiddleware:
         key = f"{scope['method']} {_route_kind(scope['path'])}"
         self.stats.by_route[key] = self.stats.by_route.get(key, 0) + 1
         if faults.latency > 0:
-            await asyncio.sleep(faults.latency)
+            await self.pauses.pause(faults.latency)
         is_change = scope["method"] in ("POST", "PUT")
         if is_change and faults.change_failure_status is not None:
             status = faults.change_failure_status
@@ -115,7 +140,7 @@ class FaultMiddleware:
                 await response(scope, receive, send)
                 return
         if is_change and faults.change_latency > 0:
-            send = _delayed_send(send, faults.change_latency)
+            send = _delayed_send(send, self.pauses, faults.change_latency)
         if faults.failure_rate > 0 and self.rng.random() < faults.failure_rate:
             self.stats.injected_failures += 1
             status = self.rng.choice(faults.failure_statuses)
@@ -136,12 +161,12 @@ class FaultMiddleware:
         await self.app(scope, receive, _mangling_send(send, mangle))
 
 
-def _delayed_send(send: Send, seconds: float) -> Send:
+def _delayed_send(send: Send, pauses: Pauses, seconds: float) -> Send:
     """Send the answer only after a pause: the change is made, its answer is late."""
 
     async def delayed(message: Message) -> None:
         if message["type"] == "http.response.start":
-            await asyncio.sleep(seconds)
+            await pauses.pause(seconds)
         await send(message)
 
     return delayed

@@ -35,7 +35,7 @@ from hubtui.demo.data import (
     HubAccess,
     Membership,
 )
-from hubtui.demo.faults import FaultMiddleware, Faults, ServerStats
+from hubtui.demo.faults import FaultMiddleware, Faults, Pauses, ServerStats
 from hubtui.demo.problems import Problem, problem, validation_problem
 
 T = TypeVar("T")
@@ -82,7 +82,8 @@ def create_app(
     app.state.store = store
     app.state.faults = faults
     app.state.stats = api.stats_counter
-    app.add_middleware(FaultMiddleware, faults=faults, stats=api.stats_counter)
+    app.state.pauses = pauses = Pauses()
+    app.add_middleware(FaultMiddleware, faults=faults, stats=api.stats_counter, pauses=pauses)
     return app
 
 

@@ -119,3 +119,42 @@ async def test_a_large_list_cut_off_while_it_is_parsed_is_read_whole_on_a_retry(
     assert len(users) == 5000
     assert len({u.user.id for u in users}) == 5000
     assert sum(1 for u in users if u.is_limited) == 500
+
+
+async def test_ctrl_c_stops_a_demo_server_at_once_and_answers_the_change_it_held() -> None:
+    """A change held back by --change-latency 30 when the person presses Ctrl+C: the server
+    answers it (the change was made) and stops, rather than wait out the 30 seconds."""
+    import asyncio
+    import signal
+
+    from tests.conftest import hubtui_command
+
+    command = [*hubtui_command(), "demo-server", "--port", "0", "--change-latency", "30"]
+    pipe = asyncio.subprocess.PIPE
+    server = await asyncio.create_subprocess_exec(*command, stdout=pipe, stderr=pipe)
+    assert server.stdout is not None
+    assert server.stderr is not None
+    try:
+        url = (await server.stdout.readline()).decode().split()[4]
+        async with HubClient(url, token=DEMO_TOKEN, max_retries=0) as client:
+            hub = (await client.list_hubs())[0]
+            project = (await client.list_projects(hub.id))[0]
+            member = (await client.list_project_users(hub.id, project.id))[0]
+            change = asyncio.create_task(
+                client.update_project_user(hub.id, project.id, member.user.id, role="Reader")
+            )
+            async with httpx.AsyncClient(base_url=url) as plain:
+                auth = {"Authorization": f"Bearer {DEMO_TOKEN}"}
+                for _ in range(200):  # until the change is made and its answer held
+                    if (await plain.get("/_demo/stats", headers=auth)).json()["in_flight"]:
+                        break
+                    await asyncio.sleep(0.05)
+            server.send_signal(signal.SIGINT)
+            answered = await asyncio.wait_for(change, timeout=10)
+        assert answered.role == "Reader"
+        assert await asyncio.wait_for(server.wait(), timeout=10) == 0
+        assert (await server.stderr.read()).decode().strip() == "hubtui demo API stopped."
+    finally:
+        if server.returncode is None:
+            server.kill()
+            await server.wait()
