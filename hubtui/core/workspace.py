@@ -301,8 +301,7 @@ class Workspace:
         """The end of the session: what is in flight logged unknown, the change log's lines
         copied to the team store, the client and store shut."""
         self.change_log.abandon_in_flight(why)
-        if self._keeping:  # every list read is kept before the store is shut
-            await asyncio.wait(set(self._keeping))
+        await self.all_kept()  # every list read is kept before the store is shut
         task = self._client_task
         if task is not None and task.done() and task.exception() is None:
             await task.result().aclose()
@@ -451,6 +450,11 @@ class Workspace:
         task = asyncio.get_running_loop().create_task(keeping())
         self._keeping.add(task)
         task.add_done_callback(self._keeping.discard)
+
+    async def all_kept(self) -> None:
+        """Until every list handed to :meth:`keep_soon` so far is kept, or said not kept."""
+        while self._keeping:
+            await asyncio.wait(set(self._keeping))
 
     def snapshot_store(self) -> ServerStore:
         """The store, when snapshots can be used now (:class:`NoSnapshots` says why not)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -163,7 +164,12 @@ def project_users(
 
 async def settle(pilot: Pilot[None]) -> None:
     """Wait until every load has finished and the screen is painted. A worker cancelled on the
-    way (replaced by a newer one of its exclusive group) has finished too; a failed one raises."""
+    way (replaced by a newer one of its exclusive group) has finished too; a failed one raises,
+    unless the app tells its failure (``exit_on_error=False``: the test reads what it said).
+
+    Painted means painted: after the loads, the screen's next refresh is awaited when a layout
+    or a callback waits for it. Textual's ``pause`` alone judges the app idle by the CPU it
+    burns, which under the other test workers' load it can judge wrong."""
     import asyncio
 
     from textual.worker import WorkerCancelled
@@ -172,15 +178,45 @@ async def settle(pilot: Pilot[None]) -> None:
     while pilot.app.is_running:  # an app that ended (an error in it) has nothing left to wait for
         while running := [worker for worker in pilot.app.workers if not worker.is_finished]:
             ended = await asyncio.gather(*(w.wait() for w in running), return_exceptions=True)
-            for end in ended:
-                if isinstance(end, BaseException) and not isinstance(end, WorkerCancelled):
+            for worker, end in zip(running, ended, strict=True):
+                if isinstance(end, WorkerCancelled) or not worker.exit_on_error:
+                    continue  # replaced by a newer one, or its failure told by the app
+                if isinstance(end, BaseException):
                     raise end
             await pilot.pause()
+        await _painted(pilot)
+        if any(not worker.is_finished for worker in pilot.app.workers):
+            continue  # the refresh started one (rows indexed after the first paint)
         # Keys typed ahead wait for what the key before them set going (tui.typeahead).
         typing = getattr(pilot.app, "type_ahead", None)
         if typing is None or not typing.holding:
             break
         await pilot.pause(0.005)
+
+
+async def _painted(pilot: Pilot[None]) -> None:
+    """Until the screen has refreshed, if a new layout or a callback waits for its refresh: a
+    screenshot taken before it would show the old layout (a widget's own lines are drawn anew
+    in a screenshot; where it stands is not). A screen closing on the way never refreshes: a
+    second bounds the wait."""
+    import asyncio
+
+    from textual.app import ScreenStackError
+
+    try:
+        screen = pilot.app.screen
+    except ScreenStackError:  # the app is ending
+        return
+    waiting = (
+        screen._compositor.root is None,  # never laid out: a screen just pushed
+        screen._layout_required,
+        screen._scroll_required,
+        screen._recompose_required,
+        screen._callbacks,
+    )
+    if any(waiting):
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(screen.wait_for_refresh(), timeout=1.0)
 
 
 def hand_key(pilot: Pilot[None], key: str) -> None:

@@ -193,6 +193,8 @@ async def test_a_store_that_cannot_be_written_turns_keeping_off_and_the_app_runs
     async with running(
         store=store, store_path=folder / "store.sqlite3", keeps="hubs", change_log=log
     ) as pilot:
+        await pilot.app.workspace.all_kept()  # type: ignore[attr-defined]
+        await settle(pilot)
         words = screen_words(pilot)
         assert "acme-build" in words
         assert "Store off" in words
