@@ -80,6 +80,15 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return 2 * len(os.sched_getaffinity(0))
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long tests first (``slow``, then ``e2e``), each group in its own order: the workers
+    share them out early, and a run ends on short tests, not on one long test while the other
+    workers wait."""
+    items.sort(
+        key=lambda item: (not item.get_closest_marker("slow"), not item.get_closest_marker("e2e"))
+    )
+
+
 # Dates are shown in local time: pin it so pictures and texts are the same everywhere.
 os.environ["TZ"] = "UTC"
 time.tzset()

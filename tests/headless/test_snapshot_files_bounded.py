@@ -10,6 +10,8 @@ import resource
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import snapshot_file
 from tests.harness.harness import hubtui_command
 
@@ -53,6 +55,7 @@ def test_a_line_past_its_bound_is_refused_within_a_gib(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_a_million_records_are_refused_past_the_stated_bound_within_a_gib(
     tmp_path: Path,
 ) -> None:
@@ -73,6 +76,7 @@ def test_a_million_records_are_refused_past_the_stated_bound_within_a_gib(
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_two_files_within_the_bounds_are_compared_within_a_gib(tmp_path: Path) -> None:
     before = [
         users(

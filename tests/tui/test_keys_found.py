@@ -63,6 +63,7 @@ async def test_the_readme_names_every_key_a_screens_help_lists(screen: str) -> N
     assert listed - named == set(), f"keys of {screen} the README's key table lacks"
 
 
+@pytest.mark.slow
 async def test_every_key_the_readme_names_is_bound_somewhere() -> None:
     listed: set[str] = set()
     for keys in SCREENS.values():
