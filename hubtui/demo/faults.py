@@ -71,20 +71,26 @@ class Pauses:
     than keep the person at Ctrl+C (and its clients) waiting out a pause of 30 seconds."""
 
     def __init__(self) -> None:
-        self._ended = asyncio.Event()
+        self._ended = False
+        # One event for the loop that pauses (an in-process demo may serve one test's loop,
+        # then another's; an asyncio event belongs to the first loop that waits on it).
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._event: asyncio.Event | None = None
 
     async def pause(self, seconds: float) -> None:
-        self._loop = asyncio.get_running_loop()
+        if self._ended:
+            return
+        loop = asyncio.get_running_loop()
+        if self._event is None or self._loop is not loop:
+            self._loop, self._event = loop, asyncio.Event()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._ended.wait(), seconds)
+            await asyncio.wait_for(self._event.wait(), seconds)
 
     def end(self) -> None:
         """From a signal handler or any thread: every pause ends, now and after."""
-        if self._loop is None:  # nothing has paused yet
-            self._ended.set()
-        else:
-            self._loop.call_soon_threadsafe(self._ended.set)
+        self._ended = True
+        if self._loop is not None and self._event is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._event.set)
 
 
 class FaultMiddleware:

@@ -276,3 +276,26 @@ async def test_every_connection_the_demo_server_accepts_sends_at_once() -> None:
         assert await asyncio.wait_for(accepted, 5) != 0
         writer.close()
         await writer.wait_closed()
+
+
+def test_the_latency_pauses_serve_one_loop_after_another_and_all_end_when_the_server_stops() -> (
+    None
+):
+    """An in-process demo serves one test's event loop, then another's; a server asked to stop
+    ends a pause already waiting and every later one."""
+    import asyncio
+
+    from hubtui.demo.faults import Pauses
+
+    pauses = Pauses()
+
+    async def paused_then_ended() -> None:
+        waiting = asyncio.create_task(pauses.pause(30))
+        await asyncio.sleep(0.01)
+        assert not waiting.done()
+        pauses.end()
+        await asyncio.wait_for(waiting, timeout=5)  # ended, not after its 30 seconds
+
+    asyncio.run(pauses.pause(0.01))  # a first loop
+    asyncio.run(paused_then_ended())  # a second one
+    asyncio.run(asyncio.wait_for(pauses.pause(30), timeout=5))  # ended before it began
