@@ -104,6 +104,7 @@ async def test_the_search_opens_a_project_by_message_above_itself() -> None:
         assert pilot.app.screen_stack[-2] is who
 
 
+@pytest.mark.bug_on_purpose
 async def test_a_bug_in_a_load_is_told_once_by_the_app_and_the_screen_is_usable(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -133,6 +134,7 @@ async def test_a_bug_in_a_load_is_told_once_by_the_app_and_the_screen_is_usable(
         assert "Something unexpected" not in screen_words(pilot)
 
 
+@pytest.mark.bug_on_purpose
 async def test_a_bug_while_sending_leaves_the_change_unknown_and_the_form_usable(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -11,6 +11,8 @@ import pytest
 from hubtui.demo import DemoStore
 from tests.tui.conftest import CHLOE, mark, press, project_users, running, screen_words, settle
 
+pytestmark = pytest.mark.bug_on_purpose
+
 BUG = "This is a bug in hubtui; please report it."
 
 
