@@ -81,12 +81,28 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The long tests first (``slow``, then ``e2e``), each group in its own order: the workers
-    share them out early, and a run ends on short tests, not on one long test while the other
-    workers wait."""
-    items.sort(
-        key=lambda item: (not item.get_closest_marker("slow"), not item.get_closest_marker("e2e"))
-    )
+    """The ``slow`` tests first, each part in its own order: the workers share them out early,
+    and a run ends on short tests, not on one long test while the other workers wait. The
+    ``e2e`` tests stay spread among the rest: four real terminals at once starve each other."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture(autouse=True)
+def _no_bug_goes_unseen(
+    request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture
+) -> Iterator[None]:
+    """An app's worker failing in a way nobody expected is told by the app, and the app goes
+    on: the test fails on it all the same, unless it raises that bug on purpose
+    (``bug_on_purpose``)."""
+    yield
+    if request.node.get_closest_marker("bug_on_purpose"):
+        return
+    failed = [
+        record.getMessage()
+        for record in [*caplog.get_records("setup"), *caplog.get_records("call")]
+        if record.name == "hubtui.tui" and record.getMessage().startswith("worker ")
+    ]
+    assert not failed, f"a worker failed: {failed}"
 
 
 # Dates are shown in local time: pin it so pictures and texts are the same everywhere.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import html
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -35,23 +35,6 @@ DEMO_URL = "http://localhost"
 def _work_in_a_temporary_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Exports and files typed as relative paths land in the test's own folder, never the repo."""
     monkeypatch.chdir(tmp_path)
-
-
-@pytest.fixture(autouse=True)
-def _no_bug_goes_unseen(
-    request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture
-) -> Iterator[None]:
-    """A worker's failure nobody expected is told by the app and the app goes on: the test
-    fails on it all the same, unless it raises that bug on purpose (``bug_on_purpose``)."""
-    yield
-    if request.node.get_closest_marker("bug_on_purpose"):
-        return
-    failed = [
-        record.getMessage()
-        for record in [*caplog.get_records("setup"), *caplog.get_records("call")]
-        if record.name == "hubtui.tui" and record.getMessage().startswith("worker ")
-    ]
-    assert not failed, f"a worker failed: {failed}"
 
 
 async def no_sleep(seconds: float) -> None:
