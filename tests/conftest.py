@@ -74,7 +74,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The ``slow`` tests first, each part in its own order: the workers share them out early,
     and a run ends on short tests, not on one long test while the other workers wait. The
-    ``e2e`` tests stay spread among the rest: four real terminals at once starve each other."""
+    ``e2e`` tests stay spread among the rest: real terminals all at once starve each other."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
