@@ -81,6 +81,7 @@ class KeyFooter(Footer):
         plan = self._plan()
         if plan == self._shown:
             return
+        self._shown = plan  # compose shows it
         await super().recompose()
         for watchers in getattr(self, "__watchers", {}).values():
             watchers[:] = [(node, call) for node, call in watchers if node.is_attached]
@@ -131,31 +132,18 @@ class KeyFooter(Footer):
         return _Plan(tuple(keys), last, self.compact)
 
     def compose(self) -> ComposeResult:
-        """The keys of :meth:`_plan`; the palette's key docked right, as Textual does."""
-        plan = self._shown = self._plan()
+        """The keys of :meth:`_plan` (the one :meth:`recompose` just made, or made now at the
+        first mount); the palette's key docked right, as Textual does."""
+        if self._shown is None:
+            self._shown = self._plan()
+        plan = self._shown
         if plan is None:
             return
         self.styles.grid_size_columns = len(plan.keys)
         for key in plan.keys:
-            yield FooterKey(
-                key.key,
-                key.display,
-                key.description,
-                key.action,
-                disabled=key.disabled,
-                tooltip=key.tooltip,
-            ).data_bind(compact=Footer.compact)
+            yield key.widget().data_bind(compact=Footer.compact)
         if plan.palette is not None:
-            key = plan.palette
-            yield FooterKey(
-                key.key,
-                key.display,
-                key.description,
-                key.action,
-                classes="-command-palette",
-                disabled=key.disabled,
-                tooltip=key.tooltip,
-            )
+            yield plan.palette.widget(classes="-command-palette")
 
 
 class _Key(NamedTuple):
@@ -165,6 +153,17 @@ class _Key(NamedTuple):
     action: str
     disabled: bool
     tooltip: str
+
+    def widget(self, classes: str = "") -> FooterKey:
+        return FooterKey(
+            self.key,
+            self.display,
+            self.description,
+            self.action,
+            classes=classes,
+            disabled=self.disabled,
+            tooltip=self.tooltip,
+        )
 
 
 class _Plan(NamedTuple):
