@@ -128,6 +128,7 @@ async def test_ctrl_c_stops_a_demo_server_at_once_and_answers_the_change_it_held
     import signal
 
     from tests.conftest import hubtui_command
+    from tests.harness.harness import wait_in_flight
 
     command = [*hubtui_command(), "demo-server", "--port", "0", "--change-latency", "30"]
     pipe = asyncio.subprocess.PIPE
@@ -143,12 +144,7 @@ async def test_ctrl_c_stops_a_demo_server_at_once_and_answers_the_change_it_held
             change = asyncio.create_task(
                 client.update_project_user(hub.id, project.id, member.user.id, role="Reader")
             )
-            async with httpx.AsyncClient(base_url=url) as plain:
-                auth = {"Authorization": f"Bearer {DEMO_TOKEN}"}
-                for _ in range(200):  # until the change is made and its answer held
-                    if (await plain.get("/_demo/stats", headers=auth)).json()["in_flight"]:
-                        break
-                    await asyncio.sleep(0.05)
+            await asyncio.to_thread(wait_in_flight, url, 1)  # the change made, its answer held
             server.send_signal(signal.SIGINT)
             answered = await asyncio.wait_for(change, timeout=10)
         assert answered.role == "Reader"

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from tests.conftest import hubtui_command, running_demo_server
+from tests.harness.harness import wait_in_flight
 from tests.harness.pty_terminal import PtyTerminal
 from tests.harness.tmux import Terminal
 
@@ -48,17 +49,6 @@ def pid_with_marker(marker: str, timeout: float = 10.0) -> int:
                 return pid
         time.sleep(0.1)
     raise AssertionError("hubtui's process was not found")
-
-
-def wait_in_flight(url: str, count: int, timeout: float = 30.0) -> None:
-    """Until the demo server holds ``count`` requests unanswered: the changes have left."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        stats = httpx.get(f"{url}/_demo/stats", headers={"Authorization": "Bearer demo-token"})
-        if stats.json()["in_flight"] >= count:
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"{count} requests never reached the server together")
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -67,3 +69,14 @@ def running_demo_server(
             process.wait()
         if process.stderr:
             process.stderr.close()
+
+
+def wait_in_flight(url: str, count: int, timeout: float = 30.0) -> None:
+    """Until the demo server holds ``count`` requests unanswered: the changes have left."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        stats = httpx.get(f"{url}/_demo/stats", headers={"Authorization": "Bearer demo-token"})
+        if stats.json()["in_flight"] >= count:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{count} requests never reached the server together")
