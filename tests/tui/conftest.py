@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import html
 import re
@@ -170,8 +171,6 @@ async def settle(pilot: Pilot[None]) -> None:
     Painted means painted: after the loads, the screen's next refresh is awaited when a layout
     or a callback waits for it. Textual's ``pause`` alone judges the app idle by the CPU it
     burns, which under the other test workers' load it can judge wrong."""
-    import asyncio
-
     from textual.worker import WorkerCancelled
 
     await pilot.pause()
@@ -199,8 +198,6 @@ async def _painted(pilot: Pilot[None]) -> None:
     screenshot taken before it would show the old layout (a widget's own lines are drawn anew
     in a screenshot; where it stands is not). A screen closing on the way never refreshes: a
     second bounds the wait."""
-    import asyncio
-
     from textual.app import ScreenStackError
 
     try:
