@@ -98,6 +98,44 @@ async def test_c_lists_the_teams_changes_with_each_operator(
         assert "acme-build" in screen_words(pilot)
 
 
+async def test_c_brings_the_teams_batches_into_view_below_a_long_list_at_80x24(
+    tmp_path: Path, pg_env: PostgresServer
+) -> None:
+    """The team's changes, read after the dialog is up, fill more than the window: the list of
+    batches below them is scrolled into view and takes ↑ ↓ and `R`."""
+    url = pg_env.url(schema=pg_env.new_schema())
+    settings = Settings(base_url=A, token=DEMO_TOKEN, store="hubs", store_url=url)
+    async with running(size=(80, 24), workspace=server_workspace(settings, tmp_path)) as pilot:
+        server = pilot.app.workspace.identity.server  # type: ignore[attr-defined]
+        change = {
+            "action": "update", "hub_id": "h1", "hub_name": "acme-build", "project_id": "1001",
+            "project_name": "Harbour Bridge Retrofit", "before": {"Role": "Reader"},
+            "after": {"Role": "Admin"}, "outcome": "done", "server": server, "batch": "b-ben-1",
+            "operator": "Ben",
+        }  # fmt: skip
+        changes = [
+            {
+                **change,
+                "time": f"2026-11-25T09:{minute:02}:00Z",
+                "id": f"bens{minute}",
+                "user_id": str(minute),
+                "email": f"person{minute}@acme-build.com",
+            }
+            for minute in range(12)
+        ]
+        with Store.open_url(url) as team:
+            team.add_audit_lines([json.dumps(change) for change in changes])
+        await press(pilot, "c")
+        await pilot.app.workers.wait_for_complete()  # the team's lines, read in a thread
+        await press(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, ChangeLogScreen)
+        assert "person11@acme-build.com" in " ".join(screen._text().plain.split())
+        assert "person11@acme-build.com" not in screen_words(pilot)  # more than the window
+        assert "12 changes: 12 done by Ben" in screen_words(pilot)
+        assert isinstance(screen.focused, OptionList)
+
+
 async def test_c_and_r_typed_at_once_revert_a_colleagues_batch_once_it_is_read(
     tmp_path: Path, pg_env: PostgresServer
 ) -> None:

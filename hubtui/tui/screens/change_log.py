@@ -50,24 +50,12 @@ class ChangeLogScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog-box"):
             yield Static(self._text(), id="change-log-text")
-            yield Static(
-                Content.styled(
-                    "Batches in the change log (this server), newest first: R reverts the one "
-                    "highlighted"
-                    if self.batches
-                    else "No batch in the change log for this server.",
-                    "bold",
-                )
-            )
-            if self.batches:
-                yield OptionList(
-                    *(Option(_batch_words(b, changes), id=b) for b, changes in self.batches),
-                    id="batches",
-                )
+            yield Static(self._batches_title(), id="batches-title")
+            yield _Batches(*self._batch_options(), id="batches")
         yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
-        self._focus_batches()
+        self._show_batches()
         if self.team_changes is None:
             self.run_worker(self._read_team, thread=True, group="team", exit_on_error=False)
 
@@ -80,15 +68,33 @@ class ChangeLogScreen(ModalScreen[None]):
         self.app.call_from_thread(self._show_team, _batches(log, logged), team)
 
     def _show_team(self, batches: list[tuple[str, list[Change]]], team: list[Change]) -> None:
+        """The team's changes and batches, shown in the widgets already up."""
         self.batches, self.team_changes = batches, team
-        self.refresh(recompose=True)
-        self.call_after_refresh(self._focus_batches)
+        self.query_one("#change-log-text", Static).update(self._text())
+        self.query_one("#batches-title", Static).update(self._batches_title())
+        self.query_one("#batches", OptionList).set_options(self._batch_options())
+        self._show_batches()
         if self._revert_when_read:
             self.call_after_refresh(self.action_revert)
 
-    def _focus_batches(self) -> None:
-        for options in self.query("#batches").results(OptionList):
-            options.focus()  # ↑ ↓ choose the batch R reverts (the text above scrolls with it)
+    def _batches_title(self) -> Content:
+        return Content.styled(
+            "Batches in the change log (this server), newest first: R reverts the one highlighted"
+            if self.batches
+            else "No batch in the change log for this server.",
+            "bold",
+        )
+
+    def _batch_options(self) -> list[Option]:
+        return [Option(_batch_words(b, changes), id=b) for b, changes in self.batches]
+
+    def _show_batches(self) -> None:
+        """The batches' list, shown when there is one and focused: ↑ ↓ choose the batch R
+        reverts."""
+        options = self.query_one("#batches", OptionList)
+        options.display = bool(self.batches)
+        if self.batches:
+            options.focus(scroll_visible=False)  # brought into view once laid out
 
     @property
     def newest_batch(self) -> str | None:
@@ -99,12 +105,9 @@ class ChangeLogScreen(ModalScreen[None]):
         """The batch highlighted below (the newest until another is chosen)."""
         if not self.batches:
             return None
-        found = self.query("#batches")
-        if found:
-            options = found.first(OptionList)
-            index = options.highlighted
-            if index is not None:
-                return options.get_option_at_index(index).id
+        options = self.query_one("#batches", OptionList)
+        if options.highlighted is not None:
+            return options.get_option_at_index(options.highlighted).id
         return self.newest_batch
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -149,6 +152,16 @@ class ChangeLogScreen(ModalScreen[None]):
         if self.change_log.write_error:
             lines.append(Content(f"{WARNING} {self.change_log.write_error}"))
         return Content("\n").join(lines)
+
+
+class _Batches(OptionList):
+    """The batches R reverts, below the changes: focused, the list is brought into view each
+    time it is laid out at a new size (it shows once the team's batches are read, below a
+    text that grew with the team's changes), when its place is known."""
+
+    def on_resize(self) -> None:
+        if self.has_focus:
+            self.scroll_visible(animate=False)
 
 
 #: How many of the team's changes ``c`` lists.
