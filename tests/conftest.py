@@ -71,6 +71,15 @@ def pytest_configure(config: pytest.Config) -> None:
             return
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (the default): two test workers a core. Much of the suite waits on other
+    processes (a demo server, a terminal, PostgreSQL, a browser): one worker a core left the
+    cores idle a quarter of a run. ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still sets the number."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's own hook reads it
+    return 2 * len(os.sched_getaffinity(0))
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The ``slow`` tests first, each part in its own order: the workers share them out early,
     and a run ends on short tests, not on one long test while the other workers wait. The
