@@ -16,18 +16,6 @@ from hubtui.api.exchanges import BODY_KEPT, Exchange, as_curl
 from hubtui.core.presenting import size_words
 from hubtui.text import copy_lines, inert, nesting
 from hubtui.tui.widgets.chrome import KeyFooter
-from hubtui.tui.widgets.record_table import Column
-
-REQUEST_COLUMNS = (
-    Column("time", "Time", width=8, priority=2),
-    Column("method", "Method", width=6, priority=0),
-    Column("status", "Status", width=6, priority=0),
-    Column("path", "Path", min_width=20, priority=0, meaning=True),
-    Column("ms", "ms", width=6, numeric=True, priority=3),
-    Column("bytes", "Bytes", width=9, numeric=True, priority=4),
-    Column("try", "Try", width=3, numeric=True, priority=4),
-    Column("operation", "Operation", min_width=16, priority=1),
-)
 
 
 class ExchangeScreen(ModalScreen[None]):
