@@ -52,6 +52,23 @@ async def test_add_a_user(tmp_path: Path) -> None:
     assert "demo-token" not in log.read_text()
 
 
+async def test_the_forms_marks_say_which_role_and_whether_reviewer_without_colour() -> None:
+    """The chosen role and the reviewer box say their value by their mark (a screenshot's
+    text, NO_COLOR), and the marks move with the choice."""
+    async with running(start=project_users()) as pilot:
+        await press(pilot, "a")
+        await type_text(pilot, "night.shift@acme-build.com")
+        before = screen_text(pilot)
+        assert "▐●▌ Reader" in before
+        assert "▐ ▌ Editor" in before
+        assert "▐ ▌ Reviewer" in before
+        await press(pilot, "tab", "down", "enter", "tab", "space")
+        after = screen_text(pilot)
+        assert "▐ ▌ Reader" in after
+        assert "▐●▌ Editor" in after
+        assert "▐X▌ Reviewer" in after
+
+
 async def test_an_invalid_email_is_refused_before_sending() -> None:
     store = DemoStore()
     async with running(store=store, start=project_users()) as pilot:

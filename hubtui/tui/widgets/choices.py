@@ -7,8 +7,6 @@ apart, "Reviewer ▐X▌" says nothing. These draw ``●`` / a space and ``X`` /
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.widgets import Checkbox, RadioButton
 
 __all__ = ["Choice", "Tick"]
@@ -17,30 +15,14 @@ __all__ = ["Choice", "Tick"]
 class Choice(RadioButton):
     """A radio button: ``▐●▌`` chosen, ``▐ ▌`` not."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._mark(self.value)
-
-    def watch_value(self) -> None:
-        super().watch_value()
-        self._mark(self.value)
-
-    def _mark(self, value: bool) -> None:
-        self.BUTTON_INNER = "●" if value else " "
-        self.refresh()
+    @property  # read by each paint, which a change of value asks for
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # Textual's is one mark for both
+        return "●" if self.value else " "
 
 
 class Tick(Checkbox):
     """A check box: ``▐X▌`` on, ``▐ ▌`` off."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._mark(self.value)
-
-    def watch_value(self) -> None:
-        super().watch_value()
-        self._mark(self.value)
-
-    def _mark(self, value: bool) -> None:
-        self.BUTTON_INNER = "X" if value else " "
-        self.refresh()
+    @property
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]
+        return "X" if self.value else " "
