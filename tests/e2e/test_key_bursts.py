@@ -4,14 +4,13 @@ by what is meant for it, in a real terminal at 80×24, on an idle machine and on
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import hubtui_command
+from tests.harness.harness import every_core_busy
 from tests.harness.tmux import Terminal
 
 pytestmark = pytest.mark.e2e
@@ -40,17 +39,12 @@ BURSTS = [
 
 @pytest.fixture(params=["idle", "loaded"])
 def machine(request: pytest.FixtureRequest) -> Iterator[str]:
-    """An idle machine, or one whose every core is kept busy by another process."""
+    """An idle machine, or one whose every core is kept busy by other processes."""
     if request.param == "idle":
         yield "idle"
         return
-    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
-    try:
+    with every_core_busy():
         yield "loaded"
-    finally:
-        for burner in burners:
-            burner.kill()
-            burner.wait()
 
 
 @pytest.mark.slow

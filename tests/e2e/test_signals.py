@@ -7,7 +7,6 @@ import os
 import shlex
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -16,7 +15,7 @@ import httpx
 import pytest
 
 from tests.conftest import hubtui_command, running_demo_server
-from tests.harness.harness import wait_in_flight
+from tests.harness.harness import every_core_busy, wait_in_flight
 from tests.harness.pty_terminal import PtyTerminal
 from tests.harness.tmux import Terminal
 
@@ -162,9 +161,8 @@ def test_no_hang_up_leaves_a_process_behind(tmp_path: Path) -> None:
     control): every hubtui ends, none is left with parent 1."""
     marker = f"HUBTUI_TEST_MARK={uuid.uuid4().hex}"
     env = {**os.environ, "HUBTUI_DATA_DIR": str(tmp_path), marker.split("=")[0]: marker}
-    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
     closed: list[subprocess.Popen[bytes]] = []
-    try:
+    with every_core_busy():
         for n in range(8):
             terminal = PtyTerminal([*hubtui_command(), "--demo"], width=80, height=24, env=env)
             closed.append(terminal.process)
@@ -183,10 +181,6 @@ def test_no_hang_up_leaves_a_process_behind(tmp_path: Path) -> None:
         while marked_processes(marker) and time.monotonic() < deadline:
             time.sleep(0.2)
         survivors = [pid for pid, _ in marked_processes(marker)]
-    finally:
-        for burner in burners:
-            burner.kill()
-            burner.wait()
     for pid in survivors:
         os.kill(pid, signal.SIGKILL)
     for process in closed:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -80,3 +81,46 @@ def wait_in_flight(url: str, count: int, timeout: float = 30.0) -> None:
             return
         time.sleep(0.05)
     raise AssertionError(f"{count} requests never reached the server together")
+
+
+def idle_cores(interval: float = 0.3) -> int:
+    """How many of the cores this process may run on were idle over the next ``interval``
+    seconds, from /proc/stat (all of them where it cannot be read)."""
+    cores = sorted(os.sched_getaffinity(0))
+
+    def idle_and_total() -> tuple[int, int]:
+        idle = total = 0
+        for line in Path("/proc/stat").read_text().splitlines():
+            name, *ticks = line.split()
+            if name.startswith("cpu") and name[3:].isdigit() and int(name[3:]) in cores:
+                numbers = [int(t) for t in ticks[:8]]  # user … steal (guest is within user)
+                idle += numbers[3] + numbers[4]  # idle, iowait
+                total += sum(numbers)
+        return idle, total
+
+    try:
+        idle_before, total_before = idle_and_total()
+        time.sleep(interval)
+        idle_after, total_after = idle_and_total()
+    except (OSError, ValueError, IndexError):
+        return len(cores)
+    spent = total_after - total_before
+    if spent <= 0:
+        return len(cores)
+    return round(len(cores) * (idle_after - idle_before) / spent)
+
+
+@contextmanager
+def every_core_busy() -> Iterator[int]:
+    """Every core kept busy while the block runs: a spinning process for each core idle now
+    (yielded: how many). Alone that is every core; in a run of the suite the other test workers
+    keep most of them busy already, and burning them twice over would only slow the run."""
+    burners = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(idle_cores())
+    ]
+    try:
+        yield len(burners)
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
