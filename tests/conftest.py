@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import glob
 import json
 import os
@@ -85,6 +86,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     and a run ends on short tests, not on one long test while the other workers wait. The
     ``e2e`` tests stay spread among the rest: real terminals all at once starve each other."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection loaded (hubtui, Textual, the test modules) lives for the whole run:
+    frozen out of the collector's reach, as the app freezes a large list it has built
+    (``hubtui/tui/collection.py``), so that the collections each app test's objects set off
+    do not walk it again and again (the app tests: 4 % less CPU, ``pytest -n 2 tests/tui``)."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(autouse=True)
