@@ -13,6 +13,8 @@ from pathlib import Path
 
 import httpx
 
+from hubtui.demo import DEMO_TOKEN
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -76,7 +78,7 @@ def wait_in_flight(url: str, count: int, timeout: float = 30.0) -> None:
     """Until the demo server holds ``count`` requests unanswered: the changes have left."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        stats = httpx.get(f"{url}/_demo/stats", headers={"Authorization": "Bearer demo-token"})
+        stats = httpx.get(f"{url}/_demo/stats", headers={"Authorization": f"Bearer {DEMO_TOKEN}"})
         if stats.json()["in_flight"] >= count:
             return
         time.sleep(0.05)
@@ -86,7 +88,7 @@ def wait_in_flight(url: str, count: int, timeout: float = 30.0) -> None:
 def idle_cores(interval: float = 0.3) -> int:
     """How many of the cores this process may run on were idle over the next ``interval``
     seconds, from /proc/stat (all of them where it cannot be read)."""
-    cores = sorted(os.sched_getaffinity(0))
+    cores = os.sched_getaffinity(0)
 
     def idle_and_total() -> tuple[int, int]:
         idle = total = 0
