@@ -15,6 +15,7 @@ import httpx
 import pytest
 from rich.cells import cell_len
 from starlette.types import ASGIApp
+from textual.app import ScreenStackError
 from textual.message import Message
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -198,8 +199,6 @@ async def _painted(pilot: Pilot[None]) -> None:
     screenshot taken before it would show the old layout (a widget's own lines are drawn anew
     in a screenshot; where it stands is not). A screen closing on the way never refreshes: a
     second bounds the wait."""
-    from textual.app import ScreenStackError
-
     try:
         screen = pilot.app.screen
     except ScreenStackError:  # the app is ending

@@ -66,8 +66,8 @@ async def test_the_readme_names_every_key_each_screens_help_lists_and_no_other()
     for screen, keys in SCREENS.items():
         shown = {SAME.get(k, k) for k in await help_keys(keys)}
         listed |= shown
-        if shown - MOVING - named:
-            lacking[screen] = shown - MOVING - named
+        if missing := shown - MOVING - named:
+            lacking[screen] = missing
     assert lacking == {}, "keys of these screens the README's key table lacks"
     # Keys of the forms and the change log, which have their own footers and no list.
     elsewhere = {"ctrl+s", "R"}
