@@ -260,10 +260,7 @@ class HubTuiApp(WorkspaceActions):
             await self.pop_screen()
         hub_list = self.screen
         if isinstance(hub_list, HubListScreen):
-            hub_list.hubs = {}
-            hub_list.stored = None
-            hub_list.refresh_status()
-            hub_list.load()
+            hub_list.start_afresh()
 
     def open_hub(self, hub: Hub) -> None:
         """Show a hub's detail, directly above the hub list."""

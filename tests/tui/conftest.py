@@ -112,18 +112,20 @@ def server_workspace(
     settings: Settings,
     folder: Path,
     stores: dict[str, DemoStore] | None = None,
+    faults: dict[str, Faults] | None = None,
     **options: Any,
 ) -> Workspace:
     """The Workspace of a configured server (``settings.base_url``, not the demo), built as
     ``hubtui`` builds it (:func:`open_workspace`), each server reached in-process with the
-    settings' token: the demo data of ``stores`` under its base URL (a fresh demo's when none).
-    Its change log and store are in ``folder``; ``options`` go to :func:`open_workspace`."""
+    settings' token: the demo data of ``stores`` under its base URL (a fresh demo's when none),
+    misbehaving as ``faults`` under that URL says. Its change log and store are in
+    ``folder``; ``options`` go to :func:`open_workspace`."""
     data = stores if stores is not None else {}
 
     def reach(fresh: Settings) -> Callable[[], HubClient]:
         assert fresh.base_url is not None
         base_url, token = fresh.base_url, fresh.token
-        server = create_app(data.setdefault(base_url, DemoStore()))
+        server = create_app(data.setdefault(base_url, DemoStore()), (faults or {}).get(base_url))
 
         def connect() -> HubClient:
             transport = httpx.ASGITransport(app=server)

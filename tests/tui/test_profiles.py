@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
 from hubtui.config import Settings
-from hubtui.demo import DEMO_TOKEN, DemoStore
+from hubtui.demo import DEMO_TOKEN, DemoStore, Faults
 from hubtui.tui.app import HubTuiApp
-from tests.tui.conftest import press, screen_words, server_workspace, settle, type_text
+from hubtui.tui.screens.hubs import HubListScreen
+from hubtui.tui.widgets.chrome import StatusLine, Summary
+from tests.tui.conftest import (
+    press,
+    screen_words,
+    send_key,
+    server_workspace,
+    settle,
+    type_text,
+)
 
 A = "https://a.example"
 
@@ -54,6 +64,48 @@ async def test_switching_profile_resets_to_that_servers_hub_list(
         assert asked == ["b"]
         assert app.workspace.change_log.server == "https://b.example:443"  # its whole base URL
         assert app.workspace.change_log.profile == "b"
+
+
+async def test_no_hub_or_count_of_the_last_server_shows_under_the_next_ones_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[profiles.a]\nbase_url = "https://a.example"\n[profiles.b]\n'
+                      'base_url = "https://b.example"\n', encoding="utf-8")  # fmt: skip
+    monkeypatch.setenv("HUBTUI_CONFIG", str(config))
+
+    def settings_for(profile: str | None) -> Settings:
+        return Settings(profile=profile, base_url="https://b.example", token=DEMO_TOKEN)
+
+    a = Settings(profile="a", base_url=A, token=DEMO_TOKEN, store="off")
+    stores = {"https://b.example": other_store()}
+    slow_b = {"https://b.example": Faults(latency=0.5)}
+    app = HubTuiApp(server_workspace(a, tmp_path, stores, slow_b, settings_for=settings_for))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        hub_list = app.screen
+        assert isinstance(hub_list, HubListScreen)
+        assert "8 hubs" in screen_words(pilot)
+        await press(pilot, "ctrl+p")
+        await type_text(pilot, "switch to profile b")
+        await send_key(pilot, "enter")
+        # What any frame from now until b answers could paint: every turn of the event loop.
+        shown: list[tuple[str, str, int]] = []
+        for _ in range(100_000):
+            if any(hub.name == "tenant-b-only" for hub in hub_list.hubs.values()):
+                break
+            status = str(hub_list.query_one(StatusLine).content)
+            if "profile b" in status:
+                summary = str(hub_list.query_one(Summary).content)
+                shown.append((status, summary, hub_list.table.total_count))
+            await asyncio.sleep(0)
+        assert shown, "the status line never named profile b before b answered"
+        for status, summary, rows in shown:
+            assert (summary, rows) == ("Loading hubs…", 0), status
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "8 hubs" in words
+        assert "tenant-b-only" in words
 
 
 async def test_a_401_offers_to_read_the_token_again_and_retries(tmp_path: Path) -> None:

@@ -92,6 +92,17 @@ class HubListScreen(ListScreen["list[Hub]"]):
         else:
             self.load()
 
+    def start_afresh(self) -> None:
+        """Start again on another server (or on the store in its place): from this frame no
+        row or count of the last one is shown under the new one's name."""
+        self.hubs = {}
+        self.stored = None
+        self._fill()
+        self.begin_loading()
+        self.query_one(Summary).say(self.loading_words())
+        self.refresh_status()
+        self.start()
+
     def _paint_stored(self) -> bool:
         """The hub list kept from the last run on this server, at once (standard library only:
         httpx and pydantic are not imported yet); the load that follows replaces it."""
@@ -198,6 +209,8 @@ class HubListScreen(ListScreen["list[Hub]"]):
     def refresh_summary(self) -> None:
         table = self.table
         total = len(self.hubs)
+        if self.is_loading and not total:
+            return  # nothing read yet: the summary says it is loading, not "0 hubs"
         lead = "DisplayName" if self.display_name_leads else "Name (URL name)"
         other = "Name" if self.display_name_leads else "DisplayName"
         parts = [amount(total, "hub") if self.stored is None else self._stored_head()]
