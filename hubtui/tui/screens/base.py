@@ -254,8 +254,7 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
 
     @work(exclusive=True, group="load", exit_on_error=False)
     async def _load(self) -> None:
-        self.begin_loading()
-        self.query_one(Summary).say(self.loading_words())
+        self.show_loading()
         try:
             client = await self.client()
             loaded = await self.fetch(client)
@@ -364,6 +363,11 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         self.table.set_note("Loading…")
         self.query_one(ProblemPanel).clear()
         self._sign_in_url = None
+
+    def show_loading(self) -> None:
+        """The loading state, and the summary saying what is loading."""
+        self.begin_loading()
+        self.query_one(Summary).say(self.loading_words())
 
     def end_loading(self) -> None:
         self.is_loading = False

@@ -98,8 +98,7 @@ class HubListScreen(ListScreen["list[Hub]"]):
         self.hubs = {}
         self.stored = None
         self._fill()
-        self.begin_loading()
-        self.query_one(Summary).say(self.loading_words())
+        self.show_loading()
         self.refresh_status()
         self.start()
 
