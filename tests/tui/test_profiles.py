@@ -22,6 +22,7 @@ from tests.tui.conftest import (
 )
 
 A = "https://a.example"
+B = "https://b.example"
 
 
 def other_store() -> DemoStore:
@@ -33,22 +34,31 @@ def other_store() -> DemoStore:
     return store
 
 
-async def test_switching_profile_resets_to_that_servers_hub_list(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def on_profile_a(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, b_faults: Faults | None = None
+) -> tuple[HubTuiApp, list[str | None]]:
+    """The app on profile a of a config with profiles a and b, and the profiles whose settings
+    it asked for since; b's server holds :func:`other_store`, misbehaving as ``b_faults`` says."""
     config = tmp_path / "config.toml"
-    config.write_text('[profiles.a]\nbase_url = "https://a.example"\n[profiles.b]\n'
-                      'base_url = "https://b.example"\n', encoding="utf-8")  # fmt: skip
+    config.write_text(f'[profiles.a]\nbase_url = "{A}"\n[profiles.b]\nbase_url = "{B}"\n',
+                      encoding="utf-8")  # fmt: skip
     monkeypatch.setenv("HUBTUI_CONFIG", str(config))
     asked: list[str | None] = []
 
     def settings_for(profile: str | None) -> Settings:
         asked.append(profile)
-        return Settings(profile=profile, base_url="https://b.example", token=DEMO_TOKEN)
+        return Settings(profile=profile, base_url=B, token=DEMO_TOKEN)
 
-    a = Settings(profile="a", base_url="https://a.example", token=DEMO_TOKEN, store="off")
-    stores = {"https://b.example": other_store()}
-    app = HubTuiApp(server_workspace(a, tmp_path, stores, settings_for=settings_for))
+    a = Settings(profile="a", base_url=A, token=DEMO_TOKEN, store="off")
+    faults = None if b_faults is None else {B: b_faults}
+    workspace = server_workspace(a, tmp_path, {B: other_store()}, faults, settings_for=settings_for)
+    return HubTuiApp(workspace), asked
+
+
+async def test_switching_profile_resets_to_that_servers_hub_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, asked = on_profile_a(tmp_path, monkeypatch)
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await settle(pilot)
         assert "profile a · server a.example" in screen_words(pilot)
@@ -69,18 +79,7 @@ async def test_switching_profile_resets_to_that_servers_hub_list(
 async def test_no_hub_or_count_of_the_last_server_shows_under_the_next_ones_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = tmp_path / "config.toml"
-    config.write_text('[profiles.a]\nbase_url = "https://a.example"\n[profiles.b]\n'
-                      'base_url = "https://b.example"\n', encoding="utf-8")  # fmt: skip
-    monkeypatch.setenv("HUBTUI_CONFIG", str(config))
-
-    def settings_for(profile: str | None) -> Settings:
-        return Settings(profile=profile, base_url="https://b.example", token=DEMO_TOKEN)
-
-    a = Settings(profile="a", base_url=A, token=DEMO_TOKEN, store="off")
-    stores = {"https://b.example": other_store()}
-    slow_b = {"https://b.example": Faults(latency=0.5)}
-    app = HubTuiApp(server_workspace(a, tmp_path, stores, slow_b, settings_for=settings_for))
+    app, _ = on_profile_a(tmp_path, monkeypatch, b_faults=Faults(latency=0.5))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         hub_list = app.screen
