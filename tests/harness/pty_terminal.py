@@ -77,10 +77,21 @@ class PtyTerminal:
                 raise TimeoutError(f"{text!r} never appeared")
             self.read_until_quiet(quiet=0.05, timeout=1)
 
-    def key(self, name: str) -> int:
-        """Send a key and return how many bytes the app wrote in answer."""
+    def key(self, name: str, *, until: bytes | None = None, timeout: float = 30.0) -> bytes:
+        """Send a key and return what the app wrote in answer: until it was quiet,
+        or, with ``until``, until it wrote ``until`` and was quiet after it (a screen that
+        loads can pause longer than a quiet gap on a busy machine, its loading indicator
+        still turning)."""
         os.write(self.master, KEYS.get(name, name.encode()))
-        return len(self.read_until_quiet())
+        out = self.read_until_quiet()
+        deadline = time.monotonic() + timeout
+        while until is not None and until not in out:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{until!r} never appeared after {name!r}")
+            out += self.read_until_quiet(quiet=0.05, timeout=1)
+        if until is not None:
+            out += self.read_until_quiet()
+        return out
 
     def close(self) -> None:
         try:
