@@ -69,29 +69,26 @@ class PtyTerminal:
         self.screen_bytes += out
         return bytes(out)
 
-    def wait_for(self, text: bytes, timeout: float = 30.0) -> None:
-        """Read until ``text`` has been written (anywhere since start-up)."""
+    def wait_for(self, text: bytes, timeout: float = 30.0, *, since: int = 0) -> None:
+        """Read until ``text`` has been written (anywhere since start-up, or since the app's
+        first ``since`` bytes)."""
         deadline = time.monotonic() + timeout
-        while text not in self.screen_bytes:
+        while self.screen_bytes.find(text, since) < 0:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{text!r} never appeared")
             self.read_until_quiet(quiet=0.05, timeout=1)
 
-    def key(self, name: str, *, until: bytes | None = None, timeout: float = 30.0) -> bytes:
+    def key(self, name: str, *, until: bytes | None = None) -> bytes:
         """Send a key and return what the app wrote in answer: until it was quiet,
         or, with ``until``, until it wrote ``until`` and was quiet after it (a screen that
         loads can pause longer than a quiet gap on a busy machine, its loading indicator
         still turning)."""
+        start = len(self.screen_bytes)
         os.write(self.master, KEYS.get(name, name.encode()))
-        out = self.read_until_quiet()
-        deadline = time.monotonic() + timeout
-        while until is not None and until not in out:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"{until!r} never appeared after {name!r}")
-            out += self.read_until_quiet(quiet=0.05, timeout=1)
         if until is not None:
-            out += self.read_until_quiet()
-        return out
+            self.wait_for(until, since=start)
+        self.read_until_quiet()
+        return bytes(self.screen_bytes[start:])
 
     def close(self) -> None:
         try:
