@@ -194,6 +194,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="answer the hub-user operations 404 and 405, as a server without them does",
     )
     server.add_argument(
+        "--page-size",
+        type=int,
+        metavar="N",
+        help="send every list in OData pages of N records, each naming the next "
+        "(@odata.nextLink), as the service may",
+    )
+    server.add_argument(
         "--no-project-list",
         action="store_true",
         help="answer a hub's project list 404, as the published document (which has none) does",
@@ -405,6 +412,7 @@ def run_demo_server(args: argparse.Namespace) -> int:
         refuse_with_code=args.refuse_with_code,
         no_hub_users=args.no_hub_users,
         projects_listing_status=404 if args.no_project_list else None,
+        page_size=args.page_size,
         seed=args.seed,
     )
     app = create_app(DemoStore(size), faults)

@@ -17,7 +17,7 @@ import httpx
 from pydantic import BaseModel
 
 from hubtui.api import retries
-from hubtui.api.errors import HubError, InvalidResponseError
+from hubtui.api.errors import HubError, IncompleteListError, InvalidResponseError
 from hubtui.api.exchanges import Exchange
 from hubtui.api.identity import email_key
 from hubtui.api.models import Hub, HubUser, Project, ProjectUser, SentRecord
@@ -25,6 +25,7 @@ from hubtui.api.parsing import (
     DEFAULT_MAX_RECORDS,
     RawFilter,
     Records,
+    SkippedRecord,
     parse_first,
     parse_list,
     parse_one,
@@ -45,6 +46,8 @@ __all__ = ["ApiVersion", "ChangeRequest", "HubClient", "RequestStats"]
 
 #: How many records of a large list are handed to ``first`` before the whole list is read.
 FIRST_RECORDS = 200
+#: The most pages of one list hubtui reads (a list the server sends in pages).
+DEFAULT_MAX_PAGES = 1000
 
 logger = logging.getLogger("hubtui.api")
 
@@ -92,8 +95,10 @@ class HubClient:
     ) -> None:
         self._base_url = server_url(base_url, allow_insecure_http=allow_insecure_http)
         self.api_version: ApiVersion = _check_version(api_version)
-        #: The most records one list answer may hold.
+        #: The most records one list answer may hold (all its pages together).
         self.max_records = max_records
+        #: The most pages of one list that are read.
+        self.max_pages = DEFAULT_MAX_PAGES
         self._routes = Routes(self._base_url, trusted_hosts)
         self._transport = Transport(
             self._base_url,
@@ -422,6 +427,49 @@ class HubClient:
         where: RawFilter | None = None,
         first: Callable[[Records[M]], object] | None = None,
     ) -> Records[M]:
+        """The whole list: a list the server sends in pages (``@odata.nextLink``) is read page
+        after page, each link followed only on the server that sent the page, within
+        :attr:`max_pages` pages and :attr:`max_records` records in all. A list that cannot be
+        read whole (a page that fails, a link elsewhere or seen before, past a bound) raises
+        :class:`IncompleteListError`: never a short list taken for the whole."""
+        records = await self._get_page(operation, url, model, where, first)
+        seen = {url}
+        page = 1
+        while records.next_link is not None:
+            link = str(httpx.URL(url).join(records.next_link))
+            page += 1
+            if (problem := _refused_link(url, link, seen, page, self.max_pages)) is not None:
+                raise IncompleteListError(operation=operation, problem=problem, read=len(records))
+            seen.add(link)
+            try:
+                more = await self._get_page(operation, link, model, where, None)
+            except HubError as error:
+                raise IncompleteListError(
+                    operation=operation, problem=f"page {page} failed ({error})", read=len(records)
+                ) from None
+            offset = len(records) + records.skipped_count
+            records.extend(more)
+            records.skipped_count += more.skipped_count
+            records.skipped += [SkippedRecord(s.index + offset, s.problem) for s in more.skipped]
+            records.next_link = more.next_link
+            url = link
+            if len(records) + records.skipped_count > self.max_records:
+                raise IncompleteListError(
+                    operation=operation,
+                    problem=f"its pages hold more than {self.max_records:,} records, the most "
+                    "hubtui reads (max_records in the config file)",
+                    read=len(records),
+                )
+        return records
+
+    async def _get_page(
+        self,
+        operation: str,
+        url: str,
+        model: type[M],
+        where: RawFilter | None,
+        first: Callable[[Records[M]], object] | None,
+    ) -> Records[M]:
         def show_first(content: bytes | bytearray) -> None:
             assert first is not None
             head = parse_first(content, model, FIRST_RECORDS)
@@ -496,6 +544,26 @@ class HubClient:
     def deadline(self) -> float:
         """Seconds one call may take in all; past it the call ends as a timeout."""
         return self._transport.deadline
+
+
+def _refused_link(
+    page_url: str, link: str, seen: set[str], page: int, max_pages: int
+) -> str | None:
+    """Why the next page's ``link`` is not followed (None: it is): it leaves the server that
+    sent the page (the token would go with it), it names a page read already (a loop), or the
+    list is longer than ``max_pages`` pages."""
+    asked, target = httpx.URL(page_url), httpx.URL(link)
+    if (target.scheme, target.host, target.port) != (asked.scheme, asked.host, asked.port):
+        return (
+            f"its page {page} is at another server ({target.scheme}://{target.host}"
+            f"{'' if target.port is None else f':{target.port}'}), where hubtui does not send "
+            "the token"
+        )
+    if link in seen:
+        return f"its page {page} links back to a page read already"
+    if page > max_pages:
+        return f"it comes in more than {max_pages:,} pages, the most hubtui reads"
+    return None
 
 
 def _change_body(fields: dict[str, Any], is_reviewer: bool | None) -> dict[str, Any]:

@@ -23,6 +23,7 @@ __all__ = [
     "BadRequestError",
     "ConflictError",
     "HubError",
+    "IncompleteListError",
     "InvalidResponseError",
     "NOT_KEPT_HEADER",
     "STORE_UNREADABLE_HEADER",
@@ -129,6 +130,20 @@ class InvalidResponseError(HubError):
         self.location = location
         self.applied = applied
         self.may_have_applied = applied
+
+
+class IncompleteListError(InvalidResponseError):
+    """A list the server sent in pages could not be read whole: what was read is not the list,
+    and nothing is answered from it as if it were."""
+
+    def __init__(self, *, operation: str, problem: str, read: int) -> None:
+        super().__init__(
+            operation=operation,
+            problem=f"the list came in pages and could not be read whole ({read:,} records "
+            f"read): {problem}",
+        )
+        #: How many records the pages read before it held.
+        self.read = read
 
 
 class ApiStatusError(HubError):

@@ -24,6 +24,7 @@ from hubtui.api.streaming import FIRST_BYTES, GrowingBody
 __all__ = [
     "BATCHED_LIST_BYTES",
     "DEFAULT_MAX_RECORDS",
+    "NEXT_LINK",
     "Records",
     "SkippedRecord",
     "parse_first",
@@ -44,6 +45,8 @@ MIN_RECORD_BYTES = 3
 #: memory is some 40 MB lower for a 50,000-user project.
 BATCHED_LIST_BYTES = 8 * 1024 * 1024
 _BATCH = 2000
+#: Where an OData wrapper names the next page of a list the server sends in pages.
+NEXT_LINK = "@odata.nextLink"
 #: How many skipped records are described one by one (the rest are counted).
 _DESCRIBED = 20
 
@@ -67,7 +70,8 @@ def parse_list(
     batched_above: int = BATCHED_LIST_BYTES,
     where: RawFilter | None = None,
 ) -> Records[M]:
-    """A bare JSON array, or an OData ``{"value": [...]}`` wrapper, of records.
+    """A bare JSON array, or an OData ``{"value": [...]}`` wrapper, of records; a wrapper's
+    ``@odata.nextLink`` (the next page) is kept as :attr:`Records.next_link`, not followed here.
 
     ``where``, when given, keeps only the records it accepts as sent, before any is validated:
     a search that wants a few records of many validates only those. A :class:`GrowingBody`
@@ -100,7 +104,15 @@ def parse_list(
                     operation=operation,
                     problem='expected a JSON array or an object with a "value" array',
                 )
+            link = wrapper.get(NEXT_LINK)
+            if link is not None and not isinstance(link, str):
+                raise InvalidResponseError(
+                    operation=operation, problem=f'its "{NEXT_LINK}" is not an address'
+                )
             builder.add(wrapper["value"])
+            records = builder.finish()
+            records.next_link = link
+            return records
         else:
             raise _not_json(operation, content, expected="a JSON array")
     return builder.finish()

@@ -34,3 +34,6 @@ class Records(list[M]):
         self.skipped_count = skipped
         #: The first few of them, described.
         self.skipped: list[SkippedRecord] = []
+        #: The address of the list's next page, when the server sent it in pages (an OData
+        #: ``@odata.nextLink``); None: this is the last page, or the whole list.
+        self.next_link: str | None = None

@@ -51,6 +51,9 @@ class Faults:
     redirect_to: str | None = None
     """Answer every hub-scoped call (not under ``/regions/``) with 307 to this base URL plus
     the call's path: a redirect to wherever a test wants (another host, a second redirect)."""
+    page_size: int | None = None
+    """Answer every list in OData pages of this many records (``{"value": [...],
+    "@odata.nextLink": ...}``), as the service may; None: each list whole, a bare array."""
     seed: int = 0
 
 

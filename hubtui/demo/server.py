@@ -101,12 +101,29 @@ class _DemoApi:
         self.faults = faults
         self.stats_counter = ServerStats()
 
+    def _list(self, request: Request, items: Sequence[T], render: Callable[[T], Any]) -> Response:
+        """A list answer: the whole list, or with ``page_size`` one page of it in an OData
+        wrapper, ``@odata.nextLink`` naming the next (``$skip``) while more remain."""
+        size = self.faults.page_size
+        if not size:
+            return _json_list(items, render)
+        try:
+            skip = max(0, int(request.query_params.get("$skip", "0")))
+        except ValueError:
+            return problem(400, "Bad Request", "$skip must be a whole number.")
+        body: dict[str, Any] = {"value": [render(item) for item in items[skip : skip + size]]}
+        if skip + size < len(items):
+            following = request.url.include_query_params(**{"$skip": skip + size})
+            body["@odata.nextLink"] = str(following)
+        return _json(body)
+
     # Hubs -------------------------------------------------------------------------------------
 
     async def list_hubs(self, request: Request) -> Response:
         _check_token(request)
         origin = _origin(request)
-        return _json_list(list(self.store.hubs.values()), lambda h: self._hub(h, origin))
+        hubs = list(self.store.hubs.values())
+        return self._list(request, hubs, lambda h: self._hub(h, origin))
 
     async def get_hub(self, request: Request) -> Response:
         _check_token(request)
@@ -136,7 +153,7 @@ class _DemoApi:
         if self.faults.projects_listing_status is not None:
             status = self.faults.projects_listing_status
             return problem(status, "Not available", "This server does not list a hub's projects.")
-        return _json_list(list(hub.projects.values()), self._project)
+        return self._list(request, list(hub.projects.values()), self._project)
 
     async def hub_users(self, request: Request) -> Response:
         hub = self._hub_for(request)
@@ -155,7 +172,7 @@ class _DemoApi:
             except DemoConflict as exc:
                 return problem(409, "Conflict", f"{exc}.")
             return _json(self._hub_user(user, access), status=201)
-        return _json_list(self.store.hub_users(hub), lambda row: self._hub_user(*row))
+        return self._list(request, self.store.hub_users(hub), lambda row: self._hub_user(*row))
 
     async def hub_user(self, request: Request) -> Response:
         hub = self._hub_for(request)
@@ -206,7 +223,7 @@ class _DemoApi:
         if request.method == "POST":
             return await self._create(request, hub, project)
         rows = self.store.project_users(hub, project)
-        return _json_list(rows, lambda row: self._project_user(*row))
+        return self._list(request, rows, lambda row: self._project_user(*row))
 
     async def project_user(self, request: Request) -> Response:
         found = self._project_for(request)
