@@ -12,7 +12,6 @@ import subprocess
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from tests.harness.harness import free_port as free_port
 from tests.harness.harness import hubtui_command as hubtui_command
 from tests.harness.harness import running_demo_server as running_demo_server
+from tests.harness.harness import serving as serving
 from tests.harness.harness import wait_for_port as wait_for_port
 from tests.harness.postgres import PostgresServer
 
@@ -335,23 +335,6 @@ def changing(kind: str, field: str, value: Any) -> ASGIApp:
         await send({"type": "http.response.body", "body": raw})
 
     return server
-
-
-@contextmanager
-def serving(app: Any) -> Iterator[str]:
-    """``app`` over real HTTP on a free loopback port, in a thread; its URL."""
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_for_port(port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def serve_tls(

@@ -47,7 +47,7 @@ async def _why(args: argparse.Namespace, client: HubClient, concurrency: int) ->
         if named.one is None:
             raise Stop(NOT_SENT, named.words())
         hub, project_id = named.one
-        answers = [await explain(client, args.email, hub, project_id)]
+        answers = await explain(client, args.email, hub, project_id)
     else:
         answers = await explain_everywhere(client, args.email, hubs, concurrency=concurrency)
         if not answers:
@@ -58,7 +58,9 @@ async def _why(args: argparse.Namespace, client: HubClient, concurrency: int) ->
             )
     if args.format == "json":
         records = [answer.as_record() for answer in answers]
-        print(json.dumps(records[0] if typed else records, ensure_ascii=True, indent=2))
+        # A named project: one object, or a list when several accounts have the address.
+        one = typed and len(records) == 1
+        print(json.dumps(records[0] if one else records, ensure_ascii=True, indent=2))
     else:
         # Each line made data (a server's text never steers the terminal), the lines kept.
         text = answers_text(answers)

@@ -6,12 +6,15 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
+import uvicorn
 
 from hubtui.demo import DEMO_TOKEN
 
@@ -126,3 +129,20 @@ def every_core_busy() -> Iterator[int]:
         for burner in burners:
             burner.kill()
             burner.wait()
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """``app`` over real HTTP on a free loopback port, in a thread; its URL."""
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_for_port(port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -64,6 +64,17 @@ class Answer:
     next_steps: list[str] = field(default_factory=list)
     not_read: list[str] = field(default_factory=list)
     """What could not be read, and why: the answer is then incomplete, and says so."""
+    user_id: str | None = None
+    """The account answered for, when several accounts have this address (None: one, or none)."""
+    account: str | None = None
+    """That account's address, as the server sent it."""
+
+    @property
+    def who(self) -> str:
+        """The address asked about, and the account when several have it."""
+        if self.user_id is None:
+            return self.email
+        return f"{self.email} (account Id {self.user_id}, {self.account or 'no email'})"
 
     @property
     def where(self) -> str:
@@ -78,6 +89,7 @@ class Answer:
             "hub_id": self.hub.id,
             "project_id": self.project_id,
             "project": self.project_name,
+            "user_id": self.user_id,
             "verdict": self.verdict,
             "facts": [fact.as_record() for fact in self.facts],
             "next_steps": list(self.next_steps),
@@ -86,7 +98,7 @@ class Answer:
 
     def text(self) -> str:
         """One text a ticket can hold (``y`` copies it whole)."""
-        lines = [f"{self.email} in {self.where} ({self.hub.name}): {self.verdict}."]
+        lines = [f"{self.who} in {self.where} ({self.hub.name}): {self.verdict}."]
         lines += [f"- {fact.what}: {fact.says} ({fact.source})" for fact in self.facts]
         lines += [f"Not read: {why}" for why in self.not_read]
         lines += [f"Next: {step}" for step in self.next_steps]
@@ -120,15 +132,16 @@ async def explain(
     project_id: str,
     *,
     now: datetime | None = None,
-) -> Answer:
+) -> list[Answer]:
     """Read the project's users, the hub's users and the hub's projects (at once), and answer
-    for ``email`` in ``project_id``. A list that cannot be read is said, never taken as empty."""
+    for ``email`` in ``project_id``: one answer, or one for each account when several have this
+    address. A list that cannot be read is said, never taken as empty."""
     users, hub_users, projects = await asyncio.gather(
         _read(client.list_project_users(hub.id, project_id)),
         _read(client.list_hub_users(hub.id)),
         _read(client.list_projects(hub.id)),
     )
-    return answer_of(email, hub, project_id, users, hub_users, projects, now=now)
+    return answers_of(email, hub, project_id, users, hub_users, projects, now=now)
 
 
 async def _read(call: Awaitable[_T]) -> _T | HubError:
@@ -136,6 +149,50 @@ async def _read(call: Awaitable[_T]) -> _T | HubError:
         return await call
     except HubError as error:
         return error
+
+
+Listed = TypeVar("Listed", "ProjectUser", "HubUser")
+
+
+def _accounts(email: str, *lists: Sequence[ProjectUser] | Sequence[HubUser] | HubError) -> Accounts:
+    """Every account with this address in the lists read (by Id, in the order listed): usually
+    one; a server may hold two (``Ann@`` and ``ann@``), each a person of their own."""
+    key = person_key(email)
+    found: dict[str, str | None] = {}
+    for records in lists:
+        if isinstance(records, HubError):
+            continue
+        for record in records:
+            if person_key(record.user.email) == key:
+                found.setdefault(str(record.user.id), record.user.email)
+    return list(found.items())
+
+
+#: The accounts of one address: each its Id and its address as sent.
+Accounts = list[tuple[str, "str | None"]]
+
+
+def answers_of(
+    email: str,
+    hub: Hub,
+    project_id: str | None,
+    users: Sequence[ProjectUser] | HubError,
+    hub_users: Sequence[HubUser] | HubError,
+    projects: Sequence[Project] | HubError,
+    *,
+    now: datetime | None = None,
+) -> list[Answer]:
+    """The answer for ``email`` in ``project_id`` from the lists read, or, when several
+    accounts have this address, an answer for each (each says so and names its account)."""
+    accounts = _accounts(email, users, hub_users)
+    if len(accounts) < 2:
+        return [answer_of(email, hub, project_id, users, hub_users, projects, now=now)]
+    return [
+        answer_of(
+            email, hub, project_id, users, hub_users, projects, now=now, account=a, of=accounts
+        )
+        for a in accounts
+    ]
 
 
 def answer_of(
@@ -147,9 +204,13 @@ def answer_of(
     projects: Sequence[Project] | HubError,
     *,
     now: datetime | None = None,
+    account: tuple[str, str | None] | None = None,
+    of: Accounts | None = None,
 ) -> Answer:
     """The answer for ``email`` in ``project_id`` (``None``: the hub itself, where they have
-    no project) from the lists already read; each list may be the error that stopped it."""
+    no project) from the lists already read; each list may be the error that stopped it.
+    ``account``: the one account (Id, address) to answer for, of the several (``of``) that
+    have this address."""
     now = now or datetime.now(UTC)
     project = (
         None
@@ -157,6 +218,18 @@ def answer_of(
         else next((p for p in projects if str(p.id) == str(project_id)), None)
     )
     answer = Answer(email, hub, project_id, project.name if project else None, UNKNOWN)
+    if account is not None:
+        answer.user_id, answer.account = account
+        of = of or [account]
+        named = ", ".join(f"Id {i} {inert(e or '(no email)')}" for i, e in of)
+        answer.facts.append(
+            Fact(
+                "accounts",
+                f"{len(of)} accounts have this address ({named}); this answer is for Id "
+                f"{account[0]}",
+                "the project's users and the hub's users",
+            )
+        )
     member = None
     if project_id is None:
         answer.verdict = NO_PROJECT
@@ -169,15 +242,48 @@ def answer_of(
     return answer
 
 
+def _find(records: Sequence[Listed], answer: Answer) -> Listed | None:
+    """The record of the person answered for: the account named (its Id with this address),
+    else the one with this address."""
+    if answer.user_id is None:
+        return find_person(records, answer.email)
+    key = person_key(answer.email)
+    return next(
+        (
+            r
+            for r in records
+            if str(r.user.id) == answer.user_id and person_key(r.user.email) == key
+        ),
+        None,
+    )
+
+
+#: Typed before a project's Id, it names the project by its Id only (``id:1002``), never by a
+#: name: the way to one project when its Id is another project's name.
+BY_ID = "id:"
+
+
 def projects_named(projects: Sequence[Project], typed: str) -> list[Project]:
     """The projects ``typed`` names: the one whose Id it is, else each whose name holds it
-    (accents and case ignored, as ``/`` filters)."""
+    (accents and case ignored, as ``/`` filters). A project the server lists twice is one
+    project. A value that is one project's Id and another's whole name names both (ambiguous:
+    ``id:`` before the Id names the first alone)."""
     typed = typed.strip()
-    by_id = [p for p in projects if str(p.id) == typed]
-    if by_id or not typed:
+    unique: dict[str, Project] = {}
+    for project in projects:
+        unique.setdefault(str(project.id), project)
+    if typed.startswith(BY_ID):
+        wanted_id = typed[len(BY_ID) :].strip()
+        return [p for p in unique.values() if str(p.id) == wanted_id]
+    by_id = [p for p in unique.values() if str(p.id) == typed]
+    if not typed:
         return by_id
     wanted = fold(typed)
-    return [p for p in projects if wanted in fold(p.name or "")]
+    if by_id:
+        return by_id + [
+            p for p in unique.values() if str(p.id) != typed and fold(p.name or "") == wanted
+        ]
+    return [p for p in unique.values() if wanted in fold(p.name or "")]
 
 
 @dataclass(frozen=True)
@@ -201,7 +307,15 @@ class ProjectNamed:
         each value made inert, the lines kept."""
         if not self.found:
             return f"no project named {inert(self.typed)!r} or with that Id"
-        lines = [f"{inert(self.typed)!r} names {len(self.found)} projects; give one by its Id:"]
+        typed = self.typed.strip()
+        if any(pid == typed for _, pid, _ in self.found):
+            head = (
+                f"{inert(typed)!r} is one project's Id and another's name, so it names neither; "
+                f"give the other by its Id, or this one as {BY_ID}{inert(typed)}:"
+            )
+        else:
+            head = f"{inert(typed)!r} names {len(self.found)} projects; give one by its Id:"
+        lines = [head]
         lines += [
             f"  {inert(pid)}  {inert(name or '')} (hub {inert(hub.name)})"
             for hub, pid, name in self.found
@@ -221,8 +335,9 @@ async def project_named(client: HubClient, hubs: Sequence[Hub], typed: str) -> P
         except NotFoundError:
             continue
         found += [(hub, str(p.id), p.name) for p in projects_named(projects, typed)]
-    if not found and typed.isdigit() and len(hubs) == 1:
-        found = [(hubs[0], typed, None)]
+    digits = typed[len(BY_ID) :].strip() if typed.startswith(BY_ID) else typed
+    if not found and digits.isdigit() and len(hubs) == 1:
+        found = [(hubs[0], digits, None)]
     return ProjectNamed(typed, found)
 
 
@@ -237,7 +352,6 @@ async def explain_everywhere(
     """An answer for each project of ``hubs`` where ``email`` has any access, each project that
     could not be read (unknown), and each hub where they are a user without a project. The
     hubs' projects are searched as ``w`` searches them; the address matches only itself."""
-    key = person_key(email)
     findings: list[Finding] = []
     listed: dict[str, Sequence[Project]] = {}
     hub_users = await asyncio.gather(*(_read(client.list_hub_users(hub.id)) for hub in hubs))
@@ -251,31 +365,81 @@ async def explain_everywhere(
     )
     answers: list[Answer] = []
     for hub, people in zip(hubs, hub_users, strict=True):
-        projects: Sequence[Project] | HubError = listed.get(hub.id, ())
-        mine = [f for f in findings if f.hub.id == hub.id]
-        for finding in mine:
-            if finding.error is not None:
-                project = finding.project
-                what = "its projects" if project is None else "the project's users"
-                answers.append(
-                    Answer(
-                        email,
-                        hub,
-                        None if project is None else str(project.id),
-                        None if project is None else project.name,
-                        UNKNOWN,
-                        not_read=[f"{what}: {finding.error}"],
-                    )
+        answers += _answers_in_hub(email, hub, people, listed.get(hub.id, ()), findings, now)
+    return answers
+
+
+def _answers_in_hub(
+    email: str,
+    hub: Hub,
+    people: Sequence[HubUser] | HubError,
+    projects: Sequence[Project] | HubError,
+    findings: Sequence[Finding],
+    now: datetime | None,
+) -> list[Answer]:
+    """The answers of one hub: each project the person is in (each account of theirs), each
+    project not read, and the hub itself for an account in none of its projects. A hub whose
+    users could not be read is unknown for the hub, never "not a user"."""
+    key = person_key(email)
+    answers: list[Answer] = []
+    mine = [f for f in findings if f.hub.id == hub.id]
+    users = [f.user for f in mine if f.user is not None and person_key(f.user.user.email) == key]
+    accounts = _accounts(email, users, people)
+    several = accounts if len(accounts) > 1 else None
+    for finding in mine:
+        if finding.error is not None:
+            project = finding.project
+            what = "its projects" if project is None else "the project's users"
+            answers.append(
+                Answer(
+                    email,
+                    hub,
+                    None if project is None else str(project.id),
+                    None if project is None else project.name,
+                    UNKNOWN,
+                    not_read=[f"{what}: {finding.error}"],
                 )
-            elif finding.user is not None and person_key(finding.user.user.email) == key:
-                assert finding.project is not None
-                project_id = str(finding.project.id)
-                answers.append(
-                    answer_of(email, hub, project_id, [finding.user], people, projects, now=now)
+            )
+        elif finding.user is not None and person_key(finding.user.user.email) == key:
+            assert finding.project is not None
+            user = finding.user.user
+            answers.append(
+                answer_of(
+                    email,
+                    hub,
+                    str(finding.project.id),
+                    [finding.user],
+                    people,
+                    projects,
+                    now=now,
+                    account=None if several is None else (str(user.id), user.email),
+                    of=several,
                 )
-        in_hub = not isinstance(people, HubError) and find_person(people, email) is not None
-        if in_hub and not any(a.hub.id == hub.id and a.project_id for a in answers):
-            answers.append(answer_of(email, hub, None, (), people, projects, now=now))
+            )
+    if isinstance(people, HubError):
+        if not not_offered(people) and not answers:
+            answers.append(
+                Answer(email, hub, None, None, UNKNOWN, not_read=[f"the hub's users: {people}"])
+            )
+        return answers
+    in_project = {a.user_id for a in answers if a.project_id is not None}
+    for account in accounts:
+        in_hub = any(str(u.user.id) == account[0] for u in people)
+        if not in_hub or (account[0] if several else None) in in_project:
+            continue
+        answers.append(
+            answer_of(
+                email,
+                hub,
+                None,
+                (),
+                people,
+                projects,
+                now=now,
+                account=None if several is None else account,
+                of=several,
+            )
+        )
     return answers
 
 
@@ -284,6 +448,8 @@ def _project_facts(answer: Answer, project: Project | None, projects: Any) -> No
     if isinstance(projects, HubError):
         why = "not offered by this server" if not_offered(projects) else str(projects)
         answer.facts.append(Fact("project access", f"not read ({why})", source))
+        if not not_offered(projects):
+            answer.not_read.append(f"the hub's projects: {projects}")
     elif project is None:
         answer.facts.append(Fact("project access", "not in the hub's project list", source))
     elif project.project_access is None:
@@ -300,7 +466,7 @@ def _membership(answer: Answer, users: Sequence[ProjectUser] | HubError) -> Proj
         answer.not_read.append(f"the project's users: {users}")
         answer.facts.append(Fact("in the project", "not read", source))
         return None
-    member = find_person(users, answer.email)
+    member = _find(users, answer)
     if member is None:
         answer.verdict = NO_ACCESS
         answer.facts.append(Fact("in the project", "not listed: no access", source))
@@ -333,8 +499,10 @@ def _hub_facts(
     if isinstance(hub_users, HubError):
         why = "not offered by this server" if not_offered(hub_users) else str(hub_users)
         answer.facts.append(Fact("hub role", f"not read ({why})", source))
+        if not not_offered(hub_users):
+            answer.not_read.append(f"the hub's users: {hub_users}")
         return None
-    person = find_person(hub_users, answer.email)
+    person = _find(hub_users, answer)
     if person is None:
         answer.facts.append(Fact("hub user", "not a user of the hub", source))
         return None

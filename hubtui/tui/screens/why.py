@@ -108,8 +108,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
                     self._say(named.words())
                     return
                 hub, project_id = named.one
-                answer = await explain(client, self.email, hub, project_id, now=clock())
-                self.answers = [answer]
+                self.answers = await explain(client, self.email, hub, project_id, now=clock())
             else:
                 self.answers = await explain_everywhere(
                     client,
@@ -151,7 +150,12 @@ def describe(answers: Sequence[Answer], email: str, note: str | None) -> Content
     for number, answer in enumerate(answers):
         if number:
             lines.append("")
-        head = f"{answer.where} ({answer.hub.name}): {answer.verdict}."
+        account = (
+            ""
+            if answer.user_id is None
+            else f", account Id {answer.user_id} {answer.account or '(no email)'}"
+        )
+        head = f"{answer.where} ({answer.hub.name}){account}: {answer.verdict}."
         style = "bold $warning" if answer.verdict.startswith(LIMITED) else "bold"
         lines.append(Content.styled(inert(head, limit=None), style))
         lines += [
