@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict, TypeVar
 
-from hubtui.api.errors import HubError
+from hubtui.api.errors import HubError, NotFoundError
 from hubtui.api.models import ProjectUser
 from hubtui.api.versions import is_api_version
 from hubtui.core.access import account_of, accounts_of, person_key
@@ -66,18 +66,33 @@ async def _check_still_as_read(client: HubClient, change: Change) -> None:
     if change.action in HUB_ACTIONS:
         await _check_hub_user(client, change)
         return
-    if change.action != Action.UPDATE or change.before is None or change.user_id is None:
+    if change.user_id is None:
+        return  # an add of an address the project did not list: the POST names it alone
+    if change.action == Action.UPDATE and change.before is None:
         return
     hub_id, project_id, _, _, version = _arguments(change)
     try:
         user = await client.get_project_user(
             hub_id, project_id, change.user_id, api_version=version
         )
+    except NotFoundError:
+        raise ChangedSinceRead(
+            f"Id {change.user_id} is no longer in the project: nothing was sent."
+        ) from None
     except HubError as error:
         raise ChangedSinceRead(
             f"They could not be read again just before sending ({error}), so nothing was sent."
         ) from None
+    _check_same_account(change, user.user.id, user.user.email)
+    if change.action == Action.ADD:  # a limited reader made a direct member
+        if not user.is_limited:
+            raise ChangedSinceRead(
+                f"Changed since it was read: was a limited reader, now a direct member "
+                f"({_access_words(user.role, user.is_reviewer)}). Nothing was sent."
+            )
+        return
     before = change.before
+    assert before is not None
     now = {"Role": user.role, "IsReviewer": user.is_reviewer}
     if user.is_limited or any(now.get(key) != value for key, value in before.items()):
         was = _access_words(before.get("Role"), before.get("IsReviewer"))
@@ -87,6 +102,15 @@ async def _check_still_as_read(client: HubClient, change: Change) -> None:
         raise ChangedSinceRead(
             f"Changed since it was read: was {was}, now {is_now}. Nothing was sent: decide the "
             "change again from what they have now."
+        )
+
+
+def _check_same_account(change: Change, user_id: object, email: str | None) -> None:
+    """A person is their Id and their address together: the account the change names must
+    still have the address it was read with, else nothing is sent to it."""
+    if person_key(email) != person_key(change.email):
+        raise ChangedSinceRead(
+            f"Id {user_id} is now {email or '(no email)'}, not {change.email}: nothing was sent."
         )
 
 
@@ -116,10 +140,7 @@ async def _check_hub_user(client: HubClient, change: Change) -> None:
     user = account_of(users, change.email or "", change.user_id)
     if user is None:
         raise ChangedSinceRead("No longer a user of the hub: nothing was sent.")
-    if person_key(user.user.email) != person_key(change.email):
-        raise ChangedSinceRead(
-            f"Account Id {change.user_id} is no longer {change.email}: nothing was sent."
-        )
+    _check_same_account(change, user.user.id, user.user.email)
     if change.action == Action.RESEND:
         if user.is_activated:
             raise ChangedSinceRead(
