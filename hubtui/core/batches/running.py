@@ -47,6 +47,9 @@ class Ended(StrEnum):
     UNKNOWN = "unknown"
     NOT_SENT = "not sent"
     """Never left: stopped before its turn, or refused before sending."""
+    ALREADY = "already so"
+    """Sent, and found already as it asked, not by this change (a removal answered 404 by a
+    hub that no longer lists the person): nothing to put back."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +144,9 @@ class Batch:
                     end(position, Result(step, Ended.UNKNOWN, logged.detail, logged))
                 raise
             ended = Ended(sent.outcome.value) if sent.outcome != Outcome.PENDING else Ended.UNKNOWN
+            if sent.already:
+                end(position, Result(step, Ended.ALREADY, sent.change.detail, sent.change))
+                return
             message = "" if ended is Ended.DONE else str(sent.error or sent.change.detail)
             reason = "" if sent.error is None else _reason(sent.error)
             end(position, Result(step, ended, message, sent.change, reason))
@@ -256,6 +262,8 @@ class Batch:
             f"{counts[Ended.FAILED]} failed{why}",
             f"{counts[Ended.UNKNOWN]} unknown",
         ]
+        if counts[Ended.ALREADY]:
+            words.insert(1, f"{counts[Ended.ALREADY]} already so")
         if counts[Ended.NOT_SENT]:
             words.append(f"{counts[Ended.NOT_SENT]} not sent")
         return ", ".join(words)

@@ -168,6 +168,10 @@ class Sent:
     """None unless the server answered with them."""
     error: HubError | None = None
     """Why it failed, or why its outcome is unknown (or, done, why its answer is unreadable)."""
+    already: bool = False
+    """It failed because what it asked was so already, not by this change (a removal of a
+    person the hub no longer lists): logged failed (it took no effect, nothing to put back),
+    and as asked."""
 
     @property
     def user(self) -> ProjectUser | None:
@@ -236,6 +240,11 @@ async def send_change(
     try:
         user = await _request(client, pending)
     except HubError as error:
+        if await _removed_already(client, change, error):
+            ended = await log.finish_sending(
+                pending, Outcome.FAILED, ALREADY_REMOVED, wait=wait_for_outcome_line, **carried_by()
+            )
+            return Sent(ended, None, error, already=True)
         outcome = change_outcome(error)
         ended = await log.finish_sending(
             pending, outcome, str(error), wait=wait_for_outcome_line, **carried_by()
@@ -256,6 +265,22 @@ async def send_change(
         **carried_by(),
     )
     return Sent(done, user)
+
+
+#: What the log and the row say of a removal that found the person gone already.
+ALREADY_REMOVED = "already removed (not by this change): the hub no longer lists them"
+
+
+async def _removed_already(client: HubClient, change: Change, error: HubError) -> bool:
+    """Whether a removal answered 404 found the person gone already (a colleague removed them
+    a moment before): settled by reading the hub's users back, never by the status alone."""
+    if change.action != Action.HUB_REMOVE or not isinstance(error, NotFoundError):
+        return False
+    try:
+        users = await client.list_hub_users(change.hub_id)
+    except HubError:
+        return False  # not settled: it stays failed, as the server said
+    return account_of(users, change.email or "", change.user_id) is None
 
 
 async def _request(client: HubClient, change: Change) -> ProjectUser | HubUser | None:

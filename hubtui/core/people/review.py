@@ -231,6 +231,8 @@ def outcome_of(decision: Decision, ended: Sequence[tuple[str | None, str]]) -> s
     for verdict, message in ended:
         if verdict in ("done", "no change"):
             said.append(verdict)
+        elif verdict == Ended.ALREADY.value and message:
+            said.append(" ".join(message.split(":")[0].split()))
         elif verdict:
             said.append(f"{verdict}: {' '.join(message.split())}" if message else verdict)
     if decision is Decision.KEEP and all(words == "no change" for words in said):

@@ -35,7 +35,7 @@ from hubtui.core.batches.file import FILE_COLUMNS, LIMITED_WORDS
 from hubtui.core.presenting import Cell
 from hubtui.core.store import StoreError
 from hubtui.core.workspace import NoSnapshots
-from hubtui.text import inert
+from hubtui.text import command_line, inert
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.type_count import TypeCountScreen
@@ -79,7 +79,7 @@ def line_row(line: Line) -> Row:
     step = line.step
     state, words = line_state(line)
     if line.result is not None:
-        tone = None if line.result.ended is Ended.DONE else "failed"
+        tone = None if line.result.ended in (Ended.DONE, Ended.ALREADY) else "failed"
     else:
         tone = None if step.verdict in (Verdict.SEND, Verdict.SAME) else "limited"
     wanted = step.wanted
@@ -422,7 +422,9 @@ class StagedScreen(ListScreen[Preview]):
             return
         self.reviews = []
         kept = ", ".join(f"#{n}" for n in numbers)
-        self.notify(f"Review {kept} kept: hubtui reviews {numbers[-1]}", markup=False, timeout=10)
+        self.notify(
+            f"Review {kept} kept: {command_line('reviews', numbers[-1])}", markup=False, timeout=10
+        )
         if self.on_kept is not None:
             self.on_kept(numbers)
 
