@@ -10,6 +10,7 @@ characters and an escape sequence is shown, not obeyed. The clipboard takes one 
 from __future__ import annotations
 
 import re
+import shlex
 import unicodedata
 from collections.abc import Sequence
 from itertools import accumulate
@@ -44,6 +45,13 @@ def inert(text: object, *, limit: int | None = LONG_VALUE) -> str:
     if limit is not None and len(value) > limit:
         value = f"{value[: limit - 1]}… ({len(value):,} characters)"
     return value
+
+
+def command_line(*words: object) -> str:
+    """``hubtui WORDS…`` as a person pastes it into a shell: each word quoted for the shell
+    (``acme$(id)`` stays one word, never run), then made inert. The one way every command
+    hubtui prints or copies for a person to run is written."""
+    return inert(shlex.join(["hubtui", *(str(word) for word in words)]), limit=None)
 
 
 def _visible(ch: str) -> str:

@@ -14,13 +14,14 @@ from hubtui.api.exchanges import as_curl
 from hubtui.core.access import find_person
 from hubtui.core.batches import Intent, Verdict, Wanted, decide, on_its_own
 from hubtui.core.changes.log import (
+    Action,
     ChangeLog,
     ChangeLogError,
     Outcome,
 )
 from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown, plan, send_change
 from hubtui.core.emails import email_problem
-from hubtui.text import inert
+from hubtui.text import command_line, inert
 
 if TYPE_CHECKING:
     import argparse
@@ -190,7 +191,8 @@ async def change_command(args: argparse.Namespace, client: HubClient, workspace:
     if sent.outcome == Outcome.DONE:
         if sent.user is not None:
             print(f"Done: {inert(email)} is {inert(sent.user.role)}.", file=sys.stderr)
-        print(f"(hubtui revert {change.batch} puts it back)", file=sys.stderr)
+        if change.action != Action.ADD:  # nobody can be removed from a project by this API
+            print(f"({command_line('revert', change.batch)} puts it back)", file=sys.stderr)
         return OK
     return REFUSED if sent.outcome == Outcome.FAILED else UNKNOWN_OUTCOME
 

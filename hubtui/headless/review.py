@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import LIMITED_CELL, person_key
-from hubtui.core.batches import Evidence, Intent, Seen, Verdict, Wanted
+from hubtui.core.batches import Ended, Evidence, Intent, Seen, Verdict, Wanted
 from hubtui.core.batches.applying import keep_reviews
 from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
 from hubtui.core.changes.log import now
@@ -51,7 +51,7 @@ from hubtui.headless.output import (
     with_client,
 )
 from hubtui.headless.tables import resolve_hub
-from hubtui.text import inert
+from hubtui.text import command_line, inert
 
 if TYPE_CHECKING:
     import argparse
@@ -448,7 +448,7 @@ async def _keep(
         )
         return
     for number in numbers:
-        print(f"Review #{number} kept: hubtui reviews {number}", file=sys.stderr)
+        print(f"Review #{number} kept: {command_line('reviews', number)}", file=sys.stderr)
 
 
 # The reviews kept ------------------------------------------------------------------------------
@@ -593,9 +593,12 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
     await _keep(
         workspace, offboarding_reviews(answer, args.reason, started, reviewer), preview, sent
     )
-    if sent is not None:
+    if sent is not None and any(
+        r.ended in (Ended.DONE, Ended.UNKNOWN) for r in sent.results.values()
+    ):
         print(
-            f"To put it back: hubtui revert {sent.id} (an invitation first: they get an email).",
+            f"To put it back: {command_line('revert', sent.id)} (an invitation first: they get "
+            "an email).",
             file=sys.stderr,
         )
     rows = [flow.Row(None, s.wanted, s.verdict, s.words) for s in preview.steps]

@@ -309,3 +309,78 @@ async def test_a_hub_role_is_not_set_on_an_account_renamed_before_it(demo: Serve
     assert f"Id {user} is now {MALLORY}, not {eve}: nothing was sent" in result.message
     assert demo.changes() == []
     assert demo.store.hub_access(hub, user).role == "Admin"  # as it was: nothing was set
+
+
+# 9. A removal someone else made first ---------------------------------------------------------
+
+
+def test_a_removal_a_colleague_made_first_is_already_so_and_its_revert_sends_nothing(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    import re
+
+    eve = "eve@acme-build.com"
+    user = demo.user_id(eve)
+    hub = demo.hub()
+    path = f"{demo.hub_path()}/users/{user}"
+    demo.front.before["DELETE", path] = lambda: demo.store.remove_from_hub(hub, user)
+    base = ("--base-url", demo.url)
+    status, out, err = run(capsys, *base, "offboard", eve, "--hub", ACME, "--yes",
+                           "--reason", "left the company")  # fmt: skip
+    assert status == 0, out + err
+    assert "already removed (not by this change)" in out + err
+    assert "failed" not in (out + err).split("Batch")[-1].split(",")[1]  # 0 failed
+    batch = re.search(r"Batch (b[\w-]+)", err)
+    assert batch is not None, err
+    status, out, err = run(capsys, *base, "reviews", "1", "--format", "json")
+    assert status == 0, err
+    rows = json.loads(out)
+    kept = rows["rows"] if isinstance(rows, dict) else rows
+    assert any("already removed (not by this change)" in json.dumps(r) for r in kept), out
+    assert "404" not in out
+    sent = len(demo.changes())
+    status, out, err = run(capsys, *base, "revert", batch.group(1), "--yes")
+    assert len(demo.changes()) == sent, out + err  # no invitation: not removed by this change
+    assert user not in hub.user_ids
+
+
+# 5. A next step to paste that runs code -------------------------------------------------------
+
+
+def test_a_next_step_is_quoted_for_the_shell_so_a_name_never_runs(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    import shlex
+    import subprocess
+
+    hub = demo.hub()
+    hostile = "acme$(echo${IFS}PWNED)`echo PWNED`;echo PWNED"
+    demo.store._hub_by_name[hostile] = demo.store._hub_by_name.pop(hub.name)
+    hub.name = hostile
+    hamid = "hamid.karimi@northwind-eng.com"  # never accepted the invitation
+    status, answer, err = why(capsys, demo, hamid, "1001", "--hub", hub.id)
+    assert status == 0, err
+    step = next(s for s in answer["next_steps"] if "resend-invite" in s)
+    command = step[step.index("hubtui ") : step.index(", or i")]
+    assert shlex.split(command) == ["hubtui", "resend-invite", hostile, hamid]
+    # Pasted into a real shell (printf in hubtui's place): each word arrives whole, none runs.
+    ran = subprocess.run(
+        ["sh", "-c", "printf '%s\\n' " + command.removeprefix("hubtui ")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert ran.stdout.splitlines() == ["resend-invite", hostile, hamid]
+    status, answer, err = why(capsys, demo, "grace.osei@northwind-eng.com", "1001", "--hub", hub.id)
+    step = next(s for s in answer["next_steps"] if "add-user" in s)
+    command = step[step.index("hubtui ") : step.index(", or e")]
+    assert shlex.split(command)[2] == hostile
+
+
+def test_an_add_promises_no_revert_it_cannot_make(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    status, _, err = run(capsys, "--base-url", demo.url, "add-user", ACME, "1002",
+                         "r2@acme-build.com", "Reader", "--yes")  # fmt: skip
+    assert status == 0, err
+    assert "revert" not in err

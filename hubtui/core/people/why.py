@@ -18,7 +18,7 @@ from hubtui.core.access import find_person, person_key
 from hubtui.core.people.hub import INACTIVE_AFTER_DAYS, last_seen, not_offered
 from hubtui.core.people.search import DEFAULT_CONCURRENCY, Finding, PersonQuery, search_people
 from hubtui.core.presenting.words import seen_words
-from hubtui.text import fold, inert
+from hubtui.text import command_line, fold, inert
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Sequence
@@ -562,8 +562,8 @@ def _next_steps(
         )
     if person is not None and _sent(person, "is_activated") and person.is_activated is False:
         steps.append(
-            f"They never accepted the invitation to the hub: send it again (hubtui resend-invite "
-            f"{hub.name} {email}, or i on the hub's people)."
+            "They never accepted the invitation to the hub: send it again ("
+            f"{command_line('resend-invite', hub.name, email)}, or i on the hub's people)."
         )
     if person is not None:
         seen = last_seen(person)
@@ -574,11 +574,12 @@ def _next_steps(
             steps.append(f"They have not signed in for {days:,} days.")
     if member is not None and member.is_limited:
         steps.append(
-            f"To let them edit, add them as a direct member (hubtui add-user {hub.name} "
-            f"{answer.project_id} {email} Editor, or e on the project's users)."
+            "To let them edit, add them as a direct member ("
+            f"{command_line('add-user', hub.name, answer.project_id, email, 'Editor')}, or e on "
+            "the project's users)."
         )
     if answer.verdict == NO_ACCESS and project is not None and project.project_access != "Limited":
         steps.append(
-            f"They must be added to the project (hubtui add-user {hub.name} {answer.project_id} "
-            f"{email} Reader)."
+            "They must be added to the project ("
+            f"{command_line('add-user', hub.name, answer.project_id, email, 'Reader')})."
         )
