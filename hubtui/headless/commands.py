@@ -46,7 +46,8 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
     async def read(client: HubClient) -> int:
         if getattr(args, "curl", False):
             return await _curl(args, client)
-        return print_answer(args, *await _query(args, client, workspace.settings))
+        server = workspace.identity.server
+        return print_answer(args, *await _query(args, client, workspace.settings, server))
 
     return asyncio.run(with_client(args, workspace, read))
 
@@ -63,7 +64,7 @@ async def _curl(args: argparse.Namespace, client: HubClient) -> int:
 
 
 async def _query(
-    args: argparse.Namespace, client: HubClient, settings: Settings
+    args: argparse.Namespace, client: HubClient, settings: Settings, server: str
 ) -> tuple[Table, int]:
     command = args.command
     if command == "hubs":
@@ -93,6 +94,7 @@ async def _query(
             users,
             f"no {which} in project {inert(args.project)}",
             hub_name=hub.name,
+            made_on=(hub.id, server),
             project_id=str(args.project),
             project_name=await _project_name(client, hub, str(args.project))
             if args.format == "csv"

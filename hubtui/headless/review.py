@@ -179,6 +179,7 @@ async def _review(
         return bool(person.marks(today, days))
 
     chosen = [p for p in answer.people if needs(p)]
+    made_on = (hub.id, workspace.identity.server)
     Item = tuple[Any, Any, Any]
     rows: list[Item] = []
     for person in chosen:
@@ -213,9 +214,9 @@ async def _review(
         moment = NEVER if seen is not None and seen.never else seen_cell(seen)
         if project is None:
             given: tuple[Any, ...] = (hub.name, "", person.email, "", "", "", person.name, "")
-            given += (str(person.person.id), "")
+            given += (str(person.person.id), "", *made_on)
         else:
-            given = users_csv_cells(hub.name, str(project.id), project.name, user)
+            given = users_csv_cells(hub.name, str(project.id), project.name, user, made_on=made_on)
         return (
             *given,
             person.hub_role or "",

@@ -167,8 +167,10 @@ def users_table(
     hub_name: str = "",
     project_id: str = "",
     project_name: str | None = None,
+    made_on: tuple[str, str] = ("", ""),
 ) -> Table:
-    """A project's users; as CSV, the columns ``hubtui apply`` reads back first."""
+    """A project's users; as CSV, the columns ``hubtui apply`` reads back first, and where it
+    was made (``made_on``: the hub's Id and the server)."""
     from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
 
     def row(u: ProjectUser) -> tuple[str, ...]:
@@ -199,7 +201,7 @@ def users_table(
         lines=model_lines,
         csv=(
             USERS_CSV_COLUMNS,
-            lambda u: users_csv_cells(hub_name, project_id, project_name, u),
+            lambda u: users_csv_cells(hub_name, project_id, project_name, u, made_on=made_on),
         ),
     )
 

@@ -384,3 +384,75 @@ def test_an_add_promises_no_revert_it_cannot_make(
                          "r2@acme-build.com", "Reader", "--yes")  # fmt: skip
     assert status == 0, err
     assert "revert" not in err
+
+
+# 2. A decisions file applied where it was not made --------------------------------------------
+
+BJORN = "bjorn.lindqvist@acme-build.com"  # inactive for months: Editor, reviewer in 1001
+
+
+def decisions(
+    capsys: pytest.CaptureFixture[str], at: Served, tmp_path: Any, *, made_on: bool = True
+) -> Any:
+    """The review's decisions file made on ``at``, with bjorn's rows decided ``remove``
+    (``made_on`` False: without the columns that say where it was made, as an older file)."""
+    import csv
+    import io
+
+    status, out, err = run(capsys, "--base-url", at.url, "review", ACME, "--stale", "90d",
+                           "--format", "csv")  # fmt: skip
+    assert status == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {"hub id", "server"} <= set(rows[0])
+    assert {r["server"] for r in rows} == {at.url}
+    assert {r["hub id"] for r in rows} == {at.hub().id}
+    for row in rows:
+        if row["email"] == BJORN:
+            row.update(decision="remove", reason="left")
+    columns = [c for c in rows[0] if made_on or c not in ("hub id", "server")]
+    path = tmp_path / "decisions.csv"
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def test_a_decisions_file_is_refused_on_another_server(
+    capsys: pytest.CaptureFixture[str], demo: Served, tmp_path: Any
+) -> None:
+    path = decisions(capsys, demo, tmp_path)
+    with served() as other:
+        status, out, err = run(capsys, "--base-url", other.url, "apply", str(path), "--yes")
+        assert status == 2, out + err
+        assert f"was made on {demo.url}" in err
+        assert f"hubtui is using {other.url}" in err
+        assert other.changes() == []
+
+
+def test_a_decisions_file_is_refused_once_another_hub_has_taken_the_name(
+    capsys: pytest.CaptureFixture[str], demo: Served, tmp_path: Any
+) -> None:
+    path = decisions(capsys, demo, tmp_path)
+    acme, river = demo.hub(), demo.hub("riverside-infra")
+    names = demo.store._hub_by_name
+    names.pop(ACME)
+    acme.name, river.name = "acme-old", ACME
+    names["acme-old"], names[ACME] = acme, river
+    status, out, err = run(capsys, "--base-url", demo.url, "apply", str(path), "--yes")
+    assert status == 2, out + err
+    assert f"made for hub acme-build with the Id {acme.id}" in err
+    assert f"the hub with the Id {river.id}, another hub" in err
+    assert demo.changes() == []
+
+
+def test_a_project_the_file_names_that_the_hub_does_not_have_is_evidence_that_no_longer_holds(
+    capsys: pytest.CaptureFixture[str], demo: Served, tmp_path: Any
+) -> None:
+    path = decisions(capsys, demo, tmp_path, made_on=False)  # a file that does not say where
+    with served() as other:
+        other.hub().projects.clear()  # its acme-build: the same people, none of the projects
+        status, out, err = run(capsys, "--base-url", other.url, "apply", str(path), "--yes")
+        assert "in Harbour Bridge Retrofit was Editor, now the hub has no such project" in out + err
+        assert other.changes() == []  # no DELETE of bjorn
+        assert other.user_id(BJORN) in other.hub().user_ids

@@ -24,11 +24,14 @@ from hubtui.core.presenting.export import Cell, formula_safe
 from hubtui.core.presenting.words import NO_OWN_ROLE
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
     from hubtui.api import ProjectUser
 
 __all__ = [
     "BATCH_FILE_BYTES",
     "FILE_COLUMNS",
+    "MadeOn",
     "USERS_CSV_COLUMNS",
     "BatchFileError",
     "FileRow",
@@ -38,8 +41,19 @@ __all__ = [
 
 #: What ``hubtui apply`` reads, in this order (other columns are left alone).
 FILE_COLUMNS = ("hub", "project", "email", "role", "reviewer")
+#: Where a file was made: the server (its whole base URL) and the hub's Id; ``apply`` refuses
+#: a file made on another server, or for a hub whose Name another hub has taken since.
+MADE_ON_COLUMNS = ("hub id", "server")
 #: The users export's columns: the five above first, so an export can be applied.
-USERS_CSV_COLUMNS = (*FILE_COLUMNS, "access", "name", "teams", "id", "project name")
+USERS_CSV_COLUMNS = (
+    *FILE_COLUMNS,
+    "access",
+    "name",
+    "teams",
+    "id",
+    "project name",
+    *MADE_ON_COLUMNS,
+)
 #: What a file's ``access`` cell says of a limited reader (the words of ``core.access``).
 LIMITED_WORDS = LIMITED_READER
 #: The largest batch file read, the most rows it may hold and the longest cell.
@@ -51,9 +65,15 @@ _NO = {"no", "n", "false", "0"}
 
 
 def users_csv_cells(
-    hub_name: str, project_id: str, project_name: str | None, user: ProjectUser
+    hub_name: str,
+    project_id: str,
+    project_name: str | None,
+    user: ProjectUser,
+    *,
+    made_on: tuple[str, str],
 ) -> tuple[Cell, ...]:
-    """One user as a row of :data:`USERS_CSV_COLUMNS` (text as sent: the writer makes it inert)."""
+    """One user as a row of :data:`USERS_CSV_COLUMNS` (text as sent: the writer makes it
+    inert); ``made_on``: the hub's Id and the server it was read from."""
     access = access_words(user.is_limited)
     return (
         hub_name,
@@ -67,6 +87,7 @@ def users_csv_cells(
         ", ".join(t.name or f"team {t.id}" for t in user.teams or []),
         str(user.user.id),
         project_name or "",
+        *made_on,
     )
 
 
@@ -94,6 +115,31 @@ class FileRow:
     @property
     def email(self) -> str:
         return self.cells["email"]
+
+
+@dataclass(frozen=True)
+class MadeOn:
+    """Where a file says its rows were made: the servers (``server`` cells) and each hub's Id
+    by the hub cell that names it (``hub id`` cells). Empty: the file does not say (a file
+    written by hand, or before these columns)."""
+
+    servers: frozenset[str]
+    hub_ids: dict[str, frozenset[str]]
+
+    @classmethod
+    def of(cls, rows: Sequence[FileRow]) -> MadeOn:
+        hub_ids: dict[str, set[str]] = {}
+        servers: set[str] = set()
+        for row in rows:
+            if server := row.cells.get("server", "").strip():
+                servers.add(server)
+            if hub_id := row.cells.get("hub id", "").strip():
+                hub_ids.setdefault(row.hub, set()).add(hub_id)
+        return cls(frozenset(servers), {h: frozenset(ids) for h, ids in hub_ids.items()})
+
+    def other_servers(self, here: Iterable[str]) -> list[str]:
+        """The servers the file names that are not this one (its names, ``here``)."""
+        return sorted(self.servers - set(here))
 
 
 class BatchFileError(Exception):

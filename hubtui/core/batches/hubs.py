@@ -17,7 +17,7 @@ import asyncio
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from hubtui.api import HubError
+from hubtui.api import HubError, NotFoundError, NotKeptError
 from hubtui.core.access import (
     access_cell,
     account_of,
@@ -230,11 +230,16 @@ def evidence_changed(evidence: Evidence, user: HubUser, row: Wanted, lists: List
             )
     for project_id, was in evidence.projects:
         users = lists.get((row.hub_id, project_id))
+        name = dict(row.projects).get(project_id) or f"project {project_id}"
+        if isinstance(users, NotFoundError) and not isinstance(users, NotKeptError):
+            # The hub no longer has it (or never had: a file made elsewhere): what the
+            # decision stood on is gone, never a read to skip.
+            changed.append(f"in {name} was {was}, now the hub has no such project")
+            continue
         if users is None or isinstance(users, HubError):
             continue  # not read: said with what they lose
         now_access = _access_now(users, row)
         if now_access != was:
-            name = dict(row.projects).get(project_id) or f"project {project_id}"
             changed.append(f"in {name} was {was}, now {now_access}")
     return changed
 

@@ -34,6 +34,7 @@ from hubtui.tui.screens.base import CHANGES_SINCE, ListScreen
 from hubtui.tui.screens.marking import MARK_BINDINGS, Marking
 from hubtui.tui.screens.user_form import FormResult, Mode, UserFormScreen
 from hubtui.tui.screens.why import WHY_BINDING, WhyScreen
+from hubtui.tui.session import session_of
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -312,9 +313,10 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
         """The users shown, in the users export's columns (``hubtui users --format csv``): the
         five ``hubtui apply`` reads first, so an export edited in a spreadsheet applies."""
         project_name = self.project.name if self.project else None
+        made_on = (self.hub.id, session_of(self.app).identity.server)
         rows = [
-            list(users_csv_cells(self.hub.name, self.project_id, project_name, user))
-            for user in self.table.shown_records
+            list(users_csv_cells(self.hub.name, self.project_id, project_name, u, made_on=made_on))
+            for u in self.table.shown_records
         ]
         return list(USERS_CSV_COLUMNS), rows
 
