@@ -456,3 +456,24 @@ def test_a_project_the_file_names_that_the_hub_does_not_have_is_evidence_that_no
         assert "in Harbour Bridge Retrofit was Editor, now the hub has no such project" in out + err
         assert other.changes() == []  # no DELETE of bjorn
         assert other.user_id(BJORN) in other.hub().user_ids
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("who", "@northwind-eng.com", "--format", "json"),
+        ("access", ACME, "--format", "csv"),
+        ("hub-users", ACME, "--format", "json"),
+        ("why", "grace.osei@northwind-eng.com", "--format", "json"),
+    ],
+)
+def test_the_search_the_matrix_and_why_read_a_server_that_sends_pages_whole(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    answers = []
+    for faults in (Faults(), Faults(page_size=2)):
+        with served(faults) as at:
+            status, out, err = run(capsys, "--base-url", at.url, *argv)
+            answers.append((status, out.replace(at.url, "SERVER")))
+    assert answers[0] == answers[1]
+    assert answers[0][1].count("northwind-eng.com") > 2

@@ -105,3 +105,32 @@ async def test_offline_w_answers_from_what_was_kept_and_says_so(tmp_path: Path) 
         assert f"Harbour Bridge Retrofit (acme-build): {LIMITED}." in words
         assert words.startswith("(offline: from what the store kept (")
         assert "not the server now)" in words
+
+
+async def test_w_on_one_of_two_accounts_of_an_address_answers_for_each() -> None:
+    from datetime import UTC, datetime
+
+    from hubtui.demo import DemoStore
+    from hubtui.demo.data import HubAccess, Membership
+
+    store = DemoStore()
+    hub = store.hub_by_name("acme-build")
+    assert hub is not None
+    ids = []
+    for email, role in (("Ann@acme.example", "Reader"), ("ann@acme.example", "Admin")):
+        user = store._new_user("Ann", "Lee", email)
+        store._hub_access[hub.id, user.id] = HubAccess("Guest", True, datetime.now(UTC), None, None)
+        hub.user_ids.append(user.id)
+        hub.projects[1001].members[user.id] = Membership(role=role)
+        ids.append(str(user.id))
+    async with running(size=(120, 40), store=store, start=project_users()) as pilot:
+        await press(pilot, "slash", *"ann@acme", "enter", "end", "W")  # the row of the Admin
+        screen = pilot.app.screen
+        assert isinstance(screen, WhyScreen)
+        assert {(a.user_id, a.verdict) for a in screen.answers} == {
+            (ids[0], "can read (a direct Reader)"),
+            (ids[1], "admin"),
+        }
+        words = answer_words(pilot)
+        assert f"account Id {ids[1]} ann@acme.example: admin." in words
+        assert "2 accounts have this address" in words
