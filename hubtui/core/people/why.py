@@ -382,7 +382,14 @@ def _answers_in_hub(
     users could not be read is unknown for the hub, never "not a user"."""
     key = person_key(email)
     answers: list[Answer] = []
-    mine = [f for f in findings if f.hub.id == hub.id]
+    # In the hub's own order of its projects, whichever answered first.
+    order = {} if isinstance(projects, HubError) else {str(p.id): n for n, p in enumerate(projects)}
+
+    def place(finding: Finding) -> tuple[int, str]:
+        project_id = "" if finding.project is None else str(finding.project.id)
+        return (order.get(project_id, len(order)), project_id)
+
+    mine = sorted((f for f in findings if f.hub.id == hub.id), key=place)
     users = [f.user for f in mine if f.user is not None and person_key(f.user.user.email) == key]
     accounts = _accounts(email, users, people)
     several = accounts if len(accounts) > 1 else None
