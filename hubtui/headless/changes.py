@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from hubtui.api.exchanges import as_curl
 from hubtui.core.access import find_person
 from hubtui.core.batches import Intent, Verdict, Wanted, decide, on_its_own
+from hubtui.core.changes.kinds import Undo, kind_of
 from hubtui.core.changes.log import (
-    Action,
     ChangeLog,
     ChangeLogError,
     Outcome,
@@ -191,7 +191,7 @@ async def change_command(args: argparse.Namespace, client: HubClient, workspace:
     if sent.outcome == Outcome.DONE:
         if sent.user is not None:
             print(f"Done: {inert(email)} is {inert(sent.user.role)}.", file=sys.stderr)
-        if change.action != Action.ADD:  # nobody can be removed from a project by this API
+        if kind_of(change).undo is not Undo.NEVER:  # an add: nobody leaves a project by the API
             print(f"({command_line('revert', change.batch)} puts it back)", file=sys.stderr)
         return OK
     return REFUSED if sent.outcome == Outcome.FAILED else UNKNOWN_OUTCOME

@@ -23,8 +23,8 @@ from hubtui.core.batches import (
     prepare,
     revert_of,
 )
-from hubtui.core.batches.hubs import send_phase
 from hubtui.core.batches.wanted import hub_change
+from hubtui.core.changes.kinds import kind_of
 from hubtui.core.changes.log import Action, ChangeLog
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from tests.conftest import DEMO_URL
@@ -217,4 +217,4 @@ def test_an_invitation_is_planned_before_the_projects_and_a_removal_after() -> N
     kinds = {Action.HUB_INVITE: 0, Action.HUB_ROLE: 0, Action.ADD: 1, Action.HUB_REMOVE: 2}
     row = hub_row("a@b.example", Intent.HUB_INVITE)
     for action, expected in kinds.items():
-        assert send_phase(hub_change(row, action, None, {"Role": "Guest"}, None)) == expected
+        assert kind_of(hub_change(row, action, None, {"Role": "Guest"}, None)).phase == expected

@@ -8,7 +8,7 @@ an email, then each project's role and reviewer flag).
 
 A removal from the hub ends every project membership in it (the service's rule), so a batch
 sends a hub's invitations and role changes first, then the projects' rows, then the removals
-(:func:`send_phase`).
+(each kind's ``phase``, :mod:`hubtui.core.changes.kinds`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from hubtui.core.batches.wanted import (
     hub_change,
     unless_read_only,
 )
-from hubtui.core.changes.log import Action, Change, ChangeLog, Outcome
+from hubtui.core.changes.log import Action, Change, Outcome
 from hubtui.core.emails import email_problem
 from hubtui.core.presenting.words import seen_stamp
 
@@ -51,24 +51,15 @@ __all__ = [
     "decide_hub",
     "evidence_changed",
     "read_hub_users",
-    "settle_hub",
-    "send_phase",
+    "undo_by_hub_role",
+    "undo_by_invitation",
+    "undo_by_removal",
 ]
 
 #: The roles a person has in a hub.
 HUB_ROLES = ("Guest", "Admin")
 
 Lists = Mapping[tuple[str, str], "Sequence[ProjectUser] | HubError"]
-
-
-def send_phase(change: Change) -> int:
-    """When a batch sends ``change``: a hub's invitations and roles (0), then the projects'
-    rows (1), then the removals from a hub (2), each phase once the one before has ended."""
-    if change.action in (Action.HUB_INVITE, Action.HUB_ROLE):
-        return 0
-    if change.action == Action.HUB_REMOVE:
-        return 2
-    return 1
 
 
 async def read_hub_users(
@@ -244,55 +235,48 @@ def evidence_changed(evidence: Evidence, user: HubUser, row: Wanted, lists: List
     return changed
 
 
-def settle_hub(log: ChangeLog, change: Change, users: Sequence[HubUser]) -> Change | None:
-    """An unknown hub change settled from the hub's users read again (None: neither its
-    before nor its after shows, so it stays unknown)."""
-    if change.action == Action.HUB_INVITE:
-        found = accounts_of(users, change.email or "")
-        return log.settle_add(change, bool(found))
-    user = account_of(users, change.email or "", change.user_id)
-    if change.action == Action.HUB_REMOVE:
-        return log.settle_update(change, user is None)
-    role = None if user is None else user.role
-    if change.after.get("Role") == role:
-        return log.settle_update(change, True)
-    if change.before is not None and change.before.get("Role") == role:
-        return log.settle_update(change, False)
-    return None
-
-
-def reverts_of_hub(change: Change) -> list[Wanted]:
-    """The rows that put back what a hub change undid: a removal is reverted by an invitation
-    with the hub role it had, then each project's role and reviewer flag (the person gets an
-    email); a role by the role before; an invitation by a removal."""
-    before = change.before or {}
-    done = change.outcome == Outcome.DONE
-    # What the change left, held against the server before the revert is sent: a row whose
-    # subject changed since (a role given again, a person back in a project) is not sent.
+def _at_hub(
+    change: Change, intent: Intent, role: str | None = None, *, held: bool = True
+) -> Wanted:
+    """A row of the hub that puts back what ``change`` did; ``held``: it carries what the change
+    left (the account and the hub role), held against the server before it is sent, so a row
+    whose subject changed since (a role given again) is not sent."""
     left = change.after.get("Role")
+    done = change.outcome == Outcome.DONE
     evidence = Evidence(hub_role=left) if done and isinstance(left, str) else None
+    return Wanted(
+        hub_id=change.hub_id,
+        hub_name=change.hub_name,
+        project_id="",
+        project_name=None,
+        email=change.email or "",
+        intent=intent,
+        role=role,
+        user_id=change.user_id if held else None,
+        evidence=evidence if held else None,
+    )
 
-    def at_hub(intent: Intent, role: str | None = None, *, held: bool = True) -> Wanted:
-        return Wanted(
-            hub_id=change.hub_id,
-            hub_name=change.hub_name,
-            project_id="",
-            project_name=None,
-            email=change.email or "",
-            intent=intent,
-            role=role,
-            user_id=change.user_id if held else None,
-            evidence=evidence if held else None,
-        )
 
-    if change.action == Action.HUB_INVITE:
-        return [at_hub(Intent.HUB_REMOVE)]
+def undo_by_removal(change: Change) -> list[Wanted]:
+    """An invitation put back: a removal, while the hub role it gave still holds."""
+    return [_at_hub(change, Intent.HUB_REMOVE)]
+
+
+def undo_by_hub_role(change: Change) -> list[Wanted]:
+    """A hub role put back: the role before (none said: it cannot be)."""
+    role = (change.before or {}).get("Role")
+    return [_at_hub(change, Intent.HUB_ROLE, role)] if isinstance(role, str) else []
+
+
+def undo_by_invitation(change: Change) -> list[Wanted]:
+    """A removal put back: an invitation with the hub role it had (the person gets an email),
+    then each project's role and reviewer flag, waiting on the invitation."""
+    before = change.before or {}
     role = before.get("Role")
     if not isinstance(role, str):
         return []
-    if change.action == Action.HUB_ROLE:
-        return [at_hub(Intent.HUB_ROLE, role)]
-    rows = [at_hub(Intent.HUB_INVITE, role, held=False)]
+    done = change.outcome == Outcome.DONE
+    rows = [_at_hub(change, Intent.HUB_INVITE, role, held=False)]
     projects = before.get("Projects")
     for project in projects if isinstance(projects, list) else []:
         if not isinstance(project, dict) or not isinstance(project.get("Role"), str):

@@ -28,6 +28,7 @@ from hubtui.core.batches.wanted import (
     project_change,
     unless_read_only,
 )
+from hubtui.core.changes.kinds import KINDS, kind_of
 from hubtui.core.changes.log import Action, Change, ChangeLog
 from hubtui.core.emails import email_problem
 
@@ -65,16 +66,10 @@ class Preview:
         counts = self.counts()
         sending = self.to_send
         actions = Counter(s.change.action for s in sending if s.change is not None)
-        adds = actions[Action.ADD]
-        hub = [
-            (Action.HUB_REMOVE, "removal from the hub", "removals from the hub"),
-            (Action.HUB_INVITE, "invitation", "invitations"),
-            (Action.HUB_ROLE, "hub role", "hub roles"),
-        ]
-        updates = actions[Action.UPDATE]
-        named = [f"{adds} adds", f"{updates} updates"]
-        named += [
-            f"{actions[a]} {one if actions[a] == 1 else many}" for a, one, many in hub if actions[a]
+        named = [
+            f"{actions[kind.action]} {kind.counted[actions[kind.action] != 1]}"
+            for kind in KINDS
+            if actions[kind.action] or kind.always_counted
         ]
         parts = [f"{len(sending)} to send ({', '.join(named)})"]
         for verdict in (Verdict.SAME, Verdict.SKIP, Verdict.CHANGED, Verdict.NOT_READ):
@@ -199,7 +194,7 @@ def _decide(
         )
     change, words, verdict = decide(row, user, api_version=api_version)
     step = unless_read_only(Step(row, verdict, words, change, now_seen), read_only)
-    if step.verdict is Verdict.SEND and change is not None and change.action == Action.ADD:
+    if step.verdict is Verdict.SEND and change is not None and kind_of(change).held_until_checked:
         earlier = log.unknown_add(row.hub_id, row.project_id, row.email)
         if earlier is not None:
             return Step(

@@ -7,13 +7,14 @@ revert already put back is not sent again (:func:`put_back_already`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from hubtui.core.access import person_key
-from hubtui.core.batches.hubs import reverts_of_hub
+from hubtui.core.batches.hubs import undo_by_hub_role, undo_by_invitation, undo_by_removal
 from hubtui.core.batches.wanted import Intent, Seen, Wanted
-from hubtui.core.changes.log import HUB_CHANGES, Action, Change, ChangeLog, Outcome, changes_logged
+from hubtui.core.changes.kinds import Undo, kind_of
+from hubtui.core.changes.log import Change, ChangeLog, Outcome, changes_logged
 
 
 def batches_in(log: ChangeLog) -> dict[str, list[Change]]:
@@ -43,46 +44,54 @@ def revert_of(changes: Iterable[Change]) -> tuple[list[Wanted], list[Change]]:
     wanted: list[Wanted] = []
     cannot: list[Change] = []
     for change in changes:
-        if change.outcome == Outcome.FAILED:
-            continue
-        if change.action in HUB_CHANGES:
-            rows = reverts_of_hub(change)
-            wanted.extend(rows)
-            if not rows:
-                cannot.append(change)
-            continue
-        if change.action == Action.RESEND:
-            continue  # an email sent again: nothing to put back
-        if change.action == Action.ADD:
+        undo = kind_of(change).undo
+        if change.outcome == Outcome.FAILED or undo is Undo.NOTHING:
+            continue  # it took no effect, or changed nothing that could be undone
+        rows = _UNDOING[undo](change)
+        wanted.extend(rows)
+        if not rows:
             cannot.append(change)
-            continue
-        if change.before is None or not change.email:
-            cannot.append(change)
-            continue
-        role = str(change.before.get("Role", "")) or None
-        reviewer = change.before.get("IsReviewer")
-        after = change.after
-        wanted.append(
-            Wanted(
-                hub_id=change.hub_id,
-                hub_name=change.hub_name,
-                project_id=change.project_id,
-                project_name=change.project_name,
-                email=change.email,
-                intent=Intent.SET,
-                role=role,
-                reviewer=None if reviewer is None else bool(reviewer),
-                seen=Seen(
-                    True,
-                    False,
-                    str(after.get("Role")),
-                    bool(after.get("IsReviewer")),
-                )
-                if change.outcome == Outcome.DONE
-                else None,
-            )
-        )
     return wanted, cannot
+
+
+def _project_role_back(change: Change) -> list[Wanted]:
+    """An update put back: its before-values, while the person still holds the after-values."""
+    if change.before is None or not change.email:
+        return []
+    role = str(change.before.get("Role", "")) or None
+    reviewer = change.before.get("IsReviewer")
+    after = change.after
+    return [
+        Wanted(
+            hub_id=change.hub_id,
+            hub_name=change.hub_name,
+            project_id=change.project_id,
+            project_name=change.project_name,
+            email=change.email,
+            intent=Intent.SET,
+            role=role,
+            reviewer=None if reviewer is None else bool(reviewer),
+            seen=Seen(
+                True,
+                False,
+                str(after.get("Role")),
+                bool(after.get("IsReviewer")),
+            )
+            if change.outcome == Outcome.DONE
+            else None,
+        )
+    ]
+
+
+#: How each way of putting a change back (its kind's :attr:`~hubtui.core.changes.kinds.Kind.undo`)
+#: becomes the rows that do it; none: it cannot be put back, and is said.
+_UNDOING: dict[Undo, Callable[[Change], list[Wanted]]] = {
+    Undo.NEVER: lambda change: [],
+    Undo.ROLE: _project_role_back,
+    Undo.HUB_ROLE: undo_by_hub_role,
+    Undo.REMOVAL: undo_by_removal,
+    Undo.INVITATION: undo_by_invitation,
+}
 
 
 @dataclass

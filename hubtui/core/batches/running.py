@@ -19,14 +19,13 @@ from typing import TYPE_CHECKING
 
 from hubtui.api import HubError
 from hubtui.api.errors import ApiStatusError
-from hubtui.core.access import find_person, person_key
-from hubtui.core.batches.hubs import read_hub_users, send_phase, settle_hub
+from hubtui.core.access import person_key
+from hubtui.core.batches.hubs import read_hub_users
 from hubtui.core.batches.projects import new_batch_id, read_lists
 from hubtui.core.batches.wanted import Step, Verdict, Wanted
+from hubtui.core.changes.kinds import kind_of
 from hubtui.core.changes.log import (
-    HUB_CHANGES,
     NOT_SENT_WORDS,
-    Action,
     Change,
     ChangeLog,
     ChangeLogError,
@@ -103,7 +102,7 @@ class Batch:
         for position in positions:
             change = self.steps[position].change
             assert change is not None
-            phases.setdefault(send_phase(change), []).append(position)
+            phases.setdefault(kind_of(change).phase, []).append(position)
 
         def end(position: int, result: Result) -> None:
             self.results[position] = result
@@ -116,7 +115,7 @@ class Batch:
             change = replace(step.change, batch=self.id, reverts=self.reverts, time=now())
             begun = len(log.changes)
             refused = not_invited.get((change.hub_id, person_key(change.email)))
-            if refused is not None and change.action not in HUB_CHANGES:
+            if refused is not None and not kind_of(change).of_hub:
                 end(position, Result(step, Ended.NOT_SENT, refused))
                 return
             try:
@@ -159,7 +158,7 @@ class Batch:
             for position in positions:
                 result = self.results.get(position)
                 change = self.steps[position].change
-                if change is None or change.action != Action.HUB_INVITE:
+                if change is None or not kind_of(change).others_wait_on_it:
                     continue
                 if result is None or result.ended is not Ended.DONE:
                     how = "not sent" if result is None else result.ended.value
@@ -207,34 +206,16 @@ class Batch:
         for position, result in unknown.items():
             wanted = result.step.wanted
             change = result.change
-            if wanted.of_hub:
-                answer = hub_users[wanted.hub_id]
-                if isinstance(answer, HubError) or change is None:
-                    continue
-                hub_checked = settle_hub(log, change, answer)
-                if hub_checked is None:
-                    continue
-                ended = Ended.DONE if hub_checked.outcome == Outcome.DONE else Ended.FAILED
-                self.results[position] = Result(result.step, ended, hub_checked.detail, hub_checked)
-                settled.append(position)
+            listed = (
+                hub_users[wanted.hub_id]
+                if wanted.of_hub
+                else lists[wanted.hub_id, wanted.project_id]
+            )
+            if isinstance(listed, HubError) or change is None:
                 continue
-            users = lists[wanted.hub_id, wanted.project_id]
-            if isinstance(users, HubError) or change is None:
-                continue
-            user = find_person(users, wanted.email)
-            if change.action == Action.ADD:
-                found = user is not None and user.is_direct_member is True
-                checked = log.settle_add(change, found)
-            else:
-                shown = (
-                    None if user is None else {"Role": user.role, "IsReviewer": user.is_reviewer}
-                )
-                if shown == change.after:
-                    checked = log.settle_update(change, True)
-                elif shown == change.before:
-                    checked = log.settle_update(change, False)
-                else:
-                    continue  # neither: it stays unknown, and says so
+            checked = kind_of(change).settle(log, change, listed)
+            if checked is None:
+                continue  # neither before nor after shows: it stays unknown, and says so
             ended = Ended.DONE if checked.outcome == Outcome.DONE else Ended.FAILED
             self.results[position] = Result(result.step, ended, checked.detail, checked)
             settled.append(position)

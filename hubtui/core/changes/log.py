@@ -20,13 +20,22 @@ import os
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
-from datetime import UTC, datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hubtui.api import InvalidResponseError
 from hubtui.core.access import person_key
+from hubtui.core.changes.actions import DONE as DONE
+from hubtui.core.changes.actions import FAILED as FAILED
+from hubtui.core.changes.actions import NOT_SENT_WORDS as NOT_SENT_WORDS
+from hubtui.core.changes.actions import PENDING as PENDING
+from hubtui.core.changes.actions import UNKNOWN as UNKNOWN
+from hubtui.core.changes.actions import Action as Action
+from hubtui.core.changes.actions import Checked as Checked
+from hubtui.core.changes.actions import Outcome as Outcome
+from hubtui.core.changes.clock import now as now
+from hubtui.core.changes.clock import stamp as stamp
+from hubtui.core.changes.kinds import kind_of
 from hubtui.core.files import open_private, open_reading
 
 if TYPE_CHECKING:
@@ -34,51 +43,6 @@ if TYPE_CHECKING:
 
     #: The team's change lines of this server: of a hub, a project and an action when given.
     TeamLines = Callable[[str | None, str | None, str | None], list[str]]
-
-
-class Outcome(StrEnum):
-    """How a change ended, as its log line says."""
-
-    PENDING = "pending"
-    """Its request has left (or is about to); no answer yet."""
-    DONE = "done"
-    FAILED = "failed"
-    """Refused: it did not take effect."""
-    UNKNOWN = "unknown"
-    """It may or may not have taken effect (no answer, a gateway's 502/504, a hang-up)."""
-
-
-class Action(StrEnum):
-    """What a change does."""
-
-    ADD = "add"
-    """Add a direct member (or make a limited reader one)."""
-    UPDATE = "update"
-    """Set a direct member's role and reviewer flag."""
-    RESEND = "resend invitation"
-    """Send a hub user's invitation again (of the hub: no project)."""
-    HUB_ROLE = "hub role"
-    """Set a hub user's hub role (Guest or Admin)."""
-    HUB_REMOVE = "remove from hub"
-    """Remove a person from the hub, and so from every project of it."""
-    HUB_INVITE = "invite to hub"
-    """Invite a person to the hub (they get an email)."""
-
-
-#: The changes of a hub's users (no project) that a batch decides and a revert puts back.
-HUB_CHANGES = (Action.HUB_ROLE, Action.HUB_REMOVE, Action.HUB_INVITE)
-
-
-class Checked(StrEnum):
-    """What reading the list back found, for an add whose outcome was unknown."""
-
-    FOUND = "found"
-    NOT_FOUND = "not found"
-
-
-PENDING, DONE, FAILED, UNKNOWN = Outcome.PENDING, Outcome.DONE, Outcome.FAILED, Outcome.UNKNOWN
-#: The detail of a change stopped after its pending line and before its request left.
-NOT_SENT_WORDS = "Stopped before it was sent: nothing was sent."
 
 
 @dataclass(frozen=True)
@@ -129,36 +93,18 @@ class Change:
 
     @property
     def summary(self) -> str:
-        """``Role: Reader → Editor`` style, one line."""
-        if self.action == Action.HUB_REMOVE:
-            role = None if self.before is None else self.before.get("Role")
-            return f"removed from the hub (was {role})"
-        if self.action == Action.HUB_INVITE:
-            return f"invited to the hub as {self.after.get('Role')}"
-        parts = []
-        for field, value in self.after.items():
-            old = None if self.before is None else self.before.get(field)
-            if self.before is None:
-                parts.append(f"{field}: {_word(value)}")
-            elif old != value:
-                parts.append(f"{field}: {_word(old)} → {_word(value)}")
-        return ", ".join(parts) or "no change"
+        """``Role: Reader → Editor`` style, one line (in its kind's words)."""
+        return kind_of(self).summary(self)
 
     def is_unknown_add(self, hub_id: str, project_id: str, email: str | None = None) -> bool:
         """An add to this project (of this email) that may have reached the server, unchecked."""
         return (
-            self.action == Action.ADD
+            kind_of(self).held_until_checked
             and self.outcome == UNKNOWN
             and self.checked is None
             and (self.hub_id, self.project_id) == (hub_id, project_id)
             and (email is None or person_key(self.email) == person_key(email))
         )
-
-
-def _word(value: object) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 class ChangeLogError(Exception):
@@ -590,7 +536,7 @@ def _unknown_adds_in(
     found = {} if found is None else found
     for line in lines:
         change = parse_line(line)
-        if change is None or change.action != Action.ADD:
+        if change is None or not kind_of(change).held_until_checked:
             continue
         if seen is not None:
             seen.add(change.id)
@@ -712,12 +658,3 @@ def change_outcome(error: HubError) -> Outcome:
     if isinstance(error, InvalidResponseError) and error.applied:
         return DONE
     return UNKNOWN if error.may_have_applied else FAILED
-
-
-def now() -> str:
-    return stamp(datetime.now(UTC))
-
-
-def stamp(moment: datetime) -> str:
-    """A moment as the logs and the store write it: ``2026-11-24T14:02:00Z``."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

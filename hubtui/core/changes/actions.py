@@ -1,0 +1,58 @@
+"""What a change does and how it ended, in words the log writes: a leaf every part of core may
+import (the kinds, the log, the store, what is shown)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = [
+    "DONE",
+    "FAILED",
+    "NOT_SENT_WORDS",
+    "PENDING",
+    "UNKNOWN",
+    "Action",
+    "Checked",
+    "Outcome",
+]
+
+
+class Outcome(StrEnum):
+    """How a change ended, as its log line says."""
+
+    PENDING = "pending"
+    """Its request has left (or is about to); no answer yet."""
+    DONE = "done"
+    FAILED = "failed"
+    """Refused: it did not take effect."""
+    UNKNOWN = "unknown"
+    """It may or may not have taken effect (no answer, a gateway's 502/504, a hang-up)."""
+
+
+class Action(StrEnum):
+    """What a change does."""
+
+    ADD = "add"
+    """Add a direct member (or make a limited reader one)."""
+    UPDATE = "update"
+    """Set a direct member's role and reviewer flag."""
+    RESEND = "resend invitation"
+    """Send a hub user's invitation again (of the hub: no project)."""
+    HUB_ROLE = "hub role"
+    """Set a hub user's hub role (Guest or Admin)."""
+    HUB_REMOVE = "remove from hub"
+    """Remove a person from the hub, and so from every project of it."""
+    HUB_INVITE = "invite to hub"
+    """Invite a person to the hub (they get an email)."""
+
+
+class Checked(StrEnum):
+    """What reading the list back found, for an add whose outcome was unknown."""
+
+    FOUND = "found"
+    NOT_FOUND = "not found"
+
+
+PENDING, DONE, FAILED, UNKNOWN = Outcome.PENDING, Outcome.DONE, Outcome.FAILED, Outcome.UNKNOWN
+#: The detail of a change stopped after its pending line and before its request left.
+NOT_SENT_WORDS = "Stopped before it was sent: nothing was sent."

@@ -1,0 +1,16 @@
+"""The time as the change log, the store and the history write it: a leaf."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+__all__ = ["now", "stamp"]
+
+
+def now() -> str:
+    return stamp(datetime.now(UTC))
+
+
+def stamp(moment: datetime) -> str:
+    """A moment as the logs and the store write it: ``2026-11-24T14:02:00Z``."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
