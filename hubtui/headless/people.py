@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from hubtui.api import HubError
 from hubtui.core.access import person_key
-from hubtui.core.changes.log import ChangeLogError, Outcome, stamp
-from hubtui.core.changes.sending import ChangedSinceRead, plan, send_change
+from hubtui.core.changes.log import Outcome, stamp
 from hubtui.core.connect import DEMO_BASE_URL, client_of
 from hubtui.core.offline import OFFLINE_TOKEN, StoredAnswers
 from hubtui.core.people import (
@@ -25,9 +24,9 @@ from hubtui.core.people import (
     not_offered,
     pending_invitations,
     read_hub_people,
-    resend_change,
     utc_moment,
 )
+from hubtui.core.people.resending import ReadOnly, Resent, prepare_resend
 from hubtui.core.presenting import DATE_UNKNOWN, Column, seen_stamp, seen_words, when_both
 from hubtui.core.store import StoreError
 from hubtui.core.workspace import NoSnapshots
@@ -272,11 +271,10 @@ async def _access_at(args: argparse.Namespace, workspace: Workspace) -> int:
 
 
 async def _resend(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
-    """resend-invite: each pending invitation named (or every one) sent again, the one way."""
+    """resend-invite: each pending invitation named (or every one) sent again, by the one use
+    case (:mod:`hubtui.core.people.resending`); this asks and says what came back."""
     from hubtui.headless.changes import _confirm, read_only_words
 
-    if workspace.read_only and not args.dry_run:
-        raise Stop(NOT_SENT, read_only_words(args))
     hub = await resolve_hub(client, args.hub)
     try:
         users = list(await client.list_hub_users(hub.id))
@@ -297,42 +295,45 @@ async def _resend(args: argparse.Namespace, client: HubClient, workspace: Worksp
                 )
     else:
         chosen = pending
-    if not chosen:
+    try:
+        resending = prepare_resend(hub, chosen, read_only=workspace.read_only, dry_run=args.dry_run)
+    except ReadOnly:
+        raise Stop(NOT_SENT, read_only_words(args)) from None
+    if not resending.changes:
         print(f"hubtui: no invitation to send again in hub {inert(hub.name)}.", file=sys.stderr)
         return NOTHING
-    changes = [resend_change(hub, person) for person in chosen]
-    for change in changes:
+    for change in resending.changes:
         print(f"resend the invitation of {inert(change.email or change.user_id)}")
-        if args.dry_run:
-            request = await plan(client, change)
+    if args.dry_run:
+        for request in await resending.plans(client):
             body = "" if request.body is None else json.dumps(request.body)
             print(f"Would send: {request.method} {inert(request.url, limit=None)}\n{body}")
-    if args.dry_run:
         print("(dry run: nothing was sent)", file=sys.stderr)
         return OK
     if not args.yes:
         if not sys.stdin.isatty():
             raise Stop(NOT_SENT, "not asking without a terminal: add --yes to send them.")
-        count = len(changes)
+        count = len(resending.changes)
         question = f"Send {count} invitation{'s' if count != 1 else ''} again? [y/N] "
         if not await _confirm(question):
             print("Nothing was sent.", file=sys.stderr)
             return NOT_SENT
     worst = OK
-    for change in changes:
-        who = inert(change.email or change.user_id)
-        try:
-            sent = await send_change(client, workspace.change_log, change)
-        except (ChangeLogError, ChangedSinceRead) as error:
-            print(f"{who}: {inert(str(error), limit=None)}", file=sys.stderr)
+
+    def say(result: Resent) -> None:
+        nonlocal worst
+        who = inert(result.person.email or result.person.person.id)
+        if result.outcome is None:
+            print(f"{who}: {inert(result.why, limit=None)}", file=sys.stderr)
             worst = max(worst, NOT_SENT)
-            continue
-        if sent.outcome == Outcome.DONE:
+        elif result.done:
             print(f"{who}: invitation sent again.", file=sys.stderr)
-        elif sent.outcome == Outcome.FAILED:
-            print(f"{who}: refused: {inert(str(sent.error), limit=300)}", file=sys.stderr)
+        elif result.outcome == Outcome.FAILED:
+            print(f"{who}: refused: {inert(result.why, limit=300)}", file=sys.stderr)
             worst = max(worst, REFUSED)
         else:
-            print(f"{who}: outcome unknown: {inert(str(sent.error), limit=300)}", file=sys.stderr)
+            print(f"{who}: outcome unknown: {inert(result.why, limit=300)}", file=sys.stderr)
             worst = max(worst, UNKNOWN_OUTCOME)
+
+    await resending.send(client, workspace.change_log, on_each=say)
     return worst

@@ -32,6 +32,8 @@ class Front:
     rewrite: dict[Key, Rewrite] = field(default_factory=dict)
     seen: list[Key] = field(default_factory=list)
     asked: list[Key] = field(default_factory=list)
+    bodies: list[tuple[str, str, Any]] = field(default_factory=list)
+    """Each request but the reads, with its JSON body (None: none)."""
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -41,6 +43,19 @@ class Front:
         self.asked.append(key)
         if scope["method"] != "GET":
             self.seen.append(key)
+            chunks = []
+            while True:
+                message = await receive()
+                chunks.append(message.get("body", b""))
+                if not message.get("more_body"):
+                    break
+            raw = b"".join(chunks)
+            self.bodies.append((*key, json.loads(raw) if raw else None))
+
+            async def replay() -> dict[str, Any]:
+                return {"type": "http.request", "body": raw, "more_body": False}
+
+            receive = replay
         act = self.before.get(key)
         if act is not None and not act():
             del self.before[key]

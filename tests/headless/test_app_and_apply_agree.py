@@ -137,3 +137,31 @@ def test_the_app_and_apply_send_the_same_requests_and_end_the_same_way(
     assert app_outcomes == apply_outcomes
     assert app_outcomes == {CHLOE: "done", DIEGO: "failed", ADDED[0]: "done", ADDED[1]: "done"}
     assert status != 0  # a failed row: apply says so
+
+
+def test_the_app_s_i_and_resend_invite_send_the_same_requests_and_end_the_same_way(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One use case sends invitations again (core/people/resending.py): the app's ``i`` on the
+    hub's people, everyone marked, and ``hubtui resend-invite HUB --yes``."""
+    from tests.harness.fronts import Front
+
+    fronts = [Front(create_app(DemoStore(), Faults())) for _ in range(2)]
+
+    async def from_the_app() -> list[str]:
+        async with running(size=(120, 40), server=fronts[0]) as pilot:
+            await press(pilot, "enter", "P")
+            await settle(pilot)
+            await press(pilot, "asterisk", "i", "y")
+            await settle(pilot)
+            log = pilot.app.workspace.change_log  # type: ignore[attr-defined]
+            return [f"{c.email} {c.outcome}" for c in log.changes]
+
+    app_outcomes = asyncio.run(from_the_app())
+    with serving(fronts[1]) as url:
+        status, _, err = run(capsys, "--base-url", url, "resend-invite", "acme-build", "--yes")
+    assert status == 0, err
+    assert fronts[0].bodies == fronts[1].bodies
+    assert [body for _, _, body in fronts[0].bodies] == [{"Role": "Guest", "ResendHubInvite": True}]
+    assert app_outcomes == ["hamid.karimi@northwind-eng.com done"]
+    assert "hamid.karimi@northwind-eng.com: invitation sent again." in err

@@ -13,19 +13,17 @@ from textual.content import Content
 
 from hubtui.api import HubError
 from hubtui.core.batches import ChangeSet
-from hubtui.core.changes.log import ChangeLogError, Outcome, now
-from hubtui.core.changes.sending import ChangedSinceRead, send_change
+from hubtui.core.changes.log import now
 from hubtui.core.people import (
     Decision,
     Review,
     ReviewRow,
     offboarding,
     offboarding_reviews,
-    pending_invitations,
-    resend_change,
     row_of,
     rows_of,
 )
+from hubtui.core.people.resending import ReadOnly, Resending, prepare_resend
 from hubtui.core.presenting import seen_words
 from hubtui.text import inert
 from hubtui.tui.present import amount
@@ -131,13 +129,18 @@ class Reviewing:
 
     def action_resend(self) -> None:
         """Ask, then send the invitation again to the marked (or highlighted) people whose
-        invitation is not accepted."""
+        invitation is not accepted (:mod:`hubtui.core.people.resending`, the one use case)."""
         from hubtui.tui.screens.confirm import ConfirmScreen
 
         chosen: list[HubPerson] = self.table.marked_records() or [
             p for p in [self.table.highlighted_record] if p is not None
         ]
-        pending = pending_invitations(chosen)
+        try:
+            resending = prepare_resend(self.hub, chosen, read_only=self.session.read_only)
+        except ReadOnly as refused:
+            self.notify(f"Nothing was sent: {refused}", severity="warning", markup=False)
+            return
+        pending = resending.people
         if not pending:
             self.notify(
                 "Nobody chosen has an invitation waiting: i sends it again only to people "
@@ -155,32 +158,30 @@ class Reviewing:
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self._resend(pending)
+                self._resend(resending)
 
         self.app.push_screen(ConfirmScreen(question, enter_says_yes=False), answered)
 
     @work(exclusive=True, group="resend", exit_on_error=False)
-    async def _resend(self, people: list[HubPerson]) -> None:
+    async def _resend(self, resending: Resending) -> None:
         session = self.session
-        done, not_sent = 0, []
         try:
             client = await session.client()
         except HubError as error:
             self.notify(f"Nothing was sent: {inert(str(error))}", severity="error", markup=False)
             return
-        for person in people:
-            try:
-                sent = await send_change(
-                    client, session.change_log, resend_change(self.hub, person)
-                )
-            except (ChangeLogError, ChangedSinceRead) as error:
-                not_sent.append(f"{inert(person.email)}: {inert(str(error), limit=200)}")
-                continue
-            if sent.outcome == Outcome.DONE:
-                done += 1
-            else:
-                why = inert(str(sent.error), limit=200)
-                not_sent.append(f"{inert(person.email)}: {sent.outcome} ({why})")
+        results = await resending.send(client, session.change_log)
+        done = sum(1 for r in results if r.done)
+        not_sent = [
+            f"{inert(r.person.email)}: "
+            + (
+                inert(r.why, limit=200)
+                if r.outcome is None
+                else f"{r.outcome} ({inert(r.why, limit=200)})"
+            )
+            for r in results
+            if not r.done
+        ]
         words = f"{amount(done, 'invitation')} sent again."
         if not_sent:
             words += " Not sent: " + "; ".join(not_sent)

@@ -1,0 +1,93 @@
+"""Sending the hub's invitation again: one use case for the app's ``i`` on the hub's people and
+``hubtui resend-invite``.
+
+It takes the people chosen, keeps those whose invitation waits, and sends each again the one way
+(:func:`~hubtui.core.changes.sending.send_change`: their account read again just before, and
+nothing sent to a person who accepted it since, or whose account has another address now). The
+front ends ask first and say what came back; the rules are here, once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hubtui.core.changes.kinds import ChangedSinceRead
+from hubtui.core.changes.log import ChangeLogError, Outcome
+from hubtui.core.changes.sending import plan, send_change
+from hubtui.core.people.hub import pending_invitations, resend_change
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from hubtui.api import ChangeRequest, Hub, HubClient
+    from hubtui.core.changes.log import Change, ChangeLog
+    from hubtui.core.people.hub import HubPerson
+
+__all__ = ["ReadOnly", "Resending", "Resent", "prepare_resend"]
+
+
+class ReadOnly(Exception):
+    """Read-only (or offline): no invitation is sent again."""
+
+
+@dataclass(frozen=True)
+class Resent:
+    """How one person's invitation ended: ``outcome`` None when nothing was sent (``why``)."""
+
+    person: HubPerson
+    outcome: Outcome | None
+    why: str = ""
+
+    @property
+    def done(self) -> bool:
+        return self.outcome == Outcome.DONE
+
+
+@dataclass(frozen=True)
+class Resending:
+    """The invitations to send again, prepared: each person whose invitation waits, with the
+    change that sends it. Nothing is sent until :meth:`send`."""
+
+    hub: Hub
+    changes: list[Change]
+    people: list[HubPerson]
+
+    async def plans(self, client: HubClient) -> list[ChangeRequest]:
+        """Exactly the requests :meth:`send` would send (a dry run prints them)."""
+        return [await plan(client, change) for change in self.changes]
+
+    async def send(
+        self,
+        client: HubClient,
+        log: ChangeLog,
+        *,
+        on_each: Callable[[Resent], None] | None = None,
+    ) -> list[Resent]:
+        """Send each again, one after another (each gets an email; never retried), and say
+        how each ended (``on_each`` as it comes)."""
+        results: list[Resent] = []
+        for person, change in zip(self.people, self.changes, strict=True):
+            try:
+                sent = await send_change(client, log, change)
+            except (ChangeLogError, ChangedSinceRead) as error:
+                result = Resent(person, None, str(error))
+            else:
+                why = "" if sent.outcome == Outcome.DONE else str(sent.error)
+                result = Resent(person, sent.outcome, why)
+            results.append(result)
+            if on_each is not None:
+                on_each(result)
+        return results
+
+
+def prepare_resend(
+    hub: Hub, people: Iterable[HubPerson], *, read_only: bool, dry_run: bool = False
+) -> Resending:
+    """The invitations of ``people`` that still wait (an accepted one, or a person who is no
+    hub user, left out), ready to send. Read-only refuses here, once, before anyone is asked
+    (:class:`ReadOnly`), unless it is only a dry run."""
+    if read_only and not dry_run:
+        raise ReadOnly("read-only: no invitation is sent again.")
+    waiting = pending_invitations(people)
+    return Resending(hub, [resend_change(hub, person) for person in waiting], waiting)
