@@ -43,13 +43,13 @@ class Front:
         self.asked.append(key)
         if scope["method"] != "GET":
             self.seen.append(key)
-            chunks = []
+            parts: list[bytes] = []
             while True:
                 message = await receive()
-                chunks.append(message.get("body", b""))
+                parts.append(message.get("body", b""))
                 if not message.get("more_body"):
                     break
-            raw = b"".join(chunks)
+            raw = b"".join(parts)
             self.bodies.append((*key, json.loads(raw) if raw else None))
 
             async def replay() -> dict[str, Any]:
