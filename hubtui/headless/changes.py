@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING
 
 from hubtui.api.exchanges import as_curl
 from hubtui.core.access import find_person
-from hubtui.core.batches import Intent, Verdict, Wanted, decide, on_its_own
-from hubtui.core.changes.kinds import Undo, kind_of
+from hubtui.core.batches import Intent, Wanted
+from hubtui.core.batches.single import ReadOnly, one_change
 from hubtui.core.changes.log import (
     ChangeLog,
     ChangeLogError,
     Outcome,
 )
-from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown, plan, send_change
+from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown
 from hubtui.core.emails import email_problem
 from hubtui.text import command_line, inert
 
@@ -107,9 +107,8 @@ def _check_unknown_adds(
 
 
 async def change_command(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
-    """add-user and set-role: the same reads and refusals whether sent or a dry run."""
-    if workspace.read_only:
-        raise Stop(NOT_SENT, read_only_words(args))
+    """add-user and set-role: the same reads and refusals whether sent or a dry run (the one
+    use case, :mod:`hubtui.core.batches.single`, decides and sends; this asks and says)."""
     adding = args.command == "add-user"
     email = args.email
     if adding:
@@ -119,10 +118,24 @@ async def change_command(args: argparse.Namespace, client: HubClient, workspace:
     hub = await resolve_hub(client, args.hub)
     users = await client.list_project_users(hub.id, args.project)
 
+    user = find_person(users, email)
+    wish = Wanted(
+        hub.id,
+        hub.name,
+        str(args.project),
+        None,
+        email,
+        Intent.ADD if adding else Intent.SET,
+        role=args.role,
+        reviewer=args.reviewer,
+    )
+    try:  # read-only refuses before anything is settled, asked or sent
+        one = one_change(wish, user, api_version=client.api_version, read_only=workspace.read_only)
+    except ReadOnly:
+        raise Stop(NOT_SENT, read_only_words(args)) from None
     log = workspace.change_log
     sends = not (args.dry_run or args.curl)
     _check_unknown_adds(log, hub.id, str(args.project), users, dry_run=not sends)
-    user = find_person(users, email)
     where = f"project {inert(args.project)} of hub {inert(hub.name)}"
     if adding and user is not None and user.is_direct_member:
         raise Stop(
@@ -144,31 +157,21 @@ async def change_command(args: argparse.Namespace, client: HubClient, workspace:
             "direct member.",
             file=sys.stderr,
         )
-    wish = Wanted(
-        hub.id,
-        hub.name,
-        str(args.project),
-        None,
-        email,
-        Intent.ADD if adding else Intent.SET,
-        role=args.role,
-        reviewer=args.reviewer,
-    )
-    change, words, verdict = decide(wish, user, api_version=client.api_version)
-    if verdict is Verdict.SAME:
+    if one.so_already:
         print("Nothing to change, so nothing was sent.", file=sys.stderr)
         return OK
+    change = one.change
     if change is None:
-        raise Stop(NOT_SENT, f"{inert(email)} in {where}: {inert(words)}. Nothing was sent.")
+        raise Stop(NOT_SENT, f"{inert(email)} in {where}: {inert(one.words)}. Nothing was sent.")
     # The preview is the answer (stdout), but for --curl, whose answer is the command alone.
     preview = sys.stderr if args.curl else sys.stdout
     print(f"{change.action} {inert(email)} in {where}: {inert(change.summary)}", file=preview)
     if args.curl:
-        print(as_curl(client.planned_exchange(await plan(client, change))))
+        print(as_curl(client.planned_exchange(await one.plan(client))))
         print("(nothing was sent)", file=sys.stderr)
         return OK
     if args.dry_run:
-        request = await plan(client, change)
+        request = await one.plan(client)
         print(  # the dry run's answer: exactly the request, on stdout
             f"Would send: {request.method} {inert(request.url, limit=None)}\n"
             f"{inert(json.dumps(request.body, ensure_ascii=False), limit=None)}"
@@ -181,9 +184,8 @@ async def change_command(args: argparse.Namespace, client: HubClient, workspace:
         if not await _confirm("Send this change? [y/N] "):
             print("Nothing was sent.", file=sys.stderr)
             return NOT_SENT
-    change = on_its_own(change)
     try:
-        sent = await send_change(client, log, change)
+        sent = await one.send(client, log)
     except (ChangeLogError, EarlierAddUnknown, ChangedSinceRead) as error:
         raise Stop(NOT_SENT, f"{inert(str(error), limit=None)} Nothing was sent.") from None
     if sent.error is not None:
@@ -191,8 +193,8 @@ async def change_command(args: argparse.Namespace, client: HubClient, workspace:
     if sent.outcome == Outcome.DONE:
         if sent.user is not None:
             print(f"Done: {inert(email)} is {inert(sent.user.role)}.", file=sys.stderr)
-        if kind_of(change).undo is not Undo.NEVER:  # an add: nobody leaves a project by the API
-            print(f"({command_line('revert', change.batch)} puts it back)", file=sys.stderr)
+        if one.revertible:  # an add is not: nobody leaves a project through the API
+            print(f"({command_line('revert', sent.change.batch)} puts it back)", file=sys.stderr)
         return OK
     return REFUSED if sent.outcome == Outcome.FAILED else UNKNOWN_OUTCOME
 

@@ -27,9 +27,10 @@ from textual.worker import Worker
 
 from hubtui.api.errors import HubError
 from hubtui.core.access import ROLES, find_person
-from hubtui.core.batches import Intent, Wanted, decide, on_its_own
+from hubtui.core.batches import Intent, Wanted
+from hubtui.core.batches.single import ReadOnly, one_change
 from hubtui.core.changes.log import ChangeLogError, Outcome
-from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown, Sent, send_change
+from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown, Sent
 from hubtui.core.emails import email_problem
 from hubtui.text import inert
 from hubtui.tui.glyphs import WARNING
@@ -306,9 +307,13 @@ class UserFormScreen(ModalScreen[FormResult | None], RecoveringScreen[FormResult
             role=role,
             reviewer=reviewer,  # the form shows its value: it is always said
         )
-        planned, words, _ = decide(wish, self.user, api_version=self.api_version)
-        if planned is None:
-            self._enter(State.EDITING, f"Nothing was sent: {words}.", tone="warning")
+        try:
+            one = one_change(wish, self.user, api_version=self.api_version, read_only=app.read_only)
+        except ReadOnly as refused:
+            self._enter(State.EDITING, f"Nothing was sent: {refused}", tone="warning")
+            return
+        if one.change is None:
+            self._enter(State.EDITING, f"Nothing was sent: {one.words}.", tone="warning")
             return
         try:
             client = await app.client()
@@ -318,11 +323,8 @@ class UserFormScreen(ModalScreen[FormResult | None], RecoveringScreen[FormResult
             )
             return
         try:
-            sent = await send_change(
-                client,
-                app.change_log,
-                on_its_own(planned),
-                stopped="Stopped waiting before the answer came.",
+            sent = await one.send(
+                client, app.change_log, stopped="Stopped waiting before the answer came."
             )
         except EarlierAddUnknown:
             self._enter(
