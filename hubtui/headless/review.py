@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import LIMITED_CELL, person_key
-from hubtui.core.batches import Ended, Evidence, Intent, Seen, Verdict, Wanted
+from hubtui.core.batches import Ended, Intent, Seen, Verdict, Wanted
 from hubtui.core.batches.applying import keep_reviews
 from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
 from hubtui.core.changes.log import now
@@ -35,6 +35,17 @@ from hubtui.core.people import (
     offboarding,
     offboarding_reviews,
     outcome_of,
+)
+from hubtui.core.people.decisions import (
+    DECISION_COLUMNS,
+    EVIDENCE_COLUMNS,
+    NEVER,
+    access_given,
+    account_of_row,
+    conflicts,
+    evidence_in_file,
+    invitation_cell,
+    strongest,
 )
 from hubtui.core.presenting import Column, seen_words
 from hubtui.core.store import StoreError
@@ -64,85 +75,6 @@ if TYPE_CHECKING:
     from hubtui.core.people import HubPerson
     from hubtui.core.workspace import Workspace
     from hubtui.headless.batch import Row
-
-#: The decisions file's own columns, after the users export's and what needs a look.
-DECISION_COLUMNS = ("decision", "reason")
-#: What a decision is made on, beside each project's role: read again by ``apply``, and a row
-#: whose evidence no longer holds is refused, naming what changed.
-EVIDENCE_COLUMNS = ("hub role", "invitation", "last seen (UTC)")
-#: The last-seen cell of a person who never signed in ("": not read).
-NEVER = "never"
-_INVITATION = {"accepted": True, "not accepted": False}
-
-
-def invitation_cell(person: HubPerson) -> str:
-    """Whether they accepted the hub's invitation, for the file ("": not read, not sent)."""
-    activated = None if person.hub_user is None else person.hub_user.is_activated
-    if activated is None:
-        return ""
-    return "accepted" if activated else "not accepted"
-
-
-def evidence_of(rows: Sequence[FileRow]) -> Evidence:
-    """What a person's decision was made on, from their rows of the file (a column absent or
-    empty: not known, not held against them)."""
-    first = rows[0].cells
-    role = first.get("hub role") or None
-    seen = first.get("last seen (utc)")
-    projects = tuple(
-        (row.project, access) for row in rows if row.project and (access := _access_given(row))
-    )
-    return Evidence(
-        hub_role=role,
-        activated=_INVITATION.get(first.get("invitation", "").strip().casefold()),
-        last_seen=None if not seen else "" if seen.strip().casefold() == NEVER else seen.strip(),
-        projects=projects,
-    )
-
-
-def _access_given(row: FileRow) -> str:
-    """A row's access in its project as the file says it, read as the batch file reads it:
-    ``LIMITED``, the role, or ``""`` where the row gives neither."""
-    return LIMITED_CELL if row.intent is Intent.LIMITED else row.role or ""
-
-
-def _account(row: FileRow) -> tuple[str, str, str]:
-    """Whose row it is: the hub, the address and the account's Id as the file gives them."""
-    return (row.hub, person_key(row.email), row.cells.get("id", "").strip())
-
-
-def conflicts(given: Sequence[FileRow], decisions: dict[int, Decision]) -> dict[int, str]:
-    """The rows of each person whose decisions disagree (a removal beside any other decision,
-    or one membership decided twice, differently), each with the words naming both lines:
-    nothing of that person's is sent until the file agrees with itself."""
-    people: dict[tuple[str, str, str], list[int]] = {}
-    for index in decisions:
-        people.setdefault(_account(given[index]), []).append(index)
-    refused: dict[int, str] = {}
-    for indexes in people.values():
-        clash: tuple[int, int] | None = None
-        removal = next((i for i in indexes if decisions[i] is Decision.REMOVE), None)
-        if removal is not None:
-            other = next((i for i in indexes if decisions[i] is not Decision.REMOVE), None)
-            if other is not None:
-                clash = (removal, other)
-        if clash is None:
-            seen: dict[str, int] = {}
-            for i in indexes:
-                earlier = seen.setdefault(given[i].project, i)
-                if earlier != i and decisions[earlier] is not decisions[i]:
-                    clash = (earlier, i)
-                    break
-        if clash is None:
-            continue
-        a, b = clash
-        words = (
-            f"conflicting decisions: line {given[a].line} says {decisions[a].value}, line "
-            f"{given[b].line} says {decisions[b].value}; nothing of theirs is sent until the "
-            "file agrees with itself"
-        )
-        refused.update(dict.fromkeys(indexes, words))
-    return refused
 
 
 def main(args: argparse.Namespace, workspace: Workspace) -> int:
@@ -290,11 +222,11 @@ async def apply_review(
     removals: dict[tuple[str, str, str], list[tuple[int, FileRow]]] = {}
     for index, decision in decisions.items():
         if decision is Decision.REMOVE:
-            removals.setdefault(_account(given[index]), [])
+            removals.setdefault(account_of_row(given[index]), [])
     to_read: list[tuple[int, FileRow]] = []
     for index, decision in decisions.items():
         row = given[index]
-        person = _account(row)
+        person = account_of_row(row)
         if person in removals:
             removals[person].append((index, row))
         elif not row.project:
@@ -311,7 +243,7 @@ async def apply_review(
     for (index, _), done in zip(to_read, read, strict=True):
         if done.wanted is not None and decisions[index] is Decision.READER:
             # Set Reader where they were what the file says they were, and nowhere else.
-            was, reviewer = _access_given(given[index]), given[index].reviewer
+            was, reviewer = access_given(given[index]), given[index].reviewer
             if was == LIMITED_CELL:
                 done.wanted = replace(done.wanted, seen=Seen(True, True))
             elif was and reviewer is not None:
@@ -337,7 +269,7 @@ async def apply_review(
             projects,
             line=first.line,
             user_id=user_id or None,
-            evidence=evidence_of([row for _, row in held]),
+            evidence=evidence_in_file([row for _, row in held]),
         )
         found[first_index] = flow.Row(first, wanted, None, "")
     rows = [found[index] for index in range(len(given))]
@@ -387,9 +319,7 @@ def _review_of(
     hubs: dict[str, None] = {}
     for (hub_cell, _), indexes in people.items():
         hubs[hub_cell] = None
-        said = [decisions[i] for i in indexes if i in decisions]
-        order = (Decision.REMOVE, Decision.READER, Decision.KEEP)
-        decision = next((d for d in order if d in said), Decision.KEEP)
+        decision = strongest(decisions[i] for i in indexes if i in decisions)
         first = given[indexes[0]].cells
         reasons = dict.fromkeys(given[i].cells.get("reason", "") for i in indexes)
         access = "; ".join(

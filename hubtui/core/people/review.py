@@ -183,7 +183,7 @@ def rows_of(hub: Hub, rows: Iterable[ReviewRow]) -> list[Wanted]:
     return wanted
 
 
-def evidence_of(person: HubPerson) -> Evidence:
+def evidence_of_person(person: HubPerson) -> Evidence:
     """What a decision about ``person`` is made on, as read: their hub role, whether they
     accepted the invitation, when last seen, and their access in each project."""
     hub_user, seen = person.hub_user, person.seen
@@ -219,7 +219,7 @@ def row_of(
         memberships=every,
         direct=direct,
         user_id="" if person.hub_user is None else str(person.person.id),
-        evidence=evidence_of(person),
+        evidence=evidence_of_person(person),
     )
 
 
@@ -355,7 +355,7 @@ async def offboarding(
                     account.user.email or email,
                     tuple((str(p.id), p.name) for p, _ in mine if p is not None),
                     user_id=str(account.user.id),
-                    evidence=evidence_of(person),
+                    evidence=evidence_of_person(person),
                 )
             )
         ids = {a.user.id for a in found_accounts}
