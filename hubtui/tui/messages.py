@@ -24,6 +24,7 @@ __all__ = [
     "FindPerson",
     "HubPeopleLoaded",
     "HubsLoaded",
+    "Offboard",
     "OpenHub",
     "OpenProject",
     "ProjectsLoaded",
@@ -32,6 +33,13 @@ __all__ = [
     "UsersLoaded",
     "WorkerFailed",
 ]
+
+
+@dataclass
+class Offboard(Message):
+    """Take this person out of every hub they are in: ask why, find them, open the preview."""
+
+    email: str
 
 
 @dataclass

@@ -21,6 +21,7 @@ from hubtui.text import inert
 from hubtui.tui.messages import (
     HubPeopleLoaded,
     HubsLoaded,
+    Offboard,
     ProjectsLoaded,
     Reconnect,
     RevertBatch,
@@ -112,6 +113,71 @@ class WorkspaceActions(App[None]):
         self.workspace.staged.drop()
         self.staged_changed()
         self._say(f"{count:,} staged changes dropped; nothing was sent.")
+
+    def on_offboard(self, message: Offboard) -> None:
+        """Ask why, find the person in every hub, then open the preview of taking them out of
+        each (``O`` on the hub's people and on a person search's results)."""
+        from hubtui.tui.screens.reason_prompt import ReasonPromptScreen
+
+        email = message.email
+
+        def answered(reason: str | None) -> None:
+            if reason is None:
+                return
+            self._say(
+                f"Finding {inert(email, limit=60)} in every hub: the preview opens once read."
+            )
+            self.offboard(email, reason)
+
+        self.push_screen(ReasonPromptScreen(email), answered)
+
+    @work(exclusive=True, group="offboard", exit_on_error=False)
+    async def offboard(self, email: str, reason: str) -> None:
+        """The offboarding read (:func:`hubtui.core.people.offboarding`), then its preview."""
+        from hubtui.core.changes.clock import now
+        from hubtui.core.people import offboarding, offboarding_reviews
+        from hubtui.tui.screens.batch import StagedScreen
+
+        session = self.workspace
+        started = now()
+        try:
+            client = await session.client()
+            hubs = list(await client.list_hubs())
+            answer = await offboarding(
+                client,
+                email,
+                hubs,
+                concurrency=session.concurrency,
+                deadline=session.search_deadline,
+            )
+        except HubError as error:
+            self._say(f"Not read, nothing staged: {inert(str(error))}", severity="error")
+            return
+        if not answer.rows:
+            # With rows, the preview's counts say what was not read; without, this is all.
+            self._say(
+                f"{inert(email)} has no access to remove"
+                + (
+                    ". Incomplete: not read, they may have access there too: "
+                    + inert("; ".join(answer.not_read), limit=400)
+                    if answer.not_read
+                    else "."
+                ),
+                severity="warning" if answer.not_read else "information",
+                timeout=15 if answer.not_read else 5,
+            )
+            return
+        changes = ChangeSet()
+        changes.stage(answer.rows)
+        reviews = offboarding_reviews(answer, reason, started, session.change_log.operator)
+        self.push_screen(
+            StagedScreen(
+                changes,
+                reviews=reviews,
+                title=f"Offboarding of {email}",  # the breadcrumb shows it inert
+                incomplete="; ".join(answer.not_read),
+            )
+        )
 
     def on_revert_batch(self, message: RevertBatch) -> None:
         self.revert_batch(message.batch)

@@ -36,7 +36,7 @@ async def test_a_batch_send_that_raises_leaves_the_app_running(
 async def test_an_offboarding_whose_reading_raises_leaves_the_app_running(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("hubtui.tui.screens.reviewing.offboarding", raising)
+    monkeypatch.setattr("hubtui.core.people.offboarding", raising)
     async with running(size=(120, 40)) as pilot:
         await press(pilot, "enter", "P")
         await settle(pilot)

@@ -18,14 +18,13 @@ from hubtui.core.people import (
     Decision,
     Review,
     ReviewRow,
-    offboarding,
-    offboarding_reviews,
     row_of,
     rows_of,
 )
 from hubtui.core.people.resending import ReadOnly, Resending, prepare_resend
 from hubtui.core.presenting import seen_words
 from hubtui.text import inert
+from hubtui.tui.messages import Offboard
 from hubtui.tui.present import amount
 
 if TYPE_CHECKING:
@@ -43,6 +42,7 @@ class Reviewing:
     session: Any
     app: Any
     notify: Any
+    post_message: Any
     load: Any
     refresh_summary: Any
     #: The review's decisions so far, by person (kept across a reload).
@@ -125,7 +125,7 @@ class Reviewing:
     def action_offboard(self) -> None:
         person = self.table.highlighted_record
         if person is not None:
-            offboard(self, person.email)
+            self.post_message(Offboard(person.email))
 
     def action_resend(self) -> None:
         """Ask, then send the invitation again to the marked (or highlighted) people whose
@@ -201,68 +201,3 @@ OFFBOARD_BINDING = Binding(
     tooltip="the person out of every hub they are in (found by the person search), as one "
     "preview kept as a review; the change log (c) reverts it",
 )
-
-
-def offboard(screen: Any, email: str) -> None:
-    """Ask why, find ``email`` in every hub, then open the preview of taking them out of each."""
-    from hubtui.tui.screens.reason_prompt import ReasonPromptScreen
-
-    def answered(reason: str | None) -> None:
-        if reason is None:
-            return
-        screen.notify(
-            f"Finding {inert(email, limit=60)} in every hub: the preview opens once read.",
-            markup=False,
-        )
-        screen.run_worker(
-            _offboarding(screen, email, reason),
-            group="offboard",
-            exclusive=True,
-            exit_on_error=False,
-        )
-
-    screen.app.push_screen(ReasonPromptScreen(email), answered)
-
-
-async def _offboarding(screen: Any, email: str, reason: str) -> None:
-    from hubtui.tui.screens.batch import StagedScreen
-
-    session = screen.session
-    started = now()
-    try:
-        client = await session.client()
-        hubs = list(await client.list_hubs())
-        answer = await offboarding(
-            client, email, hubs, concurrency=session.concurrency, deadline=session.search_deadline
-        )
-    except HubError as error:
-        screen.notify(
-            f"Not read, nothing staged: {inert(str(error))}", severity="error", markup=False
-        )
-        return
-    if not answer.rows:
-        # With rows, the preview's counts say what was not read; without, this is all there is.
-        screen.notify(
-            f"{inert(email)} has no access to remove"
-            + (
-                ". Incomplete: not read, they may have access there too: "
-                + inert("; ".join(answer.not_read), limit=400)
-                if answer.not_read
-                else "."
-            ),
-            severity="warning" if answer.not_read else "information",
-            markup=False,
-            timeout=15 if answer.not_read else 5,
-        )
-        return
-    changes = ChangeSet()
-    changes.stage(answer.rows)
-    reviews = offboarding_reviews(answer, reason, started, session.change_log.operator)
-    screen.app.push_screen(
-        StagedScreen(
-            changes,
-            reviews=reviews,
-            title=f"Offboarding of {email}",  # the breadcrumb shows it inert
-            incomplete="; ".join(answer.not_read),
-        )
-    )

@@ -22,7 +22,7 @@ from hubtui.core.batches import Intent, Seen, Wanted
 from hubtui.core.people import Finding, PersonQuery, Progress, search_people
 from hubtui.core.presenting import access_cell, access_sentence
 from hubtui.text import inert
-from hubtui.tui.messages import OpenProject, ProjectsLoaded, UsersReadAsSent
+from hubtui.tui.messages import Offboard, OpenProject, ProjectsLoaded, UsersReadAsSent
 from hubtui.tui.present import LIMITED_BADGE, hub_label, user_name
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.marking import MARK_BINDINGS, Marking
@@ -287,9 +287,7 @@ class WhoScreen(Marking, ListScreen[None]):
         if not email:
             self.notify("No person is highlighted: O offboards the highlighted one.", markup=False)
             return
-        from hubtui.tui.screens.reviewing import offboard
-
-        offboard(self, email)
+        self.post_message(Offboard(email))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "offboard" and self.session.read_only:
