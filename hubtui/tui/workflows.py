@@ -14,6 +14,7 @@ from textual.app import App
 from hubtui.api.errors import HubError
 from hubtui.config import ConfigError
 from hubtui.core.batches import ChangeSet
+from hubtui.core.changes.clock import now
 from hubtui.core.presenting import amount
 from hubtui.core.store import StoreError
 from hubtui.core.workspace import NoSnapshots, Workspace
@@ -134,7 +135,6 @@ class WorkspaceActions(App[None]):
     @work(exclusive=True, group="offboard", exit_on_error=False)
     async def offboard(self, email: str, reason: str) -> None:
         """The offboarding read (:func:`hubtui.core.people.offboarding`), then its preview."""
-        from hubtui.core.changes.clock import now
         from hubtui.core.people import offboarding, offboarding_reviews
         from hubtui.tui.screens.batch import StagedScreen
 
