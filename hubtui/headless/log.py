@@ -10,7 +10,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import person_key
-from hubtui.core.changes.log import Change, changes_logged
+from hubtui.core.changes.history import changes_logged
+from hubtui.core.changes.record import Change
 from hubtui.core.presenting import Column, amount
 from hubtui.headless.output import NOT_SENT, NOTHING, OK, Table, print_answer
 from hubtui.text import inert

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from hubtui.api import HubError
 from hubtui.core.access import person_key
-from hubtui.core.changes.log import Outcome, stamp
+from hubtui.core.changes.actions import Outcome
+from hubtui.core.changes.clock import stamp
 from hubtui.core.connect import DEMO_BASE_URL, client_of
 from hubtui.core.offline import OFFLINE_TOKEN, StoredAnswers
 from hubtui.core.people import (

@@ -26,7 +26,7 @@ from hubtui.core.access import LIMITED_CELL, person_key
 from hubtui.core.batches import Ended, Intent, Seen, Verdict, Wanted
 from hubtui.core.batches.applying import keep_reviews
 from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
-from hubtui.core.changes.log import now
+from hubtui.core.changes.clock import now
 from hubtui.core.people import (
     Decision,
     Review,

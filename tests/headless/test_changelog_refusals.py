@@ -17,7 +17,8 @@ import httpx
 import pytest
 
 from hubtui.cli import main
-from hubtui.core.changes.log import Change, ChangeLog, ChangeLogError
+from hubtui.core.changes.log import ChangeLog, ChangeLogError
+from hubtui.core.changes.record import Change
 
 NEW = "night.shift@acme-build.com"
 

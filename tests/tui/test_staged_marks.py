@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hubtui.core.changes.log import Action, Change, ChangeLog, Outcome
+from hubtui.core.changes.actions import Action, Outcome
+from hubtui.core.changes.log import ChangeLog
+from hubtui.core.changes.record import Change
 from hubtui.tui.screens.batch import StagedScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from tests.tui.conftest import press, project_users, running, screen_text, screen_words

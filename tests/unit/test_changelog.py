@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from hubtui.core.changes.log import Change, ChangeLog, ChangeLogError, Outcome, now
+from hubtui.core.changes.actions import Outcome
+from hubtui.core.changes.clock import now
+from hubtui.core.changes.log import ChangeLog, ChangeLogError
+from hubtui.core.changes.record import Change
 
 NEW = "night.shift@acme-build.com"
 

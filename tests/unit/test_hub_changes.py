@@ -24,8 +24,9 @@ from hubtui.core.batches import (
     revert_of,
 )
 from hubtui.core.batches.wanted import hub_change
+from hubtui.core.changes.actions import Action
 from hubtui.core.changes.kinds import kind_of
-from hubtui.core.changes.log import Action, ChangeLog
+from hubtui.core.changes.log import ChangeLog
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from tests.conftest import DEMO_URL
 

@@ -11,7 +11,7 @@ import pytest
 from hubtui.core.batches import revert_of
 from hubtui.core.changes.actions import Action
 from hubtui.core.changes.kinds import KINDS, ChangedSinceRead, Undo, kind_of
-from hubtui.core.changes.log import Change, parse_line
+from hubtui.core.changes.record import Change, parse_line
 
 DESIGN = Path(__file__).resolve().parents[2] / "docs" / "design.md"
 

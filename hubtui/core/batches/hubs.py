@@ -36,7 +36,8 @@ from hubtui.core.batches.wanted import (
     hub_change,
     unless_read_only,
 )
-from hubtui.core.changes.log import Action, Change, Outcome
+from hubtui.core.changes.actions import Action, Outcome
+from hubtui.core.changes.record import Change
 from hubtui.core.emails import email_problem
 from hubtui.core.presenting.words import seen_stamp
 

@@ -28,8 +28,10 @@ from hubtui.core.batches.wanted import (
     project_change,
     unless_read_only,
 )
+from hubtui.core.changes.actions import Action
 from hubtui.core.changes.kinds import KINDS, kind_of
-from hubtui.core.changes.log import Action, Change, ChangeLog
+from hubtui.core.changes.log import ChangeLog
+from hubtui.core.changes.record import Change
 from hubtui.core.emails import email_problem
 
 if TYPE_CHECKING:

@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from hubtui.core.access import person_key
 from hubtui.core.batches.hubs import undo_by_hub_role, undo_by_invitation, undo_by_removal
 from hubtui.core.batches.wanted import Intent, Seen, Wanted
+from hubtui.core.changes.actions import Outcome
+from hubtui.core.changes.history import changes_logged
 from hubtui.core.changes.kinds import Undo, kind_of
-from hubtui.core.changes.log import Change, ChangeLog, Outcome, changes_logged
+from hubtui.core.changes.log import ChangeLog
+from hubtui.core.changes.record import Change
 
 
 def batches_in(log: ChangeLog) -> dict[str, list[Change]]:

@@ -20,7 +20,8 @@ from hubtui.core.changes.sending import STOPPED, plan, send_change
 
 if TYPE_CHECKING:
     from hubtui.api import ChangeRequest, HubClient, ProjectUser
-    from hubtui.core.changes.log import Change, ChangeLog
+    from hubtui.core.changes.log import ChangeLog
+    from hubtui.core.changes.record import Change
     from hubtui.core.changes.sending import Sent
 
 __all__ = ["OneChange", "ReadOnly", "one_change"]

@@ -14,7 +14,9 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import person_key
-from hubtui.core.changes.log import Action, Change, now
+from hubtui.core.changes.actions import Action
+from hubtui.core.changes.clock import now
+from hubtui.core.changes.record import Change
 
 if TYPE_CHECKING:
     from hubtui.api import ProjectUser

@@ -20,7 +20,8 @@ from hubtui.core.changes.actions import Action
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, ChangeRequest, HubClient
     from hubtui.api.models import HubUser, ProjectUser
-    from hubtui.core.changes.log import Change, ChangeLog
+    from hubtui.core.changes.log import ChangeLog
+    from hubtui.core.changes.record import Change
 
 T = TypeVar("T")
 

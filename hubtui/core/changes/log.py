@@ -15,96 +15,38 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import json
 import os
 import uuid
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, fields, replace
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hubtui.api import InvalidResponseError
 from hubtui.core.access import person_key
-from hubtui.core.changes.actions import DONE as DONE
-from hubtui.core.changes.actions import FAILED as FAILED
-from hubtui.core.changes.actions import NOT_SENT_WORDS as NOT_SENT_WORDS
-from hubtui.core.changes.actions import PENDING as PENDING
-from hubtui.core.changes.actions import UNKNOWN as UNKNOWN
-from hubtui.core.changes.actions import Action as Action
-from hubtui.core.changes.actions import Checked as Checked
-from hubtui.core.changes.actions import Outcome as Outcome
-from hubtui.core.changes.clock import now as now
-from hubtui.core.changes.clock import stamp as stamp
+from hubtui.core.changes.actions import (
+    DONE,
+    FAILED,
+    NOT_SENT_WORDS,
+    PENDING,
+    UNKNOWN,
+    Action,
+    Checked,
+    Outcome,
+)
+from hubtui.core.changes.clock import now
 from hubtui.core.changes.kinds import kind_of
+from hubtui.core.changes.record import (
+    Change,
+    line_of,
+    owns,
+    parse_line,
+    unfinished_as_unknown,
+)
 from hubtui.core.files import open_private, open_reading
 
 if TYPE_CHECKING:
-    from hubtui.api import HubError
-
     #: The team's change lines of this server: of a hub, a project and an action when given.
     TeamLines = Callable[[str | None, str | None, str | None], list[str]]
-
-
-@dataclass(frozen=True)
-class Change:
-    time: str
-    action: str
-    """An :class:`Action`: ``add`` or ``update``."""
-    hub_id: str
-    hub_name: str
-    project_id: str
-    project_name: str | None
-    user_id: str | None
-    email: str | None
-    before: dict[str, object] | None
-    after: dict[str, object]
-    outcome: str
-    """An :class:`Outcome`: ``pending``, ``done``, ``failed`` or ``unknown``."""
-    detail: str = ""
-    api_version: str = "v3"
-    server: str = ""
-    """The server the change was sent to."""
-    profile: str | None = None
-    """The settings profile in use, if any."""
-    id: str = ""
-    """The same on every line written for this change."""
-    checked: str | None = None
-    """For an unknown add, what reading the list back found (:class:`Checked`)."""
-    request_id: str | None = None
-    """The exchange that carried it (the request log's id, ``r17``), once it has ended."""
-    sent_to: str | None = None
-    """The address that answered, when a redirect took the change away from the one planned."""
-    batch: str | None = None
-    """The batch it was sent in (the same on every change of one batch), if any."""
-    reverts: str | None = None
-    """For a change of a batch that reverts another, that batch's id."""
-    operator: str = ""
-    """Who made it (the ``operator`` setting, else the OS user at the host)."""
-    checked_by: str | None = None
-    """Who read the list back and settled its unknown outcome (a colleague, for a change of
-    theirs), at the line's ``time``."""
-
-    @property
-    def where(self) -> str:
-        """``the hub`` (a change of the hub's users), else the project's name or number."""
-        if not self.project_id:
-            return "the hub"
-        return self.project_name or f"project {self.project_id}"
-
-    @property
-    def summary(self) -> str:
-        """``Role: Reader → Editor`` style, one line (in its kind's words)."""
-        return kind_of(self).summary(self)
-
-    def is_unknown_add(self, hub_id: str, project_id: str, email: str | None = None) -> bool:
-        """An add to this project (of this email) that may have reached the server, unchecked."""
-        return (
-            kind_of(self).held_until_checked
-            and self.outcome == UNKNOWN
-            and self.checked is None
-            and (self.hub_id, self.project_id) == (hub_id, project_id)
-            and (email is None or person_key(self.email) == person_key(email))
-        )
 
 
 class ChangeLogError(Exception):
@@ -448,7 +390,7 @@ class ChangeLog:
             self._unlogged(change, error)
 
     def _unlogged(self, change: Change, error: ChangeLogError) -> None:
-        self._tell(f"{error} The line it should hold: {_line(change)}")
+        self._tell(f"{error} The line it should hold: {line_of(change)}")
 
     def _tell(self, message: str) -> None:
         """Keep and tell why a line is not (or not surely) in the file."""
@@ -467,7 +409,7 @@ class ChangeLog:
         None when done, or why not."""
         if self.path is None:
             return None
-        line = (_line(change) + "\n").encode()
+        line = (line_of(change) + "\n").encode()
         try:
             descriptor = open_private(self.path)
             try:
@@ -540,101 +482,13 @@ def _unknown_adds_in(
             continue
         if seen is not None:
             seen.add(change.id)
-        change = _unfinished_as_unknown(change)
+        change = unfinished_as_unknown(change)
         where = (change.hub_id, change.project_id)
         if change.is_unknown_add(*where):
             found.setdefault(where, {})[change.id] = change
         elif change.id in found.get(where, {}):
             del found[where][change.id]
     return found
-
-
-def changes_logged(log: ChangeLog) -> list[Change]:
-    """Every change the log's file holds for its server and profile (the whole base URL: a
-    change of ``/a`` is never one of ``/b``), and the team's where a team store keeps them,
-    each as its last line says, in the order they were begun; a change whose process ended
-    before its outcome was logged is unknown."""
-    path = log.path
-    latest: dict[str, Change] = {}
-
-    def keep(change: Change) -> None:
-        # A line that settled the change (a check, an outcome) is never undone by one that did
-        # not: a colleague's check of an add this machine left unknown holds here too.
-        earlier = latest.get(change.id)
-        if earlier is None or _settledness(change) >= _settledness(earlier):
-            latest[change.id] = change
-
-    for raw in log.team_lines(None, None, None) if log.team_lines is not None else ():
-        change = parse_line(raw)
-        if change is not None and log.owns(change):
-            keep(change)
-    if path is not None and path.exists():
-        with open_reading(path) as handle:
-            for read in handle:
-                change = parse_line(read.decode("utf-8", "replace"))
-                if change is not None and log.owns(change):
-                    keep(change)
-    for change in log.changes:  # this session's, whatever the file could be read for
-        keep(change)
-    return [_unfinished_as_unknown(c) if c.id not in log._pending else c for c in latest.values()]
-
-
-def _settledness(change: Change) -> int:
-    """How far a line took its change: begun, unknown, ended, checked."""
-    if change.checked is not None:
-        return 3
-    ranks: dict[str, int] = {PENDING: 0, UNKNOWN: 1}
-    return ranks.get(change.outcome, 2)
-
-
-#: What each field of a change line must be, read back (a team store is written by many: a
-#: line whose fields are of another kind is not a change, and never ends a reader).
-_FIELD_KINDS: dict[str, tuple[type, ...]] = {
-    "time": (str,), "action": (str,), "hub_id": (str,), "hub_name": (str,),
-    "project_id": (str,), "project_name": (str, type(None)), "user_id": (str, type(None)),
-    "email": (str, type(None)), "before": (dict, type(None)), "after": (dict,),
-    "outcome": (str,), "detail": (str,), "api_version": (str,), "server": (str,),
-    "profile": (str, type(None)), "id": (str,), "checked": (str, type(None)),
-    "request_id": (str, type(None)), "sent_to": (str, type(None)),
-    "batch": (str, type(None)), "reverts": (str, type(None)), "operator": (str,),
-    "checked_by": (str, type(None)),
-}  # fmt: skip
-
-
-def parse_line(line: str) -> Change | None:
-    """The change a line of the log holds, or None for a line that is not a change of this
-    version (not ours to judge), or whose fields are not of their kinds."""
-    try:
-        fields = json.loads(line)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(fields, dict) or any(
-        not isinstance(value, _FIELD_KINDS.get(name, ())) for name, value in fields.items()
-    ):
-        return None
-    try:
-        return Change(**fields)
-    except TypeError:
-        return None
-
-
-def _unfinished_as_unknown(change: Change) -> Change:
-    """A change whose last line in the file is ``pending`` (its process ended before the answer:
-    a kill, a hang-up, a power cut) is unknown: it may have reached the server."""
-    if change.outcome != PENDING:
-        return change
-    why = "No outcome was logged: hubtui ended before the answer came."
-    return replace(change, outcome=UNKNOWN, detail=why)
-
-
-_FIELDS = tuple(f.name for f in fields(Change))
-
-
-def _line(change: Change) -> str:
-    """A change as its line of the log (JSON, ASCII only), without the newline."""
-    # Shallow: its values are JSON already (``before`` and ``after`` plain dicts of them), and
-    # ``asdict``'s deep copy of each was a sixth of a batch's time in the client.
-    return json.dumps({name: getattr(change, name) for name in _FIELDS}, ensure_ascii=True)
 
 
 def _check_room(descriptor: int, size: int) -> None:
@@ -644,17 +498,3 @@ def _check_room(descriptor: int, size: int) -> None:
     limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
     if limit != resource.RLIM_INFINITY and os.fstat(descriptor).st_size + size > limit:
         raise OSError(errno.EFBIG, "the file has reached the size limit set for this process")
-
-
-def owns(change: Change, server: str, profile: str | None, aliases: Sequence[str] = ()) -> bool:
-    """Whether ``change`` was made on ``server`` (or one of its older names) under ``profile``."""
-    return (change.server == server or change.server in aliases) and (
-        (change.profile or None) == (profile or None)
-    )
-
-
-def change_outcome(error: HubError) -> Outcome:
-    """What a failed change's log line says: done, unknown or failed."""
-    if isinstance(error, InvalidResponseError) and error.applied:
-        return DONE
-    return UNKNOWN if error.may_have_applied else FAILED

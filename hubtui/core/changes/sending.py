@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING, TypedDict
 
 from hubtui.api.errors import HubError
 from hubtui.api.models import ProjectUser
+from hubtui.core.changes.actions import Outcome
 from hubtui.core.changes.kinds import ALREADY_REMOVED, ChangedSinceRead, kind_of
-from hubtui.core.changes.log import Change, ChangeLog, Outcome, change_outcome
+from hubtui.core.changes.log import ChangeLog
+from hubtui.core.changes.record import Change, change_outcome
 
 if TYPE_CHECKING:
     from hubtui.api import ChangeRequest, HubClient

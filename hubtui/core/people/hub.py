@@ -27,13 +27,15 @@ from typing import TYPE_CHECKING, overload
 from hubtui.api import HubError
 from hubtui.api.errors import ApiStatusError, NotKeptError
 from hubtui.core.access import LIMITED_CELL, LIMITED_READER, ROLES, access_cell, person_key
-from hubtui.core.changes.log import Action, Change, now
+from hubtui.core.changes.actions import Action
+from hubtui.core.changes.clock import now
+from hubtui.core.changes.record import Change
 from hubtui.core.people.search import EVERYONE, Finding, search_people
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient, Project, ProjectUser
     from hubtui.api.models import HubUser, UserSummary
-    from hubtui.core.changes.log import Change
+    from hubtui.core.changes.record import Change
     from hubtui.core.people.search import Progress
 
 __all__ = [

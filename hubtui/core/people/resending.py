@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from hubtui.core.changes.actions import Outcome
 from hubtui.core.changes.kinds import ChangedSinceRead
-from hubtui.core.changes.log import ChangeLogError, Outcome
+from hubtui.core.changes.log import ChangeLogError
 from hubtui.core.changes.sending import plan, send_change
 from hubtui.core.people.hub import pending_invitations, resend_change
 
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from hubtui.api import ChangeRequest, Hub, HubClient
-    from hubtui.core.changes.log import Change, ChangeLog
+    from hubtui.core.changes.log import ChangeLog
+    from hubtui.core.changes.record import Change
     from hubtui.core.people.hub import HubPerson
 
 __all__ = ["ReadOnly", "Resending", "Resent", "prepare_resend"]

@@ -27,7 +27,7 @@ from hubtui.api import HubError
 from hubtui.core.access import access_cell, accounts_of, accounts_words, person_key
 from hubtui.core.batches import Ended, Evidence, Intent, Result, Verdict, Wanted
 from hubtui.core.batches.hubs import read_hub_users
-from hubtui.core.changes.log import now
+from hubtui.core.changes.clock import now
 from hubtui.core.people.hub import HubPerson, not_offered
 from hubtui.core.people.search import Finding, PersonQuery, search_people
 from hubtui.core.presenting.words import seen_stamp

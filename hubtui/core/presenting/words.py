@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from hubtui.core.changes.log import stamp
+from hubtui.core.changes.clock import stamp
 from hubtui.core.presenting.names import DISPLAY_NAME_NOT_SENT, NO_DISPLAY_NAME
 from hubtui.text import inert
 

@@ -41,7 +41,7 @@ from hubtui.lazy import names_from
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from hubtui.core.changes.log import now
+    from hubtui.core.changes.clock import now
     from hubtui.core.places import default_store_path
     from hubtui.core.store.engines import Engine, Rows, SQLiteEngine, StoreError
     from hubtui.core.store.records import (

@@ -12,7 +12,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from hubtui.core.changes.log import now, parse_line
+from hubtui.core.changes.clock import now
+from hubtui.core.changes.record import parse_line
 from hubtui.core.files import check_existing, make_private
 from hubtui.core.places import default_store_path
 from hubtui.core.store.engines import (

@@ -16,7 +16,7 @@ from textual.widgets import Input, ProgressBar
 from textual.worker import Worker
 
 from hubtui.api.errors import ApiStatusError, AuthenticationError, HubError
-from hubtui.core.changes.log import now
+from hubtui.core.changes.clock import now
 from hubtui.core.presenting import Cell, typed_cell
 from hubtui.text import copy_problem, inert
 from hubtui.tui.messages import Reconnect

@@ -15,7 +15,9 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from hubtui.core.batches import batches_in, batches_of
-from hubtui.core.changes.log import Change, ChangeLog, changes_logged
+from hubtui.core.changes.history import changes_logged
+from hubtui.core.changes.log import ChangeLog
+from hubtui.core.changes.record import Change
 from hubtui.core.presenting import amount
 from hubtui.text import inert
 from hubtui.tui.glyphs import WARNING

@@ -13,7 +13,7 @@ from textual.content import Content
 
 from hubtui.api import HubError
 from hubtui.core.batches import ChangeSet
-from hubtui.core.changes.log import now
+from hubtui.core.changes.clock import now
 from hubtui.core.people import (
     Decision,
     Review,

@@ -29,7 +29,8 @@ from hubtui.api.errors import HubError
 from hubtui.core.access import ROLES, find_person
 from hubtui.core.batches import Intent, Wanted
 from hubtui.core.batches.single import ReadOnly, one_change
-from hubtui.core.changes.log import ChangeLogError, Outcome
+from hubtui.core.changes.actions import Outcome
+from hubtui.core.changes.log import ChangeLogError
 from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown, Sent
 from hubtui.core.emails import email_problem
 from hubtui.text import inert

@@ -18,7 +18,8 @@ import httpx
 import pytest
 
 from hubtui.api import HubClient, InvalidResponseError, ServerError
-from hubtui.core.changes.log import DONE, UNKNOWN, change_outcome
+from hubtui.core.changes.actions import DONE, UNKNOWN
+from hubtui.core.changes.record import change_outcome
 from hubtui.core.people.search import Finding, PersonQuery, search_people
 from tests.conftest import SleepRecorder, running_demo_server
 
