@@ -55,7 +55,7 @@ NOT_IN_THE_FIRST_FRAME = [
     "hubtui.headless",
     "hubtui.core.history",
     "hubtui.core.offline",
-    "hubtui.core.team",
+    "hubtui.core.store.team",
     "hubtui.core.people",
     "hubtui.web",
     "psycopg",

@@ -7,12 +7,14 @@ Textual-free.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic.alias_generators import to_snake
 
 from hubtui.api.identity import KNOWN_ROLES, email_key
+from hubtui.text import hidden_character
 
 if TYPE_CHECKING:
     from hubtui.api import ProjectUser
@@ -26,6 +28,7 @@ __all__ = [
     "ROLES",
     "access_cell",
     "access_words",
+    "email_problem",
     "find_person",
     "person_key",
     "role_named",
@@ -107,3 +110,24 @@ def account_of(users: Sequence[HubUser], email: str, user_id: str | None) -> Hub
 def accounts_words(found: Sequence[HubUser | ProjectUser]) -> str:
     """``Id 10 Ann@acme.example, Id 11 ann@acme.example``: each account named."""
     return ", ".join(f"Id {u.user.id} {u.user.email or '(no email)'}" for u in found)
+
+
+#: What an email address looks like, for the check before anything goes out.
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s.]+$")
+
+
+def email_problem(email: str) -> str | None:
+    """Why ``email`` cannot be sent, or None when it can."""
+    if not email.strip():
+        return "Type the person's email address."
+    if email != email.strip():
+        return "Remove the spaces around the address."
+    hidden = hidden_character(email)
+    if hidden is not None:
+        return (
+            f"The address holds the control or invisible character U+{ord(hidden):04X}, which "
+            "no address has: type it again."
+        )
+    if not EMAIL.match(email):
+        return "This is not an email address (name@domain.example)."
+    return None

@@ -374,7 +374,7 @@ class Workspace:
         server_store, path = self.server_store, self.change_log.path
         if server_store is None or self.team is None or path is None:
             return None
-        from hubtui.core.team import share_lines, waiting
+        from hubtui.core.store.team import share_lines, waiting
 
         cursor = default_team_cursor_path()
         if not everything and not waiting(path, cursor, self.team):

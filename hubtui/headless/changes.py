@@ -11,13 +11,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from hubtui.api.exchanges import as_curl
-from hubtui.core.access import find_person
+from hubtui.core.access import email_problem, find_person
 from hubtui.core.batches import Intent, Wanted
 from hubtui.core.batches.single import ReadOnly, one_change
 from hubtui.core.changes.actions import Outcome
 from hubtui.core.changes.log import ChangeLog, ChangeLogError
 from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown
-from hubtui.core.emails import email_problem
 from hubtui.text import command_line, inert
 
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ from hubtui.core.places import default_change_log_path
 from hubtui.core.presenting import Column, amount, size_words
 from hubtui.core.store import MIGRATIONS, SCHEMA, ListKey, StoreError, schema_of
 from hubtui.core.store import open_store as opened
-from hubtui.core.team import copy_history
+from hubtui.core.store.team import copy_history
 from hubtui.headless.arguments import file_pair
 from hubtui.headless.output import (
     NOT_SENT,

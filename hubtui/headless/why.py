@@ -10,7 +10,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from hubtui.core.emails import email_problem
+from hubtui.core.access import email_problem
 from hubtui.core.people import (
     answers_text,
     explain,

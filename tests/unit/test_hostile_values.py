@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from hubtui.api import Hub
-from hubtui.core.emails import email_problem
+from hubtui.core.access import email_problem
 from hubtui.core.presenting.names import match_hub
 from hubtui.core.presenting.words import when, when_both
 from hubtui.hosts import server_identity as origin_of

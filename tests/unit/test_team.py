@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from hubtui.core import team as team_module
 from hubtui.core.store import Store, StoreError
+from hubtui.core.store import team as team_module
 from hubtui.core.store.server_store import ServerStore
-from hubtui.core.team import share_lines, waiting
+from hubtui.core.store.team import share_lines, waiting
 from hubtui.store_address import store_url_problem
 from tests.conftest import change_line, free_port
 

@@ -23,6 +23,7 @@ from hubtui.core.access import (
     account_of,
     accounts_of,
     accounts_words,
+    email_problem,
     find_person,
     person_key,
 )
@@ -38,7 +39,6 @@ from hubtui.core.batches.wanted import (
 )
 from hubtui.core.changes.actions import Action, Outcome
 from hubtui.core.changes.record import Change
-from hubtui.core.emails import email_problem
 from hubtui.core.presenting.words import seen_stamp
 
 if TYPE_CHECKING:

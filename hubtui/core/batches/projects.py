@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from hubtui.api import HubError
-from hubtui.core.access import ROLES, find_person
+from hubtui.core.access import ROLES, email_problem, find_person
 from hubtui.core.batches.hubs import decide_hub, read_hub_users
 from hubtui.core.batches.wanted import (
     Intent,
@@ -32,7 +32,6 @@ from hubtui.core.changes.actions import Action
 from hubtui.core.changes.kinds import KINDS, kind_of
 from hubtui.core.changes.log import ChangeLog
 from hubtui.core.changes.record import Change
-from hubtui.core.emails import email_problem
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient, ProjectUser

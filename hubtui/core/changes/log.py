@@ -113,7 +113,7 @@ class ChangeLog:
         """Who makes the changes of this log, as each line names them: found when the first
         change is begun, not at every start (a command that changes nothing never asks)."""
         if self._operator is None:
-            from hubtui.core.operator import operator_name
+            from hubtui.core.changes.operator import operator_name
 
             self._operator = operator_name(self.operator_setting)
         return self._operator

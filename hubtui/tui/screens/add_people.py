@@ -11,10 +11,10 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Select, Static, TextArea
 
+from hubtui.core.access import email_problem
 from hubtui.core.batches import (
     ROLES,
 )
-from hubtui.core.emails import email_problem
 from hubtui.text import inert
 from hubtui.tui.present import amount
 from hubtui.tui.widgets.chrome import KeyFooter

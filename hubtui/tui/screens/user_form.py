@@ -26,13 +26,12 @@ from textual.widgets import Checkbox, Input, RadioSet, Static
 from textual.worker import Worker
 
 from hubtui.api.errors import HubError
-from hubtui.core.access import ROLES, find_person
+from hubtui.core.access import ROLES, email_problem, find_person
 from hubtui.core.batches import Intent, Wanted
 from hubtui.core.batches.single import ReadOnly, one_change
 from hubtui.core.changes.actions import Outcome
 from hubtui.core.changes.log import ChangeLogError
 from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown, Sent
-from hubtui.core.emails import email_problem
 from hubtui.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.present import user_name

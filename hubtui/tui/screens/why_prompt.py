@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from textual import on
 from textual.widgets import Input
 
-from hubtui.core.emails import email_problem
+from hubtui.core.access import email_problem
 from hubtui.tui.screens.prompt import PromptScreen
 
 

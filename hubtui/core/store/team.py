@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from hubtui.core.files import create_new, open_reading
-from hubtui.core.store import Snapshot
+from hubtui.core.store.records import Snapshot
 
 if TYPE_CHECKING:
-    from hubtui.core.store import Store
+    from hubtui.core.store.repository import Store
 
 __all__ = ["Copied", "Shared", "copy_history", "share_lines"]
 
