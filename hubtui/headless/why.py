@@ -11,6 +11,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import email_problem
+from hubtui.core.changes.history import changes_of_person
 from hubtui.core.people import (
     answers_text,
     explain,
@@ -23,21 +24,32 @@ from hubtui.headless.tables import resolve_hub
 from hubtui.text import inert
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from hubtui.api import HubClient
+    from hubtui.core.changes.record import Change
+    from hubtui.core.people.why import History
     from hubtui.core.workspace import Workspace
 
 
 def main(args: argparse.Namespace, workspace: Workspace) -> int:
     concurrency = workspace.settings.concurrency
+    log = workspace.change_log
+
+    def history(hub_id: str, email: str, project_id: str | None) -> Sequence[Change]:
+        return changes_of_person(log, hub_id, email, project_id)
+
     status = asyncio.run(
-        with_client(args, workspace, lambda client: _why(args, client, concurrency))
+        with_client(args, workspace, lambda client: _why(args, client, concurrency, history))
     )
     if workspace.offline is not None:
         print(offline_note(workspace.offline.last_words), file=sys.stderr)
     return status
 
 
-async def _why(args: argparse.Namespace, client: HubClient, concurrency: int) -> int:
+async def _why(
+    args: argparse.Namespace, client: HubClient, concurrency: int, history: History
+) -> int:
     if problem := email_problem(args.email):
         raise Stop(NOT_SENT, f"{inert(args.email)}: {problem}")
     hubs = [await resolve_hub(client, args.hub)] if args.hub else list(await client.list_hubs())
@@ -47,9 +59,11 @@ async def _why(args: argparse.Namespace, client: HubClient, concurrency: int) ->
         if named.one is None:
             raise Stop(NOT_SENT, named.words())
         hub, project_id = named.one
-        answers = await explain(client, args.email, hub, project_id)
+        answers = await explain(client, args.email, hub, project_id, history=history)
     else:
-        answers = await explain_everywhere(client, args.email, hubs, concurrency=concurrency)
+        answers = await explain_everywhere(
+            client, args.email, hubs, concurrency=concurrency, history=history
+        )
         if not answers:
             where = f"hub {inert(hubs[0].name)}" if args.hub else "any hub the token sees"
             raise Stop(
@@ -65,7 +79,17 @@ async def _why(args: argparse.Namespace, client: HubClient, concurrency: int) ->
         # Each line made data (a server's text never steers the terminal), the lines kept.
         text = answers_text(answers)
         print("\n".join(inert(line, limit=None) for line in text.splitlines()))
-    return REFUSED if any(answer.not_read for answer in answers) else OK
+    if any(answer.not_read for answer in answers):
+        return REFUSED
+    if not typed and all(answer.verdict_code == "not_a_user" for answer in answers):
+        # Input that names no person: said (with the hub's addresses near it), and exit 2.
+        where = f"hub {inert(hubs[0].name)}" if args.hub else "any hub the token sees"
+        print(
+            f"hubtui: {inert(args.email)} is neither a user nor in a project of {where}",
+            file=sys.stderr,
+        )
+        return NOT_SENT
+    return OK
 
 
 __all__ = ["main"]

@@ -53,9 +53,9 @@ TICKETS = [
      "can only read, as a limited reader", "hubtui resend-invite acme-build"),
     ("diego.garcia@acme-build.com", "1001", "acme-build", "can read", "They have never signed in."),
     ("fatima.rahman@northwind-eng.com", "1001", "acme-build", "can edit.",
-     "They have not signed in for"),
+     "Last seen 5"),
     ("ines.nunes@northwind-eng.com", "1001", "acme-build", "can only read",
-     "likely why they cannot sign in"),
+     "likely reason they cannot sign in"),
     ("nobody@acme-build.com", "1001", "acme-build", "no access.", "not a user of the hub"),
     ("priya.patel@northwind-eng.com", "1012", "nordic-rail", "unknown.", "EXPIRED_SUBSCRIPTION"),
 ]  # fmt: skip

@@ -29,7 +29,15 @@ def facts(answer: dict[str, Any]) -> dict[str, str]:
 
 
 def steps(answer: dict[str, Any]) -> str:
-    return " ".join(answer["next_steps"])
+    """Each next step's words and command, as one text."""
+    return " ".join(
+        f"{s['words']}." if s["command"] is None else f"{s['words']}: {s['command']}"
+        for s in answer["next_steps"]
+    )
+
+
+def codes(answer: dict[str, Any]) -> list[str]:
+    return [s["code"] for s in answer["next_steps"]]
 
 
 def test_a_limited_reader_is_told_as_one_with_how_to_let_them_edit(
@@ -42,7 +50,10 @@ def test_a_limited_reader_is_told_as_one_with_how_to_let_them_edit(
     assert said["IsLimited"].startswith("true")
     assert said["project access"].startswith("Limited")
     assert "add them as a direct member" in steps(answer)
-    assert "Entra ID" not in steps(answer)  # she signs in: the restriction is not what stops her
+    assert answer["verdict_code"] == "limited_reader"
+    assert answer["limited_through"] == "northwind-eng.com"
+    # She signs in: the restriction is worded with when, never as the cause for certain.
+    assert "last signed in 24 days ago; if the restriction came since, this is why" in steps(answer)
 
 
 @pytest.mark.parametrize(
@@ -77,7 +88,7 @@ def test_never_signed_in_and_inactive_are_said_from_the_dates(
     assert facts(never)["last web sign-in"] == "never"
     assert "They have never signed in." in steps(never)
     _, stale = why(capsys, "fatima.rahman@northwind-eng.com")
-    assert "They have not signed in for" in steps(stale)
+    assert "Last seen 553 days ago (their latest sign-in or activity in the hub)" in steps(stale)
 
 
 def test_outside_an_sso_restricted_hub_s_tenant_is_the_likely_cause_when_never_signed_in(
@@ -85,9 +96,9 @@ def test_outside_an_sso_restricted_hub_s_tenant_is_the_likely_cause_when_never_s
 ) -> None:
     _, answer = why(capsys, "ines.nunes@northwind-eng.com")
     assert "sign-in restricted to acme-build.com" in facts(answer)["Entra ID SSO restriction"]
-    assert "likely why they cannot sign in" in steps(answer)
+    assert "the likely reason they cannot sign in (they have never signed in)" in steps(answer)
     _, inside = why(capsys, "diego.garcia@acme-build.com")  # never signed in, but inside
-    assert "Entra ID" not in steps(inside)
+    assert "sso_tenant" not in codes(inside)
 
 
 def test_no_access_is_said_and_nothing_invented(capsys: pytest.CaptureFixture[str]) -> None:
@@ -95,7 +106,10 @@ def test_no_access_is_said_and_nothing_invented(capsys: pytest.CaptureFixture[st
     assert status == 0
     assert answer["verdict"] == "no access"
     assert facts(answer)["hub user"] == "not a user of the hub"
-    assert "must be added" not in steps(answer)  # the project is Limited: not said either way
+    assert answer["verdict_code"] == "not_a_user"
+    # Nobody has the address: said first, and an add is offered only "if the address is right".
+    assert codes(answer) == ["unknown_address", "add_if_right"]
+    assert "sso_tenant" not in codes(answer)  # not a hub user: that is their first reason
 
 
 def test_a_project_that_cannot_be_read_is_unknown_with_why_and_exit_3(
@@ -211,8 +225,11 @@ def test_an_address_found_nowhere_names_no_person_and_exits_2(
 ) -> None:
     status, out, err = run(capsys, "--demo", "why", "nobody@acme-build.com", "--hub", "acme-build")
     assert status == 2
-    assert not out
     assert "neither a user nor in a project of hub acme-build" in err
+    # Said for the hub all the same: nobody has the address there, and nothing is offered.
+    assert out.startswith("nobody@acme-build.com in the hub (acme-build): no access.")
+    assert "Next: No one with this address is a user of acme-build." in out
+    assert "add-user" not in out
 
 
 @pytest.mark.reads_only

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from hubtui.core.access import person_key
 from hubtui.core.changes.actions import PENDING, UNKNOWN
 from hubtui.core.changes.record import Change, parse_line, unfinished_as_unknown
 from hubtui.core.files import open_reading
@@ -12,7 +13,7 @@ from hubtui.core.files import open_reading
 if TYPE_CHECKING:
     from hubtui.core.changes.log import ChangeLog
 
-__all__ = ["changes_logged"]
+__all__ = ["changes_logged", "changes_of_person"]
 
 
 def changes_logged(log: ChangeLog) -> list[Change]:
@@ -52,3 +53,20 @@ def _settledness(change: Change) -> int:
         return 3
     ranks: dict[str, int] = {PENDING: 0, UNKNOWN: 1}
     return ranks.get(change.outcome, 2)
+
+
+def changes_of_person(
+    log: ChangeLog, hub_id: str, email: str, project_id: str | None = None
+) -> list[Change]:
+    """What hubtui changed of this person's access in this hub (of the hub itself, and of
+    ``project_id`` when given: every project's otherwise), oldest first: for a ticket's "who
+    changed this, when". The address matches only itself (ASCII case aside). Blocking: it
+    reads the file and the team store."""
+    key = person_key(email)
+    return [
+        change
+        for change in changes_logged(log)
+        if change.hub_id == hub_id
+        and person_key(change.email) == key
+        and (project_id is None or change.project_id in ("", project_id))
+    ]

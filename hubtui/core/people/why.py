@@ -9,22 +9,25 @@ Textual-free: ``hubtui why`` renders it; nothing here is sent to the server.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from hubtui.api import HubError, NotFoundError
 from hubtui.core.access import find_person, person_key
-from hubtui.core.people.hub import INACTIVE_AFTER_DAYS, last_seen, not_offered
+from hubtui.core.people.advice import Facts, NextStep, next_steps
+from hubtui.core.people.hub import last_seen, not_offered
 from hubtui.core.people.search import DEFAULT_CONCURRENCY, Finding, PersonQuery, search_people
 from hubtui.core.presenting.words import seen_words
-from hubtui.text import command_line, fold, inert
+from hubtui.text import fold, inert
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Sequence
 
     from hubtui.api import Hub, HubClient, Project, ProjectUser
     from hubtui.api.models import HubUser
+    from hubtui.core.changes.record import Change
 
 _T = TypeVar("_T")
 
@@ -36,6 +39,18 @@ LIMITED = "can only read, as a limited reader"
 NO_ACCESS = "no access"
 NO_PROJECT = "a user of the hub, in none of its projects"
 UNKNOWN = "unknown"
+
+#: The verdicts as stable codes, for a script (``--format json``'s ``verdict_code``).
+VERDICT_CODES = (
+    "admin",
+    "can_edit",
+    "can_read",
+    "limited_reader",
+    "no_access",
+    "not_a_user",
+    "unknown",
+)
+_CODE_OF = {ADMIN: "admin", CAN_EDIT: "can_edit", CAN_READ: "can_read", NO_PROJECT: "no_access"}
 
 
 @dataclass(frozen=True)
@@ -61,13 +76,23 @@ class Answer:
     project_name: str | None
     verdict: str
     facts: list[Fact] = field(default_factory=list)
-    next_steps: list[str] = field(default_factory=list)
+    steps: list[NextStep] = field(default_factory=list)
+    """The next steps, decided by one table (:mod:`hubtui.core.people.advice`)."""
     not_read: list[str] = field(default_factory=list)
     """What could not be read, and why: the answer is then incomplete, and says so."""
     user_id: str | None = None
     """The account answered for, when several accounts have this address (None: one, or none)."""
     account: str | None = None
     """That account's address, as the server sent it."""
+    verdict_code: str = "unknown"
+    """The verdict as a stable code (:data:`VERDICT_CODES`), for a script."""
+    limited_through: str | None = None
+    """The domain a limited reader reads through (None: not a limited reader)."""
+
+    @property
+    def next_steps(self) -> list[str]:
+        """Each next step in words, its command after it."""
+        return [step.text() for step in self.steps]
 
     @property
     def who(self) -> str:
@@ -90,9 +115,11 @@ class Answer:
             "project_id": self.project_id,
             "project": self.project_name,
             "user_id": self.user_id,
+            "verdict_code": self.verdict_code,
             "verdict": self.verdict,
+            "limited_through": self.limited_through,
             "facts": [fact.as_record() for fact in self.facts],
-            "next_steps": list(self.next_steps),
+            "next_steps": [step.as_record() for step in self.steps],
             "not_read": list(self.not_read),
         }
 
@@ -132,16 +159,49 @@ async def explain(
     project_id: str,
     *,
     now: datetime | None = None,
+    history: History | None = None,
 ) -> list[Answer]:
     """Read the project's users, the hub's users and the hub's projects (at once), and answer
     for ``email`` in ``project_id``: one answer, or one for each account when several have this
-    address. A list that cannot be read is said, never taken as empty."""
-    users, hub_users, projects = await asyncio.gather(
+    address. A list that cannot be read is said, never taken as empty. ``history``: what hubtui
+    changed of a person's access in a hub (read off the event loop)."""
+    users, hub_users, projects, changed = await asyncio.gather(
         _read(client.list_project_users(hub.id, project_id)),
         _read(client.list_hub_users(hub.id)),
         _read(client.list_projects(hub.id)),
+        _history(history, hub.id, email, project_id),
     )
-    return answers_of(email, hub, project_id, users, hub_users, projects, now=now)
+    known = () if isinstance(changed, HistoryUnread) else changed
+    answers = answers_of(email, hub, project_id, users, hub_users, projects, now=now, history=known)
+    return _said(answers, changed)
+
+
+#: What hubtui changed of a person's access in a hub (and a project, when given): the change
+#: log's and the team's lines, oldest first. Blocking: called on a thread.
+History = Callable[[str, str, "str | None"], "Sequence[Change]"]
+
+
+class HistoryUnread(Exception):
+    """What hubtui changed could not be read (the change log's file, the team store)."""
+
+
+async def _history(
+    history: History | None, hub_id: str, email: str, project_id: str | None
+) -> Sequence[Change] | HistoryUnread:
+    """The history, or why it could not be read (said with the answer, never taken as none)."""
+    if history is None:
+        return ()
+    try:
+        return await asyncio.to_thread(history, hub_id, email, project_id)
+    except Exception as error:  # noqa: BLE001 - a file or a store, whatever failed is said
+        return HistoryUnread(f"what hubtui changed of them could not be read: {error}")
+
+
+def _said(answers: list[Answer], history: Sequence[Change] | HistoryUnread) -> list[Answer]:
+    if isinstance(history, HistoryUnread):
+        for answer in answers:
+            answer.not_read.append(str(history))
+    return answers
 
 
 async def _read(call: Awaitable[_T]) -> _T | HubError:
@@ -181,15 +241,27 @@ def answers_of(
     projects: Sequence[Project] | HubError,
     *,
     now: datetime | None = None,
+    history: Sequence[Change] = (),
 ) -> list[Answer]:
     """The answer for ``email`` in ``project_id`` from the lists read, or, when several
     accounts have this address, an answer for each (each says so and names its account)."""
     accounts = _accounts(email, users, hub_users)
     if len(accounts) < 2:
-        return [answer_of(email, hub, project_id, users, hub_users, projects, now=now)]
+        return [
+            answer_of(email, hub, project_id, users, hub_users, projects, now=now, history=history)
+        ]
     return [
         answer_of(
-            email, hub, project_id, users, hub_users, projects, now=now, account=a, of=accounts
+            email,
+            hub,
+            project_id,
+            users,
+            hub_users,
+            projects,
+            now=now,
+            account=a,
+            of=accounts,
+            history=[c for c in history if c.user_id in (None, a[0])],
         )
         for a in accounts
     ]
@@ -206,6 +278,7 @@ def answer_of(
     now: datetime | None = None,
     account: tuple[str, str | None] | None = None,
     of: Accounts | None = None,
+    history: Sequence[Change] = (),
 ) -> Answer:
     """The answer for ``email`` in ``project_id`` (``None``: the hub itself, where they have
     no project) from the lists already read; each list may be the error that stopped it.
@@ -237,9 +310,34 @@ def answer_of(
         _project_facts(answer, project, projects)
         member = _membership(answer, users)
     person = _hub_facts(answer, hub_users, now)
+    if project_id is None and person is None:
+        # Not a user of the hub (or its users not read): never "a user in none of its projects".
+        answer.verdict = UNKNOWN if isinstance(hub_users, HubError) else NO_ACCESS
     _sign_in_facts(answer, hub)
-    _next_steps(answer, member, person, project, now)
+    facts = Facts(
+        email=email,
+        hub=hub,
+        now=now,
+        project_id=project_id,
+        project=project,
+        project_users=None if isinstance(users, HubError) or project_id is None else users,
+        member=member,
+        hub_users=None if isinstance(hub_users, HubError) else hub_users,
+        person=person,
+        history=history,
+    )
+    answer.steps = next_steps(facts)
+    answer.verdict_code = _verdict_code(answer, facts)
     return answer
+
+
+def _verdict_code(answer: Answer, facts: Facts) -> str:
+    """The verdict as one of :data:`VERDICT_CODES`."""
+    if answer.limited_through is not None:
+        return "limited_reader"
+    if answer.verdict == NO_ACCESS:
+        return "not_a_user" if facts.unknown_to_the_hub else "no_access"
+    return _CODE_OF.get(answer.verdict, "unknown")
 
 
 def _find(records: Sequence[Listed], answer: Answer) -> Listed | None:
@@ -348,6 +446,7 @@ async def explain_everywhere(
     *,
     concurrency: int = DEFAULT_CONCURRENCY,
     now: datetime | None = None,
+    history: History | None = None,
 ) -> list[Answer]:
     """An answer for each project of ``hubs`` where ``email`` has any access, each project that
     could not be read (unknown), and each hub where they are a user without a project. The
@@ -363,9 +462,14 @@ async def explain_everywhere(
         on_listed=lambda hub, projects: listed.__setitem__(hub.id, projects),
         concurrency=concurrency,
     )
+    changed = await asyncio.gather(*(_history(history, hub.id, email, None) for hub in hubs))
     answers: list[Answer] = []
-    for hub, people in zip(hubs, hub_users, strict=True):
-        answers += _answers_in_hub(email, hub, people, listed.get(hub.id, ()), findings, now)
+    for hub, people, hub_history in zip(hubs, hub_users, changed, strict=True):
+        known = () if isinstance(hub_history, HistoryUnread) else hub_history
+        in_hub = _answers_in_hub(
+            email, hub, people, listed.get(hub.id, ()), findings, now, known, alone=len(hubs) == 1
+        )
+        answers += _said(in_hub, hub_history)
     return answers
 
 
@@ -376,6 +480,9 @@ def _answers_in_hub(
     projects: Sequence[Project] | HubError,
     findings: Sequence[Finding],
     now: datetime | None,
+    history: Sequence[Change] = (),
+    *,
+    alone: bool = False,
 ) -> list[Answer]:
     """The answers of one hub: each project the person is in (each account of theirs), each
     project not read, and the hub itself for an account in none of its projects. A hub whose
@@ -421,6 +528,7 @@ def _answers_in_hub(
                     now=now,
                     account=None if several is None else (str(user.id), user.email),
                     of=several,
+                    history=[c for c in history if c.project_id in ("", str(finding.project.id))],
                 )
             )
     if isinstance(people, HubError):
@@ -445,8 +553,14 @@ def _answers_in_hub(
                 now=now,
                 account=None if several is None else account,
                 of=several,
+                history=history,
             )
         )
+    found = any(a.verdict != UNKNOWN for a in answers)
+    if not found and not accounts and (alone or history):
+        # Nowhere in this hub: said for the hub (what hubtui changed of them here, the hub's
+        # addresses near theirs), never left at "not read" or silence.
+        answers.append(answer_of(email, hub, None, (), people, projects, now=now, history=history))
     return answers
 
 
@@ -487,7 +601,8 @@ def _membership(answer: Answer, users: Sequence[ProjectUser] | HubError) -> Proj
     else:
         answer.facts.append(Fact("IsLimited", "not sent (an older server)", source))
     if member.is_limited:
-        answer.verdict = f"{LIMITED} through @{_domain(member.user.email or answer.email)}"
+        answer.limited_through = _domain(member.user.email or answer.email)
+        answer.verdict = f"{LIMITED} through @{answer.limited_through}"
     elif member.role == "Admin":
         answer.verdict = ADMIN
     elif member.role == "Editor":
@@ -548,45 +663,3 @@ def _sign_in_facts(answer: Answer, hub: Hub) -> None:
     theirs = _domain(answer.email)
     says = f"sign-in restricted to {tenant}; their address is at {theirs}"
     answer.facts.append(Fact("Entra ID SSO restriction", says, source))
-
-
-def _next_steps(
-    answer: Answer,
-    member: ProjectUser | None,
-    person: HubUser | None,
-    project: Project | None,
-    now: datetime,
-) -> None:
-    hub, email = answer.hub, answer.email
-    steps = answer.next_steps
-    tenant = hub.restricted_tenant_domain
-    never = person is None or last_seen(person).never  # a sign-in seen: not what stops them
-    outside = bool(tenant) and _domain(email) != (tenant or "").lower()
-    if hub.is_user_entra_id_sso_restricted and outside and never:
-        steps.append(
-            f"The hub restricts sign-in to the Entra ID tenant {tenant} and their address is at "
-            f"{_domain(email)}: that is likely why they cannot sign in."
-        )
-    if person is not None and _sent(person, "is_activated") and person.is_activated is False:
-        steps.append(
-            "They never accepted the invitation to the hub: send it again ("
-            f"{command_line('resend-invite', hub.name, email)}, or i on the hub's people)."
-        )
-    if person is not None:
-        seen = last_seen(person)
-        days = seen.days_before(now)
-        if seen.never:
-            steps.append("They have never signed in.")
-        elif days is not None and days > INACTIVE_AFTER_DAYS:
-            steps.append(f"They have not signed in for {days:,} days.")
-    if member is not None and member.is_limited:
-        steps.append(
-            "To let them edit, add them as a direct member ("
-            f"{command_line('add-user', hub.name, answer.project_id, email, 'Editor')}, or e on "
-            "the project's users)."
-        )
-    if answer.verdict == NO_ACCESS and project is not None and project.project_access != "Limited":
-        steps.append(
-            "They must be added to the project ("
-            f"{command_line('add-user', hub.name, answer.project_id, email, 'Reader')})."
-        )

@@ -18,6 +18,7 @@ from textual.widgets import Static
 from textual.worker import Worker
 
 from hubtui.api.errors import HubError
+from hubtui.core.changes.history import changes_of_person
 from hubtui.core.people import (
     LIMITED,
     Answer,
@@ -35,6 +36,7 @@ from hubtui.tui.widgets.chrome import KeyFooter
 
 if TYPE_CHECKING:
     from hubtui.api import Hub
+    from hubtui.core.changes.record import Change
 
 
 def clock() -> datetime:
@@ -98,6 +100,11 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
         session = session_of(self.app)
         box = self.query_one("#why-box")
         box.loading = True
+        log = session.change_log
+
+        def history(hub_id: str, email: str, project_id: str | None) -> list[Change]:
+            return changes_of_person(log, hub_id, email, project_id)
+
         try:
             client = await session.client()
             if self.hubs is None:
@@ -108,7 +115,9 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
                     self._say(named.words())
                     return
                 hub, project_id = named.one
-                self.answers = await explain(client, self.email, hub, project_id, now=clock())
+                self.answers = await explain(
+                    client, self.email, hub, project_id, now=clock(), history=history
+                )
             else:
                 self.answers = await explain_everywhere(
                     client,
@@ -116,6 +125,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
                     self.hubs,
                     concurrency=session.settings.concurrency,
                     now=clock(),
+                    history=history,
                 )
         except HubError as error:
             self._say(f"Could not be answered: {inert(str(error), limit=None)}")

@@ -1,0 +1,297 @@
+"""The next steps of a ticket, decided from the facts by one table: never guessed.
+
+:func:`next_steps` takes what was read of a person in a hub and a project (:class:`Facts`) and
+goes down :data:`TABLE`, a row a rule: each row that holds gives its step, with a stable code,
+its words and, where there is one, the exact command (quoted for the shell). ``docs/design.md``
+shows the table; ``tests/unit/test_advice.py`` goes through every row of it.
+
+Two rules hold over the table: a cause the facts do not show is never given, and an address the
+hub does not know is never offered to be added without saying first that nobody has it there,
+and which of the hub's addresses are near it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from hubtui.core.access import person_key
+from hubtui.core.changes.kinds import Undo, kind_of
+from hubtui.core.people.hub import INACTIVE_AFTER_DAYS, last_seen
+from hubtui.text import command_line, inert, lookalike
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub, Project, ProjectUser
+    from hubtui.api.models import HubUser
+    from hubtui.core.changes.record import Change
+
+__all__ = ["TABLE", "Facts", "NextStep", "near_addresses", "next_steps"]
+
+#: How many letters apart an address may be and still be named as near the one asked about.
+NEAR_LETTERS = 2
+#: The most near addresses named.
+NEAR_MOST = 5
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """One next step: a stable code (for a script), its words, and the command that does it
+    (None: there is none to run, or it is a key in the app)."""
+
+    code: str
+    words: str
+    command: str | None = None
+
+    def as_record(self) -> dict[str, str | None]:
+        return {"code": self.code, "words": self.words, "command": self.command}
+
+    def text(self) -> str:
+        """One line: the words, then the command after a colon."""
+        return f"{self.words}." if self.command is None else f"{self.words}: {self.command}"
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What was read of a person for a ticket: each list read, or ``None`` where it could not
+    be (then no rule stands on it)."""
+
+    email: str
+    hub: Hub
+    now: datetime
+    project_id: str | None = None
+    """None: the answer is for the hub, where they have no project."""
+    project: Project | None = None
+    """The project as the hub's list shows it (None: not listed, or not read)."""
+    project_users: Sequence[ProjectUser] | None = None
+    member: ProjectUser | None = None
+    """Their record in the project's users (None: not listed)."""
+    hub_users: Sequence[HubUser] | None = None
+    person: HubUser | None = None
+    """Their record in the hub's users (None: not a user of the hub)."""
+    history: Sequence[Change] = field(default_factory=tuple)
+    """What hubtui changed of this person's access in this hub (the change log and the team's
+    audit trail), oldest first."""
+
+    @property
+    def domain(self) -> str:
+        return self.email.rsplit("@", 1)[-1].lower() if "@" in self.email else ""
+
+    @property
+    def unknown_to_the_hub(self) -> bool:
+        """Read, and nobody has this address there: no hub user, no project member."""
+        return (
+            self.hub_users is not None
+            and self.person is None
+            and (self.project_id is None or self.project_users is not None)
+            and self.member is None
+        )
+
+
+Rule = Callable[[Facts], "list[NextStep]"]
+
+
+def _changed_by_hubtui(facts: Facts) -> list[NextStep]:
+    """What hubtui itself changed of their access here: the latest change that took effect
+    (or may have), who made it, when, in which batch, and how it is put back."""
+    done = [c for c in facts.history if c.outcome in ("done", "unknown")]
+    if not done:
+        return []
+    change = done[-1]
+    where = "the hub" if not change.project_id else change.where
+    when = change.time[:10]
+    by = change.operator or "someone"
+    batch = f" in batch {change.batch}" if change.batch else ""
+    maybe = " (its outcome is unknown)" if change.outcome == "unknown" else ""
+    words = f"hubtui changed their access: {change.summary} in {where} on {when} by {by}{batch}"
+    words += maybe
+    revertible = kind_of(change).undo not in (Undo.NEVER, Undo.NOTHING) and change.batch
+    if not revertible:
+        return [NextStep("changed_by_hubtui", words)]
+    return [
+        NextStep(
+            "changed_by_hubtui",
+            f"{words}; to put it back (R in the change log)",
+            command_line("revert", change.batch),
+        )
+    ]
+
+
+def _unknown_address(facts: Facts) -> list[NextStep]:
+    """Nobody has this address in the hub: said first, then the hub's addresses near it, and
+    only then the add, as "if the address is right"."""
+    if not facts.unknown_to_the_hub:
+        return []
+    where = "" if facts.project_id is None else " or in the project"
+    steps = [
+        NextStep(
+            "unknown_address", f"No one with this address is a user of {facts.hub.name}{where}"
+        )
+    ]
+    known = [u.user.email or "" for u in facts.hub_users or ()]
+    known += [u.user.email or "" for u in facts.project_users or ()]
+    near = near_addresses(facts.email, known)
+    if near:
+        steps.append(NextStep("near_address", "Near it in the hub: " + "; ".join(near)))
+    undone = any(c.outcome in ("done", "unknown") for c in facts.history)
+    if facts.project_id is not None and facts.project is not None and not undone:
+        # (Where hubtui itself took their access away, its revert above is the fix.)
+        steps.append(
+            NextStep(
+                "add_if_right",
+                "If the address is right, add them to the project (they get an invitation)",
+                command_line("add-user", facts.hub.name, facts.project_id, facts.email, "Reader"),
+            )
+        )
+    return steps
+
+
+def _not_in_project(facts: Facts) -> list[NextStep]:
+    """A user of the hub whom the project does not list: add them to it."""
+    if (
+        facts.project_id is None
+        or facts.project is None
+        or facts.project_users is None
+        or facts.person is None
+        or facts.member is not None
+    ):
+        return []
+    command = command_line("add-user", facts.hub.name, facts.project_id, facts.email, "Reader")
+    name = facts.project.name or f"project {facts.project_id}"
+    if facts.project.project_access == "Limited":
+        words = (
+            f"Add them to {name} as a direct member: it reads limited readers only from "
+            f"whitelisted domains, and @{facts.domain} is not one of them"
+        )
+    else:
+        words = f"Add them to {name} (a user of the hub, not in the project)"
+    return [NextStep("add_to_project", words, command)]
+
+
+def _limited_reader(facts: Facts) -> list[NextStep]:
+    if facts.member is None or not facts.member.is_limited:
+        return []
+    return [
+        NextStep(
+            "make_direct_member",
+            "To let them edit, add them as a direct member (or e on the project's users)",
+            command_line("add-user", facts.hub.name, facts.project_id, facts.email, "Editor"),
+        )
+    ]
+
+
+def _invitation(facts: Facts) -> list[NextStep]:
+    person = facts.person
+    if person is None or "is_activated" not in person.model_fields_set:
+        return []
+    if person.is_activated is not False:
+        return []
+    return [
+        NextStep(
+            "resend_invitation",
+            "They never accepted the invitation to the hub: send it again (or i on the hub's "
+            "people)",
+            command_line("resend-invite", facts.hub.name, facts.email),
+        )
+    ]
+
+
+def _sso_tenant(facts: Facts) -> list[NextStep]:
+    """A user of the hub whose address is outside the tenant the hub restricts sign-in to: the
+    likely reason they cannot sign in (never said of a person who is not a hub user: their
+    first reason is that)."""
+    hub, person = facts.hub, facts.person
+    tenant = (hub.restricted_tenant_domain or "").lower()
+    if person is None or not hub.is_user_entra_id_sso_restricted or not tenant:
+        return []
+    if facts.domain == tenant or facts.domain.endswith(f".{tenant}"):
+        return []
+    seen = last_seen(person)
+    days = seen.days_before(facts.now)
+    if seen.never:
+        when = "they have never signed in"
+    elif days is None:
+        when = "their last sign-in could not be read"
+    else:
+        when = f"last signed in {days:,} days ago; if the restriction came since, this is why"
+    words = (
+        f"The hub restricts sign-in to the Entra ID tenant {hub.restricted_tenant_domain} and "
+        f"their address is at {facts.domain}: that is the likely reason they cannot sign in "
+        f"({when})"
+    )
+    return [NextStep("sso_tenant", words)]
+
+
+def _sign_ins(facts: Facts) -> list[NextStep]:
+    if facts.person is None:
+        return []
+    seen = last_seen(facts.person)
+    days = seen.days_before(facts.now)
+    if seen.never:
+        return [NextStep("never_signed_in", "They have never signed in")]
+    if days is not None and days > INACTIVE_AFTER_DAYS:
+        return [
+            NextStep(
+                "inactive",
+                f"Last seen {days:,} days ago (their latest sign-in or activity in the hub)",
+            )
+        ]
+    return []
+
+
+#: The table: each rule, in the order its steps are given, with when it holds (the words
+#: ``docs/design.md`` shows).
+TABLE: tuple[tuple[str, str, Rule], ...] = (
+    (
+        "changed_by_hubtui",
+        "the change log or the team's audit trail holds a change of their access here that took "
+        "effect (or may have)",
+        _changed_by_hubtui,
+    ),
+    (
+        "unknown_address",
+        "the hub's users (and the project's) were read and nobody has this address",
+        _unknown_address,
+    ),
+    ("add_to_project", "a user of the hub whom the project does not list", _not_in_project),
+    ("make_direct_member", "a limited reader of the project", _limited_reader),
+    ("resend_invitation", "a user of the hub who never accepted the invitation", _invitation),
+    (
+        "sso_tenant",
+        "a user of the hub whose address is outside the tenant the hub restricts sign-in to",
+        _sso_tenant,
+    ),
+    ("never_signed_in / inactive", "a user of the hub never seen, or not for long", _sign_ins),
+)
+
+
+def next_steps(facts: Facts) -> list[NextStep]:
+    """The next steps the facts support, from :data:`TABLE`, in its order."""
+    return [step for _, _, rule in TABLE for step in rule(facts)]
+
+
+def near_addresses(email: str, known: Sequence[str]) -> list[str]:
+    """The addresses of ``known`` near ``email`` (never itself): the same local part at another
+    domain, or at most :data:`NEAR_LETTERS` letters apart; each made inert, and one with
+    lookalike or invisible characters said to hold them (shown as such, never taken for it)."""
+    from rapidfuzz.distance import Levenshtein
+
+    wanted = person_key(email)
+    local = wanted.split("@", 1)[0]
+    found: dict[str, int] = {}
+    for address in known:
+        key = person_key(address)
+        if not address or key == wanted or key in found:
+            continue
+        distance = Levenshtein.distance(wanted, key, score_cutoff=NEAR_LETTERS + 1)
+        if key.split("@", 1)[0] == local or distance <= NEAR_LETTERS:
+            found[key] = distance
+            found[key] = min(distance, found[key])
+    named = []
+    by_key = {person_key(a): a for a in known if a}
+    for key in sorted(found, key=lambda k: (found[k], k))[:NEAR_MOST]:
+        address = by_key[key]
+        why = lookalike(address)
+        named.append(inert(address) + (f" ({why})" if why else ""))
+    return named

@@ -1,0 +1,101 @@
+"""From a ticket to the next step, as ``hubtui why`` answers it against the demo over HTTP: the
+tickets a newcomer tried, each decided by the one table (``core/people/advice.py``)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.harness.fronts import Served, served
+from tests.headless.conftest import run
+
+ACME = "acme-build"
+
+
+@pytest.fixture
+def demo() -> Iterator[Served]:
+    with served() as it:
+        yield it
+
+
+def why(capsys: pytest.CaptureFixture[str], at: Served, *argv: str) -> tuple[int, Any, str]:
+    status, out, err = run(capsys, "--base-url", at.url, "why", *argv, "--format", "json")
+    return status, json.loads(out) if out else None, err
+
+
+def steps(answer: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {step["code"]: step for step in answer["next_steps"]}
+
+
+def test_a_typo_names_the_address_nearby_and_adds_nobody_unasked(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    status, answer, err = why(capsys, demo, "lena.fisher@example-mail.com", "tower", "--hub", ACME)
+    assert status == 0, err
+    assert answer["verdict_code"] == "not_a_user"
+    said = steps(answer)
+    assert list(said) == ["unknown_address", "near_address", "add_if_right"]
+    assert said["near_address"]["words"] == "Near it in the hub: lena.fischer@example-mail.com"
+    assert said["add_if_right"]["words"].startswith("If the address is right")
+    assert "sso_tenant" not in said  # before: the SSO tenant was blamed
+
+
+def test_an_address_that_is_nowhere_is_said_to_be_in_no_hub(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    status, answers, err = why(capsys, demo, "nobody@nowhere.example", "--hub", ACME)
+    assert status == 2, err
+    assert [a["verdict_code"] for a in answers] == ["not_a_user"]
+    assert steps(answers[0])["unknown_address"]["words"] == (
+        "No one with this address is a user of acme-build"
+    )
+    assert "neither a user nor in a project of hub acme-build" in err
+
+
+def test_a_hub_user_not_in_the_project_is_to_be_added_to_it(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    lena = "lena.fischer@example-mail.com"  # a Reader of Québec Office Tower, not of Harbour
+    status, answer, err = why(capsys, demo, lena, "harbour", "--hub", ACME)
+    assert status == 0, err
+    add = steps(answer)["add_to_project"]
+    assert shlex.split(add["command"]) == ["hubtui", "add-user", ACME, "1001", lena, "Reader"]
+    assert "as a direct member" in add["words"]  # Harbour is Limited: her domain is not read by
+
+
+def test_a_hub_user_outside_the_tenant_who_signs_in_is_told_the_likely_cause(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    oscar = demo.add_account("oscar@fabrikam.example", activated=True)
+    demo.member(oscar, 1002, "Editor")
+    status, answer, err = why(capsys, demo, "oscar@fabrikam.example", "1002", "--hub", ACME)
+    assert status == 0, err
+    assert answer["verdict_code"] == "can_edit"
+    sso = steps(answer)["sso_tenant"]["words"]
+    assert "that is the likely reason they cannot sign in" in sso
+    assert "last signed in 0 days ago; if the restriction came since, this is why" in sso
+
+
+def test_a_person_a_review_removed_is_told_who_removed_them_and_how_to_put_it_back(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    status, _, err = run(capsys, "--base-url", demo.url, "offboard", "eve@acme-build.com",
+                         "--hub", ACME, "--yes", "--reason", "left the company")  # fmt: skip
+    assert status == 0, err
+    batch = re.search(r"Batch (b\w+)", err)
+    assert batch is not None, err
+    status, answer, err = why(capsys, demo, "eve@acme-build.com", "1001", "--hub", ACME)
+    assert status == 0, err
+    said = steps(answer)
+    changed = said["changed_by_hubtui"]
+    assert changed["words"].startswith("hubtui changed their access: removed from the hub")
+    assert f"in batch {batch.group(1)}" in changed["words"]
+    assert changed["command"] == f"hubtui revert {batch.group(1)}"
+    assert "sso_tenant" not in said  # no longer a hub user: never blamed on the SSO
+    assert list(said)[0] == "changed_by_hubtui"  # what hubtui did comes first
+    assert "add_if_right" not in said  # its revert is the fix, not a new invitation
