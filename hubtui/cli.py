@@ -120,10 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="hubtui",
-        description="A keyboard-first terminal app for hubs, projects and project users. "
-        "With a command (hubs, hub, projects, users, who, hub-users, access, resend-invite, "
-        "add-user, set-role, apply, revert, snapshot, diff, store) it prints the answer and "
-        "exits.",
+        description="A keyboard-first terminal app for hubs, projects and project users.",
         epilog="The token comes from HUBTUI_TOKEN, --token-file or the config file's "
         f"token_command; never from a flag value. Commands' {EXIT_STATUSES}.",
         allow_abbrev=False,
@@ -209,6 +206,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--refuse-with-code",
         metavar="CODE",
         help="answer every call 409 with this Code (e.g. USER_PROFILE_NOT_CREATED)",
+    )
+    # One place lists the commands: the parser's own, each named once.
+    parser.description = (
+        f"{parser.description} With a command ({', '.join(commands.choices)}) it does that "
+        "and exits; without one it starts the app."
     )
     return parser
 

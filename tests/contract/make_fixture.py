@@ -1,10 +1,11 @@
 """Keep what hubtui relies on of the service's published OpenAPI document: the hub and hub-user
 operations and every schema they reach, as ``konekt-hubs.json`` beside this file.
 
-    python -m tests.contract.make_fixture [../shared/docs/konekt-openapi.json]
+    python -m tests.contract.make_fixture [tests/contract/konekt-openapi.json]
 
-The published document (Newforma Konekt) is kept in the public repository
-``api-evangelist/newforma`` (``openapi/_original/newforma-konekt-openapi-original.json``).
+The published document (Newforma Konekt, public: the repository ``api-evangelist/newforma``,
+``openapi/_original/newforma-konekt-openapi-original.json``) is kept beside this file, so that
+the project carries every file its tests read.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 HERE = Path(__file__).parent
 FIXTURE = HERE / "konekt-hubs.json"
-PUBLISHED = HERE.parent.parent.parent / "shared" / "docs" / "konekt-openapi.json"
+PUBLISHED = HERE / "konekt-openapi.json"
 #: The operations hubtui calls that the published document has.
 PATHS = (
     "/v3/hubs",

@@ -99,3 +99,18 @@ def test_a_person_a_review_removed_is_told_who_removed_them_and_how_to_put_it_ba
     assert "sso_tenant" not in said  # no longer a hub user: never blamed on the SSO
     assert list(said)[0] == "changed_by_hubtui"  # what hubtui did comes first
     assert "add_if_right" not in said  # its revert is the fix, not a new invitation
+
+
+def test_the_help_s_opening_names_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from hubtui.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert parser.description is not None
+    opening = parser.description.replace("\n", " ")
+    for name in ("why", "review", "reviews", "log", "offboard", "serve", "demo-server"):
+        assert name in commands.choices
+    for name in commands.choices:
+        assert f" {name}," in opening or f"({name}," in opening or f" {name})" in opening, name
