@@ -40,6 +40,7 @@ from hubtui.core.batches.file import (
     FILE_COLUMNS,
     FileRow,
 )
+from hubtui.core.changes.kinds import kind_of
 from hubtui.core.changes.sending import plan
 from hubtui.core.files import refusal_words
 from hubtui.core.presenting import render, write_export
@@ -130,13 +131,7 @@ async def revert_command(args: argparse.Namespace, client: HubClient, workspace:
     for change in cannot:
         print(
             f"Cannot be put back: {inert(change.email or change.user_id or '?')} "
-            + (
-                f"was added to {inert(change.where)} by the batch; nobody can be removed from a "
-                "project through this API."
-                if change.action == "add"
-                else f"({inert(change.action)} in {inert(change.where)}): the change log does "
-                "not hold what they had before."
-            ),
+            f"{inert(kind_of(change).cannot_undo(change), limit=None)}.",
             file=sys.stderr,
         )
     if already:

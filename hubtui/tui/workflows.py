@@ -15,6 +15,7 @@ from hubtui.api.errors import HubError
 from hubtui.config import ConfigError
 from hubtui.core.batches import ChangeSet
 from hubtui.core.changes.clock import now
+from hubtui.core.changes.kinds import kind_of
 from hubtui.core.presenting import amount
 from hubtui.core.store import StoreError
 from hubtui.core.workspace import NoSnapshots, Workspace
@@ -195,13 +196,14 @@ class WorkspaceActions(App[None]):
                 timeout=10,
             )
         if cannot:
-            who = ", ".join(inert(c.email or c.user_id or "?", limit=40) for c in cannot[:5])
-            more = f" and {len(cannot) - 5} more" if len(cannot) > 5 else ""
+            said = [
+                f"{inert(c.email or c.user_id or '?', limit=40)} "
+                f"{inert(kind_of(c).cannot_undo(c), limit=None)}"
+                for c in cannot[:5]
+            ]
+            more = f" (and {len(cannot) - 5} more)" if len(cannot) > 5 else ""
             self._say(
-                f"Cannot be put back: {who}{more} were added by the batch, and nobody can be "
-                "removed through this API.",
-                severity="warning",
-                timeout=12,
+                f"Cannot be put back: {'; '.join(said)}{more}.", severity="warning", timeout=12
             )
         if not back:
             self._say("Nothing of this batch to put back.")

@@ -125,6 +125,13 @@ class Kind:
         """Whether ``error`` says that what the change asked was so already, not by it."""
         return False
 
+    def cannot_undo(self, change: Change) -> str:
+        """Why this change cannot be put back, in words that follow the person's address."""
+        return (
+            f"({change.action} in {change.where}): the change log does not hold what they had "
+            "before"
+        )
+
 
 # Project kinds --------------------------------------------------------------------------------
 
@@ -180,6 +187,12 @@ class ProjectAdd(_ProjectKind):
     always_counted = True
     undo = Undo.NEVER
     held_until_checked = True
+
+    def cannot_undo(self, change: Change) -> str:
+        return (
+            f"was added to {change.where} by the batch; nobody can be removed from a project "
+            "through this API"
+        )
 
     async def plan(self, client: HubClient, change: Change) -> ChangeRequest:
         return await self._call(client.plan_create, change)
