@@ -19,12 +19,15 @@ if TYPE_CHECKING:
 
     from hubtui.api import Hub, Project, ProjectUser
     from hubtui.core.people import HubPeople
+    from hubtui.core.people.advice import NextStep
+    from hubtui.core.people.why import Answer
 
 __all__ = [
     "FindPerson",
     "HubPeopleLoaded",
     "HubsLoaded",
     "Offboard",
+    "PrepareFix",
     "OpenHub",
     "OpenProject",
     "ProjectsLoaded",
@@ -33,6 +36,15 @@ __all__ = [
     "UsersLoaded",
     "WorkerFailed",
 ]
+
+
+@dataclass
+class PrepareFix(Message):
+    """Prepare the change a ticket's next step names, through its preview: never sent before
+    it is confirmed there."""
+
+    answer: Answer
+    step: NextStep
 
 
 @dataclass

@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App
+from textual.content import Content
 
 from hubtui.api.errors import HubError
 from hubtui.config import ConfigError
-from hubtui.core.batches import ChangeSet
+from hubtui.core.batches import ChangeSet, Intent, Wanted
 from hubtui.core.changes.clock import now
 from hubtui.core.changes.kinds import kind_of
 from hubtui.core.presenting import amount
@@ -24,6 +25,7 @@ from hubtui.tui.messages import (
     HubPeopleLoaded,
     HubsLoaded,
     Offboard,
+    PrepareFix,
     ProjectsLoaded,
     Reconnect,
     RevertBatch,
@@ -36,6 +38,8 @@ from hubtui.tui.screens.base import ListScreen
 if TYPE_CHECKING:
     from hubtui.api import Hub
     from hubtui.api.models import ApiModel
+    from hubtui.core.people.resending import Resending
+    from hubtui.core.people.why import Answer
     from hubtui.core.store import SnapshotInfo
 
 
@@ -179,6 +183,87 @@ class WorkspaceActions(App[None]):
                 incomplete="; ".join(answer.not_read),
             )
         )
+
+    def on_prepare_fix(self, message: PrepareFix) -> None:
+        """A ticket's next step, prepared through the preview the same change has everywhere
+        else: an add staged with the role asked (read again, previewed, confirmed with ``a``),
+        an invitation asked before it is sent again, a batch's revert previewed."""
+        from hubtui.core.people.advice import FIXES
+        from hubtui.tui.screens.role_choice import RoleChoiceScreen
+
+        answer, step = message.answer, message.step
+        if step.code == "changed_by_hubtui" and step.batch is not None:
+            self.revert_batch(step.batch)
+        elif step.code == "resend_invitation":
+            self._resend_asked(answer)
+        elif step.code in FIXES and answer.project_id is not None:
+            where = answer.project_name or f"project {answer.project_id}"
+
+            def chosen(role: str | None) -> None:
+                if role is not None:
+                    self._stage_add(answer, role)
+
+            suggested = FIXES[step.code] or "Reader"
+            self.push_screen(RoleChoiceScreen(answer.email, where, suggested), chosen)
+
+    def _stage_add(self, answer: Answer, role: str) -> None:
+        """One add staged on its own and previewed: read again before it is shown, sent only
+        once confirmed there, logged and revertible like every change."""
+        from hubtui.tui.screens.batch import StagedScreen
+
+        assert answer.project_id is not None
+        wish = Wanted(
+            answer.hub.id,
+            answer.hub.name,
+            answer.project_id,
+            answer.project_name,
+            answer.email,
+            Intent.ADD,
+            role=role,
+        )
+        changes = ChangeSet()
+        changes.stage([wish])
+        self.push_screen(StagedScreen(changes, title=f"Fix for {answer.email}"))
+
+    def _resend_asked(self, answer: Answer) -> None:
+        from hubtui.core.people import hub_people
+        from hubtui.core.people.resending import ReadOnly, prepare_resend
+        from hubtui.tui.screens.confirm import ConfirmScreen
+
+        people = hub_people([answer.hub_user], []) if answer.hub_user else []
+        try:
+            resending = prepare_resend(answer.hub, people, read_only=self.workspace.read_only)
+        except ReadOnly as refused:
+            self._say(f"Nothing was sent: {refused}", severity="warning")
+            return
+        if not resending.changes:
+            self._say("Their invitation no longer waits: nothing to send again.")
+            return
+        question = Content.assemble(
+            (f"Send the invitation to hub {inert(answer.hub.name)} again", "bold"),
+            f" to {inert(answer.email)}? They get an email; they are read again just before. "
+            "y sends, n does not.",
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._resend(resending)
+
+        self.push_screen(ConfirmScreen(question, enter_says_yes=False), answered)
+
+    @work(exclusive=True, group="resend", exit_on_error=False)
+    async def _resend(self, resending: Resending) -> None:
+        client = await self.workspace.client()
+        results = await resending.send(client, self.workspace.change_log)
+        for result in results:
+            if result.done:
+                self._say(f"{inert(result.person.email)}: invitation sent again.")
+            else:
+                self._say(
+                    f"{inert(result.person.email)}: not sent again: {inert(result.why)}",
+                    severity="warning",
+                    timeout=15,
+                )
 
     def on_revert_batch(self, message: RevertBatch) -> None:
         self.revert_batch(message.batch)

@@ -33,7 +33,7 @@ def test_w_answers_the_ticket_of_a_limited_reader_at_80x24(tmp_path: Path) -> No
         assert "reader through @northwind-eng.com." in shown
         assert "…" not in shown  # wrapped, never cut
         terminal.send("End")
-        terminal.wait_for("Next: To let them edit, add them as a direct member", timeout=40)
+        terminal.wait_for("Next: [1] To let them edit, add them as a direct member", timeout=40)
         terminal.send("Escape")
         terminal.wait_for("Grace Osei", timeout=40)
         terminal.send("q")

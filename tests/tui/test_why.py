@@ -38,12 +38,12 @@ async def test_w_on_a_limited_reader_explains_it_and_y_copies_the_answer_whole()
         assert isinstance(pilot.app.screen, WhyScreen)
         words = answer_words(pilot)
         assert f"Harbour Bridge Retrofit (acme-build): {LIMITED}." in words
-        assert "Next: To let them edit, add them as a direct member" in words
+        assert "Next: [1] To let them edit, add them as a direct member" in words
         assert "IsLimited: true" in screen_words(pilot)
         assert "Next:" not in screen_words(pilot)  # below the window's end at 80×24: it scrolls
         await press(pilot, "end")
         await pilot.wait_for_scheduled_animations()
-        assert "Next: To let them edit" in screen_words(pilot)
+        assert "Next: [1] To let them edit" in screen_words(pilot)
         assert "y copies the answer for a ticket" in screen_words(pilot)
         await press(pilot, "y")
         copied = pilot.app.clipboard
@@ -134,3 +134,59 @@ async def test_w_on_one_of_two_accounts_of_an_address_answers_for_each() -> None
         words = answer_words(pilot)
         assert f"account Id {ids[1]} ann@acme.example: admin." in words
         assert "2 accounts have this address" in words
+
+
+async def test_a_next_step_is_one_key_from_its_previewed_fix() -> None:
+    """Lena can open Tower but not Harbour: W's first step adds her, a key away, through the
+    role asked and the staged preview read again; nothing leaves before it is confirmed."""
+    from hubtui.demo import DemoStore
+    from hubtui.tui.screens.batch import StagedScreen
+    from hubtui.tui.screens.role_choice import RoleChoiceScreen
+
+    store = DemoStore()
+    lena = store.user_by_email("lena.fischer@example-mail.com")
+    assert lena is not None
+    async with running(size=(80, 24), store=store) as pilot:
+        await press(pilot, "ctrl+p")
+        await burst(pilot, [*"Why can", "enter"])
+        await burst(pilot, [*lena.email, "enter", *"harbour", "enter"])
+        await settle(pilot)
+        assert "[1] Add them to Harbour Bridge Retrofit as a direct member" in answer_words(pilot)
+        creates = store.creates
+        await press(pilot, "1")
+        assert isinstance(pilot.app.screen, RoleChoiceScreen)
+        await press(pilot, "enter")  # the role it suggests: Reader
+        await settle(pilot)
+        staged = pilot.app.screen
+        assert isinstance(staged, StagedScreen)
+        assert "added as a direct member: Role Reader" in screen_words(pilot)
+        assert store.creates == creates  # a preview: nothing sent yet
+        await press(pilot, "a", "y")
+        await settle(pilot)
+        harbour = store.hub_by_name("acme-build").projects[1001]  # type: ignore[union-attr]
+        assert harbour.members[lena.id].role == "Reader"
+        log = pilot.app.workspace.change_log  # type: ignore[attr-defined]
+        assert [(c.action, c.email, c.outcome) for c in log.changes] == [
+            ("add", lena.email, "done")
+        ]
+
+
+async def test_an_invitation_never_accepted_is_sent_again_from_w_once_asked() -> None:
+    from hubtui.demo import DemoStore
+    from hubtui.tui.screens.confirm import ConfirmScreen
+
+    store = DemoStore()
+    async with running(size=(80, 24), store=store, start=project_users()) as pilot:
+        await press(pilot, "slash", *"hamid", "enter", "W")
+        words = answer_words(pilot)
+        assert "[1] To let them edit" in words
+        assert "[2] They never accepted the invitation" in words
+        updates = store.updates
+        await press(pilot, "2")
+        assert isinstance(pilot.app.screen, ConfirmScreen)
+        assert store.updates == updates
+        await press(pilot, "y")
+        await settle(pilot)
+        await pilot.app.workers.wait_for_complete()
+        assert store.updates == updates + 1  # one email, once
+        assert "invitation sent again" in screen_words(pilot)

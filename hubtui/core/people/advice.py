@@ -27,8 +27,18 @@ if TYPE_CHECKING:
     from hubtui.api.models import HubUser
     from hubtui.core.changes.record import Change
 
-__all__ = ["TABLE", "Facts", "NextStep", "near_addresses", "next_steps"]
+__all__ = ["FIXES", "TABLE", "Facts", "NextStep", "near_addresses", "next_steps"]
 
+#: The steps the app prepares for a key, each through the preview the same change has
+#: everywhere else: an add (role asked) staged and read again, an invitation asked, a revert's
+#: preview. The role each add suggests.
+FIXES: dict[str, str | None] = {
+    "changed_by_hubtui": None,
+    "add_if_right": "Reader",
+    "add_to_project": "Reader",
+    "make_direct_member": "Editor",
+    "resend_invitation": None,
+}
 #: How many letters apart an address may be and still be named as near the one asked about.
 NEAR_LETTERS = 2
 #: The most near addresses named.
@@ -43,6 +53,14 @@ class NextStep:
     code: str
     words: str
     command: str | None = None
+    batch: str | None = None
+    """The batch a revert puts back (``changed_by_hubtui``)."""
+
+    @property
+    def fixable(self) -> bool:
+        """Whether the app prepares this step's change for a key (a preview, never sent
+        before it is confirmed)."""
+        return self.code in FIXES and (self.code != "changed_by_hubtui" or self.batch is not None)
 
     def as_record(self) -> dict[str, str | None]:
         return {"code": self.code, "words": self.words, "command": self.command}
@@ -114,6 +132,7 @@ def _changed_by_hubtui(facts: Facts) -> list[NextStep]:
             "changed_by_hubtui",
             f"{words}; to put it back (R in the change log)",
             command_line("revert", change.batch),
+            batch=change.batch,
         )
     ]
 

@@ -88,6 +88,8 @@ class Answer:
     """The verdict as a stable code (:data:`VERDICT_CODES`), for a script."""
     limited_through: str | None = None
     """The domain a limited reader reads through (None: not a limited reader)."""
+    hub_user: HubUser | None = None
+    """Their record in the hub's users, as read (for a fix that acts on it)."""
 
     @property
     def next_steps(self) -> list[str]:
@@ -327,6 +329,7 @@ def answer_of(
         history=history,
     )
     answer.steps = next_steps(facts)
+    answer.hub_user = person
     answer.verdict_code = _verdict_code(answer, facts)
     return answer
 

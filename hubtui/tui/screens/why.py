@@ -29,6 +29,7 @@ from hubtui.core.people import (
     project_named,
 )
 from hubtui.text import inert
+from hubtui.tui.messages import PrepareFix
 from hubtui.tui.present import copy_lines_for_a_ticket
 from hubtui.tui.screens.recovering import RecoveringScreen
 from hubtui.tui.session import session_of
@@ -37,6 +38,7 @@ from hubtui.tui.widgets.chrome import KeyFooter
 if TYPE_CHECKING:
     from hubtui.api import Hub
     from hubtui.core.changes.record import Change
+    from hubtui.core.people.advice import NextStep
 
 
 def clock() -> datetime:
@@ -61,6 +63,14 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "dismiss", "Close"),
         Binding("y", "copy", "Copy for a ticket", tooltip="copy the whole answer, as text"),
+        Binding(
+            "1",
+            "fix(1)",
+            "Fix [1]",
+            tooltip="prepare the next step marked [1] (2 to 9: the others): its preview, read "
+            "again; nothing is sent before you confirm it there",
+        ),
+        *(Binding(str(n), f"fix({n})", f"Fix [{n}]", show=False) for n in range(2, 10)),
     ]
 
     def __init__(self, email: str, hubs: Sequence[Hub] | None, project: str | None = None) -> None:
@@ -72,6 +82,8 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
         self.hubs = None if hubs is None else list(hubs)
         self.project = project
         self.answers: list[Answer] = []
+        #: The next steps a key prepares, in the order shown ([1], [2], …).
+        self.fixes: list[tuple[Answer, NextStep]] = []
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog-box", id="why-box"):
@@ -134,7 +146,25 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
             box.loading = False
         offline = session.offline
         note = None if offline is None else offline_note(offline.last_words)
-        self._say(describe(self.answers, self.email, note))
+        if offline is None and not session.read_only:
+            self.fixes = [(a, s) for a in self.answers for s in a.steps if s.fixable]
+        self._say(describe(self.answers, self.email, note, self.fixes))
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "fix":
+            number = parameters[0] if parameters else 0
+            return isinstance(number, int) and 0 < number <= len(self.fixes)
+        return True
+
+    def action_fix(self, number: int) -> None:
+        """Prepare the step marked ``[number]``: the app opens its preview (staged and read
+        again, an invitation asked, a revert's preview); nothing is sent from here."""
+        if not 0 < number <= len(self.fixes):
+            return
+        answer, step = self.fixes[number - 1]
+        self.dismiss()
+        self.app.post_message(PrepareFix(answer, step))
 
     def action_copy(self) -> None:
         if not self.answers:
@@ -149,7 +179,12 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
         super().recover(worker, sentence)
 
 
-def describe(answers: Sequence[Answer], email: str, note: str | None) -> Content:
+def describe(
+    answers: Sequence[Answer],
+    email: str,
+    note: str | None,
+    fixes: Sequence[tuple[Answer, NextStep]] = (),
+) -> Content:
     """The answers as a person reads them: each verdict in bold (a limited reader's marked),
     its facts, what could not be read and the next steps."""
     lines: list[Content | str] = []
@@ -172,11 +207,18 @@ def describe(answers: Sequence[Answer], email: str, note: str | None) -> Content
             f"  {inert(f.what)}: {inert(f.says, limit=None)}  ({f.source})" for f in answer.facts
         ]
         lines += [f"  Not read: {inert(why, limit=None)}" for why in answer.not_read]
-        lines += [
-            Content.assemble(("  Next: ", "bold"), inert(step, limit=None))
-            for step in answer.next_steps
-        ]
-    lines += ["", "y copies the answer for a ticket · escape closes."]
+        numbered = {id(step): n for n, (_, step) in enumerate(fixes, start=1)}
+        for step in answer.steps:
+            key = numbered.get(id(step))
+            lines.append(
+                Content.assemble(
+                    ("  Next: ", "bold"),
+                    (f"[{key}] ", "bold $accent") if key else "",
+                    inert(step.text(), limit=None),
+                )
+            )
+    fixing = " · 1 prepares the step marked [1] (2 to 9 the others)" if fixes else ""
+    lines += ["", f"y copies the answer for a ticket{fixing} · escape closes."]
     return Content("\n").join(
         line if isinstance(line, Content) else Content(line) for line in lines
     )
