@@ -40,7 +40,7 @@ async def test_a_create_that_times_out_is_never_sent_again_by_itself(tmp_path: P
             await settle(pilot)
             await press(pilot, "enter", "enter", "a")
             await type_text(pilot, "slow.network@acme-build.com")
-            await press(pilot, "ctrl+s")
+            await press(pilot, "ctrl+s", "y")
             assert isinstance(pilot.app.screen, UserFormScreen)
             words = screen_words(pilot)
             assert "may or may not have been added" in words
@@ -82,6 +82,8 @@ def test_adding_a_user_with_the_keys_in_a_real_terminal(server: str, tmp_path: P
         for key in ("Tab", "Down", "Enter", "C-s"):
             terminal.send(key)
             time.sleep(0.2)
+        terminal.wait_for("Confirm: add typed.in.tmux@acme-build.com")  # asked before it goes
+        terminal.send("y")
         terminal.wait_for("13 users · 8 members")
         terminal.send("q")
         assert terminal.exit_status() == 0

@@ -76,6 +76,8 @@ def test_a_signal_mid_change_restores_the_terminal_and_logs_unknown(
             terminal.wait_for("hangup@acme-build.com")
             time.sleep(0.3)
             terminal.send("C-s")
+            terminal.wait_for("Confirm: add hangup@acme-build.com", timeout=30)
+            terminal.send("y")
             terminal.wait_for("Sending", timeout=30)
             wait_in_flight(url, 1)  # its pending line is down and the request has left
             os.kill(pid_with_marker(marker), number)

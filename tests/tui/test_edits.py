@@ -9,6 +9,7 @@ from pathlib import Path
 from textual.widgets import Input
 
 from hubtui.demo import DemoStore, Faults, create_app
+from hubtui.tui.screens.confirm import ConfirmScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.user_form import UserFormScreen
 from hubtui.tui.widgets.record_table import RecordTable
@@ -34,6 +35,15 @@ async def test_add_a_user(tmp_path: Path) -> None:
         assert isinstance(pilot.app.focused, Input)
         await type_text(pilot, "night.shift@acme-build.com")
         await press(pilot, "tab", "down", "enter", "tab", "space", "ctrl+s")
+        # An add is confirmed as an edit is: what is sent, to whom, before it goes.
+        asked = pilot.app.screen
+        assert isinstance(asked, ConfirmScreen)
+        assert (
+            "Confirm: add night.shift@acme-build.com a direct member of Harbour Bridge Retrofit "
+            "as Editor, reviewer yes (they get an invitation)"
+        ) in str(asked.question)
+        assert store.creates == 0
+        await press(pilot, "y")
         screen = pilot.app.screen
         assert isinstance(screen, ProjectUsersScreen)
         words = screen_words(pilot)
@@ -147,6 +157,10 @@ async def test_e_on_a_limited_reader_offers_to_add_them_never_updates() -> None:
         assert "Add Grace Osei as a direct member" in words
         assert "They are not a direct member" in words
         await press(pilot, "ctrl+s")
+        assert "Confirm: make the limited reader grace.osei@northwind-eng.com a direct" in (
+            screen_words(pilot)
+        )
+        await press(pilot, "y")
         assert "12 users · 8 members · 4 limited readers" in screen_words(pilot)
         row = table.highlighted_row
         assert row is not None
@@ -161,7 +175,7 @@ async def test_a_conflict_keeps_the_form_and_says_why() -> None:
     async with running(store=store, start=project_users()) as pilot:
         await press(pilot, "a")
         await type_text(pilot, "aiko.tanaka@acme-build.com")
-        await press(pilot, "ctrl+s")
+        await press(pilot, "ctrl+s", "y")
         form = pilot.app.screen
         assert isinstance(form, UserFormScreen)
         words = screen_words(pilot)
@@ -177,17 +191,17 @@ async def test_server_errors_keep_everything_and_ctrl_s_retries() -> None:
     async with running(store=store, faults=faults, start=project_users()) as pilot:
         await press(pilot, "a")
         await type_text(pilot, "retry.me@acme-build.com")
-        await press(pilot, "ctrl+s")
+        await press(pilot, "ctrl+s", "y")
         # A 500 may have been acted on: unknown, and the add is not sent again until checked.
         assert "the server had an internal error (HTTP 500)" in screen_words(pilot)
         assert "may or may not have been added" in screen_words(pilot)
         await press(pilot, "ctrl+r")
         assert "The list does not have them: nothing was added." in screen_words(pilot)
         faults.change_failure_status = 400
-        await press(pilot, "ctrl+s")
+        await press(pilot, "ctrl+s", "y")
         assert "HTTP 400" in screen_words(pilot)
         faults.change_failure_status = None
-        await press(pilot, "ctrl+s")
+        await press(pilot, "ctrl+s", "y")
         assert isinstance(pilot.app.screen, ProjectUsersScreen)
     assert "retry.me@acme-build.com" in member_roles(store)
     assert store.creates == 1
@@ -236,7 +250,7 @@ async def test_a_refused_add_puts_the_cursor_back_in_the_email() -> None:
     async with running(start=project_users()) as pilot:
         await press(pilot, "a")
         await type_text(pilot, "aiko.tanaka@acme-build.com")
-        await press(pilot, "tab", "ctrl+s")  # focus on Role when sending
+        await press(pilot, "tab", "ctrl+s", "y")  # focus on Role when sending
         assert "HTTP 409" in screen_words(pilot)
         focused = pilot.app.focused
         assert isinstance(focused, Input)
@@ -272,7 +286,7 @@ async def test_the_form_sends_nothing_when_the_log_cannot_be_written(tmp_path: P
     async with running(store=store, change_log=blocker / "changes.jsonl") as pilot:
         await press(pilot, "enter", "enter", "a")
         await type_text(pilot, "night.shift@acme-build.com")
-        await press(pilot, "ctrl+s")
+        await press(pilot, "ctrl+s", "y")
         assert isinstance(pilot.app.screen, UserFormScreen)
         words = screen_words(pilot)
         assert "Could not write the change log" in words

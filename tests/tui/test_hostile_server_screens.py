@@ -85,7 +85,7 @@ async def test_a_failed_save_shows_the_servers_words_inert(
     async with running(server=answering_changes(status, body), start=project_users()) as pilot:
         await press(pilot, "a")
         await type_text(pilot, "someone@acme-build.com")
-        await press(pilot, "ctrl+s")
+        await press(pilot, "ctrl+s", "y")
         text = assert_inert(pilot)
         assert "␛]52;c;" in text
         assert isinstance(pilot.app.screen, UserFormScreen)
@@ -133,6 +133,8 @@ async def test_emails_and_roles_are_inert_in_the_table_the_panel_and_the_forms()
         assert "␛]52;c;" in email
         assert_inert(pilot)
         await press(pilot, "ctrl+s")
+        assert_inert(pilot)  # the confirmation names them inert too
+        await press(pilot, "y")
         assert_inert(pilot)
     # What was sent is the server's own email, exactly: the person is found, not a lookalike.
     hub = store.hub_by_name("acme-build")
@@ -230,7 +232,7 @@ async def test_an_add_answered_201_with_an_unreadable_body_is_done_once() -> Non
     async with running(server=server, start=project_users()) as pilot:
         await press(pilot, "a")
         await type_text(pilot, "made.once@acme-build.com")
-        await press(pilot, "ctrl+s")
+        await press(pilot, "ctrl+s", "y")
         assert isinstance(pilot.app.screen, ProjectUsersScreen)
         assert "made.once@acme-build.com" in screen_words(pilot)
         log = pilot.app.workspace.change_log  # type: ignore[attr-defined]
@@ -249,7 +251,7 @@ async def test_a_gateway_error_to_an_add_is_unknown_and_never_resent(tmp_path: P
     async with running(server=server, change_log=log, start=project_users()) as pilot:
         await press(pilot, "a")
         await type_text(pilot, "twice@acme-build.com")
-        await press(pilot, "ctrl+s")
+        await press(pilot, "ctrl+s", "y")
         assert "may or may not have been added" in screen_words(pilot)
         await press(pilot, "ctrl+s")
         assert "not sent again until then" in screen_words(pilot)
@@ -258,7 +260,7 @@ async def test_a_gateway_error_to_an_add_is_unknown_and_never_resent(tmp_path: P
         assert isinstance(pilot.app.screen, ProjectUsersScreen)
         await press(pilot, "a")
         await type_text(pilot, "twice@acme-build.com")
-        await press(pilot, "ctrl+s")
+        await press(pilot, "ctrl+s", "y")
         assert "An earlier add of this email" in screen_words(pilot)
         assert changes == ["POST"]
         # Reloading the list is the check: the log says what it found.
@@ -279,7 +281,7 @@ async def test_escape_abandons_a_slow_save_and_the_check_finds_it(tmp_path: Path
     async with running(store=store, faults=faults, change_log=log, start=project_users()) as pilot:
         await press(pilot, "a")
         await type_text(pilot, "slow@acme-build.com")
-        await pilot.press("ctrl+s")
+        await pilot.press("ctrl+s", "y")
         await pilot.pause(0.3)
         assert "Sending" in screen_words(pilot)
         email = pilot.app.screen.query_one("#email", Input)
@@ -321,7 +323,7 @@ async def test_quitting_while_a_change_is_in_flight_asks_first(tmp_path: Path) -
     async with running(faults=faults, change_log=log, start=project_users()) as pilot:
         await press(pilot, "a")
         await type_text(pilot, "inflight@acme-build.com")
-        await pilot.press("ctrl+s")
+        await pilot.press("ctrl+s", "y")
         await pilot.pause(0.3)
         await pilot.press("ctrl+c")
         await pilot.pause(0.1)

@@ -148,7 +148,7 @@ async def test_a_bug_while_sending_leaves_the_change_unknown_and_the_form_usable
         await press(pilot, "enter", "enter", "a")
         await type_text(pilot, "bug@acme-build.com")
         monkeypatch.setattr(HubClient, "create_project_user", broken)
-        await press(pilot, "ctrl+s")
+        await press(pilot, "ctrl+s", "y")
         form = pilot.app.screen
         assert isinstance(form, UserFormScreen)
         words = screen_words(pilot)

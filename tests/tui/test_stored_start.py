@@ -205,7 +205,7 @@ async def test_a_store_that_cannot_be_written_turns_keeping_off_and_the_app_runs
         # The store being off changes nothing of the rule: no change without its log line.
         await press(pilot, "enter", "enter", "a")
         await type_text(pilot, "night.shift@acme-build.com")
-        await press(pilot, "ctrl+s")
+        await press(pilot, "ctrl+s", "y")
         words = screen_words(pilot)
         assert "Could not write the change log" in words
         assert "Nothing was sent" in words

@@ -237,15 +237,18 @@ class UserFormScreen(ModalScreen[FormResult | None], RecoveringScreen[FormResult
                 self.query_one("#email-problem", Static).update(Content(f"{WARNING} {problem}"))
                 self.query_one("#email", Input).focus()
                 return
-            self._send()
-            return
-        if self.mode is Mode.PROMOTE:
-            self._send()
-            return
-        difference = self._difference()
-        if not difference:
-            self._say("Nothing changed, so nothing was sent.")
-            return
+        if self.mode is Mode.EDIT:
+            difference = self._difference()
+            if not difference:
+                self._say("Nothing changed, so nothing was sent.")
+                return
+        else:  # an add is confirmed too: what is sent, to whom, before it goes
+            how = "make the limited reader" if self.mode is Mode.PROMOTE else "add"
+            where = inert(self.project.name if self.project else f"project {self.project_id}")
+            difference = (
+                f"{how} {inert(email)} a direct member of {where} as {role}, reviewer "
+                f"{_yes(reviewer)} (they get an invitation)"
+            )
         question = Content.assemble(
             ("Confirm: ", "bold"),
             difference,
