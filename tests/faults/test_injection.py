@@ -75,7 +75,9 @@ async def test_palette_and_go_to_show_hostile_strings_inert() -> None:
 async def test_change_log_screen_and_export_are_inert(tmp_path: Path) -> None:
     log = tmp_path / "changes.jsonl"
     async with running(store=hostile_store(), change_log=log) as pilot:
-        await press(pilot, "enter", "enter", "end", "up", "up", "up", "up", "e", "ctrl+s", "c")
+        await press(pilot, "enter", "enter", "end", "up", "up", "up", "up", "e", "ctrl+s")
+        assert_inert(pilot)  # the confirmation names the project inert
+        await press(pilot, "y", "c")
         text = assert_inert(pilot)
         assert "Harbour [bold red]boom[/]" in text
     raw = log.read_bytes()
