@@ -19,14 +19,15 @@ from hubtui.core.people import (
     offline_note,
     project_named,
 )
+from hubtui.core.presenting.names import match_hub
 from hubtui.headless.output import NOT_SENT, OK, REFUSED, Stop, with_client
 from hubtui.headless.tables import resolve_hub
-from hubtui.text import inert
+from hubtui.text import inert, lookalike
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from hubtui.api import HubClient
+    from hubtui.api import Hub, HubClient
     from hubtui.core.changes.record import Change
     from hubtui.core.people.why import History
     from hubtui.core.workspace import Workspace
@@ -52,7 +53,7 @@ async def _why(
 ) -> int:
     if problem := email_problem(args.email):
         raise Stop(NOT_SENT, f"{inert(args.email)}: {problem}")
-    hubs = [await resolve_hub(client, args.hub)] if args.hub else list(await client.list_hubs())
+    hubs = [await _hub_named(client, args.hub)] if args.hub else list(await client.list_hubs())
     typed = (args.project or "").strip()
     if typed:
         named = await project_named(client, hubs, typed)
@@ -90,6 +91,25 @@ async def _why(
         )
         return NOT_SENT
     return OK
+
+
+async def _hub_named(client: HubClient, given: str) -> Hub:
+    """The hub ``--hub`` names: its Name or Id, else the one hub displayed under exactly that
+    DisplayName (never a lookalike, never one of several); none: exit 2, naming it."""
+    try:
+        return await resolve_hub(client, given)
+    except Stop as stop:
+        found = match_hub(await client.list_hubs(), given)
+        hub = found.offer if found.by_display_name else None
+        shown = None if hub is None else hub.display_name
+        if hub is None or shown != given.strip() or lookalike(shown or "") is not None:
+            raise Stop(NOT_SENT, stop.message) from None
+        print(
+            f"hubtui: “{inert(given)}” is the DisplayName of hub {inert(hub.name)}: answering "
+            "for that hub.",
+            file=sys.stderr,
+        )
+        return hub
 
 
 __all__ = ["main"]

@@ -114,3 +114,19 @@ def test_the_help_s_opening_names_every_command(capsys: pytest.CaptureFixture[st
         assert name in commands.choices
     for name in commands.choices:
         assert f" {name}," in opening or f"({name}," in opening or f" {name})" in opening, name
+
+
+def test_hub_and_project_named_as_a_script_can_rely_on(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    grace = "grace.osei@northwind-eng.com"
+    status, _, err = why(capsys, demo, grace, "9999", "--hub", ACME)
+    assert status == 2, err  # not a 404 read as "unknown", exit 3
+    assert "no project named '9999' or with that Id in the projects the hub lists" in err
+    status, _, err = why(capsys, demo, grace, "1001", "--hub", "nope")
+    assert status == 2, err  # not 1
+    assert "No hub has the URL name or id “nope”" in err
+    status, answer, err = why(capsys, demo, grace, "1001", "--hub", "ACME Construction Group")
+    assert status == 0, err
+    assert (answer["hub"], answer["verdict_code"]) == (ACME, "limited_reader")
+    assert "is the DisplayName of hub acme-build: answering for that hub" in err

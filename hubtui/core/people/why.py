@@ -407,7 +407,10 @@ class ProjectNamed:
         """Why there is no one project: none named, or each of several (give one by its Id);
         each value made inert, the lines kept."""
         if not self.found:
-            return f"no project named {inert(self.typed)!r} or with that Id"
+            return (
+                f"no project named {inert(self.typed)!r} or with that Id in the projects the "
+                "hub lists"
+            )
         typed = self.typed.strip()
         if any(pid == typed for _, pid, _ in self.found):
             head = (
@@ -426,18 +429,20 @@ class ProjectNamed:
 
 async def project_named(client: HubClient, hubs: Sequence[Hub], typed: str) -> ProjectNamed:
     """What ``typed`` names among the hubs' projects (:func:`projects_named`). A number in one
-    hub whose project list is not offered, or does not show it, is taken as that project's Id
-    (the answer then says what the list said of it)."""
+    hub whose project list is not offered is taken as that project's Id (the answer then says
+    what could be read of it); a hub that lists its projects and not this one names none."""
     typed = typed.strip()
     found: list[tuple[Hub, str, str | None]] = []
+    unlisted = 0
     for hub in hubs:
         try:
             projects = await client.list_projects(hub.id)
         except NotFoundError:
+            unlisted += 1
             continue
         found += [(hub, str(p.id), p.name) for p in projects_named(projects, typed)]
     digits = typed[len(BY_ID) :].strip() if typed.startswith(BY_ID) else typed
-    if not found and digits.isdigit() and len(hubs) == 1:
+    if not found and digits.isdigit() and len(hubs) == 1 and unlisted:
         found = [(hubs[0], digits, None)]
     return ProjectNamed(typed, found)
 
