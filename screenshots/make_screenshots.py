@@ -31,6 +31,7 @@ SCREENS: dict[str, tuple[str, ...]] = {
     "batch": ("enter", "enter", "asterisk", "m", "down", "enter", "b", "down"),
     "hub-people": ("enter", "P", "down"),
     "why": ("enter", "enter", "slash", *"grace", "enter", "W"),
+    "why-fix": ("enter", "enter", "slash", *"grace", "enter", "W", "1", "enter"),
     "access-matrix": ("enter", "P", "M", "right", "right", "right"),
     "review-decisions": (
         *("enter", "P", "l", "space", "space", "d", "x", *"left the company", "enter"),

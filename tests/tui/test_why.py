@@ -190,3 +190,14 @@ async def test_an_invitation_never_accepted_is_sent_again_from_w_once_asked() ->
         await pilot.app.workers.wait_for_complete()
         assert store.updates == updates + 1  # one email, once
         assert "invitation sent again" in screen_words(pilot)
+
+
+async def test_the_fix_key_and_enter_typed_in_one_burst_land_in_the_role_asked() -> None:
+    from hubtui.tui.screens.batch import StagedScreen
+
+    async with running(size=(80, 24), start=project_users()) as pilot:
+        await press(pilot, "slash", *"grace", "enter", "W")
+        await burst(pilot, ["1", "enter"])  # as SSH delivers a fast typist's keys
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, StagedScreen)
+        assert "Role Editor" in screen_words(pilot)  # the role the step suggests

@@ -21,7 +21,12 @@ from hubtui.tui.widgets.chrome import KeyFooter
 class RoleChoiceScreen(ModalScreen["str | None"]):
     """Which role to add ``email`` to ``where`` with; dismisses with it (None: not now)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        # A key typed ahead lands here even before the list has focus: enter takes the role
+        # highlighted (the suggested one until another is).
+        Binding("enter", "choose", "Choose", show=False),
+    ]
 
     def __init__(self, email: str, where: str, suggested: str) -> None:
         super().__init__()
@@ -49,6 +54,11 @@ class RoleChoiceScreen(ModalScreen["str | None"]):
     @on(OptionList.OptionSelected, "#roles")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
+
+    def action_choose(self) -> None:
+        roles = self.query("#roles").first(OptionList) if self.is_mounted else None
+        index = None if roles is None else roles.highlighted
+        self.dismiss(self.suggested if index is None else ROLES[index])
 
     def action_cancel(self) -> None:
         self.dismiss(None)
