@@ -61,6 +61,14 @@ def run(args: argparse.Namespace, workspace: Workspace) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return BROKEN_PIPE
+    if workspace.identity.demo and workspace.change_log.changes:
+        # The in-process demo starts afresh in every process: what this one changed is gone
+        # with it (its change log keeps the lines; a demo-server keeps the changes).
+        print(
+            "hubtui: --demo starts afresh in each process: the change lasts only in this one "
+            "(run `hubtui demo-server` and --base-url to keep changes across commands).",
+            file=sys.stderr,
+        )
     if workspace.team is not None:  # the change lines of this run (or an earlier one) shared
         if waiting := workspace.share_changes():
             print(f"hubtui: {inert(waiting, limit=None)}", file=sys.stderr)

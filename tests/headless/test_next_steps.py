@@ -130,3 +130,14 @@ def test_hub_and_project_named_as_a_script_can_rely_on(
     assert status == 0, err
     assert (answer["hub"], answer["verdict_code"]) == (ACME, "limited_reader")
     assert "is the DisplayName of hub acme-build: answering for that hub" in err
+
+
+def test_a_change_under_demo_says_it_lasts_only_in_that_process(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, _, err = run(capsys, "--demo", "set-role", ACME, "1001",
+                         "aiko.tanaka@acme-build.com", "Reader", "--yes")  # fmt: skip
+    assert status == 0, err
+    assert "--demo starts afresh in each process: the change lasts only in this one" in err
+    status, _, err = run(capsys, "--demo", "hubs")
+    assert "starts afresh" not in err  # only where something was changed
