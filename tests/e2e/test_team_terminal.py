@@ -69,7 +69,8 @@ def test_a_colleagues_change_is_seen_and_reverted_from_another_machine(
             terminal.send("Escape")
             terminal.wait_for("8 hubs", timeout=40)
             terminal.send("c")
-            terminal.wait_for("Ann: update", "done by Ann", "by Ben", timeout=40)
+            # Each batch row says what it changed and who: Ann's, then Ben's putting it back.
+            terminal.wait_for("Role: Reader → Admin", "done by Ann", "by Ben", timeout=40)
             terminal.type("qq")  # the first closes the change log, the second quits
             assert terminal.exit_status() == 0
         finally:

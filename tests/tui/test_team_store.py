@@ -93,7 +93,11 @@ async def test_c_lists_the_teams_changes_with_each_operator(
         )
         assert text.count("chloe.moreau") == 1  # another server's change is not this one's
         batches = [str(option.prompt) for option in screen.query_one(OptionList).options]
-        assert batches == ["b-ben-1 2026-11-25T09:00:00Z · 1 change: 1 done by Ben (night shift)"]
+        assert batches == [
+            "b-ben-1 2026-11-25T09:00:00Z · update chloe.moreau@acme-build.com in Harbour "
+            "Bridge Retrofit: Role: Reader → Admin · 1 change: 1 done by Ben (night shift) · "
+            "R puts it back"
+        ]  # what it changed, who, and whether R can put it back
         await press(pilot, "escape")
         assert "acme-build" in screen_words(pilot)
 

@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from hubtui.core.batches import batches_in, batches_of
+from hubtui.core.batches import batches_in, batches_of, revert_of
 from hubtui.core.changes.history import changes_logged
 from hubtui.core.changes.log import ChangeLog
 from hubtui.core.changes.record import Change
@@ -88,7 +88,8 @@ class ChangeLogScreen(ModalScreen[None]):
         )
 
     def _batch_options(self) -> list[Option]:
-        return [Option(_batch_words(b, changes), id=b) for b, changes in self.batches]
+        # Content, never markup: a batch row names what a server sent (an email, a project).
+        return [Option(Content(_batch_words(b, changes)), id=b) for b, changes in self.batches]
 
     def _show_batches(self) -> None:
         """The batches' list, shown when there is one and focused: ↑ ↓ choose the batch R
@@ -220,4 +221,15 @@ def _batch_words(batch: str, changes: list[Change]) -> str:
     when = min(c.time for c in changes)
     by = sorted({c.operator for c in changes if c.operator})
     who = f" by {inert(', '.join(by))}" if by else ""
-    return f"{inert(batch)} {when} · {amount(len(changes), 'change')}: {said}{back}{who}"
+    first = changes[0]
+    what = (
+        f"{first.action} {first.email or first.user_id or '?'} in {first.where}: "
+        f"{first.summary}"
+    )
+    if len(changes) > 1:
+        what += f" (and {len(changes) - 1:,} more)"
+    undo = "R puts it back" if revert_of(changes)[0] else "nothing R can put back"
+    return (
+        f"{inert(batch)} {when} · {inert(what, limit=160)} · "
+        f"{amount(len(changes), 'change')}: {said}{back}{who} · {undo}"
+    )
