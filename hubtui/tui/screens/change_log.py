@@ -222,10 +222,7 @@ def _batch_words(batch: str, changes: list[Change]) -> str:
     by = sorted({c.operator for c in changes if c.operator})
     who = f" by {inert(', '.join(by))}" if by else ""
     first = changes[0]
-    what = (
-        f"{first.action} {first.email or first.user_id or '?'} in {first.where}: "
-        f"{first.summary}"
-    )
+    what = f"{first.action} {first.email or first.user_id or '?'} in {first.where}: {first.summary}"
     if len(changes) > 1:
         what += f" (and {len(changes) - 1:,} more)"
     undo = "R puts it back" if revert_of(changes)[0] else "nothing R can put back"
