@@ -74,6 +74,14 @@ class Catalog:
         while len(self._user_loads) > USER_LISTS_KEPT:
             del self._user_loads[next(iter(self._user_loads))]
 
+    def forget_users(self, hub_id: str, project_id: str | None = None) -> None:
+        """A change was made there: what was read of the project's users (of every project of
+        the hub, for a change of the hub's users) is no longer what the server holds, and is
+        never reused."""
+        for key in [k for k in self._user_loads if k[0] == hub_id]:
+            if project_id is None or key[1] == project_id:
+                del self._user_loads[key]
+
     def loaded_users(
         self, hub_id: str, project_id: str
     ) -> tuple[Sequence[ProjectUser], float] | None:

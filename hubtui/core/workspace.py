@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient
     from hubtui.api.models import ApiModel
     from hubtui.core.batches import ChangeSet, RevertPlan
+    from hubtui.core.changes.record import Change
     from hubtui.core.connect import DemoConnector, Reach
     from hubtui.core.offline import StoredAnswers
     from hubtui.core.people.review import Review
@@ -158,7 +159,7 @@ class Workspace:
         # their batches listed), and each outcome copied to the team store soon after.
         change_log.team_lines = self._team_lines
         change_log.team_on = lambda: self.team is not None
-        change_log.on_outcome = self.share_soon
+        change_log.on_outcome = self._changed
         #: How many batches were sent in this session: a list shown before one is read again.
         self.batches_sent = 0
 
@@ -339,6 +340,13 @@ class Workspace:
             return []
         self.team_problem = None
         return lines
+
+    def _changed(self, change: Change) -> None:
+        """A change ended: what was read of its project (of its hub, for a change of the hub's
+        users) is not reused as if it were still so, and its line goes to the team store."""
+        if change.outcome in ("done", "unknown"):
+            self.catalog.forget_users(change.hub_id, change.project_id or None)
+        self.share_soon()
 
     def share_soon(self) -> None:
         """Copy the change lines to the team store in the background, one copy at a time (the

@@ -383,3 +383,29 @@ async def test_at_80x24_no_column_is_wider_than_it_holds_while_another_is_cut() 
         assert "LIMITED @northwind-eng.com" in screen_text(pilot)  # what the row means, whole
         failed = next(line for line in lines if "NOT READ" in line)
         assert "NOT READ (project 1012)" in failed  # which project, though its name is cut
+
+
+async def test_a_change_the_app_makes_is_never_answered_from_what_was_read_before_it() -> None:
+    """Harbour Bridge loaded, then Grace removed from the hub by a review: a search reads the
+    hub's projects again (before, it reused the list read before the removal and still showed
+    her LIMITED there)."""
+    store = DemoStore()
+    server = create_app(store, Faults())
+    async with running(server=server) as pilot:
+        await press(pilot, "enter", "enter", "escape")  # Harbour Bridge loaded: Grace in it
+        await press(pilot, "P")
+        await settle(pilot)
+        await press(pilot, "slash", *"grace", "enter", "d", "x", *"left", "enter", "v")
+        await settle(pilot)
+        await press(pilot, "a", "y")
+        await settle(pilot)
+        hub = store.hub_by_name("acme-build")
+        assert hub is not None
+        grace = store.user_by_email("grace.osei@northwind-eng.com")
+        assert grace is not None
+        assert grace.id not in hub.user_ids  # removed from the hub
+        await press(pilot, "escape", "escape", "escape")
+        await search(pilot, "grace.osei@northwind-eng.com")
+        words = screen_words(pilot)
+        assert "reused from this session" not in words
+        assert "Harbour Bridge Retrof" not in words  # not shown LIMITED where she is gone

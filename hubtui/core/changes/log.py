@@ -104,7 +104,7 @@ class ChangeLog:
         #: Whether there is a team store now (None: whenever :attr:`team_lines` is set).
         self.team_on: Callable[[], bool] | None = None
         #: Told when a change's outcome is written (the app copies the lines to the team store).
-        self.on_outcome: Callable[[], None] | None = None
+        self.on_outcome: Callable[[Change], None] | None = None
         #: The team's add lines by project, as last read off the event loop.
         self._team_adds: dict[tuple[str, str], list[str]] = {}
 
@@ -192,7 +192,7 @@ class ChangeLog:
         self._keep(done)
         self._write_outcome(done, flush=flush)
         if self.on_outcome is not None:
-            self.on_outcome()
+            self.on_outcome(done)
         return done
 
     async def finish_sending(
