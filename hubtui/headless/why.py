@@ -25,7 +25,7 @@ from hubtui.headless.tables import resolve_hub
 from hubtui.text import inert, lookalike
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from hubtui.api import Hub, HubClient
     from hubtui.core.changes.record import Change
@@ -40,16 +40,26 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
     def history(hub_id: str, email: str, project_id: str | None) -> Sequence[Change]:
         return changes_of_person(log, hub_id, email, project_id)
 
+    offline = workspace.offline
+
+    def note() -> str | None:
+        """Offline: when the kept lists were read, said with the answer (never only beside)."""
+        return None if offline is None else offline_note(offline.last_words)
+
     status = asyncio.run(
-        with_client(args, workspace, lambda client: _why(args, client, concurrency, history))
+        with_client(args, workspace, lambda client: _why(args, client, concurrency, history, note))
     )
-    if workspace.offline is not None:
-        print(offline_note(workspace.offline.last_words), file=sys.stderr)
+    if offline is not None:
+        print(offline_note(offline.last_words), file=sys.stderr)
     return status
 
 
 async def _why(
-    args: argparse.Namespace, client: HubClient, concurrency: int, history: History
+    args: argparse.Namespace,
+    client: HubClient,
+    concurrency: int,
+    history: History,
+    note: Callable[[], str | None],
 ) -> int:
     if problem := email_problem(args.email):
         raise Stop(NOT_SENT, f"{inert(args.email)}: {problem}")
@@ -71,14 +81,17 @@ async def _why(
                 NOT_SENT,
                 f"{inert(args.email)} is neither a user nor in a project of {where}",
             )
+    offline = note()
     if args.format == "json":
-        records = [answer.as_record() for answer in answers]
+        records = [answer.as_record() | {"offline": offline} for answer in answers]
         # A named project: one object, or a list when several accounts have the address.
         one = typed and len(records) == 1
         print(json.dumps(records[0] if one else records, ensure_ascii=True, indent=2))
     else:
         # Each line made data (a server's text never steers the terminal), the lines kept.
         text = answers_text(answers)
+        if offline is not None:
+            text = f"{offline}\n{text}"
         print("\n".join(inert(line, limit=None) for line in text.splitlines()))
     if any(answer.not_read for answer in answers):
         return REFUSED

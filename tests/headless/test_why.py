@@ -244,8 +244,17 @@ def test_offline_why_answers_from_what_was_kept_and_says_so(
         "--hub", "acme-build",
     )  # fmt: skip
     assert status == 0, err
-    assert out.startswith(
+    note, answer = out.split("\n", 1)
+    # The answer a ticket holds carries the note too, not only standard error.
+    assert note.startswith("(offline: from what the store kept (")
+    assert note.endswith("not the server now)")
+    assert answer.startswith(
         "grace.osei@northwind-eng.com in Harbour Bridge Retrofit (acme-build): can only read"
     )
     assert "(offline: from what the store kept (" in err
     assert "not the server now)" in err
+    status, out, err = run(
+        capsys, *base, "--offline", "why", "grace.osei@northwind-eng.com", "harbour",
+        "--hub", "acme-build", "--format", "json",
+    )  # fmt: skip
+    assert json.loads(out)["offline"] == note

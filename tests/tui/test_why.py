@@ -105,6 +105,9 @@ async def test_offline_w_answers_from_what_was_kept_and_says_so(tmp_path: Path) 
         assert f"Harbour Bridge Retrofit (acme-build): {LIMITED}." in words
         assert words.startswith("(offline: from what the store kept (")
         assert "not the server now)" in words
+        assert "[1]" not in words  # offline nothing is prepared to send
+        await press(pilot, "y")
+        assert pilot.app.clipboard.startswith("(offline: from what the store kept (")
 
 
 async def test_w_on_one_of_two_accounts_of_an_address_answers_for_each() -> None:

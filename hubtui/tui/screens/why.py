@@ -171,6 +171,9 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
             self.notify("Nothing to copy yet: no answer.", severity="warning", markup=False)
             return
         lines = answers_text(self.answers).splitlines()
+        offline = session_of(self.app).offline
+        if offline is not None:  # a ticket never takes stored data for the server's now
+            lines.insert(0, offline_note(offline.last_words))
         copy_lines_for_a_ticket(self.app, lines, "answer")
 
     def recover(self, worker: Worker[Any], sentence: str) -> None:
