@@ -3,6 +3,7 @@ and ``run`` (``hubtui ARGV`` in this process: exit status, stdout, stderr)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -10,6 +11,7 @@ import pytest
 
 from hubtui.demo import DEMO_TOKEN
 from tests.conftest import run_main
+from tests.harness.fronts import Served, served
 from tests.harness.postgres import PostgresServer
 
 run = run_main
@@ -49,3 +51,10 @@ def be(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str) -> Path:
     monkeypatch.setenv("HUBTUI_DATA_DIR", str(data))
     monkeypatch.setenv("HUBTUI_OPERATOR", name)
     return data
+
+
+@pytest.fixture
+def demo() -> Iterator[Served]:
+    """A fresh demo API of this test's own over HTTP, behind a front (``tests/harness/fronts``)."""
+    with served() as it:
+        yield it

@@ -9,28 +9,16 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from hubtui.demo import Faults
-from tests.harness.fronts import Served, served
+from tests.harness.fronts import Served, served, why_json
 from tests.headless.conftest import run
 
 ACME = "acme-build"
 AIKO = "aiko.tanaka@acme-build.com"
-
-
-@pytest.fixture
-def demo() -> Iterator[Served]:
-    with served() as it:
-        yield it
-
-
-def why(capsys: pytest.CaptureFixture[str], at: Served, *argv: str) -> tuple[int, Any, str]:
-    status, out, err = run(capsys, "--base-url", at.url, "why", *argv, "--format", "json")
-    return status, json.loads(out) if out else None, err
 
 
 def facts(answer: dict[str, Any]) -> dict[str, str]:
@@ -47,7 +35,7 @@ def test_two_accounts_of_one_address_are_each_answered_for(
     lower = demo.add_account("ann@acme.example", role="Admin")
     demo.member(upper, 1001, "Reader")
     demo.member(lower, 1001, "Admin")
-    status, answers, err = why(capsys, demo, "ann@acme.example", "1001", "--hub", ACME)
+    status, answers, err = why_json(capsys, demo, "ann@acme.example", "1001", "--hub", ACME)
     assert status == 0, err
     assert isinstance(answers, list), answers  # one answer a account, never the first alone
     by_id = {a["user_id"]: a for a in answers}
@@ -72,7 +60,7 @@ def test_two_accounts_without_a_project_are_each_answered_for_in_each_hub(
     upper = demo.add_account("Ann@acme.example")
     lower = demo.add_account("ann@acme.example", role="Admin")
     demo.member(lower, 1002, "Editor")
-    status, answers, err = why(capsys, demo, "ann@acme.example", "--hub", ACME)
+    status, answers, err = why_json(capsys, demo, "ann@acme.example", "--hub", ACME)
     assert status == 0, err
     said = {(a["user_id"], a["project"]): a["verdict"] for a in answers}
     assert said == {
@@ -88,7 +76,7 @@ def test_a_person_on_a_later_page_is_found(capsys: pytest.CaptureFixture[str]) -
     with served(Faults(page_size=2)) as paged:
         members = list(paged.hub().projects[1001].members)
         last = paged.store.users[members[-1]].email
-        status, answer, err = why(capsys, paged, last, "1001", "--hub", ACME)
+        status, answer, err = why_json(capsys, paged, last, "1001", "--hub", ACME)
         assert status == 0, err
         assert answer["verdict"] == "can edit"  # the partner Editor, on the list's last page
         assert any(method == "GET" and "/users" in path for method, path in paged.front.asked)
@@ -105,7 +93,7 @@ def test_a_list_whose_pages_loop_is_unknown_never_no_access(
         return status, {"value": body[:2], "@odata.nextLink": f"{demo.url}{path}?page=2"}
 
     demo.front.rewrite["GET", path] = looping
-    status, answer, err = why(capsys, demo, "nobody@acme-build.com", "1001", "--hub", ACME)
+    status, answer, err = why_json(capsys, demo, "nobody@acme-build.com", "1001", "--hub", ACME)
     assert status == 3, err
     assert answer["verdict"] == "unknown"
     assert "could not be read whole" in " ".join(answer["not_read"])
@@ -123,11 +111,11 @@ def test_the_hub_s_users_failing_makes_the_answer_unknown_in_that_part(
     capsys: pytest.CaptureFixture[str], demo: Served
 ) -> None:
     demo.front.rewrite["GET", f"{demo.hub_path()}/users"] = failing
-    status, answer, err = why(capsys, demo, AIKO, "1001", "--hub", ACME)
+    status, answer, err = why_json(capsys, demo, AIKO, "1001", "--hub", ACME)
     assert status == 3, err
     assert answer["verdict"] == "can edit"  # the project's users said so
     assert any(n.startswith("the hub's users: ") for n in answer["not_read"])
-    status, answers, err = why(capsys, demo, "nina@acme-build.com", "--hub", ACME)
+    status, answers, err = why_json(capsys, demo, "nina@acme-build.com", "--hub", ACME)
     assert status == 3, err  # not "neither a user nor in a project" (exit 2)
     assert [a["verdict"] for a in answers] == ["unknown"]
     assert "the hub's users: " in answers[0]["not_read"][0]
@@ -137,7 +125,7 @@ def test_the_hub_s_projects_failing_is_said_and_exit_3(
     capsys: pytest.CaptureFixture[str], demo: Served
 ) -> None:
     demo.front.rewrite["GET", f"{demo.hub_path()}/projects"] = failing
-    status, answer, err = why(capsys, demo, AIKO, "1001", "--hub", ACME)
+    status, answer, err = why_json(capsys, demo, AIKO, "1001", "--hub", ACME)
     assert status == 3, err
     assert answer is None  # no answer from a project list never read
     assert "List projects of hub" in err
@@ -151,10 +139,10 @@ def test_a_project_the_server_lists_twice_is_one_project(
     capsys: pytest.CaptureFixture[str], demo: Served
 ) -> None:
     demo.front.rewrite["GET", f"{demo.hub_path()}/projects"] = lambda s, body: (s, body + body)
-    status, answer, err = why(capsys, demo, AIKO, "1001", "--hub", ACME)
+    status, answer, err = why_json(capsys, demo, AIKO, "1001", "--hub", ACME)
     assert status == 0, err
     assert (answer["project_id"], answer["verdict"]) == ("1001", "can edit")
-    status, answer, err = why(capsys, demo, AIKO, "harbour", "--hub", ACME)
+    status, answer, err = why_json(capsys, demo, AIKO, "harbour", "--hub", ACME)
     assert status == 0, err
     assert answer["project_id"] == "1001"
 
@@ -169,10 +157,10 @@ def test_a_value_that_is_one_project_s_id_and_another_s_name_names_neither(
     assert "'1002' is one project's Id and another's name, so it names neither" in err
     assert "1002  Québec Office Tower" in err
     assert f"{named.id}  1002" in err
-    status, answer, err = why(capsys, demo, AIKO, "id:1002", "--hub", ACME)
+    status, answer, err = why_json(capsys, demo, AIKO, "id:1002", "--hub", ACME)
     assert status == 0, err
     assert answer["project"] == "Québec Office Tower"
-    status, answer, err = why(capsys, demo, AIKO, str(named.id), "--hub", ACME)
+    status, answer, err = why_json(capsys, demo, AIKO, str(named.id), "--hub", ACME)
     assert status == 0, err
     assert answer["project"] == "1002"
 
@@ -358,7 +346,7 @@ def test_a_next_step_is_quoted_for_the_shell_so_a_name_never_runs(
     demo.store._hub_by_name[hostile] = demo.store._hub_by_name.pop(hub.name)
     hub.name = hostile
     hamid = "hamid.karimi@northwind-eng.com"  # never accepted the invitation
-    status, answer, err = why(capsys, demo, hamid, "1001", "--hub", hub.id)
+    status, answer, err = why_json(capsys, demo, hamid, "1001", "--hub", hub.id)
     assert status == 0, err
     command = next(s["command"] for s in answer["next_steps"] if s["code"] == "resend_invitation")
     assert shlex.split(command) == ["hubtui", "resend-invite", hostile, hamid]
@@ -370,7 +358,9 @@ def test_a_next_step_is_quoted_for_the_shell_so_a_name_never_runs(
         check=True,
     )
     assert ran.stdout.splitlines() == ["resend-invite", hostile, hamid]
-    status, answer, err = why(capsys, demo, "grace.osei@northwind-eng.com", "1001", "--hub", hub.id)
+    status, answer, err = why_json(
+        capsys, demo, "grace.osei@northwind-eng.com", "1001", "--hub", hub.id
+    )
     command = next(s["command"] for s in answer["next_steps"] if s["code"] == "make_direct_member")
     assert shlex.split(command)[2] == hostile
 

@@ -3,29 +3,16 @@ tickets a newcomer tried, each decided by the one table (``core/people/advice.py
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.harness.fronts import Served, served
+from tests.harness.fronts import Served, why_json
 from tests.headless.conftest import run
 
 ACME = "acme-build"
-
-
-@pytest.fixture
-def demo() -> Iterator[Served]:
-    with served() as it:
-        yield it
-
-
-def why(capsys: pytest.CaptureFixture[str], at: Served, *argv: str) -> tuple[int, Any, str]:
-    status, out, err = run(capsys, "--base-url", at.url, "why", *argv, "--format", "json")
-    return status, json.loads(out) if out else None, err
 
 
 def steps(answer: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -35,7 +22,9 @@ def steps(answer: dict[str, Any]) -> dict[str, dict[str, Any]]:
 def test_a_typo_names_the_address_nearby_and_adds_nobody_unasked(
     capsys: pytest.CaptureFixture[str], demo: Served
 ) -> None:
-    status, answer, err = why(capsys, demo, "lena.fisher@example-mail.com", "tower", "--hub", ACME)
+    status, answer, err = why_json(
+        capsys, demo, "lena.fisher@example-mail.com", "tower", "--hub", ACME
+    )
     assert status == 0, err
     assert answer["verdict_code"] == "not_a_user"
     said = steps(answer)
@@ -48,7 +37,7 @@ def test_a_typo_names_the_address_nearby_and_adds_nobody_unasked(
 def test_an_address_that_is_nowhere_is_said_to_be_in_no_hub(
     capsys: pytest.CaptureFixture[str], demo: Served
 ) -> None:
-    status, answers, err = why(capsys, demo, "nobody@nowhere.example", "--hub", ACME)
+    status, answers, err = why_json(capsys, demo, "nobody@nowhere.example", "--hub", ACME)
     assert status == 2, err
     assert [a["verdict_code"] for a in answers] == ["not_a_user"]
     assert steps(answers[0])["unknown_address"]["words"] == (
@@ -61,7 +50,7 @@ def test_a_hub_user_not_in_the_project_is_to_be_added_to_it(
     capsys: pytest.CaptureFixture[str], demo: Served
 ) -> None:
     lena = "lena.fischer@example-mail.com"  # a Reader of Québec Office Tower, not of Harbour
-    status, answer, err = why(capsys, demo, lena, "harbour", "--hub", ACME)
+    status, answer, err = why_json(capsys, demo, lena, "harbour", "--hub", ACME)
     assert status == 0, err
     add = steps(answer)["add_to_project"]
     assert shlex.split(add["command"]) == ["hubtui", "add-user", ACME, "1001", lena, "Reader"]
@@ -73,7 +62,7 @@ def test_a_hub_user_outside_the_tenant_who_signs_in_is_told_the_likely_cause(
 ) -> None:
     oscar = demo.add_account("oscar@fabrikam.example", activated=True)
     demo.member(oscar, 1002, "Editor")
-    status, answer, err = why(capsys, demo, "oscar@fabrikam.example", "1002", "--hub", ACME)
+    status, answer, err = why_json(capsys, demo, "oscar@fabrikam.example", "1002", "--hub", ACME)
     assert status == 0, err
     assert answer["verdict_code"] == "can_edit"
     sso = steps(answer)["sso_tenant"]["words"]
@@ -89,7 +78,7 @@ def test_a_person_a_review_removed_is_told_who_removed_them_and_how_to_put_it_ba
     assert status == 0, err
     batch = re.search(r"Batch (b\w+)", err)
     assert batch is not None, err
-    status, answer, err = why(capsys, demo, "eve@acme-build.com", "1001", "--hub", ACME)
+    status, answer, err = why_json(capsys, demo, "eve@acme-build.com", "1001", "--hub", ACME)
     assert status == 0, err
     said = steps(answer)
     changed = said["changed_by_hubtui"]
@@ -120,13 +109,13 @@ def test_hub_and_project_named_as_a_script_can_rely_on(
     capsys: pytest.CaptureFixture[str], demo: Served
 ) -> None:
     grace = "grace.osei@northwind-eng.com"
-    status, _, err = why(capsys, demo, grace, "9999", "--hub", ACME)
+    status, _, err = why_json(capsys, demo, grace, "9999", "--hub", ACME)
     assert status == 2, err  # not a 404 read as "unknown", exit 3
     assert "no project named '9999' or with that Id in the projects the hub lists" in err
-    status, _, err = why(capsys, demo, grace, "1001", "--hub", "nope")
+    status, _, err = why_json(capsys, demo, grace, "1001", "--hub", "nope")
     assert status == 2, err  # not 1
     assert "No hub has the URL name or id “nope”" in err
-    status, answer, err = why(capsys, demo, grace, "1001", "--hub", "ACME Construction Group")
+    status, answer, err = why_json(capsys, demo, grace, "1001", "--hub", "ACME Construction Group")
     assert status == 0, err
     assert (answer["hub"], answer["verdict_code"]) == (ACME, "limited_reader")
     assert "is the DisplayName of hub acme-build: answering for that hub" in err
