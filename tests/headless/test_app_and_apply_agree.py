@@ -121,11 +121,17 @@ def test_the_app_and_apply_send_the_same_requests_and_end_the_same_way(
             }
 
     app_outcomes = asyncio.run(from_the_app())
+    _, marked = read_batch_file(exported.read_text(encoding="utf-8"))
+    assert {(row.cells["hub id"], row.cells["server"]) for row in marked} == {
+        ("7d1f0c3e-4b8a-4f6e-9a51-acme00000001", "demo")
+    }  # where it was made, so that it is applied nowhere else
 
+    # Applied where it was made (a file made elsewhere is refused): the demo the app ran on,
+    # afresh, behind the same answers.
     headless = answering()
     monkeypatch.chdir(tmp_path)
-    with serving(headless) as url:
-        status, out, err = run(capsys, "--base-url", url, "apply", str(exported), "--yes")
+    monkeypatch.setattr("hubtui.demo.create_app", lambda data=None, faults=None: headless)
+    status, out, err = run(capsys, "--demo", "apply", str(exported), "--yes")
     results = next(tmp_path.glob("marked-results-*.csv"))
     _, rows = read_batch_file(results.read_text(encoding="utf-8"))
     apply_outcomes = {row.email: row.cells["outcome"] for row in rows}

@@ -31,7 +31,7 @@ from hubtui.core.batches import (
     prepare,
 )
 from hubtui.core.batches.applying import SETTLING, Applied, apply_batch, keep_reviews
-from hubtui.core.batches.file import FILE_COLUMNS, LIMITED_WORDS
+from hubtui.core.batches.file import FILE_COLUMNS, LIMITED_WORDS, MADE_ON_COLUMNS
 from hubtui.core.presenting import Cell
 from hubtui.core.store import StoreError
 from hubtui.core.workspace import NoSnapshots
@@ -269,6 +269,7 @@ class StagedScreen(ListScreen[Preview]):
         """The rows shown as a batch file (``hub, project, email, role, reviewer``) with each
         one's ``outcome`` and ``message``: corrected, it can be applied again headless."""
         rows: list[list[Cell]] = []
+        server = self.session.identity.server
         for line in self.table.shown_records:
             wanted = line.step.wanted
             outcome, message = line_state(line)
@@ -282,11 +283,13 @@ class StagedScreen(ListScreen[Preview]):
                     wanted.role or "",
                     reviewer,
                     access,
+                    wanted.hub_id,  # where it was made: applied only there
+                    server,
                     outcome,
                     message,
                 ]
             )
-        return [*FILE_COLUMNS, "access", "outcome", "message"], rows
+        return [*FILE_COLUMNS, "access", *MADE_ON_COLUMNS, "outcome", "message"], rows
 
     def status_note(self) -> str | None:
         if self.sent_batch is not None:
