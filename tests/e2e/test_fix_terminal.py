@@ -30,10 +30,18 @@ def stats(url: str) -> dict[str, int]:
 
 
 def open_why(terminal: Terminal, person: str, wanted: str) -> None:
+    """The ticket's person found and asked about, a step at a time (the keys of a burst are
+    the subject of tests/e2e/test_why_terminal.py)."""
     terminal.wait_for("acme-build", "8 hubs", timeout=40)
     terminal.send("Enter")
     terminal.wait_for("Harbour Bridge Retrofit", timeout=40)
-    terminal.type(f"\r/{person}\rW")  # the project, the filter, the question: one burst
+    terminal.send("Enter")
+    terminal.wait_for("12 users", timeout=40)
+    terminal.type(f"/{person}")
+    terminal.wait_for(f"matching “{person}”", timeout=40)
+    terminal.send("Enter")
+    terminal.wait_for("e Edit", timeout=40)  # the filter kept, the list has the keys again
+    terminal.send("W")
     terminal.wait_for(f"Why can {person}", timeout=40)
     terminal.send("End")
     terminal.wait_for(wanted, timeout=40)
