@@ -93,6 +93,8 @@ class TypeAhead:
         nodes: list[MessagePump] = [self.app]
         for screen in self.app.screen_stack[-2:]:
             nodes += [screen, *screen.walk_children()]
+        if getattr(self.app.screen, "focus_pending", False):
+            return False  # focus is promised to a list still loading: the keys are for it
         return all(node.message_queue_size == 0 for node in nodes)
 
     def _settle(self) -> None:

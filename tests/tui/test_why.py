@@ -204,3 +204,19 @@ async def test_the_fix_key_and_enter_typed_in_one_burst_land_in_the_role_asked()
         await settle(pilot)
         assert isinstance(pilot.app.screen, StagedScreen)
         assert "Role Editor" in screen_words(pilot)  # the role the step suggests
+
+
+async def test_keys_typed_ahead_of_a_list_still_loading_land_on_it_once_loaded() -> None:
+    """Enter in the filter while the project's users still load: W waits for the list to load
+    and take focus, never typed into the filter ("hamidW" under load, before)."""
+    from hubtui.demo import Faults
+
+    faults = Faults()
+    async with running(size=(120, 40), faults=faults) as pilot:
+        await press(pilot, "enter")  # the hub's projects
+        faults.latency = 1.0  # the project's users take a second to come
+        await burst(pilot, ["enter", "slash", *"hamid", "enter", "W"])
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, WhyScreen), screen_words(pilot)
+        assert screen.email == "hamid.karimi@northwind-eng.com"

@@ -101,6 +101,9 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
     _sign_in_url: str | None = None
     #: Whether this screen's list is being read.
     is_loading = False
+    #: The list is to take focus once loaded (enter in the filter while it loaded): keys typed
+    #: ahead wait for it.
+    focus_pending = False
     #: Offline: when the list shown was read (``stored 14:02``).
     read_words: str | None = None
     #: Whether rows stream in while the load runs (shown as they come, the table not covered).
@@ -209,7 +212,14 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         bar = self.query_one(FilterBar)
         if not bar.value:
             bar.display = False
-        self.table.focus()
+        if self.table.focusable:
+            self.table.focus()
+            return
+        # Still loading (a table that loads takes no focus): the list takes it once loaded, and
+        # the keys typed behind the enter wait for it (the app's TypeAhead), never typed into
+        # the filter.
+        self.focus_pending = True
+        self.set_focus(None)
 
     def action_back(self) -> None:
         bar = self.query_one(FilterBar)
@@ -372,6 +382,10 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
     def end_loading(self) -> None:
         self.is_loading = False
         self.table.loading = False
+        if self.focus_pending:
+            self.focus_pending = False
+            if self.focused is None:
+                self.table.focus()
         self.refresh_bindings()
         self.refresh_status()
 
