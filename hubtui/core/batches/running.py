@@ -209,9 +209,11 @@ class Batch:
             )
             if isinstance(listed, HubError) or change is None:
                 continue
-            checked = kind_of(change).settle(log, change, listed)
-            if checked is None:
+            kind = kind_of(change)
+            took = kind.took_effect(change, listed)
+            if took is None:
                 continue  # neither before nor after shows: it stays unknown, and says so
+            checked = log.settle(change, took, kind.settled_words[not took])
             ended = Ended.DONE if checked.outcome == Outcome.DONE else Ended.FAILED
             self.results[position] = Result(result.step, ended, checked.detail, checked)
             settled.append(position)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from hubtui.api.errors import HubError, NotFoundError
 from hubtui.api.versions import is_api_version
@@ -20,14 +20,15 @@ from hubtui.core.changes.actions import Action
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, ChangeRequest, HubClient
     from hubtui.api.models import HubUser, ProjectUser
-    from hubtui.core.changes.log import ChangeLog
-    from hubtui.core.changes.record import Change
 
 T = TypeVar("T")
 
 __all__ = [
+    "ADDED_WORDS",
     "ALREADY_REMOVED",
     "KINDS",
+    "SET_WORDS",
+    "Change",
     "ChangedSinceRead",
     "HubInvitation",
     "HubRemoval",
@@ -39,6 +40,42 @@ __all__ = [
     "Undo",
     "kind_of",
 ]
+
+
+class Change(Protocol):
+    """A change as its kind reads it (the record, :class:`~hubtui.core.changes.record.Change`,
+    asks its kind in turn: the kinds import neither the record nor the log)."""
+
+    @property
+    def action(self) -> str: ...
+    @property
+    def hub_id(self) -> str: ...
+    @property
+    def project_id(self) -> str: ...
+    @property
+    def user_id(self) -> str | None: ...
+    @property
+    def email(self) -> str | None: ...
+    @property
+    def before(self) -> dict[str, object] | None: ...
+    @property
+    def after(self) -> dict[str, object]: ...
+    @property
+    def api_version(self) -> str: ...
+    @property
+    def where(self) -> str: ...
+
+
+#: What reading a list back says of a change whose outcome was unknown: (it took effect, it
+#: did not), for an add and for every other kind.
+ADDED_WORDS = (
+    "the list has them: the add reached the server",
+    "the list does not have them: nothing was added",
+)
+SET_WORDS = (
+    "the list shows the new values: the change reached the server",
+    "the list shows the old values: it did not take effect",
+)
 
 
 class ChangedSinceRead(Exception):
@@ -92,6 +129,8 @@ class Kind:
     until the project's list is checked: an add is never sent twice."""
     others_wait_on_it: ClassVar[bool] = False
     """The person's project rows in the same batch are sent only once this ended done."""
+    settled_words: ClassVar[tuple[str, str]] = SET_WORDS
+    """What the list read back showed, when it settles an unknown outcome (took, did not)."""
 
     def summary(self, change: Change) -> str:
         """``Role: Reader → Editor`` style, one line."""
@@ -116,9 +155,9 @@ class Kind:
         """Read what the change stands on once more, just before it is sent: raises
         :class:`ChangedSinceRead` when it no longer holds (then nothing is sent)."""
 
-    def settle(self, log: ChangeLog, change: Change, listed: Sequence[Any]) -> Change | None:
-        """An unknown outcome settled from the list read again (the project's users, or the
-        hub's), and logged; None: the list shows neither before nor after, it stays unknown."""
+    def took_effect(self, change: Change, listed: Sequence[Any]) -> bool | None:
+        """Whether a change whose outcome was unknown took effect, from the list read again
+        (the project's users, or the hub's); None: it shows neither before nor after."""
         return None
 
     async def already(self, client: HubClient, change: Change, error: HubError) -> bool:
@@ -187,6 +226,7 @@ class ProjectAdd(_ProjectKind):
     always_counted = True
     undo = Undo.NEVER
     held_until_checked = True
+    settled_words = ADDED_WORDS
 
     def cannot_undo(self, change: Change) -> str:
         return (
@@ -224,9 +264,9 @@ class ProjectAdd(_ProjectKind):
                 f"({_access_words(user.role, user.is_reviewer)}). Nothing was sent."
             )
 
-    def settle(self, log: ChangeLog, change: Change, listed: Sequence[Any]) -> Change:
+    def took_effect(self, change: Change, listed: Sequence[Any]) -> bool:
         user: ProjectUser | None = find_person(listed, change.email or "")
-        return log.settle_add(change, user is not None and user.is_direct_member is True)
+        return user is not None and user.is_direct_member is True
 
 
 class ProjectUpdate(_ProjectKind):
@@ -270,14 +310,12 @@ class ProjectUpdate(_ProjectKind):
                 "the change again from what they have now."
             )
 
-    def settle(self, log: ChangeLog, change: Change, listed: Sequence[Any]) -> Change | None:
+    def took_effect(self, change: Change, listed: Sequence[Any]) -> bool | None:
         user: ProjectUser | None = find_person(listed, change.email or "")
         shown = None if user is None else {"Role": user.role, "IsReviewer": user.is_reviewer}
         if shown == change.after:
-            return log.settle_update(change, True)
-        if shown == change.before:
-            return log.settle_update(change, False)
-        return None
+            return True
+        return False if shown == change.before else None
 
 
 # Hub kinds ------------------------------------------------------------------------------------
@@ -314,16 +352,14 @@ class _HubKind(Kind):
                 "was sent: decide the change again from what they have now."
             )
 
-    def _settle_role(self, log: ChangeLog, change: Change, listed: Sequence[Any]) -> Change | None:
-        """Settled from the hub role the hub's users show: the one it set (done), the one
-        before (failed), else still unknown."""
+    def _role_took(self, change: Change, listed: Sequence[Any]) -> bool | None:
+        """From the hub role the hub's users show: the one it set (it took), the one before
+        (it did not), else unknown still."""
         user = account_of(listed, change.email or "", change.user_id)
         role = None if user is None else user.role
         if change.after.get("Role") == role:
-            return log.settle_update(change, True)
-        if change.before is not None and change.before.get("Role") == role:
-            return log.settle_update(change, False)
-        return None
+            return True
+        return False if change.before is not None and change.before.get("Role") == role else None
 
     def _user_id(self, change: Change) -> str:
         assert change.user_id is not None, "a hub user's change names the hub user"
@@ -341,6 +377,7 @@ class HubInvitation(_HubKind):
     counted = ("invitation", "invitations")
     undo = Undo.REMOVAL
     others_wait_on_it = True
+    settled_words = ADDED_WORDS
 
     def summary(self, change: Change) -> str:
         return f"invited to the hub as {change.after.get('Role')}"
@@ -363,8 +400,8 @@ class HubInvitation(_HubKind):
                 f"Already a user of the hub ({found[0].role}) since it was read: nothing was sent."
             )
 
-    def settle(self, log: ChangeLog, change: Change, listed: Sequence[Any]) -> Change:
-        return log.settle_add(change, bool(accounts_of(listed, change.email or "")))
+    def took_effect(self, change: Change, listed: Sequence[Any]) -> bool:
+        return bool(accounts_of(listed, change.email or ""))
 
 
 class HubRole(_HubKind):
@@ -386,8 +423,8 @@ class HubRole(_HubKind):
     async def check(self, client: HubClient, change: Change) -> None:
         self._role_as_decided(change, await self._account_now(client, change))
 
-    def settle(self, log: ChangeLog, change: Change, listed: Sequence[Any]) -> Change | None:
-        return self._settle_role(log, change, listed)
+    def took_effect(self, change: Change, listed: Sequence[Any]) -> bool | None:
+        return self._role_took(change, listed)
 
 
 #: What the log and the row say of a removal that found the person gone already.
@@ -415,9 +452,8 @@ class HubRemoval(_HubKind):
     async def check(self, client: HubClient, change: Change) -> None:
         self._role_as_decided(change, await self._account_now(client, change))
 
-    def settle(self, log: ChangeLog, change: Change, listed: Sequence[Any]) -> Change:
-        gone = account_of(listed, change.email or "", change.user_id) is None
-        return log.settle_update(change, gone)
+    def took_effect(self, change: Change, listed: Sequence[Any]) -> bool:
+        return account_of(listed, change.email or "", change.user_id) is None
 
     async def already(self, client: HubClient, change: Change, error: HubError) -> bool:
         """A removal answered 404 found the person gone already (a colleague removed them a
@@ -463,8 +499,8 @@ class InvitationResend(_HubKind):
             )
         self._role_as_decided(change, user)
 
-    def settle(self, log: ChangeLog, change: Change, listed: Sequence[Any]) -> Change | None:
-        return self._settle_role(log, change, listed)
+    def took_effect(self, change: Change, listed: Sequence[Any]) -> bool | None:
+        return self._role_took(change, listed)
 
 
 class _Unknown(Kind):

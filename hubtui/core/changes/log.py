@@ -34,7 +34,7 @@ from hubtui.core.changes.actions import (
     Outcome,
 )
 from hubtui.core.changes.clock import now
-from hubtui.core.changes.kinds import kind_of
+from hubtui.core.changes.kinds import ADDED_WORDS, kind_of
 from hubtui.core.changes.record import (
     Change,
     line_of,
@@ -328,27 +328,19 @@ class ChangeLog:
         found, the add reached the server (done); not found, nothing was added (failed)."""
         return [self._settle(c, found) for c, found in self.settling(hub_id, project_id, present)]
 
-    def settle_add(self, change: Change, found: bool) -> Change:
-        """Settle one add whose outcome was unknown from the list read again, and log it."""
-        return self._settle(change, Checked.FOUND if found else Checked.NOT_FOUND)
-
-    def settle_update(self, change: Change, applied: bool) -> Change:
-        """Settle an update whose outcome was unknown from the list read again: it shows the
-        new values (done) or still the old ones (failed), and log it."""
-        if applied:
-            words = "the list shows the new values: the change reached the server"
-            return self._settle(change, Checked.FOUND, words)
-        return self._settle(
-            change, Checked.NOT_FOUND, "the list shows the old values: it did not take effect"
-        )
+    def settle(self, change: Change, took: bool, words: str) -> Change:
+        """Settle a change whose outcome was unknown from the list read again (``took``: it
+        took effect, done; else failed), saying what the list showed (its kind's ``words``),
+        and log it."""
+        return self._settle(change, Checked.FOUND if took else Checked.NOT_FOUND, words)
 
     def _settle(self, change: Change, checked: Checked, words: str | None = None) -> Change:
         if checked is Checked.FOUND:
             outcome = DONE
-            words = words or "the list has them: the add reached the server"
+            words = words or ADDED_WORDS[0]
         else:
             outcome = FAILED
-            words = words or "the list does not have them: nothing was added"
+            words = words or ADDED_WORDS[1]
         by = self.operator
         settled = replace(
             change,
