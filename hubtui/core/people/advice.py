@@ -298,19 +298,17 @@ def near_addresses(email: str, known: Sequence[str]) -> list[str]:
 
     wanted = person_key(email)
     local = wanted.split("@", 1)[0]
-    found: dict[str, int] = {}
+    found: dict[str, tuple[int, str]] = {}  # by address, ASCII case aside: (distance, as sent)
     for address in known:
         key = person_key(address)
         if not address or key == wanted or key in found:
             continue
         distance = Levenshtein.distance(wanted, key, score_cutoff=NEAR_LETTERS + 1)
         if key.split("@", 1)[0] == local or distance <= NEAR_LETTERS:
-            found[key] = distance
-            found[key] = min(distance, found[key])
+            found[key] = (distance, address)
     named = []
-    by_key = {person_key(a): a for a in known if a}
-    for key in sorted(found, key=lambda k: (found[k], k))[:NEAR_MOST]:
-        address = by_key[key]
+    for key in sorted(found, key=lambda k: (found[k][0], k))[:NEAR_MOST]:
+        address = found[key][1]
         why = lookalike(address)
         named.append(inert(address) + (f" ({why})" if why else ""))
     return named
