@@ -8,6 +8,7 @@ import argparse
 import asyncio
 import json
 import sys
+from functools import partial
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import email_problem
@@ -25,21 +26,16 @@ from hubtui.headless.tables import resolve_hub
 from hubtui.text import inert, lookalike
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable
 
     from hubtui.api import Hub, HubClient
-    from hubtui.core.changes.record import Change
     from hubtui.core.people.why import History
     from hubtui.core.workspace import Workspace
 
 
 def main(args: argparse.Namespace, workspace: Workspace) -> int:
     concurrency = workspace.settings.concurrency
-    log = workspace.change_log
-
-    def history(hub_id: str, email: str, project_id: str | None) -> Sequence[Change]:
-        return changes_of_person(log, hub_id, email, project_id)
-
+    history = partial(changes_of_person, workspace.change_log)
     offline = workspace.offline
 
     def note() -> str | None:

@@ -55,18 +55,9 @@ def _settledness(change: Change) -> int:
     return ranks.get(change.outcome, 2)
 
 
-def changes_of_person(
-    log: ChangeLog, hub_id: str, email: str, project_id: str | None = None
-) -> list[Change]:
-    """What hubtui changed of this person's access in this hub (of the hub itself, and of
-    ``project_id`` when given: every project's otherwise), oldest first: for a ticket's "who
-    changed this, when". The address matches only itself (ASCII case aside). Blocking: it
-    reads the file and the team store."""
+def changes_of_person(log: ChangeLog, email: str) -> list[Change]:
+    """What hubtui changed of this person's access on this server, in every hub, oldest first:
+    for a ticket's "who changed this, when". The address matches only itself (ASCII case
+    aside). Blocking: it reads the file and the team store, once for every hub asked about."""
     key = person_key(email)
-    return [
-        change
-        for change in changes_logged(log)
-        if change.hub_id == hub_id
-        and person_key(change.email) == key
-        and (project_id is None or change.project_id in ("", project_id))
-    ]
+    return [change for change in changes_logged(log) if person_key(change.email) == key]

@@ -171,32 +171,44 @@ async def explain(
         _read(client.list_project_users(hub.id, project_id)),
         _read(client.list_hub_users(hub.id)),
         _read(client.list_projects(hub.id)),
-        _history(history, hub.id, email, project_id),
+        _history(history, email),
     )
-    known = () if isinstance(changed, HistoryUnread) else changed
+    known = _here(changed, hub.id, project_id)
     answers = answers_of(email, hub, project_id, users, hub_users, projects, now=now, history=known)
     return _said(answers, changed)
 
 
-#: What hubtui changed of a person's access in a hub (and a project, when given): the change
-#: log's and the team's lines, oldest first. Blocking: called on a thread.
-History = Callable[[str, str, "str | None"], "Sequence[Change]"]
+#: What hubtui changed of a person's access on this server (by their address), in every hub:
+#: the change log's and the team's lines, oldest first. Blocking: called on a thread, once.
+History = Callable[[str], "Sequence[Change]"]
 
 
 class HistoryUnread(Exception):
     """What hubtui changed could not be read (the change log's file, the team store)."""
 
 
-async def _history(
-    history: History | None, hub_id: str, email: str, project_id: str | None
-) -> Sequence[Change] | HistoryUnread:
+async def _history(history: History | None, email: str) -> Sequence[Change] | HistoryUnread:
     """The history, or why it could not be read (said with the answer, never taken as none)."""
     if history is None:
         return ()
     try:
-        return await asyncio.to_thread(history, hub_id, email, project_id)
+        return await asyncio.to_thread(history, email)
     except Exception as error:  # noqa: BLE001 - a file or a store, whatever failed is said
         return HistoryUnread(f"what hubtui changed of them could not be read: {error}")
+
+
+def _here(
+    history: Sequence[Change] | HistoryUnread, hub_id: str, project_id: str | None = None
+) -> list[Change]:
+    """Of the history read, what changed in this hub (of the hub itself, and of ``project_id``
+    when given: of every project otherwise)."""
+    if isinstance(history, HistoryUnread):
+        return []
+    return [
+        c
+        for c in history
+        if c.hub_id == hub_id and (project_id is None or c.project_id in ("", project_id))
+    ]
 
 
 def _said(answers: list[Answer], history: Sequence[Change] | HistoryUnread) -> list[Answer]:
@@ -470,14 +482,14 @@ async def explain_everywhere(
         on_listed=lambda hub, projects: listed.__setitem__(hub.id, projects),
         concurrency=concurrency,
     )
-    changed = await asyncio.gather(*(_history(history, hub.id, email, None) for hub in hubs))
+    changed = await _history(history, email)
     answers: list[Answer] = []
-    for hub, people, hub_history in zip(hubs, hub_users, changed, strict=True):
-        known = () if isinstance(hub_history, HistoryUnread) else hub_history
+    for hub, people in zip(hubs, hub_users, strict=True):
+        known = _here(changed, hub.id)
         in_hub = _answers_in_hub(
             email, hub, people, listed.get(hub.id, ()), findings, now, known, alone=len(hubs) == 1
         )
-        answers += _said(in_hub, hub_history)
+        answers += _said(in_hub, changed)
     return answers
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
@@ -37,7 +38,6 @@ from hubtui.tui.widgets.chrome import KeyFooter
 
 if TYPE_CHECKING:
     from hubtui.api import Hub
-    from hubtui.core.changes.record import Change
     from hubtui.core.people.advice import NextStep
 
 
@@ -112,11 +112,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
         session = session_of(self.app)
         box = self.query_one("#why-box")
         box.loading = True
-        log = session.change_log
-
-        def history(hub_id: str, email: str, project_id: str | None) -> list[Change]:
-            return changes_of_person(log, hub_id, email, project_id)
-
+        history = partial(changes_of_person, session.change_log)
         try:
             client = await session.client()
             if self.hubs is None:
