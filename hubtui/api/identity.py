@@ -14,6 +14,14 @@ KNOWN_ROLES: tuple[str, ...] = ("Reader", "Editor", "Admin")
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 
 
+def email_domain(email: str | None) -> str | None:
+    """The part of an email after its last ``@``, lowercased (None: no ``@``, or nothing after
+    it)."""
+    if not email or "@" not in email:
+        return None
+    return email.rsplit("@", 1)[1].lower() or None
+
+
 def email_key(email: str | None) -> str:
     """An email as two records of one person agree on it: ASCII white space stripped, ASCII
     capitals made small, nothing else (``straße@`` and ``strasse@`` are two people)."""

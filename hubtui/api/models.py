@@ -21,7 +21,7 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_pascal
 
-from hubtui.api.identity import KNOWN_ROLES
+from hubtui.api.identity import KNOWN_ROLES, email_domain
 
 __all__ = [
     "SentRecord",
@@ -144,9 +144,7 @@ class UserSummary(ApiModel):
     @property
     def email_domain(self) -> str | None:
         """The part of the email after the last ``@``, lowercased, if there is one."""
-        if not self.email or "@" not in self.email:
-            return None
-        return self.email.rsplit("@", 1)[1].lower() or None
+        return email_domain(self.email)
 
 
 class Team(ApiModel):

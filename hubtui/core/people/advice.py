@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from hubtui.api.identity import email_domain
 from hubtui.core.access import person_key
 from hubtui.core.changes.kinds import Undo, kind_of
 from hubtui.core.people.hub import INACTIVE_AFTER_DAYS, last_seen
@@ -94,7 +95,7 @@ class Facts:
 
     @property
     def domain(self) -> str:
-        return self.email.rsplit("@", 1)[-1].lower() if "@" in self.email else ""
+        return email_domain(self.email) or ""
 
     @property
     def unknown_to_the_hub(self) -> bool:

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from hubtui.api import HubError, NotFoundError
+from hubtui.api.identity import email_domain
 from hubtui.core.access import find_person, person_key
 from hubtui.core.people.advice import Facts, NextStep, next_steps
 from hubtui.core.people.hub import last_seen, not_offered
@@ -148,10 +149,6 @@ def offline_note(kept: str | None) -> str:
 
 def _sent(model: Any, name: str) -> bool:
     return name in model.model_fields_set
-
-
-def _domain(email: str) -> str:
-    return email.rsplit("@", 1)[-1].lower() if "@" in email else ""
 
 
 async def explain(
@@ -548,7 +545,7 @@ def _answers_in_hub(
                     now=now,
                     account=None if several is None else (str(user.id), user.email),
                     of=several,
-                    history=[c for c in history if c.project_id in ("", str(finding.project.id))],
+                    history=_here(history, hub.id, str(finding.project.id)),
                 )
             )
     if isinstance(people, HubError):
@@ -621,7 +618,7 @@ def _membership(answer: Answer, users: Sequence[ProjectUser] | HubError) -> Proj
     else:
         answer.facts.append(Fact("IsLimited", "not sent (an older server)", source))
     if member.is_limited:
-        answer.limited_through = _domain(member.user.email or answer.email)
+        answer.limited_through = email_domain(member.user.email or answer.email) or ""
         answer.verdict = f"{LIMITED} through @{answer.limited_through}"
     elif member.role == "Admin":
         answer.verdict = ADMIN
@@ -680,6 +677,6 @@ def _sign_in_facts(answer: Answer, hub: Hub) -> None:
         answer.facts.append(Fact("Entra ID SSO restriction", "none", source))
         return
     tenant = hub.restricted_tenant_domain or "a tenant it does not name"
-    theirs = _domain(answer.email)
+    theirs = email_domain(answer.email) or ""
     says = f"sign-in restricted to {tenant}; their address is at {theirs}"
     answer.facts.append(Fact("Entra ID SSO restriction", says, source))
