@@ -98,6 +98,11 @@ class Facts:
         return email_domain(self.email) or ""
 
     @property
+    def taken(self) -> list[Change]:
+        """What hubtui changed of them here that took effect, or may have (oldest first)."""
+        return [c for c in self.history if c.outcome in ("done", "unknown")]
+
+    @property
     def unknown_to_the_hub(self) -> bool:
         """Read, and nobody has this address there: no hub user, no project member."""
         return (
@@ -114,11 +119,11 @@ Rule = Callable[[Facts], "list[NextStep]"]
 def _changed_by_hubtui(facts: Facts) -> list[NextStep]:
     """What hubtui itself changed of their access here: the latest change that took effect
     (or may have), who made it, when, in which batch, and how it is put back."""
-    done = [c for c in facts.history if c.outcome in ("done", "unknown")]
-    if not done:
+    taken = facts.taken
+    if not taken:
         return []
-    change = done[-1]
-    where = "the hub" if not change.project_id else change.where
+    change = taken[-1]
+    where = change.where
     when = change.time[:10]
     by = change.operator or "someone"
     batch = f" in batch {change.batch}" if change.batch else ""
@@ -154,8 +159,7 @@ def _unknown_address(facts: Facts) -> list[NextStep]:
     near = near_addresses(facts.email, known)
     if near:
         steps.append(NextStep("near_address", "Near it in the hub: " + "; ".join(near)))
-    undone = any(c.outcome in ("done", "unknown") for c in facts.history)
-    if facts.project_id is not None and facts.project is not None and not undone:
+    if facts.project_id is not None and facts.project is not None and not facts.taken:
         # (Where hubtui itself took their access away, its revert above is the fix.)
         steps.append(
             NextStep(
