@@ -253,17 +253,16 @@ class WorkspaceActions(App[None]):
 
     @work(exclusive=True, group="resend", exit_on_error=False)
     async def _resend(self, resending: Resending) -> None:
-        client = await self.workspace.client()
+        from hubtui.core.people.resending import resent_words
+
+        try:
+            client = await self.workspace.client()
+        except HubError as error:
+            self._say(f"Nothing was sent: {inert(str(error))}", severity="error")
+            return
         results = await resending.send(client, self.workspace.change_log)
-        for result in results:
-            if result.done:
-                self._say(f"{inert(result.person.email)}: invitation sent again.")
-            else:
-                self._say(
-                    f"{inert(result.person.email)}: not sent again: {inert(result.why)}",
-                    severity="warning",
-                    timeout=15,
-                )
+        done = all(r.done for r in results)
+        self._say(resent_words(results), severity="information" if done else "warning", timeout=15)
 
     def on_revert_batch(self, message: RevertBatch) -> None:
         self.revert_batch(message.batch)

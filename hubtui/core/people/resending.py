@@ -17,16 +17,18 @@ from hubtui.core.changes.kinds import ChangedSinceRead
 from hubtui.core.changes.log import ChangeLogError
 from hubtui.core.changes.sending import plan, send_change
 from hubtui.core.people.hub import pending_invitations, resend_change
+from hubtui.core.presenting import amount
+from hubtui.text import inert
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
 
     from hubtui.api import ChangeRequest, Hub, HubClient
     from hubtui.core.changes.log import ChangeLog
     from hubtui.core.changes.record import Change
     from hubtui.core.people.hub import HubPerson
 
-__all__ = ["ReadOnly", "Resending", "Resent", "prepare_resend"]
+__all__ = ["ReadOnly", "Resending", "Resent", "prepare_resend", "resent_words"]
 
 
 class ReadOnly(Exception):
@@ -81,6 +83,24 @@ class Resending:
             if on_each is not None:
                 on_each(result)
         return results
+
+
+def resent_words(results: Sequence[Resent]) -> str:
+    """How invitations sent again ended, in one line for a notification: how many were sent,
+    then each that was not and why (values made inert)."""
+    done = sum(1 for r in results if r.done)
+    not_sent = [
+        f"{inert(r.person.email)}: "
+        + (
+            inert(r.why, limit=200)
+            if r.outcome is None
+            else f"{r.outcome} ({inert(r.why, limit=200)})"
+        )
+        for r in results
+        if not r.done
+    ]
+    words = f"{amount(done, 'invitation')} sent again."
+    return f"{words} Not sent: {'; '.join(not_sent)}" if not_sent else words
 
 
 def prepare_resend(

@@ -21,7 +21,7 @@ from hubtui.core.people import (
     row_of,
     rows_of,
 )
-from hubtui.core.people.resending import ReadOnly, Resending, prepare_resend
+from hubtui.core.people.resending import ReadOnly, Resending, prepare_resend, resent_words
 from hubtui.core.presenting import seen_words
 from hubtui.text import inert
 from hubtui.tui.messages import Offboard
@@ -171,22 +171,12 @@ class Reviewing:
             self.notify(f"Nothing was sent: {inert(str(error))}", severity="error", markup=False)
             return
         results = await resending.send(client, session.change_log)
-        done = sum(1 for r in results if r.done)
-        not_sent = [
-            f"{inert(r.person.email)}: "
-            + (
-                inert(r.why, limit=200)
-                if r.outcome is None
-                else f"{r.outcome} ({inert(r.why, limit=200)})"
-            )
-            for r in results
-            if not r.done
-        ]
-        words = f"{amount(done, 'invitation')} sent again."
-        if not_sent:
-            words += " Not sent: " + "; ".join(not_sent)
+        all_done = all(r.done for r in results)
         self.notify(
-            words, severity="warning" if not_sent else "information", markup=False, timeout=15
+            resent_words(results),
+            severity="information" if all_done else "warning",
+            markup=False,
+            timeout=15,
         )
         self.table.clear_marks()
         self.load()
