@@ -20,11 +20,12 @@ import httpx
 import pytest
 import trustme
 import uvicorn
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hubtui.api import HubClient
 from hubtui.core.store import SCHEMA, Store
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
+from tests.harness.fronts import answer_rewritten
 from tests.harness.harness import free_port as free_port
 from tests.harness.harness import hubtui_command as hubtui_command
 from tests.harness.harness import running_demo_server as running_demo_server
@@ -311,28 +312,17 @@ def changing(kind: str, field: str, value: Any) -> ASGIApp:
         if scope["type"] != "http" or not _is(kind, scope["path"]):
             await inner(scope, receive, send)
             return
-        start: dict[str, Any] = {}
-        chunks: list[bytes] = []
 
-        async def keep(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                start.update(message)
-            else:
-                chunks.append(message.get("body", b""))
+        def set_field(status: int, body: Any) -> tuple[int, Any]:
+            records = body if isinstance(body, list) else body.get("results", [body])
+            outer, _, name = field.rpartition(".")
+            for record in records:
+                target = record.get(outer) if outer else record
+                if isinstance(target, dict):
+                    target[name or field] = value
+            return status, body
 
-        await inner(scope, receive, keep)
-        body = json.loads(b"".join(chunks))
-        records = body if isinstance(body, list) else body.get("results", [body])
-        outer, _, name = field.rpartition(".")
-        for record in records:
-            target = record.get(outer) if outer else record
-            if isinstance(target, dict):
-                target[name or field] = value
-        raw = json.dumps(body).encode()
-        headers = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
-        headers.append((b"content-length", str(len(raw)).encode()))
-        await send({"type": "http.response.start", "status": start["status"], "headers": headers})
-        await send({"type": "http.response.body", "body": raw})
+        await answer_rewritten(inner, scope, receive, send, set_field)
 
     return server
 

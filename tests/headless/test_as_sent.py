@@ -10,6 +10,7 @@ import pytest
 
 from hubtui.demo import DemoStore, Faults, create_app
 from tests.conftest import changing, serving
+from tests.harness.fronts import answer_rewritten
 from tests.headless.conftest import run
 
 SEVEN = "2026-03-31T13:31:29.1234567Z"
@@ -65,23 +66,9 @@ def _answering_by_name_without_an_id(inner: Any) -> Any:
         if scope["type"] != "http" or not scope["path"].startswith("/v3/hubs/name/"):
             await inner(scope, receive, send)
             return
-        start: dict[str, Any] = {}
-        chunks: list[bytes] = []
-
-        async def keep(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                start.update(message)
-            else:
-                chunks.append(message.get("body", b""))
-
-        await inner(scope, receive, keep)
-        body = json.loads(b"".join(chunks))
-        body["Id"] = None
-        raw = json.dumps(body).encode()
-        headers = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
-        headers.append((b"content-length", str(len(raw)).encode()))
-        await send({"type": "http.response.start", "status": start["status"], "headers": headers})
-        await send({"type": "http.response.body", "body": raw})
+        await answer_rewritten(
+            inner, scope, receive, send, lambda s, body: (s, body | {"Id": None})
+        )
 
     return server
 
