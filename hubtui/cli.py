@@ -373,7 +373,7 @@ def demo_connector(settings: Settings, *, last_week: bool = False) -> Callable[[
         import httpx
 
         from hubtui import demo
-        from hubtui.core.connect import DEMO_BASE_URL, client_of
+        from hubtui.core.workspace.connection import DEMO_BASE_URL, client_of
 
         data = demo.last_week() if last_week else demo.DemoStore()
         transport = httpx.ASGITransport(app=demo.create_app(data))

@@ -30,7 +30,10 @@ KEPT: dict[tuple[str, str], str] = {
     # ``main`` blocks httpx's own command-line client (click and pygments) before httpx loads.
     ("hubtui.cli", "hubtui.core.workspace"): "loads httpx: after sys.modules['httpx._main']",
     ("hubtui.cli", "httpx"): "loaded after sys.modules['httpx._main'] is set",
-    ("hubtui.cli", "hubtui.core.connect"): "loads httpx: after sys.modules['httpx._main']",
+    (
+        "hubtui.cli",
+        "hubtui.core.workspace.connection",
+    ): "loads httpx: after sys.modules['httpx._main']",
 }
 
 #: Left out of a headless command (``hub``, ``users``) against a server.
@@ -45,7 +48,7 @@ NOT_IN_A_COMMAND = [
     "hubtui.core.batches",
     "hubtui.core.history",
     "hubtui.core.people",
-    "hubtui.core.offline",
+    "hubtui.core.workspace.offline",
     "psycopg",
     "uvicorn",
 ]
@@ -54,7 +57,7 @@ NOT_IN_A_COMMAND = [
 NOT_IN_THE_FIRST_FRAME = [
     "hubtui.headless",
     "hubtui.core.history",
-    "hubtui.core.offline",
+    "hubtui.core.workspace.offline",
     "hubtui.core.store.team",
     "hubtui.core.people",
     "hubtui.web",

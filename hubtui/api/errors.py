@@ -34,7 +34,9 @@ __all__ = [
     "RateLimitError",
     "ServerError",
     "UnprocessableEntityError",
+    "NOT_OFFERED",
     "UnsafeUrlError",
+    "not_offered",
     "status_error_from_response",
 ]
 
@@ -385,3 +387,15 @@ def _end(text: str) -> str:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+#: Statuses that mean a server does not offer an operation at all.
+NOT_OFFERED = (404, 405, 501)
+
+
+def not_offered(error: Exception) -> bool:
+    """Whether ``error`` says the server does not offer the operation (404, 405, 501); a list
+    offline that was never kept is not that."""
+    if isinstance(error, NotKeptError):
+        return False
+    return isinstance(error, ApiStatusError) and error.status_code in NOT_OFFERED

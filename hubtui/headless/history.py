@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import access_words
-from hubtui.core.changes.clock import stamp
+from hubtui.core.clock import stamp
 from hubtui.core.files import refusal_words
 from hubtui.core.history import (
     ALL_HUBS,

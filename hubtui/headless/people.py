@@ -10,27 +10,25 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from hubtui.api import HubError
+from hubtui.api.errors import not_offered
 from hubtui.core.access import person_key
 from hubtui.core.changes.actions import Outcome
-from hubtui.core.changes.clock import stamp
-from hubtui.core.connect import DEMO_BASE_URL, client_of
-from hubtui.core.offline import OFFLINE_TOKEN, StoredAnswers
+from hubtui.core.clock import stamp
 from hubtui.core.people import (
     HubPeople,
     HubPerson,
-    LastSeen,
     access_matrix,
     hub_people,
-    last_seen,
-    not_offered,
     pending_invitations,
     read_hub_people,
-    utc_moment,
 )
 from hubtui.core.people.resending import ReadOnly, Resent, prepare_resend
 from hubtui.core.presenting import DATE_UNKNOWN, Column, seen_stamp, seen_words, when_both
+from hubtui.core.signins import LastSeen, last_seen, utc_moment
 from hubtui.core.store import StoreError
 from hubtui.core.workspace import NoSnapshots
+from hubtui.core.workspace.connection import DEMO_BASE_URL, client_of
+from hubtui.core.workspace.offline import OFFLINE_TOKEN, StoredAnswers
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,

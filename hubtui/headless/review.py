@@ -24,9 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import LIMITED_CELL, person_key
 from hubtui.core.batches import Ended, Intent, Seen, Verdict, Wanted
-from hubtui.core.batches.applying import keep_reviews
 from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
-from hubtui.core.changes.clock import now
+from hubtui.core.clock import now
 from hubtui.core.people import (
     Decision,
     Review,
@@ -47,6 +46,7 @@ from hubtui.core.people.decisions import (
     invitation_cell,
     strongest,
 )
+from hubtui.core.people.review import keep_reviews
 from hubtui.core.presenting import Column, seen_words
 from hubtui.core.store import StoreError
 from hubtui.core.workspace import NoSnapshots

@@ -31,6 +31,7 @@ from hubtui.tui.glyphs import PLAIN, console_text, plain_keys
 from hubtui.tui.messages import FindPerson, OpenHub, OpenProject, WorkerFailed
 from hubtui.tui.screens.hubs import HubListScreen
 from hubtui.tui.screens.recovering import RecoveringScreen, bug_sentence
+from hubtui.tui.session import Session
 from hubtui.tui.typeahead import TypeAhead
 from hubtui.tui.workflows import WorkspaceActions
 
@@ -107,12 +108,14 @@ class HubTuiApp(WorkspaceActions):
         if PLAIN:
             self._filters.append(ConsoleGlyphs())
         self.workspace = workspace
+        #: What the app keeps beside the workspace: what was read, the staged changes.
+        self.session = Session(on_staged_changed=self.staged_changed)
         workspace.listen(
             not_logged=self._outcome_not_logged,
             team_note=self._team_note,
-            staged_changed=self.staged_changed,
+            changed=self.session.changed,
         )
-        self.ending = Ending(lambda: self.workspace.change_log, self._end)
+        self.ending = Ending(self.workspace.abandon_in_flight, self._end)
         #: Keys typed ahead of what their key opens wait for it (see tui.typeahead).
         self.type_ahead = TypeAhead(self)  # type: ignore[arg-type]
 
@@ -165,7 +168,7 @@ class HubTuiApp(WorkspaceActions):
         from hubtui.tui.screens.confirm import ConfirmScreen
 
         in_flight = self.workspace.change_log.in_flight
-        staged = self.workspace.staged
+        staged = self.session.staged
         if not in_flight and staged:
 
             def leave(yes: bool | None) -> None:

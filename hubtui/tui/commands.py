@@ -10,11 +10,11 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
 from hubtui.config import profile_names
-from hubtui.core.catalog import Entry
 from hubtui.text import inert
+from hubtui.tui.catalog import Entry
 from hubtui.tui.messages import FindPerson, OpenHub, OpenProject, Reconnect
 from hubtui.tui.screens.base import ListScreen
-from hubtui.tui.session import session_of
+from hubtui.tui.session import session_of, workspace_of
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -34,15 +34,15 @@ class Profiles(Provider):
     def _commands(self) -> list[tuple[str, str | None, bool]]:
         if self._profiles is None:
             self._profiles = profile_names()
-        session = session_of(self.app)
-        if not session.can_reconnect:
+        workspace = workspace_of(self.app)
+        if not workspace.can_reconnect:
             return []
         found: list[tuple[str, str | None, bool]] = []
-        if session.rereads_token:
+        if workspace.rereads_token:
             text = "Read the token again and retry (token_command or token file)"
-            found.append((text, session.profile, False))
+            found.append((text, workspace.profile, False))
         for name in self._profiles:
-            if name != session.profile:
+            if name != workspace.profile:
                 found.append((f"Switch to profile {name}", name, True))
         return found
 
@@ -151,9 +151,9 @@ def app_commands(app: WorkspaceActions, screen: Screen[Any]) -> Iterable[SystemC
             "The server cannot be reached: read what the store kept of it, read-only",
             app.go_offline,
         )
-    if app.workspace.staged:
+    if app.session.staged:
         yield SystemCommand(
-            f"Staged changes ({len(app.workspace.staged):,})",
+            f"Staged changes ({len(app.session.staged):,})",
             "Every staged change as one preview, read again now, then applied (b)",
             app.action_staged,
         )

@@ -13,8 +13,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from hubtui.core.changes.log import ChangeLog
-
 #: After SIGTERM or SIGHUP, how long the orderly shutdown may take before the process ends
 #: anyway: with the terminal gone, Textual's shutdown can wait forever on output nobody reads.
 EXIT_WATCHDOG_SECONDS = 3.0
@@ -23,8 +21,9 @@ EXIT_WATCHDOG_SECONDS = 3.0
 class Ending:
     """The signals and the terminal's hang-up, for one app: ``exit`` ends it in order."""
 
-    def __init__(self, change_log: Callable[[], ChangeLog], exit: Callable[[int], None]) -> None:
-        self._change_log = change_log
+    def __init__(self, abandon: Callable[[str], None], exit: Callable[[int], None]) -> None:
+        #: What is in flight logged unknown, with why (every change log of the workspace).
+        self._abandon = abandon
         self._exit = exit
         self._watchdog_armed = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -78,7 +77,7 @@ class Ending:
         def watch() -> None:
             time.sleep(EXIT_WATCHDOG_SECONDS)
             try:
-                self._change_log().abandon_in_flight(why)
+                self._abandon(why)
             finally:
                 os._exit(128 + number)
 
@@ -86,5 +85,5 @@ class Ending:
 
     def signalled(self, number: int) -> None:
         name = signal.Signals(number).name
-        self._change_log().abandon_in_flight(f"hubtui was stopped ({name}) before the answer came.")
+        self._abandon(f"hubtui was stopped ({name}) before the answer came.")
         self._exit(128 + number)

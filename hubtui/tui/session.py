@@ -1,4 +1,6 @@
-"""What a screen reads from the app it runs in: the app's Workspace (``hubtui.core.workspace``).
+"""What a screen reads from the app it runs in: the app's Workspace
+(:mod:`hubtui.core.workspace`, the server and profile) and the app's session beside it (what was
+read, to jump to; the staged changes; how many batches were sent).
 
 Screens import this, never ``hubtui.tui.app``, so the app can import every screen without a
 circle. What a screen asks the app to *do* goes up as a message (``hubtui.tui.messages``).
@@ -6,18 +8,54 @@ circle. What a screen asks the app to *do* goes up as a message (``hubtui.tui.me
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from hubtui.core.batches import ChangeSet
+from hubtui.tui.catalog import Catalog
 
 if TYPE_CHECKING:
     from textual.app import App
 
+    from hubtui.core.changes.record import Change
     from hubtui.core.workspace import Workspace
 
-    #: The session of a screen: the Workspace of the app it runs in.
-    Session = Workspace
+
+class Session:
+    """What only the app keeps, for the Workspace it runs: a headless command has none."""
+
+    def __init__(self, on_staged_changed: Callable[[], None] | None = None) -> None:
+        #: What was read in this session, to jump to (ctrl+p).
+        self.catalog = Catalog()
+        #: The changes staged across screens, until applied or dropped.
+        self.staged = ChangeSet()
+        self._on_staged_changed = on_staged_changed
+        #: How many batches were sent in this session: a list shown before one is read again.
+        self.batches_sent = 0
+
+    def staged_changed(self) -> None:
+        """The staged changes changed: the app's status line follows."""
+        if self._on_staged_changed is not None:
+            self._on_staged_changed()
+
+    def changed(self, change: Change) -> None:
+        """A change ended: what was read of its project (of its hub, for a change of the hub's
+        users) is not reused as if it were still so."""
+        if change.outcome in ("done", "unknown"):
+            self.catalog.forget_users(change.hub_id, change.project_id or None)
+
+    def elsewhere(self) -> None:
+        """Another server, profile or the store offline: nothing read before is offered."""
+        self.catalog = Catalog()
 
 
-def session_of(app: App[Any]) -> Workspace:
+def workspace_of(app: App[Any]) -> Workspace:
     """The Workspace the app runs (a :class:`~hubtui.tui.app.HubTuiApp`: the one app of hubtui)."""
     workspace: Workspace = app.workspace  # type: ignore[attr-defined]
     return workspace
+
+
+def session_of(app: App[Any]) -> Session:
+    """The app's session beside its Workspace."""
+    session: Session = app.session  # type: ignore[attr-defined]
+    return session

@@ -15,8 +15,8 @@ from textual.content import Content
 from hubtui.api.errors import HubError
 from hubtui.config import ConfigError
 from hubtui.core.batches import ChangeSet, Intent, Wanted
-from hubtui.core.changes.clock import now
 from hubtui.core.changes.kinds import kind_of
+from hubtui.core.clock import now
 from hubtui.core.presenting import amount
 from hubtui.core.store import StoreError
 from hubtui.core.workspace import NoSnapshots, Workspace
@@ -41,12 +41,14 @@ if TYPE_CHECKING:
     from hubtui.core.people.resending import Resending
     from hubtui.core.people.why import Answer
     from hubtui.core.store import SnapshotInfo
+    from hubtui.tui.session import Session
 
 
 class WorkspaceActions(App[None]):
     """What the app does with its :class:`~hubtui.core.workspace.Workspace`."""
 
     workspace: Workspace
+    session: Session
 
     def _say(self, words: str, **options: object) -> None:
         """A notification of plain words (never markup)."""
@@ -107,16 +109,16 @@ class WorkspaceActions(App[None]):
 
         if isinstance(self.screen, StagedScreen):
             return
-        if not self.workspace.staged:
+        if not self.session.staged:
             self._say(
                 "Nothing is staged: mark rows with space, then m changes them (A adds people)."
             )
             return
-        self.push_screen(StagedScreen(self.workspace.staged))
+        self.push_screen(StagedScreen(self.session.staged))
 
     def drop_staged(self) -> None:
-        count = len(self.workspace.staged)
-        self.workspace.staged.drop()
+        count = len(self.session.staged)
+        self.session.staged.drop()
         self.staged_changed()
         self._say(f"{count:,} staged changes dropped; nothing was sent.")
 
@@ -143,17 +145,17 @@ class WorkspaceActions(App[None]):
         from hubtui.core.people import offboarding, offboarding_reviews
         from hubtui.tui.screens.batch import StagedScreen
 
-        session = self.workspace
+        workspace = self.workspace
         started = now()
         try:
-            client = await session.client()
+            client = await workspace.client()
             hubs = list(await client.list_hubs())
             answer = await offboarding(
                 client,
                 email,
                 hubs,
-                concurrency=session.concurrency,
-                deadline=session.search_deadline,
+                concurrency=workspace.concurrency,
+                deadline=workspace.search_deadline,
             )
         except HubError as error:
             self._say(f"Not read, nothing staged: {inert(str(error))}", severity="error")
@@ -174,7 +176,7 @@ class WorkspaceActions(App[None]):
             return
         changes = ChangeSet()
         changes.stage(answer.rows)
-        reviews = offboarding_reviews(answer, reason, started, session.change_log.operator)
+        reviews = offboarding_reviews(answer, reason, started, workspace.change_log.operator)
         self.push_screen(
             StagedScreen(
                 changes,
@@ -363,15 +365,15 @@ class WorkspaceActions(App[None]):
     # What is read, kept --------------------------------------------------------------------
 
     def on_hubs_loaded(self, message: HubsLoaded) -> None:
-        self.workspace.catalog.add_hubs(message.hubs)
+        self.session.catalog.add_hubs(message.hubs)
         self._keep("hubs", "", "", message.hubs)
 
     def on_projects_loaded(self, message: ProjectsLoaded) -> None:
-        self.workspace.catalog.add_projects(message.hub, message.projects)
+        self.session.catalog.add_projects(message.hub, message.projects)
         self._keep("projects", message.hub.id, "", message.projects)
 
     def on_users_loaded(self, message: UsersLoaded) -> None:
-        self.workspace.catalog.add_users(
+        self.session.catalog.add_users(
             message.hub, message.project, message.project_id, message.users
         )
         self._keep("users", message.hub.id, str(message.project_id), message.users)
@@ -417,6 +419,7 @@ class WorkspaceActions(App[None]):
         """
         try:
             label = await self.workspace.reconnect(profile)
+            self.session.elsewhere()
         except ValueError as why:
             self._say(str(why), severity="warning")
             return
@@ -438,6 +441,7 @@ class WorkspaceActions(App[None]):
         """Read the store in place of the server from now on (read-only), from the hub list."""
         try:
             await self.workspace.go_offline()
+            self.session.elsewhere()
         except ConfigError as exc:
             self._say(inert(str(exc), limit=None), severity="error", timeout=10)
             return

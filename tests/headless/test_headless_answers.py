@@ -169,7 +169,7 @@ def test_json_keeps_absent_fields_absent(
         return httpx.Response(200, json=[legacy])
 
     from hubtui.api import HubClient
-    from hubtui.core import connect
+    from hubtui.core.workspace import connection as connect
 
     def server_connector(settings: object) -> object:
         return lambda: HubClient(

@@ -22,9 +22,9 @@ from textual.screen import Screen
 
 from hubtui.api import HubClient
 from hubtui.config import Settings
-from hubtui.core.offline import StoredAnswers
 from hubtui.core.places import default_change_log_path, default_store_path
 from hubtui.core.workspace import DataPlaces, Workspace, open_workspace
+from hubtui.core.workspace.offline import StoredAnswers
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from hubtui.demo import last_week as last_weeks_data
 from hubtui.tui import app as app_module

@@ -71,7 +71,7 @@ async def test_marked_people_are_staged_previewed_read_again_and_applied_as_one_
         await settle(pilot)
         words = screen_words(pilot)
         assert "2 done, 0 failed, 0 unknown" in words
-        assert len(pilot.app.workspace.staged) == 0  # type: ignore[attr-defined]
+        assert len(pilot.app.session.staged) == 0  # type: ignore[attr-defined]
         await press(pilot, "escape")
         # Back on the users: read again after the batch, so the list shows what is.
         await settle(pilot)
@@ -175,7 +175,7 @@ async def test_escape_mid_batch_stops_sending_and_checks_the_rows_in_flight(
         assert "Stopped. Batch" in words
         assert "6 not sent" in words
         assert "r retries the failed and unknown rows" in words
-        assert len(pilot.app.workspace.staged) == 6  # type: ignore[attr-defined]
+        assert len(pilot.app.session.staged) == 6  # type: ignore[attr-defined]
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     # The two in flight: pending, unknown, then checked by reading the list (the demo made them).
     assert [line["outcome"] for line in lines].count("pending") == 2

@@ -19,7 +19,7 @@ from textual.pilot import Pilot
 from textual.worker import Worker
 
 from hubtui.api import Hub, ProjectUser
-from hubtui.core.catalog import USER_LISTS_KEPT, Catalog
+from hubtui.tui.catalog import USER_LISTS_KEPT, Catalog
 from hubtui.tui.record_view import RecordView
 from tests.tui.conftest import press, running, type_text
 

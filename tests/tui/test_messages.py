@@ -38,7 +38,7 @@ async def test_the_hub_list_reports_what_it_loaded_and_the_palette_can_offer_it(
         assert len(loaded) == 1
         assert isinstance(loaded[0], HubsLoaded)
         assert len(loaded[0].hubs) == 8
-        names = {entry.hub.name for entry in pilot.app.workspace.catalog.hubs.values()}  # type: ignore[attr-defined]
+        names = {entry.hub.name for entry in pilot.app.session.catalog.hubs.values()}  # type: ignore[attr-defined]
         assert names == {hub.name for hub in loaded[0].hubs}
 
 

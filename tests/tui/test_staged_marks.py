@@ -40,7 +40,7 @@ async def test_a_staged_row_is_marked_until_its_change_is_dropped() -> None:
         text = screen_text(pilot)
         assert "staged (b)" not in text
         assert not row_of(text, DANA).startswith("±")
-        assert len(pilot.app.workspace.staged) == 0
+        assert len(pilot.app.session.staged) == 0
 
 
 async def test_a_notification_is_not_carried_to_the_next_screen() -> None:

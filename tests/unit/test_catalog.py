@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hubtui.api import Hub, Project, ProjectUser
-from hubtui.core.catalog import USER_LISTS_KEPT, Catalog
+from hubtui.tui.catalog import USER_LISTS_KEPT, Catalog
 
 HUB = Hub.model_validate({"Id": "h1", "Name": "acme-build", "DisplayName": "ACME Build"})
 PROJECT = Project.model_validate({"Id": 1001, "Name": "Harbour Bridge Retrofit"})

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from hubtui.core.changes.actions import Outcome
-from hubtui.core.changes.clock import now
 from hubtui.core.changes.log import ChangeLog, ChangeLogError
 from hubtui.core.changes.record import Change
+from hubtui.core.clock import now
 
 NEW = "night.shift@acme-build.com"
 

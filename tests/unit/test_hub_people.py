@@ -17,9 +17,9 @@ from hubtui.core.people.hub import (
     NOT_ACCEPTED,
     access_matrix,
     hub_people,
-    last_seen,
     read_hub_people,
 )
+from hubtui.core.signins import last_seen
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 
 NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)

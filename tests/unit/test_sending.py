@@ -15,10 +15,10 @@ import pytest
 
 from hubtui.api import HubClient
 from hubtui.core.changes.actions import NOT_SENT_WORDS, Action, Outcome
-from hubtui.core.changes.clock import now
 from hubtui.core.changes.log import ChangeLog, ChangeLogError
 from hubtui.core.changes.record import Change
 from hubtui.core.changes.sending import EarlierAddUnknown, plan, send_change
+from hubtui.core.clock import now
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from tests.conftest import DEMO_URL
 

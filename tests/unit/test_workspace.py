@@ -124,7 +124,7 @@ async def test_change_lines_go_to_the_team_store_soon_after_and_wait_when_it_is_
         settings = Settings(base_url="https://a", store_url=team)
         places = DataPlaces(log, tmp_path / "store.sqlite3")
         workspace = open_workspace(settings, data=places)
-        workspace.listen(not_logged=said.append, team_note=said.append, staged_changed=print)
+        workspace.listen(not_logged=said.append, team_note=said.append, changed=print)
         for _ in range(3):  # three outcomes while it is away: said once
             workspace.share_soon()
             assert workspace._sharing is not None

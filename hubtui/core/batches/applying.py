@@ -1,6 +1,7 @@
 """The one use case of a previewed batch, called by the app's staged changes and by every command
 that sends one (``apply``, ``review``, ``offboard``, ``revert``): send it, settle the rows whose
-outcome is unknown by reading back, say what is left to send again, keep the reviews it decides.
+outcome is unknown by reading back, say what is left to send again. A review's use case keeps
+its outcomes after it (:func:`~hubtui.core.people.review.keep_reviews`).
 
 The front ends confirm before it and render what it reports; none of them sends, settles or keeps
 on its own.
@@ -10,16 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hubtui.core.batches.running import Batch, Ended, Result
-from hubtui.core.people.review import Review, outcomes
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient
-    from hubtui.core.batches.projects import Preview
     from hubtui.core.batches.wanted import Wanted
     from hubtui.core.changes.log import ChangeLog
 
@@ -90,21 +89,3 @@ async def apply_batch(
             for position in settled:
                 on_result(position, batch.results[position])
     return Applied(batch, stopped, settled, batch.again())
-
-
-async def keep_reviews(
-    reviews: Sequence[Review],
-    preview: Preview | None,
-    batch: Batch | None,
-    keep: Callable[[Review], Awaitable[int]],
-) -> list[int]:
-    """Each review kept with its decisions' outcomes (from the preview and the batch's results),
-    under the batch's id; the numbers they were kept as. The store's refusal goes up
-    (:class:`~hubtui.core.workspace.NoSnapshots`, :class:`~hubtui.core.store.StoreError`):
-    the changes are in the change log either way."""
-    results = [] if batch is None else list(batch.results.values())
-    numbers = []
-    for review in reviews:
-        done = outcomes(replace(review, batch=batch.id if batch else ""), preview, results)
-        numbers.append(await keep(done))
-    return numbers

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from hubtui.api import HubError, NotFoundError, NotKeptError
+from hubtui.api.errors import not_offered
 from hubtui.core.access import (
     access_cell,
     account_of,
@@ -40,6 +41,7 @@ from hubtui.core.batches.wanted import (
 from hubtui.core.changes.actions import Action, Outcome
 from hubtui.core.changes.record import Change
 from hubtui.core.presenting.words import seen_stamp
+from hubtui.core.signins import last_seen
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient, ProjectUser
@@ -82,7 +84,6 @@ async def read_hub_users(
 
 
 def _not_read(users: HubError) -> str:
-    from hubtui.core.people.hub import not_offered
 
     if not_offered(users):
         return "this server does not offer a hub's users: nothing can be changed in the hub"
@@ -201,7 +202,6 @@ def _access_now(users: Sequence[ProjectUser], row: Wanted) -> str:
 
 def evidence_changed(evidence: Evidence, user: HubUser, row: Wanted, lists: Lists) -> list[str]:
     """What no longer holds of what a decision was made on, in words (empty: all holds)."""
-    from hubtui.core.people.hub import last_seen
 
     changed: list[str] = []
     if evidence.hub_role is not None and evidence.hub_role != user.role:

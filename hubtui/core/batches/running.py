@@ -24,11 +24,11 @@ from hubtui.core.batches.hubs import read_hub_users
 from hubtui.core.batches.projects import new_batch_id, read_lists
 from hubtui.core.batches.wanted import Step, Verdict, Wanted
 from hubtui.core.changes.actions import NOT_SENT_WORDS, Outcome
-from hubtui.core.changes.clock import now
 from hubtui.core.changes.kinds import kind_of
 from hubtui.core.changes.log import ChangeLog, ChangeLogError
 from hubtui.core.changes.record import Change
 from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown, send_change
+from hubtui.core.clock import now
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from hubtui.core.access import person_key
 from hubtui.core.changes.actions import Action
-from hubtui.core.changes.clock import now
 from hubtui.core.changes.record import Change
+from hubtui.core.clock import now
 
 if TYPE_CHECKING:
     from hubtui.api import ProjectUser

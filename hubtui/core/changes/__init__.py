@@ -2,7 +2,7 @@
 
 - :mod:`~hubtui.core.changes.kinds`: each kind of change, one class: its request, the evidence
   checked before it leaves, how an unknown outcome is settled, how it is put back.
-- :mod:`~hubtui.core.changes.actions` and :mod:`~hubtui.core.changes.clock`: leaves (what a
+- :mod:`~hubtui.core.changes.actions` and :mod:`~hubtui.core.clock`: leaves (what a
   change does and how it ended, in the log's words; the time as the log writes it).
 - :mod:`~hubtui.core.changes.record`: one change as its log line holds it, written and read.
 - :mod:`~hubtui.core.changes.log`: the write-ahead change log: a ``pending`` line written and

@@ -33,7 +33,6 @@ from hubtui.core.changes.actions import (
     Checked,
     Outcome,
 )
-from hubtui.core.changes.clock import now
 from hubtui.core.changes.kinds import ADDED_WORDS, kind_of
 from hubtui.core.changes.record import (
     Change,
@@ -42,6 +41,7 @@ from hubtui.core.changes.record import (
     parse_line,
     unfinished_as_unknown,
 )
+from hubtui.core.clock import now
 from hubtui.core.files import open_private, open_reading
 
 if TYPE_CHECKING:
@@ -67,16 +67,21 @@ class ChangeLog:
         *,
         server: str = "",
         profile: str | None = None,
+        aliases: tuple[str, ...] = (),
+        operator: str | None = None,
         on_write_error: Callable[[str], None] | None = None,
+        team_lines: TeamLines | None = None,
+        team_on: Callable[[], bool] | None = None,
+        on_outcome: Callable[[Change], None] | None = None,
     ) -> None:
         self.path = path
         #: The server's identity (its whole normalised base URL, :func:`server_identity`).
         self.server = server
         #: Older names of this same server in the file (lines written before the identity).
-        self.aliases: tuple[str, ...] = ()
+        self.aliases = aliases
         self.profile = profile
         #: The ``operator`` setting (None: the OS user at the host, found when first needed).
-        self.operator_setting: str | None = None
+        self.operator_setting = operator
         self._operator: str | None = None
         self.changes: list[Change] = []
         self.write_error: str | None = None
@@ -100,11 +105,11 @@ class ChangeLog:
         self._file_adds: set[str] = set()
         #: The team's lines of this server, from the team store's audit trail (None: no team
         #: store): called with a hub, a project and an action to narrow them, or none.
-        self.team_lines: TeamLines | None = None
+        self.team_lines = team_lines
         #: Whether there is a team store now (None: whenever :attr:`team_lines` is set).
-        self.team_on: Callable[[], bool] | None = None
+        self.team_on = team_on
         #: Told when a change's outcome is written (the app copies the lines to the team store).
-        self.on_outcome: Callable[[Change], None] | None = None
+        self.on_outcome = on_outcome
         #: The team's add lines by project, as last read off the event loop.
         self._team_adds: dict[tuple[str, str], list[str]] = {}
 

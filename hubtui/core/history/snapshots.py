@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from hubtui.api import HubError
-from hubtui.core.changes.clock import stamp
-from hubtui.core.people.hub import not_offered
+from hubtui.api.errors import not_offered
+from hubtui.core.clock import stamp
 from hubtui.core.people.search import EVERYONE, Finding, Progress, search_people
 from hubtui.core.store import ListKey, Snapshot, Store, now
 

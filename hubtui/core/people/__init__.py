@@ -19,16 +19,12 @@ if TYPE_CHECKING:
     from hubtui.core.people.hub import (
         HubPeople,
         HubPerson,
-        LastSeen,
         Matrix,
         access_matrix,
         hub_people,
-        last_seen,
-        not_offered,
         pending_invitations,
         read_hub_people,
         resend_change,
-        utc_moment,
     )
     from hubtui.core.people.review import (
         Decision,
@@ -57,16 +53,12 @@ if TYPE_CHECKING:
 _EXPORTS: dict[str, str] = {
     "HubPeople": "hubtui.core.people.hub",
     "HubPerson": "hubtui.core.people.hub",
-    "LastSeen": "hubtui.core.people.hub",
     "Matrix": "hubtui.core.people.hub",
     "access_matrix": "hubtui.core.people.hub",
     "hub_people": "hubtui.core.people.hub",
-    "last_seen": "hubtui.core.people.hub",
-    "not_offered": "hubtui.core.people.hub",
     "pending_invitations": "hubtui.core.people.hub",
     "read_hub_people": "hubtui.core.people.hub",
     "resend_change": "hubtui.core.people.hub",
-    "utc_moment": "hubtui.core.people.hub",
     "Decision": "hubtui.core.people.review",
     "Review": "hubtui.core.people.review",
     "ReviewRow": "hubtui.core.people.review",
@@ -101,7 +93,6 @@ __all__ = [
     "Finding",
     "HubPeople",
     "HubPerson",
-    "LastSeen",
     "Matrix",
     "PersonQuery",
     "Progress",
@@ -114,8 +105,6 @@ __all__ = [
     "project_named",
     "projects_named",
     "hub_people",
-    "last_seen",
-    "not_offered",
     "offboarding",
     "offboarding_reviews",
     "outcome_of",
@@ -125,7 +114,6 @@ __all__ = [
     "row_of",
     "rows_of",
     "search_people",
-    "utc_moment",
 ]
 
 

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from hubtui.api.identity import email_domain
 from hubtui.core.access import person_key
 from hubtui.core.changes.kinds import Undo, kind_of
-from hubtui.core.people.hub import INACTIVE_AFTER_DAYS, last_seen
+from hubtui.core.people.hub import INACTIVE_AFTER_DAYS
+from hubtui.core.signins import last_seen
 from hubtui.text import command_line, inert, lookalike
 
 if TYPE_CHECKING:

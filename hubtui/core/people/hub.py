@@ -21,16 +21,17 @@ import asyncio
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, overload
 
 from hubtui.api import HubError
-from hubtui.api.errors import ApiStatusError, NotKeptError
+from hubtui.api.errors import not_offered
 from hubtui.core.access import LIMITED_CELL, LIMITED_READER, ROLES, access_cell, person_key
 from hubtui.core.changes.actions import Action
-from hubtui.core.changes.clock import now
 from hubtui.core.changes.record import Change
+from hubtui.core.clock import now
 from hubtui.core.people.search import EVERYONE, Finding, search_people
+from hubtui.core.signins import LastSeen, last_seen
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient, Project, ProjectUser
@@ -42,89 +43,18 @@ __all__ = [
     "INACTIVE_AFTER_DAYS",
     "HubPeople",
     "HubPerson",
-    "LastSeen",
     "Matrix",
     "access_matrix",
     "hub_people",
-    "last_seen",
     "pending_invitations",
     "read_hub_people",
     "resend_change",
-    "utc_moment",
 ]
 
 #: After how many days without a sign-in or project activity a person is "inactive".
 INACTIVE_AFTER_DAYS = 90
-#: Statuses that mean a server does not offer an operation at all.
-NOT_OFFERED = (404, 405, 501)
 NEVER_SIGNED_IN = "never signed in"
 NOT_ACCEPTED = "invitation not accepted"
-
-
-@dataclass(frozen=True)
-class LastSeen:
-    """When a hub user was last seen, as far as what the server sent tells."""
-
-    moment: datetime | None
-    """The latest of the dates that could be read (None: none could)."""
-    unreadable: tuple[str, ...] = ()
-    """The fields sent as text that is no date: the last sign-in is then unknown."""
-
-    @property
-    def unknown(self) -> bool:
-        return bool(self.unreadable)
-
-    @property
-    def never(self) -> bool:
-        return self.moment is None and not self.unreadable
-
-    def days_before(self, now: datetime) -> int | None:
-        """Whole days from when last seen to ``now`` (None: never, or unknown)."""
-        if self.unknown or self.moment is None:
-            return None
-        return max(0, (now - self.moment).days)
-
-
-_SEEN_FIELDS = (
-    ("LastWebLogin", "last_web_login"),
-    ("LastAddinLogin", "last_addin_login"),
-    ("LastHubProjectActivity", "last_hub_project_activity"),
-)
-
-
-def last_seen(user: HubUser) -> LastSeen:
-    """When ``user`` was last seen (see the module for the rule)."""
-    moments: list[datetime] = []
-    unreadable: list[str] = []
-    for wire, name in _SEEN_FIELDS:
-        value = getattr(user, name)
-        if isinstance(value, datetime):
-            moment = utc_moment(value)
-            if moment is None:  # past the calendar's ends in UTC, or in the future
-                unreadable.append(wire)
-            else:
-                moments.append(moment)
-        elif value is not None:  # sent, but no date: text, a number…
-            unreadable.append(wire)
-    return LastSeen(max(moments) if moments else None, tuple(unreadable))
-
-
-#: How far ahead of this machine's clock a date may be and still be read as a sign-in (clocks
-#: drift); a date further ahead is unknown, never "today": it must not hide an inactive person.
-FUTURE_SLACK = timedelta(days=1)
-
-
-def utc_moment(value: datetime, now: datetime | None = None) -> datetime | None:
-    """A date a server sent, in UTC (one without an offset is read as UTC, the service's own
-    zone); None where it has no UTC moment (``0001-01-01T00:00:00+14:00``) or lies in the
-    future: such a date is unknown, in every table, export and panel alike."""
-    try:
-        moment = value.astimezone(UTC) if value.tzinfo is not None else value.replace(tzinfo=UTC)
-    except (OverflowError, ValueError):
-        return None
-    if moment > (now or datetime.now(UTC)) + FUTURE_SLACK:
-        return None
-    return moment
 
 
 @dataclass
@@ -272,14 +202,6 @@ class HubPeople:
             count = len(self.not_read)
             parts.append(f"{count} {'list' if count == 1 else 'lists'} could not be read")
         return "; ".join(parts)
-
-
-def not_offered(error: HubError) -> bool:
-    """Whether ``error`` says the server does not offer the operation (404, 405, 501); a list
-    offline that was never kept is not that."""
-    if isinstance(error, NotKeptError):
-        return False
-    return isinstance(error, ApiStatusError) and error.status_code in NOT_OFFERED
 
 
 async def read_hub_people(

@@ -18,28 +18,30 @@ share it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from hubtui.api import HubError
+from hubtui.api.errors import not_offered
 from hubtui.core.access import access_cell, accounts_of, accounts_words, person_key
 from hubtui.core.batches import Ended, Evidence, Intent, Result, Verdict, Wanted
 from hubtui.core.batches.hubs import read_hub_users
-from hubtui.core.changes.clock import now
-from hubtui.core.people.hub import HubPerson, not_offered
+from hubtui.core.clock import now
+from hubtui.core.people.hub import HubPerson
 from hubtui.core.people.search import Finding, PersonQuery, search_people
 from hubtui.core.presenting.words import seen_stamp
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
     from hubtui.api.models import HubUser
-    from hubtui.core.batches import Preview
+    from hubtui.core.batches import Batch, Preview
     from hubtui.core.people.hub import HubPerson
     from hubtui.core.people.search import Progress
 
 __all__ = [
+    "keep_reviews",
     "Decision",
     "Offboarding",
     "Review",
@@ -385,3 +387,21 @@ async def offboarding(
             if p is not None and u is not None and not u.is_limited
         )
     return answer
+
+
+async def keep_reviews(
+    reviews: Sequence[Review],
+    preview: Preview | None,
+    batch: Batch | None,
+    keep: Callable[[Review], Awaitable[int]],
+) -> list[int]:
+    """Each review kept with its decisions' outcomes (from the preview and the batch's results),
+    under the batch's id; the numbers they were kept as. The store's refusal goes up
+    (:class:`~hubtui.core.workspace.NoSnapshots`, :class:`~hubtui.core.store.StoreError`):
+    the changes are in the change log either way."""
+    results = [] if batch is None else list(batch.results.values())
+    numbers = []
+    for review in reviews:
+        done = outcomes(replace(review, batch=batch.id if batch else ""), preview, results)
+        numbers.append(await keep(done))
+    return numbers

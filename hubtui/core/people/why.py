@@ -15,12 +15,13 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from hubtui.api import HubError, NotFoundError
+from hubtui.api.errors import not_offered
 from hubtui.api.identity import email_domain
 from hubtui.core.access import find_person, person_key
 from hubtui.core.people.advice import Facts, NextStep, next_steps
-from hubtui.core.people.hub import last_seen, not_offered
 from hubtui.core.people.search import DEFAULT_CONCURRENCY, Finding, PersonQuery, search_people
 from hubtui.core.presenting.words import seen_words
+from hubtui.core.signins import last_seen
 from hubtui.text import fold, inert
 
 if TYPE_CHECKING:

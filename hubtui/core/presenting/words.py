@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from hubtui.core.changes.clock import stamp
+from hubtui.core.clock import stamp
 from hubtui.core.presenting.names import DISPLAY_NAME_NOT_SENT, NO_DISPLAY_NAME
 from hubtui.text import inert
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, ProjectUser, RegionalRoute
-    from hubtui.core.people.hub import LastSeen
+    from hubtui.core.signins import LastSeen
 
 __all__ = [
     "ACCESS_NOT_SENT",

@@ -41,8 +41,7 @@ from hubtui.lazy import names_from
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from hubtui.core.changes.clock import now
-    from hubtui.core.places import default_store_path
+    from hubtui.core.clock import now
     from hubtui.core.store.engines import Engine, Rows, SQLiteEngine, StoreError
     from hubtui.core.store.records import (
         ListKey,
@@ -72,7 +71,6 @@ if TYPE_CHECKING:
 # no part of the store (sqlite3, zlib, the repository) before the store is used.
 _EXPORTS: dict[str, str] = {
     "now": "hubtui.core.changes.log",
-    "default_store_path": "hubtui.core.places",
     **dict.fromkeys(("Engine", "Rows", "SQLiteEngine", "StoreError"), "hubtui.core.store.engines"),
     **dict.fromkeys(
         (
@@ -125,7 +123,6 @@ __all__ = [
     "applied",
     "body_hash",
     "canonical",
-    "default_store_path",
     "migrate",
     "now",
     "open_store",

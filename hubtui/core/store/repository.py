@@ -12,10 +12,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from hubtui.core.changes.clock import now
 from hubtui.core.changes.record import parse_line
+from hubtui.core.clock import now
 from hubtui.core.files import check_existing, make_private
-from hubtui.core.places import default_store_path
 from hubtui.core.store.engines import (
     Engine,
     SQLiteEngine,
@@ -78,10 +77,9 @@ class Store:
     # Opening ----------------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path | None = None, *, read_only: bool = False) -> Store:
+    def open(cls, path: Path, *, read_only: bool = False) -> Store:
         """Open (or create) the store; :class:`StoreError` says, naming the file, why it cannot
         be: a symbolic link, a corrupt file, a newer schema, a folder that cannot be written."""
-        path = path or default_store_path()
         connection: sqlite3.Connection | None = None
         try:
             check_existing(path)  # no link followed, no file of another's or others can write

@@ -16,13 +16,13 @@ from textual.widgets import Input, ProgressBar
 from textual.worker import Worker
 
 from hubtui.api.errors import ApiStatusError, AuthenticationError, HubError
-from hubtui.core.changes.clock import now
+from hubtui.core.clock import now
 from hubtui.core.presenting import Cell, typed_cell
 from hubtui.text import copy_problem, inert
 from hubtui.tui.messages import Reconnect
 from hubtui.tui.present import amount, copy_lines_for_a_ticket, tmux_clipboard_words
 from hubtui.tui.screens.recovering import RecoveringScreen
-from hubtui.tui.session import session_of
+from hubtui.tui.session import session_of, workspace_of
 from hubtui.tui.widgets.chrome import (
     AccessPanel,
     Breadcrumb,
@@ -37,6 +37,7 @@ from hubtui.tui.widgets.record_table import Column, RecordTable
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
     from hubtui.core.people import Progress
+    from hubtui.core.workspace import Workspace
     from hubtui.tui.session import Session
 
 
@@ -114,7 +115,13 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
     shows_changes: ClassVar[bool] = False
 
     @property
+    def workspace(self) -> Workspace:
+        """The server and profile this app works with."""
+        return workspace_of(self.app)
+
+    @property
     def session(self) -> Session:
+        """What the app keeps beside it: what was read, the staged changes."""
         return session_of(self.app)
 
     @property
@@ -173,25 +180,25 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
     @property
     def screen_api_version(self) -> str:
         """The API version this screen's calls use (the app's, unless the screen has its own)."""
-        return self.session.api_version
+        return self.workspace.api_version
 
     def refresh_status(self) -> None:
-        session = self.session
+        workspace = self.workspace
         note = self.status_note()
-        staged = len(session.staged)
+        staged = len(self.session.staged)
         if staged:
             note = f"{staged:,} staged (b)" + (f" · {note}" if note else "")
         self.query_one(StatusLine).show_status(
-            server=session.server_label,
+            server=workspace.server_label,
             api_version=self.screen_api_version,
-            read_only=session.read_only,
-            profile=session.profile,
+            read_only=workspace.read_only,
+            profile=workspace.profile,
             note=note,
         )
 
     def status_note(self) -> str | None:
         """What the status line says first about the rows shown (``stored 14:02, …``)."""
-        if self.session.offline is None:
+        if self.workspace.offline is None:
             return None
         return f"{self.read_words or 'stored'} · offline"
 
@@ -271,7 +278,7 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         except HubError as error:
             self.show_failed(error)
         else:
-            offline = self.session.offline
+            offline = self.workspace.offline
             self.read_words = None if offline is None else offline.last_words
             self.show_loaded(loaded)
             self.refresh_staged()
@@ -336,7 +343,7 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         columns, cells = self.export_table()
         context = {
             "exported": now(),
-            "server": self.session.server_label,
+            "server": self.workspace.server_label,
             **self.export_context(),
             "filter": table.filter_text or "(none)",
             "sort": table.sort_label or "(as listed)",
@@ -360,7 +367,7 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         )
 
     async def client(self) -> HubClient:
-        return await self.session.client()
+        return await self.workspace.client()
 
     def covers_while_loading(self) -> bool:
         """Whether the loading indicator covers the table (rows that stream, or rows kept from
@@ -400,8 +407,8 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
             self._sign_in_url = error.login_url
             hint = "Press u to copy the sign-in URL, then r to try again."
             self.refresh_bindings()
-        if isinstance(error, AuthenticationError) and self.session.can_reconnect:
-            if self.session.rereads_token:
+        if isinstance(error, AuthenticationError) and self.workspace.can_reconnect:
+            if self.workspace.rereads_token:
                 hint = (
                     "Press t to read the token again (token_command, or the token file) and "
                     "retry, without a restart."
@@ -415,7 +422,7 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
             self.copy_value(self._sign_in_url, "sign-in URL")
 
     def action_reread_token(self) -> None:
-        self.post_message(Reconnect(self.session.profile, fresh_start=False))
+        self.post_message(Reconnect(self.workspace.profile, fresh_start=False))
 
     def copy_value(self, value: str, what: str) -> None:
         """Copy a server's value, if it is one a person could have typed; say what happened."""

@@ -30,8 +30,9 @@ from hubtui.core.batches import (
     Verdict,
     prepare,
 )
-from hubtui.core.batches.applying import SETTLING, Applied, apply_batch, keep_reviews
+from hubtui.core.batches.applying import SETTLING, Applied, apply_batch
 from hubtui.core.batches.file import FILE_COLUMNS, LIMITED_WORDS, MADE_ON_COLUMNS
+from hubtui.core.people.review import keep_reviews
 from hubtui.core.presenting import Cell
 from hubtui.core.store import StoreError
 from hubtui.core.workspace import NoSnapshots
@@ -210,13 +211,13 @@ class StagedScreen(ListScreen[Preview]):
         return f"Reading the users of {amount(self.changes.projects(), 'project')} again…"
 
     async def fetch(self, client: HubClient) -> Preview:
-        session = self.session
+        workspace = self.workspace
         return await prepare(
             client,
             self.changes.rows,
-            session.change_log,
-            read_only=session.read_only,
-            concurrency=session.concurrency,
+            workspace.change_log,
+            read_only=workspace.read_only,
+            concurrency=workspace.concurrency,
         )
 
     def show_loaded(self, loaded: Preview) -> None:
@@ -269,7 +270,7 @@ class StagedScreen(ListScreen[Preview]):
         """The rows shown as a batch file (``hub, project, email, role, reviewer``) with each
         one's ``outcome`` and ``message``: corrected, it can be applied again headless."""
         rows: list[list[Cell]] = []
-        server = self.session.identity.server
+        server = self.workspace.identity.server
         for line in self.table.shown_records:
             wanted = line.step.wanted
             outcome, message = line_state(line)
@@ -300,7 +301,7 @@ class StagedScreen(ListScreen[Preview]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "apply":
-            return not self.session.read_only and self._sending is None
+            return not self.workspace.read_only and self._sending is None
         if action in ("drop", "drop_all"):
             return self._sending is None and self.sent_batch is None
         return super().check_action(action, parameters)
@@ -380,8 +381,8 @@ class StagedScreen(ListScreen[Preview]):
             apply_batch(
                 batch,
                 client,
-                self.session.change_log,
-                concurrency=self.session.concurrency,
+                self.workspace.change_log,
+                concurrency=self.workspace.concurrency,
                 on_result=came,
                 on_settling=settling,
                 stop=self._stop,
@@ -413,7 +414,7 @@ class StagedScreen(ListScreen[Preview]):
         """Each review kept in the store with its decisions' outcomes (or why it was not)."""
         try:
             numbers = await keep_reviews(
-                self.reviews, self.preview, batch, self.session.keep_review
+                self.reviews, self.preview, batch, self.workspace.keep_review
             )
         except (NoSnapshots, StoreError) as error:
             self.notify(

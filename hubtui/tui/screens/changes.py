@@ -93,7 +93,7 @@ class ChangesScreen(FanOutScreen["list[Difference]"]):
         return f"Reading {self.scope} now, to compare with {self.since.short}…"
 
     async def fetch(self, client: HubClient) -> list[Difference]:
-        session = self.session
+        workspace = self.workspace
         hubs = [self.hub] if self.hub is not None else list(await client.list_hubs())
         self._hubs = {hub.id: hub for hub in hubs}
         now = await take_snapshot(
@@ -102,8 +102,8 @@ class ChangesScreen(FanOutScreen["list[Difference]"]):
             every_hub=self.hub is None,
             origin=self.server_store.origin,
             profile=self.server_store.profile,
-            concurrency=session.concurrency,
-            deadline=session.search_deadline,
+            concurrency=workspace.concurrency,
+            deadline=workspace.search_deadline,
             on_progress=self._progressed,
         )
         server_store, since, hub_id = (

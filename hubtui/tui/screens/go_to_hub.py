@@ -17,7 +17,7 @@ from hubtui.api.errors import HubError, NotFoundError
 from hubtui.core.presenting import match_hub
 from hubtui.text import inert
 from hubtui.tui.screens.recovering import RecoveringScreen
-from hubtui.tui.session import session_of
+from hubtui.tui.session import workspace_of
 from hubtui.tui.widgets.chrome import KeyFooter
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ class GoToHubScreen(ModalScreen["Hub | None"], RecoveringScreen["Hub | None"]):
         self._say(f"Looking up the URL name {inert(typed)}…")
         self.offer = None
         try:
-            client = await session_of(self.app).client()
+            client = await workspace_of(self.app).client()
             hub = await client.get_hub_by_name(typed)
         except NotFoundError:
             self._not_found(typed)

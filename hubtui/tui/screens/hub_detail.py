@@ -135,7 +135,7 @@ class HubDetailScreen(Marking, ListScreen["list[Project] | None"]):
         try:
             return await client.list_projects(self.hub.id)
         except ApiStatusError as error:
-            if error.status_code not in NO_PROJECT_LISTING or self.session.offline is not None:
+            if error.status_code not in NO_PROJECT_LISTING or self.workspace.offline is not None:
                 raise  # offline, a 404 is a list never stored, not a server that cannot list
             self._ask_for_project_id(str(error))
             return None
@@ -259,7 +259,7 @@ class HubDetailScreen(Marking, ListScreen["list[Project] | None"]):
         self.post_message(ShowChanges(self.hub, scope=f"hub {self.hub.name}"))
 
     def action_add_people(self) -> None:
-        if self.session.read_only:
+        if self.workspace.read_only:
             self.notify("Read-only: no change is staged or sent.", severity="warning")
             return
         projects: list[Project] = self.table.marked_records()

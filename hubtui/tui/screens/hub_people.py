@@ -157,13 +157,13 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
         return f"Reading the people of hub {inert(self.hub.name)}…"
 
     async def fetch(self, client: HubClient) -> HubPeople:
-        session = self.session
+        workspace = self.workspace
         self.now = clock()
         return await read_hub_people(
             client,
             self.hub,
-            concurrency=session.concurrency,
-            deadline=session.search_deadline,
+            concurrency=workspace.concurrency,
+            deadline=workspace.search_deadline,
             on_progress=self._progressed,
         )
 
@@ -172,9 +172,9 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
 
     def show_loaded(self, loaded: HubPeople) -> None:
         self.answer = loaded
-        if self.session.offline is None:
+        if self.workspace.offline is None:
             self.post_message(HubPeopleLoaded(loaded))
-        days = self.session.settings.inactive_after
+        days = self.workspace.settings.inactive_after
         self.table.set_records(
             loaded.people,
             lambda person: person_row(person, self.now, days, self.decisions.get(person.key)),
@@ -218,7 +218,7 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
         if self._counted is not None and self._counted[0] is answer:
             return self._counted[1]
         people = answer.people
-        days = self.session.settings.inactive_after
+        days = self.workspace.settings.inactive_after
         inactive = sum(1 for p in people if p.is_inactive(self.now, days))
         pending = sum(1 for p in people if p.hub_user is not None and not p.hub_user.is_activated)
         limited = sum(1 for p in people if p.limited_domain is not None)
@@ -244,7 +244,7 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
         lines: list[Content | str] = [
             Content.assemble((inert(person.email or person.name), "bold"), f" · {_hub(person)}")
         ]
-        marks = person.marks(self.now, self.session.settings.inactive_after)
+        marks = person.marks(self.now, self.workspace.settings.inactive_after)
         if marks:
             lines.append("Needs a look: " + inert(", ".join(marks)))
         decided = self.decisions.get(person.key)
@@ -292,7 +292,7 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
         self.refresh_summary()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("resend", "offboard") and self.session.read_only:
+        if action in ("resend", "offboard") and self.workspace.read_only:
             return False
         return super().check_action(action, parameters)
 
@@ -320,7 +320,7 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
     def export_context(self) -> dict[str, str]:
         return {
             "hub Name": self.hub.name,
-            "inactive after (days)": str(self.session.settings.inactive_after),
+            "inactive after (days)": str(self.workspace.settings.inactive_after),
             "counted to (UTC)": f"{self.now:%Y-%m-%d %H:%M}",
         }
 

@@ -105,7 +105,7 @@ class HubListScreen(ListScreen["list[Hub]"]):
     def _paint_stored(self) -> bool:
         """The hub list kept from the last run on this server, at once (standard library only:
         httpx and pydantic are not imported yet); the load that follows replaces it."""
-        server_store = self.session.server_store
+        server_store = self.workspace.server_store
         kept = None if server_store is None else server_store.start_list()
         if server_store is not None and server_store.problem:
             self.notify(

@@ -34,7 +34,7 @@ from hubtui.tui.screens.base import CHANGES_SINCE, ListScreen
 from hubtui.tui.screens.marking import MARK_BINDINGS, Marking
 from hubtui.tui.screens.user_form import FormResult, Mode, UserFormScreen
 from hubtui.tui.screens.why import WHY_BINDING, WhyScreen
-from hubtui.tui.session import session_of
+from hubtui.tui.session import workspace_of
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -219,7 +219,7 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
     def _settle_unknown_adds(self, users: list[ProjectUser]) -> None:
         """A fresh list is the check an add of unknown outcome waits for: log what it shows."""
         members = (u.user.email or "" for u in users if u.is_direct_member)
-        for change in self.session.change_log.settle_adds(self.hub.id, self.project_id, members):
+        for change in self.workspace.change_log.settle_adds(self.hub.id, self.project_id, members):
             self.notify(
                 f"The add of {inert(change.email)} whose outcome was unknown: {change.detail}",
                 markup=False,
@@ -285,9 +285,9 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
     # Edits ------------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("add", "edit", "add_people") and self.session.read_only:
+        if action in ("add", "edit", "add_people") and self.workspace.read_only:
             return False  # hidden from the footer; on_key says why
-        marking = self.marking_check(action, self.session.read_only)
+        marking = self.marking_check(action, self.workspace.read_only)
         if marking is not None:
             return marking
         return super().check_action(action, parameters)
@@ -313,7 +313,7 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
         """The users shown, in the users export's columns (``hubtui users --format csv``): the
         five ``hubtui apply`` reads first, so an export edited in a spreadsheet applies."""
         project_name = self.project.name if self.project else None
-        made_on = (self.hub.id, session_of(self.app).identity.server)
+        made_on = (self.hub.id, workspace_of(self.app).identity.server)
         rows = [
             list(users_csv_cells(self.hub.name, self.project_id, project_name, u, made_on=made_on))
             for u in self.table.shown_records
@@ -325,11 +325,11 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
         self.add_people(self.hub, [(self.project_id, project_name)], self.project_title)
 
     def on_key(self, event: events.Key) -> None:
-        if event.key in self.EDIT_KEYS and self.session.read_only:
+        if event.key in self.EDIT_KEYS and self.workspace.read_only:
             event.stop()
             why = (
                 "Offline: the rows are stored data, and nothing is sent to the server."
-                if self.session.offline is not None
+                if self.workspace.offline is not None
                 else "Read-only is on (--read-only, HUBTUI_READ_ONLY or read_only in the config "
                 "file): changes are off."
             )
@@ -398,7 +398,7 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
     def action_changes(self) -> None:
         from hubtui.tui.screens.change_log import ChangeLogScreen
 
-        self.app.push_screen(ChangeLogScreen(self.session.change_log, self.session.team))
+        self.app.push_screen(ChangeLogScreen(self.workspace.change_log, self.workspace.team))
 
     def action_why(self) -> None:
         user: ProjectUser | None = self.table.highlighted_record

@@ -13,7 +13,7 @@ from textual.content import Content
 
 from hubtui.api import HubError
 from hubtui.core.batches import ChangeSet
-from hubtui.core.changes.clock import now
+from hubtui.core.clock import now
 from hubtui.core.people import (
     Decision,
     Review,
@@ -39,7 +39,7 @@ class Reviewing:
     hub: Hub
     now: datetime
     table: RecordTable[Any]
-    session: Any
+    workspace: Any
     app: Any
     notify: Any
     post_message: Any
@@ -80,7 +80,7 @@ class Reviewing:
 
     def _decided(self, people: list[HubPerson], decision: Decision, reason: str) -> None:
         self.review_started = self.review_started or now()
-        days = self.session.settings.inactive_after
+        days = self.workspace.settings.inactive_after
         here = self.table.highlighted_record
         for person in people:
             marks = "; ".join(person.marks(self.now, days))
@@ -103,11 +103,11 @@ class Reviewing:
                 markup=False,
             )
             return
-        days = self.session.settings.inactive_after
+        days = self.workspace.settings.inactive_after
         review = Review(
             hub_id=self.hub.id,
             hub_name=self.hub.name,
-            reviewer=self.session.change_log.operator,
+            reviewer=self.workspace.change_log.operator,
             started=self.review_started,
             rows=tuple(self.decisions.values()),
             criteria=f"the hub's people (inactive after {days} days)",
@@ -136,7 +136,7 @@ class Reviewing:
             p for p in [self.table.highlighted_record] if p is not None
         ]
         try:
-            resending = prepare_resend(self.hub, chosen, read_only=self.session.read_only)
+            resending = prepare_resend(self.hub, chosen, read_only=self.workspace.read_only)
         except ReadOnly as refused:
             self.notify(f"Nothing was sent: {refused}", severity="warning", markup=False)
             return
@@ -164,13 +164,13 @@ class Reviewing:
 
     @work(exclusive=True, group="resend", exit_on_error=False)
     async def _resend(self, resending: Resending) -> None:
-        session = self.session
+        workspace = self.workspace
         try:
-            client = await session.client()
+            client = await workspace.client()
         except HubError as error:
             self.notify(f"Nothing was sent: {inert(str(error))}", severity="error", markup=False)
             return
-        results = await resending.send(client, session.change_log)
+        results = await resending.send(client, workspace.change_log)
         all_done = all(r.done for r in results)
         self.notify(
             resent_words(results),

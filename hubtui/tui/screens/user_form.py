@@ -37,7 +37,7 @@ from hubtui.tui.glyphs import WARNING
 from hubtui.tui.present import user_name
 from hubtui.tui.screens.confirm import ConfirmScreen
 from hubtui.tui.screens.recovering import RecoveringScreen
-from hubtui.tui.session import session_of
+from hubtui.tui.session import workspace_of
 from hubtui.tui.widgets.choices import Choice, Tick
 from hubtui.tui.widgets.chrome import KeyFooter
 
@@ -297,7 +297,7 @@ class UserFormScreen(ModalScreen[FormResult | None], RecoveringScreen[FormResult
 
     @work(exclusive=True, group="send", exit_on_error=False)
     async def _send_worker(self) -> None:
-        app = session_of(self.app)
+        app = workspace_of(self.app)
         email, role, reviewer = self.values()
         adding = self.mode is not Mode.EDIT
         wish = Wanted(
@@ -414,7 +414,7 @@ class UserFormScreen(ModalScreen[FormResult | None], RecoveringScreen[FormResult
 
     @work(exclusive=True, group="send", exit_on_error=False)
     async def _check_worker(self) -> None:
-        app = session_of(self.app)
+        app = workspace_of(self.app)
         email = self.values()[0]
         try:
             client = await app.client()

@@ -192,11 +192,11 @@ class WhoScreen(Marking, ListScreen[None]):
             self.hubs,
             on_finding=self._found,
             on_progress=self._progressed,
-            concurrency=self.session.concurrency,
-            api_version=self.session.api_version,
+            concurrency=self.workspace.concurrency,
+            api_version=self.workspace.api_version,
             loaded=self.session.catalog.loaded_users if reuse else None,
             resume=progress,
-            deadline=self.session.search_deadline,
+            deadline=self.workspace.search_deadline,
             # Every list the search reads is kept, as any list read is (offline finds it).
             on_read=self._read_as_sent,
             on_listed=self._listed,
@@ -290,9 +290,9 @@ class WhoScreen(Marking, ListScreen[None]):
         self.post_message(Offboard(email))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "offboard" and self.session.read_only:
+        if action == "offboard" and self.workspace.read_only:
             return False
-        marking = self.marking_check(action, self.session.read_only)
+        marking = self.marking_check(action, self.workspace.read_only)
         if marking is not None:
             return marking
         return super().check_action(action, parameters)

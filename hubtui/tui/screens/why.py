@@ -33,7 +33,7 @@ from hubtui.text import inert
 from hubtui.tui.messages import PrepareFix
 from hubtui.tui.present import copy_lines_for_a_ticket
 from hubtui.tui.screens.recovering import RecoveringScreen
-from hubtui.tui.session import session_of
+from hubtui.tui.session import workspace_of
 from hubtui.tui.widgets.chrome import KeyFooter
 
 if TYPE_CHECKING:
@@ -109,12 +109,12 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
 
     @work(exclusive=True, group="why", exit_on_error=False)
     async def _explain(self) -> None:
-        session = session_of(self.app)
+        workspace = workspace_of(self.app)
         box = self.query_one("#why-box")
         box.loading = True
-        history = partial(changes_of_person, session.change_log)
+        history = partial(changes_of_person, workspace.change_log)
         try:
-            client = await session.client()
+            client = await workspace.client()
             if self.hubs is None:
                 self.hubs = list(await client.list_hubs())
             if self.project:
@@ -131,7 +131,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
                     client,
                     self.email,
                     self.hubs,
-                    concurrency=session.settings.concurrency,
+                    concurrency=workspace.settings.concurrency,
                     now=clock(),
                     history=history,
                 )
@@ -140,9 +140,9 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
             return
         finally:
             box.loading = False
-        offline = session.offline
+        offline = workspace.offline
         note = None if offline is None else offline_note(offline.last_words)
-        if offline is None and not session.read_only:
+        if offline is None and not workspace.read_only:
             self.fixes = [(a, s) for a in self.answers for s in a.steps if s.fixable]
         self._say(describe(self.answers, self.email, note, self.fixes))
         self.refresh_bindings()
@@ -167,7 +167,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
             self.notify("Nothing to copy yet: no answer.", severity="warning", markup=False)
             return
         lines = answers_text(self.answers).splitlines()
-        offline = session_of(self.app).offline
+        offline = workspace_of(self.app).offline
         if offline is not None:  # a ticket never takes stored data for the server's now
             lines.insert(0, offline_note(offline.last_words))
         copy_lines_for_a_ticket(self.app, lines, "answer")

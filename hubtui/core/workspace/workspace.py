@@ -1,15 +1,16 @@
 """The Workspace: one server and profile, and everything hubtui works with for it.
 
-One idea: the Workspace is one object whose parts (client, change log, store, offline,
-staged changes) change together on a reconnect, a profile switch or going offline.
+One idea: the Workspace is one object whose parts (client, change log, store, offline answers)
+change together on a reconnect, a profile switch or going offline: on a reconnect its change log
+is built again, whole, for the new identity (never one changed in place).
 
-Both front ends work through one: the app is its shell (the Workspace is what its screens call
-the session), a headless command receives one, and ``serve`` runs the app. It holds the settings,
-the client (built on first use), the change log and the store of this server (both keyed by one
-identity: :class:`Identity`), offline answers, the staged changes and the catalogue of what was
-read; it switches profile, reconnects, goes offline and closes. The workflows that use more
+Both front ends work through one: the app is its shell, a headless command receives one, and
+``serve`` runs the app. It holds the settings, the client (built on first use), the change log
+and the store of this server (both keyed by one identity: :class:`Identity`) and offline
+answers; it switches profile, reconnects, goes offline and closes. The workflows that use more
 than one of these (a snapshot recorded, the snapshots kept, a list kept, a batch reverted) are
-its methods, so each front end only says what happened.
+its methods, so each front end only says what happened. What only the app keeps (what was read,
+to jump to; the staged changes) is the app's (``hubtui.tui.session``).
 
 Textual-free.
 """
@@ -19,34 +20,24 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from hubtui.config import ConfigError, Settings
-from hubtui.core.catalog import Catalog
+from hubtui.config import Settings
 from hubtui.core.changes.log import ChangeLog
-from hubtui.core.connect import (
-    DEMO_BASE_URL,
-    connector,
-    label_of,
-    offline_connector,
-    offline_label,
-)
-from hubtui.core.places import default_change_log_path, default_store_path, default_team_cursor_path
+from hubtui.core.places import default_team_cursor_path
 from hubtui.core.store import StoreError
-from hubtui.hosts import server_aliases, server_identity
+from hubtui.core.workspace.identity import DataPlaces, Identity
 from hubtui.text import inert
 
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient
     from hubtui.api.models import ApiModel
-    from hubtui.core.batches import ChangeSet, RevertPlan
+    from hubtui.core.batches import RevertPlan
     from hubtui.core.changes.record import Change
-    from hubtui.core.connect import DemoConnector, Reach
-    from hubtui.core.offline import StoredAnswers
     from hubtui.core.people.review import Review
     from hubtui.core.store import ReviewInfo, SnapshotInfo, Store
     from hubtui.core.store.server_store import ServerStore
+    from hubtui.core.workspace.offline import StoredAnswers
 
     #: Settings (the token read again) for a profile (None: the top-level settings).
     SettingsFor = Callable[[str | None], Settings]
@@ -54,34 +45,6 @@ if TYPE_CHECKING:
     Reconnector = Callable[[str | None], tuple[Callable[[], HubClient], str, Settings]]
     #: The store's answers in place of the server: how to connect, the name, the answers.
     OfflineSwitch = Callable[[], tuple[Callable[[], HubClient], str, StoredAnswers]]
-
-
-class DataPlaces(NamedTuple):
-    """Where a Workspace's files are: its change log and its store."""
-
-    change_log: Path
-    store: Path
-
-
-@dataclass(frozen=True)
-class Identity:
-    """Which server and profile a store, a change log, a snapshot and a revert belong to.
-
-    ``server`` is the whole normalised base URL (:func:`~hubtui.hosts.server_identity`; the
-    demo API: ``demo``), ``profile`` the settings profile (never one for the demo API), and
-    ``aliases`` the older names the change log gave the same server.
-    """
-
-    server: str
-    profile: str | None
-    aliases: tuple[str, ...] = ()
-    #: The demo API (in-process): its store is a file of its own, and never a team's.
-    demo: bool = False
-
-    @classmethod
-    def of(cls, base_url: str | None, profile: str | None, *, demo: bool) -> Identity:
-        url = None if demo else base_url
-        return cls(server_identity(url), None if demo else profile, server_aliases(url), demo)
 
 
 class NoSnapshots(Exception):
@@ -118,8 +81,9 @@ class Workspace:
         settings: Settings,
         identity: Identity,
         connection: Connection,
-        change_log: ChangeLog,
-        store_path: Path,
+        places: DataPlaces,
+        *,
+        on_unlogged: Callable[[str], None] | None = None,
     ) -> None:
         self._settings = settings
         self.identity = identity
@@ -135,47 +99,62 @@ class Workspace:
         #: Whether there is a token to read again (not on the demo API, whose token is fixed).
         self.rereads_token = connection.rereads_token
         #: The store's file (a team store, when there is one, is named by the settings).
-        self.store_path = store_path
-        #: Handed down to where a change is made: a change is logged before its request leaves.
-        self.change_log = change_log
+        self.store_path = places.store
+        self._change_log_path = places.change_log
+        self._on_unlogged = on_unlogged
         # Offline, nothing read is kept again as if read now; otherwise the store is built when
         # first asked for (a command that keeps nothing never loads the store's code).
         self._server_store: ServerStore | None = None
         self._server_store_due = connection.offline is None
-        #: What was read in this session, to jump to (ctrl+p).
-        self.catalog = Catalog()
-        self._staged: ChangeSet | None = None
         #: Why the team store could not be read last (None: it could, or there is none).
         self.team_problem: str | None = None
         self._on_team_note: Callable[[str], None] | None = None
-        self._on_staged_changed: Callable[[], None] | None = None
+        self._on_changed: Callable[[Change], None] | None = None
         self._sharing: asyncio.Future[None] | None = None
         #: The lists being kept in the background: each is kept before :meth:`close` shuts
         #: the store, however soon after its read the session ends.
         self._keeping: set[asyncio.Task[None]] = set()
         self._share_again = False
         self._told_waiting = False
-        # The team's lines are read with this machine's (a colleague's unknown add is checked,
-        # their batches listed), and each outcome copied to the team store soon after.
-        change_log.team_lines = self._team_lines
-        change_log.team_on = lambda: self.team is not None
-        change_log.on_outcome = self._changed
-        #: How many batches were sent in this session: a list shown before one is read again.
-        self.batches_sent = 0
+        #: Handed down to where a change is made: a change is logged before its request leaves.
+        self.change_log = self._log_of(identity)
+        #: The change logs of the servers this one was reconnected from: what is in flight on
+        #: them is logged unknown at the end of the session too.
+        self._earlier_logs: list[ChangeLog] = []
+
+    def _log_of(self, identity: Identity) -> ChangeLog:
+        """The change log of this server and profile, built whole: the team's lines are read
+        with this machine's (a colleague's unknown add is checked, their batches listed), and
+        each outcome copied to the team store soon after."""
+        return ChangeLog(
+            self._change_log_path,
+            server=identity.server,
+            profile=identity.profile,
+            aliases=identity.aliases,
+            operator=self._settings.operator,
+            on_write_error=self._not_logged,
+            team_lines=self._team_lines,
+            team_on=lambda: self.team is not None,
+            on_outcome=self._changed,
+        )
+
+    def _not_logged(self, message: str) -> None:
+        if self._on_unlogged is not None:
+            self._on_unlogged(message)
 
     def listen(
         self,
         *,
         not_logged: Callable[[str], None],
         team_note: Callable[[str], None],
-        staged_changed: Callable[[], None],
+        changed: Callable[[Change], None],
     ) -> None:
         """Who is told, on the event loop: an outcome the change log could not take (with the
-        line to add by hand), change lines not copied to the team store, the staged changes
-        changed (the app's status line follows)."""
-        self.change_log.on_write_error = not_logged
+        line to add by hand), change lines not copied to the team store, a change that ended
+        (what was read of its project is then read again)."""
+        self._on_unlogged = not_logged
         self._on_team_note = team_note
-        self._on_staged_changed = staged_changed
+        self._on_changed = changed
 
     # Derived from the settings ---------------------------------------------------------------
 
@@ -197,15 +176,6 @@ class Workspace:
     def search_deadline(self) -> float | None:
         """Seconds a whole search across projects may take (None: no bound)."""
         return self.settings.search_deadline
-
-    @property
-    def staged(self) -> ChangeSet:
-        """The changes staged across screens, until applied or dropped."""
-        if self._staged is None:
-            from hubtui.core.batches import ChangeSet
-
-            self._staged = ChangeSet()
-        return self._staged
 
     @property
     def server_store(self) -> ServerStore | None:
@@ -281,11 +251,9 @@ class Workspace:
         self.server_label, self._settings = label, settings
         # the demo API stays the demo's
         self.identity = Identity.of(settings.base_url, settings.profile, demo=self.identity.demo)
-        log = self.change_log
-        log.server, log.aliases = self.identity.server, self.identity.aliases
-        log.profile = self.identity.profile
+        self._earlier_logs.append(self.change_log)
+        self.change_log = self._log_of(self.identity)
         self._close_server_store(again=True)  # this server's and profile's store, when next asked
-        self.catalog = Catalog()
         return label
 
     async def go_offline(self) -> None:
@@ -296,12 +264,17 @@ class Workspace:
         await self._swap_client(connect)
         self.server_label, self.offline = label, answers
         self._close_server_store(again=False)  # nothing read offline is kept again as if read now
-        self.catalog = Catalog()
+
+    def abandon_in_flight(self, why: str) -> None:
+        """What is in flight logged unknown, with ``why``, in every change log of this session
+        (those of the servers it was reconnected from too)."""
+        for log in (*self._earlier_logs, self.change_log):
+            log.abandon_in_flight(why)
 
     async def close(self, why: str = "hubtui quit before the answer came.") -> None:
         """The end of the session: what is in flight logged unknown, the change log's lines
         copied to the team store, the client and store shut."""
-        self.change_log.abandon_in_flight(why)
+        self.abandon_in_flight(why)
         await self.all_kept()  # every list read is kept before the store is shut
         task = self._client_task
         if task is not None and task.done() and task.exception() is None:
@@ -344,8 +317,8 @@ class Workspace:
     def _changed(self, change: Change) -> None:
         """A change ended: what was read of its project (of its hub, for a change of the hub's
         users) is not reused as if it were still so, and its line goes to the team store."""
-        if change.outcome in ("done", "unknown"):
-            self.catalog.forget_users(change.hub_id, change.project_id or None)
+        if self._on_changed is not None:
+            self._on_changed(change)
         self.share_soon()
 
     def share_soon(self) -> None:
@@ -396,12 +369,6 @@ class Workspace:
                 "copied to the team store on the next run."
             )
         return None
-
-    # Staged changes ------------------------------------------------------------------------
-
-    def staged_changed(self) -> None:
-        if self._on_staged_changed is not None:
-            self._on_staged_changed()
 
     # The store -----------------------------------------------------------------------------
 
@@ -598,94 +565,4 @@ class Workspace:
         return plan_revert(batches, batch_id) or RevertPlan([], [], [])
 
 
-# Building one from the settings --------------------------------------------------------------
-
-
-def open_workspace(
-    settings: Settings,
-    *,
-    demo: DemoConnector | None = None,
-    offline: bool = False,
-    settings_for: SettingsFor | None = None,
-    rereads_token: bool = True,
-    on_unlogged: Callable[[str], None] | None = None,
-    reach: Reach | None = None,
-    data: DataPlaces | None = None,
-) -> Workspace:
-    """The Workspace of these settings, the one way one is built: the demo API in-process, or
-    the configured server; ``offline``, what the store kept of it
-    (:class:`~hubtui.config.ConfigError` when nothing). ``settings_for`` reads the settings
-    again for a profile (reconnect, profile switch); ``demo``, how to reach the demo API (None:
-    the configured server); ``reach``, how to reach a configured server (None: over HTTP);
-    ``data``, where the change log and the store are (None: the data folder's)."""
-    is_demo = demo is not None
-    identity = Identity.of(settings.base_url, settings.profile, demo=is_demo)
-    change_log_path, store_path = data or DataPlaces(
-        default_change_log_path(demo=is_demo), default_store_path(demo=is_demo)
-    )
-    answers = stored_answers(store_path, identity) if offline else None
-
-    def connect_to(fresh: Settings) -> Callable[[], HubClient]:
-        return connector(fresh, demo=demo, reach=reach)
-
-    def go_offline() -> tuple[Callable[[], HubClient], str, StoredAnswers]:
-        found = stored_answers(store_path, identity)
-        return (
-            offline_connector(settings, found, demo=is_demo),
-            offline_label(settings, demo=is_demo),
-            found,
-        )
-
-    def reconnect(profile: str | None) -> tuple[Callable[[], HubClient], str, Settings]:
-        assert settings_for is not None
-        fresh = settings_for(profile)
-        return connect_to(fresh), label_of(fresh, demo=is_demo), fresh
-
-    if answers is not None:
-        connection = Connection(
-            offline_connector(settings, answers, demo=is_demo),
-            offline_label(settings, demo=is_demo),
-            offline=answers,
-            rereads_token=rereads_token,
-        )
-    else:
-        connection = Connection(
-            connect_to(settings),
-            label_of(settings, demo=is_demo),
-            last_week=None if demo is None else demo(settings, last_week=True),
-            reconnect=None if settings_for is None else reconnect,
-            go_offline=go_offline,
-            rereads_token=rereads_token,
-        )
-    change_log = ChangeLog(
-        change_log_path,
-        server=identity.server,
-        profile=identity.profile,
-        on_write_error=on_unlogged,
-    )
-    change_log.aliases = identity.aliases
-    change_log.operator_setting = settings.operator
-    return Workspace(settings, identity, connection, change_log, store_path)
-
-
-def stored_answers(store_path: Path, identity: Identity) -> StoredAnswers:
-    """What the store kept of this server, to read offline (:class:`ConfigError` when nothing
-    can be read from it)."""
-    from hubtui.core.offline import open_offline
-
-    try:
-        return open_offline(store_path, identity.server, identity.profile)
-    except StoreError as error:
-        raise ConfigError(f"--offline: {error}") from None
-
-
-__all__ = [
-    "DEMO_BASE_URL",
-    "Connection",
-    "DataPlaces",
-    "Identity",
-    "NoSnapshots",
-    "Workspace",
-    "connector",
-    "open_workspace",
-]
+__all__ = ["Connection", "NoSnapshots", "Workspace"]

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from hubtui.api import HubClient
     from hubtui.config import Settings
-    from hubtui.core.offline import StoredAnswers
+    from hubtui.core.workspace.offline import StoredAnswers
 
     #: How to reach the demo API in-process (``last_week``: its data a week ago); the demo is
     #: the composition root's to build, never the core's.
@@ -91,7 +91,7 @@ def offline_connector(
     assert base_url is not None
 
     def connect() -> HubClient:
-        from hubtui.core.offline import OFFLINE_TOKEN
+        from hubtui.core.workspace.offline import OFFLINE_TOKEN
 
         return client_of(settings, base_url, OFFLINE_TOKEN, answers)
 

@@ -1,0 +1,86 @@
+"""When a hub user last signed in, from what the server sent and nothing else: a leaf the people,
+the batches and the words import.
+
+- a date the server did not send, or sent as null, is **never**;
+- a date it sent that cannot be read (text, a number, no UTC moment, the future) is **unknown**,
+  and makes the person's last sign-in unknown;
+- otherwise the latest of the three dates (web, add-in, project activity) is when the person was
+  last seen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hubtui.api.models import HubUser
+
+__all__ = ["FUTURE_SLACK", "LastSeen", "last_seen", "utc_moment"]
+
+
+@dataclass(frozen=True)
+class LastSeen:
+    """When a hub user was last seen, as far as what the server sent tells."""
+
+    moment: datetime | None
+    """The latest of the dates that could be read (None: none could)."""
+    unreadable: tuple[str, ...] = ()
+    """The fields sent as text that is no date: the last sign-in is then unknown."""
+
+    @property
+    def unknown(self) -> bool:
+        return bool(self.unreadable)
+
+    @property
+    def never(self) -> bool:
+        return self.moment is None and not self.unreadable
+
+    def days_before(self, now: datetime) -> int | None:
+        """Whole days from when last seen to ``now`` (None: never, or unknown)."""
+        if self.unknown or self.moment is None:
+            return None
+        return max(0, (now - self.moment).days)
+
+
+_SEEN_FIELDS = (
+    ("LastWebLogin", "last_web_login"),
+    ("LastAddinLogin", "last_addin_login"),
+    ("LastHubProjectActivity", "last_hub_project_activity"),
+)
+
+
+def last_seen(user: HubUser) -> LastSeen:
+    """When ``user`` was last seen (see the module for the rule)."""
+    moments: list[datetime] = []
+    unreadable: list[str] = []
+    for wire, name in _SEEN_FIELDS:
+        value = getattr(user, name)
+        if isinstance(value, datetime):
+            moment = utc_moment(value)
+            if moment is None:  # past the calendar's ends in UTC, or in the future
+                unreadable.append(wire)
+            else:
+                moments.append(moment)
+        elif value is not None:  # sent, but no date: text, a number…
+            unreadable.append(wire)
+    return LastSeen(max(moments) if moments else None, tuple(unreadable))
+
+
+#: How far ahead of this machine's clock a date may be and still be read as a sign-in (clocks
+#: drift); a date further ahead is unknown, never "today": it must not hide an inactive person.
+FUTURE_SLACK = timedelta(days=1)
+
+
+def utc_moment(value: datetime, now: datetime | None = None) -> datetime | None:
+    """A date a server sent, in UTC (one without an offset is read as UTC, the service's own
+    zone); None where it has no UTC moment (``0001-01-01T00:00:00+14:00``) or lies in the
+    future: such a date is unknown, in every table, export and panel alike."""
+    try:
+        moment = value.astimezone(UTC) if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    except (OverflowError, ValueError):
+        return None
+    if moment > (now or datetime.now(UTC)) + FUTURE_SLACK:
+        return None
+    return moment
