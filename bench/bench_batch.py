@@ -27,7 +27,7 @@ from pathlib import Path
 import httpx
 
 from hubtui.api import HubClient
-from hubtui.core.batches import Batch, Ended, Intent, Wanted, prepare
+from hubtui.core.batches import Batch, Intent, Outcome, Wanted, prepare
 from hubtui.core.changes.log import ChangeLog
 from hubtui.demo import DEMO_TOKEN
 from tests.harness.harness import running_demo_server
@@ -66,7 +66,7 @@ async def one_batch(url: str, folder: Path, round_: int) -> tuple[float, float, 
         started = time.perf_counter()
         await batch.send(client, log, concurrency=CONCURRENCY)
         sent = time.perf_counter() - started
-    return previewed, sent, batch.outcome_counts()[Ended.DONE]
+    return previewed, sent, batch.outcome_counts()[Outcome.DONE]
 
 
 async def bare(url: str, round_: int) -> float:

@@ -26,7 +26,7 @@ from hubtui.api import HubError
 from hubtui.core.batches import (
     TYPE_THE_COUNT_ABOVE,
     Batch,
-    Ended,
+    Outcome,
     Preview,
     Step,
     Verdict,
@@ -72,7 +72,7 @@ class Row:
     given: FileRow | None
     wanted: Wanted | None
     #: What the preview said of it, then how it ended when sent (None: not decided yet).
-    verdict: Verdict | Ended | None
+    verdict: Verdict | Outcome | None
     message: str
 
 
@@ -376,7 +376,7 @@ async def send_batch(
 def _print_outcomes(batch: Batch) -> None:
     for position, step in enumerate(batch.steps):
         result = batch.results.get(position)
-        ended = result.ended.value if result else Ended.NOT_SENT.value
+        ended = result.ended.value if result else Outcome.NOT_SENT.value
         why = f": {inert(result.message, limit=300)}" if result and result.message else ""
         where = inert(f"{step.wanted.where} ({step.wanted.hub_name})")
         print(f"  {ended:<8} {inert(step.wanted.email)} in {where}{why}", file=sys.stderr)
@@ -403,11 +403,11 @@ def write_results(source: Path, header: Sequence[str], rows: Sequence[Row], batc
 
 def status_of(rows: Sequence[Row], batch: Batch | None, *, dry_run: bool) -> int:
     verdicts = {row.verdict for row in rows}
-    if Ended.UNKNOWN in verdicts:
+    if Outcome.UNKNOWN in verdicts:
         return UNKNOWN_OUTCOME
-    if Ended.FAILED in verdicts or Verdict.NOT_READ in verdicts:
+    if Outcome.FAILED in verdicts or Verdict.NOT_READ in verdicts:
         return REFUSED
-    refused = {Verdict.SKIP, Verdict.CHANGED, Ended.NOT_SENT}
+    refused = {Verdict.SKIP, Verdict.CHANGED, Outcome.NOT_SENT}
     if verdicts & refused:
         return NOT_SENT
     return OK

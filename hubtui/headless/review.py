@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import LIMITED_CELL, person_key
-from hubtui.core.batches import Ended, Intent, Seen, Verdict, Wanted
+from hubtui.core.batches import Intent, Outcome, Seen, Verdict, Wanted
 from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
 from hubtui.core.clock import now
 from hubtui.core.people import (
@@ -453,7 +453,7 @@ def _reviews_table(infos: Sequence[Any], workspace: Workspace) -> Table:
                 "Hub": i.hub_name,
                 "Reviewer": i.reviewer,
                 "Started": i.started,
-                "Ended": i.ended,
+                "Outcome": i.ended,
                 "Batch": i.batch or None,
                 "Decisions": i.counts,
                 "Criteria": i.criteria,
@@ -525,7 +525,7 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
         workspace, offboarding_reviews(answer, args.reason, started, reviewer), preview, sent
     )
     if sent is not None and any(
-        r.ended in (Ended.DONE, Ended.UNKNOWN) for r in sent.results.values()
+        r.ended in (Outcome.DONE, Outcome.UNKNOWN) for r in sent.results.values()
     ):
         print(
             f"To put it back: {command_line('revert', sent.id)} (an invitation first: they get "

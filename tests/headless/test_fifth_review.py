@@ -276,7 +276,7 @@ def test_an_invitation_is_not_sent_again_to_an_account_renamed_before_it(
 async def test_a_hub_role_is_not_set_on_an_account_renamed_before_it(demo: Served) -> None:
     """No command sets a hub role but a revert: the engine every front end sends through."""
     from hubtui.api import HubClient
-    from hubtui.core.batches import Batch, Ended, Intent, Wanted, prepare
+    from hubtui.core.batches import Batch, Intent, Outcome, Wanted, prepare
     from hubtui.core.changes.log import ChangeLog
     from hubtui.demo import DEMO_TOKEN
 
@@ -293,7 +293,7 @@ async def test_a_hub_role_is_not_set_on_an_account_renamed_before_it(demo: Serve
         batch = Batch(preview.steps)
         await batch.send(client, log)
     result = batch.results[0]
-    assert result.ended is Ended.NOT_SENT
+    assert result.ended is Outcome.NOT_SENT
     assert f"Id {user} is now {MALLORY}, not {eve}: nothing was sent" in result.message
     assert demo.changes() == []
     assert demo.store.hub_access(hub, user).role == "Admin"  # as it was: nothing was set

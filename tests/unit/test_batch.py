@@ -17,8 +17,8 @@ import pytest
 from hubtui.api import HubClient
 from hubtui.core.batches import (
     Batch,
-    Ended,
     Intent,
+    Outcome,
     Seen,
     Verdict,
     Wanted,
@@ -178,11 +178,11 @@ async def test_a_batch_goes_on_past_a_409_and_logs_every_row_under_one_batch_id(
     )
     rows.rules[f"/v3/hubs/{ACME_ID}/projects/1001/users/{diego_id}"] = "409"
     batch = Batch(preview.steps)
-    seen: list[tuple[str, Ended]] = []
+    seen: list[tuple[str, Outcome]] = []
     await batch.send(
         batch_client, log, on_result=lambda _, r: seen.append((r.step.wanted.email, r.ended))
     )
-    assert sorted(seen) == [(CHLOE, Ended.DONE), (DIEGO, Ended.FAILED), (HAMID, Ended.DONE)]
+    assert sorted(seen) == [(CHLOE, Outcome.DONE), (DIEGO, Outcome.FAILED), (HAMID, Outcome.DONE)]
     assert batch.summary().startswith("2 done, 1 failed (")
     assert "409" in batch.summary()
     assert batch.summary().endswith(", 0 unknown")
@@ -211,7 +211,7 @@ async def test_a_dropped_connection_after_a_create_is_unknown_checked_and_never_
     assert batch.summary() == "0 done, 0 failed, 1 unknown"
     settled = await batch.check(batch_client, log)
     assert settled == [0]
-    assert batch.results[0].ended is Ended.DONE
+    assert batch.results[0].ended is Outcome.DONE
     assert "the add reached the server" in batch.results[0].message
     # Sent again (r), it is already so: nothing goes out a second time.
     again = await prepare(
@@ -252,10 +252,13 @@ async def test_a_gateway_timeout_or_a_429_storm_on_a_put_ends_the_row_and_the_ba
     await batch.send(batch_client, log)
     ended = {r.step.wanted.email: r.ended for r in batch.results.values()}
     # A 504 may have been applied: unknown, then checked. A 429 was not: failed.
-    assert ended == {CHLOE: Ended.UNKNOWN if status == "504" else Ended.FAILED, DIEGO: Ended.DONE}
+    assert ended == {
+        CHLOE: Outcome.UNKNOWN if status == "504" else Outcome.FAILED,
+        DIEGO: Outcome.DONE,
+    }
     if status == "504":
         await batch.check(batch_client, log)  # the list still shows Reader: it did not apply
-        assert batch.results[0].ended is Ended.FAILED
+        assert batch.results[0].ended is Outcome.FAILED
         assert "the list shows the old values" in batch.results[0].message
 
 
@@ -279,14 +282,14 @@ async def test_stopping_mid_batch_leaves_the_rows_in_flight_unknown_and_the_rest
     with pytest.raises(asyncio.CancelledError):
         await task
     counts = batch.outcome_counts()
-    assert (counts[Ended.UNKNOWN], counts[Ended.NOT_SENT]) == (2, 4)
+    assert (counts[Outcome.UNKNOWN], counts[Outcome.NOT_SENT]) == (2, 4)
     # Every row that left has its pending line, and its outcome is logged as unknown.
     lines = logged(path)
     assert [line["outcome"] for line in lines] == ["pending", "pending", "unknown", "unknown"]
     faults.change_latency = 0
     await batch.check(batch_client, log)
     # The demo made both adds before its delayed answer: the check finds them.
-    assert batch.outcome_counts()[Ended.DONE] == 2
+    assert batch.outcome_counts()[Outcome.DONE] == 2
     again = await prepare(batch_client, batch.again(), log)
     assert [s.verdict for s in again.steps] == [Verdict.SEND] * 4
 
@@ -299,7 +302,7 @@ async def test_a_change_log_that_cannot_be_written_sends_nothing(
     preview = await prepare(batch_client, [wanted(CHLOE), wanted(DIEGO)], log)
     batch = Batch(preview.steps)
     await batch.send(batch_client, log, concurrency=1)
-    assert {r.ended for r in batch.results.values()} == {Ended.NOT_SENT}
+    assert {r.ended for r in batch.results.values()} == {Outcome.NOT_SENT}
     assert "Could not write the change log" in batch.results[0].message
     assert rows.changes == []
 
@@ -317,7 +320,7 @@ async def test_a_batch_is_reverted_from_its_logged_before_values(
     )
     batch = Batch(preview.steps)
     await batch.send(batch_client, log)
-    assert batch.outcome_counts()[Ended.DONE] == 3
+    assert batch.outcome_counts()[Outcome.DONE] == 3
     kept = batches_in(log)
     assert list(kept) == [batch.id]
     assert batches_in(ChangeLog(path, server="http://h:80/b")) == {}

@@ -16,8 +16,8 @@ import pytest
 from hubtui.api import HubClient
 from hubtui.core.batches import (
     Batch,
-    Ended,
     Intent,
+    Outcome,
     Verdict,
     Wanted,
     prepare,
@@ -169,7 +169,7 @@ async def test_a_hub_role_changed_after_the_preview_is_not_sent(
     batch = Batch(preview.steps)
     await batch.send(hub_client, log)
     (result,) = batch.results.values()
-    assert result.ended is Ended.NOT_SENT
+    assert result.ended is Outcome.NOT_SENT
     assert "was Guest of the hub, now Admin" in result.message
     assert recorded.changes == []
     assert await hub_role_of(hub_client, email) == "Admin"
@@ -186,7 +186,7 @@ async def test_an_unknown_removal_is_checked_from_the_hub_users_never_sent_again
     preview = await prepare(hub_client, [hub_row(guest.user.email or "", Intent.HUB_REMOVE)], log)
     batch = Batch(preview.steps)
     await batch.send(hub_client, log)
-    assert batch.outcome_counts()[Ended.UNKNOWN] == 1
+    assert batch.outcome_counts()[Outcome.UNKNOWN] == 1
     assert await batch.check(hub_client, log) == [0]
     assert batch.summary() == "1 done, 0 failed, 0 unknown"
     assert [m for m, _ in recorded.changes] == ["DELETE"]  # once

@@ -7,7 +7,7 @@ from pathlib import Path
 import httpx
 
 from hubtui.api import HubClient
-from hubtui.core.batches import Batch, Ended, Intent, Wanted, prepare
+from hubtui.core.batches import Batch, Intent, Outcome, Wanted, prepare
 from hubtui.core.changes.log import ChangeLog
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from tests.conftest import DEMO_URL
@@ -32,7 +32,7 @@ async def test_a_row_changed_while_the_confirmation_waited_is_not_sent(tmp_path:
         batch = Batch(preview.steps)
         await batch.send(client, log)
         result = batch.results[0]
-        assert result.ended is Ended.NOT_SENT
+        assert result.ended is Outcome.NOT_SENT
         assert "was Reader, now Admin" in result.message
         assert store.updates == updates  # no PUT left
         users = await client.list_project_users(hub.id, "1001")

@@ -33,16 +33,17 @@ from hubtui.core.batches.reverting import (
     put_back_already,
     revert_of,
 )
-from hubtui.core.batches.running import Batch, Ended, Result
+from hubtui.core.batches.running import Batch, Result
 from hubtui.core.batches.staging import ChangeSet
 from hubtui.core.batches.wanted import Evidence, Intent, Seen, Step, Verdict, Wanted
+from hubtui.core.changes.actions import Outcome
 
 __all__ = [
     "ROLES",
     "TYPE_THE_COUNT_ABOVE",
     "Batch",
     "ChangeSet",
-    "Ended",
+    "Outcome",
     "Evidence",
     "Intent",
     "Preview",

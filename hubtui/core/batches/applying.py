@@ -15,7 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hubtui.core.batches.running import Batch, Ended, Result
+from hubtui.core.batches.running import Batch, Result
+from hubtui.core.changes.actions import Outcome
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient
@@ -81,7 +82,7 @@ async def apply_batch(
             await sending
         raise
     settled: list[int] = []
-    if batch.outcome_counts()[Ended.UNKNOWN]:
+    if batch.outcome_counts()[Outcome.UNKNOWN]:
         if on_settling is not None:
             on_settling()
         settled = await batch.check(client, log, concurrency=concurrency)

@@ -14,7 +14,6 @@ import asyncio
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from hubtui.api import HubError
@@ -34,17 +33,8 @@ if TYPE_CHECKING:
     from hubtui.api import HubClient
 
 
-class Ended(StrEnum):
-    """How a row of a batch ended."""
-
-    DONE = "done"
-    FAILED = "failed"
-    UNKNOWN = "unknown"
-    NOT_SENT = "not sent"
-    """Never left: stopped before its turn, or refused before sending."""
-    ALREADY = "already so"
-    """Sent, and found already as it asked, not by this change (a removal answered 404 by a
-    hub that no longer lists the person): nothing to put back."""
+#: Why a row stopped before its turn was not sent.
+STOPPED_BEFORE = "stopped before it was sent"
 
 
 @dataclass(frozen=True)
@@ -52,7 +42,7 @@ class Result:
     """A row's outcome, with its last log line (None: nothing was logged, nothing sent)."""
 
     step: Step
-    ended: Ended
+    ended: Outcome
     message: str = ""
     change: Change | None = None
     reason: str = ""
@@ -73,7 +63,7 @@ class Batch:
         self.results: dict[int, Result] = {}
         """By position in :attr:`steps`; a row without one has not ended (or not started)."""
 
-    def outcome_counts(self) -> Counter[Ended]:
+    def outcome_counts(self) -> Counter[Outcome]:
         return Counter(r.ended for r in self.results.values())
 
     async def send(
@@ -112,37 +102,37 @@ class Batch:
             begun = len(log.changes)
             refused = not_invited.get((change.hub_id, person_key(change.email)))
             if refused is not None and not kind_of(change).of_hub:
-                end(position, Result(step, Ended.NOT_SENT, refused))
+                end(position, Result(step, Outcome.NOT_SENT, refused))
                 return
             try:
                 async with limiter:
                     if stopped:
-                        end(position, Result(step, Ended.NOT_SENT, stopped[0]))
+                        end(position, Result(step, Outcome.NOT_SENT, stopped[0]))
                         return
                     begun = len(log.changes)
                     sent = await send_change(client, log, change, wait_for_outcome_line=False)
             except ChangeLogError as error:
                 stopped.append(f"not sent: {error}")
-                end(position, Result(step, Ended.NOT_SENT, str(error)))
+                end(position, Result(step, Outcome.NOT_SENT, str(error)))
                 return
             except (EarlierAddUnknown, ChangedSinceRead) as error:
-                end(position, Result(step, Ended.NOT_SENT, str(error)))
+                end(position, Result(step, Outcome.NOT_SENT, str(error)))
                 return
             except asyncio.CancelledError:
                 logged = _logged_since(log, begun, change)
                 if logged is None or logged.detail == NOT_SENT_WORDS:
-                    end(position, Result(step, Ended.NOT_SENT, "stopped before it was sent"))
+                    end(position, Result(step, Outcome.NOT_SENT, STOPPED_BEFORE))
                 elif logged.outcome in (Outcome.DONE, Outcome.FAILED):  # answered before the stop
                     message = "" if logged.outcome == Outcome.DONE else logged.detail
-                    end(position, Result(step, Ended(str(logged.outcome)), message, logged))
+                    end(position, Result(step, Outcome(str(logged.outcome)), message, logged))
                 else:
-                    end(position, Result(step, Ended.UNKNOWN, logged.detail, logged))
+                    end(position, Result(step, Outcome.UNKNOWN, logged.detail, logged))
                 raise
-            ended = Ended(sent.outcome.value) if sent.outcome != Outcome.PENDING else Ended.UNKNOWN
+            ended = sent.outcome if sent.outcome != Outcome.PENDING else Outcome.UNKNOWN
             if sent.already:
-                end(position, Result(step, Ended.ALREADY, sent.change.detail, sent.change))
+                end(position, Result(step, Outcome.ALREADY, sent.change.detail, sent.change))
                 return
-            message = "" if ended is Ended.DONE else str(sent.error or sent.change.detail)
+            message = "" if ended is Outcome.DONE else str(sent.error or sent.change.detail)
             reason = "" if sent.error is None else _reason(sent.error)
             end(position, Result(step, ended, message, sent.change, reason))
 
@@ -156,7 +146,7 @@ class Batch:
                 change = self.steps[position].change
                 if change is None or not kind_of(change).others_wait_on_it:
                     continue
-                if result is None or result.ended is not Ended.DONE:
+                if result is None or result.ended is not Outcome.DONE:
                     how = "not sent" if result is None else result.ended.value
                     why = f": {result.short}" if result is not None and result.short else ""
                     not_invited[change.hub_id, person_key(change.email)] = (
@@ -175,7 +165,9 @@ class Batch:
                 if position not in self.results:
                     end(
                         position,
-                        Result(self.steps[position], Ended.NOT_SENT, "stopped before it was sent"),
+                        Result(
+                            self.steps[position], Outcome.NOT_SENT, "stopped before it was sent"
+                        ),
                     )
             raise
         finally:
@@ -184,7 +176,7 @@ class Batch:
     async def check(self, client: HubClient, log: ChangeLog, *, concurrency: int = 8) -> list[int]:
         """Read the lists of the rows whose outcome is unknown, settle each from what it shows
         (logged as checked) and return the positions settled. Nothing is sent."""
-        unknown = {p: r for p, r in self.results.items() if r.ended is Ended.UNKNOWN}
+        unknown = {p: r for p, r in self.results.items() if r.ended is Outcome.UNKNOWN}
         if not unknown:
             return []
         lists = await read_lists(
@@ -214,7 +206,7 @@ class Batch:
             if took is None:
                 continue  # neither before nor after shows: it stays unknown, and says so
             checked = log.settle(change, took, kind.settled_words[not took])
-            ended = Ended.DONE if checked.outcome == Outcome.DONE else Ended.FAILED
+            ended = Outcome.DONE if checked.outcome == Outcome.DONE else Outcome.FAILED
             self.results[position] = Result(result.step, ended, checked.detail, checked)
             settled.append(position)
         return settled
@@ -224,27 +216,27 @@ class Batch:
         return [
             r.step.wanted
             for r in self.results.values()
-            if r.ended in (Ended.FAILED, Ended.UNKNOWN, Ended.NOT_SENT)
+            if r.ended in (Outcome.FAILED, Outcome.UNKNOWN, Outcome.NOT_SENT)
         ]
 
     def summary(self) -> str:
         """``12 done, 1 failed (409: …), 0 unknown``: what a ticket holds."""
         counts = self.outcome_counts()
-        failed = [r for r in self.results.values() if r.ended is Ended.FAILED]
+        failed = [r for r in self.results.values() if r.ended is Outcome.FAILED]
         why = ""
         if failed:
             first = failed[0].short
             first = first if len(first) <= 80 else first[:79] + "…"
             why = f" ({first}" + (f"; and {len(failed) - 1} more)" if len(failed) > 1 else ")")
         words = [
-            f"{counts[Ended.DONE]} done",
-            f"{counts[Ended.FAILED]} failed{why}",
-            f"{counts[Ended.UNKNOWN]} unknown",
+            f"{counts[Outcome.DONE]} done",
+            f"{counts[Outcome.FAILED]} failed{why}",
+            f"{counts[Outcome.UNKNOWN]} unknown",
         ]
-        if counts[Ended.ALREADY]:
-            words.insert(1, f"{counts[Ended.ALREADY]} already so")
-        if counts[Ended.NOT_SENT]:
-            words.append(f"{counts[Ended.NOT_SENT]} not sent")
+        if counts[Outcome.ALREADY]:
+            words.insert(1, f"{counts[Outcome.ALREADY]} already so")
+        if counts[Outcome.NOT_SENT]:
+            words.append(f"{counts[Outcome.NOT_SENT]} not sent")
         return ", ".join(words)
 
 

@@ -18,7 +18,7 @@ __all__ = [
 
 
 class Outcome(StrEnum):
-    """How a change ended, as its log line says."""
+    """How a change ended: as its log line says, and as a row of a batch ended."""
 
     PENDING = "pending"
     """Its request has left (or is about to); no answer yet."""
@@ -27,6 +27,13 @@ class Outcome(StrEnum):
     """Refused: it did not take effect."""
     UNKNOWN = "unknown"
     """It may or may not have taken effect (no answer, a gateway's 502/504, a hang-up)."""
+    NOT_SENT = "not sent"
+    """A row of a batch that never left: stopped before its turn, or refused before sending
+    (never a log line's: what is not sent is not logged)."""
+    ALREADY = "already so"
+    """A row of a batch sent and found already as it asked, not by this change (a removal
+    answered 404 by a hub that no longer lists the person): nothing to put back. Its log line
+    says failed, so that its revert sends nothing."""
 
 
 class Action(StrEnum):

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from hubtui.api import HubError
 from hubtui.api.errors import not_offered
 from hubtui.core.access import access_cell, accounts_of, accounts_words, person_key
-from hubtui.core.batches import Ended, Evidence, Intent, Result, Verdict, Wanted
+from hubtui.core.batches import Evidence, Intent, Outcome, Result, Verdict, Wanted
 from hubtui.core.batches.hubs import read_hub_users
 from hubtui.core.clock import now
 from hubtui.core.people.hub import HubPerson
@@ -233,7 +233,7 @@ def outcome_of(decision: Decision, ended: Sequence[tuple[str | None, str]]) -> s
     for verdict, message in ended:
         if verdict in ("done", "no change"):
             said.append(verdict)
-        elif verdict == Ended.ALREADY.value and message:
+        elif verdict == Outcome.ALREADY.value and message:
             said.append(" ".join(message.split(":")[0].split()))
         elif verdict:
             said.append(f"{verdict}: {' '.join(message.split())}" if message else verdict)
@@ -259,9 +259,9 @@ def outcomes(review: Review, steps: Preview | None, results: Sequence[Result] = 
         if step.verdict is not Verdict.SEND:
             ended = (step.verdict.value, step.words)
         elif result is None:
-            ended = (Ended.NOT_SENT.value, "")
+            ended = (Outcome.NOT_SENT.value, "")
         else:
-            ended = (result.ended.value, "" if result.ended is Ended.DONE else result.short)
+            ended = (result.ended.value, "" if result.ended is Outcome.DONE else result.short)
         by_person.setdefault(person_key(step.wanted.email), []).append(ended)
     rows = tuple(
         replace(row, outcome=outcome_of(row.decision, by_person.get(person_key(row.email), [])))

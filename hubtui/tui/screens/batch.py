@@ -22,8 +22,8 @@ from hubtui.core.batches import (
     TYPE_THE_COUNT_ABOVE,
     Batch,
     ChangeSet,
-    Ended,
     Intent,
+    Outcome,
     Preview,
     Result,
     Step,
@@ -71,7 +71,7 @@ def line_state(line: Line) -> tuple[str, str]:
     difference, or the reason it is not sent or failed."""
     step = line.step
     if line.result is not None:
-        done = line.result.ended is Ended.DONE
+        done = line.result.ended is Outcome.DONE
         return line.result.ended.value, step.words if done else line.result.message
     return ("send" if step.verdict is Verdict.SEND else step.verdict.value), step.words
 
@@ -80,7 +80,7 @@ def line_row(line: Line) -> Row:
     step = line.step
     state, words = line_state(line)
     if line.result is not None:
-        tone = None if line.result.ended in (Ended.DONE, Ended.ALREADY) else "failed"
+        tone = None if line.result.ended in (Outcome.DONE, Outcome.ALREADY) else "failed"
     else:
         tone = None if step.verdict in (Verdict.SEND, Verdict.SAME) else "limited"
     wanted = step.wanted
