@@ -51,7 +51,7 @@ async def filter_work_in_process(base_url: str) -> tuple[list[float], list[float
         return HubClient(base_url, token=DEMO_TOKEN, timeout=120)
 
     settings = Settings(base_url=base_url, token=DEMO_TOKEN, allow_insecure_http=True, store="off")
-    app = HubTuiApp(open_workspace(settings, reach=lambda _: connect))
+    app = HubTuiApp(open_workspace(settings, server_clients=lambda _: connect))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("g")

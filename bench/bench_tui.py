@@ -101,7 +101,7 @@ async def scale(base_url: str, users: int) -> dict[str, float]:
         return timed.wrap(HubClient(base_url, token=DEMO_TOKEN, timeout=120))
 
     settings = Settings(base_url=base_url, token=DEMO_TOKEN, allow_insecure_http=True, store="off")
-    app = HubTuiApp(open_workspace(settings, reach=lambda _: connect))
+    app = HubTuiApp(open_workspace(settings, server_clients=lambda _: connect))
     figures: dict[str, float] = {}
     async with app.run_test(size=(120, 40)) as pilot:
         figures["hubs: response → first rows painted, s"] = await first_rows_painted(

@@ -373,11 +373,11 @@ def demo_connector(settings: Settings, *, last_week: bool = False) -> Callable[[
         import httpx
 
         from hubtui import demo
-        from hubtui.core.workspace.connection import DEMO_BASE_URL, client_of
+        from hubtui.core.workspace.connection import DEMO_BASE_URL, configured_client
 
         data = demo.last_week() if last_week else demo.DemoStore()
         transport = httpx.ASGITransport(app=demo.create_app(data))
-        return client_of(settings, DEMO_BASE_URL, demo.DEMO_TOKEN, transport)
+        return configured_client(settings, DEMO_BASE_URL, demo.DEMO_TOKEN, transport)
 
     return connect
 

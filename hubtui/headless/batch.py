@@ -26,9 +26,9 @@ from hubtui.api import HubError
 from hubtui.core.batches import (
     TYPE_THE_COUNT_ABOVE,
     Batch,
+    DecidedRow,
     Outcome,
     Preview,
-    Step,
     Verdict,
     Wanted,
     batches_in,
@@ -86,7 +86,7 @@ async def apply_rows(
 ) -> int:
     """apply of a batch file's rows (read by :mod:`hubtui.headless.apply`): previewed against a
     fresh read, asked, sent the one way; the results file beside it."""
-    rows = await wanted_rows(client, given)
+    rows = await wanted_of_file(client, given)
     wanted = [row.wanted for row in rows if row.wanted is not None]
     preview = await read_preview(args, client, workspace, wanted)
     steps = iter(preview.steps)
@@ -197,7 +197,7 @@ def _reading(status: StatusLine):  # type: ignore[no-untyped-def]
     return said
 
 
-async def wanted_rows(client: HubClient, given: Sequence[FileRow]) -> list[Row]:
+async def wanted_of_file(client: HubClient, given: Sequence[FileRow]) -> list[Row]:
     """Each row of the file as a wanted row, its hub found by Name or Id as ``hubtui hub``
     finds it (never by DisplayName), its project by id or exact name."""
     hubs: dict[str, Hub | str] = {}
@@ -279,7 +279,7 @@ def print_preview(preview: Preview, refused: Sequence[Row]) -> None:
     print(f"Preview: {total}")
 
 
-def _step_line(step: Step) -> str:
+def _step_line(step: DecidedRow) -> str:
     action = step.change.action if step.change is not None else step.verdict.value
     line = f" (line {step.wanted.line})" if step.wanted.line is not None else ""
     # Whole: a confirmation shows all it confirms (what a removal ends can be long).

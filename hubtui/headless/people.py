@@ -26,8 +26,8 @@ from hubtui.core.people.resending import ReadOnly, Resent, prepare_resend
 from hubtui.core.presenting import DATE_UNKNOWN, Column, seen_stamp, seen_words, when_both
 from hubtui.core.signins import LastSeen, last_seen, utc_moment
 from hubtui.core.store import StoreError
-from hubtui.core.workspace import NoSnapshots
-from hubtui.core.workspace.connection import DEMO_BASE_URL, client_of
+from hubtui.core.workspace import StoreOff
+from hubtui.core.workspace.connection import DEMO_BASE_URL, configured_client
 from hubtui.core.workspace.offline import OFFLINE_TOKEN, StoredAnswers
 from hubtui.headless.output import (
     NOT_SENT,
@@ -62,7 +62,7 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
         if args.command == "resend-invite":
             return await _resend(args, client, workspace)
         if args.command == "hub-users":
-            return print_answer(args, *await _hub_users(args, client, workspace))
+            return print_answer(args, *await _hub_users_table(args, client, workspace))
         return print_answer(args, *await _access(args, client, workspace))
 
     return asyncio.run(with_client(args, workspace, read))
@@ -96,7 +96,7 @@ def moment_cell(value: object) -> str:
     return "" if value is None else str(value)
 
 
-async def _hub_users(
+async def _hub_users_table(
     args: argparse.Namespace, client: HubClient, workspace: Workspace
 ) -> tuple[Table, int]:
     hub = await resolve_hub(client, args.hub)
@@ -253,7 +253,7 @@ async def _access_at(args: argparse.Namespace, workspace: Workspace) -> int:
     try:
         server_store = workspace.snapshot_store()
         store = server_store.open(read_only=True)
-    except (NoSnapshots, StoreError) as error:
+    except (StoreOff, StoreError) as error:
         raise Stop(NOT_SENT, inert(str(error), limit=None)) from None
     with store:
         number = pick_snapshot(store, server_store.origin, server_store.profile, args.at)
@@ -262,7 +262,9 @@ async def _access_at(args: argparse.Namespace, workspace: Workspace) -> int:
         base_url = DEMO_BASE_URL if workspace.identity.demo else workspace.settings.base_url
         assert base_url is not None
         print(f"As snapshot #{number} read it ({inert(taken)}).", file=sys.stderr)
-        async with client_of(workspace.settings, base_url, OFFLINE_TOKEN, answers) as client:
+        async with configured_client(
+            workspace.settings, base_url, OFFLINE_TOKEN, answers
+        ) as client:
             try:
                 return print_answer(args, *await _access(args, client, workspace))
             except HubError as error:

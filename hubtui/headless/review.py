@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import LIMITED_CELL, person_key
-from hubtui.core.batches import Intent, Outcome, Seen, Verdict, Wanted
+from hubtui.core.batches import Intent, ListedAccess, Outcome, Verdict, Wanted
 from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
 from hubtui.core.clock import now
 from hubtui.core.people import (
@@ -49,7 +49,7 @@ from hubtui.core.people.decisions import (
 from hubtui.core.people.review import keep_reviews
 from hubtui.core.presenting import Column, seen_words
 from hubtui.core.store import StoreError
-from hubtui.core.workspace import NoSnapshots
+from hubtui.core.workspace import StoreOff
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,
@@ -239,15 +239,15 @@ async def apply_review(
             to_read.append((index, reader))
         else:
             to_read.append((index, row))
-    read = await flow.wanted_rows(client, [row for _, row in to_read])
+    read = await flow.wanted_of_file(client, [row for _, row in to_read])
     for (index, _), done in zip(to_read, read, strict=True):
         if done.wanted is not None and decisions[index] is Decision.READER:
             # Set Reader where they were what the file says they were, and nowhere else.
             was, reviewer = access_given(given[index]), given[index].reviewer
             if was == LIMITED_CELL:
-                done.wanted = replace(done.wanted, seen=Seen(True, True))
+                done.wanted = replace(done.wanted, seen=ListedAccess(True, True))
             elif was and reviewer is not None:
-                done.wanted = replace(done.wanted, seen=Seen(True, False, was, reviewer))
+                done.wanted = replace(done.wanted, seen=ListedAccess(True, False, was, reviewer))
         found[index] = done
     for (hub_cell, _, user_id), held in removals.items():
         first_index, first = held[0]
@@ -371,7 +371,7 @@ async def _keep(
             numbers = [await workspace.keep_review(review) for review in reviews]
         else:
             numbers = await keep_reviews(reviews, preview, batch, workspace.keep_review)
-    except (NoSnapshots, StoreError) as error:
+    except (StoreOff, StoreError) as error:
         print(
             f"The review was not kept: {inert(str(error), limit=None)} Its changes are in the "
             "change log.",
@@ -391,7 +391,7 @@ async def _reviews(args: argparse.Namespace, workspace: Workspace) -> int:
             info, kept = await workspace.review_kept(args.number)
         else:
             infos = await workspace.reviews_kept()
-    except NoSnapshots as error:
+    except StoreOff as error:
         raise Stop(NOTHING, inert(str(error), limit=None)) from None
     except StoreError as error:  # unreadable is said, never "no review is kept"
         raise Stop(NOT_SENT, inert(str(error), limit=None)) from None

@@ -19,7 +19,7 @@ from hubtui.core.changes.kinds import kind_of
 from hubtui.core.clock import now
 from hubtui.core.presenting import amount
 from hubtui.core.store import StoreError
-from hubtui.core.workspace import NoSnapshots, Workspace
+from hubtui.core.workspace import StoreOff, Workspace
 from hubtui.text import inert
 from hubtui.tui.messages import (
     HubPeopleLoaded,
@@ -92,7 +92,7 @@ class WorkspaceActions(App[None]):
 
         try:
             kept = await self.workspace.reviews_kept()
-        except (NoSnapshots, StoreError) as error:
+        except (StoreOff, StoreError) as error:
             self._say(f"No review can be read: {inert(str(error))}", severity="warning")
             return
         self.push_screen(ReviewsScreen(kept))
@@ -308,7 +308,7 @@ class WorkspaceActions(App[None]):
         """Choose a snapshot of this server, then show what changed since it in ``scope``."""
         try:
             server_store, kept = await self.workspace.snapshots_kept()
-        except NoSnapshots as why:
+        except StoreOff as why:
             self._say(str(why), severity="warning")
             return
         except StoreError as error:
@@ -337,13 +337,13 @@ class WorkspaceActions(App[None]):
         scope = "all hubs" if hub is None else f"hub {inert(hub.name)}"
         try:
             self.workspace.snapshot_store()
-        except NoSnapshots as why:
+        except StoreOff as why:
             self._say(str(why), severity="warning")
             return
         self._say(f"Recording a snapshot of {scope}…")
         try:
             info = await self.workspace.record_snapshot(hub)
-        except NoSnapshots as why:
+        except StoreOff as why:
             self._say(str(why), severity="warning")
             return
         except (HubError, StoreError) as error:

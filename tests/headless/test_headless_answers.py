@@ -171,12 +171,12 @@ def test_json_keeps_absent_fields_absent(
     from hubtui.api import HubClient
     from hubtui.core.workspace import connection as connect
 
-    def server_connector(settings: object) -> object:
+    def server_client_factory(settings: object) -> object:
         return lambda: HubClient(
             "https://api.example.com", token="t", transport=httpx.MockTransport(answer)
         )
 
-    monkeypatch.setattr(connect, "server_connector", server_connector)
+    monkeypatch.setattr(connect, "server_client_factory", server_client_factory)
     server = ("--base-url", "https://api.example.com")
     for fmt in ("json", "jsonl"):
         status, out, _ = run(capsys, *server, "hubs", "--format", fmt)

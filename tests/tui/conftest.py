@@ -122,7 +122,7 @@ def server_workspace(
     ``folder``; ``options`` go to :func:`open_workspace`."""
     data = stores if stores is not None else {}
 
-    def reach(fresh: Settings) -> Callable[[], HubClient]:
+    def server_clients(fresh: Settings) -> Callable[[], HubClient]:
         assert fresh.base_url is not None
         base_url, token = fresh.base_url, fresh.token
         server = create_app(data.setdefault(base_url, DemoStore()), (faults or {}).get(base_url))
@@ -134,7 +134,7 @@ def server_workspace(
         return connect
 
     places = DataPlaces(folder / "changes.jsonl", folder / "store.sqlite3")
-    return open_workspace(settings, reach=reach, data=places, **options)
+    return open_workspace(settings, server_clients=server_clients, data=places, **options)
 
 
 def make_app(

@@ -18,8 +18,8 @@ from hubtui.api import HubClient
 from hubtui.core.batches import (
     Batch,
     Intent,
+    ListedAccess,
     Outcome,
-    Seen,
     Verdict,
     Wanted,
     batches_in,
@@ -143,7 +143,8 @@ async def test_the_preview_says_each_difference_and_why_a_row_is_not_sent(
 async def test_a_row_changed_since_it_was_staged_is_shown_again_not_sent(
     batch_client: HubClient, tmp_path: Path
 ) -> None:
-    staged_as = Seen(True, False, "Editor", False)  # the list said Editor; it now says Reader
+    # the list said Editor; it now says Reader
+    staged_as = ListedAccess(True, False, "Editor", False)
     preview = await prepare(
         batch_client, [wanted(CHLOE, role="Admin", seen=staged_as)], ChangeLog(None)
     )
@@ -375,10 +376,10 @@ async def test_an_add_left_pending_by_a_process_that_died_is_checked_before_anyt
 
 
 def test_a_preview_names_its_projects_and_the_hub_apart() -> None:
-    from hubtui.core.batches import Intent, Preview, Step, Verdict, Wanted
+    from hubtui.core.batches import DecidedRow, Intent, Preview, Verdict, Wanted
     from hubtui.tui.screens.batch import StagedScreen
 
-    def row(project: str, email: str) -> Step:
+    def row(project: str, email: str) -> DecidedRow:
         wanted = Wanted(
             hub_id="h",
             hub_name="h",
@@ -387,7 +388,7 @@ def test_a_preview_names_its_projects_and_the_hub_apart() -> None:
             email=email,
             intent=Intent.HUB_REMOVE if not project else Intent.SET,
         )
-        return Step(wanted, Verdict.SAME, "")
+        return DecidedRow(wanted, Verdict.SAME, "")
 
     preview = Preview([row("", "a@x.example"), row("1", "a@x.example"), row("2", "a@x.example")])
     assert StagedScreen._preview_words(preview).endswith(" · over 2 projects and the hub")

@@ -15,7 +15,7 @@ from hubtui.cli import demo_connector
 from hubtui.config import Settings
 from hubtui.core.batches import Intent, Wanted, prepare
 from hubtui.core.store import Store
-from hubtui.core.workspace import DataPlaces, NoSnapshots, Workspace, open_workspace
+from hubtui.core.workspace import DataPlaces, StoreOff, Workspace, open_workspace
 from tests.conftest import change_line, free_port
 from tests.harness.postgres import OWNER, PostgresServer
 
@@ -41,7 +41,7 @@ async def test_a_snapshot_recorded_is_among_the_snapshots_kept() -> None:
 
 async def test_no_snapshot_offline_or_with_the_store_off_and_the_reason_says_which() -> None:
     off = demo_workspace(store="off")
-    with pytest.raises(NoSnapshots, match="The store is off"):
+    with pytest.raises(StoreOff, match="The store is off"):
         await off.record_snapshot(None)
     await off.close()
 

@@ -35,7 +35,7 @@ from hubtui.core.batches.reverting import (
 )
 from hubtui.core.batches.running import Batch, Result
 from hubtui.core.batches.staging import ChangeSet
-from hubtui.core.batches.wanted import Evidence, Intent, Seen, Step, Verdict, Wanted
+from hubtui.core.batches.wanted import DecidedRow, Evidence, Intent, ListedAccess, Verdict, Wanted
 from hubtui.core.changes.actions import Outcome
 
 __all__ = [
@@ -49,8 +49,8 @@ __all__ = [
     "Preview",
     "Result",
     "RevertPlan",
-    "Seen",
-    "Step",
+    "ListedAccess",
+    "DecidedRow",
     "Verdict",
     "Wanted",
     "batches_in",

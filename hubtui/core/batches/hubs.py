@@ -29,10 +29,10 @@ from hubtui.core.access import (
     person_key,
 )
 from hubtui.core.batches.wanted import (
+    DecidedRow,
     Evidence,
     Intent,
-    Seen,
-    Step,
+    ListedAccess,
     Verdict,
     Wanted,
     hub_change,
@@ -92,19 +92,19 @@ def _not_read(users: HubError) -> str:
 
 def decide_hub(
     row: Wanted, users: Sequence[HubUser] | HubError, lists: Lists, read_only: bool
-) -> Step:
+) -> DecidedRow:
     """A hub's row decided against the hub's users read just now (and, for a removal, the
     lists of ``row.projects`` read just now: what the person loses)."""
     problem = email_problem(row.email)
     if problem:
-        return Step(row, Verdict.SKIP, problem)
+        return DecidedRow(row, Verdict.SKIP, problem)
     if row.intent is not Intent.HUB_REMOVE and row.role not in HUB_ROLES:
-        return Step(row, Verdict.SKIP, f"a hub role must be {' or '.join(HUB_ROLES)}")
+        return DecidedRow(row, Verdict.SKIP, f"a hub role must be {' or '.join(HUB_ROLES)}")
     if isinstance(users, HubError):
-        return Step(row, Verdict.NOT_READ, _not_read(users))
+        return DecidedRow(row, Verdict.NOT_READ, _not_read(users))
     found = accounts_of(users, row.email)
     if row.user_id is None and len(found) > 1 and row.intent is not Intent.HUB_INVITE:
-        return Step(
+        return DecidedRow(
             row,
             Verdict.SKIP,
             f"{len(found)} accounts have this address ({accounts_words(found)}): nothing is "
@@ -112,7 +112,7 @@ def decide_hub(
         )
     user = account_of(users, row.email, row.user_id)
     if user is not None and person_key(user.user.email) != person_key(row.email):
-        return Step(
+        return DecidedRow(
             row,
             Verdict.CHANGED,
             f"account Id {row.user_id} is now {user.user.email or '(no email)'}, not "
@@ -124,13 +124,13 @@ def decide_hub(
     if verdict is Verdict.SEND and user is not None and row.evidence is not None:
         changed = evidence_changed(row.evidence, user, row, lists)
         if changed:
-            return Step(
+            return DecidedRow(
                 row,
                 Verdict.CHANGED,
                 f"changed since it was decided: {'; '.join(changed)}. Nothing is sent: decide "
                 "again from what they have now",
             )
-    return unless_read_only(Step(row, verdict, words, change), read_only)
+    return unless_read_only(DecidedRow(row, verdict, words, change), read_only)
 
 
 def _decide(row: Wanted, user: HubUser | None, lists: Lists) -> tuple[Change | None, str, Verdict]:
@@ -293,7 +293,7 @@ def undo_by_invitation(change: Change) -> list[Wanted]:
                 intent=Intent.MEMBER,
                 role=project["Role"],
                 reviewer=reviewer if isinstance(reviewer, bool) else None,
-                seen=Seen(False) if done else None,  # the removal left them out of it
+                seen=ListedAccess(False) if done else None,  # the removal left them out of it
             )
         )
     return rows

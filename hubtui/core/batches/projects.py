@@ -1,10 +1,10 @@
 """A batch's project rows, previewed: each project read again and every row decided against it.
 
 :func:`prepare` reads each project's users again (under one limiter) and turns each wanted row
-into a :class:`~hubtui.core.batches.wanted.Step`: a change to send, shown as a difference, or why
-it is not sent (already so, a limited reader cannot be PUT, a duplicate, changed since staged,
-read-only). Unknown adds that earlier runs left are checked against that read first. A hub's rows
-are decided by :mod:`hubtui.core.batches.hubs`.
+into a :class:`~hubtui.core.batches.wanted.DecidedRow`: a change to send, shown as a difference,
+or why it is not sent (already so, a limited reader cannot be PUT, a duplicate, changed since
+staged, read-only). Unknown adds that earlier runs left are checked against that read first. A
+hub's rows are decided by :mod:`hubtui.core.batches.hubs`.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from hubtui.api import HubError
 from hubtui.core.access import ROLES, email_problem, find_person
 from hubtui.core.batches.hubs import decide_hub, read_hub_users
 from hubtui.core.batches.wanted import (
+    DecidedRow,
     Intent,
-    Seen,
-    Step,
+    ListedAccess,
     Verdict,
     Wanted,
     project_change,
@@ -44,19 +44,19 @@ TYPE_THE_COUNT_ABOVE = 50
 class Preview:
     """Every step of a batch, in the order staged, and the unknown adds its reads settled."""
 
-    steps: list[Step]
+    steps: list[DecidedRow]
     settled: list[Change] = field(default_factory=list)
 
     @property
-    def to_send(self) -> list[Step]:
+    def to_send(self) -> list[DecidedRow]:
         return [s for s in self.steps if s.verdict is Verdict.SEND]
 
     def counts(self) -> Counter[Verdict]:
         return Counter(s.verdict for s in self.steps)
 
-    def groups(self) -> dict[tuple[str, str], list[Step]]:
+    def groups(self) -> dict[tuple[str, str], list[DecidedRow]]:
         """The steps by (hub id, project id), in the order first staged."""
-        grouped: dict[tuple[str, str], list[Step]] = {}
+        grouped: dict[tuple[str, str], list[DecidedRow]] = {}
         for step in self.steps:
             grouped.setdefault((step.wanted.hub_id, step.wanted.project_id), []).append(step)
         return grouped
@@ -158,7 +158,9 @@ async def prepare(
         if earlier is not None:
             where = f"line {earlier.line}" if earlier.line is not None else "an earlier row"
             preview.steps.append(
-                Step(row, Verdict.SKIP, f"a duplicate of {where} (the same person and project)")
+                DecidedRow(
+                    row, Verdict.SKIP, f"a duplicate of {where} (the same person and project)"
+                )
             )
             continue
         first_line[row.key] = row
@@ -176,29 +178,29 @@ def _decide(
     log: ChangeLog,
     read_only: bool,
     api_version: str,
-) -> Step:
+) -> DecidedRow:
     problem = email_problem(row.email)
     if problem:
-        return Step(row, Verdict.SKIP, problem)
+        return DecidedRow(row, Verdict.SKIP, problem)
     if row.role is not None and row.role not in ROLES:
-        return Step(row, Verdict.SKIP, f"the role must be {', '.join(ROLES)}")
+        return DecidedRow(row, Verdict.SKIP, f"the role must be {', '.join(ROLES)}")
     if isinstance(users, HubError):
-        return Step(row, Verdict.NOT_READ, f"the project's users could not be read: {users}")
+        return DecidedRow(row, Verdict.NOT_READ, f"the project's users could not be read: {users}")
     user = find_person(users, row.email)
-    now_seen = Seen.of(user)
+    now_seen = ListedAccess.of(user)
     if row.seen is not None and row.seen != now_seen:
-        return Step(
+        return DecidedRow(
             row,
             Verdict.CHANGED,
             f"was {row.seen.words()} when staged, now {now_seen.words()}: stage it again",
             now=now_seen,
         )
     change, words, verdict = decide(row, user, api_version=api_version)
-    step = unless_read_only(Step(row, verdict, words, change, now_seen), read_only)
+    step = unless_read_only(DecidedRow(row, verdict, words, change, now_seen), read_only)
     if step.verdict is Verdict.SEND and change is not None and kind_of(change).held_until_checked:
         earlier = log.unknown_add(row.hub_id, row.project_id, row.email)
         if earlier is not None:
-            return Step(
+            return DecidedRow(
                 row,
                 Verdict.SKIP,
                 f"an earlier add ({earlier.time}) may have reached the server and is not "
@@ -254,7 +256,7 @@ def decide(
         "IsReviewer": user.is_reviewer if row.reviewer is None else row.reviewer,
     }
     if before == after:
-        return None, f"already {Seen.of(user).words()}", Verdict.SAME
+        return None, f"already {ListedAccess.of(user).words()}", Verdict.SAME
     if row.intent is Intent.ADD:
         return None, f"already a direct member ({user.role}): set their role instead", Verdict.SKIP
     change = project_change(row, Action.UPDATE, before, after, str(user.user.id), api_version)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from hubtui.core.access import person_key
 from hubtui.core.batches.hubs import undo_by_hub_role, undo_by_invitation, undo_by_removal
-from hubtui.core.batches.wanted import Intent, Seen, Wanted
+from hubtui.core.batches.wanted import Intent, ListedAccess, Wanted
 from hubtui.core.changes.actions import Outcome
 from hubtui.core.changes.history import changes_logged
 from hubtui.core.changes.kinds import Undo, kind_of
@@ -74,7 +74,7 @@ def _project_role_back(change: Change) -> list[Wanted]:
             intent=Intent.SET,
             role=role,
             reviewer=None if reviewer is None else bool(reviewer),
-            seen=Seen(
+            seen=ListedAccess(
                 True,
                 False,
                 str(after.get("Role")),

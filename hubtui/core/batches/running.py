@@ -21,7 +21,7 @@ from hubtui.api.errors import ApiStatusError
 from hubtui.core.access import person_key
 from hubtui.core.batches.hubs import read_hub_users
 from hubtui.core.batches.projects import new_batch_id, read_lists
-from hubtui.core.batches.wanted import Step, Verdict, Wanted
+from hubtui.core.batches.wanted import DecidedRow, Verdict, Wanted
 from hubtui.core.changes.actions import NOT_SENT_WORDS, Outcome
 from hubtui.core.changes.kinds import kind_of
 from hubtui.core.changes.log import ChangeLog, ChangeLogError
@@ -41,7 +41,7 @@ STOPPED_BEFORE = "stopped before it was sent"
 class Result:
     """A row's outcome, with its last log line (None: nothing was logged, nothing sent)."""
 
-    step: Step
+    step: DecidedRow
     ended: Outcome
     message: str = ""
     change: Change | None = None
@@ -56,7 +56,7 @@ class Result:
 class Batch:
     """The steps to send under one batch id, and each one's outcome as it comes."""
 
-    def __init__(self, steps: Sequence[Step], *, batch_id: str | None = None) -> None:
+    def __init__(self, steps: Sequence[DecidedRow], *, batch_id: str | None = None) -> None:
         self.id = batch_id or new_batch_id()
         self.reverts: str | None = None
         self.steps = [s for s in steps if s.verdict is Verdict.SEND and s.change is not None]

@@ -1,7 +1,7 @@
 """A wished change and what a preview decides of it, for every front end and every kind of row:
 what one person should have in one project or in the hub (:class:`Wanted`, with what it was
-decided on, :class:`Evidence`), what a list showed of them (:class:`Seen`), and the step a
-preview makes of it (:class:`Step`, its :class:`Verdict`). The batch engine (``core.batch``)
+decided on, :class:`Evidence`), what a list showed of them (:class:`ListedAccess`), and the step a
+preview makes of it (:class:`DecidedRow`, its :class:`Verdict`). The batch engine (``core.batch``)
 and the hub's rows (``core.hub_changes``) both stand on it.
 
 Textual-free.
@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 __all__ = [
     "Evidence",
     "Intent",
-    "Seen",
-    "Step",
+    "ListedAccess",
+    "DecidedRow",
     "Verdict",
     "Wanted",
     "hub_change",
@@ -53,7 +53,7 @@ class Intent(StrEnum):
 
 
 @dataclass(frozen=True)
-class Seen:
+class ListedAccess:
     """A person's access in a project, as a list showed it (``present`` False: not in it)."""
 
     present: bool
@@ -62,7 +62,7 @@ class Seen:
     reviewer: bool | None = None
 
     @classmethod
-    def of(cls, user: ProjectUser | None) -> Seen:
+    def of(cls, user: ProjectUser | None) -> ListedAccess:
         if user is None:
             return cls(False)
         if user.is_limited:
@@ -109,7 +109,7 @@ class Wanted:
     """None: the role stays as it is (a change of the reviewer flag only)."""
     reviewer: bool | None = None
     """None: the flag stays as it is (on an add: not sent, the server's default)."""
-    seen: Seen | None = None
+    seen: ListedAccess | None = None
     """What the person had when this was staged (None: not known, as for a row of a file)."""
     line: int | None = None
     """The row's line in the file it came from, if any."""
@@ -202,7 +202,7 @@ class Verdict(StrEnum):
 
 
 @dataclass(frozen=True)
-class Step:
+class DecidedRow:
     """One wanted row, decided against the list read just now."""
 
     wanted: Wanted
@@ -211,16 +211,16 @@ class Step:
     """The difference (``Role: Reader → Editor``) or why nothing is sent."""
     change: Change | None = None
     """The change to send (a SEND only)."""
-    now: Seen | None = None
+    now: ListedAccess | None = None
     """What the list shows now (None: not read)."""
 
 
-def unless_read_only(step: Step, read_only: bool) -> Step:
+def unless_read_only(step: DecidedRow, read_only: bool) -> DecidedRow:
     """In read-only mode a row that would be sent is not, and says what it would have sent:
     the one guard of every batch's rows, a project's and a hub's."""
     if step.verdict is Verdict.SEND and read_only:
         words = f"read-only mode: nothing is sent ({step.words})"
-        return Step(step.wanted, Verdict.SKIP, words, now=step.now)
+        return DecidedRow(step.wanted, Verdict.SKIP, words, now=step.now)
     return step
 
 

@@ -356,7 +356,7 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
                         tags=_tags(before, after),
                     )
                 )
-    found.extend(_hub_users(old, new, hub, hub_name))
+    found.extend(_hub_user_differences(old, new, hub, hub_name))
     return found
 
 
@@ -409,7 +409,7 @@ def _tags(before: Record | None, after: Record | None) -> frozenset[str]:
     return frozenset(tags)
 
 
-def _hub_users(
+def _hub_user_differences(
     old: Side, new: Side, hub: str | None, hub_name: Callable[[str], str]
 ) -> list[Difference]:
     """Each hub's users: a person added to or removed from the hub, or their hub role changed

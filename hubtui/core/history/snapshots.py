@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from hubtui.api import HubError
 from hubtui.api.errors import not_offered
 from hubtui.core.clock import stamp
-from hubtui.core.people.search import EVERYONE, Finding, Progress, search_people
+from hubtui.core.people.search import EVERY_USER, Finding, Progress, search_people
 from hubtui.core.store import ListKey, Snapshot, Store, now
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ async def take_snapshot(
 
     progress = await search_people(
         client,
-        EVERYONE,
+        EVERY_USER,
         hubs,
         on_finding=collect,
         on_progress=on_progress,
@@ -78,12 +78,12 @@ async def take_snapshot(
             else:
                 why = failed.get((hub.id, str(project_id)), "no answer before the search ended")
                 lists[key] = (False, why, [])
-    lists.update(await _hub_users(client, hubs, concurrency))
+    lists.update(await _read_hub_users(client, hubs, concurrency))
     scope = ALL_HUBS if every_hub else ", ".join(hub.name for hub in hubs)
     return Snapshot(origin, profile or "", scope, taken, lists)
 
 
-async def _hub_users(
+async def _read_hub_users(
     client: HubClient, hubs: Sequence[Hub], concurrency: int
 ) -> dict[ListKey, tuple[bool, str, Sequence[dict[str, Any]]]]:
     """Each hub's users as sent (their hub role and last sign-in: the access matrix of a date),

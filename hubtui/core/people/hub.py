@@ -30,7 +30,7 @@ from hubtui.core.access import LIMITED_CELL, LIMITED_READER, ROLES, access_cell,
 from hubtui.core.changes.actions import Action
 from hubtui.core.changes.record import Change
 from hubtui.core.clock import now
-from hubtui.core.people.search import EVERYONE, Finding, search_people
+from hubtui.core.people.search import EVERY_USER, Finding, search_people
 from hubtui.core.signins import LastSeen, last_seen
 
 if TYPE_CHECKING:
@@ -236,7 +236,7 @@ async def read_hub_people(
         hub_users(),
         search_people(
             client,
-            EVERYONE,
+            EVERY_USER,
             [hub],
             on_finding=found,
             on_progress=on_progress,

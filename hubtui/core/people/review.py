@@ -397,7 +397,7 @@ async def keep_reviews(
 ) -> list[int]:
     """Each review kept with its decisions' outcomes (from the preview and the batch's results),
     under the batch's id; the numbers they were kept as. The store's refusal goes up
-    (:class:`~hubtui.core.workspace.NoSnapshots`, :class:`~hubtui.core.store.StoreError`):
+    (:class:`~hubtui.core.workspace.StoreOff`, :class:`~hubtui.core.store.StoreError`):
     the changes are in the change log either way."""
     results = [] if batch is None else list(batch.results.values())
     numbers = []

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_CONCURRENCY",
     "DEFAULT_SEARCH_DEADLINE",
-    "EVERYONE",
+    "EVERY_USER",
     "Finding",
     "PersonQuery",
     "Progress",
@@ -95,7 +95,7 @@ class PersonQuery:
         return all(word in haystack for word in self._folded.split())
 
 
-class Everyone:
+class EveryUser:
     """Every user of every project: what a snapshot reads, through the search's fan-out."""
 
     matches_sent = None  # no pre-filter: a snapshot keeps every record (as sent: ``on_sent``)
@@ -104,7 +104,7 @@ class Everyone:
         return True
 
 
-EVERYONE = Everyone()
+EVERY_USER = EveryUser()
 
 
 @dataclass(frozen=True)
@@ -237,7 +237,7 @@ def _projects(n: int) -> str:
 
 async def search_people(
     client: HubClient,
-    query: PersonQuery | Everyone,
+    query: PersonQuery | EveryUser,
     hubs: Iterable[Hub],
     *,
     on_finding: Callable[[Finding], None],

@@ -23,7 +23,7 @@ from hubtui.core.store.records import Snapshot
 if TYPE_CHECKING:
     from hubtui.core.store.repository import Store
 
-__all__ = ["Copied", "Shared", "copy_history", "share_lines"]
+__all__ = ["HistoryMoved", "TeamCopy", "copy_history", "share_lines"]
 
 #: Lines copied to the team store in one transaction, and the most of the log read at once.
 BATCH_LINES = 2_000
@@ -33,7 +33,7 @@ HEAD_BYTES = 4096
 
 
 @dataclass(frozen=True)
-class Shared:
+class TeamCopy:
     """What a copy of the change log to the team store did."""
 
     new: int
@@ -48,7 +48,7 @@ def _cursor_key(where: str) -> str:
 
 def share_lines(
     log_path: Path, team: Store, cursor: Path | None, *, everything: bool = False
-) -> Shared:
+) -> TeamCopy:
     """Copy the change log's lines written since the last copy into ``team``'s audit trail,
     each once; ``cursor`` is the file that remembers how far the last copy got (None, or
     ``everything``: the whole log, which doubles nothing). :class:`StoreError` when the team
@@ -78,8 +78,8 @@ def share_lines(
                     _remember(cursor, team.where, start, here, _head(handle, start))
                 handle.seek(start)
     except FileNotFoundError:
-        return Shared(0, 0)
-    return Shared(new, read)
+        return TeamCopy(0, 0)
+    return TeamCopy(new, read)
 
 
 def waiting(log_path: Path, cursor: Path | None, where: str) -> bool:
@@ -137,17 +137,17 @@ def _remember(cursor: Path, where: str, offset: int, file_id: tuple[int, int], h
 
 
 @dataclass(frozen=True)
-class Copied:
+class HistoryMoved:
     """What moving a person's local history into the team store did."""
 
     snapshots: int
     snapshots_there: int
     reviews: int
     reviews_there: int
-    lines: Shared
+    lines: TeamCopy
 
 
-def copy_history(local: Store, team: Store, change_log: Path | None) -> Copied:
+def copy_history(local: Store, team: Store, change_log: Path | None) -> HistoryMoved:
     """Copy the local store's snapshots and reviews and the change log's lines into the team
     store. Run twice, nothing doubles: a snapshot the team store holds (the same server,
     profile, time and scope) and a review it holds (the same server, hub, reviewer, times and
@@ -179,7 +179,7 @@ def copy_history(local: Store, team: Store, change_log: Path | None) -> Copied:
         head |= {k: getattr(review, k) for k in ("ended", "batch", "criteria")}
         team.save_review(review.origin, review.profile, head, local.review_rows(review.id))
         reviews += 1
-    lines = Shared(0, 0)
+    lines = TeamCopy(0, 0)
     if change_log is not None:
         lines = share_lines(change_log, team, None, everything=True)
-    return Copied(snapshots, there, reviews, reviews_there, lines)
+    return HistoryMoved(snapshots, there, reviews, reviews_there, lines)

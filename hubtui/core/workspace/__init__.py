@@ -9,18 +9,18 @@
 
 from __future__ import annotations
 
-from hubtui.core.workspace.connection import DEMO_BASE_URL, connector
+from hubtui.core.workspace.connection import DEMO_BASE_URL, client_factory
 from hubtui.core.workspace.identity import DataPlaces, Identity
 from hubtui.core.workspace.opening import open_workspace
-from hubtui.core.workspace.workspace import Connection, NoSnapshots, Workspace
+from hubtui.core.workspace.workspace import Connection, StoreOff, Workspace
 
 __all__ = [
     "DEMO_BASE_URL",
     "Connection",
     "DataPlaces",
     "Identity",
-    "NoSnapshots",
+    "StoreOff",
     "Workspace",
-    "connector",
+    "client_factory",
     "open_workspace",
 ]

@@ -1,6 +1,7 @@
 """How a Workspace reaches its server: the client of the configured server, of the store's
 answers (offline), or of the demo API the composition root (``hubtui.cli``) builds; and how
-each is named on the screen. Every client is made by :func:`client_of`, from the settings."""
+each is named on the screen. Every client is made by :func:`configured_client`, from the
+settings."""
 
 from __future__ import annotations
 
@@ -19,19 +20,19 @@ if TYPE_CHECKING:
 
     #: How to reach the demo API in-process (``last_week``: its data a week ago); the demo is
     #: the composition root's to build, never the core's.
-    DemoConnector = Callable[..., Callable[[], HubClient]]
-    #: How to reach a configured server (:func:`server_connector`: over HTTP).
-    Reach = Callable[[Settings], Callable[[], HubClient]]
+    DemoClients = Callable[..., Callable[[], HubClient]]
+    #: How to reach a configured server (:func:`server_client_factory`: over HTTP).
+    ServerClients = Callable[[Settings], Callable[[], HubClient]]
 
 __all__ = [
     "DEMO_BASE_URL",
     "DEMO_SCREEN_LABEL",
-    "client_of",
-    "connector",
+    "configured_client",
+    "client_factory",
     "label_of",
-    "offline_connector",
+    "offline_client_factory",
     "offline_label",
-    "server_connector",
+    "server_client_factory",
 ]
 
 #: The in-process demo API's address: loopback by name, no socket is ever opened for it.
@@ -40,7 +41,7 @@ DEMO_BASE_URL = "http://localhost"
 DEMO_SCREEN_LABEL = "demo API (in-process)"
 
 
-def client_of(
+def configured_client(
     settings: Settings,
     base_url: str,
     token: str | None,
@@ -73,17 +74,17 @@ def offline_label(settings: Settings, *, demo: bool) -> str:
     return f"{'demo API' if demo else server_label(base_url)}, offline"
 
 
-def connector(
-    settings: Settings, *, demo: DemoConnector | None, reach: Reach | None = None
+def client_factory(
+    settings: Settings, *, demo: DemoClients | None, server_clients: ServerClients | None = None
 ) -> Callable[[], HubClient]:
-    """How to build the client: the demo API's, or the server's (``reach``: how; None: over
+    """How to build the client: the demo API's, or the server's (``server_clients``: how; None: over
     HTTP)."""
     if demo is not None:
         return demo(settings, last_week=False)
-    return (reach or server_connector)(settings)
+    return (server_clients or server_client_factory)(settings)
 
 
-def offline_connector(
+def offline_client_factory(
     settings: Settings, answers: StoredAnswers, *, demo: bool
 ) -> Callable[[], HubClient]:
     """A client whose every read the store answers (it never reaches a server)."""
@@ -93,16 +94,16 @@ def offline_connector(
     def connect() -> HubClient:
         from hubtui.core.workspace.offline import OFFLINE_TOKEN
 
-        return client_of(settings, base_url, OFFLINE_TOKEN, answers)
+        return configured_client(settings, base_url, OFFLINE_TOKEN, answers)
 
     return connect
 
 
-def server_connector(settings: Settings) -> Callable[[], HubClient]:
+def server_client_factory(settings: Settings) -> Callable[[], HubClient]:
     """Build, when called, a client of the configured server."""
 
     def connect() -> HubClient:
         assert settings.base_url is not None
-        return client_of(settings, settings.base_url, settings.token)
+        return configured_client(settings, settings.base_url, settings.token)
 
     return connect

@@ -10,9 +10,9 @@ from hubtui.config import ConfigError, Settings
 from hubtui.core.places import default_change_log_path, default_store_path
 from hubtui.core.store import StoreError
 from hubtui.core.workspace.connection import (
-    connector,
+    client_factory,
     label_of,
-    offline_connector,
+    offline_client_factory,
     offline_label,
 )
 from hubtui.core.workspace.identity import DataPlaces, Identity
@@ -20,7 +20,7 @@ from hubtui.core.workspace.workspace import Connection, Workspace
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient
-    from hubtui.core.workspace.connection import DemoConnector, Reach
+    from hubtui.core.workspace.connection import DemoClients, ServerClients
     from hubtui.core.workspace.offline import StoredAnswers
     from hubtui.core.workspace.workspace import SettingsFor
 
@@ -30,19 +30,19 @@ __all__ = ["open_workspace", "stored_answers"]
 def open_workspace(
     settings: Settings,
     *,
-    demo: DemoConnector | None = None,
+    demo: DemoClients | None = None,
     offline: bool = False,
     settings_for: SettingsFor | None = None,
     rereads_token: bool = True,
     on_unlogged: Callable[[str], None] | None = None,
-    reach: Reach | None = None,
+    server_clients: ServerClients | None = None,
     data: DataPlaces | None = None,
 ) -> Workspace:
     """The Workspace of these settings, the one way one is built: the demo API in-process, or
     the configured server; ``offline``, what the store kept of it
     (:class:`~hubtui.config.ConfigError` when nothing). ``settings_for`` reads the settings
     again for a profile (reconnect, profile switch); ``demo``, how to reach the demo API (None:
-    the configured server); ``reach``, how to reach a configured server (None: over HTTP);
+    the configured server); ``server_clients``, how to reach a configured server (None: over HTTP);
     ``data``, where the change log and the store are (None: the data folder's)."""
     is_demo = demo is not None
     identity = Identity.of(settings.base_url, settings.profile, demo=is_demo)
@@ -52,12 +52,12 @@ def open_workspace(
     answers = stored_answers(store_path, identity) if offline else None
 
     def connect_to(fresh: Settings) -> Callable[[], HubClient]:
-        return connector(fresh, demo=demo, reach=reach)
+        return client_factory(fresh, demo=demo, server_clients=server_clients)
 
     def go_offline() -> tuple[Callable[[], HubClient], str, StoredAnswers]:
         found = stored_answers(store_path, identity)
         return (
-            offline_connector(settings, found, demo=is_demo),
+            offline_client_factory(settings, found, demo=is_demo),
             offline_label(settings, demo=is_demo),
             found,
         )
@@ -69,7 +69,7 @@ def open_workspace(
 
     if answers is not None:
         connection = Connection(
-            offline_connector(settings, answers, demo=is_demo),
+            offline_client_factory(settings, answers, demo=is_demo),
             offline_label(settings, demo=is_demo),
             offline=answers,
             rereads_token=rereads_token,

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     OfflineSwitch = Callable[[], tuple[Callable[[], HubClient], str, StoredAnswers]]
 
 
-class NoSnapshots(Exception):
+class StoreOff(Exception):
     """Snapshots cannot be used now: the store is off, broken, or the session is offline."""
 
 
@@ -432,24 +432,22 @@ class Workspace:
             await asyncio.wait(set(self._keeping))
 
     def snapshot_store(self) -> ServerStore:
-        """The store, when snapshots can be used now (:class:`NoSnapshots` says why not)."""
+        """The store, when snapshots can be used now (:class:`StoreOff` says why not)."""
         if self.offline is not None:
-            raise NoSnapshots(
+            raise StoreOff(
                 "Offline, now cannot be read. hubtui diff --since #M --until #N compares two "
                 "snapshots kept."
             )
         return self._store_on("snapshot")
 
     def _store_on(self, what: str) -> ServerStore:
-        """The store, unless it is off by the settings or this run (:class:`NoSnapshots`
+        """The store, unless it is off by the settings or this run (:class:`StoreOff`
         says which, naming ``what`` is then not kept)."""
         server_store = self.server_store
         if server_store is None or server_store.setting == "off":
-            raise NoSnapshots(f'The store is off (store = "off" or --no-store): no {what} is kept.')
+            raise StoreOff(f'The store is off (store = "off" or --no-store): no {what} is kept.')
         if server_store.problem is not None:
-            raise NoSnapshots(
-                f"The store is off this run: {inert(server_store.problem, limit=None)}"
-            )
+            raise StoreOff(f"The store is off this run: {inert(server_store.problem, limit=None)}")
         return server_store
 
     async def seed(self, store: Store) -> None:
@@ -460,7 +458,7 @@ class Workspace:
             await seed_last_week(store, self.last_week, self.profile, self.concurrency)
 
     async def snapshots_kept(self) -> tuple[ServerStore, list[SnapshotInfo]]:
-        """This server's snapshots, newest last (:class:`NoSnapshots`, StoreError)."""
+        """This server's snapshots, newest last (:class:`StoreOff`, StoreError)."""
         server_store = self.snapshot_store()
         if self.last_week is not None:  # the demo: its own file, its week-old data first
             with server_store.open() as store:
@@ -475,7 +473,7 @@ class Workspace:
 
     async def record_snapshot(self, hub: Hub | None) -> SnapshotInfo:
         """Read every project's users of ``hub`` (None: of every hub) and keep them as one
-        snapshot (:class:`NoSnapshots`, HubError, StoreError)."""
+        snapshot (:class:`StoreOff`, HubError, StoreError)."""
         from hubtui.core.history import take_snapshot
 
         server_store = self.snapshot_store()
@@ -505,11 +503,11 @@ class Workspace:
     # Reviews -------------------------------------------------------------------------------
 
     def review_store(self) -> ServerStore:
-        """The store, when reviews can be kept and read (:class:`NoSnapshots` says why not)."""
+        """The store, when reviews can be kept and read (:class:`StoreOff` says why not)."""
         return self._store_on("review")
 
     async def keep_review(self, review: Review) -> int:
-        """Keep a review of this server and profile, whole; its number (NoSnapshots,
+        """Keep a review of this server and profile, whole; its number (StoreOff,
         StoreError)."""
         server_store = self.review_store()
 
@@ -522,7 +520,7 @@ class Workspace:
         return await asyncio.to_thread(write)
 
     async def reviews_kept(self) -> list[ReviewInfo]:
-        """The reviews kept of this server and profile, oldest first (NoSnapshots,
+        """The reviews kept of this server and profile, oldest first (StoreOff,
         StoreError)."""
         server_store = self.review_store()
 
@@ -536,7 +534,7 @@ class Workspace:
 
     async def review_kept(self, number: int) -> tuple[ReviewInfo, list[dict[str, str]]]:
         """A kept review of this server and profile, with its rows: another server's review is
-        not this one's to show (NoSnapshots names the ones there are)."""
+        not this one's to show (StoreOff names the ones there are)."""
         server_store = self.review_store()
 
         def read() -> tuple[ReviewInfo, list[dict[str, str]]]:
@@ -545,7 +543,7 @@ class Workspace:
                 found = next((r for r in kept if r.id == number), None)
                 if found is None:
                     there = ", ".join(f"#{r.id}" for r in kept[-5:]) or "none"
-                    raise NoSnapshots(
+                    raise StoreOff(
                         f"There is no review #{number} of this server (the latest: {there})."
                     )
                 return found, store.review_rows(number)
@@ -565,4 +563,4 @@ class Workspace:
         return plan_revert(batches, batch_id) or RevertPlan([], [], [])
 
 
-__all__ = ["Connection", "NoSnapshots", "Workspace"]
+__all__ = ["Connection", "StoreOff", "Workspace"]

@@ -22,11 +22,11 @@ from hubtui.core.batches import (
     TYPE_THE_COUNT_ABOVE,
     Batch,
     ChangeSet,
+    DecidedRow,
     Intent,
     Outcome,
     Preview,
     Result,
-    Step,
     Verdict,
     prepare,
 )
@@ -35,7 +35,7 @@ from hubtui.core.batches.file import FILE_COLUMNS, LIMITED_WORDS, MADE_ON_COLUMN
 from hubtui.core.people.review import keep_reviews
 from hubtui.core.presenting import Cell
 from hubtui.core.store import StoreError
-from hubtui.core.workspace import NoSnapshots
+from hubtui.core.workspace import StoreOff
 from hubtui.text import command_line, inert
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import ListScreen
@@ -62,7 +62,7 @@ class Line:
     """A row of the staged screen: a step of the preview, and its outcome once sent."""
 
     key: str
-    step: Step
+    step: DecidedRow
     result: Result | None = None
 
 
@@ -416,7 +416,7 @@ class StagedScreen(ListScreen[Preview]):
             numbers = await keep_reviews(
                 self.reviews, self.preview, batch, self.workspace.keep_review
             )
-        except (NoSnapshots, StoreError) as error:
+        except (StoreOff, StoreError) as error:
             self.notify(
                 f"The review was not kept: {inert(str(error))} Its changes are in the change log.",
                 severity="warning",

@@ -138,7 +138,7 @@ class Marking:
                 return
             emails, role = answer
             self.stage(
-                wanted_rows(
+                wanted_of_pasted(
                     hub_id=hub.id,
                     hub_name=hub.name,
                     projects=projects,
@@ -174,7 +174,7 @@ class Marking:
         self.session.staged_changed()
 
 
-def wanted_rows(
+def wanted_of_pasted(
     *,
     hub_id: str,
     hub_name: str,

@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 
 from hubtui.api.errors import HubError
-from hubtui.core.batches import Intent, Seen, Wanted
+from hubtui.core.batches import Intent, ListedAccess, Wanted
 from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
 from hubtui.core.presenting import Cell, role_cell
 from hubtui.text import inert, skipped_words
@@ -306,7 +306,7 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
             intent=intent,
             role=role,
             reviewer=reviewer,
-            seen=Seen.of(record),
+            seen=ListedAccess.of(record),
         )
 
     def export_table(self) -> tuple[list[str], list[list[Cell]]]:

@@ -16,7 +16,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from hubtui.core.store import ReviewInfo, StoreError
-from hubtui.core.workspace import NoSnapshots
+from hubtui.core.workspace import StoreOff
 from hubtui.text import inert
 from hubtui.tui.session import workspace_of
 from hubtui.tui.widgets.chrome import KeyFooter
@@ -67,7 +67,7 @@ class ReviewsScreen(ModalScreen[None]):
     async def _chosen(self, event: OptionList.OptionSelected) -> None:
         try:
             info, rows = await workspace_of(self.app).review_kept(int(event.option.id or 0))
-        except (NoSnapshots, StoreError) as error:
+        except (StoreOff, StoreError) as error:
             self.query_one("#review-rows", Static).update(Content(inert(str(error))))
             return
         lines = [

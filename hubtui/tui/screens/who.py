@@ -18,7 +18,7 @@ from hubtui.api.errors import (
     InvalidResponseError,
     NotKeptError,
 )
-from hubtui.core.batches import Intent, Seen, Wanted
+from hubtui.core.batches import Intent, ListedAccess, Wanted
 from hubtui.core.people import Finding, PersonQuery, Progress, search_people
 from hubtui.core.presenting import access_cell, access_sentence
 from hubtui.text import inert
@@ -317,7 +317,7 @@ class WhoScreen(Marking, ListScreen[None]):
             intent=intent,
             role=role,
             reviewer=reviewer,
-            seen=Seen.of(user),
+            seen=ListedAccess.of(user),
         )
 
     def _explain(self, item: tuple[int, Finding] | None) -> None:

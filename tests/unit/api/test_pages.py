@@ -26,7 +26,7 @@ LISTS: dict[str, Callable[[HubClient, str], Any]] = {
 }
 
 
-def client_of(app: Any) -> HubClient:
+def configured_client(app: Any) -> HubClient:
     return HubClient(DEMO_URL, token=DEMO_TOKEN, transport=httpx.ASGITransport(app=app))
 
 
@@ -43,10 +43,10 @@ async def test_every_list_in_pages_is_read_whole(kind: str) -> None:
     store = DemoStore()
     hub = store.hub_by_name(ACME)
     assert hub is not None
-    async with client_of(create_app(store, Faults())) as whole:
+    async with configured_client(create_app(store, Faults())) as whole:
         expected = ids(await LISTS[kind](whole, hub.id))
     assert len(expected) > 2
-    async with client_of(create_app(store, Faults(page_size=2))) as paged:
+    async with configured_client(create_app(store, Faults(page_size=2))) as paged:
         got = ids(await LISTS[kind](paged, hub.id))
         assert paged.stats.requests >= (len(expected) + 1) // 2  # one request a page
     assert got == expected
@@ -94,7 +94,7 @@ async def test_pages_linked_by_relative_and_absolute_links_are_read_in_order() -
             "/v3/hubs?page=3": ([hub(3)], None),
         }
     )
-    async with client_of(server) as client:
+    async with configured_client(server) as client:
         hubs = await client.list_hubs()
     assert [h.name for h in hubs] == ["hub-1", "hub-2", "hub-3"]
 
@@ -117,7 +117,7 @@ async def test_a_list_whose_next_page_cannot_be_read_is_incomplete_never_short(
     link: Any, said: str
 ) -> None:
     server = Paging({"/v3/hubs": ([hub(1)], link)})
-    async with client_of(server) as client:
+    async with configured_client(server) as client:
         with pytest.raises(InvalidResponseError) as raised:
             await client.list_hubs()
     assert said in str(raised.value)
@@ -135,7 +135,7 @@ async def test_a_loop_through_several_pages_ends_when_a_link_comes_again() -> No
             "/v3/hubs?page=3": ([hub(3)], "/v3/hubs?page=2"),
         }
     )
-    async with client_of(server) as client:
+    async with configured_client(server) as client:
         with pytest.raises(IncompleteListError, match="page 4 links back"):
             await client.list_hubs()
     assert len(server.asked) == 3  # each page once
@@ -146,12 +146,12 @@ async def test_pages_are_bounded_in_count_and_in_records() -> None:
         {f"/v3/hubs?page={n}": ([hub(n)], f"/v3/hubs?page={n + 1}") for n in range(50)}
     )
     endless.pages["/v3/hubs"] = ([hub(0)], "/v3/hubs?page=1")
-    async with client_of(endless) as client:
+    async with configured_client(endless) as client:
         client.max_pages = 5
         with pytest.raises(IncompleteListError, match="more than 5 pages"):
             await client.list_hubs()
     assert len(endless.asked) == 5
-    async with client_of(endless) as client:
+    async with configured_client(endless) as client:
         client.max_records = 3
         with pytest.raises(IncompleteListError, match="more than 3 records"):
             await client.list_hubs()
