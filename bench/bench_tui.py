@@ -261,7 +261,9 @@ def startup_beside_bare_textual(runs: int, base_url: str) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as data:
         env = ["env", f"HUBTUI_DATA_DIR={data}", f"HUBTUI_TOKEN={DEMO_TOKEN}"]
         for _ in range(runs + 1):
-            bare.append(launch_until([sys.executable, "-m", "bench.bare_app"], "acme-build"))
+            bare.append(
+                launch_until([sys.executable, "-m", "tests.harness.bare_app"], "acme-build")
+            )
             demo.append(launch_until([*env, *hubtui_command(), "--demo"], "acme-build"))
             http.append(
                 launch_until([*env, *hubtui_command(), "--base-url", base_url], "acme-build")

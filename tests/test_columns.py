@@ -11,9 +11,10 @@ import pytest
 
 from hubtui.core.presenting.layout import Column, fit_columns
 from hubtui.tui.widgets.record_table import RecordTable
-from tests.conftest import hubtui_command, run_main
+from tests.harness.app import press, running, screen_text
+from tests.harness.commands import run_main
+from tests.harness.harness import hubtui_command
 from tests.harness.tmux import Terminal
-from tests.tui.conftest import press, running, screen_text
 
 
 @pytest.fixture(autouse=True)

@@ -52,3 +52,34 @@ def test_every_api_and_core_module_imports_with_textual_absent() -> None:
         [sys.executable, "-c", code, *modules], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_tests_share_one_harness_and_conftests_hold_only_fixtures() -> None:
+    """What the tests and the benchmarks share is ``tests/harness``: no test imports a conftest
+    as a module or a benchmark, and a conftest defines fixtures and pytest's hooks, nothing a
+    test would need to import from it."""
+    import ast
+
+    wrong = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            modules = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                modules = [node.module]
+            elif isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            for module in modules:
+                if module.endswith("conftest") or module.split(".")[0] == "bench":
+                    line = getattr(node, "lineno", 0)
+                    wrong.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+        if path.name != "conftest.py":
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                decorated = any("fixture" in ast.unparse(d) for d in node.decorator_list)
+                if not decorated and not node.name.startswith("pytest_"):
+                    wrong.append(f"{path.relative_to(ROOT)}: {node.name} is not a fixture")
+            elif isinstance(node, ast.ClassDef):
+                wrong.append(f"{path.relative_to(ROOT)}: class {node.name}")
+    assert wrong == []

@@ -17,8 +17,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import hubtui_command, run_main
-from tests.tui.conftest import press, running, settle, type_text
+from tests.harness.app import press, running, settle, type_text
+from tests.harness.commands import run_main
+from tests.harness.harness import hubtui_command
 
 CHLOE = "chloe.moreau@acme-build.com"
 

@@ -16,8 +16,8 @@ from openapi_schema_validator import OAS30Validator
 
 from hubtui.api import HubClient
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
-from tests.conftest import DEMO_URL
 from tests.contract.make_fixture import FIXTURE, PUBLISHED, extract
+from tests.harness.demo_api import DEMO_URL
 
 DOCUMENT: dict[str, Any] = json.loads(FIXTURE.read_text(encoding="utf-8"))
 ACME = "7d1f0c3e-4b8a-4f6e-9a51-acme00000001"

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from hubtui.web import new_secret, page_url
-from tests.conftest import free_port, wait_for_port
+from tests.harness.harness import free_port, wait_for_port
 
 pytestmark = pytest.mark.e2e
 

@@ -7,7 +7,8 @@ import pytest
 
 from hubtui.api import ApiConnectionError, HubClient, InvalidResponseError
 from hubtui.demo import DEMO_TOKEN
-from tests.conftest import no_wait, running_demo_server
+from tests.harness.demo_api import no_wait
+from tests.harness.harness import running_demo_server
 
 pytestmark = pytest.mark.e2e
 
@@ -57,7 +58,7 @@ async def test_a_body_cut_off_mid_way_is_a_typed_error() -> None:
 
 
 async def test_a_refused_connection_is_a_typed_error_saying_nothing_was_sent() -> None:
-    from tests.conftest import free_port
+    from tests.harness.harness import free_port
 
     port = free_port()
     async with HubClient(f"http://127.0.0.1:{port}", max_retries=0) as client:
@@ -71,7 +72,7 @@ def test_demo_server_names_its_real_port_and_refuses_a_busy_one() -> None:
     import socket
     import subprocess
 
-    from tests.conftest import hubtui_command
+    from tests.harness.harness import hubtui_command
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
@@ -127,8 +128,7 @@ async def test_ctrl_c_stops_a_demo_server_at_once_and_answers_the_change_it_held
     import asyncio
     import signal
 
-    from tests.conftest import hubtui_command
-    from tests.harness.harness import wait_in_flight
+    from tests.harness.harness import hubtui_command, wait_in_flight
 
     command = [*hubtui_command(), "demo-server", "--port", "0", "--change-latency", "30"]
     pipe = asyncio.subprocess.PIPE

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import hubtui_command
-from tests.harness.harness import every_core_busy
+from tests.harness.harness import every_core_busy, hubtui_command
 from tests.harness.tmux import Terminal
 
 pytestmark = pytest.mark.e2e

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import hubtui_command, own_settings, running_demo_server
+from tests.harness.demo_api import own_settings
+from tests.harness.harness import hubtui_command, running_demo_server
 from tests.harness.tmux import Terminal
 
 pytestmark = pytest.mark.e2e

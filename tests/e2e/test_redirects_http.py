@@ -15,8 +15,8 @@ import pytest
 
 from hubtui.api import ApiStatusError, HubClient, InvalidResponseError
 from hubtui.demo import DEMO_TOKEN
-from tests.conftest import no_wait, running_demo_server
-from tests.harness.harness import free_port
+from tests.harness.demo_api import no_wait
+from tests.harness.harness import free_port, running_demo_server
 
 pytestmark = pytest.mark.e2e
 

@@ -14,8 +14,12 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import hubtui_command, running_demo_server
-from tests.harness.harness import every_core_busy, wait_in_flight
+from tests.harness.harness import (
+    every_core_busy,
+    hubtui_command,
+    running_demo_server,
+    wait_in_flight,
+)
 from tests.harness.pty_terminal import PtyTerminal
 from tests.harness.tmux import Terminal
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import hubtui_command
+from tests.harness.harness import hubtui_command
 from tests.harness.tmux import Terminal
 
 pytestmark = pytest.mark.e2e

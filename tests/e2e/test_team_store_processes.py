@@ -15,7 +15,7 @@ import pytest
 from hubtui.cli import main
 from hubtui.core.store import Store
 from hubtui.demo import DEMO_TOKEN
-from tests.conftest import hubtui_command, running_demo_server
+from tests.harness.harness import hubtui_command, running_demo_server
 from tests.harness.postgres import PostgresServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from hubtui.demo import DEMO_TOKEN
-from tests.conftest import hubtui_command, running_demo_server
+from tests.harness.harness import hubtui_command, running_demo_server
 from tests.harness.postgres import PostgresServer
 from tests.harness.tmux import Terminal
 

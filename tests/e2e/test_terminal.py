@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import hubtui_command, running_demo_server
+from tests.harness.harness import hubtui_command, running_demo_server
 from tests.harness.tmux import Terminal
 
 pytestmark = pytest.mark.e2e

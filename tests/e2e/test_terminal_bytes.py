@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from bench.bench_bytes import measure
+from tests.harness.terminal_bytes import measure
 
 
 def test_a_cursor_move_costs_no_more_than_a_stock_datatable(tmp_path: Path) -> None:
@@ -15,7 +15,7 @@ def test_a_cursor_move_costs_no_more_than_a_stock_datatable(tmp_path: Path) -> N
     env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path), PYTHONPATH=str(root))
     env.pop("HUBTUI_PROFILE", None)
     stock = measure(
-        [sys.executable, "-m", "bench.stock_table_app", "hubs"], (80, 24), 4, b"acme", env
+        [sys.executable, "-m", "tests.harness.stock_table_app", "hubs"], (80, 24), 4, b"acme", env
     )
     answers: dict[str, list[bytes]] = {}
     ours = measure([sys.executable, "-m", "hubtui", "--demo"], (80, 24), 4, b"acme", env, answers)

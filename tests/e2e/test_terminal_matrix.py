@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import free_port, hubtui_command, wait_for_port
+from tests.harness.harness import free_port, hubtui_command, wait_for_port
 from tests.harness.tmux import Terminal
 
 pytestmark = pytest.mark.e2e

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import hubtui_command, own_settings
+from tests.harness.demo_api import own_settings
+from tests.harness.harness import hubtui_command
 from tests.harness.tmux import Terminal
 
 pytestmark = pytest.mark.e2e

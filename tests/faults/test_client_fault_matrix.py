@@ -30,8 +30,8 @@ from hubtui.api import (
     RateLimitError,
     ServerError,
 )
-from tests.conftest import SleepRecorder
 from tests.faults.faults import FAULTS, HUB, PROJECT, RETRIED, SUCCEEDS, USER
+from tests.harness.demo_api import SleepRecorder
 
 
 @dataclass(frozen=True)

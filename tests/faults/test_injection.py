@@ -12,15 +12,7 @@ import pytest
 
 from hubtui.demo import DemoStore
 from hubtui.text import inert
-from tests.tui.conftest import (
-    FORBIDDEN,
-    HOSTILE,
-    LONG,
-    assert_inert,
-    press,
-    running,
-    type_text,
-)
+from tests.harness.app import FORBIDDEN, HOSTILE, LONG, assert_inert, press, running, type_text
 
 
 def hostile_store() -> DemoStore:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hubtui.demo import DemoSize
-from tests.conftest import running_demo_server
+from tests.harness.harness import running_demo_server
 from tests.harness.load import browse_every_project, expected_users, filler_hub_name
 
 SIZE = DemoSize(seed=7, hubs=1, projects_per_hub=30, users_per_project=4)

@@ -17,7 +17,7 @@ from hubtui.demo import DEMO_TOKEN, create_app
 from hubtui.tui.widgets.chrome import ProblemPanel
 from hubtui.tui.widgets.record_table import RecordTable
 from tests.faults.faults import FAULTS, HUB, PROJECT, SUCCEEDS, USER
-from tests.tui.conftest import make_app, no_sleep, press, screen_words, settle
+from tests.harness.app import make_app, no_sleep, press, screen_words, settle
 
 
 class FaultyTransport(httpx.AsyncBaseTransport):

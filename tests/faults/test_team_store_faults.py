@@ -17,11 +17,15 @@ import trustme
 from hubtui.core.store import ListKey, Snapshot, Store, StoreError, now
 from hubtui.core.store import server_store as stored
 from hubtui.core.store.server_store import ServerStore
-from tests.conftest import free_port
+from tests.harness.commands import headless_settings, run
+from tests.harness.harness import free_port
 from tests.harness.postgres import OWNER, PostgresServer
-from tests.headless.conftest import headless_env, run
 
-pytestmark = pytest.mark.usefixtures(headless_env.__name__)
+
+@pytest.fixture(autouse=True)
+def headless_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    headless_settings(monkeypatch, tmp_path)
+
 
 USERS = ListKey("users", "h1", "1001")
 

@@ -24,8 +24,8 @@ from hubtui.api import (
 )
 from hubtui.cli import start_log
 from hubtui.demo import DEMO_TOKEN, create_app
-from tests.conftest import serve_tls
-from tests.tui.conftest import make_app, no_sleep, press, screen_text, settle
+from tests.harness.app import make_app, no_sleep, press, screen_text, settle
+from tests.harness.demo_api import serve_tls
 
 SECRET = "sk-live-7f3a9c1e-SECRET"
 

@@ -147,7 +147,7 @@ def served(faults: Faults | None = None, store: DemoStore | None = None) -> Iter
 
 def why_json(capsys: Any, at: Served, *argv: str) -> tuple[int, Any, str]:
     """``hubtui why ARGV --format json`` against ``at``: its status, its JSON, its stderr."""
-    from tests.conftest import run_main
+    from tests.harness.commands import run_main
 
     status, out, err = run_main(capsys, "--base-url", at.url, "why", *argv, "--format", "json")
     return status, json.loads(out) if out else None, err

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import glob
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -146,3 +148,22 @@ def serving(app: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+#: What the real-terminal, SSH, browser and team-store tests drive, by the Debian package that
+#: brings it.
+SYSTEM_PACKAGES = {
+    "tmux": "tmux",
+    "openssh-server": "/usr/sbin/sshd",
+    "openssh-client": "ssh",
+    "chromium": "chromium",
+    "postgresql": "/usr/lib/postgresql/*/bin/initdb",
+}
+
+
+def missing_packages() -> list[str]:
+    return [
+        name
+        for name, command in SYSTEM_PACKAGES.items()
+        if not (glob.glob(command) if command.startswith("/") else shutil.which(command))
+    ]

@@ -6,35 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
-from hubtui.demo import DEMO_TOKEN
-from tests.conftest import run_main
+from tests.harness.commands import headless_settings
 from tests.harness.fronts import Served, served
 from tests.harness.postgres import PostgresServer
-
-run = run_main
-
-DEMO_HEADERS = {"Authorization": f"Bearer {DEMO_TOKEN}"}
 
 
 @pytest.fixture(autouse=True)
 def headless_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No config file, a data folder of the test's own, the demo's token, no team store, 80
-    columns."""
-    monkeypatch.setenv("HUBTUI_CONFIG", str(tmp_path / "none.toml"))
-    monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("HUBTUI_TOKEN", DEMO_TOKEN)
-    monkeypatch.delenv("HUBTUI_PROFILE", raising=False)
-    monkeypatch.delenv("HUBTUI_STORE_URL", raising=False)  # no team store but a test's own
-    monkeypatch.setenv("COLUMNS", "80")
-
-
-def demo_stats(url: str) -> dict[str, object]:
-    """The demo server's counters: requests, creates, updates, calls by route."""
-    stats: dict[str, object] = httpx.get(f"{url}/_demo/stats", headers=DEMO_HEADERS).json()
-    return stats
+    headless_settings(monkeypatch, tmp_path)
 
 
 @pytest.fixture
@@ -43,14 +24,6 @@ def team(pg_env: PostgresServer, monkeypatch: pytest.MonkeyPatch) -> str:
     url = pg_env.url(schema=pg_env.new_schema())
     monkeypatch.setenv("HUBTUI_STORE_URL", url)
     return url
-
-
-def be(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str) -> Path:
-    """From now on, ``name`` at a machine of their own: their data folder, their name."""
-    data = tmp_path / name
-    monkeypatch.setenv("HUBTUI_DATA_DIR", str(data))
-    monkeypatch.setenv("HUBTUI_OPERATOR", name)
-    return data
 
 
 @pytest.fixture

@@ -21,8 +21,9 @@ import pytest
 
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from hubtui.demo.data import HubAccess, Membership
-from tests.conftest import EARLIEST, LATEST, changing, serving
-from tests.headless.conftest import run
+from tests.harness.commands import run
+from tests.harness.demo_api import EARLIEST, LATEST, changing
+from tests.harness.harness import serving
 
 ACME = "acme-build"
 

@@ -22,9 +22,9 @@ from hubtui.core.batches.file import read_batch_file
 from hubtui.demo import DemoStore, Faults, create_app
 from hubtui.tui.screens.batch import StagedScreen
 from hubtui.tui.screens.export import ExportScreen
-from tests.conftest import serving
-from tests.headless.conftest import run
-from tests.tui.conftest import CHLOE, DIEGO, mark, paste, press, project_users, running, settle
+from tests.harness.app import CHLOE, DIEGO, mark, paste, press, project_users, running, settle
+from tests.harness.commands import run
+from tests.harness.harness import serving
 
 BRIDGE = 1001
 ADDED = ("crew1@sub.example", "crew2@sub.example")

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from hubtui.demo import DemoStore, Faults, create_app
-from tests.conftest import changing, serving
+from tests.harness.commands import run
+from tests.harness.demo_api import changing
 from tests.harness.fronts import answer_rewritten
-from tests.headless.conftest import run
+from tests.harness.harness import serving
 
 SEVEN = "2026-03-31T13:31:29.1234567Z"
 ZERO = "1895-03-08T09:34:22.0Z"
@@ -92,7 +93,7 @@ async def test_a_hub_answered_under_another_id_is_the_client_s_own_error_never_a
 
     from hubtui.api import HubClient, InvalidResponseError
     from hubtui.demo import DEMO_TOKEN
-    from tests.conftest import DEMO_URL
+    from tests.harness.demo_api import DEMO_URL
 
     app = changing("hubs", "Id", ACME_ID.upper())  # GET /v3/hubs/{id} answers another case
     transport = httpx.ASGITransport(app=app)

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from hubtui.demo import Faults
+from tests.harness.commands import run
 from tests.harness.fronts import Served, served, why_json
-from tests.headless.conftest import run
 
 ACME = "acme-build"
 AIKO = "aiko.tanaka@acme-build.com"

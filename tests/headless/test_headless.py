@@ -14,8 +14,8 @@ import httpx
 import pytest
 
 from hubtui.cli import main
-from tests.conftest import running_demo_server
-from tests.headless.conftest import run
+from tests.harness.commands import run
+from tests.harness.harness import running_demo_server
 
 PRIYA = "priya.patel@northwind-eng.com"
 

@@ -18,8 +18,9 @@ import pytest
 
 from hubtui.cli import build_parser, main
 from hubtui.headless import EXIT_TABLE
-from tests.conftest import hubtui_command
-from tests.headless.conftest import DEMO_HEADERS, run
+from tests.harness.commands import run
+from tests.harness.demo_api import DEMO_HEADERS
+from tests.harness.harness import hubtui_command
 
 ROOT = Path(__file__).resolve().parents[2]
 

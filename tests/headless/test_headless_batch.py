@@ -12,7 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.headless.conftest import DEMO_HEADERS, run
+from tests.harness.commands import run
+from tests.harness.demo_api import DEMO_HEADERS
 
 CHLOE = "chloe.moreau@acme-build.com"
 DIEGO = "diego.garcia@acme-build.com"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.headless.conftest import run
+from tests.harness.commands import run
 
 
 def test_the_demo_shows_last_weeks_changes_and_a_new_snapshot_has_none(
@@ -138,7 +138,7 @@ def test_a_cron_job_hears_of_a_new_admin_within_the_hour_and_of_nothing_else(
 ) -> None:
     import httpx
 
-    from tests.headless.conftest import DEMO_HEADERS
+    from tests.harness.demo_api import DEMO_HEADERS
 
     base = ("--base-url", server)
     hourly = ("diff", "acme-build", "--since", "previous", "--only", "admin", "--format", "json")

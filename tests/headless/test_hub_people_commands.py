@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import running_demo_server
-from tests.headless.conftest import run
+from tests.harness.commands import run
+from tests.harness.harness import running_demo_server
 
 
 def test_hub_users_in_json_are_the_records_as_sent(capsys: pytest.CaptureFixture[str]) -> None:
@@ -169,7 +169,7 @@ def test_a_review_file_edited_is_applied_and_untouched_changes_nothing(
 def test_the_matrix_of_a_snapshot_is_read_from_the_store_and_sends_nothing(
     capsys: pytest.CaptureFixture[str], server: str
 ) -> None:
-    from tests.headless.conftest import demo_stats
+    from tests.harness.demo_api import demo_stats
 
     base = ("--base-url", server)
     assert run(capsys, *base, "snapshot", "acme-build")[0] == 0

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from tests.conftest import running_demo_server
-from tests.headless.conftest import run
+from tests.harness.commands import run
+from tests.harness.harness import running_demo_server
 
 CHLOE = "chloe.moreau@acme-build.com"
 AIKO = "aiko.tanaka@acme-build.com"

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests.harness.commands import run
 from tests.harness.fronts import Served, why_json
-from tests.headless.conftest import run
 
 ACME = "acme-build"
 

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.conftest import running_demo_server
-from tests.headless.conftest import run
+from tests.harness.commands import run
+from tests.harness.harness import running_demo_server
 
 
 @pytest.mark.reads_only

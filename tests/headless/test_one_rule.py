@@ -20,7 +20,8 @@ from hubtui.config import Settings
 from hubtui.core.people.search import Finding, PersonQuery, search_people
 from hubtui.core.workspace import open_workspace
 from hubtui.demo import DEMO_TOKEN, DemoStore, create_app
-from tests.headless.conftest import demo_stats, run
+from tests.harness.commands import run
+from tests.harness.demo_api import demo_stats
 
 CHLOE = "chloe.moreau@acme-build.com"
 Scope = MutableMapping[str, Any]

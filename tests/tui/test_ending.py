@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import signal
 
-from tests.tui.conftest import running
+from tests.harness.app import running
 
 
 async def test_the_signal_handlers_are_the_apps_while_it_runs_and_given_back_after() -> None:

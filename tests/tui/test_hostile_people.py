@@ -8,8 +8,8 @@ import pytest
 
 from hubtui.tui.screens.access_matrix import AccessMatrixScreen
 from hubtui.tui.screens.hub_people import HubPeopleScreen
-from tests.conftest import changing
-from tests.tui.conftest import press, running, screen_text, settle
+from tests.harness.app import press, running, screen_text, settle
+from tests.harness.demo_api import changing
 
 #: An OSC 52 clipboard write, then a screen clear.
 EVIL = "Admin\x1b]52;c;cGF5bG9hZA==\x07\x1b[2J"

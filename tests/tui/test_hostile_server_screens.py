@@ -23,7 +23,7 @@ from hubtui.tui.screens.confirm import ConfirmScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.user_form import UserFormScreen
 from hubtui.tui.widgets.record_table import RecordTable
-from tests.tui.conftest import (
+from tests.harness.app import (
     EVIL,
     FORBIDDEN,
     HOSTILE,

@@ -13,8 +13,8 @@ from hubtui.core.store.server_store import ServerStore
 from hubtui.tui.screens.hub_detail import HubDetailScreen
 from hubtui.tui.screens.hubs import HubListScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
-from tests.conftest import EARLIEST, LATEST, changing
-from tests.tui.conftest import press, running, screen_words, settle
+from tests.harness.app import press, running, screen_words, settle
+from tests.harness.demo_api import EARLIEST, LATEST, changing
 
 CASES = [
     ("hubs", "CreationDate", EARLIEST, "unknown"),
@@ -74,7 +74,7 @@ async def test_a_list_read_as_the_app_quits_is_kept_before_it_ends(tmp_path: Pat
     the keep could be dropped unstarted: the coroutine was never awaited, the list not kept)."""
     from hubtui.core.store import ListKey
     from hubtui.demo import DemoStore
-    from tests.tui.conftest import demo_connector
+    from tests.harness.app import demo_connector
 
     store = DemoStore()
     async with demo_connector(store)() as client:

@@ -14,7 +14,7 @@ from hubtui.tui.screens.access_matrix import AccessMatrixScreen
 from hubtui.tui.screens.hub_people import HubPeopleScreen
 from hubtui.tui.screens.who import WhoScreen
 from hubtui.tui.widgets.matrix_view import MatrixView
-from tests.tui.conftest import press, running, screen_words, settle
+from tests.harness.app import press, running, screen_words, settle
 
 
 @pytest.mark.parametrize("size", [(80, 24), (140, 40)], ids=["80x24", "wide"])
@@ -120,7 +120,7 @@ async def test_i_is_off_read_only() -> None:
 
 
 async def test_the_hubs_people_read_once_are_shown_again_offline(tmp_path: Path) -> None:
-    from tests.tui.conftest import offline_app
+    from tests.harness.app import offline_app
 
     path = tmp_path / "store.sqlite3"
     async with running(store_path=path, keeps="all") as pilot:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from hubtui.tui.screens.help import HelpScreen
-from tests.tui.conftest import press, running, screen_text
+from tests.harness.app import press, running, screen_text
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

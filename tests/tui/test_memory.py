@@ -21,7 +21,7 @@ from textual.worker import Worker
 from hubtui.api import Hub, ProjectUser
 from hubtui.tui.catalog import USER_LISTS_KEPT, Catalog
 from hubtui.tui.record_view import RecordView
-from tests.tui.conftest import press, running, type_text
+from tests.harness.app import press, running, type_text
 
 pytestmark = pytest.mark.slow
 

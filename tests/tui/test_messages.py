@@ -23,7 +23,7 @@ from hubtui.tui.screens.user_form import State, UserFormScreen
 from hubtui.tui.screens.who import WhoScreen
 from hubtui.tui.screens.who_prompt import WhoPromptScreen
 from hubtui.tui.widgets.record_table import RecordTable
-from tests.tui.conftest import press, running, screen_words, type_text
+from tests.harness.app import press, running, screen_words, type_text
 
 
 def posted(messages: list[Message], kind: type[Message]) -> list[Message]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tui.conftest import press, running, screen_text
+from tests.harness.app import press, running, screen_text
 
 
 @pytest.mark.parametrize(

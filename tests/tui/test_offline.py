@@ -7,15 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from hubtui.demo import DemoStore
-from tests.tui.conftest import (
-    make_app,
-    offline_app,
-    press,
-    running,
-    screen_words,
-    settle,
-    type_text,
-)
+from tests.harness.app import make_app, offline_app, press, running, screen_words, settle, type_text
 
 
 async def test_offline_shows_what_was_read_and_sends_nothing(tmp_path: Path) -> None:

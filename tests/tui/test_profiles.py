@@ -12,14 +12,7 @@ from hubtui.demo import DEMO_TOKEN, DemoStore, Faults
 from hubtui.tui.app import HubTuiApp
 from hubtui.tui.screens.hubs import HubListScreen
 from hubtui.tui.widgets.chrome import StatusLine, Summary
-from tests.tui.conftest import (
-    press,
-    screen_words,
-    send_key,
-    server_workspace,
-    settle,
-    type_text,
-)
+from tests.harness.app import press, screen_words, send_key, server_workspace, settle, type_text
 
 A = "https://a.example"
 B = "https://b.example"

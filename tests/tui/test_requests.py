@@ -7,7 +7,7 @@ from hubtui.tui.screens.exchange import ExchangeScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.requests import RequestsScreen
 from hubtui.tui.widgets.record_table import Row
-from tests.tui.conftest import press, project_users, running, screen_words, settle
+from tests.harness.app import press, project_users, running, screen_words, settle
 
 
 def hub_id(row: Row) -> str:

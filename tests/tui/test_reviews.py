@@ -15,15 +15,7 @@ from hubtui.demo import DemoStore
 from hubtui.tui.screens.batch import StagedScreen
 from hubtui.tui.screens.hub_people import HubPeopleScreen
 from hubtui.tui.screens.reason_prompt import ReasonPromptScreen
-from tests.tui.conftest import (
-    burst,
-    press,
-    running,
-    screen_text,
-    screen_words,
-    settle,
-    type_text,
-)
+from tests.harness.app import burst, press, running, screen_text, screen_words, settle, type_text
 
 BJORN = "bjorn.lindqvist@acme-build.com"
 DANA = "dana.whitfield@acme-build.com"

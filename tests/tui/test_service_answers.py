@@ -7,7 +7,7 @@ from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
 from hubtui.demo import DemoStore, Faults
-from tests.tui.conftest import EVIL, assert_inert, press, running, screen_words
+from tests.harness.app import EVIL, assert_inert, press, running, screen_words
 
 
 async def test_a_profile_not_created_offers_the_sign_in_url_to_copy() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from hubtui.tui.record_view import Column, fit_columns
 from hubtui.tui.widgets.record_table import RecordTable
-from tests.tui.conftest import press, running, screen_text
+from tests.harness.app import press, running, screen_text
 
 
 def test_a_kept_column_takes_room_from_the_columns_that_may_give_way() -> None:

@@ -14,7 +14,7 @@ import pytest
 from textual.pilot import Pilot
 
 from hubtui.tui.app import HubTuiApp
-from tests.tui.conftest import make_app, press, settle
+from tests.harness.app import make_app, press, settle
 
 SIZES = [(80, 24), (120, 40)]
 SCREENS: dict[str, tuple[str, ...]] = {

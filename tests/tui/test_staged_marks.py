@@ -10,7 +10,7 @@ from hubtui.core.changes.log import ChangeLog
 from hubtui.core.changes.record import Change
 from hubtui.tui.screens.batch import StagedScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
-from tests.tui.conftest import press, project_users, running, screen_text, screen_words
+from tests.harness.app import press, project_users, running, screen_text, screen_words
 
 DANA, AIKO = "dana.whitfield@acme-build.com", "aiko.tanaka@acme-build.com"
 CHLOE, DIEGO = "chloe.moreau@acme-build.com", "diego.garcia@acme-build.com"

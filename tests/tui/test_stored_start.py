@@ -13,7 +13,7 @@ from hubtui.core.store import ListKey, Store
 from hubtui.core.store.server_store import ServerStore
 from hubtui.demo import DemoStore, Faults, create_app
 from hubtui.tui.screens.hubs import HubListScreen
-from tests.tui.conftest import (
+from tests.harness.app import (
     ACME_ID,
     EVIL,
     assert_inert,

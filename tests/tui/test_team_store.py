@@ -16,9 +16,9 @@ from hubtui.core.store import Store
 from hubtui.demo import DEMO_TOKEN, DemoStore
 from hubtui.tui.screens.batch import StagedScreen
 from hubtui.tui.screens.change_log import ChangeLogScreen
-from tests.conftest import free_port
+from tests.harness.app import burst, press, running, screen_words, server_workspace
+from tests.harness.harness import free_port
 from tests.harness.postgres import OWNER, PostgresServer
-from tests.tui.conftest import burst, press, running, screen_words, server_workspace
 
 CHLOE = "chloe.moreau@acme-build.com"
 A = "https://a.example"

@@ -8,7 +8,7 @@ from rich.color import Color
 from textual.pilot import Pilot
 
 from hubtui.tui.app import THEMES
-from tests.tui.conftest import press, running, screen_colours
+from tests.harness.app import press, running, screen_colours
 
 
 def luminance(hex_colour: str) -> float:

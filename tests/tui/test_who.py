@@ -19,8 +19,8 @@ from hubtui.tui.screens.export import ExportScreen
 from hubtui.tui.screens.project_users import ProjectUsersScreen
 from hubtui.tui.screens.who import WhoScreen
 from hubtui.tui.widgets.record_table import RecordTable
-from tests.conftest import SleepRecorder
-from tests.tui.conftest import press, running, screen_text, screen_words, settle, type_text
+from tests.harness.app import press, running, screen_text, screen_words, settle, type_text
+from tests.harness.demo_api import SleepRecorder
 
 PRIYA = "priya.patel@northwind-eng.com"
 

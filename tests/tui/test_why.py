@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from hubtui.tui.screens.hub_people import HubPeopleScreen
 from hubtui.tui.screens.why import WhyScreen
-from tests.tui.conftest import (
+from tests.harness.app import (
     burst,
     offline_app,
     press,

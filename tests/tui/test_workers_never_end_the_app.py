@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from hubtui.demo import DemoStore
-from tests.tui.conftest import CHLOE, mark, press, project_users, running, screen_words, settle
+from tests.harness.app import CHLOE, mark, press, project_users, running, screen_words, settle
 
 pytestmark = pytest.mark.bug_on_purpose
 

@@ -12,7 +12,7 @@ import pytest
 from hubtui.api import HubClient
 from hubtui.api.exchanges import Exchange, ExchangeLog, as_curl, new_id, stamp
 from hubtui.demo import DEMO_TOKEN, Faults
-from tests.conftest import running_demo_server
+from tests.harness.harness import running_demo_server
 
 
 async def test_each_attempt_is_kept_with_its_status_and_the_token_hidden(

@@ -19,7 +19,7 @@ from hubtui.api.client import FIRST_RECORDS
 from hubtui.api.parsing import Records, parse_first, parse_list
 from hubtui.api.streaming import FIRST_BYTES, Abandoned, GrowingBody
 from hubtui.demo import DEMO_TOKEN, DemoSize, DemoStore, Faults, create_app
-from tests.conftest import DEMO_URL
+from tests.harness.demo_api import DEMO_URL
 
 
 def user(n: int) -> dict[str, object]:

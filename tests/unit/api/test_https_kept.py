@@ -13,7 +13,7 @@ from starlette.routing import Route
 
 from hubtui.api import HubClient, InvalidResponseError
 from hubtui.demo import DEMO_TOKEN
-from tests.conftest import serve_tls
+from tests.harness.demo_api import serve_tls
 from tests.harness.hostile import hostile_server
 
 

@@ -10,7 +10,7 @@ import pytest
 from hubtui.api import HubClient, HubError
 from hubtui.api.errors import ApiStatusError
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
-from tests.conftest import DEMO_URL
+from tests.harness.demo_api import DEMO_URL
 
 
 async def test_list_invite_change_resend_and_remove(

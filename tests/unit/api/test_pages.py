@@ -12,7 +12,7 @@ import pytest
 
 from hubtui.api import HubClient, IncompleteListError, InvalidResponseError
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
-from tests.conftest import DEMO_URL
+from tests.harness.demo_api import DEMO_URL
 
 ACME = "acme-build"
 

@@ -10,7 +10,7 @@ from hubtui.api import HubClient, InvalidResponseError
 from hubtui.api.models import Hub
 from hubtui.api.routing import Routes
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
-from tests.conftest import DEMO_URL
+from tests.harness.demo_api import DEMO_URL
 
 HUB = {"Id": "h1", "Name": "acme-build", "RegionSummary": {"ApiRegionalUrl": None}}
 

@@ -10,7 +10,7 @@ import pytest
 
 from hubtui.api import ApiConnectionError, HubClient, RateLimitError, ServerError
 from hubtui.api.retries import MAX_DELAY, RETRY_AFTER_CEILING, backoff_delay, parse_retry_after
-from tests.conftest import SleepRecorder
+from tests.harness.demo_api import SleepRecorder
 
 NOW = datetime(2026, 11, 23, 12, 0, 0, tzinfo=UTC)
 HUB = (

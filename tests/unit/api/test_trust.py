@@ -21,7 +21,8 @@ from hubtui.api import HubClient, InvalidResponseError, ServerError
 from hubtui.core.changes.actions import DONE, UNKNOWN
 from hubtui.core.changes.record import change_outcome
 from hubtui.core.people.search import Finding, PersonQuery, search_people
-from tests.conftest import SleepRecorder, running_demo_server
+from tests.harness.demo_api import SleepRecorder
+from tests.harness.harness import running_demo_server
 
 PERSON = "pat@example.com"
 

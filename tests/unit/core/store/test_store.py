@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hubtui.core.store import SCHEMA, ListKey, Snapshot, Store, StoreError, now
-from tests.conftest import StoreAt, change_line, open_target
+from tests.harness.stores import StoreAt, change_line, open_target
 
 USERS = ListKey("users", "h1", "1001")
 

@@ -1,6 +1,6 @@
 """The start-up anchor: a bare Textual app (Header, a DataTable of three rows, Footer).
 
-Run:  python -m bench.bare_app
+Run:  python -m tests.harness.bare_app
 """
 
 from __future__ import annotations

@@ -16,8 +16,9 @@ from hubtui.config import Settings
 from hubtui.core.batches import Intent, Wanted, prepare
 from hubtui.core.store import Store
 from hubtui.core.workspace import DataPlaces, StoreOff, Workspace, open_workspace
-from tests.conftest import change_line, free_port
+from tests.harness.harness import free_port
 from tests.harness.postgres import OWNER, PostgresServer
+from tests.harness.stores import change_line
 
 CHLOE = "chloe.moreau@acme-build.com"
 

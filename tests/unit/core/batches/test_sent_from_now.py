@@ -10,7 +10,7 @@ from hubtui.api import HubClient
 from hubtui.core.batches import Batch, Intent, Outcome, Wanted, prepare
 from hubtui.core.changes.log import ChangeLog
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
-from tests.conftest import DEMO_URL
+from tests.harness.demo_api import DEMO_URL
 
 CHLOE = "chloe.moreau@acme-build.com"
 

@@ -19,7 +19,7 @@ from hubtui.core.history import (
 from hubtui.core.history.diff import Kind, Side, compare
 from hubtui.core.store import ListKey, Snapshot, Store
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app, last_week
-from tests.conftest import DEMO_URL
+from tests.harness.demo_api import DEMO_URL
 
 
 async def read(data: DemoStore, faults: Faults | None = None) -> Snapshot:

@@ -20,7 +20,7 @@ from hubtui.core.changes.record import Change
 from hubtui.core.changes.sending import EarlierAddUnknown, plan, send_change
 from hubtui.core.clock import now
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
-from tests.conftest import DEMO_URL
+from tests.harness.demo_api import DEMO_URL
 
 ACME = "acme-build"
 NEW = "night.shift@acme-build.com"

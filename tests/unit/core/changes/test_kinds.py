@@ -13,7 +13,7 @@ from hubtui.core.changes.actions import Action
 from hubtui.core.changes.kinds import KINDS, ChangedSinceRead, Undo, kind_of
 from hubtui.core.changes.record import Change, parse_line
 
-DESIGN = Path(__file__).resolve().parents[2] / "docs" / "design.md"
+DESIGN = Path(__file__).resolve().parents[4] / "docs" / "design.md"
 
 
 def a_change(action: str, **fields: object) -> Change:

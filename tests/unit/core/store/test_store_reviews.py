@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 from hubtui.core.store import MIGRATIONS, SCHEMA, ListKey, Snapshot, Store, now, schema_of
-from tests.conftest import StoreAt, open_target
+from tests.harness.stores import StoreAt, open_target
 
 SERVER = "https://api.example.com:443"
 ROWS = [

@@ -1,7 +1,7 @@
 """The anchor for terminal costs: Textual's stock DataTable with a row cursor, Header and Footer,
 showing the demo's hubs (``hubs``) or a project's users (``users``).
 
-Run:  python -m bench.stock_table_app hubs|users
+Run:  python -m tests.harness.stock_table_app hubs|users
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import sys
 
 from textual.widgets import DataTable
 
-from bench.bare_app import Bare
 from hubtui.demo import DemoStore
+from tests.harness.bare_app import Bare
 
 
 class StockTable(Bare):

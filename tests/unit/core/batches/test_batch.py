@@ -28,7 +28,7 @@ from hubtui.core.batches import (
 )
 from hubtui.core.changes.log import ChangeLog
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
-from tests.conftest import DEMO_URL, SleepRecorder
+from tests.harness.demo_api import DEMO_URL, SleepRecorder
 
 ACME_ID = "7d1f0c3e-4b8a-4f6e-9a51-acme00000001"
 #: Who is in Harbour Bridge Retrofit (1001), as the demo seeds it.

@@ -28,7 +28,7 @@ OPEN = Project.model_validate(
 LIMITED = Project.model_validate(
     {"Id": 1001, "Name": "Harbour Bridge Retrofit", "ProjectAccess": "Limited"}
 )
-DESIGN = Path(__file__).resolve().parents[2] / "docs" / "design.md"
+DESIGN = Path(__file__).resolve().parents[4] / "docs" / "design.md"
 
 
 def hub_user(

@@ -14,7 +14,8 @@ from hubtui.core.store import team as team_module
 from hubtui.core.store.server_store import ServerStore
 from hubtui.core.store.team import share_lines, waiting
 from hubtui.store_address import store_url_problem
-from tests.conftest import change_line, free_port
+from tests.harness.harness import free_port
+from tests.harness.stores import change_line
 
 
 def line(n: int) -> str:

@@ -16,7 +16,7 @@ from hubtui.core.batches.file import BatchFileError, read_batch_file
 from hubtui.core.files import FileRefused, read_bounded, write_new
 from hubtui.core.history import SnapshotFileError, read_snapshot_file
 from hubtui.core.store import SCHEMA, ListKey, Store, StoreError
-from tests.conftest import lying_store, snapshot_file, users_list
+from tests.harness.stores import lying_store, snapshot_file, users_list
 
 
 def test_a_store_reached_through_a_link_or_writable_by_others_is_refused(tmp_path: Path) -> None:
