@@ -5,6 +5,11 @@ over HTTP, and the app on the in-process demo API up to its first frame with the
 Every import inside a function of ``hubtui`` (outside ``TYPE_CHECKING`` and ``ImportError``
 guards) must name a module one of those starts would not otherwise load where the importing
 module is loaded, and the modules each start is known to leave out stay out.
+
+A module neither start loads (a screen opened later, a command other than ``hub``) is judged
+too: it is loaded after a start (the app's first frame for the app's modules, a command's start
+for the commands', both for the rest), and with what its own top-level imports load; a deferral
+of one of those defers nothing. No module imports another module's private name.
 """
 
 from __future__ import annotations
@@ -210,3 +215,75 @@ def test_each_start_leaves_out_what_it_does_not_use(
     loaded = starts[start]
     assert "hubtui.api.client" in loaded  # the start did read from a server
     assert not [m for m in loaded if any(m == o or m.startswith(f"{o}.") for o in left_out)]
+
+
+def _top_level_imports(module: str, paths: dict[str, Path]) -> set[str]:
+    """The modules ``module``'s own top-level imports load (its packages' included)."""
+    path = paths.get(module)
+    if path is None:
+        return set()
+    found: set[str] = set()
+
+    def visit(node: ast.AST, parents: list[ast.AST]) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                continue
+            if isinstance(child, ast.Import | ast.ImportFrom):
+                if _guarded(parents):
+                    continue
+                if isinstance(child, ast.Import):
+                    found.update(alias.name for alias in child.names)
+                elif child.module and not child.level:
+                    found.add(child.module)
+                    found.update(_target(child.module, alias.name) for alias in child.names)
+                continue
+            visit(child, [*parents, child])
+
+    visit(ast.parse(path.read_text()), [])
+    return {".".join(name.split(".")[:i]) for name in found for i in range(1, name.count(".") + 2)}
+
+
+def _loaded_with(module: str, paths: dict[str, Path]) -> set[str]:
+    """Every module loading ``module`` loads by its top-level imports, transitively."""
+    parts = module.split(".")
+    seen: set[str] = set()
+    waiting = [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+    while waiting:
+        name = waiting.pop()
+        if name not in seen:
+            seen.add(name)
+            waiting.extend(_top_level_imports(name, paths))
+    return seen
+
+
+def test_a_module_no_start_loads_defers_only_what_is_not_loaded_already(
+    starts: dict[str, set[str]],
+) -> None:
+    command, app = starts["a headless command"], starts["the app's first frame"]
+    paths = {_module_of(path): path for path in (ROOT / "hubtui").rglob("*.py")}
+    judged, needless = 0, set()
+    for module, line, imported in imports_inside_functions():
+        if module in command or module in app:
+            continue  # judged by the test above
+        judged += 1
+        if module.startswith("hubtui.tui"):
+            after = app
+        elif module.startswith("hubtui.headless"):
+            after = command
+        else:
+            after = app & command
+        if imported in after or imported in _loaded_with(module, paths):
+            needless.add(f"{module}:{line} imports {imported}, loaded with it anyway")
+    assert judged > 10  # the walk reached the modules loaded late
+    assert not needless, "\n".join(sorted(needless))
+
+
+def test_no_module_imports_another_modules_private_name() -> None:
+    private = []
+    for path in sorted((ROOT / "hubtui").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        private.append(f"{_module_of(path)}:{node.lineno} {alias.name}")
+    assert private == []

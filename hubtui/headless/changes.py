@@ -37,7 +37,7 @@ from hubtui.headless.output import (
 from hubtui.headless.tables import resolve_hub
 
 
-async def _confirm(question: str) -> bool:
+async def confirm(question: str) -> bool:
     """Ask on the terminal; True for yes."""
     return (await ask(question)).lower() in ("y", "yes")
 
@@ -177,7 +177,7 @@ async def change_command(args: argparse.Namespace, client: HubClient, workspace:
     if not args.yes:
         if not sys.stdin.isatty():
             raise Stop(NOT_SENT, "not asking without a terminal: add --yes to send the change.")
-        if not await _confirm("Send this change? [y/N] "):
+        if not await confirm("Send this change? [y/N] "):
             print("Nothing was sent.", file=sys.stderr)
             return NOT_SENT
     try:

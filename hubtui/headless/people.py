@@ -274,7 +274,7 @@ async def _access_at(args: argparse.Namespace, workspace: Workspace) -> int:
 async def _resend(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     """resend-invite: each pending invitation named (or every one) sent again, by the one use
     case (:mod:`hubtui.core.people.resending`); this asks and says what came back."""
-    from hubtui.headless.changes import _confirm, read_only_words
+    from hubtui.headless.changes import confirm, read_only_words
 
     hub = await resolve_hub(client, args.hub)
     try:
@@ -316,7 +316,7 @@ async def _resend(args: argparse.Namespace, client: HubClient, workspace: Worksp
             raise Stop(NOT_SENT, "not asking without a terminal: add --yes to send them.")
         count = len(resending.changes)
         question = f"Send {count} invitation{'s' if count != 1 else ''} again? [y/N] "
-        if not await _confirm(question):
+        if not await confirm(question):
             print("Nothing was sent.", file=sys.stderr)
             return NOT_SENT
     worst = OK

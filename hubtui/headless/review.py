@@ -26,6 +26,7 @@ from hubtui.core.access import LIMITED_CELL, person_key
 from hubtui.core.batches import Intent, ListedAccess, Outcome, Verdict, Wanted
 from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
 from hubtui.core.clock import now
+from hubtui.core.files import refusal_words
 from hubtui.core.people import (
     Decision,
     Review,
@@ -289,8 +290,6 @@ async def apply_review(
     try:
         results = flow.write_results(path, header, rows, sent.id if sent else "(nothing sent)")
     except OSError as error:
-        from hubtui.core.files import refusal_words
-
         why = inert(refusal_words(path.parent, error))
         print(f"Results not written ({why}): the outcomes are above.", file=sys.stderr)
     else:

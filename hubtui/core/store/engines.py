@@ -126,7 +126,7 @@ class SQLiteEngine:
         self.db.execute(f"PRAGMA user_version = {int(version)}")
 
     def version(self) -> int:
-        return _version(self.db)
+        return user_version(self.db)
 
     def ddl(self, statement: str) -> str:
         return statement
@@ -148,19 +148,19 @@ class SQLiteEngine:
         self.db.close()
 
 
-def _first_line(error: BaseException) -> str:
+def first_line(error: BaseException) -> str:
     """An engine's error in one line, without its trailing full stop."""
     text = str(error).strip().splitlines()
     return (text[0] if text else type(error).__name__).rstrip(".")
 
 
-def _engine_words(engine: Engine, what: str, error: BaseException) -> str:
-    return f"The store {engine.where} {what} ({_first_line(error)})." + (
+def engine_words(engine: Engine, what: str, error: BaseException) -> str:
+    return f"The store {engine.where} {what} ({first_line(error)})." + (
         " Move the file away to start a new one." if isinstance(engine, SQLiteEngine) else ""
     )
 
 
-def _refusal(path: Path, error: BaseException) -> StoreError:
+def store_refusal(path: Path, error: BaseException) -> StoreError:
     """Why the store at ``path`` cannot be used, naming the file."""
     if isinstance(error, StoreError):
         return error
@@ -176,6 +176,6 @@ def _refusal(path: Path, error: BaseException) -> StoreError:
     )
 
 
-def _version(db: sqlite3.Connection) -> int:
+def user_version(db: sqlite3.Connection) -> int:
     with closing(db.cursor()) as cursor:
         return int(cursor.execute("PRAGMA user_version").fetchone()[0])

@@ -117,26 +117,26 @@ def canonical(record: Mapping[str, Any]) -> bytes:
 
 def record_hash(record: Mapping[str, Any]) -> bytes:
     """The identity of a record: a hash of its canonical JSON (16 bytes)."""
-    return _digest(canonical(record))
+    return body_digest(canonical(record))
 
 
 def body_hash(body: bytes) -> bytes:
     """:func:`record_hash` of a record's canonical JSON, already made."""
-    return _digest(body)
+    return body_digest(body)
 
 
-def _digest(body: bytes) -> bytes:
+def body_digest(body: bytes) -> bytes:
     return hashlib.blake2b(body, digest_size=16).digest()
 
 
-def _text(value: object) -> str:
+def kept_text(value: object) -> str:
     """A kept value read back as text, whatever the file holds (a number, bytes, nothing)."""
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     return "" if value is None else str(value)
 
 
-def _inflate(body: object, limit: int, zdict: bytes | None = None) -> bytes:
+def inflate(body: object, limit: int, zdict: bytes | None = None) -> bytes:
     """``body`` decompressed; ValueError says why not: larger than ``limit`` once inflated (a
     kept list never inflates without bound), or not what the store writes."""
     if not isinstance(body, bytes):

@@ -19,9 +19,9 @@ from hubtui.core.store.engines import (
     Engine,
     SQLiteEngine,
     StoreError,
-    _engine_words,
-    _first_line,
-    _refusal,
+    engine_words,
+    first_line,
+    store_refusal,
 )
 from hubtui.core.store.records import (
     ListKey,
@@ -30,19 +30,19 @@ from hubtui.core.store.records import (
     Snapshot,
     SnapshotInfo,
     StoreInfo,
-    _digest,
-    _inflate,
-    _text,
+    body_digest,
     canonical,
+    inflate,
+    kept_text,
 )
 from hubtui.core.store.schema import (
-    _ZDICT,
     RECORDS_A_QUERY,
     REVIEW_COLUMNS,
     REVIEW_HEAD,
     STORED_DEPTH,
     STORED_LIST_BYTES,
     STORED_RECORD_BYTES,
+    ZDICT,
     migrate,
 )
 from hubtui.text import nesting
@@ -72,7 +72,7 @@ class Store:
         #: What a message names: the file, or the team store's address.
         self.where = engine.where
         found = engine.run("SELECT value FROM meta WHERE key = 'zdict'").fetchone()
-        self._zdict: bytes = bytes(found[0]) if found else _ZDICT
+        self._zdict: bytes = bytes(found[0]) if found else ZDICT
 
     # Opening ----------------------------------------------------------------------------------
 
@@ -104,7 +104,7 @@ class Store:
             if connection is not None:
                 connection.close()
             if isinstance(error, StoreError | sqlite3.DatabaseError | OSError):
-                raise _refusal(path, error) from None
+                raise store_refusal(path, error) from None
             raise
 
     @classmethod
@@ -120,7 +120,7 @@ class Store:
         except BaseException as error:
             engine.close()
             if isinstance(error, engine.errors):
-                words = _engine_words(engine, "cannot be used", error)
+                words = engine_words(engine, "cannot be used", error)
                 if getattr(error, "sqlstate", None) == "42501":  # insufficient privilege
                     words += (
                         " Its schema's steps are applied by the role that owns it: hubtui store "
@@ -139,7 +139,7 @@ class Store:
         self.close()
 
     def engine_words(self, what: str, error: BaseException) -> str:
-        return _engine_words(self.engine, what, error)
+        return engine_words(self.engine, what, error)
 
     @contextmanager
     def _writing(self) -> Iterator[Engine]:
@@ -149,7 +149,7 @@ class Store:
                 yield self.engine
         except self.engine.errors as error:
             raise StoreError(
-                f"Could not write to the store {self.where}: {_first_line(error)}."
+                f"Could not write to the store {self.where}: {first_line(error)}."
             ) from None
 
     # Records ----------------------------------------------------------------------------------
@@ -157,7 +157,7 @@ class Store:
     def _encode(self, record: Mapping[str, Any]) -> tuple[bytes, bytes]:
         body = canonical(record)
         packer = zlib.compressobj(9, zdict=self._zdict)
-        return _digest(body), packer.compress(body) + packer.flush()
+        return body_digest(body), packer.compress(body) + packer.flush()
 
     def record(self, key: bytes) -> dict[str, Any]:
         """One stored record, as the server sent it."""
@@ -184,7 +184,7 @@ class Store:
         """What the store kept, checked as it is read back: bounded when inflated and in depth,
         and JSON; :class:`StoreError` names the store and the bound broken."""
         try:
-            inflated = _inflate(body, limit, self._zdict if what == "a record" else None)
+            inflated = inflate(body, limit, self._zdict if what == "a record" else None)
             if nesting(inflated) > STORED_DEPTH:
                 raise ValueError(f"it nests deeper than {STORED_DEPTH} levels, as no record does")
             return json.loads(inflated)
@@ -270,7 +270,7 @@ class Store:
             "ORDER BY hub",
             (origin, profile or ""),
         )
-        return [_text(row[0]) for row in rows]
+        return [kept_text(row[0]) for row in rows]
 
     # Snapshots --------------------------------------------------------------------------------
 
@@ -446,14 +446,16 @@ class Store:
             query, args = query + " WHERE origin = ? AND profile = ?", (origin, profile or "")
         for row in self.engine.run(query + " ORDER BY id", args).fetchall():
             counts = {
-                _text(decision): int(count)
+                kept_text(decision): int(count)
                 for decision, count in self.engine.run(
                     "SELECT decision, count(*) FROM review_rows WHERE review = ? "
                     "GROUP BY decision ORDER BY decision",
                     (row[0],),
                 )
             }
-            hub, hub_name, reviewer, started, ended, batch, criteria, at, as_ = map(_text, row[1:])
+            hub, hub_name, reviewer, started, ended, batch, criteria, at, as_ = map(
+                kept_text, row[1:]
+            )
             found.append(
                 ReviewInfo(
                     hub,
@@ -475,7 +477,7 @@ class Store:
     def review_rows(self, review_id: int) -> list[dict[str, str]]:
         """A kept review's rows, in the order decided (each value text, as kept)."""
         return [
-            dict(zip(REVIEW_COLUMNS, (_text(v) for v in row), strict=True))
+            dict(zip(REVIEW_COLUMNS, (kept_text(v) for v in row), strict=True))
             for row in self.engine.run(
                 f"SELECT {', '.join(REVIEW_COLUMNS)} FROM review_rows "  # noqa: S608
                 "WHERE review = ? ORDER BY position",
@@ -493,7 +495,7 @@ class Store:
         for line in lines:
             fields = _audit_fields(line)
             if fields is not None:
-                rows.append((_digest(line.encode()), *fields, line))
+                rows.append((body_digest(line.encode()), *fields, line))
         if not rows:
             return 0
         fresh = list({row[0]: row for row in rows}.values())  # a line given twice, once
@@ -526,7 +528,7 @@ class Store:
             if value is not None:
                 query += f" AND {column} = ?"
                 args.append(value)
-        return [_text(row[0]) for row in self.engine.run(query + " ORDER BY id", args)]
+        return [kept_text(row[0]) for row in self.engine.run(query + " ORDER BY id", args)]
 
     # Upkeep -----------------------------------------------------------------------------------
 

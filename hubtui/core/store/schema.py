@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hubtui.core.files import check_existing
-from hubtui.core.store.engines import Engine, StoreError, _engine_words, _refusal, _version
+from hubtui.core.store.engines import Engine, StoreError, engine_words, store_refusal, user_version
 
 #: Words a record's JSON is made of, for compressing each record alone (stored in the file, so
 #: a file always decodes with the dictionary it was written with).
-_ZDICT = b"".join(
+ZDICT = b"".join(
     json.dumps(sample, sort_keys=True, separators=(",", ":")).encode()
     for sample in (
         {
@@ -214,7 +214,7 @@ def migrate(engine: Engine, *, read_only: bool) -> None:
                 if step.version == 1:
                     engine.run(
                         "INSERT INTO meta (key, value) VALUES ('zdict', ?) ON CONFLICT DO NOTHING",
-                        (_ZDICT,),
+                        (ZDICT,),
                     )
         version = step.version
 
@@ -229,7 +229,7 @@ def schema_of(where: Path | str) -> int:
         try:
             return engine.version()
         except engine.errors as error:
-            raise StoreError(_engine_words(engine, "cannot be read", error)) from None
+            raise StoreError(engine_words(engine, "cannot be read", error)) from None
         finally:
             engine.close()
     if not where.exists():
@@ -237,9 +237,9 @@ def schema_of(where: Path | str) -> int:
     check_existing(where)
     try:
         with closing(sqlite3.connect(f"file:{where}?mode=ro", uri=True)) as db:
-            return _version(db)
+            return user_version(db)
     except sqlite3.Error as error:
-        raise _refusal(where, error) from None
+        raise store_refusal(where, error) from None
 
 
 def _newer(where: str | Path, version: int) -> StoreError:
