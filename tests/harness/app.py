@@ -28,6 +28,7 @@ from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from hubtui.demo import last_week as last_weeks_data
 from hubtui.tui import app as app_module
 from hubtui.tui.app import HubTuiApp
+from hubtui.tui.widgets.record_table import RecordTable
 
 DEMO_URL = "http://localhost"
 
@@ -436,3 +437,14 @@ def offline_app(path: Path) -> tuple[HubTuiApp, StoredAnswers]:
     workspace = demo_workspace(store_path=path, offline=True)
     assert workspace.offline is not None
     return HubTuiApp(workspace), workspace.offline
+
+
+def shown_keys(table: RecordTable[Any]) -> list[str]:
+    """The keys of the records shown, in the order shown."""
+    return [table.view.key(i) for i in table.view.shown]
+
+
+def table_lines(text: str, header: str) -> list[str]:
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.lstrip("≠ ").startswith(header))
+    return lines[start:]

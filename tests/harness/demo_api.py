@@ -113,3 +113,16 @@ def demo_stats(url: str) -> dict[str, object]:
     """The demo server's counters: requests, creates, updates, calls by route."""
     stats: dict[str, object] = httpx.get(f"{url}/_demo/stats", headers=DEMO_HEADERS).json()
     return stats
+
+
+def requests_made(url: str) -> tuple[int, int, int]:
+    stats = httpx.get(f"{url}/_demo/stats", headers=DEMO_HEADERS).json()
+    return stats["requests"], stats["creates"], stats["updates"]
+
+
+def calls_made(url: str) -> dict[str, int]:
+    """The demo server's count of calls per kind (``GET v3/hubs/{hubId}/projects``…)."""
+    by_route: dict[str, int] = httpx.get(f"{url}/_demo/stats", headers=DEMO_HEADERS).json()[
+        "by_route"
+    ]
+    return by_route
