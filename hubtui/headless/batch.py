@@ -35,7 +35,7 @@ from hubtui.core.batches import (
     plan_revert,
     prepare,
 )
-from hubtui.core.batches.applying import SETTLING, apply_batch
+from hubtui.core.batches.applying import SETTLING
 from hubtui.core.batches.file import (
     FILE_COLUMNS,
     FileRow,
@@ -43,6 +43,7 @@ from hubtui.core.batches.file import (
 from hubtui.core.changes.kinds import kind_of
 from hubtui.core.changes.sending import plan
 from hubtui.core.files import refusal_words
+from hubtui.core.people.review import Review, apply_reviewed
 from hubtui.core.presenting import render, write_export
 from hubtui.headless.changes import ask, read_only_words
 from hubtui.headless.output import (
@@ -293,8 +294,11 @@ async def send_batch(
     preview: Preview,
     *,
     reverts: str | None,
+    reviews: Sequence[Review] = (),
 ) -> Batch | None:
-    """The batch sent (None: nothing to send, a dry run, or the question answered no)."""
+    """The batch sent (None: nothing to send, a dry run, or the question answered no), with the
+    ``reviews`` whose decisions it carries kept after it, by the one use case
+    (:func:`~hubtui.core.people.review.apply_reviewed`)."""
     log = workspace.change_log
     batch = Batch(preview.steps)
     batch.reverts = reverts
@@ -345,10 +349,13 @@ async def send_batch(
     for number in (signal.SIGHUP, signal.SIGTERM):
         loop.add_signal_handler(number, stop, number)
     try:
-        await apply_batch(
+        _, kept = await apply_reviewed(
             batch,
             client,
             log,
+            reviews,
+            preview,
+            workspace.keep_review,
             concurrency=workspace.concurrency,
             on_result=came,
             on_settling=lambda: status.say(SETTLING),
@@ -370,6 +377,8 @@ async def send_batch(
     status.clear()
     _print_outcomes(batch)
     print(f"Batch {batch.id}: {inert(batch.summary(), limit=None)}", file=sys.stderr)
+    if kept is not None:
+        print(kept.words(), file=sys.stderr)
     return batch
 
 

@@ -360,25 +360,13 @@ async def _keep(
     workspace: Workspace,
     reviews: Sequence[Review],
     preview: Preview | None = None,
-    batch: Batch | None = None,
 ) -> None:
-    """The reviews kept in the store, each decision with its outcome from the preview and the
-    batch (None: the reviews hold their outcomes already), or why not (its changes are in the
-    change log anyway)."""
-    try:
-        if preview is None:
-            numbers = [await workspace.keep_review(review) for review in reviews]
-        else:
-            numbers = await keep_reviews(reviews, preview, batch, workspace.keep_review)
-    except (StoreOff, StoreError) as error:
-        print(
-            f"The review was not kept: {inert(str(error), limit=None)} Its changes are in the "
-            "change log.",
-            file=sys.stderr,
-        )
-        return
-    for number in numbers:
-        print(f"Review #{number} kept: {command_line('reviews', number)}", file=sys.stderr)
+    """Nothing sent: the reviews kept in the store, each decision with its outcome from the
+    preview (None: the reviews hold their outcomes already), or why not."""
+    print(
+        (await keep_reviews(reviews, preview, None, workspace.keep_review)).words(),
+        file=sys.stderr,
+    )
 
 
 # The reviews kept ------------------------------------------------------------------------------
@@ -516,13 +504,13 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
         raise Stop(NOTHING, f"{inert(args.email)} has no access to remove in {len(hubs)} hub(s).")
     preview = await flow.read_preview(args, client, workspace, answer.rows)
     flow.print_preview(preview, [])
-    sent = await flow.send_batch(args, client, workspace, preview, reverts=None)
+    reviewer = workspace.change_log.operator
+    reviews = offboarding_reviews(answer, args.reason, started, reviewer)
+    sent = await flow.send_batch(args, client, workspace, preview, reverts=None, reviews=reviews)
     if args.dry_run:
         return REFUSED if answer.not_read else OK
-    reviewer = workspace.change_log.operator
-    await _keep(
-        workspace, offboarding_reviews(answer, args.reason, started, reviewer), preview, sent
-    )
+    if sent is None:
+        await _keep(workspace, reviews, preview)
     if sent is not None and any(
         r.ended in (Outcome.DONE, Outcome.UNKNOWN) for r in sent.results.values()
     ):

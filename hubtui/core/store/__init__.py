@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from hubtui.core.clock import now
-    from hubtui.core.store.engines import Engine, Rows, SQLiteEngine, StoreError
+    from hubtui.core.store.engines import Engine, Rows, SQLiteEngine, StoreError, StoreOff
     from hubtui.core.store.records import (
         ListKey,
         ListRead,
@@ -71,7 +71,9 @@ if TYPE_CHECKING:
 # no part of the store (sqlite3, zlib, the repository) before the store is used.
 _EXPORTS: dict[str, str] = {
     "now": "hubtui.core.changes.log",
-    **dict.fromkeys(("Engine", "Rows", "SQLiteEngine", "StoreError"), "hubtui.core.store.engines"),
+    **dict.fromkeys(
+        ("Engine", "Rows", "SQLiteEngine", "StoreError", "StoreOff"), "hubtui.core.store.engines"
+    ),
     **dict.fromkeys(
         (
             "ListKey",
@@ -119,6 +121,7 @@ __all__ = [
     "SnapshotInfo",
     "Store",
     "StoreError",
+    "StoreOff",
     "StoreInfo",
     "applied",
     "body_hash",

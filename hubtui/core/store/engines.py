@@ -20,6 +20,11 @@ class StoreError(Exception):
     """The store cannot be used; the message names the file and why."""
 
 
+class StoreOff(Exception):
+    """Snapshots and reviews cannot be kept or read now: the store is off (by the settings or
+    this run), or the workspace is offline; the message says which."""
+
+
 class Rows(Protocol):
     """What a query answers, in either engine (a DB-API cursor)."""
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from hubtui.config import Settings
 from hubtui.core.changes.log import ChangeLog
 from hubtui.core.places import default_team_cursor_path
-from hubtui.core.store import StoreError
+from hubtui.core.store import StoreError, StoreOff
 from hubtui.core.workspace.identity import DataPlaces, Identity
 from hubtui.text import inert
 
@@ -45,10 +45,6 @@ if TYPE_CHECKING:
     Reconnector = Callable[[str | None], tuple[Callable[[], HubClient], str, Settings]]
     #: The store's answers in place of the server: how to connect, the name, the answers.
     OfflineSwitch = Callable[[], tuple[Callable[[], HubClient], str, StoredAnswers]]
-
-
-class StoreOff(Exception):
-    """Snapshots cannot be used now: the store is off, broken, or the session is offline."""
 
 
 @dataclass

@@ -30,13 +30,11 @@ from hubtui.core.batches import (
     Verdict,
     prepare,
 )
-from hubtui.core.batches.applying import SETTLING, Applied, apply_batch
+from hubtui.core.batches.applying import SETTLING, Applied
 from hubtui.core.batches.file import FILE_COLUMNS, LIMITED_WORDS, MADE_ON_COLUMNS
-from hubtui.core.people.review import keep_reviews
+from hubtui.core.people.review import Kept, apply_reviewed, keep_reviews
 from hubtui.core.presenting import Cell
-from hubtui.core.store import StoreError
-from hubtui.core.workspace import StoreOff
-from hubtui.text import command_line, inert
+from hubtui.text import inert
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.type_count import TypeCountScreen
@@ -157,7 +155,7 @@ class StagedScreen(ListScreen[Preview]):
         self.preview: Preview | None = None
         self.sent_batch: Batch | None = None
         self.lines: list[Line] = []
-        self._sending: asyncio.Future[Applied] | None = None
+        self._sending: asyncio.Future[tuple[Applied, Kept | None]] | None = None
         #: Whether escape stopped the batch being sent (not the screen or app going away).
         self._stop = asyncio.Event()
         self._retry_of: str | None = None
@@ -318,7 +316,7 @@ class StagedScreen(ListScreen[Preview]):
         if not count:
             if self.reviews:
                 self.run_worker(
-                    self._keep_reviews(None), group="review", exclusive=True, exit_on_error=False
+                    self._keep_reviews(), group="review", exclusive=True, exit_on_error=False
                 )
                 return
             self.notify("Nothing to send: no row differs from the server.", markup=False)
@@ -378,10 +376,13 @@ class StagedScreen(ListScreen[Preview]):
         client = await self.client()
         self._stop = asyncio.Event()
         self._sending = asyncio.ensure_future(
-            apply_batch(
+            apply_reviewed(
                 batch,
                 client,
                 self.workspace.change_log,
+                self.reviews,
+                self.preview,
+                self.workspace.keep_review,
                 concurrency=self.workspace.concurrency,
                 on_result=came,
                 on_settling=settling,
@@ -389,7 +390,7 @@ class StagedScreen(ListScreen[Preview]):
             )
         )
         try:
-            applied = await self._sending
+            applied, kept = await self._sending
         finally:
             self._sending = None
         bar.display = False
@@ -407,30 +408,23 @@ class StagedScreen(ListScreen[Preview]):
         self.refresh_summary()
         self.refresh_bindings()
         self.notify(inert(self._summary), markup=False, timeout=10)
-        if self.reviews:
-            await self._keep_reviews(batch)
+        if kept is not None:
+            self._said_kept(kept)
 
-    async def _keep_reviews(self, batch: Batch | None) -> None:
-        """Each review kept in the store with its decisions' outcomes (or why it was not)."""
-        try:
-            numbers = await keep_reviews(
-                self.reviews, self.preview, batch, self.workspace.keep_review
-            )
-        except (StoreOff, StoreError) as error:
-            self.notify(
-                f"The review was not kept: {inert(str(error))} Its changes are in the change log.",
-                severity="warning",
-                markup=False,
-                timeout=15,
-            )
+    async def _keep_reviews(self) -> None:
+        """Nothing to send: each review kept in the store as decided (or why it was not)."""
+        self._said_kept(
+            await keep_reviews(self.reviews, self.preview, None, self.workspace.keep_review)
+        )
+
+    def _said_kept(self, kept: Kept) -> None:
+        if kept.problem is not None:
+            self.notify(kept.words(), severity="warning", markup=False, timeout=15)
             return
         self.reviews = []
-        kept = ", ".join(f"#{n}" for n in numbers)
-        self.notify(
-            f"Review {kept} kept: {command_line('reviews', numbers[-1])}", markup=False, timeout=10
-        )
+        self.notify(kept.words(), markup=False, timeout=10)
         if self.on_kept is not None:
-            self.on_kept(numbers)
+            self.on_kept(kept.numbers)
 
     def action_back(self) -> None:
         if self._sending is not None:
