@@ -17,12 +17,9 @@ import json
 import signal
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hubtui.api import HubError
 from hubtui.core.batches import (
     TYPE_THE_COUNT_ABOVE,
     Batch,
@@ -37,14 +34,19 @@ from hubtui.core.batches import (
 )
 from hubtui.core.batches.applying import SETTLING
 from hubtui.core.batches.file import (
-    FILE_COLUMNS,
     FileRow,
+)
+from hubtui.core.batches.file_rows import (
+    FindHub,
+    RowOfFile,
+    mark_ended,
+    prepare_file,
+    write_results,
 )
 from hubtui.core.changes.kinds import kind_of
 from hubtui.core.changes.sending import plan
 from hubtui.core.files import refusal_words
 from hubtui.core.people.review import Review, apply_reviewed
-from hubtui.core.presenting import render, write_export
 from hubtui.headless.changes import ask, read_only_words
 from hubtui.headless.output import (
     NOT_SENT,
@@ -66,17 +68,6 @@ if TYPE_CHECKING:
     from hubtui.core.workspace import Workspace
 
 
-@dataclass
-class Row:
-    """One row of the file, with what became of it."""
-
-    given: FileRow | None
-    wanted: Wanted | None
-    #: What the preview said of it, then how it ended when sent (None: not decided yet).
-    verdict: Verdict | Outcome | None
-    message: str
-
-
 async def apply_rows(
     args: argparse.Namespace,
     client: HubClient,
@@ -86,24 +77,34 @@ async def apply_rows(
     given: Sequence[FileRow],
 ) -> int:
     """apply of a batch file's rows (read by :mod:`hubtui.headless.apply`): previewed against a
-    fresh read, asked, sent the one way; the results file beside it."""
-    rows = await wanted_of_file(client, given)
-    wanted = [row.wanted for row in rows if row.wanted is not None]
-    preview = await read_preview(args, client, workspace, wanted)
-    steps = iter(preview.steps)
-    for row in rows:
-        if row.wanted is not None:
-            step = next(steps)
-            row.verdict, row.message = step.verdict, step.words
-    print_preview(preview, [r for r in rows if r.wanted is None])
-    batch = await send_batch(args, client, workspace, preview, reverts=None)
+    fresh read (:func:`~hubtui.core.batches.file_rows.prepare_file`), asked, sent the one way;
+    the results file beside it."""
+    found = await prepare_file(
+        client,
+        given,
+        workspace.change_log,
+        find_hub(client),
+        concurrency=workspace.concurrency,
+        settle=not args.dry_run,
+        on_read=_reading(StatusLine()),
+    )
+    rows = found.rows
+    print_preview(found.preview, found.refused)
+    batch = await send_batch(args, client, workspace, found.preview, reverts=None)
     if args.dry_run:
         return status_of(rows, None, dry_run=True)
     if batch is not None:
         mark_ended(rows, batch)
+    say_results(path, header, rows, batch.id if batch else "(nothing sent)")
+    return status_of(rows, batch, dry_run=False)
+
+
+def say_results(path: Path, header: Sequence[str], rows: Sequence[RowOfFile], batch: str) -> None:
+    """The results file written beside the input, or why not (the outcomes are above and in
+    the change log either way)."""
     try:
-        results = write_results(path, header, rows, batch.id if batch else "(nothing sent)")
-    except OSError as error:  # the batch was sent: its outcomes above and in the change log
+        results = write_results(path, header, rows, batch)
+    except OSError as error:
         why = inert(refusal_words(path.parent, error))
         print(
             f"Results not written ({why}): the outcomes are above and in the change log.",
@@ -111,7 +112,19 @@ async def apply_rows(
         )
     else:
         print(f"Results: {inert(str(results))}", file=sys.stderr)
-    return status_of(rows, batch, dry_run=False)
+
+
+def find_hub(client: HubClient) -> FindHub:
+    """:func:`~hubtui.headless.tables.resolve_hub` as a file's rows find their hub: a hub not
+    taken is said in words (``LookupError``)."""
+
+    async def found(given: str) -> Hub:
+        try:
+            return await resolve_hub(client, given)
+        except Stop as stop:
+            raise LookupError(stop.message) from None
+
+    return found
 
 
 async def revert_command(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
@@ -156,20 +169,10 @@ async def revert_command(args: argparse.Namespace, client: HubClient, workspace:
     preview = await read_preview(args, client, workspace, wanted)
     print_preview(preview, [])
     batch = await send_batch(args, client, workspace, preview, reverts=args.batch)
-    rows = [Row(None, s.wanted, s.verdict, s.words) for s in preview.steps]
+    rows = [RowOfFile(None, s.wanted, s.verdict, s.words) for s in preview.steps]
     if batch is not None:
         mark_ended(rows, batch)
     return status_of(rows, batch, dry_run=args.dry_run)
-
-
-def mark_ended(rows: Sequence[Row], batch: Batch) -> None:
-    """Each row sent now says its outcome, and why when it is not done."""
-    by_wanted = {id(r.step.wanted): r for r in batch.results.values()}
-    for row in rows:
-        result = by_wanted.get(id(row.wanted))
-        if result is not None:
-            row.verdict = result.ended
-            row.message = result.message or row.message
 
 
 async def read_preview(
@@ -198,69 +201,7 @@ def _reading(status: StatusLine):  # type: ignore[no-untyped-def]
     return said
 
 
-async def wanted_of_file(client: HubClient, given: Sequence[FileRow]) -> list[Row]:
-    """Each row of the file as a wanted row, its hub found by Name or Id as ``hubtui hub``
-    finds it (never by DisplayName), its project by id or exact name."""
-    hubs: dict[str, Hub | str] = {}
-    projects: dict[str, dict[str, str] | None] = {}
-    rows = []
-    for row in given:
-        if row.problem:
-            rows.append(Row(row, None, Verdict.SKIP, row.problem))
-            continue
-        if row.hub not in hubs:
-            try:
-                hubs[row.hub] = await resolve_hub(client, row.hub)
-            except Stop as stop:
-                hubs[row.hub] = stop.message
-            except HubError as error:
-                hubs[row.hub] = f"the hub could not be looked up: {inert(str(error))}"
-        hub = hubs[row.hub]
-        if isinstance(hub, str):
-            rows.append(Row(row, None, Verdict.SKIP, hub))
-            continue
-        if hub.id not in projects:
-            try:
-                listed = await client.list_projects(hub.id)
-            except HubError:
-                projects[hub.id] = None  # the server lists no projects: ids are taken as given
-            else:
-                projects[hub.id] = {str(p.id): p.name for p in listed}
-        project_id, project_name, problem = _project(row.project, projects[hub.id], hub)
-        if problem:
-            rows.append(Row(row, None, Verdict.SKIP, problem))
-            continue
-        wanted = Wanted(
-            hub_id=hub.id,
-            hub_name=hub.name,
-            project_id=project_id,
-            project_name=project_name,
-            email=row.email,
-            intent=row.intent,
-            role=row.role,
-            reviewer=row.reviewer,
-            line=row.line,
-        )
-        rows.append(Row(row, wanted, None, ""))
-    return rows
-
-
-def _project(
-    given: str, listed: dict[str, str] | None, hub: Hub
-) -> tuple[str, str | None, str | None]:
-    """(id, name, problem) of the project a cell names: an id, or a unique exact name."""
-    if listed is None:
-        return given, None, None
-    if given in listed:
-        return given, listed[given], None
-    named = [pid for pid, name in listed.items() if name == given]
-    if len(named) == 1:
-        return named[0], given, None
-    why = "two projects have that name" if named else "no such project"
-    return given, None, f"{why} in hub {inert(hub.name)}: “{inert(given)}” (give the project's id)"
-
-
-def print_preview(preview: Preview, refused: Sequence[Row]) -> None:
+def print_preview(preview: Preview, refused: Sequence[RowOfFile]) -> None:
     """The preview is the command's answer: on stdout (``> plan.txt`` keeps it)."""
     for (_, _), steps in preview.groups().items():
         first = steps[0].wanted
@@ -391,26 +332,7 @@ def _print_outcomes(batch: Batch) -> None:
         print(f"  {ended:<8} {inert(step.wanted.email)} in {where}{why}", file=sys.stderr)
 
 
-def write_results(source: Path, header: Sequence[str], rows: Sequence[Row], batch_id: str) -> Path:
-    """The file's rows, every column as given, then each one's ``outcome`` and ``message``
-    (those of an earlier results file replaced): a file to correct and apply again."""
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    target = source.with_name(f"{source.stem.split('-results-')[0]}-results-{stamp}.csv")
-    given = [c for c in dict.fromkeys([*FILE_COLUMNS, *header]) if c not in ("outcome", "message")]
-    columns = [*given, "outcome", "message"]
-    cells = [
-        [
-            *(row.given.cells.get(c, "") if row.given else "" for c in given),
-            row.verdict or "",
-            row.message,
-        ]
-        for row in rows
-    ]
-    context = {"batch": batch_id, "applied from": str(source)}
-    return write_export(target, render("csv", context, columns, cells))
-
-
-def status_of(rows: Sequence[Row], batch: Batch | None, *, dry_run: bool) -> int:
+def status_of(rows: Sequence[RowOfFile], batch: Batch | None, *, dry_run: bool) -> int:
     verdicts = {row.verdict for row in rows}
     if Outcome.UNKNOWN in verdicts:
         return UNKNOWN_OUTCOME

@@ -18,34 +18,27 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from hubtui.core.access import LIMITED_CELL, person_key
-from hubtui.core.batches import Intent, ListedAccess, Outcome, Verdict, Wanted
+from hubtui.core.batches import Outcome
 from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
+from hubtui.core.batches.file_rows import RowOfFile, mark_decided, mark_ended
 from hubtui.core.clock import now
-from hubtui.core.files import refusal_words
 from hubtui.core.people import (
     Decision,
     Review,
-    ReviewRow,
-    decision_named,
     offboarding,
     offboarding_reviews,
-    outcome_of,
 )
 from hubtui.core.people.decisions import (
     DECISION_COLUMNS,
     EVIDENCE_COLUMNS,
     NEVER,
-    access_given,
-    account_of_row,
-    conflicts,
-    evidence_in_file,
     invitation_cell,
-    strongest,
+    review_of_file,
+    rows_of_decisions,
+    wanted_of,
 )
 from hubtui.core.people.review import keep_reviews
 from hubtui.core.presenting import Column, seen_words
@@ -71,11 +64,10 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from hubtui.api import Hub, HubClient
-    from hubtui.core.batches import Batch, Preview
+    from hubtui.core.batches import Preview
     from hubtui.core.batches.file import FileRow
     from hubtui.core.people import HubPerson
     from hubtui.core.workspace import Workspace
-    from hubtui.headless.batch import Row
 
 
 def main(args: argparse.Namespace, workspace: Workspace) -> int:
@@ -206,154 +198,20 @@ async def apply_review(
 
     log = workspace.change_log
     started = now()
-    found: dict[int, Row] = {}
-    decisions: dict[int, Decision] = {}
-    for index, row in enumerate(given):
-        written = row.cells.get("decision", "")
-        decision = decision_named(written or Decision.KEEP.value)
-        if decision is None:
-            why = f"the decision “{inert(written)}” is not keep, reader or remove"
-            found[index] = flow.Row(row, None, Verdict.SKIP, why)
-        else:
-            decisions[index] = decision
-    for index, why in conflicts(given, decisions).items():
-        found[index] = flow.Row(given[index], None, Verdict.SKIP, why)
-        del decisions[index]
-    # A removal from the hub covers every row of the person in that hub.
-    removals: dict[tuple[str, str, str], list[tuple[int, FileRow]]] = {}
-    for index, decision in decisions.items():
-        if decision is Decision.REMOVE:
-            removals.setdefault(account_of_row(given[index]), [])
-    to_read: list[tuple[int, FileRow]] = []
-    for index, decision in decisions.items():
-        row = given[index]
-        person = account_of_row(row)
-        if person in removals:
-            removals[person].append((index, row))
-        elif not row.project:
-            words = "kept" if decision is Decision.KEEP else "in no project: nothing to set Reader"
-            found[index] = flow.Row(row, None, None, words)
-        elif decision is Decision.READER:
-            empty = next((c for c in ("hub", "email") if not row.cells.get(c)), None)
-            problem = f"the {empty} cell is empty" if empty else None
-            reader = replace(row, intent=Intent.SET, role="Reader", reviewer=None, problem=problem)
-            to_read.append((index, reader))
-        else:
-            to_read.append((index, row))
-    read = await flow.wanted_of_file(client, [row for _, row in to_read])
-    for (index, _), done in zip(to_read, read, strict=True):
-        if done.wanted is not None and decisions[index] is Decision.READER:
-            # Set Reader where they were what the file says they were, and nowhere else.
-            was, reviewer = access_given(given[index]), given[index].reviewer
-            if was == LIMITED_CELL:
-                done.wanted = replace(done.wanted, seen=ListedAccess(True, True))
-            elif was and reviewer is not None:
-                done.wanted = replace(done.wanted, seen=ListedAccess(True, False, was, reviewer))
-        found[index] = done
-    for (hub_cell, _, user_id), held in removals.items():
-        first_index, first = held[0]
-        covered = f"with the removal from the hub (line {first.line})"
-        for index, row in held[1:]:
-            found[index] = flow.Row(row, None, None, covered)
-        try:
-            hub = await resolve_hub(client, hub_cell)
-        except Stop as stop:
-            found[first_index] = flow.Row(first, None, Verdict.SKIP, stop.message)
-            continue
-        projects = tuple(
-            (row.project, row.cells.get("project name") or None) for _, row in held if row.project
-        )
-        wanted = Wanted.hub_removal(
-            hub.id,
-            hub.name,
-            first.email,
-            projects,
-            line=first.line,
-            user_id=user_id or None,
-            evidence=evidence_in_file([row for _, row in held]),
-        )
-        found[first_index] = flow.Row(first, wanted, None, "")
-    rows = [found[index] for index in range(len(given))]
-    wanted_rows = [done.wanted for done in rows if done.wanted is not None]
-    preview = await flow.read_preview(args, client, workspace, wanted_rows)
-    steps = iter(preview.steps)
-    for done in rows:
-        if done.wanted is not None:
-            step = next(steps)
-            done.verdict, done.message = step.verdict, step.words
+    rows, decisions = await rows_of_decisions(client, given, flow.find_hub(client))
+    preview = await flow.read_preview(args, client, workspace, wanted_of(rows))
+    mark_decided(rows, preview)
     flow.print_preview(preview, [r for r in rows if r.wanted is None and r.verdict])
     sent = await flow.send_batch(args, client, workspace, preview, reverts=None)
     if args.dry_run:
         return flow.status_of(rows, None, dry_run=True)
     if sent is not None:
-        flow.mark_ended(rows, sent)
-    try:
-        results = flow.write_results(path, header, rows, sent.id if sent else "(nothing sent)")
-    except OSError as error:
-        why = inert(refusal_words(path.parent, error))
-        print(f"Results not written ({why}): the outcomes are above.", file=sys.stderr)
-    else:
-        print(f"Results: {inert(str(results))}", file=sys.stderr)
+        mark_ended(rows, sent)
+    flow.say_results(path, header, rows, sent.id if sent else "(nothing sent)")
     criteria = f"decisions file {path.name}"
-    review = _review_of(rows, decisions, given, started, sent, criteria, log.operator)
+    review = review_of_file(rows, decisions, given, started, sent, criteria, log.operator)
     await _keep(workspace, [review])
     return flow.status_of(rows, sent, dry_run=False)
-
-
-def _review_of(
-    rows: Sequence[Row],
-    decisions: dict[int, Decision],
-    given: Sequence[FileRow],
-    started: str,
-    sent: Batch | None,
-    criteria: str,
-    reviewer: str,
-) -> Review:
-    """The review of a decisions file: one row per person (the strongest decision of their
-    rows: remove, then reader, then keep), with their reasons, what they had and the outcome."""
-    people: dict[tuple[str, str], list[int]] = {}
-    for index, row in enumerate(given):
-        people.setdefault((row.hub, person_key(row.email)), []).append(index)
-    kept: list[ReviewRow] = []
-    hubs: dict[str, None] = {}
-    for (hub_cell, _), indexes in people.items():
-        hubs[hub_cell] = None
-        decision = strongest(decisions[i] for i in indexes if i in decisions)
-        first = given[indexes[0]].cells
-        reasons = dict.fromkeys(given[i].cells.get("reason", "") for i in indexes)
-        access = "; ".join(
-            f"{given[i].cells.get('role') or '?'} in "
-            f"{given[i].cells.get('project name') or given[i].project}"
-            for i in indexes
-            if given[i].project
-        )
-        ended = [
-            (rows[i].verdict, rows[i].message)
-            for i in indexes
-            if rows[i].wanted is not None or rows[i].verdict is Verdict.SKIP
-        ]
-        kept.append(
-            ReviewRow(
-                email=first.get("email", ""),
-                name=first.get("name", ""),
-                decision=decision,
-                reason="; ".join(r for r in reasons if r),
-                seen=first.get("last seen (utc)", ""),
-                marks=first.get("needs a look", ""),
-                access=access or "the hub only",
-                outcome=outcome_of(decision, ended),
-            )
-        )
-    return Review(
-        hub_id="",
-        hub_name=", ".join(hubs),
-        reviewer=reviewer,
-        started=started,
-        rows=tuple(kept),
-        criteria=criteria,
-        ended=now(),
-        batch="" if sent is None else sent.id,
-    )
 
 
 async def _keep(
@@ -519,8 +377,8 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
             "an email).",
             file=sys.stderr,
         )
-    rows = [flow.Row(None, s.wanted, s.verdict, s.words) for s in preview.steps]
+    rows = [RowOfFile(None, s.wanted, s.verdict, s.words) for s in preview.steps]
     if sent is not None:
-        flow.mark_ended(rows, sent)
+        mark_ended(rows, sent)
     status_now = flow.status_of(rows, sent, dry_run=False)
     return REFUSED if answer.not_read and status_now == OK else status_now

@@ -6,13 +6,19 @@ file and renders, the rules are here."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import LIMITED_CELL, person_key
-from hubtui.core.batches import Evidence, Intent
-from hubtui.core.people.review import Decision
+from hubtui.core.batches import Evidence, Intent, ListedAccess, Verdict, Wanted
+from hubtui.core.batches.file_rows import FindHub, RowOfFile, wanted_of_file
+from hubtui.core.clock import now
+from hubtui.core.people.review import Decision, Review, ReviewRow, decision_named, outcome_of
+from hubtui.text import inert
 
 if TYPE_CHECKING:
+    from hubtui.api import HubClient
+    from hubtui.core.batches import Batch
     from hubtui.core.batches.file import FileRow
     from hubtui.core.people.hub import HubPerson
 
@@ -25,7 +31,10 @@ __all__ = [
     "conflicts",
     "evidence_in_file",
     "invitation_cell",
+    "review_of_file",
+    "rows_of_decisions",
     "strongest",
+    "wanted_of",
 ]
 
 
@@ -118,3 +127,141 @@ def strongest(decisions: Iterable[Decision]) -> Decision:
     """The strongest of a person's decisions (``keep`` when there are none)."""
     said = set(decisions)
     return next((d for d in _STRENGTH if d in said), Decision.KEEP)
+
+
+async def rows_of_decisions(
+    client: HubClient, given: Sequence[FileRow], find_hub: FindHub
+) -> tuple[list[RowOfFile], dict[int, Decision]]:
+    """A decisions file's rows as the rows of one batch, and each row's decision: a decision
+    that is not keep, reader or remove and rows that disagree are refused; a removal from the
+    hub covers every row of the person in that hub (with the evidence its rows were decided
+    on); reader sets Reader where they were what the file says they were, and nowhere else."""
+    found: dict[int, RowOfFile] = {}
+    decisions: dict[int, Decision] = {}
+    for index, row in enumerate(given):
+        written = row.cells.get("decision", "")
+        decision = decision_named(written or Decision.KEEP.value)
+        if decision is None:
+            why = f"the decision “{inert(written)}” is not keep, reader or remove"
+            found[index] = RowOfFile(row, None, Verdict.SKIP, why)
+        else:
+            decisions[index] = decision
+    for index, why in conflicts(given, decisions).items():
+        found[index] = RowOfFile(given[index], None, Verdict.SKIP, why)
+        del decisions[index]
+    # A removal from the hub covers every row of the person in that hub.
+    removals: dict[tuple[str, str, str], list[tuple[int, FileRow]]] = {}
+    for index, decision in decisions.items():
+        if decision is Decision.REMOVE:
+            removals.setdefault(account_of_row(given[index]), [])
+    to_read: list[tuple[int, FileRow]] = []
+    for index, decision in decisions.items():
+        row = given[index]
+        person = account_of_row(row)
+        if person in removals:
+            removals[person].append((index, row))
+        elif not row.project:
+            words = "kept" if decision is Decision.KEEP else "in no project: nothing to set Reader"
+            found[index] = RowOfFile(row, None, None, words)
+        elif decision is Decision.READER:
+            empty = next((c for c in ("hub", "email") if not row.cells.get(c)), None)
+            problem = f"the {empty} cell is empty" if empty else None
+            reader = replace(row, intent=Intent.SET, role="Reader", reviewer=None, problem=problem)
+            to_read.append((index, reader))
+        else:
+            to_read.append((index, row))
+    read = await wanted_of_file(client, [row for _, row in to_read], find_hub)
+    for (index, _), done in zip(to_read, read, strict=True):
+        if done.wanted is not None and decisions[index] is Decision.READER:
+            # Set Reader where they were what the file says they were, and nowhere else.
+            was, reviewer = access_given(given[index]), given[index].reviewer
+            if was == LIMITED_CELL:
+                done.wanted = replace(done.wanted, seen=ListedAccess(True, True))
+            elif was and reviewer is not None:
+                done.wanted = replace(done.wanted, seen=ListedAccess(True, False, was, reviewer))
+        found[index] = done
+    for (hub_cell, _, user_id), held in removals.items():
+        first_index, first = held[0]
+        covered = f"with the removal from the hub (line {first.line})"
+        for index, row in held[1:]:
+            found[index] = RowOfFile(row, None, None, covered)
+        try:
+            hub = await find_hub(hub_cell)
+        except LookupError as why:
+            found[first_index] = RowOfFile(first, None, Verdict.SKIP, str(why))
+            continue
+        projects = tuple(
+            (row.project, row.cells.get("project name") or None) for _, row in held if row.project
+        )
+        wanted = Wanted.hub_removal(
+            hub.id,
+            hub.name,
+            first.email,
+            projects,
+            line=first.line,
+            user_id=user_id or None,
+            evidence=evidence_in_file([row for _, row in held]),
+        )
+        found[first_index] = RowOfFile(first, wanted, None, "")
+    return [found[index] for index in range(len(given))], decisions
+
+
+def wanted_of(rows: Sequence[RowOfFile]) -> list[Wanted]:
+    """The wanted rows of a file's rows, in order."""
+    return [row.wanted for row in rows if row.wanted is not None]
+
+
+def review_of_file(
+    rows: Sequence[RowOfFile],
+    decisions: dict[int, Decision],
+    given: Sequence[FileRow],
+    started: str,
+    sent: Batch | None,
+    criteria: str,
+    reviewer: str,
+) -> Review:
+    """The review of a decisions file: one row per person (the strongest decision of their
+    rows: remove, then reader, then keep), with their reasons, what they had and the outcome."""
+    people: dict[tuple[str, str], list[int]] = {}
+    for index, row in enumerate(given):
+        people.setdefault((row.hub, person_key(row.email)), []).append(index)
+    kept: list[ReviewRow] = []
+    hubs: dict[str, None] = {}
+    for (hub_cell, _), indexes in people.items():
+        hubs[hub_cell] = None
+        decision = strongest(decisions[i] for i in indexes if i in decisions)
+        first = given[indexes[0]].cells
+        reasons = dict.fromkeys(given[i].cells.get("reason", "") for i in indexes)
+        access = "; ".join(
+            f"{given[i].cells.get('role') or '?'} in "
+            f"{given[i].cells.get('project name') or given[i].project}"
+            for i in indexes
+            if given[i].project
+        )
+        ended = [
+            (rows[i].verdict, rows[i].message)
+            for i in indexes
+            if rows[i].wanted is not None or rows[i].verdict is Verdict.SKIP
+        ]
+        kept.append(
+            ReviewRow(
+                email=first.get("email", ""),
+                name=first.get("name", ""),
+                decision=decision,
+                reason="; ".join(r for r in reasons if r),
+                seen=first.get("last seen (utc)", ""),
+                marks=first.get("needs a look", ""),
+                access=access or "the hub only",
+                outcome=outcome_of(decision, ended),
+            )
+        )
+    return Review(
+        hub_id="",
+        hub_name=", ".join(hubs),
+        reviewer=reviewer,
+        started=started,
+        rows=tuple(kept),
+        criteria=criteria,
+        ended=now(),
+        batch="" if sent is None else sent.id,
+    )

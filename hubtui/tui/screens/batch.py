@@ -3,7 +3,7 @@ palette's "Staged changes"); marking and staging rows live in :mod:`~hubtui.tui.
 
 One idea: the preview is one screen whose states (read, preview, sending, checking the
 unknown rows, results, retry) share its rows; split, each would reach into the others. What it
-sends, it sends through :func:`~hubtui.core.batches.applying.apply_batch`.
+sends, it sends through :func:`~hubtui.core.people.review.apply_reviewed`.
 """
 
 from __future__ import annotations
