@@ -1,5 +1,7 @@
-"""One engine: the same people marked in the app and the same decisions in a batch file send the
-same requests and end the same way, from the app's ``b``/``a`` and from ``hubtui apply``.
+"""One engine: each workflow sends the same requests and ends the same way from the app and from
+its command: the people marked and a batch file (``b``/``a`` and ``hubtui apply``), invitations
+sent again (``i`` and ``resend-invite``), an offboarding (``O`` and ``offboard``) and a single
+change (``e`` and ``set-role``).
 
 The app stages its marks and exports them (``x``) as a batch file before it sends them; that file
 is then applied headless to a second server holding the same people. Both servers answer the
@@ -22,7 +24,17 @@ from hubtui.core.batches.file import read_batch_file
 from hubtui.demo import DemoStore, Faults, create_app
 from hubtui.tui.screens.batch import StagedScreen
 from hubtui.tui.screens.export import ExportScreen
-from tests.harness.app import CHLOE, DIEGO, mark, paste, press, project_users, running, settle
+from tests.harness.app import (
+    CHLOE,
+    DIEGO,
+    mark,
+    paste,
+    press,
+    project_users,
+    running,
+    settle,
+    type_text,
+)
 from tests.harness.commands import run
 from tests.harness.harness import serving
 
@@ -171,3 +183,75 @@ def test_the_app_s_i_and_resend_invite_send_the_same_requests_and_end_the_same_w
     assert [body for _, _, body in fronts[0].bodies] == [{"Role": "Guest", "ResendHubInvite": True}]
     assert app_outcomes == ["hamid.karimi@northwind-eng.com done"]
     assert "hamid.karimi@northwind-eng.com: invitation sent again." in err
+
+
+FATIMA = "fatima.rahman@northwind-eng.com"
+AIKO = "aiko.tanaka@acme-build.com"
+
+
+def test_the_app_s_o_and_offboard_send_the_same_requests_and_end_the_same_way(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One use case takes a person out of every hub (core/people/review.py's offboarding, sent
+    by apply_reviewed): the app's ``O`` on the hub's people and ``hubtui offboard EMAIL``."""
+    from tests.harness.fronts import Front
+
+    fronts = [Front(create_app(DemoStore(), Faults())) for _ in range(2)]
+
+    async def from_the_app() -> list[str]:
+        async with running(size=(120, 40), server=fronts[0]) as pilot:
+            await press(pilot, "enter", "P")
+            await settle(pilot)
+            await press(pilot, "slash")
+            await type_text(pilot, FATIMA)
+            await press(pilot, "enter", "O")
+            await type_text(pilot, "left the company")
+            await press(pilot, "enter")
+            await settle(pilot)
+            await press(pilot, "a", "y")
+            await settle(pilot)
+            log = pilot.app.workspace.change_log  # type: ignore[attr-defined]
+            return [f"{c.action} {c.email} {c.outcome}" for c in log.changes]
+
+    app_outcomes = asyncio.run(from_the_app())
+    with serving(fronts[1]) as url:
+        status, _, err = run(
+            capsys,
+            *("--base-url", url, "offboard", FATIMA, "--reason", "left the company", "--yes"),
+        )
+    headless = [line for line in err.splitlines() if line.startswith("Review #")]
+    assert fronts[0].bodies == fronts[1].bodies
+    assert [method for method, _, _ in fronts[0].bodies] == ["DELETE"]
+    assert app_outcomes == [f"remove from hub {FATIMA} done"]
+    assert len(headless) == 1  # kept as a review, as the app keeps it
+    assert "kept" in headless[0]
+    assert status == 3, err  # a list not read is said (incomplete), as the app says it
+
+
+def test_the_app_s_e_and_set_role_send_the_same_request_and_end_the_same_way(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One use case makes a single change (core/batches/single.py): the form's ``e`` and
+    ``hubtui set-role``."""
+    from tests.harness.fronts import Front
+
+    fronts = [Front(create_app(DemoStore(), Faults())) for _ in range(2)]
+
+    async def from_the_app() -> list[str]:
+        async with running(server=fronts[0], start=project_users()) as pilot:
+            await press(pilot, "down", "e")  # Aiko Tanaka, Editor
+            await press(pilot, "down", "enter", "ctrl+s", "y")  # Admin, confirmed
+            await settle(pilot)
+            log = pilot.app.workspace.change_log  # type: ignore[attr-defined]
+            return [f"{c.action} {c.email} {c.outcome}" for c in log.changes]
+
+    app_outcomes = asyncio.run(from_the_app())
+    with serving(fronts[1]) as url:
+        status, _, err = run(
+            capsys,
+            *("--base-url", url, "set-role", "acme-build", str(BRIDGE), AIKO, "Admin", "--yes"),
+        )
+    assert status == 0, err
+    assert fronts[0].bodies == fronts[1].bodies
+    assert [method for method, _, _ in fronts[0].bodies] == ["PUT"]
+    assert app_outcomes == [f"update {AIKO} done"]
