@@ -130,3 +130,38 @@ def test_a_change_under_demo_says_it_lasts_only_in_that_process(
     assert "--demo starts afresh in each process: the change lasts only in this one" in err
     status, _, err = run(capsys, "--demo", "hubs")
     assert "starts afresh" not in err  # only where something was changed
+
+
+def test_each_fact_carries_its_field_its_value_as_sent_and_its_record(
+    demo: Served, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A script reads each fact's field by its API name and its value as the server sent it
+    (a date in the server's own form, not hubtui's); a field the server did not send has no
+    value at all, never a default."""
+    lena = "lena.fischer@example-mail.com"
+    lena_id = demo.user_id(lena)
+
+    def as_odd_as_sent(status: int, body: Any) -> tuple[int, Any]:
+        for record in body:
+            if record["User"]["Id"] == lena_id:
+                record["LastWebLogin"] = "2026-10-26T19:34:00.1234567+02:00"
+                del record["IsActivated"]
+        return status, body
+
+    demo.front.rewrite["GET", f"{demo.hub_path()}/users"] = as_odd_as_sent
+    status, answer, err = why_json(capsys, demo, lena, "1002", "--hub", ACME)
+    assert status == 0, err
+    facts = {fact["fact"]: fact for fact in answer["facts"]}
+    web = facts["last web sign-in"]
+    assert web["field"] == "LastWebLogin"
+    assert web["value"] == "2026-10-26T19:34:00.1234567+02:00"  # as sent, to the digit
+    assert web["record"] == f"hub {demo.hub().id}, user Id {lena_id}"
+    invitation = facts["invitation to the hub"]
+    assert invitation["field"] == "IsActivated"
+    assert "value" not in invitation  # not sent: no value, no default
+    assert invitation["says"] == "not sent"
+    limited = facts["IsLimited"]
+    assert (limited["field"], limited["value"]) == ("IsLimited", False)
+    assert limited["record"] == f"project 1002, user Id {lena_id}"
+    assert facts["project access"]["value"] == "Private"
+    assert "field" not in facts["last seen"]  # a conclusion, not a field: no value claimed

@@ -55,16 +55,39 @@ VERDICT_CODES = (
 _CODE_OF = {ADMIN: "admin", CAN_EDIT: "can_edit", CAN_READ: "can_read", NO_PROJECT: "no_access"}
 
 
+#: A field the server did not send: its fact carries no value.
+NOT_SENT: Any = object()
+
+
 @dataclass(frozen=True)
 class Fact:
-    """One fact of the chain: what it is, what it says, and the record that said it."""
+    """One fact of the chain: what it is, what it says, and the record that said it; where the
+    fact is one field of a record, the field's API name, its value as the server sent it (left
+    out when it was not sent: a default is never shown as a fact) and which record."""
 
     what: str
     says: str
     source: str
+    field: str | None = None
+    value: Any = NOT_SENT
+    record: str | None = None
 
-    def as_record(self) -> dict[str, str]:
-        return {"fact": self.what, "says": self.says, "from": self.source}
+    def as_record(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"fact": self.what, "says": self.says, "from": self.source}
+        if self.field is not None:
+            found["field"] = self.field
+            if self.value is not NOT_SENT:
+                found["value"] = self.value
+            found["record"] = self.record
+        return found
+
+
+def _field_fact(what: str, says: str, source: str, model: Any, name: str, record: str) -> Fact:
+    """A fact that is one field of ``model``: its API name and its value as the server sent it
+    (the record's JSON as sent, never a default the model fills in)."""
+    info = type(model).model_fields[name]
+    wire = info.alias or name
+    return Fact(what, says, source, wire, model.as_sent().get(wire, NOT_SENT), record)
 
 
 @dataclass
@@ -591,12 +614,14 @@ def _project_facts(answer: Answer, project: Project | None, projects: Any) -> No
             answer.not_read.append(f"the hub's projects: {projects}")
     elif project is None:
         answer.facts.append(Fact("project access", "not in the hub's project list", source))
-    elif project.project_access is None:
-        answer.facts.append(Fact("project access", "not sent", source))
     else:
         limited = " (whitelisted email domains read it as limited readers)"
-        says = project.project_access + (limited if project.project_access == "Limited" else "")
-        answer.facts.append(Fact("project access", says, source))
+        access = project.project_access
+        says = "not sent" if access is None else access + (limited if access == "Limited" else "")
+        record = f"project {project.id}"
+        answer.facts.append(
+            _field_fact("project access", says, source, project, "project_access", record)
+        )
 
 
 def _membership(answer: Answer, users: Sequence[ProjectUser] | HubError) -> ProjectUser | None:
@@ -610,14 +635,14 @@ def _membership(answer: Answer, users: Sequence[ProjectUser] | HubError) -> Proj
         answer.verdict = NO_ACCESS
         answer.facts.append(Fact("in the project", "not listed: no access", source))
         return None
-    answer.facts.append(Fact("project role", member.role, source))
+    record = f"project {answer.project_id}, user Id {member.user.id}"
+    answer.facts.append(_field_fact("project role", member.role, source, member, "role", record))
     if _sent(member, "is_limited"):
         limited = "true (read-only through a whitelisted email domain, not a member)"
-        answer.facts.append(
-            Fact("IsLimited", limited if member.is_limited else "false (a direct member)", source)
-        )
+        says = limited if member.is_limited else "false (a direct member)"
     else:
-        answer.facts.append(Fact("IsLimited", "not sent (an older server)", source))
+        says = "not sent (an older server)"
+    answer.facts.append(_field_fact("IsLimited", says, source, member, "is_limited", record))
     if member.is_limited:
         answer.limited_through = email_domain(member.user.email or answer.email) or ""
         answer.verdict = f"{LIMITED} through @{answer.limited_through}"
@@ -646,12 +671,17 @@ def _hub_facts(
     if person is None:
         answer.facts.append(Fact("hub user", "not a user of the hub", source))
         return None
-    answer.facts.append(Fact("hub role", person.role or "not sent", source))
+    record = f"hub {answer.hub.id}, user Id {person.user.id}"
+    answer.facts.append(
+        _field_fact("hub role", person.role or "not sent", source, person, "role", record)
+    )
     if _sent(person, "is_activated"):
         accepted = "accepted" if person.is_activated else "not accepted"
-        answer.facts.append(Fact("invitation to the hub", accepted, source))
     else:
-        answer.facts.append(Fact("invitation to the hub", "not sent", source))
+        accepted = "not sent"
+    answer.facts.append(
+        _field_fact("invitation to the hub", accepted, source, person, "is_activated", record)
+    )
     seen = last_seen(person)
     for name, what in (
         ("last_web_login", "last web sign-in"),
@@ -659,11 +689,11 @@ def _hub_facts(
         ("last_hub_project_activity", "last activity"),
     ):
         if not _sent(person, name):
-            answer.facts.append(Fact(what, "not sent", source))
-            continue
-        value = getattr(person, name)
-        says = "never" if value is None else getattr(value, "sent", None) or str(value)
-        answer.facts.append(Fact(what, says, source))
+            says = "not sent"
+        else:
+            value = getattr(person, name)
+            says = "never" if value is None else getattr(value, "sent", None) or str(value)
+        answer.facts.append(_field_fact(what, says, source, person, name, record))
     answer.facts.append(Fact("last seen", seen_words(seen, now), source))
     return person
 
@@ -671,13 +701,15 @@ def _hub_facts(
 def _sign_in_facts(answer: Answer, hub: Hub) -> None:
     source = "the hub"
     restricted = hub.is_user_entra_id_sso_restricted
+    record = f"hub {hub.id}"
+    what, name = "Entra ID SSO restriction", "is_user_entra_id_sso_restricted"
     if restricted is None:
-        answer.facts.append(Fact("Entra ID SSO restriction", "not sent", source))
+        answer.facts.append(_field_fact(what, "not sent", source, hub, name, record))
         return
     if not restricted:
-        answer.facts.append(Fact("Entra ID SSO restriction", "none", source))
+        answer.facts.append(_field_fact(what, "none", source, hub, name, record))
         return
     tenant = hub.restricted_tenant_domain or "a tenant it does not name"
     theirs = email_domain(answer.email) or ""
     says = f"sign-in restricted to {tenant}; their address is at {theirs}"
-    answer.facts.append(Fact("Entra ID SSO restriction", says, source))
+    answer.facts.append(_field_fact(what, says, source, hub, name, record))
