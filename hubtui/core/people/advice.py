@@ -12,6 +12,7 @@ and which of the hub's addresses are near it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -22,7 +23,7 @@ from hubtui.core.access import person_key
 from hubtui.core.changes.kinds import Undo, kind_of
 from hubtui.core.people.hub import INACTIVE_AFTER_DAYS
 from hubtui.core.signins import last_seen
-from hubtui.text import command_line, inert, lookalike
+from hubtui.text import command_line, fold, inert, lookalike
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, Project, ProjectUser
@@ -155,8 +156,8 @@ def _unknown_address(facts: Facts) -> list[NextStep]:
             "unknown_address", f"No one with this address is a user of {facts.hub.name}{where}"
         )
     ]
-    known = [u.user.email or "" for u in facts.hub_users or ()]
-    known += [u.user.email or "" for u in facts.project_users or ()]
+    known = [(u.user.email or "", u.user.full_name) for u in facts.hub_users or ()]
+    known += [(u.user.email or "", u.user.full_name) for u in facts.project_users or ()]
     near = near_addresses(facts.email, known)
     if near:
         steps.append(NextStep("near_address", "Near it in the hub: " + "; ".join(near)))
@@ -296,21 +297,25 @@ def next_steps(facts: Facts) -> list[NextStep]:
     return [step for _, _, rule in TABLE for step in rule(facts)]
 
 
-def near_addresses(email: str, known: Sequence[str]) -> list[str]:
-    """The addresses of ``known`` near ``email`` (never itself): the same local part at another
-    domain, or at most :data:`NEAR_LETTERS` letters apart; each made inert, and one with
-    lookalike or invisible characters said to hold them (shown as such, never taken for it)."""
+def near_addresses(email: str, known: Sequence[tuple[str, str]]) -> list[str]:
+    """The addresses of ``known`` (address, the person's name as sent) near ``email`` (never
+    itself): the same local part at another domain, at most :data:`NEAR_LETTERS` letters apart,
+    or a person of the same name (``lena.fisher@…`` and Lena Fisher at ``lfisher@…``); each
+    made inert, and one with lookalike or invisible characters said to hold them (shown as such,
+    never taken for it)."""
     from rapidfuzz.distance import Levenshtein
 
     wanted = person_key(email)
     local = wanted.split("@", 1)[0]
+    named_as = _name_words(local)
     found: dict[str, tuple[int, str]] = {}  # by address, ASCII case aside: (distance, as sent)
-    for address in known:
+    for address, name in known:
         key = person_key(address)
         if not address or key == wanted or key in found:
             continue
         distance = Levenshtein.distance(wanted, key, score_cutoff=NEAR_LETTERS + 1)
-        if key.split("@", 1)[0] == local or distance <= NEAR_LETTERS:
+        same_name = len(named_as) > 1 and _name_words(name) == named_as
+        if key.split("@", 1)[0] == local or distance <= NEAR_LETTERS or same_name:
             found[key] = (distance, address)
     named = []
     for key in sorted(found, key=lambda k: (found[k][0], k))[:NEAR_MOST]:
@@ -318,3 +323,10 @@ def near_addresses(email: str, known: Sequence[str]) -> list[str]:
         why = lookalike(address)
         named.append(inert(address) + (f" ({why})" if why else ""))
     return named
+
+
+def _name_words(text: str) -> frozenset[str]:
+    """The words of a name or of an address's local part (``lena.fisher``, ``Lena Fisher``),
+    accents and case aside; digits and one-letter initials are no words of a name."""
+    words = re.split(r"[\s._+\-]+", fold(text))
+    return frozenset(w for w in words if len(w) > 1 and not w.isdigit())

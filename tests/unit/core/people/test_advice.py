@@ -85,17 +85,23 @@ def test_an_address_nobody_has_is_said_first_then_what_is_near_then_the_add_if_r
 
 def test_near_addresses_one_or_two_letters_apart_or_the_same_name_elsewhere() -> None:
     known = [
-        "lena.fischer@example-mail.com",  # one letter apart
-        "lena.fisher@other.example",  # the same local part at another domain
-        "lena.fi\u0455her@example-mail.com",  # a Cyrillic ѕ: shown as such, never taken
-        "someone.else@example-mail.com",
+        ("lena.fischer@example-mail.com", "Lena Fischer"),  # one letter apart
+        ("lena.fisher@other.example", ""),  # the same local part at another domain
+        ("lfisher@partner.example", "Léna FISHER"),  # the same name: accents and case aside
+        ("lena.fi\u0455her@example-mail.com", ""),  # a Cyrillic ѕ: shown as such, never taken
+        ("someone.else@example-mail.com", "Someone Else"),
+        ("lena@example-mail.com", "Lena"),  # one word of the name is not the same name
     ]
     near = near_addresses("lena.fisher@example-mail.com", known)
     assert "lena.fischer@example-mail.com" in near
     assert "lena.fisher@other.example" in near
+    assert "lfisher@partner.example" in near
     assert "lena.fi\u0455her@example-mail.com (it mixes Cyrillic and Latin letters)" in near
     assert not any("someone.else" in n for n in near)
-    assert near_addresses("lena.fisher@example-mail.com", ["LENA.FISHER@example-mail.com"]) == []
+    assert "lena@example-mail.com" not in near
+    assert (
+        near_addresses("lena.fisher@example-mail.com", [("LENA.FISHER@example-mail.com", "")]) == []
+    )
 
 
 def test_a_hub_user_the_project_does_not_list_is_to_be_added_to_it() -> None:
