@@ -37,16 +37,15 @@ from hubtui.core.batches.file import (
     FileRow,
 )
 from hubtui.core.batches.file_rows import (
-    FindHub,
     RowOfFile,
     mark_ended,
-    prepare_file,
     write_results,
 )
 from hubtui.core.changes.kinds import kind_of
 from hubtui.core.changes.sending import plan
 from hubtui.core.files import refusal_words
-from hubtui.core.people.review import Review, apply_reviewed
+from hubtui.core.people.review import Review, apply_reviewed, keep_reviews
+from hubtui.core.people.workflows import apply_file
 from hubtui.headless.changes import ask, read_only_words
 from hubtui.headless.output import (
     NOT_SENT,
@@ -76,27 +75,71 @@ async def apply_rows(
     header: Sequence[str],
     given: Sequence[FileRow],
 ) -> int:
-    """apply of a batch file's rows (read by :mod:`hubtui.headless.apply`): previewed against a
-    fresh read (:func:`~hubtui.core.batches.file_rows.prepare_file`), asked, sent the one way;
-    the results file beside it."""
-    found = await prepare_file(
+    """apply of a batch file's rows (read by :mod:`hubtui.headless.apply`): the one use case
+    (:func:`~hubtui.core.people.workflows.apply_file`), this command its front end."""
+    front = CommandFront(args, client, workspace, path, header)
+    await apply_file(
         client,
         given,
         workspace.change_log,
-        find_hub(client),
+        front,
         concurrency=workspace.concurrency,
         settle=not args.dry_run,
-        on_read=_reading(StatusLine()),
     )
-    rows = found.rows
-    print_preview(found.preview, found.refused)
-    batch = await send_batch(args, client, workspace, found.preview, reverts=None)
-    if args.dry_run:
-        return status_of(rows, None, dry_run=True)
-    if batch is not None:
-        mark_ended(rows, batch)
-    say_results(path, header, rows, batch.id if batch else "(nothing sent)")
-    return status_of(rows, batch, dry_run=False)
+    return front.status
+
+
+class CommandFront:
+    """A command as the front end of a workflow (:mod:`hubtui.core.people.workflows`): it
+    prints the preview, asks (unless ``--yes``), sends through :func:`send_batch`, writes the
+    results file beside the file applied, keeps the reviews, and sets the exit status."""
+
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        client: HubClient,
+        workspace: Workspace,
+        path: Path | None = None,
+        header: Sequence[str] = (),
+    ) -> None:
+        self.args, self.client, self.workspace = args, client, workspace
+        self.path, self.header = path, header
+        #: The command's exit status, once the workflow ended.
+        self.status = OK
+        self._line = StatusLine()
+
+    async def find_hub(self, given: str) -> Hub:
+        """:func:`~hubtui.headless.tables.resolve_hub`, a hub not taken said in words."""
+        try:
+            return await resolve_hub(self.client, given)
+        except Stop as stop:
+            raise LookupError(stop.message) from None
+
+    def reading(self, done: int, total: int) -> None:
+        self._line.say(f"Reading each project's users again: {done} / {total}")
+        if done == total:
+            self._line.clear()
+
+    def previewed(self, preview: Preview, refused: Sequence[RowOfFile]) -> None:
+        print_preview(preview, refused)
+
+    async def send(self, preview: Preview, reviews: Sequence[Review]) -> Batch | None:
+        return await send_batch(
+            self.args, self.client, self.workspace, preview, reverts=None, reviews=reviews
+        )
+
+    async def ended(
+        self, rows: Sequence[RowOfFile], batch: Batch | None, reviews: Sequence[Review]
+    ) -> None:
+        if self.args.dry_run:
+            self.status = status_of(rows, None, dry_run=True)
+            return
+        if self.path is not None:
+            say_results(self.path, self.header, rows, batch.id if batch else "(nothing sent)")
+        if reviews:
+            kept = await keep_reviews(reviews, None, None, self.workspace.keep_review)
+            print(kept.words(), file=sys.stderr)
+        self.status = status_of(rows, batch, dry_run=False)
 
 
 def say_results(path: Path, header: Sequence[str], rows: Sequence[RowOfFile], batch: str) -> None:
@@ -112,19 +155,6 @@ def say_results(path: Path, header: Sequence[str], rows: Sequence[RowOfFile], ba
         )
     else:
         print(f"Results: {inert(str(results))}", file=sys.stderr)
-
-
-def find_hub(client: HubClient) -> FindHub:
-    """:func:`~hubtui.headless.tables.resolve_hub` as a file's rows find their hub: a hub not
-    taken is said in words (``LookupError``)."""
-
-    async def found(given: str) -> Hub:
-        try:
-            return await resolve_hub(client, given)
-        except Stop as stop:
-            raise LookupError(stop.message) from None
-
-    return found
 
 
 async def revert_command(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:

@@ -23,27 +23,23 @@ from typing import TYPE_CHECKING, Any
 
 from hubtui.core.batches import Outcome
 from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
-from hubtui.core.batches.file_rows import RowOfFile, mark_decided, mark_ended
-from hubtui.core.clock import now
+from hubtui.core.batches.file_rows import RowOfFile
 from hubtui.core.people import (
     Decision,
     Review,
-    offboarding,
-    offboarding_reviews,
 )
 from hubtui.core.people.decisions import (
     DECISION_COLUMNS,
     EVIDENCE_COLUMNS,
     NEVER,
     invitation_cell,
-    review_of_file,
-    rows_of_decisions,
-    wanted_of,
 )
-from hubtui.core.people.review import keep_reviews
+from hubtui.core.people.workflows import apply_decisions, offboard
 from hubtui.core.presenting import Column, seen_words
 from hubtui.core.store import StoreError
 from hubtui.core.workspace import StoreOff
+from hubtui.headless.batch import CommandFront
+from hubtui.headless.changes import read_only_words
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,
@@ -64,9 +60,11 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from hubtui.api import Hub, HubClient
-    from hubtui.core.batches import Preview
+    from hubtui.core.batches import Batch
     from hubtui.core.batches.file import FileRow
     from hubtui.core.people import HubPerson
+    from hubtui.core.people.review import Offboarding
+    from hubtui.core.people.search import Progress
     from hubtui.core.workspace import Workspace
 
 
@@ -192,39 +190,20 @@ async def apply_review(
     header: Sequence[str],
     given: Sequence[FileRow],
 ) -> int:
-    """apply of a decisions file: each row's decision as the batch's rows, previewed, asked,
-    sent; the results file beside it; the review kept in the store."""
-    from hubtui.headless import batch as flow
-
-    log = workspace.change_log
-    started = now()
-    rows, decisions = await rows_of_decisions(client, given, flow.find_hub(client))
-    preview = await flow.read_preview(args, client, workspace, wanted_of(rows))
-    mark_decided(rows, preview)
-    flow.print_preview(preview, [r for r in rows if r.wanted is None and r.verdict])
-    sent = await flow.send_batch(args, client, workspace, preview, reverts=None)
-    if args.dry_run:
-        return flow.status_of(rows, None, dry_run=True)
-    if sent is not None:
-        mark_ended(rows, sent)
-    flow.say_results(path, header, rows, sent.id if sent else "(nothing sent)")
-    criteria = f"decisions file {path.name}"
-    review = review_of_file(rows, decisions, given, started, sent, criteria, log.operator)
-    await _keep(workspace, [review])
-    return flow.status_of(rows, sent, dry_run=False)
-
-
-async def _keep(
-    workspace: Workspace,
-    reviews: Sequence[Review],
-    preview: Preview | None = None,
-) -> None:
-    """Nothing sent: the reviews kept in the store, each decision with its outcome from the
-    preview (None: the reviews hold their outcomes already), or why not."""
-    print(
-        (await keep_reviews(reviews, preview, None, workspace.keep_review)).words(),
-        file=sys.stderr,
+    """apply of a decisions file: the one use case
+    (:func:`~hubtui.core.people.workflows.apply_decisions`), this command its front end (the
+    results file beside it, the review kept in the store)."""
+    front = CommandFront(args, client, workspace, path, header)
+    await apply_decisions(
+        client,
+        given,
+        workspace.change_log,
+        front,
+        criteria=f"decisions file {path.name}",
+        concurrency=workspace.concurrency,
+        settle=not args.dry_run,
     )
+    return front.status
 
 
 # The reviews kept ------------------------------------------------------------------------------
@@ -327,58 +306,76 @@ def _reviews_table(infos: Sequence[Any], workspace: Workspace) -> Table:
 
 async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     """offboard: the person's removal from every hub they are in, as one batch, kept as a
-    review."""
-    from hubtui.headless import batch as flow
-    from hubtui.headless.changes import read_only_words
-
+    review (:func:`~hubtui.core.people.workflows.offboard`, this command its front end)."""
     if workspace.read_only and not args.dry_run:
         raise Stop(NOT_SENT, read_only_words(args))
-    started = now()
     hubs: list[Hub] = (
         [await resolve_hub(client, args.hub)] if args.hub else list(await client.list_hubs())
     )
-    status = StatusLine()
-    answer = await offboarding(
+    front = OffboardFront(args, client, workspace, len(hubs))
+    await offboard(
         client,
         args.email,
         hubs,
+        workspace.change_log,
+        front,
+        reason=args.reason,
         concurrency=workspace.concurrency,
         deadline=workspace.search_deadline,
-        on_progress=lambda progress: status.say(progress.line()),
+        settle=not args.dry_run,
     )
-    status.clear()
-    for hub, person in answer.places:
-        account = f"{inert(person.email)} (Id {inert(person.person.id)})"
-        print(
-            f"{inert(hub.name)}: {account}, {inert(person.hub_role or 'not a hub user')}, "
-            f"projects {inert(person.projects_words(), limit=None)}",
-            file=sys.stderr,
-        )
-    if answer.not_read:
-        print("Incomplete: not read (they may have access there too):", file=sys.stderr)
-        for words in answer.not_read:
-            print(f"  {inert(words, limit=None)}", file=sys.stderr)
-    if not answer.rows:
-        raise Stop(NOTHING, f"{inert(args.email)} has no access to remove in {len(hubs)} hub(s).")
-    preview = await flow.read_preview(args, client, workspace, answer.rows)
-    flow.print_preview(preview, [])
-    reviewer = workspace.change_log.operator
-    reviews = offboarding_reviews(answer, args.reason, started, reviewer)
-    sent = await flow.send_batch(args, client, workspace, preview, reverts=None, reviews=reviews)
-    if args.dry_run:
-        return REFUSED if answer.not_read else OK
-    if sent is None:
-        await _keep(workspace, reviews, preview)
-    if sent is not None and any(
-        r.ended in (Outcome.DONE, Outcome.UNKNOWN) for r in sent.results.values()
-    ):
-        print(
-            f"To put it back: {command_line('revert', sent.id)} (an invitation first: they get "
-            "an email).",
-            file=sys.stderr,
-        )
-    rows = [RowOfFile(None, s.wanted, s.verdict, s.words) for s in preview.steps]
-    if sent is not None:
-        mark_ended(rows, sent)
-    status_now = flow.status_of(rows, sent, dry_run=False)
-    return REFUSED if answer.not_read and status_now == OK else status_now
+    return front.status
+
+
+class OffboardFront(CommandFront):
+    """``offboard`` as the front end of an offboarding: it also follows the search, says where
+    the person was, prints how to put it back, and says an incomplete answer in its status."""
+
+    def __init__(
+        self, args: argparse.Namespace, client: HubClient, workspace: Workspace, hubs: int
+    ) -> None:
+        super().__init__(args, client, workspace)
+        self._hubs = hubs
+        self._searching = StatusLine()
+        self._not_read = False
+
+    def searching(self, progress: Progress) -> None:
+        self._searching.say(progress.line())
+
+    def found(self, answer: Offboarding) -> None:
+        self._searching.clear()
+        for hub, person in answer.places:
+            account = f"{inert(person.email)} (Id {inert(person.person.id)})"
+            print(
+                f"{inert(hub.name)}: {account}, {inert(person.hub_role or 'not a hub user')}, "
+                f"projects {inert(person.projects_words(), limit=None)}",
+                file=sys.stderr,
+            )
+        self._not_read = bool(answer.not_read)
+        if answer.not_read:
+            print("Incomplete: not read (they may have access there too):", file=sys.stderr)
+            for words in answer.not_read:
+                print(f"  {inert(words, limit=None)}", file=sys.stderr)
+        if not answer.rows:
+            raise Stop(
+                NOTHING,
+                f"{inert(answer.email)} has no access to remove in {self._hubs} hub(s).",
+            )
+
+    async def ended(
+        self, rows: Sequence[RowOfFile], batch: Batch | None, reviews: Sequence[Review]
+    ) -> None:
+        if self.args.dry_run:
+            self.status = REFUSED if self._not_read else OK
+            return
+        await super().ended(rows, batch, reviews)
+        if batch is not None and any(
+            r.ended in (Outcome.DONE, Outcome.UNKNOWN) for r in batch.results.values()
+        ):
+            print(
+                f"To put it back: {command_line('revert', batch.id)} (an invitation first: "
+                "they get an email).",
+                file=sys.stderr,
+            )
+        if self._not_read and self.status == OK:
+            self.status = REFUSED
