@@ -168,7 +168,7 @@ class HubTuiApp(WorkspaceActions):
         from hubtui.tui.screens.confirm import ConfirmScreen
 
         in_flight = self.workspace.change_log.in_flight
-        staged = self.session.staged
+        staged = self.session.staged_count
         if not in_flight and staged:
 
             def leave(yes: bool | None) -> None:
@@ -176,7 +176,7 @@ class HubTuiApp(WorkspaceActions):
                     self.exit()
 
             question = Content.assemble(
-                (f"{len(staged):,} staged changes were not applied", "bold"),
+                (f"{staged:,} staged changes were not applied", "bold"),
                 " (nothing of them was sent).\n"
                 "Quit and drop them? y quits, n stays (b shows them).",
             )

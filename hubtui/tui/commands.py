@@ -151,9 +151,9 @@ def app_commands(app: WorkspaceActions, screen: Screen[Any]) -> Iterable[SystemC
             "The server cannot be reached: read what the store kept of it, read-only",
             app.go_offline,
         )
-    if app.session.staged:
+    if app.session.staged_count:
         yield SystemCommand(
-            f"Staged changes ({len(app.session.staged):,})",
+            f"Staged changes ({app.session.staged_count:,})",
             "Every staged change as one preview, read again now, then applied (b)",
             app.action_staged,
         )

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from hubtui.core.batches import ChangeSet
 from hubtui.tui.catalog import Catalog
 
 if TYPE_CHECKING:
     from textual.app import App
 
+    from hubtui.core.batches import ChangeSet
     from hubtui.core.changes.record import Change
     from hubtui.core.workspace import Workspace
 
@@ -27,11 +27,24 @@ class Session:
     def __init__(self, on_staged_changed: Callable[[], None] | None = None) -> None:
         #: What was read in this session, to jump to (ctrl+p).
         self.catalog = Catalog()
-        #: The changes staged across screens, until applied or dropped.
-        self.staged = ChangeSet()
+        self._staged: ChangeSet | None = None
         self._on_staged_changed = on_staged_changed
         #: How many batches were sent in this session: a list shown before one is read again.
         self.batches_sent = 0
+
+    @property
+    def staged(self) -> ChangeSet:
+        """The changes staged across screens, until applied or dropped."""
+        if self._staged is None:
+            from hubtui.core.batches import ChangeSet  # the batch engine: when first staged
+
+            self._staged = ChangeSet()
+        return self._staged
+
+    @property
+    def staged_count(self) -> int:
+        """How many changes are staged (none staged yet: the batch engine is not loaded)."""
+        return 0 if self._staged is None else len(self._staged)
 
     def staged_changed(self) -> None:
         """The staged changes changed: the app's status line follows."""

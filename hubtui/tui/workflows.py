@@ -14,7 +14,6 @@ from textual.content import Content
 
 from hubtui.api.errors import HubError
 from hubtui.config import ConfigError
-from hubtui.core.batches import ChangeSet, Intent, Wanted
 from hubtui.core.changes.kinds import kind_of
 from hubtui.core.clock import now
 from hubtui.core.presenting import amount
@@ -109,7 +108,7 @@ class WorkspaceActions(App[None]):
 
         if isinstance(self.screen, StagedScreen):
             return
-        if not self.session.staged:
+        if not self.session.staged_count:
             self._say(
                 "Nothing is staged: mark rows with space, then m changes them (A adds people)."
             )
@@ -117,7 +116,7 @@ class WorkspaceActions(App[None]):
         self.push_screen(StagedScreen(self.session.staged))
 
     def drop_staged(self) -> None:
-        count = len(self.session.staged)
+        count = self.session.staged_count
         self.session.staged.drop()
         self.staged_changed()
         self._say(f"{count:,} staged changes dropped; nothing was sent.")
@@ -174,6 +173,8 @@ class WorkspaceActions(App[None]):
                 timeout=15 if answer.not_read else 5,
             )
             return
+        from hubtui.core.batches import ChangeSet  # the batch engine: when a batch is made
+
         changes = ChangeSet()
         changes.stage(answer.rows)
         reviews = offboarding_reviews(answer, reason, started, workspace.change_log.operator)
@@ -211,6 +212,7 @@ class WorkspaceActions(App[None]):
     def _stage_add(self, answer: Answer, role: str) -> None:
         """One add staged on its own and previewed: read again before it is shown, sent only
         once confirmed there, logged and revertible like every change."""
+        from hubtui.core.batches import ChangeSet, Intent, Wanted
         from hubtui.tui.screens.batch import StagedScreen
 
         assert answer.project_id is not None
@@ -294,6 +296,8 @@ class WorkspaceActions(App[None]):
         if not back:
             self._say("Nothing of this batch to put back.")
             return
+        from hubtui.core.batches import ChangeSet
+
         reverting = ChangeSet()
         reverting.stage(back)
         self.push_screen(StagedScreen(reverting, reverts=batch_id))

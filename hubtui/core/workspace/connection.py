@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from hubtui.api import HubClient
 from hubtui.hosts import server_label
 
 if TYPE_CHECKING:
@@ -48,7 +47,11 @@ def configured_client(
     transport: httpx.AsyncBaseTransport | None = None,
 ) -> HubClient:
     """A client of ``base_url`` with every setting that bears on one (version, trust, TLS,
-    deadlines, the most records a list may hold)."""
+    deadlines, the most records a list may hold). The client's code (httpx, the models) is
+    loaded here, off the event loop where the workspace builds it: a start that paints the
+    hub list kept in the store paints it before the client has loaded."""
+    from hubtui.api import HubClient
+
     return HubClient(
         base_url,
         token=token,

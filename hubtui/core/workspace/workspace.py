@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hubtui.config import Settings
-from hubtui.core.changes.log import ChangeLog
 from hubtui.core.places import default_team_cursor_path
 from hubtui.core.store import StoreError, StoreOff
 from hubtui.core.workspace.identity import DataPlaces, Identity
@@ -33,6 +32,7 @@ if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient
     from hubtui.api.models import ApiModel
     from hubtui.core.batches import RevertPlan
+    from hubtui.core.changes.log import ChangeLog
     from hubtui.core.changes.record import Change
     from hubtui.core.people.review import Review
     from hubtui.core.store import ReviewInfo, SnapshotInfo, Store
@@ -112,16 +112,25 @@ class Workspace:
         self._keeping: set[asyncio.Task[None]] = set()
         self._share_again = False
         self._told_waiting = False
-        #: Handed down to where a change is made: a change is logged before its request leaves.
-        self.change_log = self._log_of(identity)
+        self._change_log: ChangeLog | None = None
         #: The change logs of the servers this one was reconnected from: what is in flight on
         #: them is logged unknown at the end of the session too.
         self._earlier_logs: list[ChangeLog] = []
+
+    @property
+    def change_log(self) -> ChangeLog:
+        """Handed down to where a change is made: a change is logged before its request leaves.
+        Built whole when first asked for (the first frame does not wait for its code)."""
+        if self._change_log is None:
+            self._change_log = self._log_of(self.identity)
+        return self._change_log
 
     def _log_of(self, identity: Identity) -> ChangeLog:
         """The change log of this server and profile, built whole: the team's lines are read
         with this machine's (a colleague's unknown add is checked, their batches listed), and
         each outcome copied to the team store soon after."""
+        from hubtui.core.changes.log import ChangeLog
+
         return ChangeLog(
             self._change_log_path,
             server=identity.server,
@@ -247,8 +256,9 @@ class Workspace:
         self.server_label, self._settings = label, settings
         # the demo API stays the demo's
         self.identity = Identity.of(settings.base_url, settings.profile, demo=self.identity.demo)
-        self._earlier_logs.append(self.change_log)
-        self.change_log = self._log_of(self.identity)
+        if self._change_log is not None:
+            self._earlier_logs.append(self._change_log)
+            self._change_log = None  # this server's and profile's, built when next asked for
         self._close_server_store(again=True)  # this server's and profile's store, when next asked
         return label
 
@@ -264,7 +274,8 @@ class Workspace:
     def abandon_in_flight(self, why: str) -> None:
         """What is in flight logged unknown, with ``why``, in every change log of this session
         (those of the servers it was reconnected from too)."""
-        for log in (*self._earlier_logs, self.change_log):
+        logs = self._earlier_logs + ([self._change_log] if self._change_log else [])
+        for log in logs:
             log.abandon_in_flight(why)
 
     async def close(self, why: str = "hubtui quit before the answer came.") -> None:

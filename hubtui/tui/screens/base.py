@@ -185,7 +185,7 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
     def refresh_status(self) -> None:
         workspace = self.workspace
         note = self.status_note()
-        staged = len(self.session.staged)
+        staged = self.session.staged_count
         if staged:
             note = f"{staged:,} staged (b)" + (f" · {note}" if note else "")
         self.query_one(StatusLine).show_status(

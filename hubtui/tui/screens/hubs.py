@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from textual import on
 from textual.binding import Binding, BindingType
 
-from hubtui.api import Hub
 from hubtui.core.store.server_store import StoredHub
 from hubtui.text import inert
 from hubtui.tui.messages import FindPerson, HubsLoaded, OpenHub, ShowChanges
@@ -164,6 +163,8 @@ class HubListScreen(ListScreen["list[Hub]"]):
     def _real(self, hub: Hub) -> Hub:
         """The hub itself for a stored row (read as the server sent it)."""
         if isinstance(hub, StoredHub):
+            from hubtui.api.models import Hub  # the models: after the stored list is painted
+
             return Hub.model_validate(hub.sent)
         return hub
 

@@ -153,7 +153,9 @@ class Marking:
 
     def refresh_staged(self) -> None:
         """Mark the rows of this list with a change staged (``±``), as the staged set is now."""
-        staged_keys = {row.key for row in self.session.staged.rows}
+        staged_keys = (
+            {row.key for row in self.session.staged.rows} if self.session.staged_count else set()
+        )
         view = self.table.view
         keys: set[str] = set()
         if staged_keys:
