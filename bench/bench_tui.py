@@ -351,6 +351,51 @@ def startup(runs: int) -> None:
     )
     report("start-up: hubtui --demo, from the second start, s", times["demo"], times["bare"])
     report("start-up: --base-url (100 ms server), second on, s", times["http"], times["bare"])
+    print("== import time at start (python -X importtime of what the first frame loads), ms")
+    for package, spent in import_times().items():
+        print(f"  {package:<50} {spent:>10,.1f}")
+
+
+#: What a start imports before its first frame (``hubtui.cli.main`` blocks httpx's own CLI).
+_START_IMPORTS = (
+    "import sys; sys.modules['httpx._main'] = None; "
+    "import hubtui.cli, hubtui.core.workspace, hubtui.tui.app"
+)
+
+
+def import_times() -> dict[str, float]:
+    """Each hubtui package's own import time at start, and the libraries beside it, in ms
+    (the median of five fresh interpreters)."""
+    import re
+    import subprocess
+
+    runs: list[dict[str, float]] = []
+    for _ in range(5):
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", _START_IMPORTS],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        spent: dict[str, float] = {}
+        for line in done.stderr.splitlines():
+            found = re.match(r"import time:\s+(\d+) \|\s+\d+ \|\s*(\S+)", line)
+            if found is None:
+                continue
+            name = found.group(2)
+            parts = name.split(".")
+            package = ".".join(parts[:3]) if parts[0] == "hubtui" else parts[0]
+            spent[package] = spent.get(package, 0.0) + int(found.group(1)) / 1000
+        runs.append(spent)
+    packages = {name for run in runs for name in run}
+    medians = {name: statistics.median(run.get(name, 0.0) for run in runs) for name in packages}
+    ours = {k: v for k, v in medians.items() if k.startswith("hubtui")}
+    theirs = {k: v for k, v in medians.items() if k in ("textual", "rich", "httpx", "pydantic")}
+    shown = {k: v for k, v in sorted(ours.items(), key=lambda kv: -kv[1]) if v >= 1.0}
+    shown["hubtui, its other modules"] = sum(v for v in ours.values() if v < 1.0)
+    shown["hubtui, in all"] = sum(ours.values())
+    shown.update(sorted(theirs.items(), key=lambda kv: -kv[1]))
+    return shown
 
 
 def _medians(ours: list[list[float]], stock: list[list[float]], at: int) -> tuple[float, float]:

@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from pydantic.alias_generators import to_snake
+
 from hubtui.api.identity import KNOWN_ROLES, email_key
 from hubtui.text import hidden_character
 
@@ -86,8 +88,6 @@ def sent_field(record: Mapping[str, Any], name: str) -> Any:
     the records also accept (``email``), as the typed records read it."""
     if name in record:
         return record[name]
-    from pydantic.alias_generators import to_snake  # the records' own rule, when first needed
-
     return record.get(to_snake(name))
 
 

@@ -14,7 +14,6 @@ from textual.content import Content
 
 from hubtui.api.errors import HubError
 from hubtui.config import ConfigError
-from hubtui.core.changes.kinds import kind_of
 from hubtui.core.clock import now
 from hubtui.core.presenting import amount
 from hubtui.core.store import StoreError
@@ -273,6 +272,7 @@ class WorkspaceActions(App[None]):
 
     def revert_batch(self, batch_id: str) -> None:
         """Stage the inverse of a batch this server's change log holds, in a preview of its own."""
+        from hubtui.core.changes.kinds import kind_of
         from hubtui.tui.screens.batch import StagedScreen
 
         plan = self.workspace.revert_plan(batch_id)

@@ -12,7 +12,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from hubtui.core.changes.record import parse_line
 from hubtui.core.clock import now
 from hubtui.core.files import check_existing, make_private
 from hubtui.core.store.engines import (
@@ -598,6 +597,8 @@ def _audit_fields(line: str) -> tuple[str, ...] | None:
     hub, project, action, operator and time (None: not a change line, as the change log reads
     it: :func:`~hubtui.core.changes.log.parse_line`; or of the demo API, whose history is its
     own and never a team's)."""
+    from hubtui.core.changes.record import parse_line  # when audit lines are copied, not at start
+
     change = parse_line(line)
     if change is None or change.server == "demo":
         return None
