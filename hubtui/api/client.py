@@ -297,11 +297,14 @@ class HubClient:
 
     # Hub users (the published document's, beyond the spec: a server may answer 404 or 405) -----
 
-    async def list_hub_users(self, hub_id: Id) -> Records[HubUser]:
+    async def list_hub_users(
+        self, hub_id: Id, *, first: Callable[[Records[HubUser]], object] | None = None
+    ) -> Records[HubUser]:
         """Every person with access to the hub, with their hub role and when they were last
-        seen (``GET /v3/hubs/{hubId}/users``)."""
+        seen (``GET /v3/hubs/{hubId}/users``). ``first``, for a large list, is called with its
+        first records as soon as the answer is in, before the whole list is read."""
         url = await self._hub_url(hub_id, "v3", USERS)
-        return await self._get_list(f"list users of hub {hub_id!r}", url, HubUser)
+        return await self._get_list(f"list users of hub {hub_id!r}", url, HubUser, first=first)
 
     async def plan_invite(self, hub_id: Id, *, email: str, role: str) -> ChangeRequest:
         """The request :meth:`invite_hub_user` sends (nothing is sent)."""

@@ -138,3 +138,47 @@ async def test_the_hubs_people_read_once_are_shown_again_offline(tmp_path: Path)
         assert "INCOMPLETE" not in words  # every list was kept: nothing is missing
         assert "hamid.karimi@northwind-eng.com" in words
     answers.store.close()
+
+
+async def test_a_large_hub_shows_its_first_users_while_the_rest_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """P on a hub of 5,000 users: its first hub users show as soon as they arrive, said to be
+    the first of more; the counts, their projects and what needs a look follow once every list
+    is read."""
+    import threading
+    from typing import Any
+
+    import hubtui.api.client as client_module
+    from hubtui.demo import DemoSize, DemoStore
+    from tests.harness.app import screen_text, type_text
+
+    release = threading.Event()
+    parse_list = client_module.parse_list  # type: ignore[attr-defined]
+
+    def slow_parse_list(content: Any, operation: str, *args: Any, **kwargs: Any) -> Any:
+        if "users" in operation:  # the lists of users are read whole when the test says so
+            release.wait(timeout=30)
+        return parse_list(content, operation, *args, **kwargs)
+
+    store = DemoStore(DemoSize(big_project_users=5000))
+    async with running(size=(140, 40), store=store) as pilot:
+        await press(pilot, "g")
+        await type_text(pilot, "load-test")
+        await press(pilot, "enter")
+        await settle(pilot)
+        monkeypatch.setattr(client_module, "parse_list", slow_parse_list)
+        await pilot.press("P")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if "@loadtest.example" in screen_text(pilot):
+                break
+        words = screen_words(pilot)
+        assert isinstance(pilot.app.screen, HubPeopleScreen)
+        assert "@loadtest.example" in words
+        assert "the first 200 hub users are shown; their projects and the counts follow" in words
+        release.set()
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "the first 200 hub users" not in words
+        assert "5,000 people" in words

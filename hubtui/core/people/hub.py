@@ -211,10 +211,12 @@ async def read_hub_people(
     concurrency: int = 8,
     deadline: float | None = None,
     on_progress: Callable[[Progress], None] = lambda progress: None,
+    on_first: Callable[[list[HubPerson]], object] | None = None,
 ) -> HubPeople:
     """Read the hub's users and every project's users (the search's fan-out, as a snapshot
     reads them) and join them. A server without the hub-user list (404, 405) still gives the
-    projects' people, and the answer says what it lacks."""
+    projects' people, and the answer says what it lacks. ``on_first``: a large hub's first
+    users, as people with no project read yet, as soon as they arrive."""
     memberships: list[tuple[Project, ProjectUser]] = []
     not_read: list[tuple[Project | None, HubError]] = []
 
@@ -226,7 +228,8 @@ async def read_hub_people(
 
     async def hub_users() -> tuple[Sequence[HubUser] | None, str | None]:
         try:
-            return await client.list_hub_users(hub.id), None
+            first = None if on_first is None else lambda head: on_first(hub_people(head, ()))
+            return await client.list_hub_users(hub.id, first=first), None
         except HubError as error:
             if not_offered(error):
                 return None, "this server does not list a hub's users"

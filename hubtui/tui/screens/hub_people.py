@@ -22,7 +22,7 @@ from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
 if TYPE_CHECKING:
-    from hubtui.api import Hub, HubClient
+    from hubtui.api import Hub, HubClient, HubError
     from hubtui.core.people import Progress
 
 PEOPLE_COLUMNS = (
@@ -137,6 +137,8 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
         super().__init__()
         self.hub = hub
         self.answer: HubPeople | None = None
+        #: While a large hub's first users are shown and the rest is read: how many.
+        self._first_shown: int | None = None
         self.only_needs = False
         self.now = clock()
         self._counted: tuple[HubPeople, tuple[str, ...]] | None = None
@@ -165,21 +167,40 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
             concurrency=workspace.concurrency,
             deadline=workspace.search_deadline,
             on_progress=self._progressed,
+            on_first=self._first_people,
         )
+
+    def _first_people(self, people: list[HubPerson]) -> None:
+        """A large hub's first users, shown while the rest and every project are read (their
+        projects, the counts and what needs a look follow)."""
+        self._first_shown = len(people)
+        self.table.loading = False  # the rows show; the summary says the rest is on its way
+        self._show_people(people)
+        self.refresh_summary()
+
+    def _show_people(self, people: list[HubPerson]) -> None:
+        days = self.workspace.settings.inactive_after
+        self.table.set_records(
+            people,
+            lambda person: person_row(person, self.now, days, self.decisions.get(person.key)),
+            key=lambda person: person.key,
+        )
+
+    def show_failed(self, error: HubError) -> None:
+        if self._first_shown is not None:  # the first users of a read that failed are not kept
+            self._first_shown = None
+            self._show_people(self.answer.people if self.answer is not None else [])
+        super().show_failed(error)
 
     def _progressed(self, progress: Progress) -> None:
         self.progressed(progress, f"Reading the people of {inert(self.hub.name)}")
 
     def show_loaded(self, loaded: HubPeople) -> None:
+        self._first_shown = None
         self.answer = loaded
         if self.workspace.offline is None:
             self.post_message(HubPeopleLoaded(loaded))
-        days = self.workspace.settings.inactive_after
-        self.table.set_records(
-            loaded.people,
-            lambda person: person_row(person, self.now, days, self.decisions.get(person.key)),
-            key=lambda person: person.key,
-        )
+        self._show_people(loaded.people)
         self.table.show_group("needs" if self.only_needs else None)
         if self._matrix_asked:
             self._matrix_asked = False
@@ -191,6 +212,12 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
         self.refresh_summary()
 
     def refresh_summary(self) -> None:
+        if self._first_shown is not None:
+            self.query_one(Summary).say(
+                f"Reading the people of {inert(self.hub.name)}… the first "
+                f"{self._first_shown:,} hub users are shown; their projects and the counts follow."
+            )
+            return
         answer = self.answer
         if self.is_loading or answer is None:
             return
