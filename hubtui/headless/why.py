@@ -26,10 +26,10 @@ from hubtui.headless.tables import resolve_hub
 from hubtui.text import inert, lookalike
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Awaitable, Callable, Sequence
 
     from hubtui.api import Hub, HubClient
-    from hubtui.core.people.why import History
+    from hubtui.core.people.why import Answer, History
     from hubtui.core.workspace import Workspace
 
 
@@ -43,7 +43,11 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
         return None if offline is None else offline_note(offline.last_words)
 
     status = asyncio.run(
-        with_client(args, workspace, lambda client: _why(args, client, concurrency, history, note))
+        with_client(
+            args,
+            workspace,
+            lambda client: _why(args, client, concurrency, history, note, workspace.tell_since),
+        )
     )
     if offline is not None:
         print(offline_note(offline.last_words), file=sys.stderr)
@@ -56,6 +60,7 @@ async def _why(
     concurrency: int,
     history: History,
     note: Callable[[], str | None],
+    tell_since: Callable[[Sequence[Answer]], Awaitable[None]],
 ) -> int:
     if problem := email_problem(args.email):
         raise Stop(NOT_SENT, f"{inert(args.email)}: {problem}")
@@ -77,6 +82,7 @@ async def _why(
                 NOT_SENT,
                 f"{inert(args.email)} is neither a user nor in a project of {where}",
             )
+    await tell_since(answers)  # since when, from the snapshots kept
     offline = note()
     if args.format == "json":
         records = [answer.as_record() | {"offline": offline} for answer in answers]

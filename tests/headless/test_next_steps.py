@@ -3,6 +3,7 @@ tickets a newcomer tried, each decided by the one table (``core/people/advice.py
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from typing import Any
@@ -165,3 +166,30 @@ def test_each_fact_carries_its_field_its_value_as_sent_and_its_record(
     assert limited["record"] == f"project 1002, user Id {lena_id}"
     assert facts["project access"]["value"] == "Private"
     assert "field" not in facts["last seen"]  # a conclusion, not a field: no value claimed
+
+
+def test_why_says_since_when_from_the_snapshots_kept(capsys: pytest.CaptureFixture[str]) -> None:
+    """The demo keeps its week-old data as the first snapshot: Aiko, a Reader then and an
+    Editor now, is told to have changed since it; Chloe, a Reader in both, since it."""
+    status, out, err = run(
+        capsys, "--demo", "why", "aiko.tanaka@acme-build.com", "1001", "--hub", ACME
+    )
+    assert status == 0, err
+    assert "- since: Editor now; Reader at snapshot #1 (" in out
+    assert "the latest kept: changed since (the snapshots kept)" in out
+    status, out, err = run(
+        capsys,
+        "--demo",
+        "why",
+        "chloe.moreau@acme-build.com",
+        "1001",
+        "--hub",
+        ACME,
+        "--format",
+        "json",
+    )
+    assert status == 0, err
+    since = [fact for fact in json.loads(out)["facts"] if fact["fact"] == "since"]
+    assert len(since) == 1
+    assert since[0]["says"].startswith("Reader in every snapshot kept of it, since snapshot #1")
+    assert since[0]["from"] == "the snapshots kept"

@@ -18,7 +18,7 @@ Textual-free.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from hubtui.core.changes.log import ChangeLog
     from hubtui.core.changes.record import Change
     from hubtui.core.people.review import Review
+    from hubtui.core.people.why import Answer
     from hubtui.core.store import ReviewInfo, SnapshotInfo, Store
     from hubtui.core.store.server_store import ServerStore
     from hubtui.core.workspace.offline import StoredAnswers
@@ -477,6 +478,54 @@ class Workspace:
                 return store.snapshots(server_store.origin, server_store.profile)
 
         return server_store, await asyncio.to_thread(read)
+
+    async def tell_since(self, answers: Sequence[Answer]) -> None:
+        """Each answer about a project told since when the person's access there is what it
+        is now, and what it was before, from the snapshots kept of this server (nothing said
+        where none read the project; a store that cannot be read is said, never taken as no
+        snapshot)."""
+        from hubtui.core.history.since import STATE_OF_VERDICT, since_words
+        from hubtui.core.people.why import Fact
+
+        about = [a for a in answers if a.project_id and a.verdict_code in STATE_OF_VERDICT]
+        if not about:
+            return
+        source = "the snapshots kept"
+        try:
+            server_store, kept = await self.snapshots_kept()
+        except StoreOff:
+            return  # off, or offline: no snapshot to tell from, and none is claimed
+        except StoreError as error:
+            for answer in about:
+                answer.facts.append(Fact("since", f"not read ({error})", source))
+            return
+        if not kept:
+            return
+
+        def read() -> list[str | None]:
+            with server_store.open() as store:
+                return [
+                    since_words(
+                        store,
+                        server_store.origin,
+                        server_store.profile,
+                        answer.hub.id,
+                        str(answer.project_id),
+                        answer.email,
+                        STATE_OF_VERDICT[answer.verdict_code],
+                    )
+                    for answer in about
+                ]
+
+        try:
+            told = await asyncio.to_thread(read)
+        except StoreError as error:
+            for answer in about:
+                answer.facts.append(Fact("since", f"not read ({error})", source))
+            return
+        for answer, words in zip(about, told, strict=True):
+            if words is not None:
+                answer.facts.append(Fact("since", words, source))
 
     async def record_snapshot(self, hub: Hub | None) -> SnapshotInfo:
         """Read every project's users of ``hub`` (None: of every hub) and keep them as one

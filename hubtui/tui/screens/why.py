@@ -135,6 +135,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
                     now=clock(),
                     history=history,
                 )
+            await workspace.tell_since(self.answers)  # since when, from the snapshots kept
         except HubError as error:
             self._say(f"Could not be answered: {inert(str(error), limit=None)}")
             return

@@ -1,0 +1,75 @@
+"""Since when a person's access to a project is what it is now, from the snapshots kept: ``a
+limited reader since snapshot #3 (2026-11-17 14:02); Editor before``. Told with ``why``'s
+answer, beside the facts it read now."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from hubtui.core.access import person_key
+from hubtui.core.store import ListKey
+
+if TYPE_CHECKING:
+    from hubtui.core.store import SnapshotInfo, Store
+
+__all__ = ["STATE_OF_VERDICT", "since_words", "state_in"]
+
+#: A verdict's code, as the access a snapshot's list shows (the same words both ways).
+STATE_OF_VERDICT = {
+    "admin": "Admin",
+    "can_edit": "Editor",
+    "can_read": "Reader",
+    "limited_reader": "a limited reader",
+    "no_access": "not in the project",
+}
+#: How many of the latest snapshots are read back.
+AT_MOST = 50
+
+
+def state_in(records: Iterable[dict[str, Any]], email: str) -> str:
+    """A person's access in a project's users as a snapshot kept them (records as sent)."""
+    wanted = person_key(email)
+    for record in records:
+        user = record.get("User")
+        if isinstance(user, dict) and person_key(str(user.get("Email") or "")) == wanted:
+            if record.get("IsLimited") is True:
+                return STATE_OF_VERDICT["limited_reader"]
+            return str(record.get("Role") or "in the project, role not sent")
+    return STATE_OF_VERDICT["no_access"]
+
+
+def since_words(
+    store: Store,
+    origin: str,
+    profile: str | None,
+    hub_id: str,
+    project_id: str,
+    email: str,
+    now: str,
+) -> str | None:
+    """Since which snapshot ``email``'s access to the project has been ``now``, and what it was
+    before (None: no snapshot kept read this project's users)."""
+    kept: list[tuple[SnapshotInfo, str]] = []
+    key = ListKey("users", hub_id, project_id)
+    for info in store.snapshots(origin, profile)[-AT_MOST:]:
+        read = store.reads(info.id).get(key)
+        if read is None or not read.ok:
+            continue  # this snapshot did not read the project's users: it says nothing
+        kept.append((info, state_in(store.records(read.hashes), email)))
+    if not kept:
+        return None
+    since: SnapshotInfo | None = None
+    for info, state in reversed(kept):
+        if state != now:
+            if since is None:
+                return f"{now} now; {state} at {_at(info)}, the latest kept: changed since"
+            return f"{now} since {_at(since)}; {state} before"
+        since = info
+    assert since is not None
+    return f"{now} in every snapshot kept of it, since {_at(since)}"
+
+
+def _at(info: SnapshotInfo) -> str:
+    """``snapshot #3 (2026-11-17 14:02)``."""
+    return f"snapshot {info.short}"
