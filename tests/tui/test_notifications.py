@@ -46,3 +46,29 @@ async def test_at_80_columns_a_notification_leaves_where_you_are_and_the_emails_
         assert after[:4] == before[:4]  # the breadcrumb and the counts, not covered
         for line in after[5:9]:  # the rows beside the notice: names and emails whole
             assert "@acme-build.com" in line
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 40)])
+async def test_a_notification_never_covers_a_row_and_the_highlighted_row_stays_in_view(
+    size: tuple[int, int],
+) -> None:
+    """Over a list, a notification takes lines of its own below it: every row's identity and
+    finding stay readable whole, and the row the person is on stays in view."""
+    async with running(size=size) as pilot:
+        await press(pilot, "enter", "enter", "end")  # the last user highlighted
+        table = pilot.app.screen.query_one("#records")
+        last = screen_text(pilot)
+        assert "kai.nakamura@northwind-eng.com" in last
+        pilot.app.notify(
+            "Search stopped; the results so far are kept (3 of 12 projects not read).",
+            markup=False,
+        )
+        await pilot.pause(0.3)
+        toasts = list(pilot.app.screen.query("Toast"))
+        assert toasts
+        for toast in toasts:
+            assert not toast.region.overlaps(table.region)
+        text = screen_text(pilot)
+        assert "Search stopped" in text
+        row = next(line for line in text.splitlines() if "kai.nakamura" in line)
+        assert "LIMITED" in row  # the highlighted row, its finding whole, still in view
