@@ -28,6 +28,16 @@ class LastSeen:
     """The latest of the dates that could be read (None: none could)."""
     unreadable: tuple[str, ...] = ()
     """The fields sent as text that is no date: the last sign-in is then unknown."""
+    latest: str | None = None
+    """The field the moment is from (``LastWebLogin``, ``LastAddinLogin``,
+    ``LastHubProjectActivity``; None: never)."""
+
+    def counted_from(self) -> str:
+        """What a figure of days counts from: ``their last web sign-in, 2026-10-26``."""
+        if self.moment is None:
+            return "never"
+        what = _WHAT.get(self.latest or "", "their latest sign-in or activity")
+        return f"{what}, {self.moment.strftime('%Y-%m-%d')}"
 
     @property
     def unknown(self) -> bool:
@@ -51,9 +61,16 @@ _SEEN_FIELDS = (
 )
 
 
+_WHAT = {
+    "LastWebLogin": "their last web sign-in",
+    "LastAddinLogin": "their last add-in sign-in",
+    "LastHubProjectActivity": "their last activity in the hub",
+}
+
+
 def last_seen(user: HubUser) -> LastSeen:
     """When ``user`` was last seen (see the module for the rule)."""
-    moments: list[datetime] = []
+    moments: list[tuple[datetime, str]] = []
     unreadable: list[str] = []
     for wire, name in _SEEN_FIELDS:
         value = getattr(user, name)
@@ -62,10 +79,13 @@ def last_seen(user: HubUser) -> LastSeen:
             if moment is None:  # past the calendar's ends in UTC, or in the future
                 unreadable.append(wire)
             else:
-                moments.append(moment)
+                moments.append((moment, wire))
         elif value is not None:  # sent, but no date: text, a number…
             unreadable.append(wire)
-    return LastSeen(max(moments) if moments else None, tuple(unreadable))
+    if not moments:
+        return LastSeen(None, tuple(unreadable))
+    moment, wire = max(moments)
+    return LastSeen(moment, tuple(unreadable), wire)
 
 
 #: How far ahead of this machine's clock a date may be and still be read as a sign-in (clocks

@@ -240,7 +240,10 @@ def _sso_tenant(facts: Facts) -> list[NextStep]:
     elif days is None:
         when = "their last sign-in could not be read"
     else:
-        when = f"last signed in {days:,} days ago; if the restriction came since, this is why"
+        when = (
+            f"last seen {days:,} days ago, counted from {seen.counted_from()}; if the "
+            "restriction came since, this is why"
+        )
     words = (
         f"The hub restricts sign-in to the Entra ID tenant {hub.restricted_tenant_domain} and "
         f"their address is at {facts.domain}: that is the likely reason they cannot sign in "
@@ -260,7 +263,7 @@ def _sign_ins(facts: Facts) -> list[NextStep]:
         return [
             NextStep(
                 "inactive",
-                f"Last seen {days:,} days ago (their latest sign-in or activity in the hub)",
+                f"Last seen {days:,} days ago, counted from {seen.counted_from()}",
             )
         ]
     return []

@@ -141,9 +141,8 @@ def test_a_hub_user_outside_the_tenant_is_told_the_likely_reason_with_their_last
     signed = next_steps(facts(oscar, member=member(oscar), person=hub_user(oscar)))
     assert [s.code for s in signed] == ["sso_tenant"]
     assert "the likely reason they cannot sign in" in signed[0].words
-    assert (
-        "last signed in 30 days ago; if the restriction came since, this is why" in signed[0].words
-    )
+    # The figure names the date it counts from, and which of the dates sent that is.
+    assert "last seen 30 days ago, counted from their last web sign-in, 2026-10-" in signed[0].words
     inside = next_steps(facts("ann@acme-build.com", member=member("ann@acme-build.com"),
                               person=hub_user("ann@acme-build.com")))  # fmt: skip
     assert inside == []
