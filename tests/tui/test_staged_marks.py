@@ -96,3 +96,23 @@ async def test_the_change_log_lists_every_batch_in_its_file_and_r_reverts_the_on
         words = screen_words(pilot)
         assert "chloe.moreau@acme-build.com" in words  # the older batch, as chosen
         assert "diego.garcia@acme-build.com" not in words
+
+
+async def test_at_80x24_c_opens_with_the_batches_r_acts_on_in_view() -> None:
+    """After a batch, the change log's list of batches, the one R reverts highlighted, is in
+    view as the dialog opens, above the changes of the session (which fill the window)."""
+    from tests.harness.app import CHLOE, DIEGO, mark, settle
+
+    async with running(size=(80, 24), start=project_users()) as pilot:
+        await mark(pilot, CHLOE, DIEGO)
+        await press(pilot, "m", "down", "enter", "b", "a", "y")
+        await settle(pilot)
+        await press(pilot, "escape", "c")
+        await settle(pilot)
+        words = screen_words(pilot)
+        batch = pilot.app.workspace.change_log.changes[-1].batch  # type: ignore[attr-defined]
+        assert batch
+        assert f"{batch} " in words
+        assert "2 changes: 2 done" in words
+        assert "R puts it back" in words
+        assert words.index("R puts it back") < words.index("Changes in this session")

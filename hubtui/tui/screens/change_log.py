@@ -51,9 +51,10 @@ class ChangeLogScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog-box"):
-            yield Static(self._text(), id="change-log-text")
+            # The batches first: the list R acts on is in view when the dialog opens.
             yield Static(self._batches_title(), id="batches-title")
             yield _Batches(*self._batch_options(), id="batches")
+            yield Static(self._text(), id="change-log-text")
         yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
@@ -97,7 +98,7 @@ class ChangeLogScreen(ModalScreen[None]):
         options = self.query_one("#batches", OptionList)
         options.display = bool(self.batches)
         if self.batches:
-            options.focus(scroll_visible=False)  # brought into view once laid out
+            options.focus()  # above the changes: in view as the dialog opens
 
     @property
     def newest_batch(self) -> str | None:
@@ -129,7 +130,7 @@ class ChangeLogScreen(ModalScreen[None]):
         self.app.post_message(RevertBatch(batch))
 
     def _text(self) -> Content:
-        lines: list[Content] = [Content.styled("Changes in this session", "bold")]
+        lines: list[Content] = [Content(""), Content.styled("Changes in this session", "bold")]
         if not self.change_log.changes:
             lines.append(Content("None yet."))
         for change in reversed(self.change_log.changes):
