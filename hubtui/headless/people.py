@@ -22,8 +22,10 @@ from hubtui.core.people import (
     pending_invitations,
     read_hub_people,
 )
+from hubtui.core.people.hub import MatrixRow
 from hubtui.core.people.resending import ReadOnly, Resent, prepare_resend
 from hubtui.core.presenting import DATE_UNKNOWN, Column, seen_stamp, seen_words, when_both
+from hubtui.core.presenting.export import CsvRow, csv_text
 from hubtui.core.signins import LastSeen, last_seen, utc_moment
 from hubtui.core.store import StoreError
 from hubtui.core.workspace import StoreOff
@@ -223,10 +225,11 @@ async def _access(
             )
         return records
 
-    def cells_of(item: Row) -> tuple[Any, ...]:
+    def cells_of(item: tuple[HubPerson, MatrixRow]) -> CsvRow:
         person, cells = item
         moment = seen_cell(person.seen)
-        return (person.email, person.name, person.hub_role or "", moment, *cells)
+        head = (person.email, person.name, person.hub_role or "", moment)
+        return CsvRow([*map(csv_text, head), *cells.csv_cells()])
 
     table = Table(
         (

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, overload
@@ -283,6 +283,23 @@ class MatrixRow(Sequence[str]):
         if not -self._width <= index < self._width:
             raise IndexError(index)
         return self._filled.get(index % self._width, "")
+
+    def __iter__(self) -> Iterator[str]:
+        """Every cell, the empty ones too, built as one list (not a lookup a cell)."""
+        cells = [""] * self._width
+        for index, cell in self._filled.items():
+            cells[index] = cell
+        return iter(cells)
+
+    def csv_cells(self) -> list[str]:
+        """Every cell as CSV text (:func:`~hubtui.core.presenting.export.csv_text`): only the
+        filled ones are looked at."""
+        from hubtui.core.presenting.export import csv_text
+
+        cells = [""] * self._width
+        for index, cell in self._filled.items():
+            cells[index] = csv_text(cell)
+        return cells
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence):

@@ -164,3 +164,14 @@ def test_a_date_of_another_kind_stays_as_sent_in_json() -> None:
     user = hub_user(LastWebLogin=12345, LastAddinLogin=None)
     assert user.as_sent()["LastWebLogin"] == 12345
     assert user.as_sent()["LastAddinLogin"] is None
+
+
+def test_a_matrix_row_as_csv_guards_its_filled_cells_and_leaves_the_rest_empty() -> None:
+    """The access matrix streams as CSV (``hubtui access --format csv``): each filled cell is
+    made inert (a hidden control shown as such) and never a formula; the empty ones, nearly
+    all at a firm's scale, stay empty."""
+    from hubtui.core.people.hub import MatrixRow
+
+    row = MatrixRow(5, {1: '=HYPERLINK("http://evil")', 3: "Editor\u202e", 4: "LIMITED"})
+    assert row.csv_cells() == ["", '\'=HYPERLINK("http://evil")', "", "Editor<U+202E>", "LIMITED"]
+    assert list(row) == ["", '=HYPERLINK("http://evil")', "", "Editor\u202e", "LIMITED"]
