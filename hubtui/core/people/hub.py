@@ -31,6 +31,7 @@ from hubtui.core.changes.actions import Action
 from hubtui.core.changes.record import Change
 from hubtui.core.clock import now
 from hubtui.core.people.search import EVERY_USER, Finding, search_people
+from hubtui.core.presenting.export import csv_text
 from hubtui.core.signins import LastSeen, last_seen
 
 if TYPE_CHECKING:
@@ -294,8 +295,6 @@ class MatrixRow(Sequence[str]):
     def csv_cells(self) -> list[str]:
         """Every cell as CSV text (:func:`~hubtui.core.presenting.export.csv_text`): only the
         filled ones are looked at."""
-        from hubtui.core.presenting.export import csv_text
-
         cells = [""] * self._width
         for index, cell in self._filled.items():
             cells[index] = csv_text(cell)
