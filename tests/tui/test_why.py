@@ -220,3 +220,35 @@ async def test_keys_typed_ahead_of_a_list_still_loading_land_on_it_once_loaded()
         screen = pilot.app.screen
         assert isinstance(screen, WhyScreen), screen_words(pilot)
         assert screen.email == "hamid.karimi@northwind-eng.com"
+
+
+async def test_end_typed_while_the_answer_is_read_lands_once_it_shows() -> None:
+    """``End`` typed as the dialog opens, before the answer is read: the answer, once shown,
+    is at its end (its next steps in view at 80×24), not at its top with the key lost."""
+    import asyncio
+
+    async with running(size=(80, 24), start=project_users()) as pilot:
+        workspace = pilot.app.workspace  # type: ignore[attr-defined]
+        told = workspace.tell_since
+        may_answer = asyncio.Event()
+
+        async def held(answers: object) -> None:
+            await may_answer.wait()
+            await told(answers)
+
+        workspace.tell_since = held
+        await press(pilot, "slash", *"grace", "enter")
+        await pilot.press("W")  # the answer is held until the test says so
+        for _ in range(100):
+            if isinstance(pilot.app.screen, WhyScreen):
+                break
+            await pilot.pause(0.02)
+        assert isinstance(pilot.app.screen, WhyScreen)
+        await pilot.press("end")  # the answer is still being read
+        await pilot.pause(0.1)
+        may_answer.set()
+        await settle(pilot)
+        await pilot.wait_for_scheduled_animations()
+        words = screen_words(pilot)
+        assert "Next: [1] To let them edit" in words
+        assert "y copies the answer for a ticket" in words

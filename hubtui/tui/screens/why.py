@@ -71,6 +71,17 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
             "again; nothing is sent before you confirm it there",
         ),
         *(Binding(str(n), f"fix({n})", f"Fix [{n}]", show=False) for n in range(2, 10)),
+        # While the answer is read its box is loading and takes no key: a move typed then is
+        # the screen's, and made once the answer shows.
+        *(
+            Binding(key, f"move('{how}')", show=False)
+            for key, how in (
+                ("end", "scroll_end"),
+                ("home", "scroll_home"),
+                ("pagedown", "page_down"),
+                ("pageup", "page_up"),
+            )
+        ),
     ]
 
     def __init__(self, email: str, hubs: Sequence[Hub] | None, project: str | None = None) -> None:
@@ -86,7 +97,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
         self.fixes: list[tuple[Answer, NextStep]] = []
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(classes="dialog-box", id="why-box"):
+        with _WhyBox(classes="dialog-box", id="why-box"):
             yield Static(Content.styled(self._title(), "bold"), id="why-title")
             yield Static(self._reading_words(), id="why-text")
         yield KeyFooter(compact=True)
@@ -147,12 +158,16 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
             self.fixes = [(a, s) for a in self.answers for s in a.steps if s.fixable]
         self._say(describe(self.answers, self.email, note, self.fixes))
         self.refresh_bindings()
+        self.call_after_refresh(self.query_one(_WhyBox).moved_while_reading)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "fix":
             number = parameters[0] if parameters else 0
             return isinstance(number, int) and 0 < number <= len(self.fixes)
         return True
+
+    def action_move(self, how: str) -> None:
+        self.query_one(_WhyBox).move(how)
 
     def action_fix(self, number: int) -> None:
         """Prepare the step marked ``[number]``: the app opens its preview (staged and read
@@ -177,6 +192,31 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
         self.query_one("#why-box").loading = False
         self._say(sentence)
         super().recover(worker, sentence)
+
+
+class _WhyBox(VerticalScroll):
+    """The answer's box: a move asked while the answer is read (``End`` typed as the dialog
+    opened, which the screen takes while the box is loading) is made once it is shown, never
+    lost on an empty box."""
+
+    asked: str | None = None
+
+    def move(self, how: str) -> None:
+        if self.loading:
+            self.asked = how
+            return
+        {
+            "scroll_end": self.scroll_end,
+            "scroll_home": self.scroll_home,
+            "page_down": self.scroll_page_down,
+            "page_up": self.scroll_page_up,
+        }[how](animate=False)
+
+    def moved_while_reading(self) -> None:
+        """The move asked while the answer was read, now that it is shown."""
+        asked, self.asked = self.asked, None
+        if asked is not None:
+            self.move(asked)
 
 
 def describe(

@@ -32,7 +32,8 @@ class WhyPromptScreen(PromptScreen["tuple[str, str | None]"]):
     @on(Input.Submitted, "#why-email")
     def _email_given(self, event: Input.Submitted) -> None:
         if self._checked_email() is not None:
-            self.query_one("#why-project", Input).focus()
+            # At once, not on the app's next turn: a project typed ahead lands in its field.
+            self.set_focus(self.query_one("#why-project", Input))
 
     @on(Input.Submitted, "#why-project")
     def _project_given(self, event: Input.Submitted) -> None:
@@ -46,6 +47,6 @@ class WhyPromptScreen(PromptScreen["tuple[str, str | None]"]):
         problem = email_problem(email)
         self.say(problem or "")
         if problem:
-            field.focus()
+            self.set_focus(field)
             return None
         return email
