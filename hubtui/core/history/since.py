@@ -50,13 +50,12 @@ def since_words(
 ) -> str | None:
     """Since which snapshot ``email``'s access to the project has been ``now``, and what it was
     before (None: no snapshot kept read this project's users)."""
-    kept: list[tuple[SnapshotInfo, str]] = []
+    # A snapshot that did not read the project's users says nothing, either way.
     key = ListKey("users", hub_id, project_id)
-    for info in store.snapshots(origin, profile)[-AT_MOST:]:
-        read = store.reads(info.id).get(key)
-        if read is None or not read.ok:
-            continue  # this snapshot did not read the project's users: it says nothing
-        kept.append((info, state_in(store.records(read.hashes), email)))
+    kept = [
+        (info, state_in(store.records(hashes), email))
+        for info, hashes in store.snapshots_of_list(origin, profile, key, at_most=AT_MOST)
+    ]
     if not kept:
         return None
     since: SnapshotInfo | None = None

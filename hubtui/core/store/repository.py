@@ -393,6 +393,29 @@ class Store:
             found[ListKey(kind, hub, project)] = ListRead(bool(ok), why, hashes)
         return found
 
+    @_read_errors
+    def snapshots_of_list(
+        self, origin: str, profile: str | None, key: ListKey, *, at_most: int
+    ) -> list[tuple[SnapshotInfo, frozenset[bytes]]]:
+        """The latest ``at_most`` snapshots of this server and profile that read one list, each
+        with its records' hashes, oldest first: one query for that list, not every list of
+        each snapshot."""
+        rows = self.engine.run(
+            "SELECT snapshots.id, taken, snapshots.origin, snapshots.profile, scope, counts, "
+            "lists.id FROM reads JOIN lists ON lists.id = reads.list "
+            "JOIN snapshots ON snapshots.id = reads.snapshot "
+            "WHERE lists.origin=? AND lists.profile=? AND kind=? AND hub=? AND project=? "
+            "AND ok=1 ORDER BY snapshots.id DESC LIMIT ?",
+            (origin, profile or "", key.kind, key.hub, key.project, at_most),
+        ).fetchall()
+        return [
+            (
+                SnapshotInfo(sid, taken, o, p, scope, json.loads(counts)),
+                self._members(list_id, sid),
+            )
+            for sid, taken, o, p, scope, counts, list_id in reversed(rows)
+        ]
+
     def _members(self, list_id: int, snapshot_id: int) -> frozenset[bytes]:
         """The records of a list as a snapshot read it."""
         return frozenset(
