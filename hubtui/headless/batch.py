@@ -16,7 +16,7 @@ import asyncio
 import json
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -106,7 +106,7 @@ class CommandFront:
         self.path, self.header = path, header
         #: The command's exit status, once the workflow ended.
         self.status = OK
-        self._line = StatusLine()
+        self._reading = _reading(StatusLine())
 
     async def find_hub(self, given: str) -> Hub:
         """:func:`~hubtui.headless.tables.resolve_hub`, a hub not taken said in words."""
@@ -116,9 +116,7 @@ class CommandFront:
             raise LookupError(stop.message) from None
 
     def reading(self, done: int, total: int) -> None:
-        self._line.say(f"Reading each project's users again: {done} / {total}")
-        if done == total:
-            self._line.clear()
+        self._reading(done, total)
 
     def previewed(self, preview: Preview, refused: Sequence[RowOfFile]) -> None:
         print_preview(preview, refused)
@@ -222,7 +220,9 @@ async def read_preview(
     )
 
 
-def _reading(status: StatusLine):  # type: ignore[no-untyped-def]
+def _reading(status: StatusLine) -> Callable[[int, int], None]:
+    """How far reading each project's users again has come, said on ``status``."""
+
     def said(done: int, total: int) -> None:
         status.say(f"Reading each project's users again: {done} / {total}")
         if done == total:

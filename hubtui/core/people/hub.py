@@ -287,17 +287,18 @@ class MatrixRow(Sequence[str]):
 
     def __iter__(self) -> Iterator[str]:
         """Every cell, the empty ones too, built as one list (not a lookup a cell)."""
-        cells = [""] * self._width
-        for index, cell in self._filled.items():
-            cells[index] = cell
-        return iter(cells)
+        return iter(self._dense(str))
 
     def csv_cells(self) -> list[str]:
         """Every cell as CSV text (:func:`~hubtui.core.presenting.export.csv_text`): only the
         filled ones are looked at."""
+        return self._dense(csv_text)
+
+    def _dense(self, each: Callable[[str], str]) -> list[str]:
+        """Every cell, each filled one through ``each``, the empty ones left empty."""
         cells = [""] * self._width
         for index, cell in self._filled.items():
-            cells[index] = csv_text(cell)
+            cells[index] = each(cell)
         return cells
 
     def __eq__(self, other: object) -> bool:

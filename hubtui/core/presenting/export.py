@@ -74,7 +74,8 @@ def typed_cell(text: str, *, boolean: bool = False, numeric: bool = False) -> Ce
     return text
 
 
-def _csv_cell(cell: Cell) -> str:
+def csv_text(cell: Cell) -> str:
+    """A cell as CSV text: made inert (uncut), never a formula."""
     if cell is None:
         return ""
     if isinstance(cell, bool):
@@ -121,11 +122,6 @@ class CsvRow(list[str]):
     no look at each cell (a matrix of 100,000 people × 2,000 projects is 200 million cells)."""
 
 
-def csv_text(cell: Cell) -> str:
-    """A cell as CSV text: made inert (uncut), never a formula."""
-    return _csv_cell(cell)
-
-
 def write_csv(
     out: TextIO,
     context: Mapping[str, str],
@@ -149,7 +145,7 @@ def write_csv(
         if type(row) is CsvRow:
             writer.writerow(row)
         else:
-            writer.writerow([c if c in plain else _csv_cell(c) for c in row])
+            writer.writerow([c if c in plain else csv_text(c) for c in row])
 
 
 def write_export(path: Path, text: str) -> Path:

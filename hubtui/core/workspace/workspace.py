@@ -123,15 +123,16 @@ class Workspace:
         """Handed down to where a change is made: a change is logged before its request leaves.
         Built whole when first asked for (the first frame does not wait for its code)."""
         if self._change_log is None:
-            self._change_log = self._log_of(self.identity)
+            self._change_log = self._log_of()
         return self._change_log
 
-    def _log_of(self, identity: Identity) -> ChangeLog:
-        """The change log of this server and profile, built whole: the team's lines are read
-        with this machine's (a colleague's unknown add is checked, their batches listed), and
-        each outcome copied to the team store soon after."""
+    def _log_of(self) -> ChangeLog:
+        """The change log of this server and profile (its identity now), built whole: the
+        team's lines are read with this machine's (a colleague's unknown add is checked, their
+        batches listed), and each outcome copied to the team store soon after."""
         from hubtui.core.changes.log import ChangeLog
 
+        identity = self.identity
         return ChangeLog(
             self._change_log_path,
             server=identity.server,
