@@ -95,7 +95,6 @@ def render(
 ) -> str:
     """The file's text; every text goes through :func:`hubtui.text.inert` (uncut). ``bom``
     starts a CSV file with a UTF-8 byte-order mark, for spreadsheets."""
-    context = {key: inert(value, limit=None) for key, value in context.items()}
     if fmt == "json":
         records = [
             {
@@ -104,7 +103,8 @@ def render(
             }
             for row in rows
         ]
-        body = {"context": dict(context), "columns": list(columns), "rows": records}
+        said = {key: inert(value, limit=None) for key, value in context.items()}
+        body = {"context": said, "columns": list(columns), "rows": records}
         return json.dumps(body, ensure_ascii=False, indent=2) + "\n"
     if fmt != "csv":
         raise ValueError(f"unknown export format {fmt!r}")
@@ -138,7 +138,7 @@ def write_csv(
     for key, value in context.items():
         # One quoted cell a line, under the same rules as the body: a comma or a quote in a
         # hub or project name never opens a cell of its own.
-        writer.writerow([formula_safe(f"# {inert(key, limit=None)}: {inert(value, limit=None)}")])
+        writer.writerow([formula_safe(f"# {key}: {inert(value, limit=None)}")])
     writer.writerow([formula_safe(inert(c, limit=None)) for c in columns])
     plain = _PLAIN_CELLS
     for row in rows:
