@@ -51,7 +51,7 @@ DEFAULT_MAX_PAGES = 1000
 
 logger = logging.getLogger("hubtui.api")
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound="BaseModel | SentRecord")
 Id = int | str
 
 

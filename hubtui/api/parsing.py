@@ -18,6 +18,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json
 
 from hubtui.api.errors import InvalidResponseError
+from hubtui.api.models import SentRecord
 from hubtui.api.records import Records, SkippedRecord
 from hubtui.api.streaming import FIRST_BYTES, GrowingBody
 
@@ -32,7 +33,7 @@ __all__ = [
     "parse_one",
 ]
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound=BaseModel | SentRecord)
 #: A test on a record as the server sent it (a JSON object), before it is validated.
 RawFilter = Callable[[Mapping[str, Any]], bool]
 
@@ -49,16 +50,38 @@ _BATCH = 2000
 NEXT_LINK = "@odata.nextLink"
 #: How many skipped records are described one by one (the rest are counted).
 _DESCRIBED = 20
+#: Why a record read as sent is left out: a list's records are JSON objects.
+NOT_AN_OBJECT = "it is not a JSON object"
 
 
 _LIST_ADAPTERS: dict[type[BaseModel], TypeAdapter[Any]] = {}
 
 
 def _list_adapter(model: type[M]) -> TypeAdapter[list[M]]:
-    adapter = _LIST_ADAPTERS.get(model)
+    adapter = _LIST_ADAPTERS.get(_pydantic(model))
     if adapter is None:
-        adapter = _LIST_ADAPTERS[model] = TypeAdapter(list[model])  # type: ignore[valid-type]
+        adapter = _LIST_ADAPTERS[_pydantic(model)] = TypeAdapter(list[model])  # type: ignore[valid-type]
     return adapter
+
+
+def _pydantic(model: type[M]) -> type[BaseModel]:
+    """A record type that is a model (never :class:`SentRecord`, which each caller takes first)."""
+    assert model is not SentRecord
+    return model  # type: ignore[return-value]
+
+
+def _validated(model: type[M], item: Any) -> M:
+    """One record: a model validated, or a record as sent only checked to be a JSON object
+    (a :class:`NotAnObject` if not)."""
+    if model is SentRecord:
+        if not isinstance(item, dict):
+            raise NotAnObject
+        return SentRecord(item)  # type: ignore[return-value]
+    return _pydantic(model).model_validate(item)  # type: ignore[return-value]
+
+
+class NotAnObject(ValueError):
+    """A record read as sent that is not a JSON object."""
 
 
 def parse_list(
@@ -89,6 +112,8 @@ def parse_list(
         if head == b"[" and len(content) > min(batched_above, max_records * MIN_RECORD_BYTES):
             _parse_in_batches(_reader_of(content), builder)
         elif head == b"[" and where is not None:
+            builder.add(json.loads(content))
+        elif head == b"[" and model is SentRecord:
             builder.add(json.loads(content))
         elif head == b"[":
             try:
@@ -171,17 +196,25 @@ class _Builder:
             ]
             self._validate_each(chosen)
             return
-        try:
-            self.records.extend(_list_adapter(self.model).validate_python(items))
-            return
-        except ValidationError:
-            pass
+        if self.model is SentRecord:
+            sent = [SentRecord(item) for item in items if type(item) is dict]
+            if len(sent) == len(items):
+                self.records.extend(sent)
+                return
+        else:
+            try:
+                self.records.extend(_list_adapter(self.model).validate_python(items))
+                return
+            except ValidationError:
+                pass
         self._validate_each([(start + n, item) for n, item in enumerate(items)])
 
     def _validate_each(self, items: list[tuple[int, Any]]) -> None:
         for index, item in items:
             try:
-                self.records.append(self.model.model_validate(item))
+                self.records.append(_validated(self.model, item))
+            except NotAnObject:
+                self._skip_problem(index, NOT_AN_OBJECT, None)
             except ValidationError as exc:
                 self._skip(index, exc)
             except RecursionError:
@@ -343,8 +376,8 @@ def parse_first(content: bytes | bytearray, model: type[M], count: int) -> Recor
     records: Records[M] = Records()
     for item in items[:count]:
         try:
-            records.append(model.model_validate(item))
-        except (ValidationError, RecursionError):
+            records.append(_validated(model, item))
+        except (ValidationError, NotAnObject, RecursionError):
             continue
     return records
 
@@ -354,7 +387,7 @@ def parse_one(content: bytes | bytearray, operation: str, model: type[M]) -> M:
     if content.lstrip()[:1] != b"{":
         raise _not_json(operation, content, expected="a JSON object")
     with _read_as_json(operation):
-        return model.model_validate_json(content)
+        return _pydantic(model).model_validate_json(content)  # type: ignore[return-value]
 
 
 def _not_json(operation: str, content: bytes | bytearray, *, expected: str) -> InvalidResponseError:

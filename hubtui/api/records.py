@@ -7,11 +7,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from pydantic import BaseModel
-
 __all__ = ["Records", "SkippedRecord"]
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M")
 
 
 @dataclass(frozen=True)

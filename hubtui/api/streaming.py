@@ -13,8 +13,6 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from pydantic import BaseModel
-
 from hubtui.api.errors import InvalidResponseError
 
 if TYPE_CHECKING:
@@ -22,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FIRST_BYTES", "THREADED_PARSE_BYTES", "Abandoned", "GrowingBody", "ListReader"]
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M")
 
 #: A list body larger than this is parsed on a thread, so the app keeps answering keys.
 THREADED_PARSE_BYTES = 256 * 1024

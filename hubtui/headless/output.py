@@ -138,12 +138,26 @@ def dump_models(items: Sequence[Any]) -> list[dict[str, Any]]:
     return dumped  # type: ignore[no-any-return]
 
 
+def json_line_encoder() -> Callable[[Any], str]:
+    """A record as one line of JSON (ASCII, as ``json.dumps``): one encoder for every record of
+    a list, where ``json.dumps`` builds its encoder again for each (a third of 50,000 lines)."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # an interpreter without json's C speedups
+        return lambda record: json.dumps(record, ensure_ascii=True) + "\n"
+    encode = make(
+        None, None, json.encoder.encode_basestring_ascii, None, ": ", ", ", False, False, True
+    )
+    return lambda record: "".join(encode(record, 0)) + "\n"
+
+
 def print_table(table: Table, fmt: str, out: TextIO) -> None:
     if fmt == "jsonl" and table.lines is not None:
         out.write(table.lines(table.items))
     elif fmt == "jsonl":
-        for record in table.records:
-            out.write(json.dumps(record, ensure_ascii=True) + "\n")
+        line = json_line_encoder()
+        records = table.records
+        for start in range(0, len(records), 1000):  # a thousand lines a write
+            out.write("".join([line(record) for record in records[start : start + 1000]]))
     elif fmt == "json":
         out.write(json.dumps(table.records, ensure_ascii=True, indent=2) + "\n")
     elif fmt == "csv":

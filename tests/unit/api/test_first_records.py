@@ -16,6 +16,7 @@ import pytest
 from hubtui.api import HubClient, ProjectUser
 from hubtui.api import client as client_module
 from hubtui.api.client import FIRST_RECORDS
+from hubtui.api.models import SentRecord
 from hubtui.api.parsing import Records, parse_first, parse_list
 from hubtui.api.streaming import FIRST_BYTES, Abandoned, GrowingBody
 from hubtui.demo import DEMO_TOKEN, DemoSize, DemoStore, Faults, create_app
@@ -234,3 +235,18 @@ async def test_a_list_is_parsed_while_it_arrives_and_a_cut_answer_is_read_afresh
     gc.collect()
     await asyncio.sleep(0)
     assert "never retrieved" not in caplog.text
+
+
+@pytest.mark.parametrize("size", [3, 20_000], ids=["small body", "large body"])
+def test_records_read_as_sent_keep_each_object_and_leave_out_what_is_not_one(size: int) -> None:
+    sent: list[Any] = [user(n) for n in range(size)]
+    sent[1] = 5
+    sent[2] = ["not", "an", "object"]
+    body = json.dumps(sent).encode()
+    records = parse_list(body, "list users", SentRecord)
+    assert [r.root for r in records] == [sent[0], *sent[3:]]
+    assert records.skipped_count == 2
+    assert [str(s) for s in records.skipped] == [
+        "record 1: it is not a JSON object",
+        "record 2: it is not a JSON object",
+    ]
