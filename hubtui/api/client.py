@@ -306,6 +306,13 @@ class HubClient:
         url = await self._hub_url(hub_id, "v3", USERS)
         return await self._get_list(f"list users of hub {hub_id!r}", url, HubUser, first=first)
 
+    async def list_hub_users_as_sent(self, hub_id: Id) -> Records[SentRecord]:
+        """The hub's users exactly as the server sent them (``record.root``), each only checked
+        to be a JSON object: for keeping them (a snapshot), where a model of each would be
+        built only to be written back."""
+        url = await self._hub_url(hub_id, "v3", USERS)
+        return await self._get_list(f"list users of hub {hub_id!r}", url, SentRecord)
+
     async def plan_invite(self, hub_id: Id, *, email: str, role: str) -> ChangeRequest:
         """The request :meth:`invite_hub_user` sends (nothing is sent)."""
         url = await self._hub_url(hub_id, "v3", USERS)

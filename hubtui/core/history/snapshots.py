@@ -97,12 +97,12 @@ async def _read_hub_users(
     async def one(hub: Hub) -> None:
         async with limiter:
             try:
-                users = await client.list_hub_users(hub.id)
+                users = await client.list_hub_users_as_sent(hub.id)
             except HubError as error:
                 errors[hub.id] = error
                 found[ListKey("hub_users", hub.id)] = (False, str(error), [])
                 return
-        found[ListKey("hub_users", hub.id)] = (True, "", [u.as_sent() for u in users])
+        found[ListKey("hub_users", hub.id)] = (True, "", [u.root for u in users])
 
     async with asyncio.TaskGroup() as group:
         for hub in hubs:
