@@ -207,6 +207,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="CODE",
         help="answer every call 409 with this Code (e.g. USER_PROFILE_NOT_CREATED)",
     )
+    server.add_argument(
+        "--keep-answers",
+        action="store_true",
+        help="answer a read asked before with its first answer's bytes until the next change "
+        "(answers that cost the server almost nothing, for benchmarks)",
+    )
     # One place lists the commands: the parser's own, each named once.
     parser.description = (
         f"{parser.description} With a command ({', '.join(commands.choices)}) it does that "
@@ -415,6 +421,7 @@ def run_demo_server(args: argparse.Namespace) -> int:
         no_hub_users=args.no_hub_users,
         projects_listing_status=404 if args.no_project_list else None,
         page_size=args.page_size,
+        keep_answers=args.keep_answers,
         seed=args.seed,
     )
     app = create_app(DemoStore(size), faults)

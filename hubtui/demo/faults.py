@@ -7,7 +7,6 @@ All of it is off unless :class:`Faults` turns it on; :class:`ServerStats` counts
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 from dataclasses import dataclass, field
 
@@ -54,6 +53,9 @@ class Faults:
     page_size: int | None = None
     """Answer every list in OData pages of this many records (``{"value": [...],
     "@odata.nextLink": ...}``), as the service may; None: each list whole, a bare array."""
+    keep_answers: bool = False
+    """Answer a read asked before with the bytes of its first answer, until the next change:
+    a server whose answers cost it almost nothing, so that a benchmark measures its client."""
     seed: int = 0
 
 
@@ -75,25 +77,35 @@ class Pauses:
 
     def __init__(self) -> None:
         self._ended = False
-        # One event for the loop that pauses (an in-process demo may serve one test's loop,
-        # then another's; an asyncio event belongs to the first loop that waits on it).
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._event: asyncio.Event | None = None
+        # Each pause is a timer and a future of the loop that pauses (an in-process demo may
+        # serve one test's loop, then another's): nothing more, so that the latency asked for
+        # is what a client sees (a task and a cancelled wait for each cost 1–2 ms more).
+        self._waiting: set[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = set()
 
     async def pause(self, seconds: float) -> None:
         if self._ended:
             return
         loop = asyncio.get_running_loop()
-        if self._event is None or self._loop is not loop:
-            self._loop, self._event = loop, asyncio.Event()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._event.wait(), seconds)
+        waiting = (loop, loop.create_future())
+        timer = loop.call_later(seconds, _done, waiting[1])
+        self._waiting.add(waiting)
+        try:
+            await waiting[1]
+        finally:
+            timer.cancel()
+            self._waiting.discard(waiting)
 
     def end(self) -> None:
         """From a signal handler or any thread: every pause ends, now and after."""
         self._ended = True
-        if self._loop is not None and self._event is not None and not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(self._event.set)
+        for loop, future in list(self._waiting):
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(_done, future)
+
+
+def _done(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 class FaultMiddleware:
@@ -105,6 +117,7 @@ class FaultMiddleware:
         self.stats = stats
         self.pauses = pauses
         self.rng = random.Random(faults.seed)
+        self.kept = KeptAnswers(app)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].startswith("/_demo"):
@@ -164,10 +177,48 @@ class FaultMiddleware:
             mangle = "malformed"
         elif faults.truncated_rate > 0 and self.rng.random() < faults.truncated_rate:
             mangle = "truncated"
+        if mangle is None and faults.keep_answers:
+            await self.kept(scope, receive, send)
+            return
         if mangle is None:
             await self.app(scope, receive, send)
             return
         await self.app(scope, receive, _mangling_send(send, mangle))
+
+
+class KeptAnswers:
+    """Each successful read's answer kept as sent (its status, headers and body) and sent again
+    to the same read with the same credentials; every change forgets them all."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.answers: dict[tuple[str, bytes, bytes], tuple[Message, bytes]] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["method"] != "GET":
+            self.answers.clear()
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        key = (scope["path"], scope["query_string"], headers.get(b"authorization", b""))
+        if (answer := self.answers.get(key)) is not None:
+            start, body = answer
+            await send(start)
+            await send({"type": "http.response.body", "body": body})
+            return
+        started: list[Message] = []
+        chunks: list[bytes] = []
+
+        async def keeping(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                started.append(message)
+            elif message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+                if not message.get("more_body") and started[0]["status"] == 200:
+                    self.answers[key] = (started[0], b"".join(chunks))
+            await send(message)
+
+        await self.app(scope, receive, keeping)
 
 
 def _delayed_send(send: Send, pauses: Pauses, seconds: float) -> Send:

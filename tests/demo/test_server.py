@@ -299,3 +299,22 @@ def test_the_latency_pauses_serve_one_loop_after_another_and_all_end_when_the_se
     asyncio.run(pauses.pause(0.01))  # a first loop
     asyncio.run(paused_then_ended())  # a second one
     asyncio.run(asyncio.wait_for(pauses.pause(30), timeout=5))  # ended before it began
+
+
+async def test_kept_answers_are_sent_again_until_a_change_and_only_to_the_same_token() -> None:
+    store = DemoStore()
+    async with app_client(Faults(keep_answers=True), store) as c:
+        first = await c.get(USERS)
+        store.users.clear()  # what the server holds moved, behind its API's back
+        kept = await c.get(USERS)
+        assert kept.content == first.content  # the read's first answer, not built again
+        stranger = await c.get(USERS, headers={"Authorization": "Bearer someone-else"})
+        assert stranger.status_code == 401
+    store = DemoStore()
+    async with app_client(Faults(keep_answers=True), store) as c:
+        before = (await c.get(USERS)).json()
+        created = await c.post(USERS, json={"Email": "kept@acme-build.com", "Role": "Reader"})
+        assert created.status_code == 201
+        after = (await c.get(USERS)).json()
+    assert len(after) == len(before) + 1
+    assert "kept@acme-build.com" in {u["User"]["Email"] for u in after}

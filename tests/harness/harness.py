@@ -55,20 +55,28 @@ def wait_for_port(
 
 @contextmanager
 def running_demo_server(
-    *flags: str, host: str = "127.0.0.1", port: int | None = None
+    *flags: str, host: str = "127.0.0.1", port: int | None = None, own_core: bool = False
 ) -> Iterator[str]:
     """Run `hubtui demo-server` with these flags on a loopback address and port (a free one
-    by default); yield its URL."""
+    by default); yield its URL. ``own_core``: where this process may run on two cores or more,
+    the server runs on one of them and this process on the others, until the server ends."""
     port = port or free_port()
+    ours = os.sched_getaffinity(0)
+    server_core = {max(ours)} if own_core and len(ours) >= 2 else None
     process = subprocess.Popen(
         [*hubtui_command(), "demo-server", "--host", host, "--port", str(port), *flags],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        preexec_fn=None if server_core is None else lambda: os.sched_setaffinity(0, server_core),
     )
+    if server_core is not None:
+        os.sched_setaffinity(0, ours - server_core)
     try:
         wait_for_port(port, process, host=host)
         yield f"http://{host}:{port}"
     finally:
+        if server_core is not None:
+            os.sched_setaffinity(0, ours)
         process.terminate()
         try:
             process.wait(timeout=10)
