@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import resource
 import statistics
+import subprocess
+import sys
 import time
 
 import httpx
@@ -30,7 +33,8 @@ import httpx
 from hubtui.api import HubClient
 from hubtui.core.people.search import Finding, PersonQuery, Progress, search_people
 from hubtui.demo import DEMO_TOKEN, DemoSize, DemoStore
-from tests.harness.harness import running_demo_server
+from tests.harness.harness import free_port, running_demo_server, wait_for_port
+from tests.harness.latency_server import BODY, HEAD
 
 PROJECTS, USERS, LATENCY = 500, 100, 0.02
 SIZE = DemoSize(seed=3, hubs=1, projects_per_hub=PROJECTS, users_per_project=USERS)
@@ -164,6 +168,55 @@ async def pieces_probe(pieces: int, rounds: int = 15) -> float:
     return statistics.median(took) * 1000
 
 
+async def stack_probe(latency: float, rounds: int = 40) -> dict[str, float]:
+    """Median ms of one call on a kept-alive connection to the least server (an empty list
+    after ``latency``, on a core of its own): a bare socket, asyncio's streams, httpx, and
+    hubtui's client. What each adds to the latency is its own, below any server's cost."""
+    port = free_port()
+    ours = os.sched_getaffinity(0)
+    core = {max(ours)} if len(ours) >= 2 else None
+    server = subprocess.Popen(  # noqa: ASYNC220 (started once, before anything is timed)
+        [sys.executable, "-m", "tests.harness.latency_server", str(port), str(latency)],
+        preexec_fn=None if core is None else lambda: os.sched_setaffinity(0, core),
+    )
+    if core is not None:
+        os.sched_setaffinity(0, ours - core)
+    request = b"GET /v3/hubs HTTP/1.1\r\nhost: probe\r\n\r\n"
+    size = len(HEAD) + len(BODY)
+    try:
+        wait_for_port(port, server)
+        took: dict[str, list[float]] = {}
+
+        def timed(name: str, started: float) -> None:
+            took.setdefault(name, []).append(time.perf_counter() - started)
+
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        async with (
+            httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as bare,
+            HubClient(f"http://127.0.0.1:{port}", token=DEMO_TOKEN) as ours_,
+        ):
+            await bare.get("/v3/hubs")
+            await ours_.list_hubs()
+            for _ in range(rounds):  # alternating, so that each meets the same machine
+                started = time.perf_counter()
+                writer.write(request)
+                await reader.readexactly(size)
+                timed("asyncio streams", started)
+                started = time.perf_counter()
+                json.loads((await bare.get("/v3/hubs")).content)
+                timed("httpx + json.loads", started)
+                started = time.perf_counter()
+                await ours_.list_hubs()
+                timed("hubtui's client (list_hubs)", started)
+        writer.close()
+        return {name: statistics.median(values) * 1000 for name, values in took.items()}
+    finally:
+        if core is not None:
+            os.sched_setaffinity(0, ours)
+        server.terminate()
+        server.wait()
+
+
 async def run() -> None:
     hub_name, email = target()
     print(f"one hub of {PROJECTS} projects × {USERS} users, latency {LATENCY} s; searching {email}")
@@ -209,6 +262,12 @@ async def run() -> None:
             f"{first:>8.3f} {lag * 1000:>7.1f}"
         )
         print(f"  findings equal to the fault-free run: {key(findings) == clean}")
+    for latency in (0.0, LATENCY):
+        probe = await stack_probe(latency)
+        print(
+            f"one call, median of 40, to the least server (`[]` after {latency * 1000:.0f} ms): "
+            + ", ".join(f"{name} {ms:.1f} ms" for name, ms in probe.items())
+        )
     whole, pieces = await pieces_probe(1), await pieces_probe(4)
     print(
         f"hubtui's client, a 50 KB list on a kept-alive connection, median of 15: body written "
