@@ -17,7 +17,7 @@ from rich.cells import cell_len
 from hubtui.api import HubError, NotFoundError
 from hubtui.api.errors import StoreUnreadableError
 from hubtui.core.presenting import Cell, Column, fit_columns, render, size_words, typed_cell
-from hubtui.core.presenting.export import write_csv
+from hubtui.core.presenting.export import SparseCsvRow, write_csv
 from hubtui.text import inert
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ class Table:
     """JSON lines written straight from the records, when that is faster than :attr:`dump`."""
     before: str = ""
     """Lines printed above the table on a terminal (a hub's facts)."""
-    csv: tuple[tuple[str, ...], Callable[[Any], Sequence[Cell]]] | None = None
+    csv: tuple[tuple[str, ...], Callable[[Any], Sequence[Cell] | SparseCsvRow]] | None = None
     """CSV's own columns and cells, where the table's words (placeholders) are not values."""
 
     @property

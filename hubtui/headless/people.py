@@ -25,7 +25,7 @@ from hubtui.core.people import (
 from hubtui.core.people.hub import MatrixRow
 from hubtui.core.people.resending import ReadOnly, Resent, prepare_resend
 from hubtui.core.presenting import DATE_UNKNOWN, Column, seen_stamp, seen_words, when_both
-from hubtui.core.presenting.export import CsvRow, csv_text
+from hubtui.core.presenting.export import SparseCsvRow, csv_text
 from hubtui.core.signins import LastSeen, last_seen, utc_moment
 from hubtui.core.store import StoreError
 from hubtui.core.workspace import StoreOff
@@ -225,11 +225,11 @@ async def _access(
             )
         return records
 
-    def cells_of(item: tuple[HubPerson, MatrixRow]) -> CsvRow:
+    def cells_of(item: tuple[HubPerson, MatrixRow]) -> SparseCsvRow:
         person, cells = item
         moment = seen_cell(person.seen)
         head = (person.email, person.name, person.hub_role or "", moment)
-        return CsvRow([*map(csv_text, head), *cells.csv_cells()])
+        return cells.csv_row([*map(csv_text, head)])
 
     table = Table(
         (

@@ -31,7 +31,7 @@ from hubtui.core.changes.actions import Action
 from hubtui.core.changes.record import Change
 from hubtui.core.clock import now
 from hubtui.core.people.search import EVERY_USER, Finding, search_people
-from hubtui.core.presenting.export import csv_text
+from hubtui.core.presenting.export import SparseCsvRow, csv_text
 from hubtui.core.signins import LastSeen, last_seen
 
 if TYPE_CHECKING:
@@ -289,10 +289,10 @@ class MatrixRow(Sequence[str]):
         """Every cell, the empty ones too, built as one list (not a lookup a cell)."""
         return iter(self._dense(str))
 
-    def csv_cells(self) -> list[str]:
-        """Every cell as CSV text (:func:`~hubtui.core.presenting.export.csv_text`): only the
-        filled ones are looked at."""
-        return self._dense(csv_text)
+    def csv_row(self, head: Sequence[str]) -> SparseCsvRow:
+        """The row as CSV after ``head`` (cells already CSV text), each filled cell through
+        :func:`~hubtui.core.presenting.export.csv_text`: only the filled ones are looked at."""
+        return SparseCsvRow(head, self._width, {i: csv_text(c) for i, c in self._filled.items()})
 
     def _dense(self, each: Callable[[str], str]) -> list[str]:
         """Every cell, each filled one through ``each``, the empty ones left empty."""

@@ -117,16 +117,32 @@ def render(
 _PLAIN_CELLS = frozenset({"", "Admin", "Editor", "Reader", "Guest", "LIMITED", "yes", "no"})
 
 
-class CsvRow(list[str]):
-    """A row each of whose cells is already CSV text (:func:`csv_text`): written as it is, with
-    no look at each cell (a matrix of 100,000 people × 2,000 projects is 200 million cells)."""
+class SparseCsvRow:
+    """A row of a few leading cells and a wide rest that is mostly empty, each cell already CSV
+    text (:func:`csv_text`): the rest's empty cells are written as commas and only its filled
+    ones one by one, so that a row costs what it holds (a matrix of 100,000 people × 2,000
+    projects is 200 million cells, 100,000 of them filled)."""
+
+    __slots__ = ("filled", "head", "width")
+
+    def __init__(self, head: Sequence[str], width: int, filled: Mapping[int, str]) -> None:
+        self.head = head
+        self.width = width
+        self.filled = filled
+
+    def cells(self) -> list[str]:
+        """Every cell, the empty ones too."""
+        rest = [""] * self.width
+        for index, cell in self.filled.items():
+            rest[index] = cell
+        return [*self.head, *rest]
 
 
 def write_csv(
     out: TextIO,
     context: Mapping[str, str],
     columns: Sequence[str],
-    rows: Iterable[Sequence[Cell]],
+    rows: Iterable[Sequence[Cell] | SparseCsvRow],
     *,
     bom: bool = False,
 ) -> None:
@@ -141,11 +157,50 @@ def write_csv(
         writer.writerow([formula_safe(f"# {key}: {inert(value, limit=None)}")])
     writer.writerow([formula_safe(inert(c, limit=None)) for c in columns])
     plain = _PLAIN_CELLS
+    sparse = _SparseWriter(out)
     for row in rows:
-        if type(row) is CsvRow:
-            writer.writerow(row)
+        if type(row) is SparseCsvRow:
+            sparse.write(row)
         else:
-            writer.writerow([c if c in plain else csv_text(c) for c in row])
+            writer.writerow([c if c in plain else csv_text(c) for c in row])  # type: ignore[union-attr]
+
+
+class _SparseWriter:
+    """Writes :class:`SparseCsvRow` lines as the CSV writer would write every cell of them."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.line = io.StringIO()
+        self.writer = csv.writer(self.line, lineterminator="\n")
+        self.quoted: dict[str, str] = {}
+
+    def _text(self, cells: Sequence[str]) -> str:
+        """The cells as the CSV writer writes them, without the line's end."""
+        self.line.seek(0)
+        self.line.truncate()
+        self.writer.writerow(cells)
+        return self.line.getvalue()[:-1]
+
+    def _one(self, cell: str) -> str:
+        if not cell:
+            return ""  # as an empty cell among others (alone on a line it would be "")
+        text = self.quoted.get(cell)
+        if text is None:
+            text = self._text([cell])
+            if len(self.quoted) < 4096:  # a role's few words, again and again
+                self.quoted[cell] = text
+        return text
+
+    def write(self, row: SparseCsvRow) -> None:
+        parts = [self._text(row.head)] if row.head else []
+        last = -1 if row.head else 0  # the first cell of the rest follows a comma after a head
+        for index in sorted(row.filled):
+            parts.append("," * (index - last))
+            parts.append(self._one(row.filled[index]))
+            last = index
+        parts.append("," * (row.width - 1 - last))
+        parts.append("\n")
+        self.out.write("".join(parts))
 
 
 def write_export(path: Path, text: str) -> Path:

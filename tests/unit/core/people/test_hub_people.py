@@ -173,5 +173,12 @@ def test_a_matrix_row_as_csv_guards_its_filled_cells_and_leaves_the_rest_empty()
     from hubtui.core.people.hub import MatrixRow
 
     row = MatrixRow(5, {1: '=HYPERLINK("http://evil")', 3: "Editor\u202e", 4: "LIMITED"})
-    assert row.csv_cells() == ["", '\'=HYPERLINK("http://evil")', "", "Editor<U+202E>", "LIMITED"]
+    assert row.csv_row(["a@b.example"]).cells() == [
+        "a@b.example",
+        "",
+        '\'=HYPERLINK("http://evil")',
+        "",
+        "Editor<U+202E>",
+        "LIMITED",
+    ]
     assert list(row) == ["", '=HYPERLINK("http://evil")', "", "Editor\u202e", "LIMITED"]

