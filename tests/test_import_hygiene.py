@@ -83,6 +83,8 @@ NOT_IN_THE_FIRST_FRAME = [
     "hubtui.tui.screens.who",
     "hubtui.tui.screens.change_log",
     "hubtui.tui.screens.help",
+    "email.utils",  # a Retry-After date's parser: 4 ms
+    "csv",  # the exports'
 ]
 
 #: Every module of hubtui loaded when the app's first frame is painted from the kept hub list: a
@@ -100,7 +102,6 @@ THE_FIRST_FRAME_LOADS = [
     "hubtui.core.files",
     "hubtui.core.places",
     "hubtui.core.presenting",
-    "hubtui.core.presenting.export",
     "hubtui.core.presenting.layout",
     "hubtui.core.presenting.names",
     "hubtui.core.presenting.words",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 
 #: Methods that are safe to repeat: reading, and a PUT that sets the same values again.
 #: POST is never repeated: a user must not be created twice.
@@ -32,6 +31,8 @@ def parse_retry_after(value: str | None, *, now: datetime | None = None) -> floa
         pass
     else:
         return seconds if seconds >= 0 and seconds == seconds else None
+    from email.utils import parsedate_to_datetime  # 4 ms at start, for a rare answer
+
     try:
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError):

@@ -17,7 +17,6 @@ from textual.worker import Worker
 
 from hubtui.api.errors import ApiStatusError, AuthenticationError, HubError
 from hubtui.core.clock import now
-from hubtui.core.presenting import Cell, typed_cell
 from hubtui.text import copy_problem, inert
 from hubtui.tui.messages import Reconnect
 from hubtui.tui.present import amount, copy_lines_for_a_ticket, tmux_clipboard_words
@@ -37,6 +36,7 @@ from hubtui.tui.widgets.record_table import Column, RecordTable
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
     from hubtui.core.people import Progress
+    from hubtui.core.presenting import Cell
     from hubtui.core.workspace import Workspace
     from hubtui.tui.session import Session
 
@@ -321,6 +321,8 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
     def export_table(self) -> tuple[list[str], list[list[Cell]]]:
         """The columns and the rows shown (after filter, group and sort), each cell as the
         value it stands for (a yes/no as a boolean, a count as a number)."""
+        from hubtui.core.presenting import typed_cell  # the export's module, loaded when asked
+
         table = self.table
         columns = table.columns
         rows = [
