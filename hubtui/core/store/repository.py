@@ -153,12 +153,26 @@ class Store:
 
     # Records ----------------------------------------------------------------------------------
 
-    def _encode(self, record: Mapping[str, Any]) -> tuple[bytes, bytes]:
-        body = canonical(record)
+    def _pack(self, body: bytes) -> bytes:
+        """A record's canonical JSON, compressed against the store's dictionary."""
         # A record is a few hundred bytes: the least memory for the compressor's state (the
         # same bytes out; its default state, 256 KB for each record, cost up to 50 µs a record).
         packer = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS, 1, zdict=self._zdict)
-        return body_digest(body), packer.compress(body) + packer.flush()
+        return packer.compress(body) + packer.flush()
+
+    def _held(self, origin: str, profile: str, keys: Sequence[ListKey]) -> set[bytes]:
+        """The records these lists hold as of their latest snapshots: each is in the store (a
+        record is pruned only when no list holds it)."""
+        wanted = set(keys)
+        ids = [
+            int(row[0])
+            for row in self.engine.run(
+                "SELECT id, kind, hub, project FROM lists WHERE origin=? AND profile=?",
+                (origin, profile),
+            )
+            if ListKey(row[1], row[2], row[3]) in wanted
+        ]
+        return set().union(*self._present(self.engine, ids).values())
 
     def record(self, key: bytes) -> dict[str, Any]:
         """One stored record, as the server sent it."""
@@ -283,13 +297,22 @@ class Store:
         lists = sorted(snapshot.lists.items())
         # Each list read, its records by hash, and its latest state in the order sent (a
         # snapshot keeps a set): what is read offline is the list as the server sent it.
-        encoded = {key: dict(map(self._encode, records)) for key, (ok, _, records) in lists if ok}
+        encoded = {
+            key: {body_digest(body): body for body in map(canonical, records)}
+            for key, (ok, _, records) in lists
+            if ok
+        }
         bodies = {
             key: zlib.compress(json.dumps(list(records), ensure_ascii=False).encode(), 6)
             for key, (ok, _, records) in lists
             if ok
         }
         every_record = {h: body for kept in encoded.values() for h, body in kept.items()}
+        # Compressing is most of a write (10 µs a record): a record these lists held at their
+        # last snapshot is in the store, so only the others are, which after the first
+        # snapshot of a hub is the few that changed.
+        held = self._held(snapshot.origin, snapshot.profile, list(encoded))
+        packed = {h: self._pack(body) for h, body in every_record.items() if h not in held}
         with self._writing() as db:
             snapshot_id = db.insert(
                 "INSERT INTO snapshots (taken, origin, profile, scope, counts) VALUES (?,?,?,?,?)",
@@ -310,10 +333,15 @@ class Store:
                 [(snapshot_id, ids[key], int(ok), why) for key, (ok, why, _) in lists],
                 keep=False,
             )
-            # In key order: the pages of the tables fill up instead of splitting half-empty.
-            db.add_rows("records", ("hash", "body"), sorted(every_record.items()), keep=True)
             read = [ids[key] for key in encoded]
             present, previous = self._present(db, read), self._previous(db, read, snapshot_id)
+            # What the lists held has moved since it was read above (another snapshot, a
+            # prune): each record not held now, and not yet compressed, is compressed here.
+            now_held = set().union(*present.values())
+            for h in every_record.keys() - now_held - packed.keys():
+                packed[h] = self._pack(every_record[h])
+            # In key order: the pages of the tables fill up instead of splitting half-empty.
+            db.add_rows("records", ("hash", "body"), sorted(packed.items()), keep=True)
             gone, came = [], []
             for key, kept in encoded.items():
                 list_id = ids[key]

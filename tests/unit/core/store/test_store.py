@@ -163,6 +163,28 @@ def test_prune_forgets_old_snapshots_but_not_what_a_kept_one_needs(store_at: Sto
         assert store.info().records == 40  # the ten only the old one held are gone
 
 
+def test_a_record_pruned_after_a_write_looked_is_written_again(
+    store_at: StoreAt, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A snapshot compresses only the records its lists did not hold at their last snapshot,
+    looked at before it takes the store. If a prune removed some in between (another process,
+    ``hubtui store prune``), they are written all the same: every record reads back."""
+    with store_at.open() as store:
+        old = snapshot(users(50))
+        store.write_snapshot(
+            Snapshot(old.origin, "", "all hubs", "2026-01-01T00:00:00Z", old.lists)
+        )
+        looked = store._held(old.origin, "", [USERS])  # what a writer saw before the prune
+        assert len(looked) == 50
+        store.write_snapshot(snapshot(users(40)))
+        assert store.prune("2026-06-01T00:00:00Z") == 1  # the ten only the old one held go
+        monkeypatch.setattr(store, "_held", lambda *_: looked)
+        again = store.write_snapshot(snapshot(users(50)))
+        hashes = store.reads(again.id)[USERS].hashes
+        assert len(hashes) == 50
+        assert sorted(store.record(h)["User"]["Id"] for h in hashes) == list(range(50))
+
+
 def test_the_latest_hub_list_is_kept_per_server_and_profile(store_at: StoreAt) -> None:
     hubs = [{"Id": "h1", "Name": "acme-build"}]
     with store_at.open() as store:
