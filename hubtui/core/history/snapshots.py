@@ -48,15 +48,20 @@ async def take_snapshot(
     def keep(hub: Hub, project: Project, sent: list[dict[str, Any]]) -> None:
         users[hub.id, str(project.id)] = sent
 
-    progress = await search_people(
-        client,
-        EVERY_USER,
-        hubs,
-        on_finding=collect,
-        on_progress=on_progress,
-        concurrency=concurrency,
-        deadline=deadline,
-        on_sent=keep,
+    # The hubs' users are read beside the projects' (as the hub's people are): a hub's list is
+    # one large answer that the server makes while the projects' are read.
+    hub_users, progress = await asyncio.gather(
+        _read_hub_users(client, hubs, concurrency),
+        search_people(
+            client,
+            EVERY_USER,
+            hubs,
+            on_finding=collect,
+            on_progress=on_progress,
+            concurrency=concurrency,
+            deadline=deadline,
+            on_sent=keep,
+        ),
     )
     lists: dict[ListKey, tuple[bool, str, Sequence[dict[str, Any]]]] = {}
     if every_hub:
@@ -78,7 +83,7 @@ async def take_snapshot(
             else:
                 why = failed.get((hub.id, str(project_id)), "no answer before the search ended")
                 lists[key] = (False, why, [])
-    lists.update(await _read_hub_users(client, hubs, concurrency))
+    lists.update(hub_users)
     scope = ALL_HUBS if every_hub else ", ".join(hub.name for hub in hubs)
     return Snapshot(origin, profile or "", scope, taken, lists)
 
