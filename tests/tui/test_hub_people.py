@@ -182,3 +182,48 @@ async def test_a_large_hub_shows_its_first_users_while_the_rest_is_read(
         words = screen_words(pilot)
         assert "the first 200 hub users" not in words
         assert "5,000 people" in words
+
+
+async def test_every_hub_user_shows_once_their_list_is_read_while_projects_are_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """P on a hub of 5,000 users whose projects answer slowly: once the hub's list is read,
+    every hub user is a row (the filter finds one beyond the first 200), said to be waiting
+    for their projects; the counts follow once every project is read."""
+    import threading
+    from typing import Any
+
+    import hubtui.api.client as client_module
+    from hubtui.demo import DemoSize, DemoStore
+    from tests.harness.app import screen_text, type_text
+
+    release = threading.Event()
+    parse_list = client_module.parse_list  # type: ignore[attr-defined]
+
+    def slow_parse_list(content: Any, operation: str, *args: Any, **kwargs: Any) -> Any:
+        if "of project" in operation:  # the projects' users are read when the test says so
+            release.wait(timeout=30)
+        return parse_list(content, operation, *args, **kwargs)
+
+    store = DemoStore(DemoSize(big_project_users=5000))
+    async with running(size=(140, 40), store=store) as pilot:
+        await press(pilot, "g")
+        await type_text(pilot, "load-test")
+        await press(pilot, "enter")
+        await settle(pilot)
+        monkeypatch.setattr(client_module, "parse_list", slow_parse_list)
+        await pilot.press("P")
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if "its 5,000 hub users are shown" in screen_text(pilot):
+                break
+        words = screen_words(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, HubPeopleScreen)
+        assert "its 5,000 hub users are shown; their projects and the counts follow" in words
+        assert screen.table.visible_count == 5000
+        release.set()
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "hub users are shown" not in words
+        assert "5,000 people" in words

@@ -213,13 +213,16 @@ async def read_hub_people(
     deadline: float | None = None,
     on_progress: Callable[[Progress], None] = lambda progress: None,
     on_first: Callable[[list[HubPerson]], object] | None = None,
+    on_hub_users: Callable[[list[HubPerson]], object] | None = None,
 ) -> HubPeople:
     """Read the hub's users and every project's users (the search's fan-out, as a snapshot
     reads them) and join them. A server without the hub-user list (404, 405) still gives the
     projects' people, and the answer says what it lacks. ``on_first``: a large hub's first
-    users, as people with no project read yet, as soon as they arrive."""
+    users, as people with no project read yet, as soon as they arrive. ``on_hub_users``: every
+    hub user so, once the hub's list is read, when the projects are still being read."""
     memberships: list[tuple[Project, ProjectUser]] = []
     not_read: list[tuple[Project | None, HubError]] = []
+    projects_read = False
 
     def found(finding: Finding) -> None:
         if finding.error is not None:
@@ -230,15 +233,18 @@ async def read_hub_people(
     async def hub_users() -> tuple[Sequence[HubUser] | None, str | None]:
         try:
             first = None if on_first is None else lambda head: on_first(hub_people(head, ()))
-            return await client.list_hub_users(hub.id, first=first), None
+            users = await client.list_hub_users(hub.id, first=first)
         except HubError as error:
             if not_offered(error):
                 return None, "this server does not list a hub's users"
             return None, str(error)
+        if on_hub_users is not None and not projects_read:
+            on_hub_users(hub_people(users, ()))
+        return users, None
 
-    listing, progress = await asyncio.gather(
-        hub_users(),
-        search_people(
+    async def project_users() -> Progress:
+        nonlocal projects_read
+        progress = await search_people(
             client,
             EVERY_USER,
             [hub],
@@ -246,8 +252,11 @@ async def read_hub_people(
             on_progress=on_progress,
             concurrency=concurrency,
             deadline=deadline,
-        ),
-    )
+        )
+        projects_read = True
+        return progress
+
+    listing, progress = await asyncio.gather(hub_users(), project_users())
     users, missing = listing
     projects = list(progress.listed.get(hub.id, {}).values())
     lists: dict[int, list[ProjectUser]] = {

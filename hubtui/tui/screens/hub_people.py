@@ -137,8 +137,8 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
         super().__init__()
         self.hub = hub
         self.answer: HubPeople | None = None
-        #: While a large hub's first users are shown and the rest is read: how many.
-        self._first_shown: int | None = None
+        #: What is shown while the projects are read ("the first 200 hub users are shown"…).
+        self._shown_before_projects: str | None = None
         self.only_needs = False
         self.now = clock()
         self._counted: tuple[HubPeople, tuple[str, ...]] | None = None
@@ -168,13 +168,22 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
             deadline=workspace.search_deadline,
             on_progress=self._progressed,
             on_first=self._first_people,
+            on_hub_users=self._hub_users_read,
         )
 
     def _first_people(self, people: list[HubPerson]) -> None:
         """A large hub's first users, shown while the rest and every project are read (their
         projects, the counts and what needs a look follow)."""
-        self._first_shown = len(people)
+        self._shown_before_projects = f"the first {len(people):,} hub users are shown"
         self.table.loading = False  # the rows show; the summary says the rest is on its way
+        self._show_people(people)
+        self.refresh_summary()
+
+    def _hub_users_read(self, people: list[HubPerson]) -> None:
+        """Every hub user, shown while the projects are still read (their projects, the counts
+        and what needs a look follow)."""
+        self._shown_before_projects = f"its {amount(len(people), 'hub user')} are shown"
+        self.table.loading = False
         self._show_people(people)
         self.refresh_summary()
 
@@ -187,8 +196,8 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
         )
 
     def show_failed(self, error: HubError) -> None:
-        if self._first_shown is not None:  # the first users of a read that failed are not kept
-            self._first_shown = None
+        if self._shown_before_projects is not None:  # not kept from a read that failed
+            self._shown_before_projects = None
             self._show_people(self.answer.people if self.answer is not None else [])
         super().show_failed(error)
 
@@ -196,7 +205,7 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
         self.progressed(progress, f"Reading the people of {inert(self.hub.name)}")
 
     def show_loaded(self, loaded: HubPeople) -> None:
-        self._first_shown = None
+        self._shown_before_projects = None
         self.answer = loaded
         if self.workspace.offline is None:
             self.post_message(HubPeopleLoaded(loaded))
@@ -212,10 +221,10 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
         self.refresh_summary()
 
     def refresh_summary(self) -> None:
-        if self._first_shown is not None:
+        if self._shown_before_projects is not None:
             self.query_one(Summary).say(
-                f"Reading the people of {inert(self.hub.name)}… the first "
-                f"{self._first_shown:,} hub users are shown; their projects and the counts follow."
+                f"Reading the people of {inert(self.hub.name)}… {self._shown_before_projects}; "
+                "their projects and the counts follow."
             )
             return
         answer = self.answer
