@@ -295,24 +295,33 @@ class Store:
         store's round trips a snapshot, not a list), so the store is held the least time."""
         counts = snapshot.counts()
         lists = sorted(snapshot.lists.items())
+        # Compressing is most of a write (10 µs a record): a record these lists held at their
+        # last snapshot is in the store, so only the others are, which after the first
+        # snapshot of a hub is the few that changed. Each is compressed as it is hashed, so
+        # that no list's canonical text is held beside it.
+        read_ok = [key for key, (ok, _, _) in lists if ok]
+        held = self._held(snapshot.origin, snapshot.profile, read_ok)
+        record_of: dict[bytes, Mapping[str, Any]] = {}
+        packed: dict[bytes, bytes] = {}
         # Each list read, its records by hash, and its latest state in the order sent (a
         # snapshot keeps a set): what is read offline is the list as the server sent it.
-        encoded = {
-            key: {body_digest(body): body for body in map(canonical, records)}
-            for key, (ok, _, records) in lists
-            if ok
-        }
+        encoded: dict[ListKey, set[bytes]] = {}
+        for key, (ok, _, records) in lists:
+            if not ok:
+                continue
+            hashes = encoded[key] = set()
+            for record in records:
+                body = canonical(record)
+                digest = body_digest(body)
+                hashes.add(digest)
+                record_of[digest] = record
+                if digest not in held and digest not in packed:
+                    packed[digest] = self._pack(body)
         bodies = {
             key: zlib.compress(json.dumps(list(records), ensure_ascii=False).encode(), 6)
             for key, (ok, _, records) in lists
             if ok
         }
-        every_record = {h: body for kept in encoded.values() for h, body in kept.items()}
-        # Compressing is most of a write (10 µs a record): a record these lists held at their
-        # last snapshot is in the store, so only the others are, which after the first
-        # snapshot of a hub is the few that changed.
-        held = self._held(snapshot.origin, snapshot.profile, list(encoded))
-        packed = {h: self._pack(body) for h, body in every_record.items() if h not in held}
         with self._writing() as db:
             snapshot_id = db.insert(
                 "INSERT INTO snapshots (taken, origin, profile, scope, counts) VALUES (?,?,?,?,?)",
@@ -338,16 +347,16 @@ class Store:
             # What the lists held has moved since it was read above (another snapshot, a
             # prune): each record not held now, and not yet compressed, is compressed here.
             now_held = set().union(*present.values())
-            for h in every_record.keys() - now_held - packed.keys():
-                packed[h] = self._pack(every_record[h])
+            for h in record_of.keys() - now_held - packed.keys():
+                packed[h] = self._pack(canonical(record_of[h]))
             # In key order: the pages of the tables fill up instead of splitting half-empty.
             db.add_rows("records", ("hash", "body"), sorted(packed.items()), keep=True)
             gone, came = [], []
             for key, kept in encoded.items():
                 list_id = ids[key]
                 now_in = present.get(list_id, set())
-                gone += [(previous.get(list_id), list_id, h) for h in sorted(now_in - kept.keys())]
-                came += [(list_id, snapshot_id, h) for h in sorted(kept.keys() - now_in)]
+                gone += [(previous.get(list_id), list_id, h) for h in sorted(now_in - kept)]
+                came += [(list_id, snapshot_id, h) for h in sorted(kept - now_in)]
             if gone:
                 db.run_many(
                     "UPDATE members SET until = ? WHERE list = ? AND record = ? AND until IS NULL",
