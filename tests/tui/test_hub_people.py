@@ -5,7 +5,11 @@ list keeps every other screen working and says what it lacks."""
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,7 +18,7 @@ from hubtui.tui.screens.access_matrix import AccessMatrixScreen
 from hubtui.tui.screens.hub_people import HubPeopleScreen
 from hubtui.tui.screens.who import WhoScreen
 from hubtui.tui.widgets.matrix_view import MatrixView
-from tests.harness.app import press, running, screen_words, settle
+from tests.harness.app import press, running, screen_text, screen_words, settle
 
 
 @pytest.mark.parametrize("size", [(80, 24), (140, 40)], ids=["80x24", "wide"])
@@ -140,39 +144,52 @@ async def test_the_hubs_people_read_once_are_shown_again_offline(tmp_path: Path)
     answers.store.close()
 
 
-async def test_a_large_hub_shows_its_first_users_while_the_rest_is_read(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """P on a hub of 5,000 users: its first hub users show as soon as they arrive, said to be
-    the first of more; the counts, their projects and what needs a look follow once every list
-    is read."""
-    import threading
-    from typing import Any
-
+@contextlib.asynccontextmanager
+async def people_of_a_held_hub(
+    monkeypatch: pytest.MonkeyPatch, held: str
+) -> AsyncIterator[tuple[Any, threading.Event]]:
+    """P pressed on the load-test hub of 5,000 users, the lists whose operation names ``held``
+    read only once the event is set (the test sets it)."""
     import hubtui.api.client as client_module
     from hubtui.demo import DemoSize, DemoStore
-    from tests.harness.app import screen_text, type_text
+    from tests.harness.app import type_text
 
     release = threading.Event()
     parse_list = client_module.parse_list  # type: ignore[attr-defined]
 
     def slow_parse_list(content: Any, operation: str, *args: Any, **kwargs: Any) -> Any:
-        if "users" in operation:  # the lists of users are read whole when the test says so
+        if held in operation:
             release.wait(timeout=30)
         return parse_list(content, operation, *args, **kwargs)
 
-    store = DemoStore(DemoSize(big_project_users=5000))
-    async with running(size=(140, 40), store=store) as pilot:
+    async with running(size=(140, 40), store=DemoStore(DemoSize(big_project_users=5000))) as pilot:
         await press(pilot, "g")
         await type_text(pilot, "load-test")
         await press(pilot, "enter")
         await settle(pilot)
         monkeypatch.setattr(client_module, "parse_list", slow_parse_list)
         await pilot.press("P")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if "@loadtest.example" in screen_text(pilot):
-                break
+        try:
+            yield pilot, release
+        finally:
+            release.set()
+
+
+async def until_shown(pilot: Any, text: str) -> None:
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if text in screen_text(pilot):
+            return
+
+
+async def test_a_large_hub_shows_its_first_users_while_the_rest_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """P on a hub of 5,000 users: its first hub users show as soon as they arrive, said to be
+    the first of more; the counts, their projects and what needs a look follow once every list
+    is read."""
+    async with people_of_a_held_hub(monkeypatch, "users") as (pilot, release):
+        await until_shown(pilot, "@loadtest.example")
         words = screen_words(pilot)
         assert isinstance(pilot.app.screen, HubPeopleScreen)
         assert "@loadtest.example" in words
@@ -188,35 +205,10 @@ async def test_every_hub_user_shows_once_their_list_is_read_while_projects_are_r
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """P on a hub of 5,000 users whose projects answer slowly: once the hub's list is read,
-    every hub user is a row (the filter finds one beyond the first 200), said to be waiting
-    for their projects; the counts follow once every project is read."""
-    import threading
-    from typing import Any
-
-    import hubtui.api.client as client_module
-    from hubtui.demo import DemoSize, DemoStore
-    from tests.harness.app import screen_text, type_text
-
-    release = threading.Event()
-    parse_list = client_module.parse_list  # type: ignore[attr-defined]
-
-    def slow_parse_list(content: Any, operation: str, *args: Any, **kwargs: Any) -> Any:
-        if "of project" in operation:  # the projects' users are read when the test says so
-            release.wait(timeout=30)
-        return parse_list(content, operation, *args, **kwargs)
-
-    store = DemoStore(DemoSize(big_project_users=5000))
-    async with running(size=(140, 40), store=store) as pilot:
-        await press(pilot, "g")
-        await type_text(pilot, "load-test")
-        await press(pilot, "enter")
-        await settle(pilot)
-        monkeypatch.setattr(client_module, "parse_list", slow_parse_list)
-        await pilot.press("P")
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if "its 5,000 hub users are shown" in screen_text(pilot):
-                break
+    every hub user is a row, said to be waiting for their projects; the counts follow once
+    every project is read."""
+    async with people_of_a_held_hub(monkeypatch, "of project") as (pilot, release):
+        await until_shown(pilot, "its 5,000 hub users are shown")
         words = screen_words(pilot)
         screen = pilot.app.screen
         assert isinstance(screen, HubPeopleScreen)
