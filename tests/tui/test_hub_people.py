@@ -219,3 +219,37 @@ async def test_every_hub_user_shows_once_their_list_is_read_while_projects_are_r
         words = screen_words(pilot)
         assert "hub users are shown" not in words
         assert "5,000 people" in words
+
+
+async def test_people_show_with_the_projects_answered_while_one_project_is_read() -> None:
+    """P on a hub one of whose projects answers late: meanwhile the people are shown with the
+    projects that have answered, and the summary says how many of how many; once the last one
+    answers, the counts replace those words."""
+    import asyncio
+
+    from hubtui.demo import DemoStore, create_app
+    from tests.harness.app import type_text
+
+    inner = create_app(DemoStore(), Faults())
+    held = asyncio.Event()
+
+    async def server(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"].endswith("/projects/1001/users"):
+            await held.wait()  # this project answers when the test says so
+        await inner(scope, receive, send)
+
+    async with running(size=(160, 40), server=server) as pilot:
+        await press(pilot, "g")
+        await type_text(pilot, "acme-build")
+        await press(pilot, "enter")
+        await settle(pilot)
+        await pilot.press("P")
+        await until_shown(pilot, "projects read")
+        words = screen_words(pilot)
+        assert "so far, with their projects in the 2 of 3 projects read" in words
+        assert "the rest and the counts follow" in words
+        held.set()
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "so far" not in words
+        assert "inactive or never signed in" in words

@@ -18,6 +18,7 @@ render these.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -213,22 +214,32 @@ async def read_hub_people(
     deadline: float | None = None,
     on_progress: Callable[[Progress], None] = lambda progress: None,
     on_first: Callable[[list[HubPerson]], object] | None = None,
-    on_hub_users: Callable[[list[HubPerson]], object] | None = None,
+    on_so_far: Callable[[list[HubPerson], Progress | None], object] | None = None,
 ) -> HubPeople:
     """Read the hub's users and every project's users (the search's fan-out, as a snapshot
     reads them) and join them. A server without the hub-user list (404, 405) still gives the
-    projects' people, and the answer says what it lacks. ``on_first``: a large hub's first
-    users, as people with no project read yet, as soon as they arrive. ``on_hub_users``: every
-    hub user so, once the hub's list is read, when the projects are still being read."""
+    projects' people, and the answer says what it lacks.
+
+    While the projects are read: ``on_first``, a large hub's first users, as people with no
+    project read yet, as soon as they arrive; ``on_so_far``, once the hub's list is read, every
+    hub user joined with the projects read so far (and the progress that says how many), then
+    again as more projects answer, at 1, 2, 4… seconds apart (each join costs the whole list).
+    """
     memberships: list[tuple[Project, ProjectUser]] = []
     not_read: list[tuple[Project | None, HubError]] = []
-    projects_read = False
+    last_progress: Progress | None = None
+    all_read = asyncio.Event()
 
     def found(finding: Finding) -> None:
         if finding.error is not None:
             not_read.append((finding.project, finding.error))
         elif finding.user is not None and finding.project is not None:
             memberships.append((finding.project, finding.user))
+
+    def progressed(progress: Progress) -> None:
+        nonlocal last_progress
+        last_progress = progress
+        on_progress(progress)
 
     async def hub_users() -> tuple[Sequence[HubUser] | None, str | None]:
         try:
@@ -238,23 +249,27 @@ async def read_hub_people(
             if not_offered(error):
                 return None, "this server does not list a hub's users"
             return None, str(error)
-        if on_hub_users is not None and not projects_read:
-            on_hub_users(hub_people(users, ()))
+        interval = 1.0
+        while on_so_far is not None and not all_read.is_set():
+            on_so_far(hub_people(users, list(memberships)), last_progress)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(all_read.wait(), interval)
+            interval *= 2
         return users, None
 
     async def project_users() -> Progress:
-        nonlocal projects_read
-        progress = await search_people(
-            client,
-            EVERY_USER,
-            [hub],
-            on_finding=found,
-            on_progress=on_progress,
-            concurrency=concurrency,
-            deadline=deadline,
-        )
-        projects_read = True
-        return progress
+        try:
+            return await search_people(
+                client,
+                EVERY_USER,
+                [hub],
+                on_finding=found,
+                on_progress=progressed,
+                concurrency=concurrency,
+                deadline=deadline,
+            )
+        finally:
+            all_read.set()  # the people so far are no longer told, however the reading ended
 
     listing, progress = await asyncio.gather(hub_users(), project_users())
     users, missing = listing

@@ -137,7 +137,7 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
         super().__init__()
         self.hub = hub
         self.answer: HubPeople | None = None
-        #: What is shown while the projects are read ("the first 200 hub users are shown"…).
+        #: What is shown while the projects are read, in words ("the first 200 hub users…").
         self._shown_before_projects: str | None = None
         self.only_needs = False
         self.now = clock()
@@ -168,21 +168,34 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
             deadline=workspace.search_deadline,
             on_progress=self._progressed,
             on_first=self._first_people,
-            on_hub_users=self._hub_users_read,
+            on_so_far=self._people_so_far,
         )
 
     def _first_people(self, people: list[HubPerson]) -> None:
         """A large hub's first users, shown while the rest and every project are read (their
         projects, the counts and what needs a look follow)."""
-        self._shown_before_projects = f"the first {len(people):,} hub users are shown"
+        self._shown_before_projects = (
+            f"the first {len(people):,} hub users are shown; their projects and the counts follow"
+        )
         self.table.loading = False  # the rows show; the summary says the rest is on its way
         self._show_people(people)
         self.refresh_summary()
 
-    def _hub_users_read(self, people: list[HubPerson]) -> None:
-        """Every hub user, shown while the projects are still read (their projects, the counts
-        and what needs a look follow)."""
-        self._shown_before_projects = f"its {amount(len(people), 'hub user')} are shown"
+    def _people_so_far(self, people: list[HubPerson], progress: Progress | None) -> None:
+        """Every hub user, with the projects read so far, shown while the others are read
+        (the rest of their projects, the counts and what needs a look follow)."""
+        done = 0 if progress is None else progress.projects_done
+        if done:
+            total = progress.projects_total if progress is not None else done
+            self._shown_before_projects = (
+                f"{amount(len(people), 'person', 'people')} so far, with their projects in the "
+                f"{done:,} of {total:,} projects read; the rest and the counts follow"
+            )
+        else:
+            self._shown_before_projects = (
+                f"its {amount(len(people), 'hub user')} are shown; their projects and the "
+                "counts follow"
+            )
         self.table.loading = False
         self._show_people(people)
         self.refresh_summary()
@@ -223,8 +236,7 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
     def refresh_summary(self) -> None:
         if self._shown_before_projects is not None:
             self.query_one(Summary).say(
-                f"Reading the people of {inert(self.hub.name)}… {self._shown_before_projects}; "
-                "their projects and the counts follow."
+                f"Reading the people of {inert(self.hub.name)}… {self._shown_before_projects}."
             )
             return
         answer = self.answer

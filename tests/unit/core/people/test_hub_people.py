@@ -182,3 +182,46 @@ def test_a_matrix_row_as_csv_guards_its_filled_cells_and_leaves_the_rest_empty()
         "LIMITED",
     ]
     assert list(row) == ["", '=HYPERLINK("http://evil")', "", "Editor\u202e", "LIMITED"]
+
+
+async def test_people_so_far_come_with_the_projects_answered_while_one_is_still_read() -> None:
+    """While one project's users are still on their way, the hub's people are told twice: as
+    soon as the hub's list is read, and again a second later, each time joined with the
+    projects that have answered, with the progress that counts them; the answer at the end
+    holds every project."""
+    import asyncio
+
+    store = DemoStore()
+    inner = create_app(store, Faults())
+    held = asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"].endswith("/projects/1001/users"):
+            await held.wait()  # this project answers when the test says so
+        await inner(scope, receive, send)
+
+    told: list[tuple[list[Any], int, int]] = []  # the people, projects read, projects in all
+
+    def so_far(people: list[Any], progress: Any) -> None:
+        if progress is None:  # no project has answered yet
+            told.append((people, 0, 0))
+        else:
+            told.append((people, progress.projects_done, progress.projects_total))
+
+    transport = httpx.ASGITransport(app=app)
+    async with HubClient("http://localhost", token=DEMO_TOKEN, transport=transport) as client:
+        hub = await client.get_hub_by_name("acme-build")
+        reading = asyncio.create_task(read_hub_people(client, hub, on_so_far=so_far))
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if len(told) >= 2:
+                break
+        held.set()
+        answer = await reading
+    assert len(told) >= 2
+    people, done, total = told[-1]
+    assert done == total - 1  # every project but the one held
+    projects_so_far = {p.id for person in people for p, _ in person.memberships}
+    assert 1001 not in projects_so_far and projects_so_far
+    assert {p.email for p in people} <= {p.email for p in answer.people}
+    assert 1001 in {p.id for person in answer.people for p, _ in person.memberships}
