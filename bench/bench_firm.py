@@ -16,6 +16,7 @@ memberships.
 
     python -m bench.bench_firm                 # about two minutes
     python -m bench.bench_firm --projects 200  # a tenth of it
+    python -m bench.bench_firm --people 100000 # each project's users drawn from 100,000
 """
 
 from __future__ import annotations
@@ -80,16 +81,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--projects", type=int, default=2000)
     parser.add_argument("--users", type=int, default=50)
+    parser.add_argument(
+        "--people",
+        type=int,
+        default=0,
+        help="each project's users drawn from this many people"
+        " of the hub (0: a person of their own for each membership)",
+    )
     parser.add_argument("--concurrency", type=int, default=8)
     args = parser.parse_args()
     flags = (
         *("--hubs", "1", "--projects-per-hub", str(args.projects)),
-        *("--users-per-project", str(args.users), "--people-per-hub", "0"),
+        *("--users-per-project", str(args.users), "--people-per-hub", str(args.people)),
     )
     hubtui = hubtui_command()
     print(
         f"one hub of {args.projects:,} projects × {args.users} users "
-        f"({args.projects * args.users:,} memberships), concurrency {args.concurrency}"
+        f"({args.projects * args.users:,} memberships, "
+        f"{'a person each' if not args.people else f'drawn from {args.people:,} people'}), "
+        f"concurrency {args.concurrency}"
     )
     with (
         running_demo_server(*flags, own_core=True) as url,

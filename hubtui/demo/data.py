@@ -517,9 +517,11 @@ class DemoStore:
                     access=access,
                     status=rng.choice(STATUSES),
                 )
-                pool = pools.setdefault(
-                    hub.id, [self._person(rng, domain) for _ in range(size.people_per_hub)]
-                )
+                pool = pools.get(hub.id)
+                if pool is None:  # the hub's people, made once (not again for each project)
+                    pool = pools[hub.id] = [
+                        self._person(rng, domain) for _ in range(size.people_per_hub)
+                    ]
                 drawn = rng.sample(pool, min(len(pool), size.users_per_project)) if pool else None
                 for u in range(size.users_per_project if drawn is None else len(drawn)):
                     role = "Admin" if u == 0 else rng.choice(("Reader", "Reader", "Editor"))
