@@ -249,9 +249,11 @@ async def read_hub_people(
             if not_offered(error):
                 return None, "this server does not list a hub's users"
             return None, str(error)
-        interval = 1.0
+        interval, told = 1.0, -1
         while on_so_far is not None and not all_read.is_set():
-            on_so_far(hub_people(users, list(memberships)), last_progress)
+            if len(memberships) != told:  # nothing new: the people shown stand
+                told = len(memberships)
+                on_so_far(hub_people(users, memberships[:told]), last_progress)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(all_read.wait(), interval)
             interval *= 2
