@@ -58,9 +58,10 @@ _LIST_ADAPTERS: dict[type[BaseModel], TypeAdapter[Any]] = {}
 
 
 def _list_adapter(model: type[M]) -> TypeAdapter[list[M]]:
-    adapter = _LIST_ADAPTERS.get(_pydantic(model))
+    key = _pydantic(model)
+    adapter = _LIST_ADAPTERS.get(key)
     if adapter is None:
-        adapter = _LIST_ADAPTERS[_pydantic(model)] = TypeAdapter(list[model])  # type: ignore[valid-type]
+        adapter = _LIST_ADAPTERS[key] = TypeAdapter(list[model])  # type: ignore[valid-type]
     return adapter
 
 
@@ -111,9 +112,7 @@ def parse_list(
     with _read_as_json(operation):
         if head == b"[" and len(content) > min(batched_above, max_records * MIN_RECORD_BYTES):
             _parse_in_batches(_reader_of(content), builder)
-        elif head == b"[" and where is not None:
-            builder.add(json.loads(content))
-        elif head == b"[" and model is SentRecord:
+        elif head == b"[" and (where is not None or model is SentRecord):
             builder.add(json.loads(content))
         elif head == b"[":
             try:
