@@ -165,9 +165,7 @@ class Batch:
                 if position not in self.results:
                     end(
                         position,
-                        Result(
-                            self.steps[position], Outcome.NOT_SENT, "stopped before it was sent"
-                        ),
+                        Result(self.steps[position], Outcome.NOT_SENT, STOPPED_BEFORE),
                     )
             raise
         finally:
