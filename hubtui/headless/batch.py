@@ -38,7 +38,7 @@ from hubtui.core.batches.file import (
 )
 from hubtui.core.batches.file_rows import (
     RowOfFile,
-    mark_ended,
+    rows_of_preview,
     write_results,
 )
 from hubtui.core.changes.kinds import kind_of
@@ -197,10 +197,7 @@ async def revert_command(args: argparse.Namespace, client: HubClient, workspace:
     preview = await read_preview(args, client, workspace, wanted)
     print_preview(preview, [])
     batch = await send_batch(args, client, workspace, preview, reverts=args.batch)
-    rows = [RowOfFile(None, s.wanted, s.verdict, s.words) for s in preview.steps]
-    if batch is not None:
-        mark_ended(rows, batch)
-    return status_of(rows, batch, dry_run=args.dry_run)
+    return status_of(rows_of_preview(preview, batch), batch, dry_run=args.dry_run)
 
 
 async def read_preview(

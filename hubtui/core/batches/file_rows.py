@@ -33,6 +33,8 @@ __all__ = [
     "RowOfFile",
     "mark_ended",
     "prepare_file",
+    "rows_of_preview",
+    "wanted_of",
     "wanted_of_file",
     "write_results",
 ]
@@ -81,7 +83,7 @@ async def prepare_file(
     rows = await wanted_of_file(client, given, find_hub)
     preview = await prepare(
         client,
-        [row.wanted for row in rows if row.wanted is not None],
+        wanted_of(rows),
         log,
         concurrency=concurrency,
         settle=settle,
@@ -89,6 +91,20 @@ async def prepare_file(
     )
     mark_decided(rows, preview)
     return FileRows(rows, preview)
+
+
+def wanted_of(rows: Sequence[RowOfFile]) -> list[Wanted]:
+    """The wanted rows of a file's rows, in order."""
+    return [row.wanted for row in rows if row.wanted is not None]
+
+
+def rows_of_preview(preview: Preview, batch: Batch | None) -> list[RowOfFile]:
+    """A preview's steps as rows of no file, each marked with how it ended when ``batch`` sent
+    it (None: nothing was sent)."""
+    rows = [RowOfFile(None, step.wanted, step.verdict, step.words) for step in preview.steps]
+    if batch is not None:
+        mark_ended(rows, batch)
+    return rows
 
 
 def mark_decided(rows: Sequence[RowOfFile], preview: Preview) -> None:

@@ -34,7 +34,6 @@ __all__ = [
     "review_of_file",
     "rows_of_decisions",
     "strongest",
-    "wanted_of",
 ]
 
 
@@ -204,11 +203,6 @@ async def rows_of_decisions(
         )
         found[first_index] = RowOfFile(first, wanted, None, "")
     return [found[index] for index in range(len(given))], decisions
-
-
-def wanted_of(rows: Sequence[RowOfFile]) -> list[Wanted]:
-    """The wanted rows of a file's rows, in order."""
-    return [row.wanted for row in rows if row.wanted is not None]
 
 
 def review_of_file(

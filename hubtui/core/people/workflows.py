@@ -11,10 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from hubtui.core.batches.file_rows import RowOfFile, mark_decided, mark_ended, prepare_file
+from hubtui.core.batches.file_rows import (
+    RowOfFile,
+    mark_decided,
+    mark_ended,
+    prepare_file,
+    rows_of_preview,
+    wanted_of,
+)
 from hubtui.core.batches.projects import Preview, prepare
 from hubtui.core.clock import now
-from hubtui.core.people.decisions import review_of_file, rows_of_decisions, wanted_of
+from hubtui.core.people.decisions import review_of_file, rows_of_decisions
 from hubtui.core.people.review import (
     Offboarding,
     Review,
@@ -146,9 +153,7 @@ async def offboard(
     front.previewed(preview, [])
     reviews = offboarding_reviews(answer, reason, started, log.operator)
     batch = await front.send(preview, reviews)
-    rows = [RowOfFile(None, s.wanted, s.verdict, s.words) for s in preview.steps]
-    if batch is not None:
-        mark_ended(rows, batch)
+    rows = rows_of_preview(preview, batch)
     # Sent, the reviews were kept after the batch; not sent, they are kept as decided.
     unsent = () if batch is not None else [outcomes(r, preview) for r in reviews]
     await front.ended(rows, batch, unsent)
