@@ -313,19 +313,15 @@ class MatrixRow(Sequence[str]):
 
     def __iter__(self) -> Iterator[str]:
         """Every cell, the empty ones too, built as one list (not a lookup a cell)."""
-        return iter(self._dense(str))
+        cells = [""] * self._width
+        for index, cell in self._filled.items():
+            cells[index] = cell
+        return iter(cells)
 
     def csv_row(self, head: Sequence[str]) -> SparseCsvRow:
         """The row as CSV after ``head`` (cells already CSV text), each filled cell through
         :func:`~hubtui.core.presenting.export.csv_text`: only the filled ones are looked at."""
         return SparseCsvRow(head, self._width, {i: csv_text(c) for i, c in self._filled.items()})
-
-    def _dense(self, each: Callable[[str], str]) -> list[str]:
-        """Every cell, each filled one through ``each``, the empty ones left empty."""
-        cells = [""] * self._width
-        for index, cell in self._filled.items():
-            cells[index] = each(cell)
-        return cells
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence):
