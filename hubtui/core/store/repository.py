@@ -301,8 +301,9 @@ class Store:
         # that no list's canonical text is held beside it.
         read_ok = [key for key, (ok, _, _) in lists if ok]
         held = self._held(snapshot.origin, snapshot.profile, read_ok)
-        record_of: dict[bytes, Mapping[str, Any]] = {}
         packed: dict[bytes, bytes] = {}
+        #: The records held, not compressed here: one pruned meanwhile is made from its record.
+        unpacked: dict[bytes, Mapping[str, Any]] = {}
         # Each list read, its records by hash, and its latest state in the order sent (a
         # snapshot keeps a set): what is read offline is the list as the server sent it.
         encoded: dict[ListKey, set[bytes]] = {}
@@ -314,8 +315,9 @@ class Store:
                 body = canonical(record)
                 digest = body_digest(body)
                 hashes.add(digest)
-                record_of[digest] = record
-                if digest not in held and digest not in packed:
+                if digest in held:
+                    unpacked[digest] = record
+                elif digest not in packed:
                     packed[digest] = self._pack(body)
         bodies = {
             key: zlib.compress(json.dumps(list(records), ensure_ascii=False).encode(), 6)
@@ -345,10 +347,9 @@ class Store:
             read = [ids[key] for key in encoded]
             present, previous = self._present(db, read), self._previous(db, read, snapshot_id)
             # What the lists held has moved since it was read above (another snapshot, a
-            # prune): each record not held now, and not yet compressed, is compressed here.
-            now_held = set().union(*present.values())
-            for h in record_of.keys() - now_held - packed.keys():
-                packed[h] = self._pack(canonical(record_of[h]))
+            # prune): each record held then and not now is compressed here.
+            for h in unpacked.keys() - set().union(*present.values()):
+                packed[h] = self._pack(canonical(unpacked[h]))
             # In key order: the pages of the tables fill up instead of splitting half-empty.
             db.add_rows("records", ("hash", "body"), sorted(packed.items()), keep=True)
             gone, came = [], []
