@@ -194,3 +194,24 @@ def test_why_says_since_when_from_the_snapshots_kept(capsys: pytest.CaptureFixtu
     assert len(since) == 1
     assert since[0]["says"].startswith("Reader in every snapshot kept of it, since snapshot #1")
     assert since[0]["from"] == "the snapshots kept"
+
+
+def test_a_store_that_cannot_be_read_is_said_never_taken_for_no_snapshot(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The demo's store broken after its first snapshot: why still answers from what it read
+    now, and says the snapshots could not be read rather than saying nothing of them."""
+    from hubtui.core.places import default_store_path
+
+    status, out, err = run(
+        capsys, "--demo", "why", "aiko.tanaka@acme-build.com", "1001", "--hub", ACME
+    )
+    assert status == 0, err
+    assert "- since: Editor now" in out
+    default_store_path(demo=True).write_bytes(b"not a store at all " * 512)
+    status, out, err = run(
+        capsys, "--demo", "why", "aiko.tanaka@acme-build.com", "1001", "--hub", ACME
+    )
+    assert status == 0, err  # what was read now is answered whole
+    assert "- since: not read (The store " in out
+    assert "project role: Editor" in out

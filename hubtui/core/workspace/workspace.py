@@ -492,18 +492,8 @@ class Workspace:
         if not about:
             return
         source = "the snapshots kept"
-        try:
-            server_store, kept = await self.snapshots_kept()
-        except StoreOff:
-            return  # off, or offline: no snapshot to tell from, and none is claimed
-        except StoreError as error:
-            for answer in about:
-                answer.facts.append(Fact("since", f"not read ({error})", source))
-            return
-        if not kept:
-            return
 
-        def read() -> list[str | None]:
+        def read(server_store: ServerStore) -> list[str | None]:
             with server_store.open() as store:
                 return [
                     since_words(
@@ -519,11 +509,14 @@ class Workspace:
                 ]
 
         try:
-            told = await asyncio.to_thread(read)
+            server_store, kept = await self.snapshots_kept()
+            if not kept:
+                return
+            told = await asyncio.to_thread(read, server_store)
+        except StoreOff:
+            return  # off, or offline: no snapshot to tell from, and none is claimed
         except StoreError as error:
-            for answer in about:
-                answer.facts.append(Fact("since", f"not read ({error})", source))
-            return
+            told = [f"not read ({error})"] * len(about)
         for answer, words in zip(about, told, strict=True):
             if words is not None:
                 answer.facts.append(Fact("since", words, source))
