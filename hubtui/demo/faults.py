@@ -177,11 +177,8 @@ class FaultMiddleware:
             mangle = "malformed"
         elif faults.truncated_rate > 0 and self.rng.random() < faults.truncated_rate:
             mangle = "truncated"
-        if mangle is None and faults.keep_answers:
-            await self.kept(scope, receive, send)
-            return
         if mangle is None:
-            await self.app(scope, receive, send)
+            await (self.kept if faults.keep_answers else self.app)(scope, receive, send)
             return
         await self.app(scope, receive, _mangling_send(send, mangle))
 
