@@ -172,31 +172,33 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
         )
 
     def _first_people(self, people: list[HubPerson]) -> None:
-        """A large hub's first users, shown while the rest and every project are read (their
-        projects, the counts and what needs a look follow)."""
-        self._shown_before_projects = (
-            f"the first {len(people):,} hub users are shown; their projects and the counts follow"
+        """A large hub's first users, shown while the rest and every project are read."""
+        self._show_meanwhile(
+            people,
+            f"the first {len(people):,} hub users are shown; their projects and the counts follow",
         )
-        self.table.loading = False  # the rows show; the summary says the rest is on its way
-        self._show_people(people)
-        self.refresh_summary()
 
     def _people_so_far(self, people: list[HubPerson], progress: Progress | None) -> None:
-        """Every hub user, with the projects read so far, shown while the others are read
-        (the rest of their projects, the counts and what needs a look follow)."""
-        done = 0 if progress is None else progress.projects_done
-        if done:
-            total = progress.projects_total if progress is not None else done
-            self._shown_before_projects = (
+        """Every hub user, with the projects read so far, shown while the others are read."""
+        if progress is not None and progress.projects_done:
+            self._show_meanwhile(
+                people,
                 f"{amount(len(people), 'person', 'people')} so far, with their projects in the "
-                f"{done:,} of {total:,} projects read; the rest and the counts follow"
+                f"{progress.projects_done:,} of {progress.projects_total:,} projects read; the "
+                "rest and the counts follow",
             )
         else:
-            self._shown_before_projects = (
+            self._show_meanwhile(
+                people,
                 f"its {amount(len(people), 'hub user')} are shown; their projects and the "
-                "counts follow"
+                "counts follow",
             )
-        self.table.loading = False
+
+    def _show_meanwhile(self, people: list[HubPerson], words: str) -> None:
+        """People shown while the read goes on, the summary saying what is still to come (what
+        needs a look and the counts follow with the whole answer)."""
+        self._shown_before_projects = words
+        self.table.loading = False  # the rows show; the summary says the rest is on its way
         self._show_people(people)
         self.refresh_summary()
 
