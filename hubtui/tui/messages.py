@@ -8,7 +8,6 @@ they read from it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
@@ -38,122 +37,154 @@ __all__ = [
 ]
 
 
-@dataclass
 class PrepareFix(Message):
     """Prepare the change a ticket's next step names, through its preview: never sent before
     it is confirmed there."""
 
-    answer: Answer
-    step: NextStep
+    def __init__(self, answer: Answer, step: NextStep) -> None:
+        self.answer = answer
+        self.step = step
+        super().__init__()
 
 
-@dataclass
 class Offboard(Message):
     """Take this person out of every hub they are in: ask why, find them, open the preview."""
 
-    email: str
+    def __init__(self, email: str) -> None:
+        self.email = email
+        super().__init__()
 
 
-@dataclass
 class RevertBatch(Message):
     """Preview the inverse of this batch of the change log, to apply it as a batch of its own."""
 
-    batch: str
+    def __init__(self, batch: str) -> None:
+        self.batch = batch
+        super().__init__()
 
 
-@dataclass
 class OpenHub(Message):
     """Show this hub's detail, directly above the hub list."""
 
-    hub: Hub
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        super().__init__()
 
 
-@dataclass
 class OpenProject(Message):
     """Show a project's users (by its record, or by its id alone), above its hub's detail, or
     (``above``) above the screen that asked, so that escape goes back to it."""
 
-    hub: Hub
-    project: Project | None
-    project_id: str | None = None
-    select_user: str | None = None
-    above: bool = False
+    def __init__(
+        self,
+        hub: Hub,
+        project: Project | None,
+        project_id: str | None = None,
+        select_user: str | None = None,
+        above: bool = False,
+    ) -> None:
+        self.hub = hub
+        self.project = project
+        self.project_id = project_id
+        self.select_user = select_user
+        self.above = above
+        super().__init__()
 
 
-@dataclass
 class ShowChanges(Message):
     """Show what changed since a snapshot (chosen next) in all hubs (``hub`` None), a hub, or
     one project of it."""
 
-    hub: Hub | None
-    project_id: str | None = None
-    scope: str = "all hubs"
+    def __init__(
+        self,
+        hub: Hub | None,
+        project_id: str | None = None,
+        scope: str = "all hubs",
+    ) -> None:
+        self.hub = hub
+        self.project_id = project_id
+        self.scope = scope
+        super().__init__()
 
 
-@dataclass
 class FindPerson(Message):
     """Search the projects of ``hubs`` for a person (``query`` None: ask whom first)."""
 
-    hubs: list[Hub]
-    scope: str
-    query: str | None = None
+    def __init__(self, hubs: list[Hub], scope: str, query: str | None = None) -> None:
+        self.hubs = hubs
+        self.scope = scope
+        self.query = query
+        super().__init__()
 
 
-@dataclass
 class Reconnect(Message):
     """Read the settings and the token again, for ``profile``; ``fresh_start`` goes back to a
     new hub list (another server), otherwise the screen shown loads again."""
 
-    profile: str | None
-    fresh_start: bool = False
+    def __init__(self, profile: str | None, fresh_start: bool = False) -> None:
+        self.profile = profile
+        self.fresh_start = fresh_start
+        super().__init__()
 
 
-@dataclass
 class HubsLoaded(Message):
     """The hub list was read: the palette can offer these hubs."""
 
-    hubs: list[Hub]
+    def __init__(self, hubs: list[Hub]) -> None:
+        self.hubs = hubs
+        super().__init__()
 
 
-@dataclass
 class ProjectsLoaded(Message):
     """A hub's projects were read."""
 
-    hub: Hub
-    projects: list[Project]
+    def __init__(self, hub: Hub, projects: list[Project]) -> None:
+        self.hub = hub
+        self.projects = projects
+        super().__init__()
 
 
-@dataclass
 class HubPeopleLoaded(Message):
     """A hub's users and every project's users were read (the hub's people, ``P``)."""
 
-    answer: HubPeople
+    def __init__(self, answer: HubPeople) -> None:
+        self.answer = answer
+        super().__init__()
 
 
-@dataclass
 class UsersLoaded(Message):
     """A project's users were read (or changed by a form)."""
 
-    hub: Hub
-    project: Project | None
-    project_id: str
-    users: list[ProjectUser] = field(default_factory=list)
+    def __init__(
+        self,
+        hub: Hub,
+        project: Project | None,
+        project_id: str,
+        users: list[ProjectUser] | None = None,
+    ) -> None:
+        self.hub = hub
+        self.project = project
+        self.project_id = project_id
+        self.users: list[ProjectUser] = [] if users is None else users
+        super().__init__()
 
 
-@dataclass
 class UsersReadAsSent(Message):
     """A project's users were read by a search, as the server sent them: kept as any list read
     is (offline, ``w`` finds them again), never shown from here."""
 
-    hub: Hub
-    project: Project
-    sent: list[dict[str, Any]]
+    def __init__(self, hub: Hub, project: Project, sent: list[dict[str, Any]]) -> None:
+        self.hub = hub
+        self.project = project
+        self.sent = sent
+        super().__init__()
 
 
-@dataclass
 class WorkerFailed(Message):
     """A screen's worker ended in an error nobody expected (a bug): the app says so, in one
     wording, and the screen puts itself back in a usable state (:class:`RecoversFromBugs`)."""
 
-    screen: Screen[Any]
-    worker: Worker[Any]
+    def __init__(self, screen: Screen[Any], worker: Worker[Any]) -> None:
+        self.screen = screen
+        self.worker = worker
+        super().__init__()
