@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from hubtui.api import Hub, InvalidResponseError, Project, ProjectUser, parsing
 from hubtui.api.errors import ApiStatusError, status_error_from_response
+from hubtui.api.models import SentRecord
 from hubtui.api.parsing import Records, parse_list, parse_one
 
 KEYS = st.sampled_from(
@@ -154,6 +155,42 @@ def test_records_split_across_windows_are_read_whole() -> None:
         assert [str(s) for s in parsed.skipped] == [
             "record 0: input should be a valid dictionary or instance of projectuser at [0]"
         ]
+
+
+OBJECTS = st.lists(st.dictionaries(KEYS, JSON, min_size=1, max_size=4), min_size=2, max_size=12)
+SPACING = st.sampled_from([{}, {"separators": (",", ":")}, {"indent": 1}, {"indent": "\t"}])
+
+
+@COMMON
+@given(OBJECTS, SPACING, st.integers(min_value=1, max_value=400))
+def test_objects_decoded_a_window_at_a_time_are_the_objects_sent(
+    objects: list[dict[str, object]], spacing: dict[str, object], window: int
+) -> None:
+    # Objects of the same first key decode together, cut where one ends and the next begins;
+    # a cut inside one (a nested object, a string) must never change what is read.
+    body = json.dumps(objects, ensure_ascii=False, **spacing).encode()  # type: ignore[arg-type]
+    for model in (SentRecord, ProjectUser):
+        whole = outcome(partial(parse_list, body, "list things", model))
+        with patch.object(parsing, "_WINDOW", window):
+            windowed = outcome(partial(parse_list, body, "list things", model, batched_above=0))
+        assert_same_outcome(windowed, whole)
+    sent = parse_list(body, "list things", SentRecord, batched_above=0)
+    assert [record.root for record in sent] == objects
+
+
+def test_hubs_whose_teams_start_as_the_hubs_do_are_read_whole() -> None:
+    # Each hub and each of its teams starts with "Id": the place between two teams looks like
+    # the place between two hubs. A cut there is inside a hub, and must not cost a record.
+    hubs = [
+        {"Id": f"h{n}", "Teams": [{"Id": t, "Name": '}, {"Id": 1'} for t in range(3)]}
+        for n in range(300)
+    ]
+    body = json.dumps(hubs).encode()
+    for window in (7, 64, 1000, 1 << 20):
+        with patch.object(parsing, "_WINDOW", window):
+            parsed = parse_list(body, "list hubs", SentRecord, batched_above=0)
+        assert [record.root for record in parsed] == hubs
+        assert parsed.skipped_count == 0
 
 
 @COMMON
