@@ -18,7 +18,7 @@ Textual-free.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -392,8 +392,9 @@ class Workspace:
             return
         from hubtui.core.store import ListKey  # its module builds validators: 13 ms
 
-        sent = [record.as_sent() for record in records]
-        await asyncio.to_thread(server_store.keep, ListKey(kind, hub, project), sent)
+        taken = list(records)  # frozen: written out as sent on the thread, off the event loop
+        key = ListKey(kind, hub, project)
+        await asyncio.to_thread(lambda: server_store.keep(key, [r.as_sent() for r in taken]))
 
     def keep_soon(
         self,
@@ -407,27 +408,42 @@ class Workspace:
         :meth:`close` shuts the store; a :class:`~hubtui.core.store.StoreError` goes to
         ``on_error``."""
         if self.keeps(kind):
-            sent = [record.as_sent() for record in records]
-            self.keep_sent_soon(kind, hub, project, sent, on_error)
+            # Frozen records, taken now and written out as sent on the store's thread: 40,000
+            # of them were 0.14 s of the event loop (keys waited) and 25 MB held at once.
+            taken = list(records)
+            self._keep_later(kind, hub, project, lambda: [r.as_sent() for r in taken], on_error)
 
     def keep_sent_soon(
         self,
         kind: str,
         hub: str,
         project: str,
-        sent: list[dict[str, Any]],
+        sent: Sequence[Mapping[str, Any]],
         on_error: Callable[[Exception], None],
     ) -> None:
         """:meth:`keep_soon` of records as the server sent them (a search's lists)."""
+        self._keep_later(kind, hub, project, lambda: sent, on_error)
+
+    def _keep_later(
+        self,
+        kind: str,
+        hub: str,
+        project: str,
+        sent: Callable[[], Sequence[Mapping[str, Any]]],
+        on_error: Callable[[Exception], None],
+    ) -> None:
+        """The records ``sent`` gives, kept on the store's thread."""
         server_store = self.server_store
         if server_store is None or not server_store.keeps(kind):
             return
 
         from hubtui.core.store import ListKey
 
+        key = ListKey(kind, hub, project)
+
         async def keeping() -> None:
             try:
-                await asyncio.to_thread(server_store.keep, ListKey(kind, hub, project), sent)
+                await asyncio.to_thread(lambda: server_store.keep(key, sent()))
             except StoreError as error:
                 on_error(error)
 
