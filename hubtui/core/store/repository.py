@@ -33,6 +33,7 @@ from hubtui.core.store.records import (
     canonical,
     inflate,
     kept_text,
+    list_body,
 )
 from hubtui.core.store.schema import (
     RECORDS_A_QUERY,
@@ -227,11 +228,11 @@ class Store:
         origin: str,
         profile: str | None,
         key: ListKey,
-        records: Sequence[Mapping[str, Any]],
+        records: Iterable[Mapping[str, Any]],
         read_at: str | None = None,
     ) -> None:
         """Keep this list as last read (replacing what was kept)."""
-        body = zlib.compress(json.dumps(list(records), ensure_ascii=False).encode(), 6)
+        body = list_body(records)
         with self._writing() as db:
             list_id = self._list_id(db, origin, profile or "", key)
             db.run(
@@ -319,11 +320,7 @@ class Store:
                     unpacked[digest] = record
                 elif digest not in packed:
                     packed[digest] = self._pack(body)
-        bodies = {
-            key: zlib.compress(json.dumps(list(records), ensure_ascii=False).encode(), 6)
-            for key, (ok, _, records) in lists
-            if ok
-        }
+        bodies = {key: list_body(records) for key, (ok, _, records) in lists if ok}
         with self._writing() as db:
             snapshot_id = db.insert(
                 "INSERT INTO snapshots (taken, origin, profile, scope, counts) VALUES (?,?,?,?,?)",

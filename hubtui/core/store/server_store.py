@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -174,7 +174,7 @@ class ServerStore:
             return None
         return None if found is None else StoredList(*found)
 
-    def keep(self, key: ListKey, records: Sequence[Mapping[str, Any]]) -> None:
+    def keep(self, key: ListKey, records: Iterable[Mapping[str, Any]]) -> None:
         """Keep this list as last read (from a worker thread). :class:`StoreError` once, then
         keeping is off for the run."""
         if not self.keeps(key.kind):

@@ -197,6 +197,22 @@ def test_the_latest_hub_list_is_kept_per_server_and_profile(store_at: StoreAt) -
         assert store.latest("https://b:443", None, ListKey("hubs")) is None
 
 
+@pytest.mark.parametrize("count", [0, 1, 999, 1000, 1001, 2500])
+def test_a_list_kept_from_its_records_one_at_a_time_reads_back_whole_in_order(
+    store_at: StoreAt, count: int
+) -> None:
+    users = [
+        {"User": {"Id": n, "FirstName": "Zoë ✓ 𝄞" if n % 2 else None}, "Role": "Reader", "X": [n]}
+        for n in range(count)
+    ]
+    with store_at.open() as store:
+        # As the app keeps a list read: each record written out as sent only when it is taken.
+        store.save_latest("https://a:443", None, ListKey("users", "h1", "p1"), iter(users))
+        kept = store.latest("https://a:443", None, ListKey("users", "h1", "p1"))
+    assert kept is not None
+    assert kept[0] == users
+
+
 def test_each_change_line_is_kept_once_however_often_it_is_given(store_at: StoreAt) -> None:
     line = change_line("c1", outcome="unknown")
     settled = change_line("c1", checked="found")
