@@ -346,11 +346,11 @@ class _TextWindows:
         way with the place after them.
 
         Decoded together, the elements share their keys' strings (a 50,000-user list holds
-        37 MB less) and are decoded in half the time. Cut there, the text decodes as an array
-        only where the cut falls between two elements: an object ends at its ``}`` whatever
-        follows, and a cut inside a string or an object leaves it open. Where it does not
-        decode (the place was inside a string), the elements are decoded one at a time from
-        then on.
+        35 MB less, and is decoded in 0.34 s instead of 0.42 s). Cut there, the text decodes
+        as an array only where the cut falls between two elements: an object ends at its ``}``
+        whatever follows, and a cut inside a string or an object leaves it open. Where it does
+        not decode (the place was inside an object or a string), the elements are decoded one
+        at a time from then on.
         """
         seam = self._seam
         if seam:
