@@ -21,10 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import resource
 import statistics
-import subprocess
 import sys
 import time
 
@@ -33,7 +31,7 @@ import httpx
 from hubtui.api import HubClient
 from hubtui.core.people.search import Finding, PersonQuery, Progress, search_people
 from hubtui.demo import DEMO_TOKEN, DemoSize, DemoStore
-from tests.harness.harness import free_port, running_demo_server, wait_for_port
+from tests.harness.harness import free_port, running_demo_server, server_process, wait_for_port
 from tests.harness.latency_server import BODY, HEAD
 
 PROJECTS, USERS, LATENCY = 500, 100, 0.02
@@ -173,17 +171,10 @@ async def stack_probe(latency: float, rounds: int = 40) -> dict[str, float]:
     after ``latency``, on a core of its own): a bare socket, asyncio's streams, httpx, and
     hubtui's client. What each adds to the latency is its own, below any server's cost."""
     port = free_port()
-    ours = os.sched_getaffinity(0)
-    core = {max(ours)} if len(ours) >= 2 else None
-    server = subprocess.Popen(  # noqa: ASYNC220 (started once, before anything is timed)
-        [sys.executable, "-m", "tests.harness.latency_server", str(port), str(latency)],
-        preexec_fn=None if core is None else lambda: os.sched_setaffinity(0, core),
-    )
-    if core is not None:
-        os.sched_setaffinity(0, ours - core)
+    command = [sys.executable, "-m", "tests.harness.latency_server", str(port), str(latency)]
     request = b"GET /v3/hubs HTTP/1.1\r\nhost: probe\r\n\r\n"
     size = len(HEAD) + len(BODY)
-    try:
+    with server_process(command, own_core=True) as server:
         wait_for_port(port, server)
         took: dict[str, list[float]] = {}
 
@@ -193,10 +184,10 @@ async def stack_probe(latency: float, rounds: int = 40) -> dict[str, float]:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         async with (
             httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as bare,
-            HubClient(f"http://127.0.0.1:{port}", token=DEMO_TOKEN) as ours_,
+            HubClient(f"http://127.0.0.1:{port}", token=DEMO_TOKEN) as client,
         ):
             await bare.get("/v3/hubs")
-            await ours_.list_hubs()
+            await client.list_hubs()
             for _ in range(rounds):  # alternating, so that each meets the same machine
                 started = time.perf_counter()
                 writer.write(request)
@@ -206,15 +197,10 @@ async def stack_probe(latency: float, rounds: int = 40) -> dict[str, float]:
                 json.loads((await bare.get("/v3/hubs")).content)
                 timed("httpx + json.loads", started)
                 started = time.perf_counter()
-                await ours_.list_hubs()
+                await client.list_hubs()
                 timed("hubtui's client (list_hubs)", started)
         writer.close()
         return {name: statistics.median(values) * 1000 for name, values in took.items()}
-    finally:
-        if core is not None:
-            os.sched_setaffinity(0, ours)
-        server.terminate()
-        server.wait()
 
 
 async def run() -> None:

@@ -58,13 +58,25 @@ def running_demo_server(
     *flags: str, host: str = "127.0.0.1", port: int | None = None, own_core: bool = False
 ) -> Iterator[str]:
     """Run `hubtui demo-server` with these flags on a loopback address and port (a free one
-    by default); yield its URL. ``own_core``: where this process may run on two cores or more,
-    the server runs on one of them and this process on the others, until the server ends."""
+    by default); yield its URL. ``own_core``: as :func:`server_process`."""
     port = port or free_port()
+    command = [*hubtui_command(), "demo-server", "--host", host, "--port", str(port), *flags]
+    with server_process(command, own_core=own_core) as process:
+        wait_for_port(port, process, host=host)
+        yield f"http://{host}:{port}"
+
+
+@contextmanager
+def server_process(
+    command: list[str], *, own_core: bool = False
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``command`` run as a server (its output thrown away, its errors kept in a pipe) until
+    the block ends. ``own_core``: where this process may run on two cores or more, the server
+    runs on one of them and this process on the others, until the server ends."""
     ours = os.sched_getaffinity(0)
     server_core = {max(ours)} if own_core and len(ours) >= 2 else None
     process = subprocess.Popen(
-        [*hubtui_command(), "demo-server", "--host", host, "--port", str(port), *flags],
+        command,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         preexec_fn=None if server_core is None else lambda: os.sched_setaffinity(0, server_core),
@@ -72,8 +84,7 @@ def running_demo_server(
     if server_core is not None:
         os.sched_setaffinity(0, ours - server_core)
     try:
-        wait_for_port(port, process, host=host)
-        yield f"http://{host}:{port}"
+        yield process
     finally:
         if server_core is not None:
             os.sched_setaffinity(0, ours)
