@@ -402,10 +402,7 @@ class Store:
         if origin is not None:
             query += " WHERE origin = ? AND profile = ?"
             args = (origin, profile or "")
-        return [
-            SnapshotInfo(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]))
-            for row in self.engine.run(query + " ORDER BY id", args)
-        ]
+        return [_snapshot_info(row) for row in self.engine.run(query + " ORDER BY id", args)]
 
     @_read_errors
     def snapshot(self, snapshot_id: int) -> SnapshotInfo:
@@ -413,7 +410,7 @@ class Store:
             "SELECT id, taken, origin, profile, scope, counts FROM snapshots WHERE id = ?",
             (snapshot_id,),
         ):
-            return SnapshotInfo(info[0], info[1], info[2], info[3], info[4], json.loads(info[5]))
+            return _snapshot_info(info)
         raise StoreError(f"There is no snapshot #{snapshot_id} in {self.where}.")
 
     @_read_errors
@@ -445,13 +442,11 @@ class Store:
             "AND ok=1 ORDER BY snapshots.id DESC LIMIT ?",
             (origin, profile or "", key.kind, key.hub, key.project, at_most),
         ).fetchall()
-        return [
-            (
-                SnapshotInfo(sid, taken, o, p, scope, json.loads(counts)),
-                self._members(list_id, sid),
-            )
-            for sid, taken, o, p, scope, counts, list_id in reversed(rows)
-        ]
+        found = []
+        for *snapshot, list_id in reversed(rows):
+            info = _snapshot_info(snapshot)
+            found.append((info, self._members(list_id, info.id)))
+        return found
 
     def _members(self, list_id: int, snapshot_id: int) -> frozenset[bytes]:
         """The records of a list as a snapshot read it."""
@@ -640,6 +635,11 @@ class Store:
     def vacuum(self) -> None:
         """Give the space of what was forgotten back to the disk."""
         self.engine.vacuum()
+
+
+def _snapshot_info(row: Sequence[Any]) -> SnapshotInfo:
+    """A snapshot as its row says (id, taken, origin, profile, scope, counts, in that order)."""
+    return SnapshotInfo(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]))
 
 
 def _in_parts(
