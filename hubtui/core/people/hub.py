@@ -32,7 +32,7 @@ from hubtui.core.changes.actions import Action
 from hubtui.core.changes.record import Change
 from hubtui.core.clock import now
 from hubtui.core.people.search import EVERY_USER, Finding, search_people
-from hubtui.core.presenting.export import SparseCsvRow, csv_text
+from hubtui.core.presenting.export import SparseCsvRow, csv_text, every_cell
 from hubtui.core.signins import LastSeen, last_seen
 
 if TYPE_CHECKING:
@@ -313,10 +313,7 @@ class MatrixRow(Sequence[str]):
 
     def __iter__(self) -> Iterator[str]:
         """Every cell, the empty ones too, built as one list (not a lookup a cell)."""
-        cells = [""] * self._width
-        for index, cell in self._filled.items():
-            cells[index] = cell
-        return iter(cells)
+        return iter(every_cell(self._width, self._filled))
 
     def csv_row(self, head: Sequence[str]) -> SparseCsvRow:
         """The row as CSV after ``head`` (cells already CSV text), each filled cell through

@@ -132,10 +132,15 @@ class SparseCsvRow:
 
     def cells(self) -> list[str]:
         """Every cell, the empty ones too."""
-        rest = [""] * self.width
-        for index, cell in self.filled.items():
-            rest[index] = cell
-        return [*self.head, *rest]
+        return [*self.head, *every_cell(self.width, self.filled)]
+
+
+def every_cell(width: int, filled: Mapping[int, str]) -> list[str]:
+    """``width`` cells, the ``filled`` ones (by place) with their text and the others empty."""
+    cells = [""] * width
+    for index, cell in filled.items():
+        cells[index] = cell
+    return cells
 
 
 def write_csv(
