@@ -385,18 +385,6 @@ class Workspace:
     def keeps(self, kind: str) -> bool:
         return self.server_store is not None and self.server_store.keeps(kind)
 
-    async def keep(self, kind: str, hub: str, project: str, records: Iterable[ApiModel]) -> None:
-        """Keep a list read as its latest state, when the store keeps its kind (off the event
-        loop). :class:`~hubtui.core.store.StoreError` once, then keeping is off for the run."""
-        server_store = self.server_store
-        if server_store is None or not server_store.keeps(kind):
-            return
-        from hubtui.core.store import ListKey  # its module builds validators: 13 ms
-
-        taken = list(records)  # frozen: written out as sent on the thread, off the event loop
-        key = ListKey(kind, hub, project)
-        await asyncio.to_thread(lambda: server_store.keep(key, (r.as_sent() for r in taken)))
-
     def keep_soon(
         self,
         kind: str,
@@ -405,9 +393,10 @@ class Workspace:
         records: Iterable[ApiModel],
         on_error: Callable[[Exception], None],
     ) -> None:
-        """:meth:`keep` in the background (the records taken now), certain to end before
-        :meth:`close` shuts the store; a :class:`~hubtui.core.store.StoreError` goes to
-        ``on_error``."""
+        """Keep a list read as its latest state, when the store keeps its kind: in the
+        background (the records taken now), certain to end before :meth:`close` shuts the
+        store; a :class:`~hubtui.core.store.StoreError` goes to ``on_error``, once, then keeping
+        is off for the run."""
         if self.keeps(kind):
             # Frozen records, taken now and written out as sent on the store's thread, one at a
             # time: 40,000 of them were 0.14 s of the event loop (keys waited), and 25 MB held

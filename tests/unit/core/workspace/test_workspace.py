@@ -67,7 +67,7 @@ async def test_a_list_kept_is_what_the_store_answers_offline(tmp_path: Path) -> 
     workspace = demo_workspace()
     client = await workspace.client()
     hubs = await client.list_hubs()
-    await workspace.keep("hubs", "", "", hubs)
+    workspace.keep_soon("hubs", "", "", hubs, on_error=lambda error: pytest.fail(str(error)))
     await workspace.close()
     offline = open_workspace(Settings(), demo=demo_connector, offline=True)
     assert offline.read_only  # offline sends nothing
