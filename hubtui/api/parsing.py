@@ -364,7 +364,7 @@ class _TextWindows:
                     return items, cut + 1
         item, end = self._value(decoder, position)
         if seam == "":
-            found = _SEAM.match(self.text, end - 1) if end else None
+            found = _SEAM.match(self.text, end - 1)  # a value ends after its first character
             self._seam = found.group() if found else ""
         return [item], end
 
