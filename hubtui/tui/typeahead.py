@@ -15,6 +15,7 @@ the next key goes. No key is dropped, and none waits longer than :data:`LONGEST_
 from __future__ import annotations
 
 import sys
+from functools import partial
 from typing import TYPE_CHECKING
 
 from textual import events
@@ -33,6 +34,9 @@ LONGEST_HOLD = 5.0
 SETTLING = 0.01
 #: How many times a hold looks for the focus of a screen just opened before it lets keys go.
 FOCUS_WAITS = 50
+#: How long after a key's trail ends the app looks for itself, if the screen on top was to say
+#: when it had painted and did not (it closed first): six frames at Textual's 60 a second.
+PAINTED = 0.1
 
 Held = events.Key | events.Paste
 
@@ -49,6 +53,10 @@ class TypeAhead:
         #: The screen shown when the held key was pressed, and how often focus was awaited.
         self._screen: object | None = None
         self._waits = 0
+        #: Which hold this is (each key that holds the others begins one), and whether the
+        #: look at what its key set going has begun.
+        self._hold = 0
+        self._settling = False
 
     @property
     def holding(self) -> bool:
@@ -67,6 +75,7 @@ class TypeAhead:
         if isinstance(event, events.Key) and not typed:
             self._held, self._key = [], event
             self._screen, self._waits = self.app.screen, 0
+            self._hold += 1
             self._timer = self.app.set_timer(LONGEST_HOLD, self._give_up)
         return False
 
@@ -85,7 +94,17 @@ class TypeAhead:
                 return
             at = getattr(at, "parent", None)  # removed on the way (a dialog closed): go on up
         self._key = None
-        self.app.call_after_refresh(self._settle)  # after what the binding posted
+        self._settling = False
+        # After what the binding posted, once the screen on top has painted. That screen runs
+        # the callback after its next paint; one that closes before it paints never runs it
+        # (the dialog its own key dismissed: the keys behind it then waited the whole
+        # LONGEST_HOLD). So the app also looks for itself a moment later.
+        self.app.call_after_refresh(self._settle)
+        self.app.set_timer(PAINTED, partial(self._settle_unless_begun, self._hold))
+
+    def _settle_unless_begun(self, hold: int) -> None:
+        if hold == self._hold and not self._settling:
+            self._settle()
 
     def _quiet(self) -> bool:
         """Whether the app, the screen on top and the one below it (a dialog being dismissed)
@@ -98,6 +117,7 @@ class TypeAhead:
         return all(node.message_queue_size == 0 for node in nodes)
 
     def _settle(self) -> None:
+        self._settling = True
         if self._held is None or self._key is not None:
             return
         if not self.app.screen_stack or not self.app.is_running:

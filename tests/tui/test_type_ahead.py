@@ -1,0 +1,50 @@
+"""Keys held behind a key (tui.typeahead) are let go once what it set going has happened, even
+when the screen on top when its trail ended closes before it paints again."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from hubtui.tui import typeahead
+from hubtui.tui.app import HubTuiApp
+from hubtui.tui.screens.go_to_hub import GoToHubScreen
+from hubtui.tui.screens.who_prompt import WhoPromptScreen
+from tests.harness.app import hand_key, press, running, settle
+
+
+async def _until_let_go(typing: typeahead.TypeAhead) -> None:
+    # No event says a hold ended; Pilot's pause would paint the screen, which is the point here.
+    while typing.holding:  # noqa: ASYNC110
+        await asyncio.sleep(0.005)
+
+
+async def test_keys_held_behind_a_key_go_on_when_its_dialog_closes_before_it_paints(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seen in a real terminal about once in fifteen: ``g``, a hub's URL name, Enter, then
+    ``P`` the moment the hub showed, and ``P`` waited the whole LONGEST_HOLD (4.6 s). The
+    Enter's trail had ended with the go-to dialog on top, so the dialog was to say when it had
+    painted; its lookup answered and closed it first, its next paint never came, and what
+    waited for that paint was dropped with it. That state is made here: the dialog on top when
+    the trail ends, then closed with what waited for its paint dropped (Textual's list of it)."""
+    monkeypatch.setattr(typeahead, "LONGEST_HOLD", 600.0)  # only the hold's own look lets go
+    async with running() as pilot:
+        app = pilot.app
+        assert isinstance(app, HubTuiApp)
+        typing = app.type_ahead
+        await press(pilot, "g")
+        dialog = app.screen
+        assert isinstance(dialog, GoToHubScreen)
+        hand_key(pilot, "f20")  # a key that holds those behind it (nothing is bound to it)
+        hand_key(pilot, "w")  # typed ahead: the hub list's Who, once the dialog is gone
+        # The trail ended: the dialog is to say when it has painted. (Pilot's pause would paint.)
+        while not dialog._callbacks:  # noqa: ASYNC110
+            await asyncio.sleep(0)
+        assert typing.holding
+        dialog._callbacks.clear()  # closed before its next paint: that never comes
+        app.pop_screen()
+        await asyncio.wait_for(_until_let_go(typing), timeout=30)
+        await settle(pilot)
+        assert isinstance(app.screen, WhoPromptScreen)
