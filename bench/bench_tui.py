@@ -138,10 +138,14 @@ async def scale(base_url: str, users: int) -> dict[str, float]:
     return figures
 
 
-def at_the_load_test_hub(base_url: str) -> Terminal:
+def at_the_load_test_hub(base_url: str, data: str) -> Terminal:
     """The installed app in tmux (120×40), gone to the hub ``load-test`` by its URL name, its
-    projects shown."""
-    command = ["env", f"HUBTUI_TOKEN={DEMO_TOKEN}", *hubtui_command(), "--base-url", base_url]
+    projects shown. Its store and logs are in ``data`` and no config file is read: a run keeps
+    nothing in the person's own store, and each run starts from the same empty one."""
+    command = [
+        *("env", f"HUBTUI_TOKEN={DEMO_TOKEN}", "HUBTUI_CONFIG=/nonexistent"),
+        *(f"HUBTUI_DATA_DIR={data}", *hubtui_command(), "--base-url", base_url),
+    ]
     terminal = Terminal(command, width=120, height=40)
     try:
         terminal.wait_for("Name (URL name) leads", timeout=60)
@@ -163,13 +167,14 @@ def keystrokes_in_a_terminal(base_url: str, users: int, text: str) -> list[float
 
     The first figure is the open; the rest are keystrokes (tmux send-keys → pane updated).
     """
-    terminal = at_the_load_test_hub(base_url)
-    try:
-        # The filter is typed the moment the counts show, as an impatient person would.
-        counted = (f"{users:,} users · ", "limited readers")
-        return open_then_filter(terminal, "Enter", counted, text)
-    finally:
-        terminal.close()
+    with tempfile.TemporaryDirectory() as data:
+        terminal = at_the_load_test_hub(base_url, data)
+        try:
+            # The filter is typed the moment the counts show, as an impatient person would.
+            counted = (f"{users:,} users · ", "limited readers")
+            return open_then_filter(terminal, "Enter", counted, text)
+        finally:
+            terminal.close()
 
 
 def open_then_filter(
@@ -191,14 +196,7 @@ def open_then_filter(
     times.append(time.perf_counter() - started)
     terminal.wait_for(*counted, timeout=120, poll=0.005)
     times.append(time.perf_counter() - started)
-    terminal.send("/")
-    terminal.wait_for(prompt)
-    time.sleep(pause)
-    for end in range(1, len(text) + 1):
-        started = time.perf_counter()
-        terminal.type(text[end - 1])
-        terminal.wait_for(f"matching “{text[:end]}”", timeout=30, poll=0.002)
-        times.append(time.perf_counter() - started)
+    times += filter_keystrokes(terminal, text, prompt=prompt, pause=pause)
     terminal.wait_until(
         lambda screen: f"matching “{text}”" in screen and "so far" not in screen,
         timeout=120,
@@ -208,6 +206,36 @@ def open_then_filter(
     times.append(terminal.peak_memory_mb())
     terminal.send("Escape", "q")
     return times
+
+
+def filter_keystrokes(
+    terminal: Terminal, text: str, *, prompt: str = "Filter:", pause: float = 0.0
+) -> list[float]:
+    """``/``, then each letter of ``text``: seconds from the key sent until the pane says what
+    matches it."""
+    terminal.send("/")
+    terminal.wait_for(prompt)
+    time.sleep(pause)
+    times = []
+    for end in range(1, len(text) + 1):
+        started = time.perf_counter()
+        terminal.type(text[end - 1])
+        terminal.wait_for(f"matching “{text[:end]}”", timeout=30, poll=0.002)
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def echo_keystrokes_in_a_terminal(text: str) -> list[float]:
+    """The floor of a keystroke in this harness: bench/echo_app.py, whose filter only says what
+    was typed, in tmux at the same size (tmux, the polls and Textual's own path per key)."""
+    terminal = Terminal([sys.executable, "-m", "bench.echo_app"], width=120, height=40)
+    try:
+        terminal.wait_for("/ filters", timeout=60)
+        time.sleep(0.5)
+        return filter_keystrokes(terminal, text, prompt="Filter", pause=0.3)
+    finally:
+        terminal.send("Escape", "q")
+        terminal.close()
 
 
 async def users_url(base_url: str) -> str:
