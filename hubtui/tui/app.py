@@ -125,6 +125,8 @@ class HubTuiApp(WorkspaceActions):
     # Events ---------------------------------------------------------------------------------
 
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key | events.Paste):
+            self.workspace.make_way()  # the lists being kept wait while the person types
         if self.type_ahead.intercept(event):
             return
         await super().on_event(event)

@@ -1,5 +1,6 @@
-"""Keys held behind a key (tui.typeahead) are let go once what it set going has happened, even
-when the screen on top when its trail ended closes before it paints again."""
+"""Keys typed: those held behind a key (tui.typeahead) are let go once what it set going has
+happened, even when the screen on top when its trail ended closes before it paints again; and
+while keys come, the lists being kept in the background wait."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from hubtui.tui import typeahead
 from hubtui.tui.app import HubTuiApp
 from hubtui.tui.screens.go_to_hub import GoToHubScreen
 from hubtui.tui.screens.who_prompt import WhoPromptScreen
-from tests.harness.app import hand_key, press, running, settle
+from tests.harness.app import hand_key, press, running, send_key, settle
 
 
 async def _until_let_go(typing: typeahead.TypeAhead) -> None:
@@ -48,3 +49,13 @@ async def test_keys_held_behind_a_key_go_on_when_its_dialog_closes_before_it_pai
         await asyncio.wait_for(_until_let_go(typing), timeout=30)
         await settle(pilot)
         assert isinstance(app.screen, WhoPromptScreen)
+
+
+async def test_each_key_makes_the_lists_being_kept_wait() -> None:
+    async with running() as pilot:
+        app = pilot.app
+        assert isinstance(app, HubTuiApp)
+        app.workspace.make_way(0)
+        assert not app.workspace.making_way
+        await send_key(pilot, "/")  # handed, and handled (settling after could take longer)
+        assert app.workspace.making_way

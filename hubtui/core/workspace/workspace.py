@@ -49,6 +49,15 @@ if TYPE_CHECKING:
     OfflineSwitch = Callable[[], tuple[Callable[[], HubClient], str, StoredAnswers]]
 
 
+#: How many records the store's thread writes out as sent between two pauses, and the pause.
+GENTLY_RECORDS = 200
+GENTLY_PAUSE = 0.002
+#: How long after a key the lists being kept wait (:meth:`Workspace.make_way`).
+MAKE_WAY = 0.5
+#: How often a list that waits looks again whether the person has stopped typing.
+WAY_LOOKS = 0.05
+
+
 @dataclass
 class Connection:
     """How a Workspace reaches its server now, and how it may reach it otherwise: what
@@ -112,6 +121,8 @@ class Workspace:
         #: The lists being kept in the background: each is kept before :meth:`close` shuts
         #: the store, however soon after its read the session ends.
         self._keeping: set[asyncio.Task[None]] = set()
+        #: Until when (``time.monotonic``) the lists being kept wait: the person is typing.
+        self._make_way_until = 0.0
         self._share_again = False
         self._told_waiting = False
         self._change_log: ChangeLog | None = None
@@ -285,6 +296,7 @@ class Workspace:
         """The end of the session: what is in flight logged unknown, the change log's lines
         copied to the team store, the client and store shut."""
         self.abandon_in_flight(why)
+        self._make_way_until = 0.0  # nobody types any more: the lists go on at once
         await self.all_kept()  # every list read is kept before the store is shut
         task = self._client_task
         if task is not None and task.done() and task.exception() is None:
@@ -385,6 +397,19 @@ class Workspace:
     def keeps(self, kind: str) -> bool:
         return self.server_store is not None and self.server_store.keeps(kind)
 
+    def make_way(self, seconds: float = MAKE_WAY) -> None:
+        """The person is typing: the lists being kept in the background wait until ``seconds``
+        after now (each at its next pause, within a couple of milliseconds)."""
+        self._make_way_until = time.monotonic() + seconds
+
+    @property
+    def making_way(self) -> bool:
+        """Whether the lists being kept wait now (:meth:`make_way`)."""
+        return self._way_left() > 0
+
+    def _way_left(self) -> float:
+        return self._make_way_until - time.monotonic()
+
     def keep_soon(
         self,
         kind: str,
@@ -402,7 +427,11 @@ class Workspace:
             # time: 40,000 of them were 0.14 s of the event loop (keys waited), and 25 MB held
             # at once.
             taken = list(records)
-            self._keep_later(kind, hub, project, lambda: _as_sent_gently(taken), on_error)
+
+            def sent() -> Iterator[Mapping[str, Any]]:
+                return _gently((record.as_sent() for record in taken), self._way_left)
+
+            self._keep_later(kind, hub, project, sent, on_error)
 
     def keep_sent_soon(
         self,
@@ -413,7 +442,7 @@ class Workspace:
         on_error: Callable[[Exception], None],
     ) -> None:
         """:meth:`keep_soon` of records as the server sent them (a search's lists)."""
-        self._keep_later(kind, hub, project, lambda: sent, on_error)
+        self._keep_later(kind, hub, project, lambda: _gently(sent, self._way_left), on_error)
 
     def _keep_later(
         self,
@@ -620,21 +649,21 @@ class Workspace:
         return plan_revert(batches, batch_id) or RevertPlan([], [], [])
 
 
-#: How many records the store's thread writes out as sent between two pauses, and the pause.
-GENTLY_RECORDS = 200
-GENTLY_PAUSE = 0.002
-
-
-def _as_sent_gently(records: Sequence[ApiModel]) -> Iterator[dict[str, Any]]:
-    """Each record as sent, on the store's thread, with a pause every 200 records (about a
-    millisecond of work). The thread then holds the interpreter only that long at a time, and
-    the app's thread, which waits for it at each key, event and paint, never waits longer:
-    typing while what ``P`` read is kept stays as quick as before, and keeping it takes 0.4 s
-    more in the background."""
+def _gently(
+    records: Iterable[Mapping[str, Any]], way_left: Callable[[], float]
+) -> Iterator[Mapping[str, Any]]:
+    """The records, on the store's thread, with a pause every 200 (about a millisecond of
+    work): the thread holds the interpreter only that long at a time, and the app's thread,
+    which waits for it at each key, event and paint, never waits longer. While the person
+    types (``way_left`` is how long still), the list waits at its next pause: keeping what
+    ``P`` read of 20,000 people took the interpreter and a core for 0.9 s just as they typed
+    their filter, and their keys waited 58-86 ms each instead of 26-30."""
     for count, record in enumerate(records, 1):
-        yield record.as_sent()
+        yield record
         if count % GENTLY_RECORDS == 0:
             time.sleep(GENTLY_PAUSE)
+            while (left := way_left()) > 0:
+                time.sleep(min(left, WAY_LOOKS))
 
 
 __all__ = ["Connection", "StoreOff", "Workspace"]

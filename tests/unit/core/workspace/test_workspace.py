@@ -77,6 +77,39 @@ async def test_a_list_kept_is_what_the_store_answers_offline(tmp_path: Path) -> 
     await offline.close()
 
 
+PEOPLE = [{"User": {"Id": n, "Email": f"p{n}@x.example"}, "Role": "Reader"} for n in range(1000)]
+
+
+def kept_users(workspace: Workspace) -> list[dict[str, object]] | None:
+    from hubtui.core.store import ListKey
+
+    server_store = workspace.server_store
+    assert server_store is not None
+    with Store.open(server_store.path) as store:
+        found = store.latest(server_store.origin, server_store.profile, ListKey("users", "h", "1"))
+    return None if found is None else found[0]
+
+
+async def test_a_list_being_kept_waits_while_the_person_types_and_goes_on_when_they_stop() -> None:
+    workspace = demo_workspace()
+    workspace.make_way(600)  # a key, just now
+    workspace.keep_sent_soon("users", "h", "1", PEOPLE, on_error=lambda e: pytest.fail(str(e)))
+    with pytest.raises(TimeoutError):  # 1,000 records are otherwise kept in milliseconds
+        await asyncio.wait_for(asyncio.shield(workspace.all_kept()), 0.5)
+    workspace.make_way(0)  # no key since
+    await asyncio.wait_for(workspace.all_kept(), 30)
+    assert kept_users(workspace) == PEOPLE
+    await workspace.close()
+
+
+async def test_the_close_keeps_every_list_at_once_however_recent_the_last_key() -> None:
+    workspace = demo_workspace()
+    workspace.make_way(600)
+    workspace.keep_sent_soon("users", "h", "1", PEOPLE, on_error=lambda e: pytest.fail(str(e)))
+    await asyncio.wait_for(workspace.close(), 30)
+    assert kept_users(workspace) == PEOPLE
+
+
 async def test_a_profile_switch_moves_the_change_log_and_the_store_together() -> None:
     def settings_for(profile: str | None) -> Settings:
         return Settings(base_url="https://b.example", profile=profile, token="t")
