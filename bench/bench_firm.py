@@ -17,17 +17,20 @@ memberships.
     python -m bench.bench_firm                 # about two minutes
     python -m bench.bench_firm --projects 200  # a tenth of it
     python -m bench.bench_firm --people 100000 # each project's users drawn from 100,000
+    python -m bench.bench_firm --apart         # also a snapshot's read and write, timed apart
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import subprocess
 import tempfile
 import time
+from pathlib import Path
 
 import httpx
 
@@ -77,6 +80,39 @@ async def bare_read(url: str, concurrency: int) -> float:
         return time.perf_counter() - started
 
 
+async def snapshot_apart(url: str, concurrency: int) -> tuple[float, float]:
+    """In this process: the snapshot's read (``take_snapshot``), then its write into a new
+    store (``Store.write_snapshot``), each timed alone, as ``hubtui snapshot`` runs them."""
+    from hubtui.api import HubClient
+    from hubtui.core.history import take_snapshot
+    from hubtui.core.store import Store
+    from hubtui.headless import HEADLESS_COLLECTION
+
+    before = gc.get_threshold()
+    gc.set_threshold(*HEADLESS_COLLECTION)  # as a headless command collects
+    try:
+        async with HubClient(url, token=DEMO_TOKEN, timeout=120) as client:
+            hub = await client.get_hub_by_name(HUB)
+            started = time.perf_counter()
+            snapshot = await take_snapshot(
+                client,
+                [hub],
+                every_hub=False,
+                origin="bench",
+                profile=None,
+                concurrency=concurrency,
+                deadline=None,
+            )
+            read = time.perf_counter() - started
+        with tempfile.TemporaryDirectory() as folder:
+            started = time.perf_counter()
+            with Store.open(Path(folder) / "store.sqlite3") as store:
+                store.write_snapshot(snapshot)
+            return read, time.perf_counter() - started
+    finally:
+        gc.set_threshold(*before)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--projects", type=int, default=2000)
@@ -89,6 +125,9 @@ def main() -> None:
         " of the hub (0: a person of their own for each membership)",
     )
     parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument(
+        "--apart", action="store_true", help="also a snapshot's read and write, timed apart"
+    )
     args = parser.parse_args()
     flags = (
         *("--hubs", "1", "--projects-per-hub", str(args.projects)),
@@ -133,6 +172,13 @@ def main() -> None:
                 f"{name:<34} {took:>7.2f} {peak:>8.0f} {took / floor:>6.2f} "
                 f"{took / bare:>7.2f}{note}"
             )
+        if args.apart:
+            read, write = asyncio.run(snapshot_apart(url, args.concurrency))
+            print(
+                f"{'snapshot, read alone (in process)':<34} {read:>7.2f} {'':>8} {'':>6} "
+                f"{read / bare:>7.2f}"
+            )
+            print(f"{'snapshot, its write to a new store':<34} {write:>7.2f}")
 
 
 if __name__ == "__main__":
