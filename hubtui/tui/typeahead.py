@@ -34,8 +34,8 @@ LONGEST_HOLD = 5.0
 SETTLING = 0.01
 #: How many times a hold looks for the focus of a screen just opened before it lets keys go.
 FOCUS_WAITS = 50
-#: How long after a key's trail ends the app looks for itself, if the screen on top was to say
-#: when it had painted and did not (it closed first): six frames at Textual's 60 a second.
+#: How often, after a key's trail ends, the app looks whether the screen that was on top (and
+#: was to say when it had painted) closed before it did: six frames at Textual's 60 a second.
 PAINTED = 0.1
 
 Held = events.Key | events.Paste
@@ -98,12 +98,18 @@ class TypeAhead:
         # After what the binding posted, once the screen on top has painted. That screen runs
         # the callback after its next paint; one that closes before it paints never runs it
         # (the dialog its own key dismissed: the keys behind it then waited the whole
-        # LONGEST_HOLD). So the app also looks for itself a moment later.
+        # LONGEST_HOLD). So the app looks again every PAINTED, and looks for itself once that
+        # screen is gone and its look never began.
+        on_top = self.app.screen
         self.app.call_after_refresh(self._settle)
-        self.app.set_timer(PAINTED, partial(self._settle_unless_begun, self._hold))
+        self.app.set_timer(PAINTED, partial(self._unless_begun, self._hold, on_top))
 
-    def _settle_unless_begun(self, hold: int) -> None:
-        if hold == self._hold and not self._settling:
+    def _unless_begun(self, hold: int, on_top: object) -> None:
+        if hold != self._hold or self._settling or self._held is None:
+            return  # the look began, the keys went on, or another key holds them now
+        if on_top in self.app.screen_stack:
+            self.app.set_timer(PAINTED, partial(self._unless_begun, hold, on_top))
+        else:
             self._settle()
 
     def _quiet(self) -> bool:
