@@ -81,34 +81,17 @@ async def bare_read(url: str, concurrency: int) -> float:
 
 
 async def snapshot_apart(url: str, concurrency: int) -> tuple[float, float]:
-    """In this process: the snapshot's read (``take_snapshot``), then its write into a new
-    store (``Store.write_snapshot``), each timed alone, as ``hubtui snapshot`` runs them."""
-    from hubtui.api import HubClient
-    from hubtui.core.history import take_snapshot
-    from hubtui.core.store import Store
+    """In this process: the snapshot's read, then its write into a new store, each timed
+    alone (``bench_snapshot.one_snapshot``), collected as a headless command collects."""
+    from bench.bench_snapshot import one_snapshot
     from hubtui.headless import HEADLESS_COLLECTION
 
     before = gc.get_threshold()
-    gc.set_threshold(*HEADLESS_COLLECTION)  # as a headless command collects
+    gc.set_threshold(*HEADLESS_COLLECTION)
     try:
-        async with HubClient(url, token=DEMO_TOKEN, timeout=120) as client:
-            hub = await client.get_hub_by_name(HUB)
-            started = time.perf_counter()
-            snapshot = await take_snapshot(
-                client,
-                [hub],
-                every_hub=False,
-                origin="bench",
-                profile=None,
-                concurrency=concurrency,
-                deadline=None,
-            )
-            read = time.perf_counter() - started
         with tempfile.TemporaryDirectory() as folder:
-            started = time.perf_counter()
-            with Store.open(Path(folder) / "store.sqlite3") as store:
-                store.write_snapshot(snapshot)
-            return read, time.perf_counter() - started
+            read, write, _ = await one_snapshot(url, HUB, Path(folder), concurrency)
+            return read, write
     finally:
         gc.set_threshold(*before)
 

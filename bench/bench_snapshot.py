@@ -30,8 +30,10 @@ CONCURRENCY = 8
 ROUNDS = 3
 
 
-async def one_snapshot(url: str, hub_name: str, folder: Path) -> tuple[float, float, int]:
-    """Seconds to read, seconds to write, users kept."""
+async def one_snapshot(
+    url: str, hub_name: str, folder: Path, concurrency: int = CONCURRENCY
+) -> tuple[float, float, int]:
+    """Seconds to read, seconds to write (into a new store in ``folder``), users kept."""
     async with HubClient(url, token=DEMO_TOKEN, timeout=30) as client:
         hub = await client.get_hub_by_name(hub_name)
         started = time.perf_counter()
@@ -41,7 +43,7 @@ async def one_snapshot(url: str, hub_name: str, folder: Path) -> tuple[float, fl
             every_hub=False,
             origin="bench",
             profile=None,
-            concurrency=CONCURRENCY,
+            concurrency=concurrency,
             deadline=None,
         )
         read = time.perf_counter() - started
