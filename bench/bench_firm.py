@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import os
 import subprocess
@@ -84,16 +83,11 @@ async def snapshot_apart(url: str, concurrency: int) -> tuple[float, float]:
     """In this process: the snapshot's read, then its write into a new store, each timed
     alone (``bench_snapshot.one_snapshot``), collected as a headless command collects."""
     from bench.bench_snapshot import one_snapshot
-    from hubtui.headless import HEADLESS_COLLECTION
+    from hubtui.headless import collected_as_a_command
 
-    before = gc.get_threshold()
-    gc.set_threshold(*HEADLESS_COLLECTION)
-    try:
-        with tempfile.TemporaryDirectory() as folder:
-            read, write, _ = await one_snapshot(url, HUB, Path(folder), concurrency)
-            return read, write
-    finally:
-        gc.set_threshold(*before)
+    with collected_as_a_command(), tempfile.TemporaryDirectory() as folder:
+        read, write, _ = await one_snapshot(url, HUB, Path(folder), concurrency)
+        return read, write
 
 
 def main() -> None:

@@ -12,6 +12,8 @@ import gc
 import importlib
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from hubtui.core.store.engines import StoreError
@@ -47,18 +49,26 @@ __all__ = [
 HEADLESS_COLLECTION = (50_000, 50, 10)
 
 
-def run(args: argparse.Namespace, workspace: Workspace) -> int:
-    """Run one headless command on ``workspace``, importing only its module; its exit status."""
-    # A command reads lists whole and keeps them until it ends: a firm's hub is two million
-    # objects, none in a cycle. At Python's default thresholds the collector went over
-    # everything held 13 times while `access` read one (2.9 s of its 11 s); at these, 0.25 s
-    # in all. Cycles are still collected; the thresholds are put back after the command.
+@contextmanager
+def collected_as_a_command() -> Iterator[None]:
+    """The collector at :data:`HEADLESS_COLLECTION` inside, its thresholds put back after.
+
+    A command reads lists whole and keeps them until it ends: a firm's hub is two million
+    objects, none in a cycle. At Python's default thresholds the collector went over
+    everything held 13 times while `access` read one (2.9 s of its 11 s); at these, 0.25 s
+    in all. Cycles are still collected."""
     before = gc.get_threshold()
     gc.set_threshold(*HEADLESS_COLLECTION)
     try:
-        return _run(args, workspace)
+        yield
     finally:
         gc.set_threshold(*before)
+
+
+def run(args: argparse.Namespace, workspace: Workspace) -> int:
+    """Run one headless command on ``workspace``, importing only its module; its exit status."""
+    with collected_as_a_command():
+        return _run(args, workspace)
 
 
 def _run(args: argparse.Namespace, workspace: Workspace) -> int:
