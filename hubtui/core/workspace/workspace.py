@@ -296,7 +296,7 @@ class Workspace:
         """The end of the session: what is in flight logged unknown, the change log's lines
         copied to the team store, the client and store shut."""
         self.abandon_in_flight(why)
-        self._make_way_until = 0.0  # nobody types any more: the lists go on at once
+        self.make_way(0)  # nobody types any more: the lists go on at once
         await self.all_kept()  # every list read is kept before the store is shut
         task = self._client_task
         if task is not None and task.done() and task.exception() is None:

@@ -98,8 +98,8 @@ async def test_a_list_being_kept_waits_while_the_person_types_and_goes_on_when_t
         await asyncio.wait_for(asyncio.shield(workspace.all_kept()), 0.5)
     workspace.make_way(0)  # no key since
     await asyncio.wait_for(workspace.all_kept(), 30)
+    await workspace.close()  # read back after: one connection to the store at a time
     assert kept_users(workspace) == PEOPLE
-    await workspace.close()
 
 
 async def test_the_close_keeps_every_list_at_once_however_recent_the_last_key() -> None:
