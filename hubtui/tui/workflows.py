@@ -223,6 +223,8 @@ class WorkspaceActions(App[None]):
             answer.email,
             Intent.ADD,
             role=role,
+            # A user of the hub is their account: the add is sent only while it has this address.
+            user_id=None if answer.hub_user is None else str(answer.hub_user.user.id),
         )
         changes = ChangeSet()
         changes.stage([wish])

@@ -252,3 +252,34 @@ async def test_end_typed_while_the_answer_is_read_lands_once_it_shows() -> None:
         words = screen_words(pilot)
         assert "Next: [1] To let them edit" in words
         assert "y copies the answer for a ticket" in words
+
+
+async def test_the_fix_key_sends_no_add_once_the_account_has_another_address() -> None:
+    """W on a user of the hub not in the project, 1, the add previewed; the account is renamed
+    at the server (same Id); a y sends nothing: a POST of the old address would make a second
+    account. The screen says what the account is now."""
+    from hubtui.demo import DemoStore
+    from hubtui.tui.screens.batch import StagedScreen
+
+    store = DemoStore()
+    lena = store.user_by_email("lena.fischer@example-mail.com")
+    assert lena is not None
+    async with running(size=(80, 24), store=store) as pilot:
+        await press(pilot, "ctrl+p")
+        await burst(pilot, [*"Why can", "enter"])
+        await burst(pilot, [*lena.email, "enter", *"harbour", "enter"])
+        await settle(pilot)
+        await press(pilot, "1", "enter")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, StagedScreen)
+        store._user_by_email.pop(lena.email.lower(), None)
+        old, lena.email = lena.email, "lena.lind@example-mail.com"
+        store._user_by_email[lena.email] = lena
+        creates = store.creates
+        await press(pilot, "a", "y")
+        await settle(pilot)
+        assert store.creates == creates  # no second account at the old address
+        assert store.user_by_email(old) is None
+        assert f"Id {lena.id} is now lena.lind@example-mail.com, not {old}" in screen_words(pilot)
+        log = pilot.app.workspace.change_log  # type: ignore[attr-defined]
+        assert [c.outcome for c in log.changes if c.action == "add"] in ([], ["failed"])

@@ -245,9 +245,10 @@ def decide(
         words = f"{how}: Role {row.role}" + (
             "" if row.reviewer is None else f", reviewer {'yes' if row.reviewer else 'no'}"
         )
-        # A limited reader is their account: the add is sent only while it still has this
-        # address and is still a limited reader (read again just before it leaves).
-        account = str(user.user.id) if limited and user is not None else None
+        # A limited reader is their account, and so is a known user of the hub the row names:
+        # the add is sent only while that account still has this address (read again by its Id
+        # just before it leaves).
+        account = str(user.user.id) if limited and user is not None else row.user_id
         change = project_change(row, Action.ADD, None, after, account, api_version)
         return change, words, Verdict.SEND
     before: dict[str, object] = {"Role": user.role, "IsReviewer": user.is_reviewer}

@@ -117,8 +117,9 @@ class Wanted:
     """For a removal from the hub, the projects (id, name) the person was seen in: read again
     in the preview, to say what they lose and to keep it for the revert."""
     user_id: str | None = None
-    """The account a row of the hub acts on, by its user Id as read (None: the one account
-    whose address is ``email``; several such accounts are then refused, naming each)."""
+    """The account a row of the hub acts on, or the known account an add to a project acts on,
+    by its user Id as read (None: the one account whose address is ``email``; several such
+    accounts are then refused, naming each; for an add, an address nobody was known by)."""
     evidence: Evidence | None = None
     """What the decision was made on (a review's): each fact must still hold when it is sent."""
 

@@ -197,6 +197,10 @@ def check_same_account(change: Change, user_id: object, email: str | None) -> No
         )
 
 
+class NotInProject(ChangedSinceRead):
+    """The account the change names is not in the project (read again by its Id)."""
+
+
 class _ProjectKind(Kind):
     async def _account_now(self, client: HubClient, change: Change) -> ProjectUser:
         """The account the change names, read again by its Id, still of this address."""
@@ -207,7 +211,7 @@ class _ProjectKind(Kind):
                 hub_id, project_id, change.user_id, api_version=version
             )
         except NotFoundError:
-            raise ChangedSinceRead(
+            raise NotInProject(
                 f"Id {change.user_id} is no longer in the project: nothing was sent."
             ) from None
         except HubError as error:
@@ -216,6 +220,23 @@ class _ProjectKind(Kind):
             ) from None
         check_same_account(change, user.user.id, user.user.email)
         return user
+
+    async def _hub_account_now(self, client: HubClient, change: Change) -> None:
+        """The account the change names, not in the project: read again by its Id in the hub's
+        users, still a user of the hub and still of this address."""
+        try:
+            users = await client.list_hub_users(change.hub_id)
+        except HubError as error:
+            raise ChangedSinceRead(
+                f"The hub's users could not be read again just before sending ({error}), so "
+                "nothing was sent."
+            ) from None
+        user = account_of(users, change.email or "", change.user_id)
+        if user is None:
+            raise ChangedSinceRead(
+                f"Id {change.user_id} is no longer a user of the hub: nothing was sent."
+            )
+        check_same_account(change, user.user.id, user.user.email)
 
 
 class ProjectAdd(_ProjectKind):
@@ -252,12 +273,17 @@ class ProjectAdd(_ProjectKind):
         )
 
     async def check(self, client: HubClient, change: Change) -> None:
-        """An add of an address the project did not list names it alone (the POST); a limited
-        reader made a member is sent only while their account still has this address and is
-        still a limited reader."""
+        """An add of an address nobody was known by names it alone (the POST). An add of a
+        known account (a limited reader made a member, a user of the hub added to the project)
+        is sent only while that account, read again by its Id, still has this address (else the
+        POST would make a second account at the old one) and is not a direct member already."""
         if change.user_id is None:
             return
-        user = await self._account_now(client, change)
+        try:
+            user = await self._account_now(client, change)
+        except NotInProject:
+            await self._hub_account_now(client, change)
+            return
         if not user.is_limited:
             raise ChangedSinceRead(
                 f"Changed since it was read: was a limited reader, now a direct member "
