@@ -151,12 +151,22 @@ class Answer:
         }
 
     def text(self) -> str:
-        """One text a ticket can hold (``y`` copies it whole)."""
-        lines = [f"{self.who} in {self.where} ({self.hub.name}): {self.verdict}."]
-        lines += [f"- {fact.what}: {fact.says} ({fact.source})" for fact in self.facts]
-        lines += [f"Not read: {why}" for why in self.not_read]
-        lines += [f"Next: {step}" for step in self.next_steps]
+        """One text a ticket can hold (``y`` copies it whole): a line each, every value made
+        inert before the lines are joined, so that nothing a server, a file or the store holds
+        (a line break, U+2028) can start a line of its own."""
+        lines = [f"{_one(self.who)} in {_one(self.where)} ({_one(self.hub.name)}): "
+                 f"{_one(self.verdict)}."]  # fmt: skip
+        lines += [
+            f"- {_one(fact.what)}: {_one(fact.says)} ({_one(fact.source)})" for fact in self.facts
+        ]
+        lines += [f"Not read: {_one(why)}" for why in self.not_read]
+        lines += [f"Next: {_one(step)}" for step in self.next_steps]
         return "\n".join(lines)
+
+
+def _one(value: object) -> str:
+    """A value of an answer's line, whole and inert: never more than that one line."""
+    return inert(value, limit=None)
 
 
 def answers_text(answers: Sequence[Answer]) -> str:

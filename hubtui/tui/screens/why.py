@@ -244,7 +244,8 @@ def describe(
         style = "bold $warning" if answer.verdict.startswith(LIMITED) else "bold"
         lines.append(Content.styled(inert(head, limit=None), style))
         lines += [
-            f"  {inert(f.what)}: {inert(f.says, limit=None)}  ({f.source})" for f in answer.facts
+            f"  {inert(f.what)}: {inert(f.says, limit=None)}  ({inert(f.source)})"
+            for f in answer.facts
         ]
         lines += [f"  Not read: {inert(why, limit=None)}" for why in answer.not_read]
         numbered = {id(step): n for n, (_, step) in enumerate(fixes, start=1)}
