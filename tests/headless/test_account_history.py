@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.harness.commands import run
-from tests.harness.fronts import Served
+from tests.harness.fronts import Served, why_json
 
 ACME = "acme-build"
 AIKO = "aiko.tanaka@acme-build.com"
@@ -46,3 +46,74 @@ def test_an_operator_with_a_line_break_never_becomes_a_next_step_of_its_own(
     assert "alice.ops" in changed
     assert "evil.example" in changed
     assert changed.startswith("Next: hubtui changed their access")
+
+
+def snapshot(capsys: pytest.CaptureFixture[str], demo: Served) -> None:
+    status, _, err = run(capsys, "--base-url", demo.url, "snapshot", ACME)
+    assert status == 0, err
+
+
+def since(answer: dict[str, object]) -> str:
+    (said,) = [f["says"] for f in answer["facts"] if f["fact"] == "since"]  # type: ignore[attr-defined, index]
+    return str(said)
+
+
+def test_two_accounts_of_one_address_each_get_their_own_since(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    reader = demo.add_account("Ann@acme.example")
+    admin = demo.add_account("ann@acme.example")
+    demo.member(reader, 1001, "Reader")
+    demo.member(admin, 1001, "Admin")
+    snapshot(capsys, demo)
+    status, answers, err = why_json(capsys, demo, "ann@acme.example", "1001", "--hub", ACME)
+    assert status == 0, err
+    told = {a["user_id"]: (a["verdict_code"], since(a)) for a in answers}
+    assert told[str(reader)][0] == "can_read"
+    assert told[str(reader)][1].startswith("Reader in every snapshot kept of it")
+    assert told[str(admin)][0] == "admin"
+    assert told[str(admin)][1].startswith("Admin in every snapshot kept of it")
+
+
+def test_a_new_account_at_a_freed_address_does_not_inherit_the_old_one_s_past(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    aiko = demo.user_id(AIKO)  # an Editor of Harbour Bridge Retrofit when the snapshot is taken
+    snapshot(capsys, demo)
+    demo.rename(aiko, "aiko.sato@acme-build.com")
+    newcomer = demo.add_account(AIKO)
+    demo.member(newcomer, 1001, "Reader")
+    status, answer, err = why_json(capsys, demo, AIKO, "1001", "--hub", ACME)
+    assert status == 0, err
+    assert answer["user_id"] == str(newcomer)
+    assert since(answer).startswith("Reader now; not in the project at snapshot #")
+
+
+def test_a_user_of_the_hub_outside_the_project_is_answered_with_their_account_id(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    lena = "lena.fischer@example-mail.com"  # a user of the hub, not of Harbour Bridge Retrofit
+    status, answer, err = why_json(capsys, demo, lena, "1001", "--hub", ACME)
+    assert status == 0, err
+    assert answer["verdict_code"] == "no_access"
+    assert answer["user_id"] == str(demo.user_id(lena))
+
+
+def test_a_snapshot_row_that_cannot_be_read_is_said_and_why_goes_on(
+    capsys: pytest.CaptureFixture[str], demo: Served, tmp_path: Path
+) -> None:
+    """Any colleague of a team store can write a snapshot's row: one whose counts are not JSON
+    costs that row its counts, never anyone's triage."""
+    import sqlite3
+
+    snapshot(capsys, demo)
+    (path,) = (tmp_path / "data").rglob("store.sqlite3")
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE snapshots SET counts = 'not json {'")
+    status, out, err = run(capsys, "--base-url", demo.url, "why", AIKO, "1001", "--hub", ACME)
+    assert status == 0, err
+    assert "Traceback" not in out + err
+    assert "- since: Editor in every snapshot kept of it, since snapshot #1" in out
+    status, out, err = run(capsys, "--base-url", demo.url, "store", "info")
+    assert "Traceback" not in out + err
+    assert "counts not read: its counts are not JSON" in out + err

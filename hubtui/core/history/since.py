@@ -27,12 +27,21 @@ STATE_OF_VERDICT = {
 AT_MOST = 50
 
 
-def state_in(records: Iterable[dict[str, Any]], email: str) -> str:
-    """A person's access in a project's users as a snapshot kept them (records as sent)."""
+def state_in(records: Iterable[dict[str, Any]], email: str, user_id: str | None = None) -> str:
+    """A person's access in a project's users as a snapshot kept them (records as sent): the
+    account ``user_id`` when given (whatever its address was then: another account of the same
+    address, or an account that had it before, is another person), else whoever had the
+    address."""
     wanted = person_key(email)
     for record in records:
         user = record.get("User")
-        if isinstance(user, dict) and person_key(str(user.get("Email") or "")) == wanted:
+        if not isinstance(user, dict):
+            continue
+        if user_id is not None:
+            mine = str(user.get("Id")) == user_id
+        else:
+            mine = person_key(str(user.get("Email") or "")) == wanted
+        if mine:
             if record.get("IsLimited") is True:
                 return STATE_OF_VERDICT["limited_reader"]
             return str(record.get("Role") or "in the project, role not sent")
@@ -47,13 +56,16 @@ def since_words(
     project_id: str,
     email: str,
     now: str,
+    *,
+    user_id: str | None = None,
 ) -> str | None:
     """Since which snapshot ``email``'s access to the project has been ``now``, and what it was
-    before (None: no snapshot kept read this project's users)."""
+    before (None: no snapshot kept read this project's users); of the account ``user_id`` when
+    given, by its Id in each snapshot."""
     # A snapshot that did not read the project's users says nothing, either way.
     key = ListKey("users", hub_id, project_id)
     kept = [
-        (info, state_in(store.records(hashes), email))
+        (info, state_in(store.records(hashes), email, user_id))
         for info, hashes in store.snapshots_of_list(origin, profile, key, at_most=AT_MOST)
     ]
     if not kept:

@@ -115,6 +115,9 @@ class Answer:
     """The domain a limited reader reads through (None: not a limited reader)."""
     hub_user: HubUser | None = None
     """Their record in the hub's users, as read (for a fix that acts on it)."""
+    account_id: str | None = None
+    """The account answered for, by its Id as read (the project's users, else the hub's; None:
+    no account has this address in what was read). History is matched by it."""
 
     @property
     def next_steps(self) -> list[str]:
@@ -141,7 +144,7 @@ class Answer:
             "hub_id": self.hub.id,
             "project_id": self.project_id,
             "project": self.project_name,
-            "user_id": self.user_id,
+            "user_id": self.account_id,
             "verdict_code": self.verdict_code,
             "verdict": self.verdict,
             "limited_through": self.limited_through,
@@ -373,6 +376,8 @@ def answer_of(
     )
     answer.steps = next_steps(facts)
     answer.hub_user = person
+    found = member or person
+    answer.account_id = answer.user_id if found is None else str(found.user.id)
     answer.verdict_code = _verdict_code(answer, facts)
     return answer
 

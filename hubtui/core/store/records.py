@@ -65,6 +65,8 @@ class SnapshotInfo:
     profile: str
     scope: str
     counts: dict[str, int] = field(default_factory=dict)
+    unread: str | None = None
+    """Why its counts could not be read back (None: they were)."""
 
     @property
     def short(self) -> str:
@@ -78,6 +80,8 @@ class SnapshotInfo:
         users = self.counts.get("users", 0)
         missing = self.counts.get("not_read", 0)
         lost = f", {missing} not read" if missing else ""
+        if self.unread is not None:
+            return f"#{self.id} {when}, {self.scope} (counts not read: {self.unread})"
         return f"#{self.id} {when}, {self.scope} ({users:,} users{lost})"
 
 

@@ -639,7 +639,22 @@ class Store:
 
 def _snapshot_info(row: Sequence[Any]) -> SnapshotInfo:
     """A snapshot as its row says (id, taken, origin, profile, scope, counts, in that order)."""
-    return SnapshotInfo(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]))
+    counts, unread = _counts(row[5])
+    return SnapshotInfo(row[0], str(row[1]), row[2], row[3], str(row[4]), counts, unread)
+
+
+def _counts(kept: object) -> tuple[dict[str, int], str | None]:
+    """A snapshot's counts as kept, or none and why: a row any colleague of a team store can
+    write is read as data, and what cannot be read is said, never a crash."""
+    try:
+        counts = json.loads(kept)  # type: ignore[arg-type]
+    except (TypeError, ValueError) as error:
+        return {}, f"its counts are not JSON ({type(error).__name__})"
+    if not isinstance(counts, dict) or not all(
+        isinstance(k, str) and type(v) is int for k, v in counts.items()
+    ):
+        return {}, "its counts are not numbers by name"
+    return counts, None
 
 
 def _in_parts(

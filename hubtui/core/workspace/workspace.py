@@ -531,24 +531,32 @@ class Workspace:
 
         def read(server_store: ServerStore) -> list[str | None]:
             with server_store.open() as store:
-                return [
-                    since_words(
-                        store,
-                        server_store.origin,
-                        server_store.profile,
-                        answer.hub.id,
-                        str(answer.project_id),
-                        answer.email,
-                        STATE_OF_VERDICT[answer.verdict_code],
-                    )
-                    for answer in about
-                ]
+                return [since_of(store, server_store, answer) for answer in about]
+
+        def since_of(store: Store, server_store: ServerStore, answer: Answer) -> str | None:
+            """One answer's since; what the store kept that cannot be read is said for that
+            answer alone (a row any colleague of a team store can write), never a crash."""
+            try:
+                return since_words(
+                    store,
+                    server_store.origin,
+                    server_store.profile,
+                    answer.hub.id,
+                    str(answer.project_id),
+                    answer.email,
+                    STATE_OF_VERDICT[answer.verdict_code],
+                    user_id=answer.account_id,
+                )
+            except StoreError as error:
+                return f"not read ({error})"
+            except (TypeError, ValueError, KeyError, AttributeError) as error:
+                return f"not read (a snapshot's row is not as hubtui keeps it: {error!r})"
 
         try:
             server_store, kept = await self.snapshots_kept()
             if not kept:
                 return
-            told = await asyncio.to_thread(read, server_store)
+            told: list[str | None] = await asyncio.to_thread(read, server_store)
         except StoreOff:
             return  # off, or offline: no snapshot to tell from, and none is claimed
         except StoreError as error:
