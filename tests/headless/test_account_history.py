@@ -54,7 +54,7 @@ def snapshot(capsys: pytest.CaptureFixture[str], demo: Served) -> None:
 
 
 def since(answer: dict[str, object]) -> str:
-    (said,) = [f["says"] for f in answer["facts"] if f["fact"] == "since"]  # type: ignore[attr-defined, index]
+    (said,) = [f["says"] for f in answer["facts"] if f["fact"] == "since"]  # type: ignore[attr-defined]
     return str(said)
 
 

@@ -277,3 +277,33 @@ def test_what_a_colleague_wrote_to_the_team_store_is_data_and_costs_no_other_row
     assert CHLOE in out  # Ann's change, beside the hostile one
     status, out, _ = run(capsys, *base, "log", "--format", "json")
     assert [c["email"] for c in json.loads(out)] == [CHLOE, AIKO]
+
+
+def test_a_team_line_under_my_change_s_id_never_changes_what_my_revert_sends(
+    capsys: pytest.CaptureFixture[str],
+    server: str,
+    team: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """The local change log is the guard: a line in the team's trail that carries my change's
+    id with other values (``before: Admin``) may not make my revert send ``Role: Admin``."""
+    base = ("--base-url", server)
+    be(monkeypatch, tmp_path, "Ann")
+    status, _, err = run(capsys, *base, "set-role", "acme-build", "1001", AIKO, "Reader", "--yes")
+    assert status == 0, err
+    batch = re.search(r"hubtui revert '?(b\w+)", err)
+    assert batch is not None, err
+    (log_path,) = (tmp_path / "Ann").rglob("changes.jsonl")
+    mine = [json.loads(line) for line in log_path.read_text().splitlines()]
+    forged = {
+        **mine[-1],
+        "before": {"Role": "Admin", "IsReviewer": True},
+        "checked": "found",
+    }
+    with Store.open_url(team) as store:
+        assert store.add_audit_lines([json.dumps(forged)]) == 1
+    status, out, err = run(capsys, *base, "revert", batch.group(1), "--dry-run")
+    assert status == 0, out + err
+    assert '"Role": "Editor"' in out + err
+    assert "Admin" not in out + err

@@ -3,6 +3,7 @@ each change as the line that took it furthest."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import person_key
@@ -23,6 +24,13 @@ def changes_logged(log: ChangeLog) -> list[Change]:
     before its outcome was logged is unknown."""
     path = log.path
     latest: dict[str, Change] = {}
+    mine: dict[str, set[tuple[str, ...]]] = {}  # what this machine's lines say each change was
+    team = [
+        change
+        for raw in (log.team_lines(None, None, None) if log.team_lines is not None else ())
+        if (change := parse_line(raw)) is not None and log.owns(change)
+    ]
+    order = dict.fromkeys(change.id for change in team)  # the trail's order, then this machine's
 
     def keep(change: Change) -> None:
         # A line that settled the change (a check, an outcome) is never undone by one that did
@@ -31,20 +39,53 @@ def changes_logged(log: ChangeLog) -> list[Change]:
         if earlier is None or _settledness(change) >= _settledness(earlier):
             latest[change.id] = change
 
-    for raw in log.team_lines(None, None, None) if log.team_lines is not None else ():
-        change = parse_line(raw)
-        if change is not None and log.owns(change):
-            keep(change)
     if path is not None and path.exists():
         with open_reading(path) as handle:
             for read in handle:
                 change = parse_line(read.decode("utf-8", "replace"))
                 if change is not None and log.owns(change):
+                    order.setdefault(change.id)
+                    mine.setdefault(change.id, set()).add(_what(change))
                     keep(change)
     for change in log.changes:  # this session's, whatever the file could be read for
+        order.setdefault(change.id)
+        mine.setdefault(change.id, set()).add(_what(change))
         keep(change)
+    for change in team:
+        own = mine.get(change.id)
+        if own is None:
+            keep(change)  # a colleague's change, as the trail says it
+        elif _what(change) in own:
+            keep(_settled_by(latest[change.id], change))
+        # else: a team line that says another change under this id: the local log is the guard
     in_flight = {c.id for c in log.in_flight}
-    return [unfinished_as_unknown(c) if c.id not in in_flight else c for c in latest.values()]
+    ordered = [latest[i] for i in order if i in latest]
+    return [unfinished_as_unknown(c) if c.id not in in_flight else c for c in ordered]
+
+
+#: What a change is: a team line may settle its outcome, never say another of these.
+_WHAT = ("action", "hub_id", "project_id", "user_id", "email", "before", "after", "batch",
+         "reverts", "api_version", "server", "profile")  # fmt: skip
+
+
+def _what(change: Change) -> tuple[str, ...]:
+    """What a line says its change is, to hold a team line against this machine's lines."""
+    return tuple(repr(getattr(change, name)) for name in _WHAT)
+
+
+def _settled_by(kept: Change, line: Change) -> Change:
+    """The change as kept here, with how a team line settled it, when it settled it further:
+    the outcome, its words, the check and when, never what the change was."""
+    if _settledness(line) < _settledness(kept):
+        return kept
+    return replace(
+        kept,
+        time=line.time,
+        outcome=line.outcome,
+        detail=line.detail,
+        checked=line.checked,
+        checked_by=line.checked_by,
+    )
 
 
 def _settledness(change: Change) -> int:
