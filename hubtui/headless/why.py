@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 def main(args: argparse.Namespace, workspace: Workspace) -> int:
     concurrency = workspace.settings.concurrency
+    inactive_after = workspace.settings.inactive_after
     history = partial(changes_of_person, workspace.change_log)
     offline = workspace.offline
 
@@ -46,7 +47,9 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
         with_client(
             args,
             workspace,
-            lambda client: _why(args, client, concurrency, history, note, workspace.tell_since),
+            lambda client: _why(
+                args, client, concurrency, history, note, workspace.tell_since, inactive_after
+            ),
         )
     )
     if offline is not None:
@@ -61,6 +64,7 @@ async def _why(
     history: History,
     note: Callable[[], str | None],
     tell_since: Callable[[Sequence[Answer]], Awaitable[None]],
+    inactive_after: int,
 ) -> int:
     if problem := email_problem(args.email):
         raise Stop(NOT_SENT, f"{inert(args.email)}: {problem}")
@@ -71,10 +75,17 @@ async def _why(
         if named.one is None:
             raise Stop(NOT_SENT, named.words())
         hub, project_id = named.one
-        answers = await explain(client, args.email, hub, project_id, history=history)
+        answers = await explain(
+            client, args.email, hub, project_id, history=history, inactive_after=inactive_after
+        )
     else:
         answers = await explain_everywhere(
-            client, args.email, hubs, concurrency=concurrency, history=history
+            client,
+            args.email,
+            hubs,
+            concurrency=concurrency,
+            history=history,
+            inactive_after=inactive_after,
         )
         if not answers:
             where = f"hub {inert(hubs[0].name)}" if args.hub else "any hub the token sees"

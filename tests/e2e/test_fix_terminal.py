@@ -84,9 +84,9 @@ def test_an_invitation_never_accepted_sent_again_from_the_ticket_at_80x24(tmp_pa
             ["env", *env, *hubtui_command(), "--base-url", url], width=80, height=24
         )
         try:
-            open_why(terminal, "hamid", "[2] They never accepted")
+            open_why(terminal, "hamid", "[1] They cannot get in until they accept")
             before = stats(url)["updates"]
-            terminal.send("2")
+            terminal.send("1")
             terminal.wait_for("Send the invitation to hub acme-build again", timeout=40)
             assert stats(url)["updates"] == before  # asked first
             terminal.send("y")

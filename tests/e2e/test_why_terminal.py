@@ -51,13 +51,14 @@ TICKETS = [
     ("aiko.tanaka@acme-build.com", "1001", "acme-build", "can edit.", None),
     ("dana.whitfield@acme-build.com", "1001", "acme-build", "admin.", "hub role: Admin"),
     ("hamid.karimi@northwind-eng.com", "1001", "acme-build",
-     "can only read, as a limited reader", "hubtui resend-invite acme-build"),
+     "cannot get in until they accept the invitation", "hubtui resend-invite acme-build"),
     ("diego.garcia@acme-build.com", "1001", "acme-build", "can read", "They have never signed in."),
     ("fatima.rahman@northwind-eng.com", "1001", "acme-build", "can edit.",
-     "Last seen 5"),
+     "Inactive: last seen 5"),
     ("ines.nunes@northwind-eng.com", "1001", "acme-build", "can only read",
      "likely reason they cannot sign in"),
-    ("nobody@acme-build.com", "1001", "acme-build", "no access.", "not a user of the hub"),
+    ("nobody@acme-build.com", "1001", "acme-build", "not a user of acme-build.",
+     "not a user of the hub"),
     ("priya.patel@northwind-eng.com", "1012", "nordic-rail", "unknown.", "EXPIRED_SUBSCRIPTION"),
 ]  # fmt: skip
 

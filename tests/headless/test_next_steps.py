@@ -58,17 +58,24 @@ def test_a_hub_user_not_in_the_project_is_to_be_added_to_it(
     assert "as a direct member" in add["words"]  # Harbour is Limited: her domain is not read by
 
 
-def test_a_hub_user_outside_the_tenant_who_signs_in_is_told_the_likely_cause(
+def test_a_hub_user_outside_the_tenant_is_told_the_likely_cause_unless_they_got_in_lately(
     capsys: pytest.CaptureFixture[str], demo: Served
 ) -> None:
+    from datetime import UTC, datetime, timedelta
+
     oscar = demo.add_account("oscar@fabrikam.example", activated=True)
     demo.member(oscar, 1002, "Editor")
     status, answer, err = why_json(capsys, demo, "oscar@fabrikam.example", "1002", "--hub", ACME)
     assert status == 0, err
     assert answer["verdict_code"] == "can_edit"
+    assert "sso_tenant" not in steps(answer)  # signed in today: the restriction lets them in
+    access = demo.store._hub_access[demo.hub().id, oscar]
+    access.web_login = datetime.now(UTC) - timedelta(days=45)
+    status, answer, err = why_json(capsys, demo, "oscar@fabrikam.example", "1002", "--hub", ACME)
+    assert status == 0, err
     sso = steps(answer)["sso_tenant"]["words"]
     assert "that is the likely reason they cannot sign in" in sso
-    assert "last seen 0 days ago, counted from their last web sign-in, 20" in sso
+    assert "last seen 45 days ago, counted from their last web sign-in, 20" in sso
     assert sso.endswith("; if the restriction came since, this is why)")
 
 

@@ -53,10 +53,12 @@ def test_a_limited_reader_is_told_as_one_with_how_to_let_them_edit(
     assert "add them as a direct member" in steps(answer)
     assert answer["verdict_code"] == "limited_reader"
     assert answer["limited_through"] == "northwind-eng.com"
-    # She signs in: the restriction is worded with when, never as the cause for certain.
+    # She signs in: the restriction is worded with when, never as the cause for certain, and
+    # not at all while she was seen in the last 30 days (it lets her in).
     days = days_since(datetime(2026, 11, 3, 12, 52, tzinfo=UTC))  # the demo's dates stay put
     when = f"last seen {days} days ago, counted from their last activity in the hub, 2026-11-03"
-    assert when in steps(answer)
+    assert (when in steps(answer)) == (days > 30)
+    assert ("sso_tenant" in codes(answer)) == (days > 30)
 
 
 @pytest.mark.parametrize(
@@ -92,7 +94,10 @@ def test_never_signed_in_and_inactive_are_said_from_the_dates(
     assert "They have never signed in." in steps(never)
     _, stale = why(capsys, "fatima.rahman@northwind-eng.com")
     days = days_since(datetime(2025, 5, 22, 22, 10, tzinfo=UTC))
-    said = f"Last seen {days:,} days ago, counted from their last activity in the hub, 2025-05-22."
+    said = (
+        f"Inactive: last seen {days:,} days ago, counted from their last activity in the hub, "
+        "2025-05-22 (inactive after 90 days, the inactive_after setting)."
+    )
     assert said in steps(stale)
 
 
@@ -109,7 +114,7 @@ def test_outside_an_sso_restricted_hub_s_tenant_is_the_likely_cause_when_never_s
 def test_no_access_is_said_and_nothing_invented(capsys: pytest.CaptureFixture[str]) -> None:
     status, answer = why(capsys, "nobody@acme-build.com")
     assert status == 0
-    assert answer["verdict"] == "no access"
+    assert answer["verdict"] == "not a user of acme-build"
     assert facts(answer)["hub user"] == "not a user of the hub"
     assert answer["verdict_code"] == "not_a_user"
     # Nobody has the address: said first, and an add is offered only "if the address is right".
@@ -232,7 +237,9 @@ def test_an_address_found_nowhere_names_no_person_and_exits_2(
     assert status == 2
     assert "neither a user nor in a project of hub acme-build" in err
     # Said for the hub all the same: nobody has the address there, and nothing is offered.
-    assert out.startswith("nobody@acme-build.com in the hub (acme-build): no access.")
+    assert out.startswith(
+        "nobody@acme-build.com in the hub (acme-build): not a user of acme-build."
+    )
     assert "Next: No one with this address is a user of acme-build." in out
     assert "add-user" not in out
 

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from hubtui.core.people.search import Finding, PersonQuery, Progress, search_people
     from hubtui.core.people.why import (
         LIMITED,
+        NOT_IN_YET,
         Answer,
         ProjectNamed,
         answers_text,
@@ -73,6 +74,7 @@ _EXPORTS: dict[str, str] = {
     "Progress": "hubtui.core.people.search",
     "search_people": "hubtui.core.people.search",
     "LIMITED": "hubtui.core.people.why",
+    "NOT_IN_YET": "hubtui.core.people.why",
     "Answer": "hubtui.core.people.why",
     "answers_text": "hubtui.core.people.why",
     "offline_note": "hubtui.core.people.why",
@@ -85,6 +87,7 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = [
     "LIMITED",
+    "NOT_IN_YET",
     "Answer",
     "answers_text",
     "offline_note",

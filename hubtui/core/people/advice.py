@@ -44,6 +44,8 @@ FIXES: dict[str, str | None] = {
 }
 #: How many letters apart an address may be and still be named as near the one asked about.
 NEAR_LETTERS = 2
+#: A person seen within this many days got in lately: the SSO tenant is not why they cannot.
+SSO_SEEN_DAYS = 30
 #: The most near addresses named.
 NEAR_MOST = 5
 
@@ -94,6 +96,9 @@ class Facts:
     history: Sequence[Change] = field(default_factory=tuple)
     """What hubtui changed of this person's access in this hub (the change log and the team's
     audit trail), oldest first."""
+    inactive_after: int = INACTIVE_AFTER_DAYS
+    """The days without a sign-in after which the hub's people count as inactive (the
+    ``inactive_after`` setting)."""
 
     @property
     def domain(self) -> str:
@@ -216,8 +221,8 @@ def _invitation(facts: Facts) -> list[NextStep]:
     return [
         NextStep(
             "resend_invitation",
-            "They never accepted the invitation to the hub: send it again (or i on the hub's "
-            "people)",
+            "They cannot get in until they accept the invitation to the hub: send it again (or "
+            "i on the hub's people)",
             command_line("resend-invite", facts.hub.name, facts.email),
         )
     ]
@@ -235,6 +240,8 @@ def _sso_tenant(facts: Facts) -> list[NextStep]:
         return []
     seen = last_seen(person)
     days = seen.days_before(facts.now)
+    if days is not None and days <= SSO_SEEN_DAYS:
+        return []  # they got in lately: the restriction does not keep them out
     if seen.never:
         when = "they have never signed in"
     elif days is None:
@@ -259,11 +266,12 @@ def _sign_ins(facts: Facts) -> list[NextStep]:
     days = seen.days_before(facts.now)
     if seen.never:
         return [NextStep("never_signed_in", "They have never signed in")]
-    if days is not None and days > INACTIVE_AFTER_DAYS:
+    if days is not None and days > facts.inactive_after:
         return [
             NextStep(
                 "inactive",
-                f"Last seen {days:,} days ago, counted from {seen.counted_from()}",
+                f"Inactive: last seen {days:,} days ago, counted from {seen.counted_from()} "
+                f"(inactive after {facts.inactive_after:,} days, the inactive_after setting)",
             )
         ]
     return []
@@ -283,12 +291,13 @@ TABLE: tuple[tuple[str, str, Rule], ...] = (
         "the hub's users (and the project's) were read and nobody has this address",
         _unknown_address,
     ),
+    ("resend_invitation", "a user of the hub who never accepted the invitation", _invitation),
     ("add_to_project", "a user of the hub whom the project does not list", _not_in_project),
     ("make_direct_member", "a limited reader of the project", _limited_reader),
-    ("resend_invitation", "a user of the hub who never accepted the invitation", _invitation),
     (
         "sso_tenant",
-        "a user of the hub whose address is outside the tenant the hub restricts sign-in to",
+        "a user of the hub whose address is outside the tenant the hub restricts sign-in to, not "
+        "seen in the last 30 days",
         _sso_tenant,
     ),
     ("never_signed_in / inactive", "a user of the hub never seen, or not for long", _sign_ins),

@@ -18,7 +18,9 @@ from hubtui.api import HubError, NotFoundError
 from hubtui.api.errors import not_offered
 from hubtui.api.identity import email_domain
 from hubtui.core.access import find_person, person_key
+from hubtui.core.changes.actions import Action
 from hubtui.core.people.advice import Facts, NextStep, next_steps
+from hubtui.core.people.hub import INACTIVE_AFTER_DAYS
 from hubtui.core.people.search import DEFAULT_CONCURRENCY, Finding, PersonQuery, search_people
 from hubtui.core.presenting.words import seen_words
 from hubtui.core.signins import last_seen
@@ -41,6 +43,7 @@ LIMITED = "can only read, as a limited reader"
 NO_ACCESS = "no access"
 NO_PROJECT = "a user of the hub, in none of its projects"
 UNKNOWN = "unknown"
+NOT_IN_YET = "cannot get in until they accept the invitation to the hub"
 
 #: The verdicts as stable codes, for a script (``--format json``'s ``verdict_code``).
 VERDICT_CODES = (
@@ -196,6 +199,7 @@ async def explain(
     *,
     now: datetime | None = None,
     history: History | None = None,
+    inactive_after: int = INACTIVE_AFTER_DAYS,
 ) -> list[Answer]:
     """Read the project's users, the hub's users and the hub's projects (at once), and answer
     for ``email`` in ``project_id``: one answer, or one for each account when several have this
@@ -208,7 +212,10 @@ async def explain(
         _history(history, email),
     )
     known = _here(changed, hub.id, project_id)
-    answers = answers_of(email, hub, project_id, users, hub_users, projects, now=now, history=known)
+    answers = answers_of(
+        email, hub, project_id, users, hub_users, projects, now=now, history=known,
+        inactive_after=inactive_after,
+    )  # fmt: skip
     return _said(answers, changed)
 
 
@@ -290,6 +297,7 @@ def answers_of(
     *,
     now: datetime | None = None,
     history: Sequence[Change] = (),
+    inactive_after: int = INACTIVE_AFTER_DAYS,
 ) -> list[Answer]:
     """The answer for ``email`` in ``project_id`` from the lists read, or, when several
     accounts have this address, an answer for each (each says so and names its account)."""
@@ -310,6 +318,7 @@ def answers_of(
             account=a,
             of=accounts,
             history=[c for c in history if c.user_id in (None, a[0])],
+            inactive_after=inactive_after,
         )
         for a in accounts
     ]
@@ -327,6 +336,7 @@ def answer_of(
     account: tuple[str, str | None] | None = None,
     of: Accounts | None = None,
     history: Sequence[Change] = (),
+    inactive_after: int = INACTIVE_AFTER_DAYS,
 ) -> Answer:
     """The answer for ``email`` in ``project_id`` (``None``: the hub itself, where they have
     no project) from the lists already read; each list may be the error that stopped it.
@@ -373,12 +383,14 @@ def answer_of(
         hub_users=None if isinstance(hub_users, HubError) else hub_users,
         person=person,
         history=history,
+        inactive_after=inactive_after,
     )
     answer.steps = next_steps(facts)
     answer.hub_user = person
     found = member or person
     answer.account_id = answer.user_id if found is None else str(found.user.id)
     answer.verdict_code = _verdict_code(answer, facts)
+    answer.verdict = _verdict_words(answer, facts)
     return answer
 
 
@@ -389,6 +401,32 @@ def _verdict_code(answer: Answer, facts: Facts) -> str:
     if answer.verdict == NO_ACCESS:
         return "not_a_user" if facts.unknown_to_the_hub else "no_access"
     return _CODE_OF.get(answer.verdict, "unknown")
+
+
+def _verdict_words(answer: Answer, facts: Facts) -> str:
+    """The verdict's words, saying first what decides the ticket: nobody has this address in
+    the hub, or an invitation never accepted (whatever the project would give them once in)."""
+    if answer.verdict_code == "not_a_user":
+        return f"not a user of {answer.hub.name}"
+    person = facts.person
+    if person is not None and _sent(person, "is_activated") and person.is_activated is False:
+        return f"{NOT_IN_YET} ({_invited(facts)})"
+    return answer.verdict
+
+
+def _invited(facts: Facts) -> str:
+    """When their invitation went out, as far as hubtui knows it (the server does not say)."""
+    sent = [
+        c
+        for c in facts.history
+        if c.action in (Action.HUB_INVITE, Action.RESEND) and c.outcome == "done"
+    ]
+    if not sent:
+        return "the hub's users do not say when it was sent"
+    last = sent[-1]
+    again = "sent again" if last.action == Action.RESEND else "sent"
+    when = last.time[:16].replace("T", " ")
+    return f"{again} by hubtui on {when} UTC by {last.operator or 'someone'}"
 
 
 def _find(records: Sequence[Listed], answer: Answer) -> Listed | None:
@@ -503,6 +541,7 @@ async def explain_everywhere(
     concurrency: int = DEFAULT_CONCURRENCY,
     now: datetime | None = None,
     history: History | None = None,
+    inactive_after: int = INACTIVE_AFTER_DAYS,
 ) -> list[Answer]:
     """An answer for each project of ``hubs`` where ``email`` has any access, each project that
     could not be read (unknown), and each hub where they are a user without a project. The
@@ -523,8 +562,9 @@ async def explain_everywhere(
     for hub, people in zip(hubs, hub_users, strict=True):
         known = _here(changed, hub.id)
         in_hub = _answers_in_hub(
-            email, hub, people, listed.get(hub.id, ()), findings, now, known, alone=len(hubs) == 1
-        )
+            email, hub, people, listed.get(hub.id, ()), findings, now, known,
+            alone=len(hubs) == 1, inactive_after=inactive_after,
+        )  # fmt: skip
         answers += _said(in_hub, changed)
     return answers
 
@@ -539,6 +579,7 @@ def _answers_in_hub(
     history: Sequence[Change] = (),
     *,
     alone: bool = False,
+    inactive_after: int = INACTIVE_AFTER_DAYS,
 ) -> list[Answer]:
     """The answers of one hub: each project the person is in (each account of theirs), each
     project not read, and the hub itself for an account in none of its projects. A hub whose
@@ -585,6 +626,7 @@ def _answers_in_hub(
                     account=None if several is None else (str(user.id), user.email),
                     of=several,
                     history=_here(history, hub.id, str(finding.project.id)),
+                    inactive_after=inactive_after,
                 )
             )
     if isinstance(people, HubError):
@@ -610,13 +652,26 @@ def _answers_in_hub(
                 account=None if several is None else account,
                 of=several,
                 history=history,
+                inactive_after=inactive_after,
             )
         )
     found = any(a.verdict != UNKNOWN for a in answers)
     if not found and not accounts and (alone or history):
         # Nowhere in this hub: said for the hub (what hubtui changed of them here, the hub's
         # addresses near theirs), never left at "not read" or silence.
-        answers.append(answer_of(email, hub, None, (), people, projects, now=now, history=history))
+        answers.append(
+            answer_of(
+                email,
+                hub,
+                None,
+                (),
+                people,
+                projects,
+                now=now,
+                history=history,
+                inactive_after=inactive_after,
+            )  # fmt: skip
+        )
     return answers
 
 

@@ -22,6 +22,7 @@ from hubtui.api.errors import HubError
 from hubtui.core.changes.history import changes_of_person
 from hubtui.core.people import (
     LIMITED,
+    NOT_IN_YET,
     Answer,
     answers_text,
     explain,
@@ -135,7 +136,13 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
                     return
                 hub, project_id = named.one
                 self.answers = await explain(
-                    client, self.email, hub, project_id, now=clock(), history=history
+                    client,
+                    self.email,
+                    hub,
+                    project_id,
+                    now=clock(),
+                    history=history,
+                    inactive_after=workspace.settings.inactive_after,
                 )
             else:
                 self.answers = await explain_everywhere(
@@ -145,6 +152,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
                     concurrency=workspace.settings.concurrency,
                     now=clock(),
                     history=history,
+                    inactive_after=workspace.settings.inactive_after,
                 )
             await workspace.tell_since(self.answers)  # since when, from the snapshots kept
         except HubError as error:
@@ -241,7 +249,8 @@ def describe(
             else f", account Id {answer.user_id} {answer.account or '(no email)'}"
         )
         head = f"{answer.where} ({answer.hub.name}){account}: {answer.verdict}."
-        style = "bold $warning" if answer.verdict.startswith(LIMITED) else "bold"
+        warn = answer.verdict.startswith(LIMITED) or answer.verdict.startswith(NOT_IN_YET)
+        style = "bold $warning" if warn else "bold"
         lines.append(Content.styled(inert(head, limit=None), style))
         lines += [
             f"  {inert(f.what)}: {inert(f.says, limit=None)}  ({inert(f.source)})"

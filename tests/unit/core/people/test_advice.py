@@ -138,11 +138,17 @@ def test_an_invitation_never_accepted_is_to_be_sent_again() -> None:
 
 def test_a_hub_user_outside_the_tenant_is_told_the_likely_reason_with_their_last_sign_in() -> None:
     oscar = "oscar@fabrikam.example"
-    signed = next_steps(facts(oscar, member=member(oscar), person=hub_user(oscar)))
+    seen = "2026-10-12T12:00:00Z"
+    signed = next_steps(facts(oscar, member=member(oscar), person=hub_user(oscar, seen=seen)))
     assert [s.code for s in signed] == ["sso_tenant"]
     assert "the likely reason they cannot sign in" in signed[0].words
     # The figure names the date it counts from, and which of the dates sent that is.
-    assert "last seen 30 days ago, counted from their last web sign-in, 2026-10-" in signed[0].words
+    assert (
+        "last seen 46 days ago, counted from their last web sign-in, 2026-10-12" in signed[0].words
+    )
+    # Seen 30 days ago: they got in lately, so the restriction is not why they cannot.
+    lately = next_steps(facts(oscar, member=member(oscar), person=hub_user(oscar)))
+    assert lately == []
     inside = next_steps(facts("ann@acme-build.com", member=member("ann@acme-build.com"),
                               person=hub_user("ann@acme-build.com")))  # fmt: skip
     assert inside == []

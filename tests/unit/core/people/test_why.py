@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from hubtui.api.models import Hub, HubUser
-from hubtui.core.people.why import NO_PROJECT, answer_of
+from hubtui.core.people.why import answer_of
 
 NOW = datetime(2026, 11, 26, tzinfo=UTC)
 HUB = Hub.model_validate({"Id": "h-1", "Name": "acme-build", "IsUserEntraIdSsoRestricted": False})
@@ -21,9 +21,11 @@ def test_a_hub_user_in_no_project_is_answered_for_the_hub_with_its_facts() -> No
         }
     )
     answer = answer_of("ann@example.com", HUB, None, (), [person], [], now=NOW)
-    assert answer.verdict == NO_PROJECT
+    assert answer.verdict.startswith("cannot get in until they accept the invitation to the hub")
+    assert answer.verdict_code == "no_access"  # the code says their access: none of its projects
     assert answer.text().startswith(
-        "ann@example.com in the hub (acme-build): a user of the hub, in none of its projects."
+        "ann@example.com in the hub (acme-build): cannot get in until they accept the invitation "
+        "to the hub (the hub's users do not say when it was sent)."
     )
     said = {fact.what: fact.says for fact in answer.facts}
     assert said["invitation to the hub"] == "not accepted"
