@@ -286,3 +286,36 @@ async def test_the_fix_key_sends_no_add_once_the_account_has_another_address() -
         assert f"Id {lena.id} is now lena.lind@example-mail.com, not {old}" in screen_words(pilot)
         log = pilot.app.workspace.change_log  # type: ignore[attr-defined]
         assert [c.outcome for c in log.changes if c.action == "add"] in ([], ["failed"])
+
+
+async def test_w_on_a_row_answers_first_for_that_row_s_account_at_80x24() -> None:
+    """Ann@ (a Reader) and ann@ (an Admin) are two accounts of one address: W on the Admin's row
+    opens on the Admin's answer, the Reader's after it, marked as the other account."""
+    from datetime import UTC, datetime
+
+    from hubtui.demo import DemoStore
+    from hubtui.demo.data import HubAccess, Membership
+
+    store = DemoStore()
+    hub = store.hub_by_name("acme-build")
+    assert hub is not None
+    ids = []
+    for email, role in (("Ann@acme.example", "Reader"), ("ann@acme.example", "Admin")):
+        user = store._new_user("Ann", "Lee", email)
+        store._hub_access[hub.id, user.id] = HubAccess("Guest", True, datetime.now(UTC), None, None)
+        hub.user_ids.append(user.id)
+        hub.projects[1001].members[user.id] = Membership(role=role)
+        ids.append(str(user.id))
+    async with running(size=(80, 24), store=store, start=project_users()) as pilot:
+        await press(pilot, "slash", *"ann@acme", "enter", "end", "W")  # the row of the Admin
+        screen = pilot.app.screen
+        assert isinstance(screen, WhyScreen)
+        assert [a.user_id for a in screen.answers] == [ids[1], ids[0]]
+        seen = screen_words(pilot)
+        # In view as it opens (the list's own letters show at the dialog's sides).
+        assert f"Harbour Bridge Retrofit (acme-build), account Id {ids[1]}" in seen
+        assert "ann@acme.example: admin." in seen
+        assert "can read (a direct Reader)" not in seen
+        words = answer_words(pilot)
+        assert f"the other account Id {ids[0]} Ann@acme.example: can read" in words
+        assert words.index(": admin.") < words.index("the other account")

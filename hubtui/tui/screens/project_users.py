@@ -405,7 +405,8 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
         if user is None or not user.user.email:
             self.notify("No person with an email is highlighted.", severity="warning")
             return
-        self.app.push_screen(WhyScreen(user.user.email, [self.hub], self.project_id))
+        account = str(user.user.id)  # the row's account leads, of several with this address
+        self.app.push_screen(WhyScreen(user.user.email, [self.hub], self.project_id, account))
 
     def action_copy(self) -> None:
         user: ProjectUser | None = self.table.highlighted_record

@@ -275,7 +275,8 @@ class WhoScreen(Marking, ListScreen[None]):
         if not email:
             self.notify("The highlighted person has no email.", markup=False)
             return
-        self.app.push_screen(WhyScreen(email, [finding.hub], str(finding.project.id)))
+        account = str(finding.user.user.id)  # the row's account leads
+        self.app.push_screen(WhyScreen(email, [finding.hub], str(finding.project.id), account))
 
     def action_offboard(self) -> None:
         """The highlighted person (or the email searched for) out of every hub they are in."""

@@ -85,12 +85,20 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
         ),
     ]
 
-    def __init__(self, email: str, hubs: Sequence[Hub] | None, project: str | None = None) -> None:
+    def __init__(
+        self,
+        email: str,
+        hubs: Sequence[Hub] | None,
+        project: str | None = None,
+        account: str | None = None,
+    ) -> None:
         """``hubs``: where to look (``None``: every hub the token sees). ``project``: an Id or
         part of a name; ``None``, every project of the hubs where the person has any access
-        (and each hub where they are a user in none)."""
+        (and each hub where they are a user in none). ``account``: the Id of the row's account,
+        whose answers lead when several accounts have this address."""
         super().__init__()
         self.email = email
+        self.account = account
         self.hubs = None if hubs is None else list(hubs)
         self.project = project
         self.answers: list[Answer] = []
@@ -155,6 +163,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
                     inactive_after=workspace.settings.inactive_after,
                 )
             await workspace.tell_since(self.answers)  # since when, from the snapshots kept
+            self.answers = leading(self.answers, self.account)
         except HubError as error:
             self._say(f"Could not be answered: {inert(str(error), limit=None)}")
             return
@@ -164,7 +173,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
         note = None if offline is None else offline_note(offline.last_words)
         if offline is None and not workspace.read_only:
             self.fixes = [(a, s) for a in self.answers for s in a.steps if s.fixable]
-        self._say(describe(self.answers, self.email, note, self.fixes))
+        self._say(describe(self.answers, self.email, note, self.fixes, self.account))
         self.refresh_bindings()
         self.call_after_refresh(self.query_one(_WhyBox).moved_while_reading)
 
@@ -227,14 +236,23 @@ class _WhyBox(VerticalScroll):
             self.move(asked)
 
 
+def leading(answers: Sequence[Answer], account: str | None) -> list[Answer]:
+    """The answers with the row's account's first (in their order), then the others'."""
+    if account is None:
+        return list(answers)
+    return sorted(answers, key=lambda a: a.user_id not in (None, account))
+
+
 def describe(
     answers: Sequence[Answer],
     email: str,
     note: str | None,
     fixes: Sequence[tuple[Answer, NextStep]] = (),
+    account: str | None = None,
 ) -> Content:
     """The answers as a person reads them: each verdict in bold (a limited reader's marked),
-    its facts, what could not be read and the next steps."""
+    its facts, what could not be read and the next steps. ``account``: the row's account; an
+    answer for another account of the address is marked as the other one."""
     lines: list[Content | str] = []
     if note:
         lines += [Content.styled(inert(note), "italic"), ""]
@@ -243,12 +261,14 @@ def describe(
     for number, answer in enumerate(answers):
         if number:
             lines.append("")
-        account = (
+        other = account is not None and answer.user_id not in (None, account)
+        account_words = (
             ""
             if answer.user_id is None
-            else f", account Id {answer.user_id} {answer.account or '(no email)'}"
+            else f", {'the other ' if other else ''}account Id {answer.user_id} "
+            f"{answer.account or '(no email)'}"
         )
-        head = f"{answer.where} ({answer.hub.name}){account}: {answer.verdict}."
+        head = f"{answer.where} ({answer.hub.name}){account_words}: {answer.verdict}."
         warn = answer.verdict.startswith(LIMITED) or answer.verdict.startswith(NOT_IN_YET)
         style = "bold $warning" if warn else "bold"
         lines.append(Content.styled(inert(head, limit=None), style))
