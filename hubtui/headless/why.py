@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Sequence
 
     from hubtui.api import Hub, HubClient
-    from hubtui.core.people.why import Answer, History
+    from hubtui.core.people.why import Answer, Formerly, History
     from hubtui.core.workspace import Workspace
 
 
@@ -48,7 +48,14 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
             args,
             workspace,
             lambda client: _why(
-                args, client, concurrency, history, note, workspace.tell_since, inactive_after
+                args,
+                client,
+                concurrency,
+                history,
+                note,
+                workspace.tell_since,
+                inactive_after,
+                workspace.former_accounts,
             ),
         )
     )
@@ -65,6 +72,7 @@ async def _why(
     note: Callable[[], str | None],
     tell_since: Callable[[Sequence[Answer]], Awaitable[None]],
     inactive_after: int,
+    formerly: Formerly,
 ) -> int:
     if problem := email_problem(args.email):
         raise Stop(NOT_SENT, f"{inert(args.email)}: {problem}")
@@ -76,7 +84,13 @@ async def _why(
             raise Stop(NOT_SENT, named.words())
         hub, project_id = named.one
         answers = await explain(
-            client, args.email, hub, project_id, history=history, inactive_after=inactive_after
+            client,
+            args.email,
+            hub,
+            project_id,
+            history=history,
+            inactive_after=inactive_after,
+            formerly=formerly,
         )
     else:
         answers = await explain_everywhere(
@@ -86,6 +100,7 @@ async def _why(
             concurrency=concurrency,
             history=history,
             inactive_after=inactive_after,
+            formerly=formerly,
         )
         if not answers:
             where = f"hub {inert(hubs[0].name)}" if args.hub else "any hub the token sees"

@@ -117,3 +117,59 @@ def test_a_snapshot_row_that_cannot_be_read_is_said_and_why_goes_on(
     status, out, err = run(capsys, "--base-url", demo.url, "store", "info")
     assert "Traceback" not in out + err
     assert "counts not read: its counts are not JSON" in out + err
+
+
+def test_an_address_a_renamed_account_had_is_recognised_and_that_account_answered_for(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    """Aiko's account (same Id) took a new address after the snapshot: her old address is said
+    to be that account's, with its address now, and that account is answered for; the add of
+    the old address is offered only with those words."""
+    aiko = demo.user_id(AIKO)
+    snapshot(capsys, demo)
+    renamed = "aiko.sato@acme-build.com"
+    demo.rename(aiko, renamed)
+    status, answers, err = why_json(capsys, demo, AIKO, "1001", "--hub", ACME)
+    assert status == 0, err
+    old, theirs = answers
+    assert old["verdict_code"] == "not_a_user"
+    said = {step["code"]: step for step in old["next_steps"]}
+    former = said["former_address"]
+    assert former["words"].startswith(
+        f"No one has this address now; account Id {aiko} had it until snapshot #1 ("
+    )
+    assert former["words"].endswith(f"and is now {renamed}")
+    assert former["command"] == f"hubtui why {renamed} 1001 --hub {ACME}"
+    assert "unknown_address" not in said  # never "no one with this address" alone
+    add = said["add_if_right"]["words"]
+    assert add.startswith(f"Only if this is a new person at an address account Id {aiko} had")
+    assert (theirs["email"], theirs["user_id"], theirs["verdict_code"]) == (
+        renamed,
+        str(aiko),
+        "can_edit",
+    )
+    facts = {f["fact"]: f["says"] for f in theirs["facts"]}
+    assert facts["address before"].startswith(f"{AIKO} until snapshot #1 (")
+    status, out, err = run(capsys, "--base-url", demo.url, "why", AIKO, "1001", "--hub", ACME)
+    assert status == 0, err
+    assert out.startswith(
+        f"{AIKO} in Harbour Bridge Retrofit (acme-build): not a user of acme-build."
+    )
+    assert f"Next: No one has this address now; account Id {aiko} had it until snapshot #1" in out
+
+
+def test_an_address_hubtui_changed_before_the_rename_is_recognised_from_the_change_log(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    aiko = demo.user_id(AIKO)
+    base = ("--base-url", demo.url)
+    status, _, err = run(capsys, *base, "set-role", ACME, "1001", AIKO, "Reader", "--yes")
+    assert status == 0, err
+    demo.rename(aiko, "aiko.sato@acme-build.com")
+    status, answers, err = why_json(capsys, demo, AIKO, "1001", "--hub", ACME)
+    assert status == 0, err
+    said = {step["code"]: step["words"] for step in answers[0]["next_steps"]}
+    assert said["former_address"].startswith(
+        f"No one has this address now; account Id {aiko} had it until hubtui's change of "
+    )
+    assert answers[1]["verdict_code"] == "can_read"

@@ -8,12 +8,13 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import person_key
+from hubtui.core.people.advice import Former
 from hubtui.core.store import ListKey
 
 if TYPE_CHECKING:
     from hubtui.core.store import SnapshotInfo, Store
 
-__all__ = ["STATE_OF_VERDICT", "since_words", "state_in"]
+__all__ = ["STATE_OF_VERDICT", "Former", "former_accounts", "since_words", "state_in"]
 
 #: A verdict's code, as the access a snapshot's list shows (the same words both ways).
 STATE_OF_VERDICT = {
@@ -84,3 +85,22 @@ def since_words(
 def _at(info: SnapshotInfo) -> str:
     """``snapshot #3 (2026-11-17 14:02)``."""
     return f"snapshot {info.short}"
+
+
+def former_accounts(
+    store: Store, origin: str, profile: str | None, hub_id: str, email: str
+) -> list[Former]:
+    """The accounts the hub's users listed with ``email`` in the snapshots kept, each with the
+    latest snapshot that showed it so (a renamed account keeps its Id: the address it had is
+    recognised as its own, never as nobody's)."""
+    wanted = person_key(email)
+    latest: dict[str, SnapshotInfo] = {}
+    key = ListKey("hub_users", hub_id)
+    for info, hashes in store.snapshots_of_list(origin, profile, key, at_most=AT_MOST):
+        for record in store.records(hashes):
+            user = record.get("User")
+            if not isinstance(user, dict) or user.get("Id") is None:
+                continue
+            if person_key(str(user.get("Email") or "")) == wanted:
+                latest[str(user["Id"])] = info
+    return [Former(user_id, f"snapshot {info.short}") for user_id, info in latest.items()]

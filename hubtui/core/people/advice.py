@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from hubtui.api.models import HubUser
     from hubtui.core.changes.record import Change
 
-__all__ = ["FIXES", "TABLE", "Facts", "NextStep", "near_addresses", "next_steps"]
+__all__ = ["FIXES", "TABLE", "Facts", "Former", "NextStep", "near_addresses", "next_steps"]
 
 #: The steps the app prepares for a key, each through the preview the same change has
 #: everywhere else: an add (role asked) staged and read again, an invitation asked, a revert's
@@ -99,6 +99,9 @@ class Facts:
     inactive_after: int = INACTIVE_AFTER_DAYS
     """The days without a sign-in after which the hub's people count as inactive (the
     ``inactive_after`` setting)."""
+    former: Sequence[Former] = ()
+    """The accounts that had this address (the snapshots kept, hubtui's changes): a renamed
+    account is recognised, its old address never offered as a new person's."""
 
     @property
     def domain(self) -> str:
@@ -121,6 +124,27 @@ class Facts:
 
 
 Rule = Callable[[Facts], "list[NextStep]"]
+
+
+@dataclass(frozen=True)
+class Former:
+    """An account that had an address asked about: its Id, until when it is known to have had
+    it, and its address now."""
+
+    user_id: str
+    until: str
+    """``snapshot #2 (2026-11-21 09:00)``, or the change hubtui made to it then."""
+    now: str | None = None
+    """Its address as the hub's users list it now (None: not a user of the hub now)."""
+
+    def words(self) -> str:
+        """``account Id 4 had it until snapshot #2 (…), and is now anna.lind@…``."""
+        now = (
+            f"and is now {inert(self.now)}"
+            if self.now is not None
+            else "and is not a user of the hub now"
+        )
+        return f"account Id {inert(self.user_id)} had it until {inert(self.until)}, {now}"
 
 
 def _changed_by_hubtui(facts: Facts) -> list[NextStep]:
@@ -161,6 +185,15 @@ def _unknown_address(facts: Facts) -> list[NextStep]:
             "unknown_address", f"No one with this address is a user of {facts.hub.name}{where}"
         )
     ]
+    if facts.former:
+        steps = [
+            NextStep(
+                "former_address",
+                f"No one has this address now; {former.words()}",
+                None if former.now is None else command_line(*_why_words(facts, former.now)),
+            )
+            for former in facts.former
+        ]
     known = [(u.user.email or "", u.user.full_name) for u in facts.hub_users or ()]
     known += [(u.user.email or "", u.user.full_name) for u in facts.project_users or ()]
     near = near_addresses(facts.email, known)
@@ -168,14 +201,27 @@ def _unknown_address(facts: Facts) -> list[NextStep]:
         steps.append(NextStep("near_address", "Near it in the hub: " + "; ".join(near)))
     if facts.project_id is not None and facts.project is not None and not facts.taken:
         # (Where hubtui itself took their access away, its revert above is the fix.)
+        words = "If the address is right, add them to the project (they get an invitation)"
+        if facts.former:
+            named = ", ".join(f"Id {inert(f.user_id)}" for f in facts.former)
+            words = (
+                f"Only if this is a new person at an address account {named} had (no one has "
+                "it now), add them to the project (they get an invitation)"
+            )
         steps.append(
             NextStep(
                 "add_if_right",
-                "If the address is right, add them to the project (they get an invitation)",
+                words,
                 command_line("add-user", facts.hub.name, facts.project_id, facts.email, "Reader"),
             )
         )
     return steps
+
+
+def _why_words(facts: Facts, email: str) -> list[str]:
+    """``why EMAIL [PROJECT] --hub HUB``: the same question of another address."""
+    project = [] if facts.project_id is None else [facts.project_id]
+    return ["why", email, *project, "--hub", facts.hub.name]
 
 
 def _not_in_project(facts: Facts) -> list[NextStep]:
@@ -288,7 +334,9 @@ TABLE: tuple[tuple[str, str, Rule], ...] = (
     ),
     (
         "unknown_address",
-        "the hub's users (and the project's) were read and nobody has this address",
+        "the hub's users (and the project's) were read and nobody has this address (an account "
+        "that had it, from the snapshots or hubtui's changes: `former_address`, with its "
+        "address now)",
         _unknown_address,
     ),
     ("resend_invitation", "a user of the hub who never accepted the invitation", _invitation),

@@ -19,7 +19,7 @@ from hubtui.api.errors import not_offered
 from hubtui.api.identity import email_domain
 from hubtui.core.access import find_person, person_key
 from hubtui.core.changes.actions import Action
-from hubtui.core.people.advice import Facts, NextStep, next_steps
+from hubtui.core.people.advice import Facts, Former, NextStep, next_steps
 from hubtui.core.people.hub import INACTIVE_AFTER_DAYS
 from hubtui.core.people.search import DEFAULT_CONCURRENCY, Finding, PersonQuery, search_people
 from hubtui.core.presenting.words import seen_words
@@ -200,11 +200,14 @@ async def explain(
     now: datetime | None = None,
     history: History | None = None,
     inactive_after: int = INACTIVE_AFTER_DAYS,
+    formerly: Formerly | None = None,
 ) -> list[Answer]:
     """Read the project's users, the hub's users and the hub's projects (at once), and answer
     for ``email`` in ``project_id``: one answer, or one for each account when several have this
     address. A list that cannot be read is said, never taken as empty. ``history``: what hubtui
-    changed of a person's access in a hub (read off the event loop)."""
+    changed of a person's access in a hub (read off the event loop). ``formerly``: the accounts
+    the snapshots kept with an address; an address nobody has now that an account had is
+    said to be that account's, and that account is answered for too."""
     users, hub_users, projects, changed = await asyncio.gather(
         _read(client.list_project_users(hub.id, project_id)),
         _read(client.list_hub_users(hub.id)),
@@ -216,7 +219,66 @@ async def explain(
         email, hub, project_id, users, hub_users, projects, now=now, history=known,
         inactive_after=inactive_after,
     )  # fmt: skip
+    if any(a.verdict_code == "not_a_user" for a in answers):
+        former, unread = await _formers(formerly, hub, email, _here(changed, hub.id), hub_users)
+        if former:
+            answers = answers_of(
+                email, hub, project_id, users, hub_users, projects, now=now, history=known,
+                inactive_after=inactive_after, former=former,
+            )  # fmt: skip
+            for account in former:
+                if account.now is None:
+                    continue
+                theirs = [c for c in known if c.user_id == account.user_id]
+                answer = answer_of(
+                    account.now, hub, project_id, users, hub_users, projects, now=now,
+                    history=theirs, inactive_after=inactive_after,
+                )  # fmt: skip
+                answer.facts.insert(0, Fact(
+                    "address before", f"{email} until {account.until}",
+                    "the snapshots kept and hubtui's changes",
+                ))  # fmt: skip
+                answers.append(answer)
+        if unread:
+            for answer in answers:
+                answer.not_read.append(unread)
     return _said(answers, changed)
+
+
+#: The accounts the snapshots kept with an address, in a hub (hub Id, address).
+Formerly = Callable[[str, str], "Awaitable[Sequence[Former]]"]
+
+
+async def _formers(
+    formerly: Formerly | None,
+    hub: Hub,
+    email: str,
+    changed: Sequence[Change],
+    hub_users: Sequence[HubUser] | HubError,
+) -> tuple[list[Former], str | None]:
+    """The accounts that had ``email`` in this hub (the changes hubtui made to them under it,
+    the snapshots kept), each with its address now; and why the snapshots were not read."""
+    until: dict[str, str] = {}
+    key = person_key(email)
+    for change in changed:
+        if change.user_id and person_key(change.email) == key:
+            when = change.time[:16].replace("T", " ")
+            until[change.user_id] = f"hubtui's change of {when} UTC (in {change.where})"
+    unread = None
+    if formerly is not None:
+        try:
+            for kept in await formerly(hub.id, email):
+                until[kept.user_id] = kept.until
+        except Exception as error:  # noqa: BLE001 - a file or a store: said, never a crash
+            unread = f"the snapshots kept could not be read for an account that had it: {error}"
+    now = {} if isinstance(hub_users, HubError) else {str(u.user.id): u for u in hub_users}
+    found = []
+    for user_id, when in until.items():
+        user = now.get(user_id)
+        if user is not None and person_key(user.user.email) == key:
+            continue  # it has the address still: not a former holder
+        found.append(Former(user_id, when, None if user is None else user.user.email or ""))
+    return found, unread
 
 
 #: What hubtui changed of a person's access on this server (by their address), in every hub:
@@ -298,13 +360,25 @@ def answers_of(
     now: datetime | None = None,
     history: Sequence[Change] = (),
     inactive_after: int = INACTIVE_AFTER_DAYS,
+    former: Sequence[Former] = (),
 ) -> list[Answer]:
     """The answer for ``email`` in ``project_id`` from the lists read, or, when several
     accounts have this address, an answer for each (each says so and names its account)."""
     accounts = _accounts(email, users, hub_users)
     if len(accounts) < 2:
         return [
-            answer_of(email, hub, project_id, users, hub_users, projects, now=now, history=history)
+            answer_of(
+                email,
+                hub,
+                project_id,
+                users,
+                hub_users,
+                projects,
+                now=now,
+                history=history,
+                inactive_after=inactive_after,
+                former=former,
+            )  # fmt: skip
         ]
     return [
         answer_of(
@@ -337,6 +411,7 @@ def answer_of(
     of: Accounts | None = None,
     history: Sequence[Change] = (),
     inactive_after: int = INACTIVE_AFTER_DAYS,
+    former: Sequence[Former] = (),
 ) -> Answer:
     """The answer for ``email`` in ``project_id`` (``None``: the hub itself, where they have
     no project) from the lists already read; each list may be the error that stopped it.
@@ -384,6 +459,7 @@ def answer_of(
         person=person,
         history=history,
         inactive_after=inactive_after,
+        former=former,
     )
     answer.steps = next_steps(facts)
     answer.hub_user = person
@@ -542,6 +618,7 @@ async def explain_everywhere(
     now: datetime | None = None,
     history: History | None = None,
     inactive_after: int = INACTIVE_AFTER_DAYS,
+    formerly: Formerly | None = None,
 ) -> list[Answer]:
     """An answer for each project of ``hubs`` where ``email`` has any access, each project that
     could not be read (unknown), and each hub where they are a user without a project. The
@@ -565,6 +642,16 @@ async def explain_everywhere(
             email, hub, people, listed.get(hub.id, ()), findings, now, known,
             alone=len(hubs) == 1, inactive_after=inactive_after,
         )  # fmt: skip
+        if any(a.verdict_code == "not_a_user" for a in in_hub):
+            former, unread = await _formers(formerly, hub, email, known, people)
+            if former:
+                in_hub = _answers_in_hub(
+                    email, hub, people, listed.get(hub.id, ()), findings, now, known,
+                    alone=len(hubs) == 1, inactive_after=inactive_after, former=former,
+                )  # fmt: skip
+            if unread:
+                for answer in in_hub:
+                    answer.not_read.append(unread)
         answers += _said(in_hub, changed)
     return answers
 
@@ -580,6 +667,7 @@ def _answers_in_hub(
     *,
     alone: bool = False,
     inactive_after: int = INACTIVE_AFTER_DAYS,
+    former: Sequence[Former] = (),
 ) -> list[Answer]:
     """The answers of one hub: each project the person is in (each account of theirs), each
     project not read, and the hub itself for an account in none of its projects. A hub whose
@@ -670,6 +758,7 @@ def _answers_in_hub(
                 now=now,
                 history=history,
                 inactive_after=inactive_after,
+                former=former,
             )  # fmt: skip
         )
     return answers

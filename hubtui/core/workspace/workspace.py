@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from hubtui.core.batches import RevertPlan
     from hubtui.core.changes.log import ChangeLog
     from hubtui.core.changes.record import Change
+    from hubtui.core.people.advice import Former
     from hubtui.core.people.review import Review
     from hubtui.core.people.why import Answer
     from hubtui.core.store import ReviewInfo, SnapshotInfo, Store
@@ -515,6 +516,26 @@ class Workspace:
                 return store.snapshots(server_store.origin, server_store.profile)
 
         return server_store, await asyncio.to_thread(read)
+
+    async def former_accounts(self, hub_id: str, email: str) -> list[Former]:
+        """The accounts this server's snapshots of the hub's users kept with ``email`` (none
+        where the store is off; :class:`StoreError` where it cannot be read)."""
+        from hubtui.core.history.since import former_accounts
+
+        try:
+            server_store, kept = await self.snapshots_kept()
+        except StoreOff:
+            return []
+        if not kept:
+            return []
+
+        def read() -> list[Former]:
+            with server_store.open() as store:
+                return former_accounts(
+                    store, server_store.origin, server_store.profile, hub_id, email
+                )
+
+        return await asyncio.to_thread(read)
 
     async def tell_since(self, answers: Sequence[Answer]) -> None:
         """Each answer about a project told since when the person's access there is what it

@@ -151,6 +151,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
                     now=clock(),
                     history=history,
                     inactive_after=workspace.settings.inactive_after,
+                    formerly=workspace.former_accounts,
                 )
             else:
                 self.answers = await explain_everywhere(
@@ -161,6 +162,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
                     now=clock(),
                     history=history,
                     inactive_after=workspace.settings.inactive_after,
+                    formerly=workspace.former_accounts,
                 )
             await workspace.tell_since(self.answers)  # since when, from the snapshots kept
             self.answers = leading(self.answers, self.account)
