@@ -194,7 +194,12 @@ class WorkspaceActions(App[None]):
         from hubtui.tui.screens.role_choice import RoleChoiceScreen
 
         answer, step = message.answer, message.step
-        if step.code == "changed_by_hubtui" and step.batch is not None:
+        if step.code == "near_address" and step.address is not None:
+            from hubtui.tui.screens.why import WhyScreen
+
+            # The same question of the near address: what that account can do, and its fixes.
+            self.push_screen(WhyScreen(step.address, [answer.hub], answer.project_id))
+        elif step.code == "changed_by_hubtui" and step.batch is not None:
             self.revert_batch(step.batch)
         elif step.code == "resend_invitation":
             self._resend_asked(answer)
@@ -225,6 +230,7 @@ class WorkspaceActions(App[None]):
             role=role,
             # A user of the hub is their account: the add is sent only while it has this address.
             user_id=None if answer.hub_user is None else str(answer.hub_user.user.id),
+            note=_unknown_note(answer),
         )
         changes = ChangeSet()
         changes.stage([wish])
@@ -456,3 +462,14 @@ class WorkspaceActions(App[None]):
             "Offline: every list is what the store kept, read-only. Restart hubtui to reach "
             "the server again."
         )
+
+
+def _unknown_note(answer: Answer) -> str | None:
+    """What the preview of an add says of an address nobody has in the hub: that no one has
+    it, and that it is outside the hub's SSO tenant where so."""
+    from hubtui.core.people.advice import outside_tenant
+
+    if answer.verdict_code != "not_a_user":
+        return None
+    outside = outside_tenant(answer.hub, answer.email)
+    return "no one has this address in the hub" + (f"; {outside}" if outside else "")

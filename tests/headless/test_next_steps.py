@@ -30,7 +30,13 @@ def test_a_typo_names_the_address_nearby_and_adds_nobody_unasked(
     assert answer["verdict_code"] == "not_a_user"
     said = steps(answer)
     assert list(said) == ["unknown_address", "near_address", "add_if_right"]
-    assert said["near_address"]["words"] == "Near it in the hub: lena.fischer@example-mail.com"
+    assert said["near_address"]["words"] == (
+        "Near it in the hub: lena.fischer@example-mail.com (Reader in the project); is it "
+        "theirs? (why for it)"
+    )
+    assert said["near_address"]["command"] == (
+        f"hubtui why lena.fischer@example-mail.com 1002 --hub {ACME}"
+    )
     assert said["add_if_right"]["words"].startswith("If the address is right")
     assert "sso_tenant" not in said  # before: the SSO tenant was blamed
 
@@ -222,3 +228,42 @@ def test_a_store_that_cannot_be_read_is_said_never_taken_for_no_snapshot(
     assert status == 0, err  # what was read now is answered whole
     assert "- since: not read (The store " in out
     assert "project role: Editor" in out
+
+
+def test_an_address_unknown_everywhere_is_said_first_with_what_was_not_read(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    """No --hub: nobody with the address in any hub is the answer's first line, the projects
+    that could not be read named in it; the exit status says the answer is incomplete."""
+    status, out, err = run(capsys, "--base-url", demo.url, "why", "nobody@nowhere.example")
+    assert status == 3, err  # a project could not be read: it may hold them
+    first = out.splitlines()[0]
+    assert first.startswith("No one with this address is a user of any of the 8 hubs read")
+    assert "not read, so not known there: Bergen Tunnel Survey (nordic-rail)" in first
+    status, answers, err = why_json(capsys, demo, "nobody@nowhere.example")
+    codes = [a["verdict_code"] for a in answers]
+    assert codes.count("not_a_user") == 8
+    assert codes.count("unknown") == 1
+
+
+def test_a_typo_everywhere_names_the_near_address_of_each_hub(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    status, out, err = run(capsys, "--base-url", demo.url, "why", "aiko.tanaka@acme-biuld.com")
+    assert out.startswith("No one with this address is a user of any of the 8 hubs read")
+    assert "Next: Near it in the hub: aiko.tanaka@acme-build.com (a user of the hub)" in out
+    assert "aiko.tanaka@harbor-contractors.example" in out
+
+
+def test_a_lookalike_address_is_said_to_be_one_in_the_text_and_the_json(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    cyrillic = "len\u0430.fischer@example-mail.com"  # a Cyrillic а
+    status, answer, err = why_json(capsys, demo, cyrillic, "tower", "--hub", ACME)
+    assert status == 0, err
+    facts = {f["fact"]: f["says"] for f in answer["facts"]}
+    assert facts["address"] == "a lookalike: it mixes Cyrillic and Latin letters"
+    near = steps(answer)["near_address"]
+    assert near["command"] == f"hubtui why lena.fischer@example-mail.com 1002 --hub {ACME}"
+    status, out, err = run(capsys, "--base-url", demo.url, "why", cyrillic, "tower", "--hub", ACME)
+    assert "- address: a lookalike: it mixes Cyrillic and Latin letters" in out

@@ -319,3 +319,42 @@ async def test_w_on_a_row_answers_first_for_that_row_s_account_at_80x24() -> Non
         words = answer_words(pilot)
         assert f"the other account Id {ids[0]} Ann@acme.example: can read" in words
         assert words.index(": admin.") < words.index("the other account")
+
+
+async def test_a_typo_s_first_step_opens_the_near_address_and_its_add_says_nobody_has_it() -> None:
+    """For a mistyped domain, [1] is the near address (W on it: what that account can do); the
+    add of the typed address, [2], says in its preview that no one has this address and that it
+    is outside the hub's SSO tenant."""
+    from hubtui.demo import DemoStore
+    from hubtui.tui.screens.batch import StagedScreen
+
+    store = DemoStore()
+    typo = "aiko.tanaka@acme-biuld.com"
+    async with running(size=(80, 24), store=store) as pilot:
+        await press(pilot, "ctrl+p")
+        await burst(pilot, [*"Why can", "enter"])
+        await burst(pilot, [*typo, "enter", *"harbour", "enter"])
+        await settle(pilot)
+        words = answer_words(pilot)
+        assert "not a user of acme-build." in words
+        assert "[1] Near it in the hub: aiko.tanaka@acme-build.com (Editor in the project)" in words
+        assert "[2] If the address is right (it is outside the hub's Entra ID tenant" in words
+        await press(pilot, "1")
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, WhyScreen)
+        assert screen.email == "aiko.tanaka@acme-build.com"
+        assert [a.verdict for a in screen.answers] == ["can edit"]
+        await press(pilot, "escape")
+        await press(pilot, "ctrl+p")
+        await burst(pilot, [*"Why can", "enter"])
+        await burst(pilot, [*typo, "enter", *"harbour", "enter"])
+        await settle(pilot)
+        creates = store.creates
+        await press(pilot, "2", "enter")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, StagedScreen)
+        seen = screen_words(pilot)
+        assert "no one has this address in the hub" in seen
+        assert "outside the hub's Entra ID tenant acme-build.com" in seen
+        assert store.creates == creates

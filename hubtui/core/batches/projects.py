@@ -245,6 +245,8 @@ def decide(
         words = f"{how}: Role {row.role}" + (
             "" if row.reviewer is None else f", reviewer {'yes' if row.reviewer else 'no'}"
         )
+        if row.note:
+            words += f" ({row.note})"
         # A limited reader is their account, and so is a known user of the hub the row names:
         # the add is sent only while that account still has this address (read again by its Id
         # just before it leaves).

@@ -122,6 +122,8 @@ class Wanted:
     accounts are then refused, naming each; for an add, an address nobody was known by)."""
     evidence: Evidence | None = None
     """What the decision was made on (a review's): each fact must still hold when it is sent."""
+    note: str | None = None
+    """Said in the preview beside what is sent (an add of an address nobody has in the hub)."""
 
     @classmethod
     def hub_removal(

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
         offline_note,
         project_named,
         projects_named,
+        shown,
     )
 
 _EXPORTS: dict[str, str] = {
@@ -82,6 +83,7 @@ _EXPORTS: dict[str, str] = {
     "explain_everywhere": "hubtui.core.people.why",
     "ProjectNamed": "hubtui.core.people.why",
     "project_named": "hubtui.core.people.why",
+    "shown": "hubtui.core.people.why",
     "projects_named": "hubtui.core.people.why",
 }
 
@@ -106,6 +108,7 @@ __all__ = [
     "explain",
     "explain_everywhere",
     "project_named",
+    "shown",
     "projects_named",
     "hub_people",
     "offboarding",

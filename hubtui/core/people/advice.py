@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hubtui.api.identity import email_domain
 from hubtui.core.access import person_key
@@ -30,7 +30,16 @@ if TYPE_CHECKING:
     from hubtui.api.models import HubUser
     from hubtui.core.changes.record import Change
 
-__all__ = ["FIXES", "TABLE", "Facts", "Former", "NextStep", "near_addresses", "next_steps"]
+__all__ = [
+    "FIXES",
+    "TABLE",
+    "Facts",
+    "Former",
+    "NextStep",
+    "near_addresses",
+    "next_steps",
+    "outside_tenant",
+]
 
 #: The steps the app prepares for a key, each through the preview the same change has
 #: everywhere else: an add (role asked) staged and read again, an invitation asked, a revert's
@@ -60,11 +69,15 @@ class NextStep:
     command: str | None = None
     batch: str | None = None
     """The batch a revert puts back (``changed_by_hubtui``)."""
+    address: str | None = None
+    """The address a near address's step opens (``near_address``)."""
 
     @property
     def fixable(self) -> bool:
         """Whether the app prepares this step's change for a key (a preview, never sent
         before it is confirmed)."""
+        if self.code == "near_address":
+            return self.address is not None
         return self.code in FIXES and (self.code != "changed_by_hubtui" or self.batch is not None)
 
     def as_record(self) -> dict[str, str | None]:
@@ -196,12 +209,23 @@ def _unknown_address(facts: Facts) -> list[NextStep]:
         ]
     known = [(u.user.email or "", u.user.full_name) for u in facts.hub_users or ()]
     known += [(u.user.email or "", u.user.full_name) for u in facts.project_users or ()]
-    near = near_addresses(facts.email, known)
-    if near:
-        steps.append(NextStep("near_address", "Near it in the hub: " + "; ".join(near)))
+    for address, named in near_addresses(facts.email, known, as_sent=True):
+        steps.append(
+            NextStep(
+                "near_address",
+                f"Near it in the hub: {named} ({_can_do(facts, address)}); is it theirs? "
+                "(why for it)",
+                command_line(*_why_words(facts, address)),
+                address=address,
+            )
+        )
     if facts.project_id is not None and facts.project is not None and not facts.taken:
         # (Where hubtui itself took their access away, its revert above is the fix.)
         words = "If the address is right, add them to the project (they get an invitation)"
+        outside = outside_tenant(facts.hub, facts.email)
+        if outside:
+            words = f"If the address is right ({outside}), add them to the project (they get an "
+            words += "invitation)"
         if facts.former:
             named = ", ".join(f"Id {inert(f.user_id)}" for f in facts.former)
             words = (
@@ -216,6 +240,33 @@ def _unknown_address(facts: Facts) -> list[NextStep]:
             )
         )
     return steps
+
+
+def outside_tenant(hub: Hub, email: str) -> str | None:
+    """``it is outside the hub's SSO tenant acme-build.com: they could not sign in`` where the
+    hub restricts sign-in to a tenant this address is not of, else None."""
+    tenant = (hub.restricted_tenant_domain or "").lower()
+    domain = (email_domain(email) or "").lower()
+    if not hub.is_user_entra_id_sso_restricted or not tenant:
+        return None
+    if domain == tenant or domain.endswith(f".{tenant}"):
+        return None
+    return (
+        f"it is outside the hub's Entra ID tenant {inert(hub.restricted_tenant_domain)}: they "
+        "could not sign in"
+    )
+
+
+def _can_do(facts: Facts, address: str) -> str:
+    """What the account at ``address`` has here, as the lists read show it (the near addresses
+    come from these lists: the project's users, else the hub's)."""
+    key = person_key(address)
+    member = next((u for u in facts.project_users or () if person_key(u.user.email) == key), None)
+    if member is None:
+        return "a user of the hub" + ("" if facts.project_id is None else ", not in the project")
+    if member.is_limited:
+        return "a limited reader of the project"
+    return f"{member.role or 'a member, role not sent'} in the project"
 
 
 def _why_words(facts: Facts, email: str) -> list[str]:
@@ -357,7 +408,9 @@ def next_steps(facts: Facts) -> list[NextStep]:
     return [step for _, _, rule in TABLE for step in rule(facts)]
 
 
-def near_addresses(email: str, known: Sequence[tuple[str, str]]) -> list[str]:
+def near_addresses(
+    email: str, known: Sequence[tuple[str, str]], *, as_sent: bool = False
+) -> list[Any]:
     """The addresses of ``known`` (address, the person's name as sent) near ``email`` (never
     itself): the same local part at another domain, at most :data:`NEAR_LETTERS` letters apart,
     or a person of the same name (``lena.fisher@…`` and Lena Fisher at ``lfisher@…``); each
@@ -377,11 +430,12 @@ def near_addresses(email: str, known: Sequence[tuple[str, str]]) -> list[str]:
         same_name = len(named_as) > 1 and _name_words(name) == named_as
         if key.split("@", 1)[0] == local or distance <= NEAR_LETTERS or same_name:
             found[key] = (distance, address)
-    named = []
+    named: list[Any] = []
     for key in sorted(found, key=lambda k: (found[k][0], k))[:NEAR_MOST]:
         address = found[key][1]
         why = lookalike(address)
-        named.append(inert(address) + (f" ({why})" if why else ""))
+        words = inert(address) + (f" ({why})" if why else "")
+        named.append((address, words) if as_sent else words)
     return named
 
 

@@ -24,7 +24,7 @@ from hubtui.core.people.hub import INACTIVE_AFTER_DAYS
 from hubtui.core.people.search import DEFAULT_CONCURRENCY, Finding, PersonQuery, search_people
 from hubtui.core.presenting.words import seen_words
 from hubtui.core.signins import last_seen
-from hubtui.text import fold, inert
+from hubtui.text import fold, inert, lookalike
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Sequence
@@ -176,8 +176,39 @@ def _one(value: object) -> str:
 
 
 def answers_text(answers: Sequence[Answer]) -> str:
-    """The answers as one text a ticket can hold, a block each (``y`` copies it whole)."""
-    return "\n\n".join(answer.text() for answer in answers)
+    """The answers as one text a ticket can hold, a block each (``y`` copies it whole), after
+    the line that says nobody has the address anywhere, where that is the answer."""
+    nowhere, said = shown(answers)
+    blocks = [answer.text() for answer in said]
+    return "\n\n".join(blocks if nowhere is None else [nowhere, *blocks])
+
+
+def shown(answers: Sequence[Answer]) -> tuple[str | None, list[Answer]]:
+    """The line that says nobody has the address anywhere (None: that is not the answer), and
+    the answers shown after it: a hub that says no more than that line is folded into it; one
+    with an address near this one, or a project not read, follows it."""
+    nowhere = nowhere_line(answers)
+    if nowhere is None:
+        return None, list(answers)
+    return nowhere, [a for a in answers if [s.code for s in a.steps] != ["unknown_address"]]
+
+
+def nowhere_line(answers: Sequence[Answer]) -> str | None:
+    """``No one with this address is a user of any of the 8 hubs read``, first, when that is
+    what the answers say across several hubs (each project that could not be read named), else
+    None."""
+    hubs = {a.hub.id for a in answers if a.verdict_code == "not_a_user"}
+    if len(hubs) < 2 or any(a.verdict_code not in ("not_a_user", "unknown") for a in answers):
+        return None
+    if any(a.account_id is not None for a in answers):
+        return None
+    line = f"No one with this address is a user of any of the {len(hubs)} hubs read (by Name: "
+    line += ", ".join(_one(name) for name in sorted({a.hub.name for a in answers})) + ")"
+    unread = [a for a in answers if a.verdict_code == "unknown"]
+    if unread:
+        named = "; ".join(f"{_one(a.where)} ({_one(a.hub.name)})" for a in unread)
+        line += f"; not read, so not known there: {named}"
+    return line + "."
 
 
 def offline_note(kept: str | None) -> str:
@@ -447,6 +478,9 @@ def answer_of(
         # Not a user of the hub (or its users not read): never "a user in none of its projects".
         answer.verdict = UNKNOWN if isinstance(hub_users, HubError) else NO_ACCESS
     _sign_in_facts(answer, hub)
+    why_alike = lookalike(email)
+    if why_alike:
+        answer.facts.insert(0, Fact("address", f"a lookalike: {why_alike}", "the address asked"))
     facts = Facts(
         email=email,
         hub=hub,
@@ -636,18 +670,24 @@ async def explain_everywhere(
     )
     changed = await _history(history, email)
     answers: list[Answer] = []
+    # Nobody has the address in any hub read: each hub read says so, with its near addresses.
+    key = person_key(email)
+    nowhere = not any(
+        f.user is not None and person_key(f.user.user.email) == key for f in findings
+    ) and not any(_accounts(email, people) for people in hub_users)
     for hub, people in zip(hubs, hub_users, strict=True):
         known = _here(changed, hub.id)
         in_hub = _answers_in_hub(
             email, hub, people, listed.get(hub.id, ()), findings, now, known,
-            alone=len(hubs) == 1, inactive_after=inactive_after,
+            alone=len(hubs) == 1 or nowhere, inactive_after=inactive_after,
         )  # fmt: skip
         if any(a.verdict_code == "not_a_user" for a in in_hub):
             former, unread = await _formers(formerly, hub, email, known, people)
             if former:
                 in_hub = _answers_in_hub(
                     email, hub, people, listed.get(hub.id, ()), findings, now, known,
-                    alone=len(hubs) == 1, inactive_after=inactive_after, former=former,
+                    alone=len(hubs) == 1 or nowhere, inactive_after=inactive_after,
+                    former=former,
                 )  # fmt: skip
             if unread:
                 for answer in in_hub:

@@ -29,6 +29,7 @@ from hubtui.core.people import (
     explain_everywhere,
     offline_note,
     project_named,
+    shown,
 )
 from hubtui.text import inert
 from hubtui.tui.messages import PrepareFix
@@ -260,6 +261,9 @@ def describe(
         lines += [Content.styled(inert(note), "italic"), ""]
     if not answers:
         lines.append(f"{inert(email)} is neither a user nor in a project of these hubs.")
+    nowhere, answers = shown(answers)
+    if nowhere is not None:
+        lines += [Content.styled(inert(nowhere, limit=None), "bold"), ""]
     for number, answer in enumerate(answers):
         if number:
             lines.append("")

@@ -77,7 +77,13 @@ def test_an_address_nobody_has_is_said_first_then_what_is_near_then_the_add_if_r
     )
     assert [s.code for s in steps] == ["unknown_address", "near_address", "add_if_right"]
     assert steps[0].words == "No one with this address is a user of acme-build or in the project"
-    assert steps[1].words == f"Near it in the hub: {lena}"
+    assert steps[1].words == (
+        f"Near it in the hub: {lena} (a user of the hub, not in the project); is it theirs? "
+        "(why for it)"
+    )
+    assert steps[1].address == lena
+    assert steps[1].command is not None
+    assert steps[1].command.startswith(f"hubtui why {lena} ")
     assert steps[2].words.startswith("If the address is right")
     # Not a hub user: the SSO tenant is never their first reason, nor any reason at all here.
     assert "sso_tenant" not in [s.code for s in steps]
