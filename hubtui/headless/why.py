@@ -8,11 +8,9 @@ import argparse
 import asyncio
 import json
 import sys
-from functools import partial
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import email_problem
-from hubtui.core.changes.history import changes_of_person
 from hubtui.core.people import (
     answers_text,
     explain,
@@ -29,14 +27,13 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Sequence
 
     from hubtui.api import Hub, HubClient
-    from hubtui.core.people.why import Answer, Formerly, History
+    from hubtui.core.people.why import Answer, Sources
     from hubtui.core.workspace import Workspace
 
 
 def main(args: argparse.Namespace, workspace: Workspace) -> int:
     concurrency = workspace.settings.concurrency
-    inactive_after = workspace.settings.inactive_after
-    history = partial(changes_of_person, workspace.change_log)
+    sources = workspace.why_sources()
     offline = workspace.offline
 
     def note() -> str | None:
@@ -47,16 +44,7 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
         with_client(
             args,
             workspace,
-            lambda client: _why(
-                args,
-                client,
-                concurrency,
-                history,
-                note,
-                workspace.tell_since,
-                inactive_after,
-                workspace.former_accounts,
-            ),
+            lambda client: _why(args, client, concurrency, sources, note, workspace.tell_since),
         )
     )
     if offline is not None:
@@ -68,11 +56,9 @@ async def _why(
     args: argparse.Namespace,
     client: HubClient,
     concurrency: int,
-    history: History,
+    sources: Sources,
     note: Callable[[], str | None],
     tell_since: Callable[[Sequence[Answer]], Awaitable[None]],
-    inactive_after: int,
-    formerly: Formerly,
 ) -> int:
     if problem := email_problem(args.email):
         raise Stop(NOT_SENT, f"{inert(args.email)}: {problem}")
@@ -88,9 +74,7 @@ async def _why(
             args.email,
             hub,
             project_id,
-            history=history,
-            inactive_after=inactive_after,
-            formerly=formerly,
+            sources=sources,
         )
     else:
         answers = await explain_everywhere(
@@ -98,9 +82,7 @@ async def _why(
             args.email,
             hubs,
             concurrency=concurrency,
-            history=history,
-            inactive_after=inactive_after,
-            formerly=formerly,
+            sources=sources,
         )
         if not answers:
             where = f"hub {inert(hubs[0].name)}" if args.hub else "any hub the token sees"

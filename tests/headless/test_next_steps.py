@@ -98,7 +98,15 @@ def test_a_person_a_review_removed_is_told_who_removed_them_and_how_to_put_it_ba
     said = steps(answer)
     changed = said["changed_by_hubtui"]
     assert changed["words"].startswith("hubtui changed their access: removed from the hub")
-    assert f"in batch {batch.group(1)}" in changed["words"]
+    # The review it was decided in, its reason, when to the minute, and what they had.
+    assert re.search(
+        r"on \d{4}-\d\d-\d\d \d\d:\d\d UTC by \S+ in access review #1 \(reason: left the "
+        r"company\); they had Reader in Harbour Bridge Retrofit; to put it back",
+        changed["words"],
+    ), changed["words"]
+    facts = {f["fact"]: f["says"] for f in answer["facts"]}
+    assert facts["hub user before"].startswith("account Id ")
+    assert "was a user of the hub (Admin) until hubtui's change of " in facts["hub user before"]
     assert changed["command"] == f"hubtui revert {batch.group(1)}"
     assert "sso_tenant" not in said  # no longer a hub user: never blamed on the SSO
     assert list(said)[0] == "changed_by_hubtui"  # what hubtui did comes first

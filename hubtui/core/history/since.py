@@ -94,7 +94,7 @@ def former_accounts(
     latest snapshot that showed it so (a renamed account keeps its Id: the address it had is
     recognised as its own, never as nobody's)."""
     wanted = person_key(email)
-    latest: dict[str, SnapshotInfo] = {}
+    latest: dict[str, tuple[SnapshotInfo, str | None]] = {}
     key = ListKey("hub_users", hub_id)
     for info, hashes in store.snapshots_of_list(origin, profile, key, at_most=AT_MOST):
         for record in store.records(hashes):
@@ -102,5 +102,9 @@ def former_accounts(
             if not isinstance(user, dict) or user.get("Id") is None:
                 continue
             if person_key(str(user.get("Email") or "")) == wanted:
-                latest[str(user["Id"])] = info
-    return [Former(user_id, f"snapshot {info.short}") for user_id, info in latest.items()]
+                role = record.get("Role")
+                latest[str(user["Id"])] = (info, role if isinstance(role, str) else None)
+    return [
+        Former(user_id, f"snapshot {info.short}", had=had)
+        for user_id, (info, had) in latest.items()
+    ]

@@ -13,13 +13,14 @@ and which of the hub's addresses are near it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from hubtui.api.identity import email_domain
 from hubtui.core.access import person_key
+from hubtui.core.changes.actions import Action
 from hubtui.core.changes.kinds import Undo, kind_of
 from hubtui.core.people.hub import INACTIVE_AFTER_DAYS
 from hubtui.core.signins import last_seen
@@ -35,7 +36,9 @@ __all__ = [
     "TABLE",
     "Facts",
     "Former",
+    "Kept",
     "NextStep",
+    "ReviewNote",
     "near_addresses",
     "next_steps",
     "outside_tenant",
@@ -109,12 +112,16 @@ class Facts:
     history: Sequence[Change] = field(default_factory=tuple)
     """What hubtui changed of this person's access in this hub (the change log and the team's
     audit trail), oldest first."""
-    inactive_after: int = INACTIVE_AFTER_DAYS
-    """The days without a sign-in after which the hub's people count as inactive (the
-    ``inactive_after`` setting)."""
-    former: Sequence[Former] = ()
-    """The accounts that had this address (the snapshots kept, hubtui's changes): a renamed
-    account is recognised, its old address never offered as a new person's."""
+    kept: Kept = field(default_factory=lambda: Kept())
+    """What hubtui keeps that the answer stands on beside the lists read."""
+
+    @property
+    def inactive_after(self) -> int:
+        return self.kept.inactive_after
+
+    @property
+    def former(self) -> Sequence[Former]:
+        return self.kept.former
 
     @property
     def domain(self) -> str:
@@ -140,6 +147,29 @@ Rule = Callable[[Facts], "list[NextStep]"]
 
 
 @dataclass(frozen=True)
+class ReviewNote:
+    """The access review a batch was sent for: its number, and the reason given for this
+    person (``""``: none)."""
+
+    number: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What hubtui keeps that an answer stands on, beside the lists read from the server."""
+
+    inactive_after: int = INACTIVE_AFTER_DAYS
+    """The days without a sign-in after which the hub's people count as inactive (the
+    ``inactive_after`` setting)."""
+    former: Sequence[Former] = ()
+    """The accounts that had this address (the snapshots kept, hubtui's changes): a renamed
+    account is recognised, its old address never offered as a new person's."""
+    reviews: Mapping[str, ReviewNote] = field(default_factory=dict)
+    """The access review each batch of their history was sent for, by the batch's id."""
+
+
+@dataclass(frozen=True)
 class Former:
     """An account that had an address asked about: its Id, until when it is known to have had
     it, and its address now."""
@@ -149,6 +179,8 @@ class Former:
     """``snapshot #2 (2026-11-21 09:00)``, or the change hubtui made to it then."""
     now: str | None = None
     """Its address as the hub's users list it now (None: not a user of the hub now)."""
+    had: str | None = None
+    """Its hub role as last kept (None: not known)."""
 
     def words(self) -> str:
         """``account Id 4 had it until snapshot #2 (…), and is now anna.lind@…``."""
@@ -167,13 +199,18 @@ def _changed_by_hubtui(facts: Facts) -> list[NextStep]:
     if not taken:
         return []
     change = taken[-1]
-    where = change.where
-    when = change.time[:10]
+    where = "" if change.where == "the hub" else f" in {change.where}"
+    when = change.time[:16].replace("T", " ")
     by = change.operator or "someone"
-    batch = f" in batch {change.batch}" if change.batch else ""
+    review = facts.kept.reviews.get(change.batch or "")
+    if review is not None:
+        reason = f" (reason: {review.reason})" if review.reason else ""
+        batch = f" in access review #{review.number}{reason}"
+    else:
+        batch = f" in batch {change.batch}" if change.batch else ""
     maybe = " (its outcome is unknown)" if change.outcome == "unknown" else ""
-    words = f"hubtui changed their access: {change.summary} in {where} on {when} by {by}{batch}"
-    words += maybe
+    words = f"hubtui changed their access: {change.summary}{where} on {when} UTC by {by}{batch}"
+    words += maybe + _had(change)
     revertible = kind_of(change).undo not in (Undo.NEVER, Undo.NOTHING) and change.batch
     if not revertible:
         return [NextStep("changed_by_hubtui", words)]
@@ -187,6 +224,23 @@ def _changed_by_hubtui(facts: Facts) -> list[NextStep]:
     ]
 
 
+def _had(change: Change) -> str:
+    """``; they had Editor and reviewer in Harbour Bridge Retrofit``: what a removal from the
+    hub took, as its line kept it."""
+    projects = (change.before or {}).get("Projects")
+    if change.action != Action.HUB_REMOVE or not isinstance(projects, list):
+        return ""
+    had = []
+    for project in projects:
+        if not isinstance(project, dict):
+            continue
+        role = str(project.get("Role") or "a role not kept")
+        reviewer = " and reviewer" if project.get("IsReviewer") is True else ""
+        name = project.get("Name") or f"project {project.get('Id')}"
+        had.append(f"{role}{reviewer} in {name}")
+    return f"; they had {', '.join(had)}" if had else ""
+
+
 def _unknown_address(facts: Facts) -> list[NextStep]:
     """Nobody has this address in the hub: said first, then the hub's addresses near it, and
     only then the add, as "if the address is right"."""
@@ -198,14 +252,15 @@ def _unknown_address(facts: Facts) -> list[NextStep]:
             "unknown_address", f"No one with this address is a user of {facts.hub.name}{where}"
         )
     ]
-    if facts.former:
+    renamed = [former for former in facts.former if former.now is not None]
+    if renamed:
         steps = [
             NextStep(
                 "former_address",
                 f"No one has this address now; {former.words()}",
                 None if former.now is None else command_line(*_why_words(facts, former.now)),
             )
-            for former in facts.former
+            for former in renamed
         ]
     known = [(u.user.email or "", u.user.full_name) for u in facts.hub_users or ()]
     known += [(u.user.email or "", u.user.full_name) for u in facts.project_users or ()]
@@ -226,8 +281,8 @@ def _unknown_address(facts: Facts) -> list[NextStep]:
         if outside:
             words = f"If the address is right ({outside}), add them to the project (they get an "
             words += "invitation)"
-        if facts.former:
-            named = ", ".join(f"Id {inert(f.user_id)}" for f in facts.former)
+        if renamed:
+            named = ", ".join(f"Id {inert(f.user_id)}" for f in renamed)
             words = (
                 f"Only if this is a new person at an address account {named} had (no one has "
                 "it now), add them to the project (they get an invitation)"

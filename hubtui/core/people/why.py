@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -19,7 +19,7 @@ from hubtui.api.errors import not_offered
 from hubtui.api.identity import email_domain
 from hubtui.core.access import find_person, person_key
 from hubtui.core.changes.actions import Action
-from hubtui.core.people.advice import Facts, Former, NextStep, next_steps
+from hubtui.core.people.advice import Facts, Former, Kept, NextStep, ReviewNote, next_steps
 from hubtui.core.people.hub import INACTIVE_AFTER_DAYS
 from hubtui.core.people.search import DEFAULT_CONCURRENCY, Finding, PersonQuery, search_people
 from hubtui.core.presenting.words import seen_words
@@ -27,7 +27,7 @@ from hubtui.core.signins import last_seen
 from hubtui.text import fold, inert, lookalike
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Sequence
+    from collections.abc import Awaitable, Mapping, Sequence
 
     from hubtui.api import Hub, HubClient, Project, ProjectUser
     from hubtui.api.models import HubUser
@@ -222,6 +222,21 @@ def _sent(model: Any, name: str) -> bool:
     return name in model.model_fields_set
 
 
+@dataclass(frozen=True)
+class Sources:
+    """Where an answer's history is read, beside the server's lists: each read off the event
+    loop, and one that cannot be read is said with the answer, never taken as nothing."""
+
+    history: History | None = None
+    """What hubtui changed of a person's access (the change log, the team's trail)."""
+    formerly: Formerly | None = None
+    """The accounts the snapshots kept with an address: an address nobody has now that an
+    account had is said to be that account's, and that account is answered for too."""
+    reviewed: Reviewed | None = None
+    """The access reviews kept, by the batch each was sent in."""
+    inactive_after: int = INACTIVE_AFTER_DAYS
+
+
 async def explain(
     client: HubClient,
     email: str,
@@ -229,87 +244,99 @@ async def explain(
     project_id: str,
     *,
     now: datetime | None = None,
-    history: History | None = None,
-    inactive_after: int = INACTIVE_AFTER_DAYS,
-    formerly: Formerly | None = None,
+    sources: Sources | None = None,
 ) -> list[Answer]:
     """Read the project's users, the hub's users and the hub's projects (at once), and answer
     for ``email`` in ``project_id``: one answer, or one for each account when several have this
-    address. A list that cannot be read is said, never taken as empty. ``history``: what hubtui
-    changed of a person's access in a hub (read off the event loop). ``formerly``: the accounts
-    the snapshots kept with an address; an address nobody has now that an account had is
-    said to be that account's, and that account is answered for too."""
+    address. A list that cannot be read is said, never taken as empty; ``sources``: what hubtui
+    keeps of the person beside them."""
+    sources = sources or Sources()
     users, hub_users, projects, changed = await asyncio.gather(
         _read(client.list_project_users(hub.id, project_id)),
         _read(client.list_hub_users(hub.id)),
         _read(client.list_projects(hub.id)),
-        _history(history, email),
+        _history(sources.history, email),
     )
     known = _here(changed, hub.id, project_id)
+    nobody = not _accounts(email, users, hub_users)
+    kept, unread = await _kept(sources, hub, email, _here(changed, hub.id), hub_users, nobody)
     answers = answers_of(
-        email, hub, project_id, users, hub_users, projects, now=now, history=known,
-        inactive_after=inactive_after,
+        email, hub, project_id, users, hub_users, projects, now=now, history=known, kept=kept
     )  # fmt: skip
-    if any(a.verdict_code == "not_a_user" for a in answers):
-        former, unread = await _formers(formerly, hub, email, _here(changed, hub.id), hub_users)
-        if former:
-            answers = answers_of(
-                email, hub, project_id, users, hub_users, projects, now=now, history=known,
-                inactive_after=inactive_after, former=former,
-            )  # fmt: skip
-            for account in former:
-                if account.now is None:
-                    continue
-                theirs = [c for c in known if c.user_id == account.user_id]
-                answer = answer_of(
-                    account.now, hub, project_id, users, hub_users, projects, now=now,
-                    history=theirs, inactive_after=inactive_after,
-                )  # fmt: skip
-                answer.facts.insert(0, Fact(
-                    "address before", f"{email} until {account.until}",
-                    "the snapshots kept and hubtui's changes",
-                ))  # fmt: skip
-                answers.append(answer)
-        if unread:
-            for answer in answers:
-                answer.not_read.append(unread)
+    for account in kept.former if _nobody(answers) else ():
+        if account.now is None:
+            continue
+        theirs = [c for c in known if c.user_id == account.user_id]
+        answer = answer_of(
+            account.now, hub, project_id, users, hub_users, projects, now=now, history=theirs,
+            kept=replace(kept, former=()),
+        )  # fmt: skip
+        answer.facts.insert(0, Fact("address before", f"{email} until {account.until}", _KEPT))
+        answers.append(answer)
+    for answer in answers:
+        answer.not_read += unread
     return _said(answers, changed)
+
+
+#: Where a fact of what hubtui keeps comes from.
+_KEPT = "the snapshots kept and hubtui's changes"
+
+
+def _nobody(answers: Sequence[Answer]) -> bool:
+    return any(a.verdict_code == "not_a_user" for a in answers)
 
 
 #: The accounts the snapshots kept with an address, in a hub (hub Id, address).
 Formerly = Callable[[str, str], "Awaitable[Sequence[Former]]"]
+#: The access reviews some batches were sent for, with the reason given for an address.
+Reviewed = Callable[["Sequence[str]", str], "Awaitable[Mapping[str, ReviewNote]]"]
 
 
-async def _formers(
-    formerly: Formerly | None,
+async def _kept(
+    sources: Sources,
     hub: Hub,
     email: str,
     changed: Sequence[Change],
     hub_users: Sequence[HubUser] | HubError,
-) -> tuple[list[Former], str | None]:
-    """The accounts that had ``email`` in this hub (the changes hubtui made to them under it,
-    the snapshots kept), each with its address now; and why the snapshots were not read."""
-    until: dict[str, str] = {}
+    nobody: bool,
+) -> tuple[Kept, list[str]]:
+    """What hubtui keeps of ``email`` in this hub: the accounts that had the address (the
+    changes hubtui made to them under it, the snapshots kept), each with its address now, and
+    the reviews their changes were sent for; and what of it could not be read. ``nobody``:
+    no account has the address in the lists read (only then are the snapshots asked)."""
+    unread: list[str] = []
+    until: dict[str, tuple[str, str | None]] = {}
     key = person_key(email)
     for change in changed:
         if change.user_id and person_key(change.email) == key:
             when = change.time[:16].replace("T", " ")
-            until[change.user_id] = f"hubtui's change of {when} UTC (in {change.where})"
-    unread = None
-    if formerly is not None:
+            role = (change.before or {}).get("Role") if change.project_id == "" else None
+            until[change.user_id] = (
+                f"hubtui's change of {when} UTC (in {change.where})",
+                role if isinstance(role, str) else None,
+            )
+    if sources.formerly is not None and nobody:
         try:
-            for kept in await formerly(hub.id, email):
-                until[kept.user_id] = kept.until
+            for held in await sources.formerly(hub.id, email):
+                until[held.user_id] = (held.until, held.had)
         except Exception as error:  # noqa: BLE001 - a file or a store: said, never a crash
-            unread = f"the snapshots kept could not be read for an account that had it: {error}"
+            unread.append(f"the snapshots kept could not be read for who had it: {error}")
     now = {} if isinstance(hub_users, HubError) else {str(u.user.id): u for u in hub_users}
-    found = []
-    for user_id, when in until.items():
+    former = []
+    for user_id, (when, had) in until.items():
         user = now.get(user_id)
         if user is not None and person_key(user.user.email) == key:
             continue  # it has the address still: not a former holder
-        found.append(Former(user_id, when, None if user is None else user.user.email or ""))
-    return found, unread
+        address = None if user is None else user.user.email or ""
+        former.append(Former(user_id, when, address, had))
+    reviews: Mapping[str, ReviewNote] = {}
+    batches = sorted({c.batch for c in changed if c.batch})
+    if batches and sources.reviewed is not None:
+        try:
+            reviews = await sources.reviewed(batches, email)
+        except Exception as error:  # noqa: BLE001 - a file or a store: said, never a crash
+            unread.append(f"the reviews kept could not be read: {error}")
+    return Kept(sources.inactive_after, tuple(former), reviews), unread
 
 
 #: What hubtui changed of a person's access on this server (by their address), in every hub:
@@ -390,8 +417,7 @@ def answers_of(
     *,
     now: datetime | None = None,
     history: Sequence[Change] = (),
-    inactive_after: int = INACTIVE_AFTER_DAYS,
-    former: Sequence[Former] = (),
+    kept: Kept | None = None,
 ) -> list[Answer]:
     """The answer for ``email`` in ``project_id`` from the lists read, or, when several
     accounts have this address, an answer for each (each says so and names its account)."""
@@ -407,8 +433,7 @@ def answers_of(
                 projects,
                 now=now,
                 history=history,
-                inactive_after=inactive_after,
-                former=former,
+                kept=kept,
             )  # fmt: skip
         ]
     return [
@@ -423,7 +448,7 @@ def answers_of(
             account=a,
             of=accounts,
             history=[c for c in history if c.user_id in (None, a[0])],
-            inactive_after=inactive_after,
+            kept=kept,
         )
         for a in accounts
     ]
@@ -441,8 +466,7 @@ def answer_of(
     account: tuple[str, str | None] | None = None,
     of: Accounts | None = None,
     history: Sequence[Change] = (),
-    inactive_after: int = INACTIVE_AFTER_DAYS,
-    former: Sequence[Former] = (),
+    kept: Kept | None = None,
 ) -> Answer:
     """The answer for ``email`` in ``project_id`` (``None``: the hub itself, where they have
     no project) from the lists already read; each list may be the error that stopped it.
@@ -492,9 +516,19 @@ def answer_of(
         hub_users=None if isinstance(hub_users, HubError) else hub_users,
         person=person,
         history=history,
-        inactive_after=inactive_after,
-        former=former,
+        kept=kept or Kept(),
     )
+    for held in facts.former:
+        if held.now is None:  # no longer a user of the hub: what it had, and until when
+            had = f" ({inert(held.had)})" if held.had else ""
+            answer.facts.append(
+                Fact(
+                    "hub user before",
+                    f"account Id {held.user_id} was a user of the hub{had} until {held.until}; "
+                    "it is not one now",
+                    _KEPT,
+                )
+            )
     answer.steps = next_steps(facts)
     answer.hub_user = person
     found = member or person
@@ -650,9 +684,7 @@ async def explain_everywhere(
     *,
     concurrency: int = DEFAULT_CONCURRENCY,
     now: datetime | None = None,
-    history: History | None = None,
-    inactive_after: int = INACTIVE_AFTER_DAYS,
-    formerly: Formerly | None = None,
+    sources: Sources | None = None,
 ) -> list[Answer]:
     """An answer for each project of ``hubs`` where ``email`` has any access, each project that
     could not be read (unknown), and each hub where they are a user without a project. The
@@ -668,7 +700,8 @@ async def explain_everywhere(
         on_listed=lambda hub, projects: listed.__setitem__(hub.id, projects),
         concurrency=concurrency,
     )
-    changed = await _history(history, email)
+    sources = sources or Sources()
+    changed = await _history(sources.history, email)
     answers: list[Answer] = []
     # Nobody has the address in any hub read: each hub read says so, with its near addresses.
     key = person_key(email)
@@ -677,21 +710,15 @@ async def explain_everywhere(
     ) and not any(_accounts(email, people) for people in hub_users)
     for hub, people in zip(hubs, hub_users, strict=True):
         known = _here(changed, hub.id)
+        here = [f.user for f in findings if f.hub.id == hub.id and f.user is not None]
+        nobody = not _accounts(email, here, people)
+        kept, unread = await _kept(sources, hub, email, known, people, nobody)
         in_hub = _answers_in_hub(
             email, hub, people, listed.get(hub.id, ()), findings, now, known,
-            alone=len(hubs) == 1 or nowhere, inactive_after=inactive_after,
+            alone=len(hubs) == 1 or nowhere, kept=kept,
         )  # fmt: skip
-        if any(a.verdict_code == "not_a_user" for a in in_hub):
-            former, unread = await _formers(formerly, hub, email, known, people)
-            if former:
-                in_hub = _answers_in_hub(
-                    email, hub, people, listed.get(hub.id, ()), findings, now, known,
-                    alone=len(hubs) == 1 or nowhere, inactive_after=inactive_after,
-                    former=former,
-                )  # fmt: skip
-            if unread:
-                for answer in in_hub:
-                    answer.not_read.append(unread)
+        for answer in in_hub:
+            answer.not_read += unread
         answers += _said(in_hub, changed)
     return answers
 
@@ -706,8 +733,7 @@ def _answers_in_hub(
     history: Sequence[Change] = (),
     *,
     alone: bool = False,
-    inactive_after: int = INACTIVE_AFTER_DAYS,
-    former: Sequence[Former] = (),
+    kept: Kept | None = None,
 ) -> list[Answer]:
     """The answers of one hub: each project the person is in (each account of theirs), each
     project not read, and the hub itself for an account in none of its projects. A hub whose
@@ -754,7 +780,7 @@ def _answers_in_hub(
                     account=None if several is None else (str(user.id), user.email),
                     of=several,
                     history=_here(history, hub.id, str(finding.project.id)),
-                    inactive_after=inactive_after,
+                    kept=kept,
                 )
             )
     if isinstance(people, HubError):
@@ -780,7 +806,7 @@ def _answers_in_hub(
                 account=None if several is None else account,
                 of=several,
                 history=history,
-                inactive_after=inactive_after,
+                kept=kept,
             )
         )
     found = any(a.verdict != UNKNOWN for a in answers)
@@ -797,8 +823,7 @@ def _answers_in_hub(
                 projects,
                 now=now,
                 history=history,
-                inactive_after=inactive_after,
-                former=former,
+                kept=kept,
             )  # fmt: skip
         )
     return answers

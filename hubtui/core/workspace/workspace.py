@@ -35,9 +35,9 @@ if TYPE_CHECKING:
     from hubtui.core.batches import RevertPlan
     from hubtui.core.changes.log import ChangeLog
     from hubtui.core.changes.record import Change
-    from hubtui.core.people.advice import Former
+    from hubtui.core.people.advice import Former, ReviewNote
     from hubtui.core.people.review import Review
-    from hubtui.core.people.why import Answer
+    from hubtui.core.people.why import Answer, Sources
     from hubtui.core.store import ReviewInfo, SnapshotInfo, Store
     from hubtui.core.store.server_store import ServerStore
     from hubtui.core.workspace.offline import StoredAnswers
@@ -516,6 +516,50 @@ class Workspace:
                 return store.snapshots(server_store.origin, server_store.profile)
 
         return server_store, await asyncio.to_thread(read)
+
+    def why_sources(self) -> Sources:
+        """Where ``why`` reads what hubtui keeps of a person on this server: the change log and
+        the team's trail, the snapshots of the hub's users, the reviews kept; and the
+        ``inactive_after`` setting. The one way both front ends ask."""
+        from functools import partial
+
+        from hubtui.core.changes.history import changes_of_person
+        from hubtui.core.people.why import Sources
+
+        return Sources(
+            history=partial(changes_of_person, self.change_log),
+            formerly=self.former_accounts,
+            reviewed=self.reviews_of_batches,
+            inactive_after=self.settings.inactive_after,
+        )
+
+    async def reviews_of_batches(self, batches: Sequence[str], email: str) -> dict[str, ReviewNote]:
+        """The reviews kept of this server that sent these batches, each with the reason given
+        for ``email`` (none where the store is off)."""
+        from hubtui.core.access import person_key
+        from hubtui.core.people.advice import ReviewNote
+
+        try:
+            server_store = self.review_store()
+        except StoreOff:
+            return {}
+        wanted, key = set(batches), person_key(email)
+
+        def read() -> dict[str, ReviewNote]:
+            if not server_store.has_store():
+                return {}
+            found: dict[str, ReviewNote] = {}
+            with server_store.open() as store:
+                for review in store.reviews(server_store.origin, server_store.profile):
+                    if review.batch not in wanted:
+                        continue
+                    rows = store.review_rows(review.id)
+                    row = next((r for r in rows if person_key(r.get("email")) == key), None)
+                    reason = "" if row is None else row.get("reason", "")
+                    found[review.batch] = ReviewNote(review.id, reason)
+            return found
+
+        return await asyncio.to_thread(read)
 
     async def former_accounts(self, hub_id: str, email: str) -> list[Former]:
         """The accounts this server's snapshots of the hub's users kept with ``email`` (none

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
@@ -19,7 +18,6 @@ from textual.widgets import Static
 from textual.worker import Worker
 
 from hubtui.api.errors import HubError
-from hubtui.core.changes.history import changes_of_person
 from hubtui.core.people import (
     LIMITED,
     NOT_IN_YET,
@@ -133,7 +131,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
         workspace = workspace_of(self.app)
         box = self.query_one("#why-box")
         box.loading = True
-        history = partial(changes_of_person, workspace.change_log)
+        sources = workspace.why_sources()
         try:
             client = await workspace.client()
             if self.hubs is None:
@@ -150,9 +148,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
                     hub,
                     project_id,
                     now=clock(),
-                    history=history,
-                    inactive_after=workspace.settings.inactive_after,
-                    formerly=workspace.former_accounts,
+                    sources=sources,
                 )
             else:
                 self.answers = await explain_everywhere(
@@ -161,9 +157,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
                     self.hubs,
                     concurrency=workspace.settings.concurrency,
                     now=clock(),
-                    history=history,
-                    inactive_after=workspace.settings.inactive_after,
-                    formerly=workspace.former_accounts,
+                    sources=sources,
                 )
             await workspace.tell_since(self.answers)  # since when, from the snapshots kept
             self.answers = leading(self.answers, self.account)

@@ -11,7 +11,7 @@ from typing import Any
 
 from hubtui.api.models import Hub, HubUser, Project, ProjectUser
 from hubtui.core.changes.record import Change
-from hubtui.core.people.advice import TABLE, Facts, near_addresses, next_steps
+from hubtui.core.people.advice import TABLE, Facts, Kept, ReviewNote, near_addresses, next_steps
 
 NOW = datetime(2026, 11, 27, 12, tzinfo=UTC)
 HUB = Hub.model_validate(
@@ -186,10 +186,14 @@ def test_what_hubtui_changed_is_said_with_who_when_and_the_revert() -> None:
     steps = next_steps(facts("eve@acme-build.com", history=[removal]))
     assert steps[0].code == "changed_by_hubtui"
     assert steps[0].words.startswith(
-        "hubtui changed their access: removed from the hub (was Guest) in the hub on 2026-11-27 "
+        "hubtui changed their access: removed from the hub (was Guest) on 2026-11-27 10:02 UTC "
         "by alice.ops in batch b0123456789"
     )
     assert steps[0].command == "hubtui revert b0123456789"
+    # Sent for an access review kept: the review and the reason given for them name it.
+    reviewed = Kept(reviews={"b0123456789": ReviewNote(1, "left the company")})
+    steps = next_steps(facts("eve@acme-build.com", history=[removal], kept=reviewed))
+    assert "by alice.ops in access review #1 (reason: left the company)" in steps[0].words
 
 
 def test_the_design_s_table_of_next_steps_is_the_code_s() -> None:
