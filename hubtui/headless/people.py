@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from hubtui.api import HubError
 from hubtui.api.errors import not_offered
 from hubtui.core.access import person_key
-from hubtui.core.changes.actions import Outcome
+from hubtui.core.changes.actions import Action, Outcome
+from hubtui.core.changes.history import changes_logged
 from hubtui.core.clock import stamp
 from hubtui.core.people import (
     HubPeople,
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
 
     from hubtui.api import Hub, HubClient
     from hubtui.api.models import HubUser
+    from hubtui.core.changes.record import Change
     from hubtui.core.workspace import Workspace
 
 
@@ -306,8 +308,10 @@ async def _resend(args: argparse.Namespace, client: HubClient, workspace: Worksp
     if not resending.changes:
         print(f"hubtui: no invitation to send again in hub {inert(hub.name)}.", file=sys.stderr)
         return NOTHING
+    sent_before = await asyncio.to_thread(changes_logged, workspace.change_log)
     for change in resending.changes:
         print(f"resend the invitation of {inert(change.email or change.user_id)}")
+        print(f"  {last_sent_words(sent_before, change)}")
     if args.dry_run:
         for request in await resending.plans(client):
             body = "" if request.body is None else json.dumps(request.body)
@@ -341,3 +345,24 @@ async def _resend(args: argparse.Namespace, client: HubClient, workspace: Worksp
 
     await resending.send(client, workspace.change_log, on_each=say)
     return worst
+
+
+def last_sent_words(logged: list[Change], change: Change) -> str:
+    """When hubtui last sent this account's invitation to this hub (an invitation, or one
+    sent again), as the change log and the team's trail say; the server does not say."""
+    sent = [
+        c
+        for c in logged
+        if c.hub_id == change.hub_id
+        and c.action in (Action.HUB_INVITE, Action.RESEND)
+        and c.outcome == Outcome.DONE
+        and (c.user_id == change.user_id or person_key(c.email) == person_key(change.email))
+    ]
+    if not sent:
+        return "hubtui has not sent it before (the server does not say when it went out)"
+    last = sent[-1]
+    when = last.time[:16].replace("T", " ")
+    again = " again" if last.action == Action.RESEND else ""
+    return (
+        f"the last one went out{again} on {when} UTC, sent by {inert(last.operator or 'someone')}"
+    )

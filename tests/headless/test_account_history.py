@@ -173,3 +173,24 @@ def test_an_address_hubtui_changed_before_the_rename_is_recognised_from_the_chan
         f"No one has this address now; account Id {aiko} had it until hubtui's change of "
     )
     assert answers[1]["verdict_code"] == "can_read"
+
+
+def test_a_dry_run_after_a_resend_says_when_the_last_one_went_out_and_the_log_never_none(
+    capsys: pytest.CaptureFixture[str], demo: Served, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HUBTUI_OPERATOR", "alice.ops")
+    hamid = "hamid.karimi@northwind-eng.com"  # an invitation never accepted
+    base = ("--base-url", demo.url)
+    status, out, err = run(capsys, *base, "resend-invite", ACME, hamid, "--dry-run")
+    assert status == 0, err
+    assert "hubtui has not sent it before (the server does not say when it went out)" in out
+    status, _, err = run(capsys, *base, "resend-invite", ACME, hamid, "--yes")
+    assert status == 0, err
+    status, out, err = run(capsys, *base, "resend-invite", ACME, hamid, "--dry-run")
+    assert status == 0, err
+    assert "  the last one went out again on 20" in out
+    assert "UTC, sent by alice.ops" in out
+    status, out, err = run(capsys, *base, "log")
+    assert status == 0, err
+    assert "None" not in out + err
+    assert "invitation to the hub sent again (hub role Guest)" in out

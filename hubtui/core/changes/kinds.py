@@ -137,8 +137,8 @@ class Kind:
         parts = []
         for name, value in change.after.items():
             old = None if change.before is None else change.before.get(name)
-            if change.before is None:
-                parts.append(f"{name}: {_word(value)}")
+            if change.before is None or name not in change.before:
+                parts.append(f"{name}: {_word(value)}")  # nothing kept before: never "None"
             elif old != value:
                 parts.append(f"{name}: {_word(old)} → {_word(value)}")
         return ", ".join(parts) or "no change"
@@ -499,6 +499,9 @@ class InvitationResend(_HubKind):
     action = Action.RESEND
     counted = ("invitation sent again", "invitations sent again")
     undo = Undo.NOTHING
+
+    def summary(self, change: Change) -> str:
+        return f"invitation to the hub sent again (hub role {change.after.get('Role')})"
 
     async def plan(self, client: HubClient, change: Change) -> ChangeRequest:
         return await client.plan_update_hub_user(
