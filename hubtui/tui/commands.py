@@ -133,7 +133,7 @@ def app_commands(app: WorkspaceActions, screen: Screen[Any]) -> Iterable[SystemC
         "Why can't … get in?",
         "Type an email and a project (or none): the verdict, the facts behind it, the next step"
         + (f" (hub {inert(hub.name, limit=40)})" if hub is not None else " (every hub)"),
-        lambda: app.ask_why(hub),
+        lambda: app.ask_why(hub, None if listing is None else listing.highlighted_email),
     )
     yield SystemCommand(
         "Change log",

@@ -70,8 +70,9 @@ class WorkspaceActions(App[None]):
         if not isinstance(self.screen, ChangeLogScreen):
             self.push_screen(ChangeLogScreen(self.workspace.change_log, self.workspace.team))
 
-    def ask_why(self, hub: Hub | None) -> None:
-        """Ask whose access to explain, and where; then explain it (in ``hub``, or every hub)."""
+    def ask_why(self, hub: Hub | None, email: str | None = None) -> None:
+        """Ask whose access to explain, and where; then explain it (in ``hub``, or every hub).
+        ``email``: the highlighted person's, filled in (typing replaces it)."""
         from hubtui.tui.screens.why import WhyScreen
         from hubtui.tui.screens.why_prompt import WhyPromptScreen
 
@@ -81,7 +82,7 @@ class WorkspaceActions(App[None]):
                 self.push_screen(WhyScreen(email, None if hub is None else [hub], project))
 
         scope = "every hub" if hub is None else f"hub {hub.name}"
-        self.push_screen(WhyPromptScreen(scope), answered)
+        self.push_screen(WhyPromptScreen(scope, email), answered)
 
     @work(exclusive=True, group="reviews", exit_on_error=False)
     async def show_reviews(self) -> None:

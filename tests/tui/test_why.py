@@ -82,14 +82,29 @@ async def test_w_on_the_hub_s_people_answers_for_every_project_they_are_in() -> 
         assert "Depot 7 Fit-out (acme-build): can read (a direct Reader)." in answer_words(pilot)
 
 
-async def test_a_name_that_matches_several_projects_lists_them_in_the_app() -> None:
+async def test_a_name_that_matches_several_projects_lists_them_to_choose_from() -> None:
+    from textual.widgets import OptionList
+
+    from hubtui.tui.screens.project_choice import ProjectChoiceScreen
+
     async with running(size=(80, 24)) as pilot:
         await press(pilot, "enter", "ctrl+p")
         await burst(pilot, [*"Why can", "enter"])
         await burst(pilot, [*GRACE, "enter", "o", "enter"])
-        words = answer_words(pilot)
-        assert "'o' names 3 projects; give one by its Id:" in words
-        assert "1002 Québec Office Tower (hub acme-build)" in words
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, ProjectChoiceScreen)
+        seen = screen_words(pilot)
+        assert "'o' names 3 projects: which one?" in seen
+        assert "Québec Office Tower (Id 1002, hub acme-build)" in seen
+        options = pilot.app.screen.query_one(OptionList)
+        second = str(options.get_option_at_index(1).prompt)
+        await press(pilot, "down", "enter")
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, WhyScreen)
+        (answer,) = screen.answers
+        assert f"(Id {answer.project_id}, hub acme-build)" in second
+        assert second.startswith(f"{answer.project_name}  ")
 
 
 async def test_offline_w_answers_from_what_was_kept_and_says_so(tmp_path: Path) -> None:
@@ -358,3 +373,28 @@ async def test_a_typo_s_first_step_opens_the_near_address_and_its_add_says_nobod
         assert "no one has this address in the hub" in seen
         assert "outside the hub's Entra ID tenant acme-build.com" in seen
         assert store.creates == creates
+
+
+async def test_the_palette_s_why_starts_from_the_highlighted_person_and_typing_replaces_it() -> (
+    None
+):
+    from textual.widgets import Input
+
+    async with running(size=(80, 24), start=project_users()) as pilot:
+        await press(pilot, "slash", *"grace", "enter", "ctrl+p")
+        await burst(pilot, [*"Why can", "enter"])
+        await settle(pilot)
+        assert pilot.app.screen.query_one("#why-email", Input).value == GRACE
+        await burst(pilot, ["enter", *"harbour", "enter"])  # her address as it is
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, WhyScreen)
+        assert (screen.email, [a.verdict for a in screen.answers]) == (GRACE, [LIMITED])
+        await press(pilot, "escape", "ctrl+p")
+        await burst(pilot, [*"Why can", "enter"])
+        # Typed ahead, in one burst: the address typed takes the place of the one filled in.
+        await burst(pilot, [*"chloe.moreau@acme-build.com", "enter", *"harbour", "enter"])
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, WhyScreen)
+        assert screen.email == "chloe.moreau@acme-build.com"

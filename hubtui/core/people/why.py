@@ -626,6 +626,13 @@ class ProjectNamed:
     """Each (hub, project Id, project name) it names."""
 
     @property
+    def by_name(self) -> bool:
+        """Whether every project found is named by the text typed, none by its Id (a value that
+        is one project's Id and another's name is said, not chosen from)."""
+        typed = self.typed.strip()
+        return not any(pid == typed for _, pid, _ in self.found)
+
+    @property
     def one(self) -> tuple[Hub, str] | None:
         """The hub and project Id, when it names exactly one."""
         if len(self.found) != 1:

@@ -129,6 +129,12 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         """The hub this screen is about, if one (the palette offers a snapshot of it)."""
         return None
 
+    @property
+    def highlighted_email(self) -> str | None:
+        """The address of the person on the highlighted row, on a list of people (the
+        palette's "Why can't … get in?" starts from it)."""
+        return None
+
     def action_changes_since(self) -> None:
         """What changed in access here since a snapshot kept (screens with ``shows_changes``)."""
 

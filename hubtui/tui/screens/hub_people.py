@@ -151,6 +151,11 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
     def scope_hub(self) -> Hub | None:
         return self.hub
 
+    @property
+    def highlighted_email(self) -> str | None:
+        person: HubPerson | None = self.table.highlighted_record
+        return None if person is None else person.email
+
     def start(self) -> None:
         self.query_one(Breadcrumb).show_path(f"{self.hub.name} › people")
         self.load()

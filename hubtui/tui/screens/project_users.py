@@ -68,6 +68,11 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
     def scope_hub(self) -> Hub | None:
         return self.hub
 
+    @property
+    def highlighted_email(self) -> str | None:
+        user: ProjectUser | None = self.table.highlighted_record
+        return None if user is None else user.user.email
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "add", "Add", tooltip="add a person to this project, with a role"),
         Binding(

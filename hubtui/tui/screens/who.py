@@ -118,6 +118,12 @@ class WhoScreen(Marking, ListScreen[None]):
 
     STREAMS = True
 
+    @property
+    def highlighted_email(self) -> str | None:
+        record = self.table.highlighted_record
+        finding = None if record is None else record[1]
+        return None if finding is None or finding.user is None else finding.user.user.email
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "copy", "Copy summary", tooltip="copy the summary of the findings"),
         *MARK_BINDINGS,

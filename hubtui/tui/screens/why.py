@@ -22,6 +22,7 @@ from hubtui.core.people import (
     LIMITED,
     NOT_IN_YET,
     Answer,
+    ProjectNamed,
     answers_text,
     explain,
     explain_everywhere,
@@ -29,6 +30,7 @@ from hubtui.core.people import (
     project_named,
     shown,
 )
+from hubtui.core.people.why import BY_ID
 from hubtui.text import inert
 from hubtui.tui.messages import PrepareFix
 from hubtui.tui.present import copy_lines_for_a_ticket
@@ -138,6 +140,10 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
                 self.hubs = list(await client.list_hubs())
             if self.project:
                 named = await project_named(client, self.hubs, self.project)
+                if named.one is None and len(named.found) > 1 and named.by_name:
+                    self._say(named.words())
+                    self.call_later(self._choose_project, named)
+                    return
                 if named.one is None:
                     self._say(named.words())
                     return
@@ -173,6 +179,20 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
         self._say(describe(self.answers, self.email, note, self.fixes, self.account))
         self.refresh_bindings()
         self.call_after_refresh(self.query_one(_WhyBox).moved_while_reading)
+
+    def _choose_project(self, named: ProjectNamed) -> None:
+        """Several projects have the name typed: each listed to choose from (their Ids and
+        hubs said); the one chosen is answered for, by its Id."""
+        from hubtui.tui.screens.project_choice import ProjectChoiceScreen
+
+        def chosen(picked: tuple[Hub, str, str | None] | None) -> None:
+            if picked is None:
+                return  # the list of them stays said
+            self.hubs, self.project = [picked[0]], f"{BY_ID}{picked[1]}"
+            self._say(self._reading_words())
+            self._explain()
+
+        self.app.push_screen(ProjectChoiceScreen(named.typed, named.found), chosen)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "fix":

@@ -17,7 +17,8 @@ class WhyPromptScreen(PromptScreen["tuple[str, str | None]"]):
 
     MESSAGE_ID = "why-message"
 
-    def __init__(self, scope: str) -> None:
+    def __init__(self, scope: str, email: str | None = None) -> None:
+        self.email = email
         super().__init__(
             "Why can't … get in? ",
             f"({scope})",
@@ -26,7 +27,13 @@ class WhyPromptScreen(PromptScreen["tuple[str, str | None]"]):
         )
 
     def fields(self) -> Iterable[Input]:
-        yield Input(placeholder="their email, then enter", id="why-email")
+        # The highlighted person's address, selected: enter takes it, typing replaces it.
+        yield Input(
+            self.email or "",
+            placeholder="their email, then enter",
+            id="why-email",
+            select_on_focus=True,
+        )
         yield Input(placeholder="project Id or name (optional), then enter", id="why-project")
 
     @on(Input.Submitted, "#why-email")
