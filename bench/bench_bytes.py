@@ -36,7 +36,9 @@ def main() -> None:
                 b"acme",
                 env,
             )
-            ours = measure([sys.executable, "-m", "hubtui", "--demo"], size, count, b"acme", env)
+            ours = measure(
+                [sys.executable, "-m", "hubtui", "--demo"], size, count, b"acme", env, screens=True
+            )
             anchor = stock["list: move, median bytes"]
             report("stock DataTable: move, median bytes", anchor, 1.0)
             for name, value in ours.items():

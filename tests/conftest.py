@@ -6,6 +6,7 @@ import gc
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -21,6 +22,11 @@ from tests.harness.postgres import PostgresServer
 from tests.harness.stores import StoreAt
 
 os.environ["TZ"] = "UTC"
+# Hypothesis keeps what it learns outside the checkout (it would leave `.hypothesis/` there).
+os.environ.setdefault(
+    "HYPOTHESIS_STORAGE_DIRECTORY",
+    os.path.join(tempfile.gettempdir(), f"hubtui-tests-hypothesis-{os.getuid()}"),
+)
 
 time.tzset()
 

@@ -18,7 +18,9 @@ def test_a_cursor_move_costs_no_more_than_a_stock_datatable(tmp_path: Path) -> N
         [sys.executable, "-m", "tests.harness.stock_table_app", "hubs"], (80, 24), 4, b"acme", env
     )
     answers: dict[str, list[bytes]] = {}
-    ours = measure([sys.executable, "-m", "hubtui", "--demo"], (80, 24), 4, b"acme", env, answers)
+    ours = measure(
+        [sys.executable, "-m", "hubtui", "--demo"], (80, 24), 4, b"acme", env, answers, screens=True
+    )
 
     def written(screen: str) -> str:
         """On failure: each move's bytes, and what the largest one wrote."""
