@@ -473,6 +473,16 @@ def store_command(args: argparse.Namespace, workspace: Workspace) -> int:
                 print(f"Schema {SCHEMA}: up to date, nothing to apply.", file=sys.stderr)
             for step in applied:
                 print(f"Applied schema step {step.version}: {step.what}.", file=sys.stderr)
+            if team is not None:
+                try:
+                    store.seal_trail()
+                except StoreError as error:
+                    raise Stop(REFUSED, inert(str(error), limit=None)) from None
+                print(
+                    "The trail and the reviews: every role but the owner's may add and read "
+                    "them, never change or delete them; the database names each row's role.",
+                    file=sys.stderr,
+                )
         if args.action == "prune":
             found = _KEEP.match(args.keep.strip())
             if not found:

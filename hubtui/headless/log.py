@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 
 from hubtui.core.access import person_key
 from hubtui.core.changes.history import changes_logged
+from hubtui.core.changes.operator import who_words
 from hubtui.core.changes.record import Change
 from hubtui.core.presenting import Column, amount
-from hubtui.headless.output import NOT_SENT, NOTHING, OK, Table, print_answer
+from hubtui.headless.output import NOT_SENT, NOTHING, OK, REFUSED, Table, print_answer
 from hubtui.text import inert
 
 if TYPE_CHECKING:
@@ -39,6 +40,9 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
         file=sys.stderr,
     )
     status = print_answer(args, _table(changes), OK if changes else NOTHING)
+    if (changed := workspace.trail_check()) is not None:  # never silently believed
+        print(f"hubtui: {inert(changed, limit=None)}", file=sys.stderr)
+        status = max(status, REFUSED)
     if problem is not None:  # an incomplete answer says so, with the store's one status
         print(
             f"hubtui: incomplete, this machine's changes only: {inert(problem, limit=None)}",
@@ -50,15 +54,17 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
 
 def _table(changes: list[Change]) -> Table:
     columns = (
-        "time", "operator", "action", "hub", "project", "email", "change", "outcome", "detail",
-        "batch", "reverts", "checked by",
+        "time", "operator", "db role", "from", "action", "hub", "project", "email", "change",
+        "outcome", "detail", "batch", "reverts", "checked by",
     )  # fmt: skip
 
     def cells(c: Change) -> tuple[str, ...]:
         where = "" if not c.project_id else (c.project_name or c.project_id)
+        source = "the team's trail" if c.from_trail else "this machine's change log"
         return (
-            c.time, c.operator, c.action, c.hub_name, where, c.email or "", c.summary,
-            c.outcome, c.detail, c.batch or "", c.reverts or "", c.checked_by or "",
+            c.time, c.operator, c.db_role or "", source, c.action, c.hub_name, where,
+            c.email or "", c.summary, c.outcome, c.detail, c.batch or "", c.reverts or "",
+            c.checked_by or "",
         )  # fmt: skip
 
     return Table(
@@ -73,7 +79,7 @@ def _table(changes: list[Change]) -> Table:
         changes,
         lambda c: (
             inert(c.time[:16].replace("T", " ")),
-            inert(str(c.operator or "?")),
+            inert(who_words(c.operator or "?", c.db_role)),
             inert(c.email or c.user_id or "?"),
             inert(f"{c.hub_name} · {c.where}"),
             inert(f"{c.action}: {c.summary}"),

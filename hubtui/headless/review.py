@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from hubtui.core.batches import Outcome
 from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
 from hubtui.core.batches.file_rows import RowOfFile
+from hubtui.core.changes.operator import who_words
 from hubtui.core.people import (
     Decision,
     Review,
@@ -222,7 +223,8 @@ async def _reviews(args: argparse.Namespace, workspace: Workspace) -> int:
     if args.number is None:
         return print_answer(args, _reviews_table(infos, workspace), OK if infos else NOTHING)
     print(
-        f"Review #{info.id} of {inert(info.hub_name)} by {inert(info.reviewer)}, "
+        f"Review #{info.id} of {inert(info.hub_name)} by "
+        f"{inert(who_words(info.reviewer, info.db_role))}, "
         f"{inert(info.started)} to {inert(info.ended)} ({inert(info.criteria)}); batch "
         f"{inert(info.batch) or 'none: nothing was sent'}.",
         file=sys.stderr,
@@ -266,7 +268,7 @@ def _reviews_table(infos: Sequence[Any], workspace: Workspace) -> Table:
         lambda i: (
             f"#{i.id}",
             inert(i.hub_name),
-            inert(i.reviewer),
+            inert(who_words(i.reviewer, i.db_role)),
             inert(i.started),
             inert(counts(i)),
             inert(i.batch) or "-",
@@ -276,6 +278,7 @@ def _reviews_table(infos: Sequence[Any], workspace: Workspace) -> Table:
                 "Number": i.id,
                 "Hub": i.hub_name,
                 "Reviewer": i.reviewer,
+                **({"Database role": i.db_role} if i.db_role else {}),
                 "Started": i.started,
                 "Outcome": i.ended,
                 "Batch": i.batch or None,

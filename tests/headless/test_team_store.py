@@ -307,3 +307,53 @@ def test_a_team_line_under_my_change_s_id_never_changes_what_my_revert_sends(
     assert status == 0, out + err
     assert '"Role": "Editor"' in out + err
     assert "Admin" not in out + err
+
+
+def test_the_trail_is_the_database_s_word_append_only_for_the_team_and_an_edit_is_said(
+    capsys: pytest.CaptureFixture[str],
+    server: str,
+    pg_env: PostgresServer,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """The owner migrates and grants as the README says; a member's change is attributed to
+    the member's database role whatever the operator setting says; the member can neither
+    change nor delete a trail row; an edit the owner makes is found and said."""
+    from hubtui.core.store import StoreError
+    from tests.harness.postgres import MEMBER
+
+    schema = pg_env.new_schema()
+    owner, member = pg_env.url(schema=schema), pg_env.url(user=MEMBER, schema=schema)
+    base = ("--base-url", server)
+    be(monkeypatch, tmp_path, "Owner")
+    assert run(capsys, *base, "--store-url", owner, "store", "migrate")[0] == 0
+    pg_env.grant_member(schema)  # the README's grants: read, add, change, delete rows
+    status, _, err = run(capsys, *base, "--store-url", owner, "store", "migrate")
+    assert status == 0, err
+    assert "never change or delete them" in err  # what migrate took back, said
+    be(monkeypatch, tmp_path, "Ann")
+    monkeypatch.setenv("HUBTUI_STORE_URL", member)
+    monkeypatch.setenv("HUBTUI_OPERATOR", "alice.ops")
+    status, _, err = run(capsys, *base, "set-role", "acme-build", "1001", AIKO, "Reader", "--yes")
+    assert status == 0, err
+    status, out, err = run(capsys, *base, "log", "--format", "json")
+    assert status == 0, err
+    [change] = json.loads(out)
+    assert (change["operator"], change["db role"]) == ("alice.ops", MEMBER)
+    assert change["from"] == "this machine's change log"
+    monkeypatch.setenv("COLUMNS", "160")
+    status, out, err = run(capsys, *base, "log", "--format", "table")
+    assert f"alice.ops (database role {MEMBER})" in out
+    with Store.open_url(member) as store:
+        for statement in ("UPDATE audit SET line = line || ' '", "DELETE FROM audit"):
+            with pytest.raises(StoreError), store._writing() as db:
+                db.run(statement)
+        assert store.audit_check() is None
+    with Store.open_url(owner) as store, store._writing() as db:  # the owner can: it is found
+        db.run("UPDATE audit SET line = replace(line, 'Reader', 'Admin')")
+    status, out, err = run(capsys, *base, "log")
+    assert status == 3, err
+    assert "hubtui: the team trail was changed after line 0: line " in err
+    be(monkeypatch, tmp_path, "Ben")  # a machine whose change log does not know Ann's change
+    status, out, err = run(capsys, *base, "log", "--format", "json")
+    assert [c["from"] for c in json.loads(out)] == ["the team's trail"]

@@ -43,6 +43,8 @@ def changes_logged(log: ChangeLog) -> list[Change]:
         with open_reading(path) as handle:
             for read in handle:
                 change = parse_line(read.decode("utf-8", "replace"))
+                if change is not None and change.db_role is not None:
+                    change = replace(change, db_role=None)  # only the database says a role
                 if change is not None and log.owns(change):
                     order.setdefault(change.id)
                     mine.setdefault(change.id, set()).add(_what(change))
@@ -54,7 +56,7 @@ def changes_logged(log: ChangeLog) -> list[Change]:
     for change in team:
         own = mine.get(change.id)
         if own is None:
-            keep(change)  # a colleague's change, as the trail says it
+            keep(replace(change, from_trail=True))  # a colleague's, as the trail says it
         elif _what(change) in own:
             keep(_settled_by(latest[change.id], change))
         # else: a team line that says another change under this id: the local log is the guard
@@ -77,9 +79,10 @@ def _settled_by(kept: Change, line: Change) -> Change:
     """The change as kept here, with how a team line settled it, when it settled it further:
     the outcome, its words, the check and when, never what the change was."""
     if _settledness(line) < _settledness(kept):
-        return kept
+        return replace(kept, db_role=kept.db_role or line.db_role)
     return replace(
         kept,
+        db_role=line.db_role,
         time=line.time,
         outcome=line.outcome,
         detail=line.detail,

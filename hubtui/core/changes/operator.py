@@ -10,7 +10,7 @@ from __future__ import annotations
 import getpass
 import socket
 
-__all__ = ["operator_name"]
+__all__ = ["operator_name", "who_words"]
 
 
 def operator_name(configured: str | None = None) -> str:
@@ -22,3 +22,12 @@ def operator_name(configured: str | None = None) -> str:
     except (KeyError, OSError):
         user = "unknown"
     return f"{user}@{socket.gethostname()}"
+
+
+def who_words(operator: str | None, db_role: str | None) -> str:
+    """Who made a change or kept a review, as the line says (the operator) and, where it
+    differs, as the database knows them: ``alice.ops (database role ann)``."""
+    said = operator or "someone"
+    if db_role and db_role != operator:
+        return f"{said} (database role {db_role})"
+    return said

@@ -58,6 +58,12 @@ class Change:
     checked_by: str | None = None
     """Who read the list back and settled its unknown outcome (a colleague, for a change of
     theirs), at the line's ``time``."""
+    db_role: str | None = None
+    """Read back from the team's trail: the database role its line was written under, as the
+    database attributed it (None: not read from a trail that says). Never written in a line."""
+    from_trail: bool = False
+    """Known from the team's trail alone: this machine's change log does not hold it (shown as
+    the trail's, never as this machine's). Never written in a line."""
 
     @property
     def where(self) -> str:
@@ -92,7 +98,7 @@ _FIELD_KINDS: dict[str, tuple[type, ...]] = {
     "profile": (str, type(None)), "id": (str,), "checked": (str, type(None)),
     "request_id": (str, type(None)), "sent_to": (str, type(None)),
     "batch": (str, type(None)), "reverts": (str, type(None)), "operator": (str,),
-    "checked_by": (str, type(None)),
+    "checked_by": (str, type(None)), "db_role": (str, type(None)),
 }  # fmt: skip
 
 
@@ -122,7 +128,8 @@ def unfinished_as_unknown(change: Change) -> Change:
     return replace(change, outcome=UNKNOWN, detail=why)
 
 
-_FIELDS = tuple(f.name for f in fields(Change))
+#: What a line holds: what the trail says of it when read back is not written.
+_FIELDS = tuple(f.name for f in fields(Change) if f.name not in ("db_role", "from_trail"))
 
 
 def line_of(change: Change) -> str:

@@ -79,6 +79,16 @@ class Engine(Protocol):
         """The tables and indexes there are."""
         ...
 
+    def role(self) -> str:
+        """The database role this connection writes under (``session_user``; ``""``: an engine
+        that has none)."""
+        ...
+
+    def seal_trail(self) -> None:
+        """Make the trail and the reviews append-only for everyone but their owner, and the
+        database attribute each row to its role (a team store's; nothing for a file)."""
+        ...
+
     def size(self) -> int: ...
     def vacuum(self) -> None: ...
     def close(self) -> None: ...
@@ -138,6 +148,12 @@ class SQLiteEngine:
 
     def names(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT name FROM sqlite_master")}
+
+    def role(self) -> str:
+        return ""  # a file is the person's alone: their operator setting names them
+
+    def seal_trail(self) -> None:
+        return None
 
     def size(self) -> int:
         return sum(

@@ -129,6 +129,17 @@ class PostgresEngine:
             )
         }
 
+    def role(self) -> str:
+        found = self.db.execute("SELECT session_user").fetchone()
+        return "" if found is None else str(found[0])
+
+    def seal_trail(self) -> None:
+        """The owner's: a trigger sets each trail and review row's role to the session's (a
+        row cannot name another), and every other role may add and read those rows, never
+        change or delete them (revoked from each role granted it, and from PUBLIC)."""
+        for statement in _SEAL:
+            self.db.execute(statement)
+
     def size(self) -> int:
         row = self.db.execute(
             "SELECT coalesce(sum(pg_total_relation_size(oid)), 0) FROM pg_class "
@@ -201,3 +212,24 @@ def _ddl(statement: str) -> str:
     said = re.sub(r"\bid INTEGER PRIMARY KEY\b", identity, said)
     said = re.sub(r"\bINTEGER\b", "BIGINT", said)
     return re.sub(r"\bBLOB\b", "BYTEA", said)
+
+
+#: What :meth:`PostgresEngine.seal_trail` runs, in order (each statement whole: a function's
+#: body holds ``;`` of its own).
+_SEAL = (
+    "CREATE OR REPLACE FUNCTION hubtui_attributed() RETURNS trigger LANGUAGE plpgsql AS "
+    "$body$ BEGIN NEW.db_role := session_user; RETURN NEW; END $body$",
+    "DROP TRIGGER IF EXISTS audit_attributed ON audit",
+    "CREATE TRIGGER audit_attributed BEFORE INSERT OR UPDATE ON audit FOR EACH ROW "
+    "EXECUTE FUNCTION hubtui_attributed()",
+    "DROP TRIGGER IF EXISTS reviews_attributed ON reviews",
+    "CREATE TRIGGER reviews_attributed BEFORE INSERT OR UPDATE ON reviews FOR EACH ROW "
+    "EXECUTE FUNCTION hubtui_attributed()",
+    "REVOKE UPDATE, DELETE, TRUNCATE ON audit, reviews, review_rows FROM PUBLIC",
+    "DO $body$ DECLARE r record; BEGIN FOR r IN SELECT DISTINCT grantee FROM "
+    "information_schema.role_table_grants WHERE table_schema = current_schema() AND "
+    "table_name IN ('audit', 'reviews', 'review_rows') AND privilege_type IN ('UPDATE', "
+    "'DELETE', 'TRUNCATE') AND grantee <> current_user LOOP EXECUTE format('REVOKE UPDATE, "
+    "DELETE, TRUNCATE ON audit, reviews, review_rows FROM %I', r.grantee); END LOOP; END "
+    "$body$",
+)

@@ -112,6 +112,8 @@ class ReviewInfo:
     """How many rows of each decision."""
     origin: str = ""
     profile: str = ""
+    db_role: str = ""
+    """The database role it was kept under, as the database attributed it (``""``: a file)."""
 
 
 #: One encoder for every record (``json.dumps`` with these options builds one a call: 1.3× the

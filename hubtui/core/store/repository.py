@@ -493,7 +493,7 @@ class Store:
         found = []
         query = (
             "SELECT id, hub, hub_name, reviewer, started, ended, batch, criteria, origin, "
-            "profile FROM reviews"
+            "profile, db_role FROM reviews"
         )
         args: tuple[str, ...] = ()
         if origin is not None:
@@ -507,7 +507,7 @@ class Store:
                     (row[0],),
                 )
             }
-            hub, hub_name, reviewer, started, ended, batch, criteria, at, as_ = map(
+            hub, hub_name, reviewer, started, ended, batch, criteria, at, as_, role = map(
                 kept_text, row[1:]
             )
             found.append(
@@ -523,6 +523,7 @@ class Store:
                     counts,
                     at,
                     as_,
+                    role,
                 )
             )
         return found
@@ -545,7 +546,7 @@ class Store:
         """Keep change-log lines in the audit trail, each once whatever how often it is given
         (keyed by the line's hash), in one transaction; how many were new. A line that is not a
         change is not kept."""
-        rows = []
+        rows: list[tuple[Any, ...]] = []
         for line in lines:
             fields = _audit_fields(line)
             if fields is not None:
@@ -554,14 +555,60 @@ class Store:
             return 0
         fresh = list({row[0]: row for row in rows}.values())  # a line given twice, once
         with self._writing() as db:  # the sole writer: what is there now stays so until done
-            query = "SELECT count(*) FROM audit WHERE line_hash IN ({})"
-            there = sum(int(n) for (n,) in _in_parts(db, query, [row[0] for row in fresh]))
+            query = "SELECT line_hash FROM audit WHERE line_hash IN ({})"
+            there = {bytes(h) for (h,) in _in_parts(db, query, [row[0] for row in fresh])}
+            new = [row for row in fresh if row[0] not in there]
+            # Each line chained to the one before it (its hash over the last one's, its own and
+            # the role it is written under): an edit or a deletion is found as the trail is read.
+            role = db.role()
+            last = db.run(
+                "SELECT chain FROM audit WHERE chain IS NOT NULL ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+            chain = b"" if last is None else bytes(last[0])
+            chained = []
+            for row in new:
+                chain = trail_link(chain, row[0], role)
+                chained.append((*row, role, chain))
             db.run_many(
                 "INSERT INTO audit (line_hash, server, profile, change_id, hub, project, what, "
-                "operator, moment, line) VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-                fresh,
+                "operator, moment, line, db_role, chain) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) "
+                "ON CONFLICT DO NOTHING",
+                chained,
             )
-        return len(fresh) - there
+        return len(new)
+
+    def seal_trail(self) -> None:
+        """The trail and the reviews append-only for every role but the owner's, each row
+        attributed by the database (``store migrate`` sets it again each time: a grant given
+        since is taken back). StoreError when this role may not (only the owner may)."""
+        with self._writing() as db:
+            db.seal_trail()
+
+    @_read_errors
+    def audit_check(self) -> str | None:
+        """Whether the trail is as it was written: each line's hash and chain read again in
+        order. None: it is; else where it was changed (an edit or a deletion by whoever could),
+        in words. Lines kept before the chain began (schema 3) are not checked."""
+        chain = b""
+        last_good = 0
+        for number, line_hash, role, link, line in self.engine.run(
+            "SELECT id, line_hash, db_role, chain, line FROM audit WHERE chain IS NOT NULL "
+            "ORDER BY id"
+        ):
+            said = kept_text(line)
+            if body_digest(said.encode()) != bytes(line_hash):
+                return (
+                    f"the team trail was changed after line {last_good}: line {number} is not "
+                    "as written"
+                )
+            chain = trail_link(chain, bytes(line_hash), str(role))
+            if chain != bytes(link):
+                return (
+                    f"the team trail was changed after line {last_good}: line {number} does not "
+                    "follow the one before it (a line edited or deleted)"
+                )
+            last_good = int(number)
+        return None
 
     @_read_errors
     def audit_lines(
@@ -576,13 +623,16 @@ class Store:
         they were kept, of one project's changes of one kind when asked."""
         if not servers:
             return []
-        query = f"SELECT line FROM audit WHERE server IN ({','.join('?' * len(servers))})"
+        query = f"SELECT line, db_role FROM audit WHERE server IN ({','.join('?' * len(servers))})"
         args: list[str] = list(servers)
         for column, value in (("hub", hub), ("project", project), ("what", what)):
             if value is not None:
                 query += f" AND {column} = ?"
                 args.append(value)
-        return [kept_text(row[0]) for row in self.engine.run(query + " ORDER BY id", args)]
+        return [
+            _with_role(kept_text(line), str(role or ""))
+            for line, role in self.engine.run(query + " ORDER BY id", args)
+        ]
 
     # Upkeep -----------------------------------------------------------------------------------
 
@@ -681,3 +731,26 @@ def _audit_fields(line: str) -> tuple[str, ...] | None:
         change.server, change.profile or "", change.id, change.hub_id, change.project_id,
         change.action, change.operator, change.time,
     )  # fmt: skip
+
+
+def trail_link(before: bytes, line_hash: bytes, role: str) -> bytes:
+    """A trail line's chain: over the one before it, its line's hash and its database role."""
+    import hashlib  # when a trail is written or checked, not at start
+
+    return hashlib.sha256(before + line_hash + role.encode()).digest()
+
+
+def _with_role(line: str, role: str) -> str:
+    """A trail line as read back, with the database role it was written under (``db_role``),
+    where the engine has one: what the database says, beside what the line says (a role the
+    line itself names is dropped)."""
+    if not role and '"db_role"' not in line:
+        return line
+    try:
+        fields = json.loads(line)
+    except ValueError:
+        return line  # not a change line: shown as it is, never dropped
+    if not isinstance(fields, dict):
+        return line
+    fields.pop("db_role", None)  # a line's own claim is not the database's word
+    return json.dumps({**fields, "db_role": role} if role else fields, ensure_ascii=True)

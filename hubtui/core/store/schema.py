@@ -151,6 +151,12 @@ CREATE INDEX IF NOT EXISTS audit_of_server ON audit (server, profile, id);
 CREATE INDEX IF NOT EXISTS audit_of_project ON audit (hub, project, what)
 """
 
+_TRAIL = """
+ALTER TABLE audit ADD COLUMN db_role TEXT NOT NULL DEFAULT '';
+ALTER TABLE audit ADD COLUMN chain BLOB;
+ALTER TABLE reviews ADD COLUMN db_role TEXT NOT NULL DEFAULT ''
+"""
+
 #: The schema as ordered steps (sqlite-utils' migrations are the anchor): a new table or column
 #: is a new step at the end, never an edit of a step a store may already have applied. Each
 #: step is written once, in the SQL both engines speak; :meth:`Engine.ddl` says it in an
@@ -159,7 +165,15 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "records, lists, snapshots, reads, members, the latest lists", _FIRST),
     Migration(2, "access reviews: who reviewed, when, each decision and its outcome", _REVIEWS),
     Migration(3, "the audit trail: every change line of every operator, each once", _AUDIT),
+    Migration(
+        4,
+        "the trail and the reviews attributed by the database (its role), each trail line "
+        "chained to the one before, and append-only for the team",
+        _TRAIL,
+    ),
 )
+#: The step from which the trail is attributed by the database and append-only for the team.
+TRAIL_SEALED = 4
 #: The columns of a review's kept row, in order.
 REVIEW_COLUMNS = ("email", "name", "decision", "reason", "seen", "marks", "access", "outcome")
 #: The columns of a review itself, as :meth:`Store.save_review` takes them.
@@ -210,6 +224,8 @@ def migrate(engine: Engine, *, read_only: bool) -> None:
             if now_at < step.version:
                 for statement in step.each():
                     engine.run(engine.ddl(statement))
+                if step.version == TRAIL_SEALED:
+                    engine.seal_trail()
                 engine.set_version(step.version)
                 if step.version == 1:
                     engine.run(

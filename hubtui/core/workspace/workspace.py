@@ -21,6 +21,7 @@ import asyncio
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from hubtui.config import Settings
@@ -337,6 +338,18 @@ class Workspace:
         self.team_problem = None
         return lines
 
+    def trail_check(self) -> str | None:
+        """Whether the team's trail is as it was written (None: it is, or there is no team
+        store); else where it was changed, in words. Blocking: call it off the event loop."""
+        if self.team is None:
+            return None
+        server_store = self.server_store
+        assert server_store is not None
+        try:
+            return server_store.with_team(lambda store: store.audit_check())
+        except StoreError as error:
+            return f"the team trail could not be checked: {error}"
+
     def _changed(self, change: Change) -> None:
         """A change ended: what was read of its project (of its hub, for a change of the hub's
         users) is not reused as if it were still so, and its line goes to the team store."""
@@ -521,8 +534,6 @@ class Workspace:
         """Where ``why`` reads what hubtui keeps of a person on this server: the change log and
         the team's trail, the snapshots of the hub's users, the reviews kept; and the
         ``inactive_after`` setting. The one way both front ends ask."""
-        from functools import partial
-
         from hubtui.core.changes.history import changes_of_person
         from hubtui.core.people.why import Sources
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import pytest
 from hubtui.core.batches import revert_of
 from hubtui.core.changes.actions import Action
 from hubtui.core.changes.kinds import KINDS, ChangedSinceRead, Undo, kind_of
-from hubtui.core.changes.record import Change, parse_line
+from hubtui.core.changes.record import Change, line_of, parse_line
 
 DESIGN = Path(__file__).resolve().parents[4] / "docs" / "design.md"
 
@@ -49,8 +48,7 @@ def test_the_design_s_table_of_the_kinds_is_the_code_s_list() -> None:
 
 
 async def test_a_change_of_a_kind_hubtui_does_not_know_is_shown_never_sent_or_put_back() -> None:
-    line = a_change("promote to owner").__dict__
-    change = parse_line(json.dumps(line))
+    change = parse_line(line_of(a_change("promote to owner")))
     assert change is not None
     assert change.summary == "Role: Reader → Editor"  # shown as any change is
     assert kind_of(change).undo is Undo.NEVER

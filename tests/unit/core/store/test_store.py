@@ -219,9 +219,48 @@ def test_each_change_line_is_kept_once_however_often_it_is_given(store_at: Store
     with store_at.open() as store:
         assert store.add_audit_lines([line, "not a change", line]) == 1
         assert store.add_audit_lines([line, settled]) == 1
-        assert store.audit_lines(["https://a:443"]) == [line, settled]
+        read = [json.loads(kept) for kept in store.audit_lines(["https://a:443"])]
+        role = store.engine.role()
+        # Each as it was given, and the role the database wrote it under (a file has none).
+        assert [{k: v for k, v in r.items() if k != "db_role"} for r in read] == [
+            json.loads(line),
+            json.loads(settled),
+        ]
+        assert [r.get("db_role") for r in read] == [role or None] * 2
         assert store.audit_lines(["https://b:443"]) == []
         assert store.info().audit == 2
+        assert store.audit_check() is None
+
+
+def test_a_line_s_own_db_role_is_never_taken_for_the_database_s(store_at: StoreAt) -> None:
+    forged = json.dumps({**json.loads(change_line("c1")), "db_role": "someone_else"})
+    with store_at.open() as store:
+        assert store.add_audit_lines([forged]) == 1
+        (read,) = store.audit_lines(["https://a:443"])
+        assert json.loads(read).get("db_role") == (store.engine.role() or None)
+
+
+def test_an_edit_or_a_deletion_of_the_trail_is_found_and_where(store_at: StoreAt) -> None:
+    lines = [change_line(f"c{n}") for n in range(1, 5)]
+    with store_at.open() as store:
+        assert store.add_audit_lines(lines) == 4
+        assert store.audit_check() is None
+        first, second = (
+            int(r[0]) for r in store.engine.run("SELECT id FROM audit ORDER BY id LIMIT 2")
+        )
+        edited = lines[2].replace("acme-build", "other-hub")
+        with store._writing() as db:  # whoever can write the table: the owner
+            db.run("UPDATE audit SET line = ? WHERE id = ?", (edited, second + 1))
+        said = store.audit_check()
+        assert said == (
+            f"the team trail was changed after line {second}: line {second + 1} is not as written"
+        )
+        with store._writing() as db:
+            db.run("UPDATE audit SET line = ? WHERE id = ?", (lines[2], second + 1))
+            db.run("DELETE FROM audit WHERE id = ?", (second,))
+        said = store.audit_check()
+        assert said is not None
+        assert said.startswith(f"the team trail was changed after line {first}: line {second + 1}")
 
 
 @pytest.mark.parametrize(
