@@ -10,8 +10,9 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from hubtui.api.errors import HubError
 from hubtui.api.exchanges import as_curl
-from hubtui.core.access import email_problem, find_person
+from hubtui.core.access import accounts_of, email_problem, find_person
 from hubtui.core.batches import Intent, Wanted
 from hubtui.core.batches.single import ReadOnly, one_change
 from hubtui.core.changes.actions import Outcome
@@ -124,6 +125,7 @@ async def change_command(args: argparse.Namespace, client: HubClient, workspace:
         Intent.ADD if adding else Intent.SET,
         role=args.role,
         reviewer=args.reviewer,
+        user_id=await _known_account(client, hub.id, email) if adding and user is None else None,
     )
     try:  # read-only refuses before anything is settled, asked or sent
         one = one_change(wish, user, api_version=client.api_version, read_only=workspace.read_only)
@@ -200,3 +202,13 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
     return asyncio.run(
         with_client(args, workspace, lambda client: change_command(args, client, workspace))
     )
+
+
+async def _known_account(client: HubClient, hub_id: str, email: str) -> str | None:
+    """The account of the hub with this address, by its Id (None: none, several, or the hub's
+    users not read): an add of it is sent only while that account still has the address."""
+    try:
+        found = accounts_of(await client.list_hub_users(hub_id), email)
+    except HubError:
+        return None
+    return str(found[0].user.id) if len(found) == 1 else None

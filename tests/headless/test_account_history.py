@@ -194,3 +194,24 @@ def test_a_dry_run_after_a_resend_says_when_the_last_one_went_out_and_the_log_ne
     assert status == 0, err
     assert "None" not in out + err
     assert "invitation to the hub sent again (hub role Guest)" in out
+
+
+def test_an_add_of_a_known_account_is_not_sent_once_it_has_another_address(
+    capsys: pytest.CaptureFixture[str], demo: Served
+) -> None:
+    """``add-user`` (as a batch's add, a pasted list's or a file's): the address is a user of
+    the hub, read in the preview; renamed before the POST, nothing is sent (a POST would make a
+    second account at the old address)."""
+    from tests.headless.test_fifth_review import MALLORY, hub_reads_before_sending, rename_at
+
+    lena = "lena.fischer@example-mail.com"  # a user of the hub, not of Harbour Bridge Retrofit
+    argv = ("add-user", ACME, "1001", lena, "Reader", "--yes")
+    nth = hub_reads_before_sending(capsys, *argv)
+    assert nth == 2  # the preview's read, and the one just before the POST
+    user = demo.user_id(lena)
+    rename_at(demo, f"{demo.hub_path()}/users", MALLORY, user, nth=nth)
+    status, out, err = run(capsys, "--base-url", demo.url, *argv)
+    assert status == 2, out + err
+    assert f"Id {user} is now {MALLORY}, not {lena}: nothing was sent" in out + err
+    assert demo.changes() == []
+    assert demo.store.user_by_email(lena) is None  # no second account at the old address

@@ -398,3 +398,31 @@ async def test_the_palette_s_why_starts_from_the_highlighted_person_and_typing_r
         screen = pilot.app.screen
         assert isinstance(screen, WhyScreen)
         assert screen.email == "chloe.moreau@acme-build.com"
+
+
+async def test_a_pasted_add_of_a_known_account_is_not_sent_once_it_has_another_address() -> None:
+    """``A`` on a project's users, a user of the hub pasted, the batch previewed; the account
+    renamed before it is sent: nothing is sent, and the row says what the account is now."""
+    from hubtui.demo import DemoStore
+    from hubtui.tui.screens.batch import StagedScreen
+    from tests.harness.app import paste
+
+    store = DemoStore()
+    lena = store.user_by_email("lena.fischer@example-mail.com")
+    assert lena is not None
+    async with running(size=(120, 40), store=store, start=project_users()) as pilot:
+        await press(pilot, "A")
+        await paste(pilot, lena.email)
+        await press(pilot, "ctrl+s", "b")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, StagedScreen)
+        assert "added as a direct member: Role" in screen_words(pilot)
+        store._user_by_email.pop(lena.email.lower(), None)
+        old, lena.email = lena.email, "lena.lind@example-mail.com"
+        store._user_by_email[lena.email] = lena
+        creates = store.creates
+        await press(pilot, "a", "y")
+        await settle(pilot)
+        assert store.creates == creates
+        assert store.user_by_email(old) is None
+        assert f"Id {lena.id} is now lena.lind@example-mail.com, not {old}" in screen_words(pilot)

@@ -12,12 +12,12 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from hubtui.api import HubError
-from hubtui.core.access import ROLES, email_problem, find_person
+from hubtui.core.access import ROLES, accounts_of, email_problem, find_person
 from hubtui.core.batches.hubs import decide_hub, read_hub_users
 from hubtui.core.batches.wanted import (
     DecidedRow,
@@ -35,6 +35,7 @@ from hubtui.core.changes.record import Change
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient, ProjectUser
+    from hubtui.api.models import HubUser
 
 #: From this many changes, a batch asks for the count to be typed before it is sent.
 TYPE_THE_COUNT_ABOVE = 50
@@ -142,7 +143,12 @@ async def prepare(
         concurrency=concurrency,
         on_read=on_read,
     )
-    hub_users = await read_hub_users(client, (w.hub_id for w in of_hub)) if of_hub else {}
+    # An add names the known account of its address (the hub's users, read now), so that it is
+    # sent only while that account still has it: never a second account at an old address.
+    adding = [w for w in wanted if not w.of_hub and w.intent in (Intent.ADD, Intent.MEMBER)]
+    read_hubs = [w.hub_id for w in (*of_hub, *adding)]
+    hub_users = await read_hub_users(client, read_hubs) if read_hubs else {}
+    known = {id(w): _known_account(w, hub_users) for w in adding}
     preview = Preview([])
     await log.read_team_adds(lists)
     for (hub_id, project_id), users in lists.items():
@@ -168,8 +174,21 @@ async def prepare(
             preview.steps.append(decide_hub(row, hub_users[row.hub_id], lists, read_only))
             continue
         users = lists[row.hub_id, row.project_id]
-        preview.steps.append(_decide(row, users, log, read_only, client.api_version))
+        account = known.get(id(row))
+        preview.steps.append(_decide(row, users, log, read_only, client.api_version, account))
     return preview
+
+
+def _known_account(
+    row: Wanted, hub_users: Mapping[str, Sequence[HubUser] | HubError]
+) -> str | None:
+    """The account an add's address names among the hub's users, by its Id (one account only;
+    none, several, or a list not read: None, the address alone)."""
+    users = hub_users.get(row.hub_id)
+    if row.user_id is not None or users is None or isinstance(users, HubError):
+        return row.user_id
+    found = accounts_of(users, row.email)
+    return str(found[0].user.id) if len(found) == 1 else None
 
 
 def _decide(
@@ -178,6 +197,7 @@ def _decide(
     log: ChangeLog,
     read_only: bool,
     api_version: str,
+    account: str | None = None,
 ) -> DecidedRow:
     problem = email_problem(row.email)
     if problem:
@@ -195,7 +215,7 @@ def _decide(
             f"was {row.seen.words()} when staged, now {now_seen.words()}: stage it again",
             now=now_seen,
         )
-    change, words, verdict = decide(row, user, api_version=api_version)
+    change, words, verdict = decide(row, user, api_version=api_version, account=account)
     step = unless_read_only(DecidedRow(row, verdict, words, change, now_seen), read_only)
     if step.verdict is Verdict.SEND and change is not None and kind_of(change).held_until_checked:
         earlier = log.unknown_add(row.hub_id, row.project_id, row.email)
@@ -211,7 +231,7 @@ def _decide(
 
 
 def decide(
-    row: Wanted, user: ProjectUser | None, *, api_version: str
+    row: Wanted, user: ProjectUser | None, *, api_version: str, account: str | None = None
 ) -> tuple[Change | None, str, Verdict]:
     """What a wished change becomes, given the person as the project's list shows them now:
     the change to send (to ``api_version``) and its difference, or why nothing is sent.
@@ -250,7 +270,10 @@ def decide(
         # A limited reader is their account, and so is a known user of the hub the row names:
         # the add is sent only while that account still has this address (read again by its Id
         # just before it leaves).
-        account = str(user.user.id) if limited and user is not None else row.user_id
+        if limited and user is not None:
+            account = str(user.user.id)
+        else:  # ``account``: the hub's account of this address, read in the preview
+            account = row.user_id or account
         change = project_change(row, Action.ADD, None, after, account, api_version)
         return change, words, Verdict.SEND
     before: dict[str, object] = {"Role": user.role, "IsReviewer": user.is_reviewer}

@@ -8,6 +8,9 @@ and a revert ask the change's kind. A seventh kind is one class here, and a row 
 
 from __future__ import annotations
 
+import asyncio
+import time
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
@@ -197,6 +200,33 @@ def check_same_account(change: Change, user_id: object, email: str | None) -> No
         )
 
 
+#: How long one read of a hub's users serves the adds of known accounts about to leave: a
+#: batch's adds share a read made a moment before (one, not one each, of a firm's hub).
+SHARED_READ_SECONDS = 2.0
+_hub_reads: weakref.WeakKeyDictionary[Any, dict[str, tuple[float, asyncio.Future[Any]]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def _hub_users_just_read(client: HubClient, hub_id: str) -> Sequence[HubUser]:
+    """The hub's users as read just now: a read under way, or one ended under
+    :data:`SHARED_READ_SECONDS` ago, is shared; else read again."""
+    reads = _hub_reads.setdefault(client, {})
+    kept = reads.get(hub_id)
+    moment = time.monotonic()
+    if kept is None or (kept[1].done() and moment - kept[0] > SHARED_READ_SECONDS):
+        read = asyncio.ensure_future(client.list_hub_users(hub_id))
+        kept = reads[hub_id] = (moment, read)
+
+        def ended(done: asyncio.Future[Any]) -> None:  # its age counts from its answer
+            if reads.get(hub_id, (0.0, None))[1] is done:
+                reads[hub_id] = (time.monotonic(), done)
+
+        read.add_done_callback(ended)
+    users: Sequence[HubUser] = await asyncio.shield(kept[1])
+    return users
+
+
 class NotInProject(ChangedSinceRead):
     """The account the change names is not in the project (read again by its Id)."""
 
@@ -225,7 +255,7 @@ class _ProjectKind(Kind):
         """The account the change names, not in the project: read again by its Id in the hub's
         users, still a user of the hub and still of this address."""
         try:
-            users = await client.list_hub_users(change.hub_id)
+            users = await _hub_users_just_read(client, change.hub_id)
         except HubError as error:
             raise ChangedSinceRead(
                 f"The hub's users could not be read again just before sending ({error}), so "
