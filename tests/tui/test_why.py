@@ -4,6 +4,7 @@ app as ``hubtui why`` answers it, at 80×24, copied whole with ``y``."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -30,6 +31,27 @@ def answer_words(pilot: Pilot[None]) -> str:
 
 
 LIMITED = "can only read, as a limited reader through @northwind-eng.com"
+
+
+def two_accounts_of_ann() -> tuple[Any, list[str]]:
+    """The demo with two accounts of one address in Harbour Bridge Retrofit: ``Ann@`` a Reader,
+    ``ann@`` an Admin; their Ids, in that order."""
+    from datetime import UTC, datetime
+
+    from hubtui.demo import DemoStore
+    from hubtui.demo.data import HubAccess, Membership
+
+    store = DemoStore()
+    hub = store.hub_by_name("acme-build")
+    assert hub is not None
+    ids = []
+    for email, role in (("Ann@acme.example", "Reader"), ("ann@acme.example", "Admin")):
+        user = store._new_user("Ann", "Lee", email)
+        store._hub_access[hub.id, user.id] = HubAccess("Guest", True, datetime.now(UTC), None, None)
+        hub.user_ids.append(user.id)
+        hub.projects[1001].members[user.id] = Membership(role=role)
+        ids.append(str(user.id))
+    return store, ids
 
 
 async def test_w_on_a_limited_reader_explains_it_and_y_copies_the_answer_whole() -> None:
@@ -126,21 +148,7 @@ async def test_offline_w_answers_from_what_was_kept_and_says_so(tmp_path: Path) 
 
 
 async def test_w_on_one_of_two_accounts_of_an_address_answers_for_each() -> None:
-    from datetime import UTC, datetime
-
-    from hubtui.demo import DemoStore
-    from hubtui.demo.data import HubAccess, Membership
-
-    store = DemoStore()
-    hub = store.hub_by_name("acme-build")
-    assert hub is not None
-    ids = []
-    for email, role in (("Ann@acme.example", "Reader"), ("ann@acme.example", "Admin")):
-        user = store._new_user("Ann", "Lee", email)
-        store._hub_access[hub.id, user.id] = HubAccess("Guest", True, datetime.now(UTC), None, None)
-        hub.user_ids.append(user.id)
-        hub.projects[1001].members[user.id] = Membership(role=role)
-        ids.append(str(user.id))
+    store, ids = two_accounts_of_ann()
     async with running(size=(120, 40), store=store, start=project_users()) as pilot:
         await press(pilot, "slash", *"ann@acme", "enter", "end", "W")  # the row of the Admin
         screen = pilot.app.screen
@@ -306,21 +314,7 @@ async def test_the_fix_key_sends_no_add_once_the_account_has_another_address() -
 async def test_w_on_a_row_answers_first_for_that_row_s_account_at_80x24() -> None:
     """Ann@ (a Reader) and ann@ (an Admin) are two accounts of one address: W on the Admin's row
     opens on the Admin's answer, the Reader's after it, marked as the other account."""
-    from datetime import UTC, datetime
-
-    from hubtui.demo import DemoStore
-    from hubtui.demo.data import HubAccess, Membership
-
-    store = DemoStore()
-    hub = store.hub_by_name("acme-build")
-    assert hub is not None
-    ids = []
-    for email, role in (("Ann@acme.example", "Reader"), ("ann@acme.example", "Admin")):
-        user = store._new_user("Ann", "Lee", email)
-        store._hub_access[hub.id, user.id] = HubAccess("Guest", True, datetime.now(UTC), None, None)
-        hub.user_ids.append(user.id)
-        hub.projects[1001].members[user.id] = Membership(role=role)
-        ids.append(str(user.id))
+    store, ids = two_accounts_of_ann()
     async with running(size=(80, 24), store=store, start=project_users()) as pilot:
         await press(pilot, "slash", *"ann@acme", "enter", "end", "W")  # the row of the Admin
         screen = pilot.app.screen

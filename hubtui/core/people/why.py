@@ -796,43 +796,24 @@ def _answers_in_hub(
                 Answer(email, hub, None, None, UNKNOWN, not_read=[f"the hub's users: {people}"])
             )
         return answers
+
+    def for_the_hub(account: tuple[str, str | None] | None = None) -> Answer:
+        return answer_of(
+            email, hub, None, (), people, projects, now=now, account=account, of=several,
+            history=history, kept=kept,
+        )  # fmt: skip
+
     in_project = {a.user_id for a in answers if a.project_id is not None}
     for account in accounts:
         in_hub = any(str(u.user.id) == account[0] for u in people)
         if not in_hub or (account[0] if several else None) in in_project:
             continue
-        answers.append(
-            answer_of(
-                email,
-                hub,
-                None,
-                (),
-                people,
-                projects,
-                now=now,
-                account=None if several is None else account,
-                of=several,
-                history=history,
-                kept=kept,
-            )
-        )
+        answers.append(for_the_hub(None if several is None else account))
     found = any(a.verdict != UNKNOWN for a in answers)
     if not found and not accounts and (alone or history):
         # Nowhere in this hub: said for the hub (what hubtui changed of them here, the hub's
         # addresses near theirs), never left at "not read" or silence.
-        answers.append(
-            answer_of(
-                email,
-                hub,
-                None,
-                (),
-                people,
-                projects,
-                now=now,
-                history=history,
-                kept=kept,
-            )  # fmt: skip
-        )
+        answers.append(for_the_hub())
     return answers
 
 
