@@ -24,13 +24,11 @@ from hubtui.core.people import (
     Answer,
     ProjectNamed,
     answers_text,
-    explain,
-    explain_everywhere,
     offline_note,
-    project_named,
     shown,
 )
 from hubtui.core.people.why import BY_ID
+from hubtui.core.workflows.why import answer_ticket
 from hubtui.text import inert
 from hubtui.tui.messages import PrepareFix
 from hubtui.tui.present import copy_lines_for_a_ticket
@@ -133,40 +131,23 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
         workspace = workspace_of(self.app)
         box = self.query_one("#why-box")
         box.loading = True
-        sources = workspace.why_sources()
         try:
             client = await workspace.client()
-            if self.hubs is None:
-                self.hubs = list(await client.list_hubs())
-            if self.project:
-                named = await project_named(client, self.hubs, self.project)
-                if named.one is None and len(named.found) > 1 and named.by_name:
-                    self._say(named.words())
-                    self.call_later(self._choose_project, named)
-                    return
-                if named.one is None:
-                    self._say(named.words())
-                    return
-                hub, project_id = named.one
-                self.answers = await explain(
-                    client,
-                    self.email,
-                    hub,
-                    project_id,
-                    now=clock(),
-                    sources=sources,
-                )
-            else:
-                self.answers = await explain_everywhere(
-                    client,
-                    self.email,
-                    self.hubs,
-                    concurrency=workspace.settings.concurrency,
-                    now=clock(),
-                    sources=sources,
-                )
-            await workspace.tell_since(self.answers)  # since when, from the snapshots kept
-            self.answers = leading(self.answers, self.account)
+            # The one use case: the scope, the project named, the answers, since when.
+            ticket = await answer_ticket(
+                workspace,
+                client,
+                self,
+                self.email,
+                hubs=self.hubs,
+                project=self.project,
+                account=self.account,
+                now=clock(),
+            )
+            if ticket.refused is not None:
+                self._say(ticket.refused)
+                return
+            self.answers = ticket.answers
         except HubError as error:
             self._say(f"Could not be answered: {inert(str(error), limit=None)}")
             return
@@ -179,6 +160,12 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
         self._say(describe(self.answers, self.email, note, self.fixes, self.account))
         self.refresh_bindings()
         self.call_after_refresh(self.query_one(_WhyBox).moved_while_reading)
+
+    async def find_hub(self, given: str) -> Hub:
+        raise LookupError("the app answers in the hubs it was given")  # never asked: it gives
+
+    def several_projects(self, named: ProjectNamed) -> None:
+        self.call_later(self._choose_project, named)
 
     def _choose_project(self, named: ProjectNamed) -> None:
         """Several projects have the name typed: each listed to choose from (their Ids and
@@ -251,13 +238,6 @@ class _WhyBox(VerticalScroll):
         asked, self.asked = self.asked, None
         if asked is not None:
             self.move(asked)
-
-
-def leading(answers: Sequence[Answer], account: str | None) -> list[Answer]:
-    """The answers with the row's account's first (in their order), then the others'."""
-    if account is None:
-        return list(answers)
-    return sorted(answers, key=lambda a: a.user_id not in (None, account))
 
 
 def describe(
