@@ -189,52 +189,45 @@ class WorkspaceActions(App[None]):
 
     def on_prepare_fix(self, message: PrepareFix) -> None:
         """A ticket's next step, prepared through the preview the same change has everywhere
-        else: an add staged with the role asked (read again, previewed, confirmed with ``a``),
-        an invitation asked before it is sent again, a batch's revert previewed."""
-        from hubtui.core.people.advice import FIXES
+        else, by the fix the step carries: an add staged with the role asked (read again,
+        previewed, confirmed with ``a``), an invitation asked before it is sent again, a
+        batch's revert previewed, the same question of a near address."""
+        from hubtui.core.people.advice import (
+            AddToProject,
+            OpenAddress,
+            ResendInvitation,
+            RevertBatch,
+        )
         from hubtui.tui.screens.role_choice import RoleChoiceScreen
 
-        answer, step = message.answer, message.step
-        if step.code == "near_address" and step.address is not None:
+        answer, fix = message.answer, message.step.fix
+        if isinstance(fix, OpenAddress):
             from hubtui.tui.screens.why import WhyScreen
 
-            # The same question of the near address: what that account can do, and its fixes.
-            self.push_screen(WhyScreen(step.address, [answer.hub], answer.project_id))
-        elif step.code == "changed_by_hubtui" and step.batch is not None:
-            self.revert_batch(step.batch)
-        elif step.code == "resend_invitation":
+            self.push_screen(WhyScreen(fix.address, [answer.hub], answer.project_id))
+        elif isinstance(fix, RevertBatch):
+            self.revert_batch(fix.batch)
+        elif isinstance(fix, ResendInvitation):
             self._resend_asked(answer)
-        elif step.code in FIXES and answer.project_id is not None:
+        elif isinstance(fix, AddToProject) and answer.project_id is not None:
             where = answer.project_name or f"project {answer.project_id}"
 
             def chosen(role: str | None) -> None:
                 if role is not None:
                     self._stage_add(answer, role)
 
-            suggested = FIXES[step.code] or "Reader"
-            self.push_screen(RoleChoiceScreen(answer.email, where, suggested), chosen)
+            self.push_screen(RoleChoiceScreen(answer.email, where, fix.role), chosen)
 
     def _stage_add(self, answer: Answer, role: str) -> None:
-        """One add staged on its own and previewed: read again before it is shown, sent only
-        once confirmed there, logged and revertible like every change."""
-        from hubtui.core.batches import ChangeSet, Intent, Wanted
+        """One add staged on its own and previewed (:func:`~hubtui.core.workflows.fix.add_of`):
+        read again before it is shown, sent only once confirmed there, logged and revertible
+        like every change."""
+        from hubtui.core.batches import ChangeSet
+        from hubtui.core.workflows.fix import add_of
         from hubtui.tui.screens.batch import StagedScreen
 
-        assert answer.project_id is not None
-        wish = Wanted(
-            answer.hub.id,
-            answer.hub.name,
-            answer.project_id,
-            answer.project_name,
-            answer.email,
-            Intent.ADD,
-            role=role,
-            # A user of the hub is their account: the add is sent only while it has this address.
-            user_id=None if answer.hub_user is None else str(answer.hub_user.user.id),
-            note=_unknown_note(answer),
-        )
         changes = ChangeSet()
-        changes.stage([wish])
+        changes.stage([add_of(answer, role)])
         self.push_screen(StagedScreen(changes, title=f"Fix for {answer.email}"))
 
     def _resend_asked(self, answer: Answer) -> None:
@@ -463,14 +456,3 @@ class WorkspaceActions(App[None]):
             "Offline: every list is what the store kept, read-only. Restart hubtui to reach "
             "the server again."
         )
-
-
-def _unknown_note(answer: Answer) -> str | None:
-    """What the preview of an add says of an address nobody has in the hub: that no one has
-    it, and that it is outside the hub's SSO tenant where so."""
-    from hubtui.core.people.advice import outside_tenant
-
-    if answer.verdict_code != "not_a_user":
-        return None
-    outside = outside_tenant(answer.hub, answer.email)
-    return "no one has this address in the hub" + (f"; {outside}" if outside else "")

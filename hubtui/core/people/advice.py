@@ -33,7 +33,11 @@ if TYPE_CHECKING:
     from hubtui.core.changes.record import Change
 
 __all__ = [
-    "FIXES",
+    "AddToProject",
+    "Fix",
+    "OpenAddress",
+    "ResendInvitation",
+    "RevertBatch",
     "TABLE",
     "Facts",
     "Former",
@@ -45,16 +49,38 @@ __all__ = [
     "outside_tenant",
 ]
 
-#: The steps the app prepares for a key, each through the preview the same change has
-#: everywhere else: an add (role asked) staged and read again, an invitation asked, a revert's
-#: preview. The role each add suggests.
-FIXES: dict[str, str | None] = {
-    "changed_by_hubtui": None,
-    "add_if_right": "Reader",
-    "add_to_project": "Reader",
-    "make_direct_member": "Editor",
-    "resend_invitation": None,
-}
+
+@dataclass(frozen=True)
+class AddToProject:
+    """The fix that adds the person to the project: the role it suggests (asked first), staged
+    and read again like every add."""
+
+    role: str
+
+
+@dataclass(frozen=True)
+class ResendInvitation:
+    """The fix that sends their invitation to the hub again (asked first)."""
+
+
+@dataclass(frozen=True)
+class RevertBatch:
+    """The fix that puts back the batch that changed their access (its preview first)."""
+
+    batch: str
+
+
+@dataclass(frozen=True)
+class OpenAddress:
+    """The fix that asks the same question of an address near this one."""
+
+    address: str
+
+
+#: What a step's key prepares, each through the preview the same change has everywhere else;
+#: a step without one is said, not prepared.
+Fix = AddToProject | ResendInvitation | RevertBatch | OpenAddress
+
 #: How many letters apart an address may be and still be named as near the one asked about.
 NEAR_LETTERS = 2
 #: A person seen within this many days got in lately: the SSO tenant is not why they cannot.
@@ -71,18 +97,14 @@ class NextStep:
     code: str
     words: str
     command: str | None = None
-    batch: str | None = None
-    """The batch a revert puts back (``changed_by_hubtui``)."""
-    address: str | None = None
-    """The address a near address's step opens (``near_address``)."""
+    fix: Fix | None = None
+    """What a key prepares for this step (None: there is nothing to prepare)."""
 
     @property
     def fixable(self) -> bool:
         """Whether the app prepares this step's change for a key (a preview, never sent
         before it is confirmed)."""
-        if self.code == "near_address":
-            return self.address is not None
-        return self.code in FIXES and (self.code != "changed_by_hubtui" or self.batch is not None)
+        return self.fix is not None
 
     def as_record(self) -> dict[str, str | None]:
         return {"code": self.code, "words": self.words, "command": self.command}
@@ -212,15 +234,15 @@ def _changed_by_hubtui(facts: Facts) -> list[NextStep]:
     maybe = " (its outcome is unknown)" if change.outcome == "unknown" else ""
     words = f"hubtui changed their access: {change.summary}{where} on {when} UTC by {by}{batch}"
     words += maybe + _had(change)
-    revertible = kind_of(change).undo not in (Undo.NEVER, Undo.NOTHING) and change.batch
-    if not revertible:
+    revertible = kind_of(change).undo not in (Undo.NEVER, Undo.NOTHING)
+    if not revertible or change.batch is None:
         return [NextStep("changed_by_hubtui", words)]
     return [
         NextStep(
             "changed_by_hubtui",
             f"{words}; to put it back (R in the change log)",
             command_line("revert", change.batch),
-            batch=change.batch,
+            fix=RevertBatch(change.batch),
         )
     ]
 
@@ -272,7 +294,7 @@ def _unknown_address(facts: Facts) -> list[NextStep]:
                 f"Near it in the hub: {named} ({_can_do(facts, address)}); is it theirs? "
                 "(why for it)",
                 command_line(*_why_words(facts, address)),
-                address=address,
+                fix=OpenAddress(address),
             )
         )
     if facts.project_id is not None and facts.project is not None and not facts.taken:
@@ -293,6 +315,7 @@ def _unknown_address(facts: Facts) -> list[NextStep]:
                 "add_if_right",
                 words,
                 command_line("add-user", facts.hub.name, facts.project_id, facts.email, "Reader"),
+                fix=AddToProject("Reader"),
             )
         )
     return steps
@@ -350,7 +373,7 @@ def _not_in_project(facts: Facts) -> list[NextStep]:
         )
     else:
         words = f"Add them to {name} (a user of the hub, not in the project)"
-    return [NextStep("add_to_project", words, command)]
+    return [NextStep("add_to_project", words, command, fix=AddToProject("Reader"))]
 
 
 def _limited_reader(facts: Facts) -> list[NextStep]:
@@ -361,6 +384,7 @@ def _limited_reader(facts: Facts) -> list[NextStep]:
             "make_direct_member",
             "To let them edit, add them as a direct member (or e on the project's users)",
             command_line("add-user", facts.hub.name, facts.project_id, facts.email, "Editor"),
+            fix=AddToProject("Editor"),
         )
     ]
 
@@ -377,6 +401,7 @@ def _invitation(facts: Facts) -> list[NextStep]:
             "They cannot get in until they accept the invitation to the hub: send it again (or "
             "i on the hub's people)",
             command_line("resend-invite", facts.hub.name, facts.email),
+            fix=ResendInvitation(),
         )
     ]
 

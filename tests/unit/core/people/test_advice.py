@@ -11,7 +11,16 @@ from typing import Any
 
 from hubtui.api.models import Hub, HubUser, Project, ProjectUser
 from hubtui.core.changes.record import Change
-from hubtui.core.people.advice import TABLE, Facts, Kept, ReviewNote, near_addresses, next_steps
+from hubtui.core.people.advice import (
+    TABLE,
+    Facts,
+    Kept,
+    OpenAddress,
+    RevertBatch,
+    ReviewNote,
+    near_addresses,
+    next_steps,
+)
 
 NOW = datetime(2026, 11, 27, 12, tzinfo=UTC)
 HUB = Hub.model_validate(
@@ -81,7 +90,7 @@ def test_an_address_nobody_has_is_said_first_then_what_is_near_then_the_add_if_r
         f"Near it in the hub: {lena} (a user of the hub, not in the project); is it theirs? "
         "(why for it)"
     )
-    assert steps[1].address == lena
+    assert steps[1].fix == OpenAddress(lena)
     assert steps[1].command is not None
     assert steps[1].command.startswith(f"hubtui why {lena} ")
     assert steps[2].words.startswith("If the address is right")
@@ -190,6 +199,7 @@ def test_what_hubtui_changed_is_said_with_who_when_and_the_revert() -> None:
         "by alice.ops in batch b0123456789"
     )
     assert steps[0].command == "hubtui revert b0123456789"
+    assert steps[0].fix == RevertBatch("b0123456789")  # what the key prepares, as an object
     # Sent for an access review kept: the review and the reason given for them name it.
     reviewed = Kept(reviews={"b0123456789": ReviewNote(1, "left the company")})
     steps = next_steps(facts("eve@acme-build.com", history=[removal], kept=reviewed))
