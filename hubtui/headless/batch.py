@@ -28,8 +28,6 @@ from hubtui.core.batches import (
     Preview,
     Verdict,
     Wanted,
-    batches_in,
-    plan_revert,
     prepare,
 )
 from hubtui.core.batches.applying import SETTLING
@@ -41,11 +39,11 @@ from hubtui.core.batches.file_rows import (
     rows_of_preview,
     write_results,
 )
-from hubtui.core.changes.kinds import kind_of
 from hubtui.core.changes.sending import plan
 from hubtui.core.files import refusal_words
 from hubtui.core.people.review import Review, apply_reviewed, keep_reviews
 from hubtui.core.people.workflows import apply_file
+from hubtui.core.workflows.revert import find_revert
 from hubtui.headless.changes import ask, read_only_words
 from hubtui.headless.output import (
     NOT_SENT,
@@ -158,41 +156,24 @@ def say_results(path: Path, header: Sequence[str], rows: Sequence[RowOfFile], ba
 async def revert_command(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     if workspace.read_only:
         raise Stop(NOT_SENT, read_only_words(args))
-    log = workspace.change_log
-    batches = batches_in(log)
-    plan = plan_revert(batches, args.batch)
-    if plan is None:
-        known = ", ".join(list(batches)[-5:]) or "none"
+    revert = find_revert(workspace, args.batch)  # the one use case, with the app's R
+    if revert.plan is None:
+        known = ", ".join(inert(b) for b in revert.latest) or "none"
         raise Stop(
             NOTHING,
             f"no batch {inert(args.batch)} sent to {inert(workspace.server_label)} in the "
-            "change log "
-            f"{log.path} (the latest: {inert(known)}).",
+            f"change log {workspace.change_log.path} (the latest: {known}).",
         )
-    wanted, cannot, already = plan.wanted, plan.cannot, plan.already
-    for change in cannot:
-        print(
-            f"Cannot be put back: {inert(change.email or change.user_id or '?')} "
-            f"{inert(kind_of(change).cannot_undo(change), limit=None)}.",
-            file=sys.stderr,
-        )
+    wanted, cannot = revert.wanted, revert.cannot()
+    for words in cannot:
+        print(f"Cannot be put back: {words}.", file=sys.stderr)
+    by, already = revert.already()
     if already:
-        by = sorted({change.batch or "?" for _, change in already})
-        print(
-            f"Already put back by batch {', '.join(inert(b) for b in by)} (nothing is sent "
-            "for these):",
-            file=sys.stderr,
-        )
-        for row, change in already:
-            print(
-                f"  {inert(row.email)} in {inert(row.where)}: {inert(change.summary)}",
-                file=sys.stderr,
-            )
+        print(f"Already put back by batch {by} (nothing is sent for these):", file=sys.stderr)
+        for words in already:
+            print(f"  {words}", file=sys.stderr)
     if not wanted:
-        print(
-            "Nothing to put back." if not already else f"Batch {inert(args.batch)} is reverted.",
-            file=sys.stderr,
-        )
+        print(revert.nothing_words(), file=sys.stderr)
         return OK if not cannot or already else NOT_SENT
     preview = await read_preview(args, client, workspace, wanted)
     print_preview(preview, [])

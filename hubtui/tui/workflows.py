@@ -273,30 +273,28 @@ class WorkspaceActions(App[None]):
         self.revert_batch(message.batch)
 
     def revert_batch(self, batch_id: str) -> None:
-        """Stage the inverse of a batch this server's change log holds, in a preview of its own."""
-        from hubtui.core.changes.kinds import kind_of
+        """Stage the inverse of a batch this server's change log holds, in a preview of its own
+        (:func:`~hubtui.core.workflows.revert.find_revert`, the one use case with ``revert``)."""
+        from hubtui.core.workflows.revert import find_revert
         from hubtui.tui.screens.batch import StagedScreen
 
-        plan = self.workspace.revert_plan(batch_id)
-        back, cannot = plan.wanted, plan.cannot
-        if plan.already:
-            by = ", ".join(sorted({inert(c.batch or "?") for _, c in plan.already}))
+        revert = find_revert(self.workspace, batch_id)
+        back, cannot = revert.wanted, revert.cannot()
+        by, already = revert.already()
+        if already:
             self._say(
-                f"{len(plan.already):,} already put back by batch {by}: nothing is sent for them.",
+                f"{len(already):,} already put back by batch {by}: nothing is sent for them.",
                 timeout=10,
             )
         if cannot:
-            said = [
-                f"{inert(c.email or c.user_id or '?', limit=40)} "
-                f"{inert(kind_of(c).cannot_undo(c), limit=None)}"
-                for c in cannot[:5]
-            ]
             more = f" (and {len(cannot) - 5} more)" if len(cannot) > 5 else ""
             self._say(
-                f"Cannot be put back: {'; '.join(said)}{more}.", severity="warning", timeout=12
+                f"Cannot be put back: {'; '.join(cannot[:5])}{more}.",
+                severity="warning",
+                timeout=12,
             )
         if not back:
-            self._say("Nothing of this batch to put back.")
+            self._say(revert.nothing_words())
             return
         from hubtui.core.batches import ChangeSet
 

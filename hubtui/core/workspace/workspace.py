@@ -33,7 +33,6 @@ from hubtui.text import inert
 if TYPE_CHECKING:
     from hubtui.api import ApiVersion, Hub, HubClient
     from hubtui.api.models import ApiModel
-    from hubtui.core.batches import RevertPlan
     from hubtui.core.changes.log import ChangeLog
     from hubtui.core.changes.record import Change
     from hubtui.core.people.advice import Former, ReviewNote
@@ -719,18 +718,6 @@ class Workspace:
                 return found, store.review_rows(number)
 
         return await asyncio.to_thread(read)
-
-    # Reverts -------------------------------------------------------------------------------
-
-    def revert_plan(self, batch_id: str) -> RevertPlan:
-        """How a batch of this server is put back (:func:`~hubtui.core.batches.plan_revert`, the
-        rule ``hubtui revert`` follows too)."""
-        from hubtui.core.batches import RevertPlan, batches_in, batches_of, plan_revert
-
-        batches = batches_in(self.change_log)
-        if batch_id not in batches:  # no file: the session's own lines
-            batches = batches_of(self.change_log.changes)
-        return plan_revert(batches, batch_id) or RevertPlan([], [], [])
 
 
 def _gently(

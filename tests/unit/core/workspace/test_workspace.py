@@ -58,7 +58,10 @@ async def test_a_batch_sent_is_reverted_from_the_change_log_to_what_it_was() -> 
 
     batch = Batch(preview.steps)
     await batch.send(client, workspace.change_log, concurrency=2)
-    plan = workspace.revert_plan(batch.id)
+    from hubtui.core.workflows.revert import find_revert
+
+    plan = find_revert(workspace, batch.id).plan
+    assert plan is not None
     assert plan.cannot == []
     assert [(r.email, r.role) for r in plan.wanted] == [(CHLOE, "Reader")]
     await workspace.close()
