@@ -44,7 +44,7 @@ from hubtui.core.files import refusal_words
 from hubtui.core.people.review import Review, apply_reviewed, keep_reviews
 from hubtui.core.people.workflows import apply_file
 from hubtui.core.workflows.revert import find_revert
-from hubtui.headless.changes import ask, read_only_words
+from hubtui.headless.one_change import ask, read_only_words
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,

@@ -279,7 +279,7 @@ async def _access_at(args: argparse.Namespace, workspace: Workspace) -> int:
 async def _resend(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     """resend-invite: each pending invitation named (or every one) sent again, by the one use
     case (:mod:`hubtui.core.people.resending`); this asks and says what came back."""
-    from hubtui.headless.changes import confirm, read_only_words
+    from hubtui.headless.one_change import confirm, read_only_words
 
     hub = await resolve_hub(client, args.hub)
     try:

@@ -40,7 +40,7 @@ from hubtui.core.presenting import Column, seen_words
 from hubtui.core.store import StoreError
 from hubtui.core.workspace import StoreOff
 from hubtui.headless.batch import CommandFront
-from hubtui.headless.changes import read_only_words
+from hubtui.headless.one_change import read_only_words
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,

@@ -24,7 +24,7 @@ from textual.worker import Worker, WorkerState
 
 from hubtui.core.workspace import Workspace
 from hubtui.text import inert
-from hubtui.tui import fixes
+from hubtui.tui import textual_patches
 from hubtui.tui.commands import LoadedRecords, Profiles, app_commands
 from hubtui.tui.ending import Ending
 from hubtui.tui.glyphs import PLAIN, console_text, plain_keys
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from hubtui.api import Hub
 
 
-fixes.apply()
+textual_patches.apply()
 
 logger = logging.getLogger("hubtui.tui")
 

@@ -326,7 +326,7 @@ class WorkspaceActions(App[None]):
                 timeout=10,
             )
             return
-        from hubtui.tui.screens.changes import ChangesScreen
+        from hubtui.tui.screens.since_snapshot import ChangesScreen
         from hubtui.tui.screens.snapshot_choice import SnapshotChoiceScreen
 
         def chosen(since: SnapshotInfo | None) -> None:
