@@ -27,6 +27,7 @@ from hubtui.tui.screens.export import ExportScreen
 from tests.harness.app import (
     CHLOE,
     DIEGO,
+    burst,
     mark,
     paste,
     press,
@@ -255,3 +256,87 @@ def test_the_app_s_e_and_set_role_send_the_same_request_and_end_the_same_way(
     assert fronts[0].bodies == fronts[1].bodies
     assert [method for method, _, _ in fronts[0].bodies] == ["PUT"]
     assert app_outcomes == [f"update {AIKO} done"]
+
+
+def test_the_ticket_s_fix_key_and_its_printed_command_send_the_same_request(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One add is prepared for a ticket's step (core/workflows/fix.py): ``W``'s ``1`` to a sent
+    add in the app, and the command ``hubtui why`` prints for the same step."""
+    import shlex
+
+    from tests.harness.fronts import Front
+
+    lena = "lena.fischer@example-mail.com"  # a user of the hub, not in Harbour Bridge Retrofit
+    fronts = [Front(create_app(DemoStore(), Faults())) for _ in range(2)]
+
+    async def from_the_app() -> list[str]:
+        async with running(size=(120, 40), server=fronts[0]) as pilot:
+            await press(pilot, "ctrl+p")
+            await burst(pilot, [*"Why can", "enter"])
+            await burst(pilot, [*lena, "enter", *"harbour", "enter"])
+            await settle(pilot)
+            await press(pilot, "1", "enter")
+            await settle(pilot)
+            await press(pilot, "a", "y")
+            await settle(pilot)
+            log = pilot.app.workspace.change_log  # type: ignore[attr-defined]
+            return [f"{c.action} {c.email} {c.user_id} {c.outcome}" for c in log.changes]
+
+    app_outcomes = asyncio.run(from_the_app())
+    with serving(fronts[1]) as url:
+        status, out, err = run(
+            capsys, "--base-url", url, "why", lena, "harbour", "--hub", "acme-build",
+            "--format", "json",
+        )  # fmt: skip
+        assert status == 0, err
+        (step,) = [s for s in json.loads(out)["next_steps"] if s["code"] == "add_to_project"]
+        command = shlex.split(step["command"])
+        status, _, err = run(capsys, "--base-url", url, *command[1:], "--yes")
+    assert status == 0, err
+    assert fronts[0].bodies == fronts[1].bodies
+    assert [body for _, _, body in fronts[0].bodies] == [{"Email": lena, "Role": "Reader"}]
+    assert len(app_outcomes) == 1
+    assert app_outcomes[0].startswith(f"add {lena} ")
+    assert app_outcomes[0].endswith(" done")
+
+
+def test_the_app_s_r_and_revert_put_a_batch_back_with_the_same_requests(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """One use case puts a batch back (core/workflows/revert.py): ``R`` in the app's change log
+    and ``hubtui revert BATCH``, each after the same change (Aiko, Editor made Admin)."""
+    import re
+
+    from tests.harness.fronts import Front
+
+    fronts = [Front(create_app(DemoStore(), Faults())) for _ in range(2)]
+
+    async def from_the_app() -> None:
+        async with running(
+            server=fronts[0], change_log=tmp_path / "app.jsonl", start=project_users()
+        ) as pilot:
+            await press(pilot, "down", "e")  # Aiko Tanaka, Editor
+            await press(pilot, "down", "enter", "ctrl+s", "y")
+            await settle(pilot)
+            await press(pilot, "c", "R")
+            await settle(pilot)
+            await press(pilot, "a", "y")
+            await settle(pilot)
+
+    asyncio.run(from_the_app())
+    with serving(fronts[1]) as url:
+        base = ("--base-url", url)
+        status, _, err = run(
+            capsys, *base, "set-role", "acme-build", "1001", AIKO, "Admin", "--yes"
+        )
+        assert status == 0, err
+        batch = re.search(r"hubtui revert '?(b\w+)", err)
+        assert batch is not None, err
+        status, _, err = run(capsys, *base, "revert", batch.group(1), "--yes")
+    assert status == 0, err
+    assert [body for _, _, body in fronts[0].bodies] == [body for _, _, body in fronts[1].bodies]
+    assert [body for _, _, body in fronts[0].bodies] == [
+        {"Role": "Admin", "IsReviewer": False},
+        {"Role": "Editor", "IsReviewer": False},
+    ]
