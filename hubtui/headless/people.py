@@ -1,5 +1,5 @@
 """``hub-users`` and ``access``: a hub's people, with when each was last seen, and the access
-matrix (people × projects). The reading and the rules are ``core.hub_people``'s."""
+matrix (people × projects). The reading and the rules are ``core.people.hub``'s."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """A wished change and what a preview decides of it, for every front end and every kind of row:
 what one person should have in one project or in the hub (:class:`Wanted`, with what it was
 decided on, :class:`Evidence`), what a list showed of them (:class:`ListedAccess`), and the step a
-preview makes of it (:class:`DecidedRow`, its :class:`Verdict`). The batch engine (``core.batch``)
-and the hub's rows (``core.hub_changes``) both stand on it.
+preview makes of it (:class:`DecidedRow`, its :class:`Verdict`). The batch engine
+(``core.batches.projects``) and the hub's rows (``core.batches.hubs``) both stand on it.
 
 Textual-free.
 """

@@ -720,7 +720,7 @@ def _in_parts(
 def _audit_fields(line: str) -> tuple[str, ...] | None:
     """What the audit trail is searched by, from a change line: server, profile, change id,
     hub, project, action, operator and time (None: not a change line, as the change log reads
-    it: :func:`~hubtui.core.changes.log.parse_line`; or of the demo API, whose history is its
+    it: :func:`~hubtui.core.changes.record.parse_line`; or of the demo API, whose history is its
     own and never a team's)."""
     from hubtui.core.changes.record import parse_line  # when audit lines are copied, not at start
 

@@ -1,5 +1,5 @@
 """`P` on a hub: every person with access to the hub or any of its projects, with when each was
-last seen and what needs a reviewer's look (``core.hub_people`` reads and judges; this shows)."""
+last seen and what needs a reviewer's look (``core.people.hub`` reads and judges; this shows)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A review on a hub's people: ``i`` sends invitations again, ``d`` decides for the marked
 people, ``v`` previews the decisions and keeps the review once applied, ``O`` offboards a person
-from every hub (``core.review`` decides and keeps; this asks and shows)."""
+from every hub (``core.people.review`` decides and keeps; this asks and shows)."""
 
 from __future__ import annotations
 
