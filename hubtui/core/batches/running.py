@@ -26,7 +26,7 @@ from hubtui.core.changes.actions import NOT_SENT_WORDS, Outcome
 from hubtui.core.changes.kinds import kind_of
 from hubtui.core.changes.log import ChangeLog, ChangeLogError
 from hubtui.core.changes.record import Change
-from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown, send_change
+from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown, Sent, send_change
 from hubtui.core.clock import now
 
 if TYPE_CHECKING:
@@ -119,40 +119,16 @@ class Batch:
                 end(position, Result(step, Outcome.NOT_SENT, str(error)))
                 return
             except asyncio.CancelledError:
-                logged = _logged_since(log, begun, change)
-                if logged is None or logged.detail == NOT_SENT_WORDS:
-                    end(position, Result(step, Outcome.NOT_SENT, STOPPED_BEFORE))
-                elif logged.outcome in (Outcome.DONE, Outcome.FAILED):  # answered before the stop
-                    message = "" if logged.outcome == Outcome.DONE else logged.detail
-                    end(position, Result(step, Outcome(str(logged.outcome)), message, logged))
-                else:
-                    end(position, Result(step, Outcome.UNKNOWN, logged.detail, logged))
+                end(position, _stopped(step, _logged_since(log, begun, change)))
                 raise
-            ended = sent.outcome if sent.outcome != Outcome.PENDING else Outcome.UNKNOWN
-            if sent.already:
-                end(position, Result(step, Outcome.ALREADY, sent.change.detail, sent.change))
-                return
-            message = "" if ended is Outcome.DONE else str(sent.error or sent.change.detail)
-            reason = "" if sent.error is None else _reason(sent.error)
-            end(position, Result(step, ended, message, sent.change, reason))
+            end(position, _ended(step, sent))
 
         # A project's row for a person whose invitation to the hub did not end done is not
         # sent: on the service an add makes them a hub user again, around the refusal.
         not_invited: dict[tuple[str, str], str] = {}
 
         def invitations_ended(positions: Iterable[int]) -> None:
-            for position in positions:
-                result = self.results.get(position)
-                change = self.steps[position].change
-                if change is None or not kind_of(change).others_wait_on_it:
-                    continue
-                if result is None or result.ended is not Outcome.DONE:
-                    how = "not sent" if result is None else result.ended.value
-                    why = f": {result.short}" if result is not None and result.short else ""
-                    not_invited[change.hub_id, person_key(change.email)] = (
-                        f"not sent: it depends on their invitation to the hub, which ended "
-                        f"{how}{why}"
-                    )
+            not_invited.update(self._invitations_not_done(positions))
 
         try:
             for number in sorted(phases):  # a hub's invitations first, its removals last
@@ -170,6 +146,23 @@ class Batch:
             raise
         finally:
             await log.drained()  # every outcome line written before the batch says it ended
+
+    def _invitations_not_done(self, positions: Iterable[int]) -> dict[tuple[str, str], str]:
+        """Of these rows, each invitation to a hub that did not end done, by (hub, person),
+        with why the person's project rows of the batch are not sent."""
+        refused: dict[tuple[str, str], str] = {}
+        for position in positions:
+            result = self.results.get(position)
+            change = self.steps[position].change
+            if change is None or not kind_of(change).others_wait_on_it:
+                continue
+            if result is None or result.ended is not Outcome.DONE:
+                how = "not sent" if result is None else result.ended.value
+                why = f": {result.short}" if result is not None and result.short else ""
+                refused[change.hub_id, person_key(change.email)] = (
+                    f"not sent: it depends on their invitation to the hub, which ended {how}{why}"
+                )
+        return refused
 
     async def check(self, client: HubClient, log: ChangeLog, *, concurrency: int = 8) -> list[int]:
         """Read the lists of the rows whose outcome is unknown, settle each from what it shows
@@ -256,3 +249,25 @@ def _logged_since(log: ChangeLog, begun: int, change: Change) -> Change | None:
         ):
             return logged
     return None
+
+
+def _stopped(step: DecidedRow, logged: Change | None) -> Result:
+    """A row whose wait was given up (escape, a signal), as its log says it ended: not sent
+    (nothing left, or it never began), as answered before the stop, else unknown."""
+    if logged is None or logged.detail == NOT_SENT_WORDS:
+        return Result(step, Outcome.NOT_SENT, STOPPED_BEFORE)
+    if logged.outcome in (Outcome.DONE, Outcome.FAILED):  # answered before the stop
+        message = "" if logged.outcome == Outcome.DONE else logged.detail
+        return Result(step, Outcome(str(logged.outcome)), message, logged)
+    return Result(step, Outcome.UNKNOWN, logged.detail, logged)
+
+
+def _ended(step: DecidedRow, sent: Sent) -> Result:
+    """A row sent, as it ended: done, already so (not by it), failed or unknown, with the
+    server's words and a short reason for a summary."""
+    if sent.already:
+        return Result(step, Outcome.ALREADY, sent.change.detail, sent.change)
+    ended = sent.outcome if sent.outcome != Outcome.PENDING else Outcome.UNKNOWN
+    message = "" if ended is Outcome.DONE else str(sent.error or sent.change.detail)
+    reason = "" if sent.error is None else _reason(sent.error)
+    return Result(step, ended, message, sent.change, reason)
