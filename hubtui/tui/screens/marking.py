@@ -22,7 +22,10 @@ from hubtui.tui.screens.batch_choice import CHOICES, BatchChoiceScreen
 from hubtui.tui.widgets.record_table import RecordTable
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from hubtui.api import Hub
+    from hubtui.tui.session import Session
 
 #: ``m``: the footer says how many rows are marked (``m 3 marked``, :meth:`Marking.footer_words`).
 MARKED_BINDING = Binding(
@@ -60,8 +63,8 @@ class Marking:
     table: RecordTable[Any]
     refresh_summary: Callable[[], None]
     notify: Callable[..., None]
-    app: Any
-    session: Any
+    app: App[object]
+    session: Session
 
     def wanted_for(
         self, record: Any, intent: Intent, role: str | None, reviewer: bool | None

@@ -5,7 +5,7 @@ from every hub (``core.people.review`` decides and keeps; this asks and shows)."
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.binding import Binding
@@ -28,8 +28,14 @@ from hubtui.tui.messages import Offboard
 from hubtui.tui.present import amount
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from textual.app import App
+    from textual.message import Message
+
     from hubtui.api import Hub
     from hubtui.core.people import HubPerson
+    from hubtui.core.workspace import Workspace
     from hubtui.tui.widgets.record_table import RecordTable
 
 
@@ -38,13 +44,13 @@ class Reviewing:
 
     hub: Hub
     now: datetime
-    table: RecordTable[Any]
-    workspace: Any
-    app: Any
-    notify: Any
-    post_message: Any
-    load: Any
-    refresh_summary: Any
+    table: RecordTable[HubPerson]
+    workspace: Workspace
+    app: App[object]
+    notify: Callable[..., None]
+    post_message: Callable[[Message], bool]
+    load: Callable[[], None]
+    refresh_summary: Callable[[], None]
     #: The review's decisions so far, by person (kept across a reload).
     decisions: dict[str, ReviewRow]
     review_started: str
