@@ -99,7 +99,7 @@ async def paint(answer: object, now: object) -> float:
     """Seconds from pushing the matrix screen to its first rows on screen."""
     from textual.app import App
 
-    from hubtui.tui.screens.access_matrix import AccessMatrixScreen
+    from hubtui.tui.screens.browsing.access_matrix import AccessMatrixScreen
 
     class Shell(App[None]):
         pass
@@ -122,7 +122,7 @@ def main() -> None:
     args = parser.parse_args()
     # Loaded as the app has them when M is pressed: the figure is the matrix's, not imports'.
     import hubtui.tui.app
-    import hubtui.tui.screens.access_matrix  # noqa: F401
+    import hubtui.tui.screens.browsing.access_matrix  # noqa: F401
 
     flags = (
         *("--hubs", "1", "--projects-per-hub", str(args.projects)),

@@ -77,12 +77,12 @@ NOT_IN_THE_FIRST_FRAME = [
     "hubtui.web",
     "psycopg",
     "uvicorn",
-    "hubtui.tui.screens.hub_detail",
-    "hubtui.tui.screens.project_users",
-    "hubtui.tui.screens.why",
-    "hubtui.tui.screens.who",
-    "hubtui.tui.screens.change_log",
-    "hubtui.tui.screens.help",
+    "hubtui.tui.screens.browsing.hub_detail",
+    "hubtui.tui.screens.browsing.project_users",
+    "hubtui.tui.screens.people.why",
+    "hubtui.tui.screens.browsing.who",
+    "hubtui.tui.screens.changes.change_log",
+    "hubtui.tui.screens.dialogs.help",
     "email.utils",  # a Retry-After date's parser: 4 ms
     "csv",  # the exports'
     "hashlib",  # a record's hash (with OpenSSL's): 1.4 ms; the first frame hashes nothing
@@ -133,7 +133,8 @@ THE_FIRST_FRAME_LOADS = [
     "hubtui.tui.record_view",
     "hubtui.tui.screens",
     "hubtui.tui.screens.base",
-    "hubtui.tui.screens.hubs",
+    "hubtui.tui.screens.browsing",
+    "hubtui.tui.screens.browsing.hubs",
     "hubtui.tui.screens.recovering",
     "hubtui.tui.session",
     "hubtui.tui.textual_patches",

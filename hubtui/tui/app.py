@@ -29,7 +29,7 @@ from hubtui.tui.commands import LoadedRecords, Profiles, app_commands
 from hubtui.tui.ending import Ending
 from hubtui.tui.glyphs import PLAIN, console_text, plain_keys
 from hubtui.tui.messages import FindPerson, OpenHub, OpenProject, WorkerFailed
-from hubtui.tui.screens.hubs import HubListScreen
+from hubtui.tui.screens.browsing.hubs import HubListScreen
 from hubtui.tui.screens.recovering import RecoveringScreen, bug_sentence
 from hubtui.tui.session import Session
 from hubtui.tui.typeahead import TypeAhead
@@ -176,7 +176,7 @@ class HubTuiApp(WorkspaceActions):
 
     async def action_quit(self) -> None:
         """Quit, asking first while a change is on its way to the server, or staged."""
-        from hubtui.tui.screens.confirm import ConfirmScreen
+        from hubtui.tui.screens.dialogs.confirm import ConfirmScreen
 
         in_flight = self.workspace.change_log.in_flight
         staged = self.session.staged_count
@@ -246,8 +246,8 @@ class HubTuiApp(WorkspaceActions):
 
     def on_open_project(self, message: OpenProject) -> None:
         """Show a project's users, above its hub's detail."""
-        from hubtui.tui.screens.hub_detail import HubDetailScreen
-        from hubtui.tui.screens.project_users import ProjectUsersScreen
+        from hubtui.tui.screens.browsing.hub_detail import HubDetailScreen
+        from hubtui.tui.screens.browsing.project_users import ProjectUsersScreen
 
         hub = message.hub
         if not message.above and not (
@@ -278,7 +278,7 @@ class HubTuiApp(WorkspaceActions):
 
     def open_hub(self, hub: Hub) -> None:
         """Show a hub's detail, directly above the hub list."""
-        from hubtui.tui.screens.hub_detail import HubDetailScreen
+        from hubtui.tui.screens.browsing.hub_detail import HubDetailScreen
 
         if isinstance(self.screen, HubDetailScreen) and self.screen.hub.id == hub.id:
             return  # already there (a repeated enter)
@@ -294,7 +294,7 @@ class HubTuiApp(WorkspaceActions):
 
     def find_person(self, query: str, hubs: list[Hub], scope: str) -> None:
         """Search the projects of ``hubs`` for a person, above the current screen."""
-        from hubtui.tui.screens.who import WhoScreen
+        from hubtui.tui.screens.browsing.who import WhoScreen
 
         if not hubs:
             self.notify("No hubs are loaded to search in yet.", severity="warning", markup=False)
@@ -305,7 +305,7 @@ class HubTuiApp(WorkspaceActions):
 
     def ask_who(self, hubs: list[Hub], scope: str) -> None:
         """Ask whom to find, then search for them."""
-        from hubtui.tui.screens.who_prompt import WhoPromptScreen
+        from hubtui.tui.screens.browsing.who_prompt import WhoPromptScreen
 
         def answered(query: str | None) -> None:
             if query:

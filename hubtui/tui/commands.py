@@ -117,7 +117,7 @@ def app_commands(app: WorkspaceActions, screen: Screen[Any]) -> Iterable[SystemC
     listing = screen if isinstance(screen, ListScreen) else None
     hub = None if listing is None else listing.scope_hub
     if hub is not None:
-        from hubtui.tui.screens.hub_people import HubPeopleScreen
+        from hubtui.tui.screens.people.hub_people import HubPeopleScreen
 
         yield SystemCommand(
             f"People of this hub ({inert(hub.name, limit=40)})",

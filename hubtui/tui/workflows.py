@@ -58,14 +58,14 @@ class WorkspaceActions(App[None]):
 
     def action_requests(self) -> None:
         """Show the request log (above the current screen; escape comes back)."""
-        from hubtui.tui.screens.requests import RequestsScreen
+        from hubtui.tui.screens.dialogs.requests import RequestsScreen
 
         if not isinstance(self.screen, RequestsScreen):
             self.push_screen(RequestsScreen())
 
     def action_change_log(self) -> None:
         """The changes of this session and the batches of this server (c): R reverts one."""
-        from hubtui.tui.screens.change_log import ChangeLogScreen
+        from hubtui.tui.screens.changes.change_log import ChangeLogScreen
 
         if not isinstance(self.screen, ChangeLogScreen):
             self.push_screen(ChangeLogScreen(self.workspace.change_log, self.workspace.team))
@@ -73,8 +73,8 @@ class WorkspaceActions(App[None]):
     def ask_why(self, hub: Hub | None, email: str | None = None) -> None:
         """Ask whose access to explain, and where; then explain it (in ``hub``, or every hub).
         ``email``: the highlighted person's, filled in (typing replaces it)."""
-        from hubtui.tui.screens.why import WhyScreen
-        from hubtui.tui.screens.why_prompt import WhyPromptScreen
+        from hubtui.tui.screens.people.why import WhyScreen
+        from hubtui.tui.screens.people.why_prompt import WhyPromptScreen
 
         def answered(given: tuple[str, str | None] | None) -> None:
             if given is not None:
@@ -87,7 +87,7 @@ class WorkspaceActions(App[None]):
     @work(exclusive=True, group="reviews", exit_on_error=False)
     async def show_reviews(self) -> None:
         """The access reviews kept of this server (or why there are none to read)."""
-        from hubtui.tui.screens.reviews import ReviewsScreen
+        from hubtui.tui.screens.people.reviews import ReviewsScreen
 
         try:
             kept = await self.workspace.reviews_kept()
@@ -104,7 +104,7 @@ class WorkspaceActions(App[None]):
 
     def action_staged(self) -> None:
         """Show the staged changes: one preview, read again now (b, or the palette)."""
-        from hubtui.tui.screens.batch import StagedScreen
+        from hubtui.tui.screens.changes.batch import StagedScreen
 
         if isinstance(self.screen, StagedScreen):
             return
@@ -124,7 +124,7 @@ class WorkspaceActions(App[None]):
     def on_offboard(self, message: Offboard) -> None:
         """Ask why, find the person in every hub, then open the preview of taking them out of
         each (``O`` on the hub's people and on a person search's results)."""
-        from hubtui.tui.screens.reason_prompt import ReasonPromptScreen
+        from hubtui.tui.screens.dialogs.reason_prompt import ReasonPromptScreen
 
         email = message.email
 
@@ -142,7 +142,7 @@ class WorkspaceActions(App[None]):
     async def offboard(self, email: str, reason: str) -> None:
         """The offboarding read (:func:`hubtui.core.people.offboarding`), then its preview."""
         from hubtui.core.people import offboarding, offboarding_reviews
-        from hubtui.tui.screens.batch import StagedScreen
+        from hubtui.tui.screens.changes.batch import StagedScreen
 
         workspace = self.workspace
         started = now()
@@ -198,11 +198,11 @@ class WorkspaceActions(App[None]):
             ResendInvitation,
             RevertBatch,
         )
-        from hubtui.tui.screens.role_choice import RoleChoiceScreen
+        from hubtui.tui.screens.changes.role_choice import RoleChoiceScreen
 
         answer, fix = message.answer, message.step.fix
         if isinstance(fix, OpenAddress):
-            from hubtui.tui.screens.why import WhyScreen
+            from hubtui.tui.screens.people.why import WhyScreen
 
             self.push_screen(WhyScreen(fix.address, [answer.hub], answer.project_id))
         elif isinstance(fix, RevertBatch):
@@ -224,7 +224,7 @@ class WorkspaceActions(App[None]):
         like every change."""
         from hubtui.core.batches import ChangeSet
         from hubtui.core.workflows.fix import add_of
-        from hubtui.tui.screens.batch import StagedScreen
+        from hubtui.tui.screens.changes.batch import StagedScreen
 
         changes = ChangeSet()
         changes.stage([add_of(answer, role)])
@@ -233,7 +233,7 @@ class WorkspaceActions(App[None]):
     def _resend_asked(self, answer: Answer) -> None:
         from hubtui.core.people import hub_people
         from hubtui.core.people.resending import ReadOnly, prepare_resend
-        from hubtui.tui.screens.confirm import ConfirmScreen
+        from hubtui.tui.screens.dialogs.confirm import ConfirmScreen
 
         people = hub_people([answer.hub_user], []) if answer.hub_user else []
         try:
@@ -276,7 +276,7 @@ class WorkspaceActions(App[None]):
         """Stage the inverse of a batch this server's change log holds, in a preview of its own
         (:func:`~hubtui.core.workflows.revert.find_revert`, the one use case with ``revert``)."""
         from hubtui.core.workflows.revert import find_revert
-        from hubtui.tui.screens.batch import StagedScreen
+        from hubtui.tui.screens.changes.batch import StagedScreen
 
         revert = find_revert(self.workspace, batch_id)
         back, cannot = revert.wanted, revert.cannot()
@@ -326,8 +326,8 @@ class WorkspaceActions(App[None]):
                 timeout=10,
             )
             return
-        from hubtui.tui.screens.since_snapshot import ChangesScreen
-        from hubtui.tui.screens.snapshot_choice import SnapshotChoiceScreen
+        from hubtui.tui.screens.history.since_snapshot import ChangesScreen
+        from hubtui.tui.screens.history.snapshot_choice import SnapshotChoiceScreen
 
         def chosen(since: SnapshotInfo | None) -> None:
             if since is not None:

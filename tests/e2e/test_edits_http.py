@@ -11,8 +11,8 @@ import pytest
 
 from hubtui.api import HubClient
 from hubtui.demo import DEMO_TOKEN
-from hubtui.tui.screens.project_users import ProjectUsersScreen
-from hubtui.tui.screens.user_form import UserFormScreen
+from hubtui.tui.screens.browsing.project_users import ProjectUsersScreen
+from hubtui.tui.screens.changes.user_form import UserFormScreen
 from tests.harness.app import make_app, press, screen_words, settle, type_text
 from tests.harness.harness import hubtui_command, running_demo_server
 from tests.harness.tmux import Terminal

@@ -151,7 +151,7 @@ def project_users(
     """Start on a project's users (by default Harbour Bridge Retrofit of acme-build)."""
 
     async def build(client: HubClient) -> Screen[None]:
-        from hubtui.tui.screens.project_users import ProjectUsersScreen
+        from hubtui.tui.screens.browsing.project_users import ProjectUsersScreen
 
         hub = await client.get_hub_by_name(hub_name)
         project = next(p for p in await client.list_projects(hub.id) if p.id == project_id)

@@ -22,8 +22,8 @@ from textual.widgets import Input
 
 from hubtui.core.batches.file import read_batch_file
 from hubtui.demo import DemoStore, Faults, create_app
-from hubtui.tui.screens.batch import StagedScreen
-from hubtui.tui.screens.export import ExportScreen
+from hubtui.tui.screens.changes.batch import StagedScreen
+from hubtui.tui.screens.dialogs.export import ExportScreen
 from tests.harness.app import (
     CHLOE,
     DIEGO,

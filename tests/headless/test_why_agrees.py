@@ -9,7 +9,7 @@ import json
 import pytest
 
 from hubtui.demo import DemoStore, Faults, create_app
-from hubtui.tui.screens.why import WhyScreen
+from hubtui.tui.screens.people.why import WhyScreen
 from tests.harness.app import burst, press, running, settle
 from tests.harness.commands import run
 from tests.harness.fronts import Served

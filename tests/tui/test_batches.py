@@ -9,12 +9,12 @@ from textual.widgets import Input
 
 from hubtui.core.batches.file import read_batch_file
 from hubtui.demo import DemoStore, Faults
-from hubtui.tui.screens.add_people import AddPeopleScreen
-from hubtui.tui.screens.batch import StagedScreen
-from hubtui.tui.screens.confirm import ConfirmScreen
-from hubtui.tui.screens.export import ExportScreen
-from hubtui.tui.screens.project_users import ProjectUsersScreen
-from hubtui.tui.screens.type_count import TypeCountScreen
+from hubtui.tui.screens.browsing.project_users import ProjectUsersScreen
+from hubtui.tui.screens.changes.add_people import AddPeopleScreen
+from hubtui.tui.screens.changes.batch import StagedScreen
+from hubtui.tui.screens.dialogs.confirm import ConfirmScreen
+from hubtui.tui.screens.dialogs.export import ExportScreen
+from hubtui.tui.screens.dialogs.type_count import TypeCountScreen
 from tests.harness.app import (
     CHLOE,
     DIEGO,

@@ -8,8 +8,8 @@ from typing import Any
 
 from hubtui.config import Settings
 from hubtui.demo import DEMO_TOKEN
-from hubtui.tui.screens.project_users import ProjectUsersScreen
-from hubtui.tui.screens.since_snapshot import ChangesScreen
+from hubtui.tui.screens.browsing.project_users import ProjectUsersScreen
+from hubtui.tui.screens.history.since_snapshot import ChangesScreen
 from hubtui.tui.widgets.chrome import AccessPanel
 from tests.harness.app import (
     press,

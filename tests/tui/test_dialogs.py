@@ -65,7 +65,7 @@ async def test_every_control_of_a_dialog_is_drawn_with_its_value(
 
 async def test_the_export_dialog_says_what_enter_does_where(tmp_path: Path) -> None:
     """On the format, enter chooses one (it does not write), as the dialog says; ctrl+s writes."""
-    from hubtui.tui.screens.export import ExportScreen
+    from hubtui.tui.screens.dialogs.export import ExportScreen
     from tests.harness.app import project_users
 
     async with running(start=project_users()) as pilot:

@@ -9,9 +9,9 @@ from pathlib import Path
 from textual.widgets import Input
 
 from hubtui.demo import DemoStore, Faults, create_app
-from hubtui.tui.screens.confirm import ConfirmScreen
-from hubtui.tui.screens.project_users import ProjectUsersScreen
-from hubtui.tui.screens.user_form import UserFormScreen
+from hubtui.tui.screens.browsing.project_users import ProjectUsersScreen
+from hubtui.tui.screens.changes.user_form import UserFormScreen
+from hubtui.tui.screens.dialogs.confirm import ConfirmScreen
 from hubtui.tui.widgets.record_table import RecordTable
 from tests.harness.app import press, project_users, running, screen_text, screen_words, type_text
 
@@ -258,7 +258,7 @@ async def test_a_refused_add_puts_the_cursor_back_in_the_email() -> None:
 
 
 async def test_a_change_made_with_e_is_put_back_with_r_in_the_change_log(tmp_path: Path) -> None:
-    from hubtui.tui.screens.batch import StagedScreen
+    from hubtui.tui.screens.changes.batch import StagedScreen
 
     store = DemoStore()
     async with running(
@@ -278,7 +278,7 @@ async def test_a_change_made_with_e_is_put_back_with_r_in_the_change_log(tmp_pat
 
 async def test_the_form_sends_nothing_when_the_log_cannot_be_written(tmp_path: Path) -> None:
     from hubtui.demo import DemoStore
-    from hubtui.tui.screens.user_form import UserFormScreen
+    from hubtui.tui.screens.changes.user_form import UserFormScreen
 
     store = DemoStore()
     blocker = tmp_path / "data"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hubtui.tui.screens.hub_detail import HubDetailScreen
+from hubtui.tui.screens.browsing.hub_detail import HubDetailScreen
 from tests.harness.app import (
     press,
     running,

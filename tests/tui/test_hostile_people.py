@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from hubtui.tui.screens.access_matrix import AccessMatrixScreen
-from hubtui.tui.screens.hub_people import HubPeopleScreen
+from hubtui.tui.screens.browsing.access_matrix import AccessMatrixScreen
+from hubtui.tui.screens.people.hub_people import HubPeopleScreen
 from tests.harness.app import press, running, screen_text, settle
 from tests.harness.demo_api import changing
 

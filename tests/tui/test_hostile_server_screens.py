@@ -19,9 +19,9 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from hubtui.demo import DemoStore, Faults, create_app
-from hubtui.tui.screens.confirm import ConfirmScreen
-from hubtui.tui.screens.project_users import ProjectUsersScreen
-from hubtui.tui.screens.user_form import UserFormScreen
+from hubtui.tui.screens.browsing.project_users import ProjectUsersScreen
+from hubtui.tui.screens.changes.user_form import UserFormScreen
+from hubtui.tui.screens.dialogs.confirm import ConfirmScreen
 from hubtui.tui.widgets.record_table import RecordTable
 from tests.harness.app import (
     EVIL,

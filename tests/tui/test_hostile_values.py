@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from hubtui.core.store.server_store import ServerStore
-from hubtui.tui.screens.hub_detail import HubDetailScreen
-from hubtui.tui.screens.hubs import HubListScreen
-from hubtui.tui.screens.project_users import ProjectUsersScreen
+from hubtui.tui.screens.browsing.hub_detail import HubDetailScreen
+from hubtui.tui.screens.browsing.hubs import HubListScreen
+from hubtui.tui.screens.browsing.project_users import ProjectUsersScreen
 from tests.harness.app import press, running, screen_words, settle
 from tests.harness.demo_api import EARLIEST, LATEST, changing
 

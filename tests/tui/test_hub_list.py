@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hubtui.tui.screens.project_users import ProjectUsersScreen
+from hubtui.tui.screens.browsing.project_users import ProjectUsersScreen
 from hubtui.tui.widgets.record_table import RecordTable
 from tests.harness.app import (
     press,

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from hubtui.demo import Faults
-from hubtui.tui.screens.access_matrix import AccessMatrixScreen
-from hubtui.tui.screens.hub_people import HubPeopleScreen
-from hubtui.tui.screens.who import WhoScreen
+from hubtui.tui.screens.browsing.access_matrix import AccessMatrixScreen
+from hubtui.tui.screens.browsing.who import WhoScreen
+from hubtui.tui.screens.people.hub_people import HubPeopleScreen
 from hubtui.tui.widgets.matrix_view import MatrixView
 from tests.harness.app import press, running, screen_text, screen_words, settle
 

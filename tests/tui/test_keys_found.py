@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hubtui.tui.screens.help import HelpScreen
+from hubtui.tui.screens.dialogs.help import HelpScreen
 from tests.harness.app import press, running, screen_text
 
 README = Path(__file__).resolve().parents[2] / "README.md"

@@ -17,11 +17,11 @@ from hubtui.tui.messages import (
     UsersLoaded,
     WorkerFailed,
 )
-from hubtui.tui.screens.hub_detail import HubDetailScreen
-from hubtui.tui.screens.project_users import ProjectUsersScreen
-from hubtui.tui.screens.user_form import State, UserFormScreen
-from hubtui.tui.screens.who import WhoScreen
-from hubtui.tui.screens.who_prompt import WhoPromptScreen
+from hubtui.tui.screens.browsing.hub_detail import HubDetailScreen
+from hubtui.tui.screens.browsing.project_users import ProjectUsersScreen
+from hubtui.tui.screens.browsing.who import WhoScreen
+from hubtui.tui.screens.browsing.who_prompt import WhoPromptScreen
+from hubtui.tui.screens.changes.user_form import State, UserFormScreen
 from hubtui.tui.widgets.record_table import RecordTable
 from tests.harness.app import press, running, screen_words, type_text
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from textual.widgets import Input
 
 from hubtui.demo import DemoStore, Faults
-from hubtui.tui.screens.help import HelpScreen
-from hubtui.tui.screens.hub_detail import HubDetailScreen
-from hubtui.tui.screens.hubs import HubListScreen
-from hubtui.tui.screens.project_users import ProjectUsersScreen
+from hubtui.tui.screens.browsing.hub_detail import HubDetailScreen
+from hubtui.tui.screens.browsing.hubs import HubListScreen
+from hubtui.tui.screens.browsing.project_users import ProjectUsersScreen
+from hubtui.tui.screens.dialogs.help import HelpScreen
 from tests.harness.app import (
     press,
     project_users,
@@ -164,7 +164,7 @@ async def test_the_project_id_prompt_takes_digits_and_leaves_the_screen_s_keys_t
     """Against a server with no project list (the published document has none), the prompt
     has the focus: a project id goes in, and P still opens the hub's people (before: it typed
     a "P" into the prompt)."""
-    from hubtui.tui.screens.hub_people import HubPeopleScreen
+    from hubtui.tui.screens.people.hub_people import HubPeopleScreen
 
     async with running(size=(80, 24), faults=Faults(projects_listing_status=404)) as pilot:
         await press(pilot, "enter")

@@ -10,7 +10,7 @@ import pytest
 from hubtui.config import Settings
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults
 from hubtui.tui.app import HubTuiApp
-from hubtui.tui.screens.hubs import HubListScreen
+from hubtui.tui.screens.browsing.hubs import HubListScreen
 from hubtui.tui.widgets.chrome import StatusLine, Summary
 from tests.harness.app import press, screen_words, send_key, server_workspace, settle, type_text
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from hubtui.demo import DemoSize, DemoStore, Faults
-from hubtui.tui.screens.hub_detail import HubDetailScreen
-from hubtui.tui.screens.hubs import HubListScreen
+from hubtui.tui.screens.browsing.hub_detail import HubDetailScreen
+from hubtui.tui.screens.browsing.hubs import HubListScreen
 from hubtui.tui.widgets.record_table import RecordTable
 from tests.harness.app import (
     press,

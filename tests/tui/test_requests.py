@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from hubtui.demo import DEMO_TOKEN, DemoStore
-from hubtui.tui.screens.exchange import ExchangeScreen
-from hubtui.tui.screens.project_users import ProjectUsersScreen
-from hubtui.tui.screens.requests import RequestsScreen
+from hubtui.tui.screens.browsing.project_users import ProjectUsersScreen
+from hubtui.tui.screens.dialogs.exchange import ExchangeScreen
+from hubtui.tui.screens.dialogs.requests import RequestsScreen
 from hubtui.tui.widgets.record_table import Row
 from tests.harness.app import press, project_users, running, screen_words, settle
 

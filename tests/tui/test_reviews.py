@@ -12,9 +12,9 @@ from textual.pilot import Pilot
 
 from hubtui.core.store.server_store import ServerStore
 from hubtui.demo import DemoStore
-from hubtui.tui.screens.batch import StagedScreen
-from hubtui.tui.screens.hub_people import HubPeopleScreen
-from hubtui.tui.screens.reason_prompt import ReasonPromptScreen
+from hubtui.tui.screens.changes.batch import StagedScreen
+from hubtui.tui.screens.dialogs.reason_prompt import ReasonPromptScreen
+from hubtui.tui.screens.people.hub_people import HubPeopleScreen
 from tests.harness.app import burst, press, running, screen_text, screen_words, settle, type_text
 
 BJORN = "bjorn.lindqvist@acme-build.com"

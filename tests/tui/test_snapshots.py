@@ -54,8 +54,8 @@ NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 
 @pytest.fixture(autouse=True)
 def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("hubtui.tui.screens.hub_people.clock", lambda: NOW)
-    monkeypatch.setattr("hubtui.tui.screens.why.clock", lambda: NOW)
+    monkeypatch.setattr("hubtui.tui.screens.people.hub_people.clock", lambda: NOW)
+    monkeypatch.setattr("hubtui.tui.screens.people.why.clock", lambda: NOW)
 
 
 #: Small windows: where you are, both names and the LIMITED word must still read.

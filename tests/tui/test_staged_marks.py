@@ -8,8 +8,8 @@ from pathlib import Path
 from hubtui.core.changes.actions import Action, Outcome
 from hubtui.core.changes.log import ChangeLog
 from hubtui.core.changes.record import Change
-from hubtui.tui.screens.batch import StagedScreen
-from hubtui.tui.screens.project_users import ProjectUsersScreen
+from hubtui.tui.screens.browsing.project_users import ProjectUsersScreen
+from hubtui.tui.screens.changes.batch import StagedScreen
 from tests.harness.app import press, project_users, running, screen_text, screen_words
 
 DANA, AIKO = "dana.whitfield@acme-build.com", "aiko.tanaka@acme-build.com"

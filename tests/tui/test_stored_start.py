@@ -12,7 +12,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from hubtui.core.store import ListKey, Store
 from hubtui.core.store.server_store import ServerStore
 from hubtui.demo import DemoStore, Faults, create_app
-from hubtui.tui.screens.hubs import HubListScreen
+from hubtui.tui.screens.browsing.hubs import HubListScreen
 from tests.harness.app import (
     ACME_ID,
     EVIL,

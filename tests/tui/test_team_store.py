@@ -14,8 +14,8 @@ from textual.widgets import OptionList
 from hubtui.config import Settings
 from hubtui.core.store import Store
 from hubtui.demo import DEMO_TOKEN, DemoStore
-from hubtui.tui.screens.batch import StagedScreen
-from hubtui.tui.screens.change_log import ChangeLogScreen
+from hubtui.tui.screens.changes.batch import StagedScreen
+from hubtui.tui.screens.changes.change_log import ChangeLogScreen
 from tests.harness.app import burst, press, running, screen_words, server_workspace
 from tests.harness.harness import free_port
 from tests.harness.postgres import OWNER, PostgresServer

@@ -10,8 +10,8 @@ import pytest
 
 from hubtui.tui import typeahead
 from hubtui.tui.app import HubTuiApp
-from hubtui.tui.screens.go_to_hub import GoToHubScreen
-from hubtui.tui.screens.who_prompt import WhoPromptScreen
+from hubtui.tui.screens.browsing.go_to_hub import GoToHubScreen
+from hubtui.tui.screens.browsing.who_prompt import WhoPromptScreen
 from tests.harness.app import hand_key, press, running, send_key, settle
 
 

@@ -15,9 +15,9 @@ from textual.widgets import Input
 from hubtui.api import HubClient
 from hubtui.core.batches.file import USERS_CSV_COLUMNS
 from hubtui.demo import DemoStore, Faults, create_app
-from hubtui.tui.screens.export import ExportScreen
-from hubtui.tui.screens.project_users import ProjectUsersScreen
-from hubtui.tui.screens.who import WhoScreen
+from hubtui.tui.screens.browsing.project_users import ProjectUsersScreen
+from hubtui.tui.screens.browsing.who import WhoScreen
+from hubtui.tui.screens.dialogs.export import ExportScreen
 from hubtui.tui.widgets.record_table import RecordTable
 from tests.harness.app import press, running, screen_text, screen_words, settle, type_text
 from tests.harness.demo_api import SleepRecorder

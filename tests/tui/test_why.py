@@ -9,8 +9,8 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from hubtui.tui.screens.hub_people import HubPeopleScreen
-from hubtui.tui.screens.why import WhyScreen
+from hubtui.tui.screens.people.hub_people import HubPeopleScreen
+from hubtui.tui.screens.people.why import WhyScreen
 from tests.harness.app import (
     burst,
     offline_app,
@@ -107,7 +107,7 @@ async def test_w_on_the_hub_s_people_answers_for_every_project_they_are_in() -> 
 async def test_a_name_that_matches_several_projects_lists_them_to_choose_from() -> None:
     from textual.widgets import OptionList
 
-    from hubtui.tui.screens.project_choice import ProjectChoiceScreen
+    from hubtui.tui.screens.people.project_choice import ProjectChoiceScreen
 
     async with running(size=(80, 24)) as pilot:
         await press(pilot, "enter", "ctrl+p")
@@ -166,8 +166,8 @@ async def test_a_next_step_is_one_key_from_its_previewed_fix() -> None:
     """Lena can open Tower but not Harbour: W's first step adds her, a key away, through the
     role asked and the staged preview read again; nothing leaves before it is confirmed."""
     from hubtui.demo import DemoStore
-    from hubtui.tui.screens.batch import StagedScreen
-    from hubtui.tui.screens.role_choice import RoleChoiceScreen
+    from hubtui.tui.screens.changes.batch import StagedScreen
+    from hubtui.tui.screens.changes.role_choice import RoleChoiceScreen
 
     store = DemoStore()
     lena = store.user_by_email("lena.fischer@example-mail.com")
@@ -199,7 +199,7 @@ async def test_a_next_step_is_one_key_from_its_previewed_fix() -> None:
 
 async def test_an_invitation_never_accepted_is_sent_again_from_w_once_asked() -> None:
     from hubtui.demo import DemoStore
-    from hubtui.tui.screens.confirm import ConfirmScreen
+    from hubtui.tui.screens.dialogs.confirm import ConfirmScreen
 
     store = DemoStore()
     async with running(size=(80, 24), store=store, start=project_users()) as pilot:
@@ -222,7 +222,7 @@ async def test_an_invitation_never_accepted_is_sent_again_from_w_once_asked() ->
 
 
 async def test_the_fix_key_and_enter_typed_in_one_burst_land_in_the_role_asked() -> None:
-    from hubtui.tui.screens.batch import StagedScreen
+    from hubtui.tui.screens.changes.batch import StagedScreen
 
     async with running(size=(80, 24), start=project_users()) as pilot:
         await press(pilot, "slash", *"grace", "enter", "W")
@@ -285,7 +285,7 @@ async def test_the_fix_key_sends_no_add_once_the_account_has_another_address() -
     at the server (same Id); a y sends nothing: a POST of the old address would make a second
     account. The screen says what the account is now."""
     from hubtui.demo import DemoStore
-    from hubtui.tui.screens.batch import StagedScreen
+    from hubtui.tui.screens.changes.batch import StagedScreen
 
     store = DemoStore()
     lena = store.user_by_email("lena.fischer@example-mail.com")
@@ -335,7 +335,7 @@ async def test_a_typo_s_first_step_opens_the_near_address_and_its_add_says_nobod
     add of the typed address, [2], says in its preview that no one has this address and that it
     is outside the hub's SSO tenant."""
     from hubtui.demo import DemoStore
-    from hubtui.tui.screens.batch import StagedScreen
+    from hubtui.tui.screens.changes.batch import StagedScreen
 
     store = DemoStore()
     typo = "aiko.tanaka@acme-biuld.com"
@@ -398,7 +398,7 @@ async def test_a_pasted_add_of_a_known_account_is_not_sent_once_it_has_another_a
     """``A`` on a project's users, a user of the hub pasted, the batch previewed; the account
     renamed before it is sent: nothing is sent, and the row says what the account is now."""
     from hubtui.demo import DemoStore
-    from hubtui.tui.screens.batch import StagedScreen
+    from hubtui.tui.screens.changes.batch import StagedScreen
     from tests.harness.app import paste
 
     store = DemoStore()

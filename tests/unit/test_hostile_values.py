@@ -14,7 +14,7 @@ from hubtui.core.presenting.names import match_hub
 from hubtui.core.presenting.words import when, when_both
 from hubtui.hosts import server_identity as origin_of
 from hubtui.tui.record_view import Column, RecordView, Row
-from hubtui.tui.screens.exchange import _body
+from hubtui.tui.screens.dialogs.exchange import _body
 
 #: The date that once stopped every start: the year 0 once it is in UTC.
 EARLIEST = "0001-01-01T00:00:00+14:00"

@@ -345,7 +345,7 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         return [column.label for column in columns], rows
 
     def action_export(self) -> None:
-        from hubtui.tui.screens.export import ExportScreen
+        from hubtui.tui.screens.dialogs.export import ExportScreen
 
         table = self.table
         columns, cells = self.export_table()
@@ -368,7 +368,7 @@ class ListScreen(RecoveringScreen[None], Generic[Loaded]):
         return [b for b in [*found, *self.MORE_KEYS] if isinstance(b, Binding)]
 
     def action_help(self) -> None:
-        from hubtui.tui.screens.help import HelpScreen
+        from hubtui.tui.screens.dialogs.help import HelpScreen
 
         self.app.push_screen(
             HelpScreen(self.LEGEND, self.app.active_bindings, self.help_bindings())

@@ -377,7 +377,7 @@ async def test_an_add_left_pending_by_a_process_that_died_is_checked_before_anyt
 
 def test_a_preview_names_its_projects_and_the_hub_apart() -> None:
     from hubtui.core.batches import DecidedRow, Intent, Preview, Verdict, Wanted
-    from hubtui.tui.screens.batch import StagedScreen
+    from hubtui.tui.screens.changes.batch import StagedScreen
 
     def row(project: str, email: str) -> DecidedRow:
         wanted = Wanted(

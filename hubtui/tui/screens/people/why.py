@@ -170,7 +170,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
     def _choose_project(self, named: ProjectNamed) -> None:
         """Several projects have the name typed: each listed to choose from (their Ids and
         hubs said); the one chosen is answered for, by its Id."""
-        from hubtui.tui.screens.project_choice import ProjectChoiceScreen
+        from hubtui.tui.screens.people.project_choice import ProjectChoiceScreen
 
         def chosen(picked: tuple[Hub, str, str | None] | None) -> None:
             if picked is None:

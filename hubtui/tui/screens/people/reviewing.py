@@ -63,7 +63,7 @@ class Reviewing:
 
     def action_decide(self) -> None:
         """A decision (and a reason) for the marked people, or the highlighted one."""
-        from hubtui.tui.screens.decision import DecisionScreen
+        from hubtui.tui.screens.people.decision import DecisionScreen
 
         chosen = self._chosen()
         if not chosen:
@@ -100,7 +100,7 @@ class Reviewing:
 
     def action_review(self) -> None:
         """The decisions as one preview of their own, read again; applied, the review is kept."""
-        from hubtui.tui.screens.batch import StagedScreen
+        from hubtui.tui.screens.changes.batch import StagedScreen
 
         if not self.decisions:
             self.notify(
@@ -136,7 +136,7 @@ class Reviewing:
     def action_resend(self) -> None:
         """Ask, then send the invitation again to the marked (or highlighted) people whose
         invitation is not accepted (:mod:`hubtui.core.people.resending`, the one use case)."""
-        from hubtui.tui.screens.confirm import ConfirmScreen
+        from hubtui.tui.screens.dialogs.confirm import ConfirmScreen
 
         chosen: list[HubPerson] = self.table.marked_records() or [
             p for p in [self.table.highlighted_record] if p is not None

@@ -1,4 +1,5 @@
-"""What ``m`` does to the marked rows: one choice of :data:`~hubtui.tui.screens.marking.CHOICES`."""
+"""What ``m`` does to the marked rows: one choice of
+:data:`~hubtui.tui.screens.changes.marking.CHOICES`."""
 
 from __future__ import annotations
 

@@ -16,8 +16,8 @@ from hubtui.text import inert
 from hubtui.tui.messages import FindPerson, HubPeopleLoaded
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import FanOutScreen
-from hubtui.tui.screens.reviewing import OFFBOARD_BINDING, Reviewing
-from hubtui.tui.screens.why import WHY_BINDING, WhyScreen
+from hubtui.tui.screens.people.reviewing import OFFBOARD_BINDING, Reviewing
+from hubtui.tui.screens.people.why import WHY_BINDING, WhyScreen
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -365,7 +365,7 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
             self._matrix_asked = True
             self.notify("The matrix opens once the people are read.", markup=False)
             return
-        from hubtui.tui.screens.access_matrix import AccessMatrixScreen
+        from hubtui.tui.screens.browsing.access_matrix import AccessMatrixScreen
 
         self.app.push_screen(AccessMatrixScreen(self.answer, self.now))
 

@@ -233,7 +233,7 @@ class HubListScreen(ListScreen["list[Hub]"]):
         self.table.set_records(list(self.hubs.values()), self._row, key=_hub_key)
 
     def action_go_to_hub(self) -> None:
-        from hubtui.tui.screens.go_to_hub import GoToHubScreen
+        from hubtui.tui.screens.browsing.go_to_hub import GoToHubScreen
 
         def opened(hub: Hub | None) -> None:
             if hub is not None:
@@ -254,7 +254,7 @@ class HubListScreen(ListScreen["list[Hub]"]):
         hub: Hub | None = self.table.highlighted_record
         if hub is None:
             return
-        from hubtui.tui.screens.copy_choice import CopyChoiceScreen
+        from hubtui.tui.screens.dialogs.copy_choice import CopyChoiceScreen
 
         choices = [("Name (URL name)", hub.name), ("Id", hub.id)]
         if hub.has_custom_display_name:

@@ -130,7 +130,7 @@ class RequestsScreen(ListScreen["list[Exchange]"]):
 
     @on(RecordTable.Selected, "#records")
     def _open(self, event: RecordTable.Selected) -> None:
-        from hubtui.tui.screens.exchange import ExchangeScreen
+        from hubtui.tui.screens.dialogs.exchange import ExchangeScreen
 
         self.app.push_screen(ExchangeScreen(event.record))
 

@@ -1,5 +1,6 @@
 """The staged changes as one preview, read again from the server, and their apply (``b``, or the
-palette's "Staged changes"); marking and staging rows live in :mod:`~hubtui.tui.screens.marking`.
+palette's "Staged changes"); marking and staging rows live in
+:mod:`~hubtui.tui.screens.changes.marking`.
 
 One idea: the preview is one screen whose states (read, preview, sending, checking the
 unknown rows, results, retry) share its rows; split, each would reach into the others. What it
@@ -37,7 +38,7 @@ from hubtui.core.presenting import Cell
 from hubtui.text import inert
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import ListScreen
-from hubtui.tui.screens.type_count import TypeCountScreen
+from hubtui.tui.screens.dialogs.type_count import TypeCountScreen
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 
@@ -332,7 +333,7 @@ class StagedScreen(ListScreen[Preview]):
         if count > TYPE_THE_COUNT_ABOVE:
             self.app.push_screen(TypeCountScreen(count, words), answered)
             return
-        from hubtui.tui.screens.confirm import ConfirmScreen
+        from hubtui.tui.screens.dialogs.confirm import ConfirmScreen
 
         question = Content.assemble(
             (f"Send {amount(count, 'change')}?", "bold"),
@@ -455,7 +456,7 @@ class StagedScreen(ListScreen[Preview]):
 
     def action_drop_all(self) -> None:
         """Every staged change shown here dropped, once confirmed: nothing of them is sent."""
-        from hubtui.tui.screens.confirm import ConfirmScreen
+        from hubtui.tui.screens.dialogs.confirm import ConfirmScreen
 
         count = len(self.lines)
         if not count:

@@ -31,9 +31,9 @@ from hubtui.tui.present import (
     user_name,
 )
 from hubtui.tui.screens.base import CHANGES_SINCE, ListScreen
-from hubtui.tui.screens.marking import MARK_BINDINGS, Marking
-from hubtui.tui.screens.user_form import FormResult, Mode, UserFormScreen
-from hubtui.tui.screens.why import WHY_BINDING, WhyScreen
+from hubtui.tui.screens.changes.marking import MARK_BINDINGS, Marking
+from hubtui.tui.screens.changes.user_form import FormResult, Mode, UserFormScreen
+from hubtui.tui.screens.people.why import WHY_BINDING, WhyScreen
 from hubtui.tui.session import workspace_of
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
@@ -401,7 +401,7 @@ class ProjectUsersScreen(Marking, ListScreen["Records[ProjectUser]"]):
         }
 
     def action_changes(self) -> None:
-        from hubtui.tui.screens.change_log import ChangeLogScreen
+        from hubtui.tui.screens.changes.change_log import ChangeLogScreen
 
         self.app.push_screen(ChangeLogScreen(self.workspace.change_log, self.workspace.team))
 

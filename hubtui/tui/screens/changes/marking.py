@@ -17,8 +17,8 @@ from hubtui.core.batches import (
     Wanted,
 )
 from hubtui.tui.present import amount
-from hubtui.tui.screens.add_people import AddPeopleScreen
-from hubtui.tui.screens.batch_choice import CHOICES, BatchChoiceScreen
+from hubtui.tui.screens.changes.add_people import AddPeopleScreen
+from hubtui.tui.screens.changes.batch_choice import CHOICES, BatchChoiceScreen
 from hubtui.tui.widgets.record_table import RecordTable
 
 if TYPE_CHECKING:

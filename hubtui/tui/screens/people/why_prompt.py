@@ -9,7 +9,7 @@ from textual import on
 from textual.widgets import Input
 
 from hubtui.core.access import email_problem
-from hubtui.tui.screens.prompt import PromptScreen
+from hubtui.tui.screens.dialogs.prompt import PromptScreen
 
 
 class WhyPromptScreen(PromptScreen["tuple[str, str | None]"]):

@@ -18,7 +18,7 @@ from hubtui.tui.glyphs import NOT_EQUAL
 from hubtui.tui.messages import FindPerson, OpenProject, ProjectsLoaded, ShowChanges
 from hubtui.tui.present import amount, hub_label, name_warnings, when
 from hubtui.tui.screens.base import CHANGES_SINCE, ListScreen
-from hubtui.tui.screens.marking import MARK_BINDINGS, Marking
+from hubtui.tui.screens.changes.marking import MARK_BINDINGS, Marking
 from hubtui.tui.widgets.chrome import Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 
@@ -278,7 +278,7 @@ class HubDetailScreen(Marking, ListScreen["list[Project] | None"]):
         )
 
     def action_people(self) -> None:
-        from hubtui.tui.screens.hub_people import HubPeopleScreen
+        from hubtui.tui.screens.people.hub_people import HubPeopleScreen
 
         self.app.push_screen(HubPeopleScreen(self.hub))
 

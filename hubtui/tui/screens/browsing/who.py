@@ -25,10 +25,10 @@ from hubtui.text import inert
 from hubtui.tui.messages import Offboard, OpenProject, ProjectsLoaded, UsersReadAsSent
 from hubtui.tui.present import LIMITED_BADGE, hub_label, user_name
 from hubtui.tui.screens.base import ListScreen
-from hubtui.tui.screens.marking import MARK_BINDINGS, Marking
-from hubtui.tui.screens.project_users import explain_access
-from hubtui.tui.screens.reviewing import OFFBOARD_BINDING
-from hubtui.tui.screens.why import WHY_BINDING, WhyScreen
+from hubtui.tui.screens.browsing.project_users import explain_access
+from hubtui.tui.screens.changes.marking import MARK_BINDINGS, Marking
+from hubtui.tui.screens.people.reviewing import OFFBOARD_BINDING
+from hubtui.tui.screens.people.why import WHY_BINDING, WhyScreen
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_indexes
 

@@ -35,7 +35,7 @@ from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown, Sen
 from hubtui.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.present import user_name
-from hubtui.tui.screens.confirm import ConfirmScreen
+from hubtui.tui.screens.dialogs.confirm import ConfirmScreen
 from hubtui.tui.screens.recovering import RecoveringScreen
 from hubtui.tui.session import workspace_of
 from hubtui.tui.widgets.choices import Choice, Tick

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from textual import on
 from textual.widgets import Input
 
-from hubtui.tui.screens.prompt import PromptScreen
+from hubtui.tui.screens.dialogs.prompt import PromptScreen
 
 
 class WhoPromptScreen(PromptScreen[str]):

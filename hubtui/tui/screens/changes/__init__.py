@@ -1,0 +1,1 @@
+"""Changes: the form, marks and staging, a batch's preview, the change log."""

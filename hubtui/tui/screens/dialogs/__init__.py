@@ -1,0 +1,1 @@
+"""Dialogs every screen opens: questions, prompts, exports, the request log, help."""

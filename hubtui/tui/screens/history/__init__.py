@@ -1,0 +1,1 @@
+"""History: what changed since a snapshot kept."""
