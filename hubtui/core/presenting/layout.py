@@ -82,155 +82,220 @@ def fit_columns(
     is one line): past every squeeze, the widest is cut. ``gap`` cells stand between two
     columns.
     """
+    fit = _Fitting(columns, natural, width, gap)
+    fit.choose()
+    fit.drop_for_identifiers()
+    fit.drop_for_meaning()
+    fit.squeeze_descriptions_for_meaning()
+    fit.take_back_what_fits()
+    fit.squeeze()
+    fit.widen()
+    if spread:
+        fit.spread()
+    fit.cut_to_width()
+    return [(i, fit.given[i]) for i in fit.chosen]
 
-    def base(i: int) -> int:
-        fixed = columns[i].width
+
+class _Fitting:
+    """The columns being fitted: which are chosen, each one's width so far, the cells used; each
+    rule of :func:`fit_columns` is one method, applied in its order."""
+
+    def __init__(
+        self, columns: Sequence[Column], natural: Sequence[int], width: int, gap: int
+    ) -> None:
+        self.columns, self.natural, self.width, self.gap = columns, natural, width, gap
+        self.chosen: list[int] = []
+        self.given: dict[int, int] = {}
+        self.used = 0
+        self.dropped: set[int] = set()
+        self.spare = 0
+        """The cells left once every rule that takes room has."""
+
+    # What each column asks for -------------------------------------------------------------
+
+    def text(self, i: int) -> int:
+        return self.natural[i] if i < len(self.natural) else 0
+
+    def base(self, i: int) -> int:
+        fixed = self.columns[i].width
         if fixed is not None:
             return fixed
-        if columns[i].keep and text(i):  # no wider than its values need, to start with
-            return min(columns[i].min_width, whole(i))
-        return columns[i].min_width
+        if self.columns[i].keep and self.text(i):  # no wider than its values need, to start
+            return min(self.columns[i].min_width, self.whole(i))
+        return self.columns[i].min_width
 
-    def text(i: int) -> int:
-        return natural[i] if i < len(natural) else 0
-
-    def full(i: int) -> int:
-        column = columns[i]
+    def full(self, i: int) -> int:
+        column = self.columns[i]
         if column.width is not None:
             return column.width
-        return max(column.min_width, cell_len(column.label) + 2, text(i))  # + the sort arrow
+        return max(column.min_width, cell_len(column.label) + 2, self.text(i))  # + sort arrow
 
-    def wish(i: int) -> int:
-        return min(full(i), max(WISH_CAP, columns[i].min_width)) if columns[i].keep else full(i)
+    def wish(self, i: int) -> int:
+        column = self.columns[i]
+        return min(self.full(i), max(WISH_CAP, column.min_width)) if column.keep else self.full(i)
 
-    def whole(i: int) -> int:
+    def whole(self, i: int) -> int:
         """What an identifier needs for its values whole (its label may be cut for them):
         never more than it asks for, never less than a label's first letters."""
-        if not text(i):
-            return wish(i)
-        return min(wish(i), max(text(i), LABEL_AT_LEAST))
+        if not self.text(i):
+            return self.wish(i)
+        return min(self.wish(i), max(self.text(i), LABEL_AT_LEAST))
 
-    chosen: list[int] = []
-    used = 0
-    for index in sorted(range(len(columns)), key=lambda i: columns[i].priority):
-        need = base(index) + (gap if chosen else 0)
-        if used + need > width and chosen and columns[index].priority > 0:
-            continue  # priority 0 is never left out: it is squeezed below instead
-        chosen.append(index)
-        used += need
-    given = {i: base(i) for i in chosen}
+    def described_first(self, i: int) -> int:
+        """What a description takes before the rest is shared: its values, not its label,
+        while others are cut."""
+        values = self.text(i) if self.text(i) else self.wish(i)
+        minimum = self.columns[i].min_width
+        return min(max(values, minimum), max(DESCRIBED_FIRST, minimum))
 
-    def short() -> int:
-        return sum(max(0, whole(i) - given[i]) for i in chosen if columns[i].keep)
+    def meaning_wish(self, i: int) -> int:
+        """What the row means may push others only this far."""
+        return min(self.wish(i), max(MEANING_CAP, self.columns[i].min_width))
 
-    dropped: set[int] = set()
-
-    def drop_one(droppable: list[int]) -> bool:
-        """Leave out the one of ``droppable`` to go first (no text, then the highest priority
-        number); False when there is none."""
-        nonlocal used
-        if not droppable:
-            return False
-        drop = max(droppable, key=lambda i: (text(i) == 0, columns[i].priority, i))
-        chosen.remove(drop)
-        dropped.add(drop)
-        used -= given.pop(drop) + gap
-        return True
-
-    # Columns that may be left out go first (an identifier too: left out, never cut).
-    while short() > width - used:
-        if not drop_one([i for i in chosen if columns[i].priority > 0]):
-            break
-
-    def described_first(i: int) -> int:  # what a description takes before the rest is shared
-        values = text(i) if text(i) else wish(i)  # its values, not its label, while others cut
-        return min(max(values, columns[i].min_width), max(DESCRIBED_FIRST, columns[i].min_width))
-
-    def meaning_wish(i: int) -> int:  # what the row means may push others only this far
-        return min(wish(i), max(MEANING_CAP, columns[i].min_width))
-
-    def meaning_short() -> int:
+    def short(self) -> int:
+        """How much the identifiers chosen lack of their values whole."""
         return sum(
-            max(0, meaning_wish(i) - given[i])
-            for i in chosen
-            if columns[i].meaning and not columns[i].keep
+            max(0, self.whole(i) - self.given[i]) for i in self.chosen if self.columns[i].keep
         )
 
-    # What the row means before what may be left out: such a column is, rather than cut it.
-    while meaning_short() > width - used - short():
-        if not drop_one([i for i in chosen if columns[i].priority > 0 and not columns[i].keep]):
-            break
+    def meaning_short(self) -> int:
+        """How much what the row means lacks of its :meth:`meaning_wish`."""
+        return sum(
+            max(0, self.meaning_wish(i) - self.given[i])
+            for i in self.chosen
+            if self.columns[i].meaning and not self.columns[i].keep
+        )
 
-    descriptive = [
-        i
-        for i in chosen
-        if not columns[i].keep and not columns[i].meaning and columns[i].width is None
-    ]
-    while meaning_short() > width - used - short():  # then descriptive text gives way
-        widest = max(descriptive, key=lambda i: given[i], default=None)
-        if widest is None or given[widest] <= GIVES_WAY_TO_MEANING:
-            break
-        given[widest] -= 1
-        used -= 1
+    def wanted(self) -> int:
+        return sum(max(0, self.wish(i) - self.given[i]) for i in self.chosen)
 
-    def wanted() -> int:
-        return sum(max(0, wish(i) - given[i]) for i in chosen)
+    # The rules, in their order -------------------------------------------------------------
 
-    if dropped:  # what a wide column left out for the others may leave room for more
-        for index in sorted(range(len(columns)), key=lambda i: columns[i].priority):
-            if index in chosen or index in dropped:
-                continue
-            if base(index) + gap <= width - used - wanted():
-                chosen.append(index)
-                given[index] = base(index)
-                used += base(index) + gap
-    for meaning in (False, True):  # descriptive text gives way first, then the meaning
-        squeezable = [
-            i
-            for i in chosen
-            if not columns[i].keep and columns[i].meaning == meaning and columns[i].width is None
-        ]
-        while short() > width - used or used > width:
-            widest = max(squeezable, key=lambda i: given[i], default=None)
-            if widest is None or given[widest] <= SQUEEZED_WIDTH:
+    def choose(self) -> None:
+        """Priority 0 always; the others by priority while they fit at their smallest."""
+        for index in sorted(range(len(self.columns)), key=lambda i: self.columns[i].priority):
+            need = self.base(index) + (self.gap if self.chosen else 0)
+            if self.used + need > self.width and self.chosen and self.columns[index].priority > 0:
+                continue  # priority 0 is never left out: it is squeezed below instead
+            self.chosen.append(index)
+            self.used += need
+        self.given = {i: self.base(i) for i in self.chosen}
+
+    def _drop_one(self, droppable: list[int]) -> bool:
+        """Leave out the one of ``droppable`` to go first (no text, then the highest priority
+        number); False when there is none."""
+        if not droppable:
+            return False
+        columns = self.columns
+        drop = max(droppable, key=lambda i: (self.text(i) == 0, columns[i].priority, i))
+        self.chosen.remove(drop)
+        self.dropped.add(drop)
+        self.used -= self.given.pop(drop) + self.gap
+        return True
+
+    def drop_for_identifiers(self) -> None:
+        """Columns that may be left out go first (an identifier too: left out, never cut)."""
+        while self.short() > self.width - self.used:
+            if not self._drop_one([i for i in self.chosen if self.columns[i].priority > 0]):
                 break
-            given[widest] -= 1
-            used -= 1
-    chosen.sort()
-    spare = max(0, width - used)
-    identifiers = [i for i in chosen if columns[i].keep]
-    meanings = [i for i in chosen if not columns[i].keep and columns[i].meaning]
-    described = [i for i in chosen if not columns[i].keep and not columns[i].meaning]
-    # Identifiers whole, what the row means (to a point), the descriptions (to a point), then
-    # the rest of what the row means, of the descriptions, and an identifier's label: a long
-    # reason never starves a name of the room it needs, and one long name never takes the room
-    # that would show every row's reason whole.
-    for tier, wanted_width in (
-        (identifiers, whole),
-        (meanings, meaning_wish),
-        (described, described_first),
-        (meanings, wish),
-        (described, wish),
-        (identifiers, wish),
-    ):
-        for i in tier:
-            if columns[i].width is not None:
+
+    def drop_for_meaning(self) -> None:
+        """What the row means before what may be left out: such a column is, rather than cut."""
+        while self.meaning_short() > self.width - self.used - self.short():
+            droppable = [
+                i for i in self.chosen if self.columns[i].priority > 0 and not self.columns[i].keep
+            ]
+            if not self._drop_one(droppable):
+                break
+
+    def squeeze_descriptions_for_meaning(self) -> None:
+        """Then descriptive text gives way to what the row means, to a point."""
+        descriptive = [
+            i
+            for i in self.chosen
+            if not self.columns[i].keep
+            and not self.columns[i].meaning
+            and self.columns[i].width is None
+        ]
+        while self.meaning_short() > self.width - self.used - self.short():
+            widest = max(descriptive, key=lambda i: self.given[i], default=None)
+            if widest is None or self.given[widest] <= GIVES_WAY_TO_MEANING:
+                break
+            self.given[widest] -= 1
+            self.used -= 1
+
+    def take_back_what_fits(self) -> None:
+        """What a wide column left out for the others may leave room for more."""
+        if not self.dropped:
+            return
+        for index in sorted(range(len(self.columns)), key=lambda i: self.columns[i].priority):
+            if index in self.chosen or index in self.dropped:
                 continue
-            extra = min(spare, max(0, wanted_width(i) - given[i]))
-            given[i] += extra
-            spare -= extra
-    flexible = [i for i in chosen if columns[i].width is None]
-    others = ([i for i in flexible if not columns[i].keep] or flexible) if spread else []
-    for n, i in enumerate(others):
-        share = spare // len(others) + (1 if n < spare % len(others) else 0)
-        given[i] += share
-    over = sum(given.values()) + gap * max(0, len(chosen) - 1) - width
-    while over > 0:  # nothing left to give way: cut the widest, so that a row stays one line
-        widest = max(chosen, key=lambda i: (not columns[i].keep, given[i]))
-        if given[widest] <= 1:
-            widest = max(chosen, key=lambda i: given[i])
-        if given[widest] <= 1:
-            break
-        given[widest] -= 1
-        over -= 1
-    return [(i, given[i]) for i in chosen]
+            if self.base(index) + self.gap <= self.width - self.used - self.wanted():
+                self.chosen.append(index)
+                self.given[index] = self.base(index)
+                self.used += self.base(index) + self.gap
+
+    def squeeze(self) -> None:
+        """Descriptive text gives way first, then the meaning, before an identifier is cut."""
+        for meaning in (False, True):
+            squeezable = [
+                i
+                for i in self.chosen
+                if not self.columns[i].keep
+                and self.columns[i].meaning == meaning
+                and self.columns[i].width is None
+            ]
+            while self.short() > self.width - self.used or self.used > self.width:
+                widest = max(squeezable, key=lambda i: self.given[i], default=None)
+                if widest is None or self.given[widest] <= SQUEEZED_WIDTH:
+                    break
+                self.given[widest] -= 1
+                self.used -= 1
+
+    def widen(self) -> None:
+        """Identifiers whole, what the row means (to a point), the descriptions (to a point),
+        then the rest of what the row means, of the descriptions, and an identifier's label: a
+        long reason never starves a name of the room it needs, and one long name never takes
+        the room that would show every row's reason whole."""
+        self.chosen.sort()
+        self.spare = max(0, self.width - self.used)
+        columns = self.columns
+        identifiers = [i for i in self.chosen if columns[i].keep]
+        meanings = [i for i in self.chosen if not columns[i].keep and columns[i].meaning]
+        described = [i for i in self.chosen if not columns[i].keep and not columns[i].meaning]
+        for tier, wanted_width in (
+            (identifiers, self.whole),
+            (meanings, self.meaning_wish),
+            (described, self.described_first),
+            (meanings, self.wish),
+            (described, self.wish),
+            (identifiers, self.wish),
+        ):
+            for i in tier:
+                if columns[i].width is not None:
+                    continue
+                extra = min(self.spare, max(0, wanted_width(i) - self.given[i]))
+                self.given[i] += extra
+                self.spare -= extra
+
+    def spread(self) -> None:
+        """The rest over the columns that are not identifiers (all of them, where every one
+        is)."""
+        flexible = [i for i in self.chosen if self.columns[i].width is None]
+        others = [i for i in flexible if not self.columns[i].keep] or flexible
+        for n, i in enumerate(others):
+            share = self.spare // len(others) + (1 if n < self.spare % len(others) else 0)
+            self.given[i] += share
+
+    def cut_to_width(self) -> None:
+        """Nothing left to give way: the widest cut, so that a row stays one line."""
+        over = sum(self.given.values()) + self.gap * max(0, len(self.chosen) - 1) - self.width
+        while over > 0:
+            widest = max(self.chosen, key=lambda i: (not self.columns[i].keep, self.given[i]))
+            if self.given[widest] <= 1:
+                widest = max(self.chosen, key=lambda i: self.given[i])
+            if self.given[widest] <= 1:
+                break
+            self.given[widest] -= 1
+            over -= 1
