@@ -247,8 +247,7 @@ def _id(record: Record) -> str:
 
 def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]:
     """Every difference from ``old`` to ``new`` (only hub ``hub``'s, an id, when given): hubs,
-    then projects, then people, each in a stable order."""
-    found: list[Difference] = []
+    then projects, then people, then the hub's users, each in a stable order."""
     hubs_old, hubs_new = old.hub_records(), new.hub_records()
     names = {k: str(v.get("Name", k)) for k, v in {**hubs_old, **hubs_new}.items()}
     project_names = {**old.project_names(), **new.project_names()}
@@ -256,7 +255,19 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
     def hub_name(hub_id: str) -> str:
         return names.get(hub_id, hub_id)
 
-    # Hubs: added or removed only when both sides read every hub.
+    return [
+        *_hub_differences(old, new, hub, hub_name),
+        *_project_differences(old, new, hub, hub_name, project_names),
+        *_people_differences(old, new, hub, hub_name, project_names),
+        *_hub_user_differences(old, new, hub, hub_name),
+    ]
+
+
+def _hub_differences(
+    old: Side, new: Side, hub: str | None, hub_name: Callable[[str], str]
+) -> Iterator[Difference]:
+    """Hubs added or removed (only when both sides read every hub), or renamed."""
+    hubs_old, hubs_new = old.hub_records(), new.hub_records()
     both_listed = ListKey("hubs") in _ok(old) and ListKey("hubs") in _ok(new)
     for hub_id in sorted(hubs_old.keys() | hubs_new.keys()):
         if hub is not None and hub_id != hub:
@@ -265,30 +276,31 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
         if before is None or after is None:
             if both_listed:
                 kind = Kind.ADDED if before is None else Kind.REMOVED
-                found.append(Difference("hub", kind, hub_id, hub_name(hub_id)))
+                yield Difference("hub", kind, hub_id, hub_name(hub_id))
             continue
         said = [line for f in ("Name", "DisplayName") if (line := _arrow(f, before, after))]
         if said:
-            found.append(
-                Difference("hub", Kind.CHANGED, hub_id, hub_name(hub_id), what="; ".join(said))
-            )
+            yield Difference("hub", Kind.CHANGED, hub_id, hub_name(hub_id), what="; ".join(said))
 
-    # Projects, hub by hub.
+
+def _project_differences(
+    old: Side,
+    new: Side,
+    hub: str | None,
+    hub_name: Callable[[str], str],
+    project_names: Mapping[tuple[str, str], str],
+) -> Iterator[Difference]:
+    """Projects added, removed or changed, hub by hub (a list not read on a side: said)."""
     for key in sorted(_keys(old, new, "projects")):
         if hub is not None and key.hub != hub:
             continue
         a, b = old.reads.get(key), new.reads.get(key)
         if a is None or b is None or not (a.ok and b.ok):
             why = _not_compared(a, b, old.label, new.label)
-            found.append(
-                Difference(
-                    "project",
-                    Kind.NOT_COMPARED,
-                    key.hub,
-                    hub_name(key.hub),
-                    what=f"its projects: {why}",
-                )
-            )
+            yield Difference(
+                "project", Kind.NOT_COMPARED, key.hub, hub_name(key.hub),
+                what=f"its projects: {why}",
+            )  # fmt: skip
             continue
         if a.hashes == b.hashes:
             continue
@@ -300,7 +312,7 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
             where = (key.hub, hub_name(key.hub), project_id, name)
             if before is None or after is None:
                 kind = Kind.ADDED if before is None else Kind.REMOVED
-                found.append(Difference("project", kind, *where))
+                yield Difference("project", kind, *where)
                 continue
             said = [
                 line
@@ -312,9 +324,17 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
             ):
                 said.append("this changes who reads it as a limited reader")
             if said:
-                found.append(Difference("project", Kind.CHANGED, *where, what="; ".join(said)))
+                yield Difference("project", Kind.CHANGED, *where, what="; ".join(said))
 
-    # People, project by project.
+
+def _people_differences(
+    old: Side,
+    new: Side,
+    hub: str | None,
+    hub_name: Callable[[str], str],
+    project_names: Mapping[tuple[str, str], str],
+) -> Iterator[Difference]:
+    """People who came, left or changed, project by project (a list not read: said)."""
     for key in sorted(_keys(old, new, "users"), key=lambda k: (k.hub, _number_first(k.project))):
         if hub is not None and key.hub != hub:
             continue
@@ -327,7 +347,7 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
         )
         if a is None or b is None or not (a.ok and b.ok):
             why = _not_compared(a, b, old.label, new.label)
-            found.append(Difference("project", Kind.NOT_COMPARED, *where, what=f"its users: {why}"))
+            yield Difference("project", Kind.NOT_COMPARED, *where, what=f"its users: {why}")
             continue
         earlier = list(old.decoded(a.hashes - b.hashes))
         for before, after, shown, user_id in _people_changed(earlier, new, a, b):
@@ -337,27 +357,16 @@ def compare(old: Side, new: Side, *, hub: str | None = None) -> list[Difference]
                 what = f"{record.get('Role', '?')}, {_access(record)}"
                 what += _id_moved(before, after, earlier)
                 tags = _tags(before, after)
-                found.append(
-                    Difference(
-                        "user", kind, *where, who=shown, user_id=user_id, what=what, tags=tags
-                    )
+                yield Difference(
+                    "user", kind, *where, who=shown, user_id=user_id, what=what, tags=tags
                 )
                 continue
             said = _user_changes(before, after)
             if said:
-                found.append(
-                    Difference(
-                        "user",
-                        Kind.CHANGED,
-                        *where,
-                        who=shown,
-                        user_id=user_id,
-                        what="; ".join(said),
-                        tags=_tags(before, after),
-                    )
-                )
-    found.extend(_hub_user_differences(old, new, hub, hub_name))
-    return found
+                yield Difference(
+                    "user", Kind.CHANGED, *where, who=shown, user_id=user_id,
+                    what="; ".join(said), tags=_tags(before, after),
+                )  # fmt: skip
 
 
 def _people_changed(
