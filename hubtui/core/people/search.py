@@ -299,23 +299,8 @@ async def search_people(
                 on_sent(hub, project, [record.root for record in sent])
                 users, loaded_at = [], None
             else:
-                read: list[dict[str, Any]] = []
-
-                def where(record: Mapping[str, Any]) -> bool:
-                    read.append(dict(record))  # every record as sent, for keeping the list
-                    matches = query.matches_sent
-                    return True if matches is None else matches(record)
-
                 async with limiter:
-                    # Only the matches are validated: a search wants a few records of many.
-                    users = await client.list_project_users(
-                        hub.id,
-                        project.id,
-                        api_version=api_version,
-                        where=query.matches_sent if on_read is None else where,
-                    )
-                if on_read is not None:
-                    on_read(hub, project, read)
+                    users = await _matches_read(client, query, hub, project, api_version, on_read)
                 loaded_at = None
         except HubError as error:
             report(Finding(hub, project, error=error))
@@ -360,3 +345,31 @@ async def search_people(
     progress.finished_after = time.monotonic() - progress.started
     on_progress(progress)
     return progress
+
+
+async def _matches_read(
+    client: HubClient,
+    query: PersonQuery | EveryUser,
+    hub: Hub,
+    project: Project,
+    api_version: ApiVersion | None,
+    on_read: Callable[[Hub, Project, list[dict[str, Any]]], None] | None,
+) -> Sequence[ProjectUser]:
+    """A project's users read, only the matches validated (a search wants a few records of
+    many); with ``on_read``, every record as sent handed over too, for keeping the list."""
+    read: list[dict[str, Any]] = []
+
+    def where(record: Mapping[str, Any]) -> bool:
+        read.append(dict(record))
+        matches = query.matches_sent
+        return True if matches is None else matches(record)
+
+    users = await client.list_project_users(
+        hub.id,
+        project.id,
+        api_version=api_version,
+        where=query.matches_sent if on_read is None else where,
+    )
+    if on_read is not None:
+        on_read(hub, project, read)
+    return users
