@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -248,21 +249,24 @@ async def test_keys_typed_ahead_of_a_list_still_loading_land_on_it_once_loaded()
         assert screen.email == "hamid.karimi@northwind-eng.com"
 
 
-async def test_end_typed_while_the_answer_is_read_lands_once_it_shows() -> None:
+async def test_end_typed_while_the_answer_is_read_lands_once_it_shows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """``End`` typed as the dialog opens, before the answer is read: the answer, once shown,
     is at its end (its next steps in view at 80×24), not at its top with the key lost."""
     import asyncio
 
+    from hubtui.core.workflows import why as ticket
+
     async with running(size=(80, 24), start=project_users()) as pilot:
-        workspace = pilot.app.workspace  # type: ignore[attr-defined]
-        told = workspace.tell_since
+        told = ticket.tell_since
         may_answer = asyncio.Event()
 
-        async def held(answers: object) -> None:
+        async def held(workspace: object, answers: object) -> None:
             await may_answer.wait()
-            await told(answers)
+            await told(workspace, answers)  # type: ignore[arg-type]
 
-        workspace.tell_since = held
+        monkeypatch.setattr(ticket, "tell_since", held)
         await press(pilot, "slash", *"grace", "enter")
         await pilot.press("W")  # the answer is held until the test says so
         for _ in range(100):

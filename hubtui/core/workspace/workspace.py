@@ -21,7 +21,6 @@ import asyncio
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from hubtui.config import Settings
@@ -35,9 +34,7 @@ if TYPE_CHECKING:
     from hubtui.api.models import ApiModel
     from hubtui.core.changes.log import ChangeLog
     from hubtui.core.changes.record import Change
-    from hubtui.core.people.advice import Former, ReviewNote
     from hubtui.core.people.review import Review
-    from hubtui.core.people.why import Answer, Sources
     from hubtui.core.store import ReviewInfo, SnapshotInfo, Store
     from hubtui.core.store.server_store import ServerStore
     from hubtui.core.workspace.offline import StoredAnswers
@@ -528,117 +525,6 @@ class Workspace:
                 return store.snapshots(server_store.origin, server_store.profile)
 
         return server_store, await asyncio.to_thread(read)
-
-    def why_sources(self) -> Sources:
-        """Where ``why`` reads what hubtui keeps of a person on this server: the change log and
-        the team's trail, the snapshots of the hub's users, the reviews kept; and the
-        ``inactive_after`` setting. The one way both front ends ask."""
-        from hubtui.core.changes.history import changes_of_person
-        from hubtui.core.people.why import Sources
-
-        return Sources(
-            history=partial(changes_of_person, self.change_log),
-            formerly=self.former_accounts,
-            reviewed=self.reviews_of_batches,
-            inactive_after=self.settings.inactive_after,
-        )
-
-    async def reviews_of_batches(self, batches: Sequence[str], email: str) -> dict[str, ReviewNote]:
-        """The reviews kept of this server that sent these batches, each with the reason given
-        for ``email`` (none where the store is off)."""
-        from hubtui.core.access import person_key
-        from hubtui.core.people.advice import ReviewNote
-
-        try:
-            server_store = self.review_store()
-        except StoreOff:
-            return {}
-        wanted, key = set(batches), person_key(email)
-
-        def read() -> dict[str, ReviewNote]:
-            if not server_store.has_store():
-                return {}
-            found: dict[str, ReviewNote] = {}
-            with server_store.open() as store:
-                for review in store.reviews(server_store.origin, server_store.profile):
-                    if review.batch not in wanted:
-                        continue
-                    rows = store.review_rows(review.id)
-                    row = next((r for r in rows if person_key(r.get("email")) == key), None)
-                    reason = "" if row is None else row.get("reason", "")
-                    found[review.batch] = ReviewNote(review.id, reason)
-            return found
-
-        return await asyncio.to_thread(read)
-
-    async def former_accounts(self, hub_id: str, email: str) -> list[Former]:
-        """The accounts this server's snapshots of the hub's users kept with ``email`` (none
-        where the store is off; :class:`StoreError` where it cannot be read)."""
-        from hubtui.core.history.since import former_accounts
-
-        try:
-            server_store, kept = await self.snapshots_kept()
-        except StoreOff:
-            return []
-        if not kept:
-            return []
-
-        def read() -> list[Former]:
-            with server_store.open() as store:
-                return former_accounts(
-                    store, server_store.origin, server_store.profile, hub_id, email
-                )
-
-        return await asyncio.to_thread(read)
-
-    async def tell_since(self, answers: Sequence[Answer]) -> None:
-        """Each answer about a project told since when the person's access there is what it
-        is now, and what it was before, from the snapshots kept of this server (nothing said
-        where none read the project; a store that cannot be read is said, never taken as no
-        snapshot)."""
-        from hubtui.core.history.since import STATE_OF_VERDICT, since_words
-        from hubtui.core.people.why import Fact
-
-        about = [a for a in answers if a.project_id and a.verdict_code in STATE_OF_VERDICT]
-        if not about:
-            return
-        source = "the snapshots kept"
-
-        def read(server_store: ServerStore) -> list[str | None]:
-            with server_store.open() as store:
-                return [since_of(store, server_store, answer) for answer in about]
-
-        def since_of(store: Store, server_store: ServerStore, answer: Answer) -> str | None:
-            """One answer's since; what the store kept that cannot be read is said for that
-            answer alone (a row any colleague of a team store can write), never a crash."""
-            try:
-                return since_words(
-                    store,
-                    server_store.origin,
-                    server_store.profile,
-                    answer.hub.id,
-                    str(answer.project_id),
-                    answer.email,
-                    STATE_OF_VERDICT[answer.verdict_code],
-                    user_id=answer.account_id,
-                )
-            except StoreError as error:
-                return f"not read ({error})"
-            except (TypeError, ValueError, KeyError, AttributeError) as error:
-                return f"not read (a snapshot's row is not as hubtui keeps it: {error!r})"
-
-        try:
-            server_store, kept = await self.snapshots_kept()
-            if not kept:
-                return
-            told: list[str | None] = await asyncio.to_thread(read, server_store)
-        except StoreOff:
-            return  # off, or offline: no snapshot to tell from, and none is claimed
-        except StoreError as error:
-            told = [f"not read ({error})"] * len(about)
-        for answer, words in zip(about, told, strict=True):
-            if words is not None:
-                answer.facts.append(Fact("since", words, source))
 
     async def record_snapshot(self, hub: Hub | None) -> SnapshotInfo:
         """Read every project's users of ``hub`` (None: of every hub) and keep them as one
