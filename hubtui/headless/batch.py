@@ -41,7 +41,7 @@ from hubtui.core.batches.file_rows import (
 )
 from hubtui.core.changes.sending import plan
 from hubtui.core.files import refusal_words
-from hubtui.core.people.review import Review, apply_reviewed, keep_reviews
+from hubtui.core.people.review import Kept, Review, apply_reviewed
 from hubtui.core.people.workflows import apply_file
 from hubtui.core.workflows.revert import find_revert
 from hubtui.headless.one_change import ask, read_only_words
@@ -125,15 +125,14 @@ class CommandFront:
         )
 
     async def ended(
-        self, rows: Sequence[RowOfFile], batch: Batch | None, reviews: Sequence[Review]
+        self, rows: Sequence[RowOfFile], batch: Batch | None, kept: Kept | None
     ) -> None:
         if self.args.dry_run:
             self.status = status_of(rows, None, dry_run=True)
             return
         if self.path is not None:
             say_results(self.path, self.header, rows, batch.id if batch else "(nothing sent)")
-        if reviews:
-            kept = await keep_reviews(reviews, None, None, self.workspace.keep_review)
+        if kept is not None:
             print(kept.words(), file=sys.stderr)
         self.status = status_of(rows, batch, dry_run=False)
 

@@ -27,7 +27,6 @@ from hubtui.core.batches.file_rows import RowOfFile
 from hubtui.core.changes.operator import who_words
 from hubtui.core.people import (
     Decision,
-    Review,
 )
 from hubtui.core.people.decisions import (
     DECISION_COLUMNS,
@@ -64,7 +63,7 @@ if TYPE_CHECKING:
     from hubtui.core.batches import Batch
     from hubtui.core.batches.file import FileRow
     from hubtui.core.people import HubPerson
-    from hubtui.core.people.review import Offboarding
+    from hubtui.core.people.review import Kept, Offboarding
     from hubtui.core.people.search import Progress
     from hubtui.core.workspace import Workspace
 
@@ -203,6 +202,7 @@ async def apply_review(
         criteria=f"decisions file {path.name}",
         concurrency=workspace.concurrency,
         settle=not args.dry_run,
+        keep=workspace.keep_review,
     )
     return front.status
 
@@ -326,6 +326,7 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
         concurrency=workspace.concurrency,
         deadline=workspace.search_deadline,
         settle=not args.dry_run,
+        keep=workspace.keep_review,
     )
     return front.status
 
@@ -366,12 +367,12 @@ class OffboardFront(CommandFront):
             )
 
     async def ended(
-        self, rows: Sequence[RowOfFile], batch: Batch | None, reviews: Sequence[Review]
+        self, rows: Sequence[RowOfFile], batch: Batch | None, kept: Kept | None
     ) -> None:
         if self.args.dry_run:
             self.status = REFUSED if self._not_read else OK
             return
-        await super().ended(rows, batch, reviews)
+        await super().ended(rows, batch, kept)
         if batch is not None and any(
             r.ended in (Outcome.DONE, Outcome.UNKNOWN) for r in batch.results.values()
         ):

@@ -8,7 +8,7 @@ Read-only is refused by the front end before it starts one (a dry run still prev
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from hubtui.core.batches.file_rows import (
@@ -23,8 +23,10 @@ from hubtui.core.batches.projects import Preview, prepare
 from hubtui.core.clock import now
 from hubtui.core.people.decisions import review_of_file, rows_of_decisions
 from hubtui.core.people.review import (
+    Kept,
     Offboarding,
     Review,
+    keep_reviews,
     offboarding,
     offboarding_reviews,
     outcomes,
@@ -37,7 +39,10 @@ if TYPE_CHECKING:
     from hubtui.core.changes.log import ChangeLog
     from hubtui.core.people.search import Progress
 
-__all__ = ["Front", "apply_decisions", "apply_file", "offboard"]
+__all__ = ["Front", "Keep", "apply_decisions", "apply_file", "offboard"]
+
+#: How a review is kept in the store (its number; StoreOff or StoreError where it cannot be).
+Keep = Callable[[Review], Awaitable[int]]
 
 
 class Front(Protocol):
@@ -59,9 +64,10 @@ class Front(Protocol):
         ...
 
     async def ended(
-        self, rows: Sequence[RowOfFile], batch: Batch | None, reviews: Sequence[Review]
+        self, rows: Sequence[RowOfFile], batch: Batch | None, kept: Kept | None
     ) -> None:
-        """Say how each row ended and keep what is kept (``reviews`` not kept yet)."""
+        """Say how each row ended, and how the reviews nothing sent were kept (``kept`` None:
+        there were none, or this was a dry run)."""
 
 
 async def apply_file(
@@ -87,7 +93,7 @@ async def apply_file(
     batch = await front.send(found.preview, ())
     if batch is not None:
         mark_ended(found.rows, batch)
-    await front.ended(found.rows, batch, ())
+    await front.ended(found.rows, batch, None)
 
 
 async def apply_decisions(
@@ -99,9 +105,10 @@ async def apply_decisions(
     criteria: str,
     concurrency: int,
     settle: bool,
+    keep: Keep,
 ) -> None:
     """A decisions file: each row's decision as the batch's rows, previewed, sent on the front
-    end's word, each row ended, and the review of the file handed back to be kept."""
+    end's word, each row ended, and the review of the file kept (not on a dry run)."""
     started = now()
     rows, decisions = await rows_of_decisions(client, given, front.find_hub)
     preview = await prepare(
@@ -113,7 +120,8 @@ async def apply_decisions(
     if batch is not None:
         mark_ended(rows, batch)
     review = review_of_file(rows, decisions, given, started, batch, criteria, log.operator)
-    await front.ended(rows, batch, [review])
+    kept = await keep_reviews([review], None, None, keep) if settle else None
+    await front.ended(rows, batch, kept)
 
 
 class OffboardFront(Front, Protocol):
@@ -138,6 +146,7 @@ async def offboard(
     concurrency: int,
     deadline: float | None,
     settle: bool,
+    keep: Keep,
 ) -> Offboarding:
     """A person taken out of every hub of ``hubs`` they are in, as one batch kept as a review of
     each hub: found, previewed, sent on the front end's word (the reviews kept after it, or as
@@ -154,7 +163,10 @@ async def offboard(
     reviews = offboarding_reviews(answer, reason, started, log.operator)
     batch = await front.send(preview, reviews)
     rows = rows_of_preview(preview, batch)
-    # Sent, the reviews were kept after the batch; not sent, they are kept as decided.
-    unsent = () if batch is not None else [outcomes(r, preview) for r in reviews]
-    await front.ended(rows, batch, unsent)
+    # Sent, the reviews were kept after the batch; not sent, they are kept as decided here
+    # (not on a dry run).
+    kept = None
+    if batch is None and settle and reviews:
+        kept = await keep_reviews([outcomes(r, preview) for r in reviews], None, None, keep)
+    await front.ended(rows, batch, kept)
     return answer
