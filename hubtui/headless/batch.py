@@ -42,7 +42,7 @@ from hubtui.core.batches.file_rows import (
 from hubtui.core.changes.sending import plan
 from hubtui.core.files import refusal_words
 from hubtui.core.people.review import Kept, Review, apply_reviewed
-from hubtui.core.people.workflows import apply_file
+from hubtui.core.workflows.batch_file import apply_file
 from hubtui.core.workflows.revert import find_revert
 from hubtui.headless.one_change import ask, read_only_words
 from hubtui.headless.output import (
@@ -74,7 +74,7 @@ async def apply_rows(
     given: Sequence[FileRow],
 ) -> int:
     """apply of a batch file's rows (read by :mod:`hubtui.headless.apply`): the one use case
-    (:func:`~hubtui.core.people.workflows.apply_file`), this command its front end."""
+    (:func:`~hubtui.core.workflows.batch_file.apply_file`), this command its front end."""
     front = CommandFront(args, client, workspace, path, header)
     await apply_file(
         client,
@@ -88,7 +88,7 @@ async def apply_rows(
 
 
 class CommandFront:
-    """A command as the front end of a workflow (:mod:`hubtui.core.people.workflows`): it
+    """A command as the front end of a workflow (:mod:`hubtui.core.workflows.front`): it
     prints the preview, asks (unless ``--yes``), sends through :func:`send_batch`, writes the
     results file beside the file applied, keeps the reviews, and sets the exit status."""
 

@@ -34,9 +34,10 @@ from hubtui.core.people.decisions import (
     NEVER,
     invitation_cell,
 )
-from hubtui.core.people.workflows import apply_decisions, offboard
 from hubtui.core.presenting import Column, seen_words
 from hubtui.core.store import StoreError
+from hubtui.core.workflows.decisions_file import apply_decisions
+from hubtui.core.workflows.offboard import offboard
 from hubtui.core.workspace import StoreOff
 from hubtui.headless.batch import CommandFront
 from hubtui.headless.one_change import read_only_words
@@ -191,7 +192,7 @@ async def apply_review(
     given: Sequence[FileRow],
 ) -> int:
     """apply of a decisions file: the one use case
-    (:func:`~hubtui.core.people.workflows.apply_decisions`), this command its front end (the
+    (:func:`~hubtui.core.workflows.decisions_file.apply_decisions`), this command its front end (the
     results file beside it, the review kept in the store)."""
     front = CommandFront(args, client, workspace, path, header)
     await apply_decisions(
@@ -309,7 +310,7 @@ def _reviews_table(infos: Sequence[Any], workspace: Workspace) -> Table:
 
 async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     """offboard: the person's removal from every hub they are in, as one batch, kept as a
-    review (:func:`~hubtui.core.people.workflows.offboard`, this command its front end)."""
+    review (:func:`~hubtui.core.workflows.offboard.offboard`, this command its front end)."""
     if workspace.read_only and not args.dry_run:
         raise Stop(NOT_SENT, read_only_words(args))
     hubs: list[Hub] = (

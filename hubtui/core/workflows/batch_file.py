@@ -1,0 +1,43 @@
+"""A batch file applied: its rows found (hub by Name or Id), previewed against a fresh read,
+sent on the front's word, each row ended. One use case for ``hubtui apply FILE``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from hubtui.core.batches.file_rows import mark_ended, prepare_file
+
+if TYPE_CHECKING:
+    from hubtui.api import HubClient
+    from hubtui.core.batches.file import FileRow
+    from hubtui.core.changes.log import ChangeLog
+    from hubtui.core.workflows.front import Front
+
+__all__ = ["apply_file"]
+
+
+async def apply_file(
+    client: HubClient,
+    given: Sequence[FileRow],
+    log: ChangeLog,
+    front: Front,
+    *,
+    concurrency: int,
+    settle: bool,
+) -> None:
+    """A batch file's rows: found, previewed, sent on the front end's word, each row ended."""
+    found = await prepare_file(
+        client,
+        given,
+        log,
+        front.find_hub,
+        concurrency=concurrency,
+        settle=settle,
+        on_read=front.reading,
+    )
+    front.previewed(found.preview, found.refused)
+    batch = await front.send(found.preview, ())
+    if batch is not None:
+        mark_ended(found.rows, batch)
+    await front.ended(found.rows, batch, None)

@@ -1,0 +1,61 @@
+"""The port a workflow of batches asks of its front end (:class:`Front`): the command and the
+app each implement it, once. A workflow reads, decides and previews; the front shows, asks,
+sends through the one engine (:func:`~hubtui.core.people.review.apply_reviewed`) and says how
+each row ended. Read-only is refused by the front before it starts one (a dry run still
+previews).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from hubtui.core.people.review import Kept, Offboarding, Review
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub
+    from hubtui.core.batches import Batch
+    from hubtui.core.batches.file_rows import RowOfFile
+    from hubtui.core.batches.projects import Preview
+    from hubtui.core.people.search import Progress
+
+__all__ = ["Front", "Keep", "OffboardFront"]
+
+#: How a review is kept in the store (its number; StoreOff or StoreError where it cannot be).
+Keep = Callable[[Review], Awaitable[int]]
+
+
+class Front(Protocol):
+    """What a workflow asks of the front end that runs it."""
+
+    async def find_hub(self, given: str) -> Hub:
+        """A hub by its exact Name or Id; ``LookupError`` says why none was taken."""
+        ...
+
+    def reading(self, done: int, total: int) -> None:
+        """How far reading each project's users again has come."""
+
+    def previewed(self, preview: Preview, refused: Sequence[RowOfFile]) -> None:
+        """Show the preview, and the rows not read as changes."""
+
+    async def send(self, preview: Preview, reviews: Sequence[Review]) -> Batch | None:
+        """Ask, then send the preview as one batch with the reviews it carries kept after it
+        (None: nothing sent: a dry run, nothing to send)."""
+        ...
+
+    async def ended(
+        self, rows: Sequence[RowOfFile], batch: Batch | None, kept: Kept | None
+    ) -> None:
+        """Say how each row ended, and how the reviews nothing sent were kept (``kept`` None:
+        there were none, or this was a dry run)."""
+
+
+class OffboardFront(Front, Protocol):
+    """An offboarding's front end also follows the search and says where the person was."""
+
+    def searching(self, progress: Progress) -> None:
+        """How far the search across the hubs has come."""
+
+    def found(self, answer: Offboarding) -> None:
+        """Where the person is, and what could not be read; ``LookupError`` ends the workflow
+        when they have no access to remove."""
