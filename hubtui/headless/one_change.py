@@ -14,10 +14,10 @@ from hubtui.api.errors import HubError
 from hubtui.api.exchanges import as_curl
 from hubtui.core.access import accounts_of, email_problem, find_person
 from hubtui.core.batches import Intent, Wanted
-from hubtui.core.batches.single import ReadOnly, one_change
 from hubtui.core.changes.actions import Outcome
 from hubtui.core.changes.log import ChangeLog, ChangeLogError
 from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown
+from hubtui.core.workflows.one_change import ReadOnly, one_change
 from hubtui.text import command_line, inert
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def _check_unknown_adds(
 
 async def change_command(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     """add-user and set-role: the same reads and refusals whether sent or a dry run (the one
-    use case, :mod:`hubtui.core.batches.single`, decides and sends; this asks and says)."""
+    use case, :mod:`hubtui.core.workflows.one_change`, decides and sends; this asks and says)."""
     adding = args.command == "add-user"
     email = args.email
     if adding:

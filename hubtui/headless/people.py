@@ -24,11 +24,11 @@ from hubtui.core.people import (
     read_hub_people,
 )
 from hubtui.core.people.hub import MatrixRow
-from hubtui.core.people.resending import ReadOnly, Resent, prepare_resend
 from hubtui.core.presenting import DATE_UNKNOWN, Column, seen_stamp, seen_words, when_both
 from hubtui.core.presenting.export import SparseCsvRow, csv_text
 from hubtui.core.signins import LastSeen, last_seen, utc_moment
 from hubtui.core.store import StoreError
+from hubtui.core.workflows.resend import ReadOnly, Resent, prepare_resend
 from hubtui.core.workspace import StoreOff
 from hubtui.core.workspace.connection import DEMO_BASE_URL, configured_client
 from hubtui.core.workspace.offline import OFFLINE_TOKEN, StoredAnswers
@@ -278,7 +278,7 @@ async def _access_at(args: argparse.Namespace, workspace: Workspace) -> int:
 
 async def _resend(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     """resend-invite: each pending invitation named (or every one) sent again, by the one use
-    case (:mod:`hubtui.core.people.resending`); this asks and says what came back."""
+    case (:mod:`hubtui.core.workflows.resend`); this asks and says what came back."""
     from hubtui.headless.one_change import confirm, read_only_words
 
     hub = await resolve_hub(client, args.hub)

@@ -36,9 +36,9 @@ from hubtui.tui.screens.base import ListScreen
 if TYPE_CHECKING:
     from hubtui.api import Hub
     from hubtui.api.models import ApiModel
-    from hubtui.core.people.resending import Resending
     from hubtui.core.people.why import Answer
     from hubtui.core.store import SnapshotInfo
+    from hubtui.core.workflows.resend import Resending
     from hubtui.tui.session import Session
 
 
@@ -232,7 +232,7 @@ class WorkspaceActions(App[None]):
 
     def _resend_asked(self, answer: Answer) -> None:
         from hubtui.core.people import hub_people
-        from hubtui.core.people.resending import ReadOnly, prepare_resend
+        from hubtui.core.workflows.resend import ReadOnly, prepare_resend
         from hubtui.tui.screens.dialogs.confirm import ConfirmScreen
 
         people = hub_people([answer.hub_user], []) if answer.hub_user else []
@@ -258,7 +258,7 @@ class WorkspaceActions(App[None]):
 
     @work(exclusive=True, group="resend", exit_on_error=False)
     async def _resend(self, resending: Resending) -> None:
-        from hubtui.core.people.resending import resent_words
+        from hubtui.core.workflows.resend import resent_words
 
         try:
             client = await self.workspace.client()

@@ -161,7 +161,7 @@ def test_the_app_and_apply_send_the_same_requests_and_end_the_same_way(
 def test_the_app_s_i_and_resend_invite_send_the_same_requests_and_end_the_same_way(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """One use case sends invitations again (core/people/resending.py): the app's ``i`` on the
+    """One use case sends invitations again (core/workflows/resend.py): the app's ``i`` on the
     hub's people, everyone marked, and ``hubtui resend-invite HUB --yes``."""
     from tests.harness.fronts import Front
 
@@ -232,7 +232,7 @@ def test_the_app_s_o_and_offboard_send_the_same_requests_and_end_the_same_way(
 def test_the_app_s_e_and_set_role_send_the_same_request_and_end_the_same_way(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """One use case makes a single change (core/batches/single.py): the form's ``e`` and
+    """One use case makes a single change (core/workflows/one_change.py): the form's ``e`` and
     ``hubtui set-role``."""
     from tests.harness.fronts import Front
 

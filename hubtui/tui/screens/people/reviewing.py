@@ -21,8 +21,8 @@ from hubtui.core.people import (
     row_of,
     rows_of,
 )
-from hubtui.core.people.resending import ReadOnly, Resending, prepare_resend, resent_words
 from hubtui.core.presenting import seen_words
+from hubtui.core.workflows.resend import ReadOnly, Resending, prepare_resend, resent_words
 from hubtui.text import inert
 from hubtui.tui.messages import Offboard
 from hubtui.tui.present import amount
@@ -135,7 +135,7 @@ class Reviewing:
 
     def action_resend(self) -> None:
         """Ask, then send the invitation again to the marked (or highlighted) people whose
-        invitation is not accepted (:mod:`hubtui.core.people.resending`, the one use case)."""
+        invitation is not accepted (:mod:`hubtui.core.workflows.resend`, the one use case)."""
         from hubtui.tui.screens.dialogs.confirm import ConfirmScreen
 
         chosen: list[HubPerson] = self.table.marked_records() or [
