@@ -422,36 +422,19 @@ def answers_of(
     """The answer for ``email`` in ``project_id`` from the lists read, or, when several
     accounts have this address, an answer for each (each says so and names its account)."""
     accounts = _accounts(email, users, hub_users)
-    if len(accounts) < 2:
-        return [
-            answer_of(
-                email,
-                hub,
-                project_id,
-                users,
-                hub_users,
-                projects,
-                now=now,
-                history=history,
-                kept=kept,
-            )  # fmt: skip
-        ]
-    return [
-        answer_of(
-            email,
-            hub,
-            project_id,
-            users,
-            hub_users,
-            projects,
-            now=now,
-            account=a,
-            of=accounts,
-            history=[c for c in history if c.user_id in (None, a[0])],
-            kept=kept,
+
+    def for_account(account: tuple[str, str | None] | None) -> Answer:
+        theirs = (
+            history if account is None else [c for c in history if c.user_id in (None, account[0])]
         )
-        for a in accounts
-    ]
+        return answer_of(
+            email, hub, project_id, users, hub_users, projects, now=now, account=account,
+            of=None if account is None else accounts, history=theirs, kept=kept,
+        )  # fmt: skip
+
+    if len(accounts) < 2:
+        return [for_account(None)]
+    return [for_account(a) for a in accounts]
 
 
 def answer_of(
