@@ -258,16 +258,11 @@ class WorkspaceActions(App[None]):
 
     @work(exclusive=True, group="resend", exit_on_error=False)
     async def _resend(self, resending: Resending) -> None:
-        from hubtui.core.workflows.resend import resent_words
+        from hubtui.core.workflows.resend import resend_all
 
-        try:
-            client = await self.workspace.client()
-        except HubError as error:
-            self._say(f"Nothing was sent: {inert(str(error))}", severity="error")
-            return
-        results = await resending.send(client, self.workspace.change_log)
-        done = all(r.done for r in results)
-        self._say(resent_words(results), severity="information" if done else "warning", timeout=15)
+        ended = await resend_all(self.workspace, resending)
+        severity = "information" if ended.done else "warning" if ended.tried else "error"
+        self._say(ended.words, severity=severity, timeout=15)
 
     def on_revert_batch(self, message: RevertBatch) -> None:
         self.revert_batch(message.batch)

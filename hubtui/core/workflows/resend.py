@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from hubtui.api.errors import HubError
 from hubtui.core.changes.actions import Outcome
 from hubtui.core.changes.kinds import ChangedSinceRead
 from hubtui.core.changes.log import ChangeLogError
@@ -27,8 +28,17 @@ if TYPE_CHECKING:
     from hubtui.core.changes.log import ChangeLog
     from hubtui.core.changes.record import Change
     from hubtui.core.people.hub import HubPerson
+    from hubtui.core.workspace import Workspace
 
-__all__ = ["ReadOnly", "Resending", "Resent", "prepare_resend", "resent_words"]
+__all__ = [
+    "ReadOnly",
+    "Resend",
+    "Resending",
+    "Resent",
+    "prepare_resend",
+    "resend_all",
+    "resent_words",
+]
 
 
 class ReadOnly(Exception):
@@ -113,3 +123,25 @@ def prepare_resend(
         raise ReadOnly("read-only: no invitation is sent again.")
     waiting = pending_invitations(people)
     return Resending(hub, [resend_change(hub, person) for person in waiting], waiting)
+
+
+@dataclass(frozen=True)
+class Resend:
+    """How sending invitations again ended, for a notification."""
+
+    words: str
+    done: bool
+    """Every one was sent."""
+    tried: bool
+    """They were tried (False: nothing could be sent, the words say why)."""
+
+
+async def resend_all(workspace: Workspace, resending: Resending) -> Resend:
+    """Send every invitation of ``resending`` (each read again just before), and say how they
+    ended in one line. A client that cannot be had sends nothing, said so."""
+    try:
+        client = await workspace.client()
+    except HubError as error:
+        return Resend(f"Nothing was sent: {inert(str(error))}", done=False, tried=False)
+    results = await resending.send(client, workspace.change_log)
+    return Resend(resent_words(results), all(r.done for r in results), tried=True)

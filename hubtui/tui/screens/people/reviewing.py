@@ -11,7 +11,6 @@ from textual import work
 from textual.binding import Binding
 from textual.content import Content
 
-from hubtui.api import HubError
 from hubtui.core.batches import ChangeSet
 from hubtui.core.clock import now
 from hubtui.core.people import (
@@ -22,7 +21,7 @@ from hubtui.core.people import (
     rows_of,
 )
 from hubtui.core.presenting import seen_words
-from hubtui.core.workflows.resend import ReadOnly, Resending, prepare_resend, resent_words
+from hubtui.core.workflows.resend import ReadOnly, Resending, prepare_resend, resend_all
 from hubtui.text import inert
 from hubtui.tui.messages import Offboard
 from hubtui.tui.present import amount
@@ -170,22 +169,12 @@ class Reviewing:
 
     @work(exclusive=True, group="resend", exit_on_error=False)
     async def _resend(self, resending: Resending) -> None:
-        workspace = self.workspace
-        try:
-            client = await workspace.client()
-        except HubError as error:
-            self.notify(f"Nothing was sent: {inert(str(error))}", severity="error", markup=False)
-            return
-        results = await resending.send(client, workspace.change_log)
-        all_done = all(r.done for r in results)
-        self.notify(
-            resent_words(results),
-            severity="information" if all_done else "warning",
-            markup=False,
-            timeout=15,
-        )
-        self.table.clear_marks()
-        self.load()
+        ended = await resend_all(self.workspace, resending)
+        severity = "information" if ended.done else "warning" if ended.tried else "error"
+        self.notify(ended.words, severity=severity, markup=False, timeout=15)
+        if ended.tried:  # nothing could be sent: the marks stay for another try
+            self.table.clear_marks()
+            self.load()
 
 
 #: The offboarding key, on the hub's people and on a person search's results.
