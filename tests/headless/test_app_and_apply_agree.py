@@ -340,3 +340,47 @@ def test_the_app_s_r_and_revert_put_a_batch_back_with_the_same_requests(
         {"Role": "Admin", "IsReviewer": False},
         {"Role": "Editor", "IsReviewer": False},
     ]
+
+
+def test_a_review_decided_in_the_app_and_a_decisions_file_send_the_same_requests(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """One engine sends a review's decisions (core/workflows/decisions_file.py for the file,
+    apply_reviewed for both): Bjørn removed from the hub with a reason, by ``d`` ``x`` and
+    ``v`` on the hub's people, and by a decisions file given to ``hubtui apply``."""
+    from tests.harness.fronts import Front
+    from tests.headless.test_reviews import BJORN, decisions_file, write
+
+    fronts = [Front(create_app(DemoStore(), Faults())) for _ in range(2)]
+
+    async def from_the_app() -> list[str]:
+        async with running(
+            size=(140, 40), server=fronts[0], store_path=tmp_path / "app.sqlite3", keeps="all"
+        ) as pilot:
+            await press(pilot, "enter", "P")
+            await settle(pilot)
+            await press(pilot, "slash")
+            await type_text(pilot, BJORN)
+            await press(pilot, "enter")
+            await burst(pilot, ["d", "x", *"left the company", "enter"])
+            await press(pilot, "v")
+            await settle(pilot)
+            await press(pilot, "a", "y")
+            await settle(pilot)
+            log = pilot.app.workspace.change_log  # type: ignore[attr-defined]
+            return [f"{c.action} {c.email} {c.outcome}" for c in log.changes]
+
+    app_outcomes = asyncio.run(from_the_app())
+    with serving(fronts[1]) as url:
+        base = ("--base-url", url)
+        rows = decisions_file(capsys, base)
+        for row in rows:
+            if row["email"] == BJORN:
+                row["decision"], row["reason"] = "remove", "left the company"
+        decided = write(tmp_path / "decided.csv", rows)
+        status, _, err = run(capsys, *base, "apply", str(decided), "--yes")
+    assert status == 0, err
+    assert [(m, p) for m, p, _ in fronts[0].bodies] == [(m, p) for m, p, _ in fronts[1].bodies]
+    assert [m for m, _, _ in fronts[0].bodies] == ["DELETE"]
+    assert app_outcomes == [f"remove from hub {BJORN} done"]
+    assert "Review #1 kept" in err
