@@ -1,5 +1,5 @@
 """The change log as the commands use it: no change is sent when its pending line cannot be
-written; an outcome not logged is said loudly (the form: tests/tui/test_edits.py).
+written; an outcome not logged is said loudly (the form: tests/tui/changes/test_edits.py).
 
 Root writes through any mode, so "cannot be written" is made here as a data folder that is a
 file (ENOTDIR) and as a file-size limit (RLIMIT_FSIZE binds root too).
