@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from hubtui.api.errors import HubError
 from hubtui.api.exchanges import as_curl
-from hubtui.core.access import accounts_of, email_problem, find_person
+from hubtui.core.access import account_of, email_problem, find_person
 from hubtui.core.batches import Intent, Wanted
 from hubtui.core.changes.actions import Outcome
 from hubtui.core.changes.log import ChangeLog, ChangeLogError
@@ -208,7 +208,7 @@ async def _known_account(client: HubClient, hub_id: str, email: str) -> str | No
     """The account of the hub with this address, by its Id (None: none, several, or the hub's
     users not read): an add of it is sent only while that account still has the address."""
     try:
-        found = accounts_of(await client.list_hub_users(hub_id), email)
+        found = account_of(await client.list_hub_users(hub_id), email, None)
     except HubError:
         return None
-    return str(found[0].user.id) if len(found) == 1 else None
+    return None if found is None else str(found.user.id)

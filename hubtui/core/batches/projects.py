@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from hubtui.api import HubError
-from hubtui.core.access import ROLES, accounts_of, email_problem, find_person
+from hubtui.core.access import ROLES, account_of, email_problem, find_person
 from hubtui.core.batches.hubs import decide_hub, read_hub_users
 from hubtui.core.batches.wanted import (
     DecidedRow,
@@ -144,8 +144,13 @@ async def prepare(
         on_read=on_read,
     )
     # An add names the known account of its address (the hub's users, read now), so that it is
-    # sent only while that account still has it: never a second account at an old address.
-    adding = [w for w in wanted if not w.of_hub and w.intent in (Intent.ADD, Intent.MEMBER)]
+    # sent only while that account still has it: never a second account at an old address. A
+    # row that names its account already (a ticket's fix) needs no read for it.
+    adding = [
+        w
+        for w in wanted
+        if not w.of_hub and w.intent in (Intent.ADD, Intent.MEMBER) and w.user_id is None
+    ]
     read_hubs = [w.hub_id for w in (*of_hub, *adding)]
     hub_users = await read_hub_users(client, read_hubs) if read_hubs else {}
     known = {id(w): _known_account(w, hub_users) for w in adding}
@@ -185,10 +190,10 @@ def _known_account(
     """The account an add's address names among the hub's users, by its Id (one account only;
     none, several, or a list not read: None, the address alone)."""
     users = hub_users.get(row.hub_id)
-    if row.user_id is not None or users is None or isinstance(users, HubError):
-        return row.user_id
-    found = accounts_of(users, row.email)
-    return str(found[0].user.id) if len(found) == 1 else None
+    if users is None or isinstance(users, HubError):
+        return None
+    found = account_of(users, row.email, None)
+    return None if found is None else str(found.user.id)
 
 
 def _decide(
