@@ -227,6 +227,28 @@ async def _hub_users_just_read(client: HubClient, hub_id: str) -> Sequence[HubUs
     return users
 
 
+async def _read_again(read: Awaitable[Sequence[HubUser]]) -> Sequence[HubUser]:
+    """The hub's users read again just before a change is sent; a read that fails sends
+    nothing."""
+    try:
+        return await read
+    except HubError as error:
+        raise ChangedSinceRead(
+            f"The hub's users could not be read again just before sending ({error}), so "
+            "nothing was sent."
+        ) from None
+
+
+def _hub_account(users: Sequence[HubUser], change: Change, gone: str) -> HubUser:
+    """The account a change names among the hub's users read again, still of its address
+    (``gone``: what is said when the hub no longer lists it)."""
+    user = account_of(users, change.email or "", change.user_id)
+    if user is None:
+        raise ChangedSinceRead(gone)
+    check_same_account(change, user.user.id, user.user.email)
+    return user
+
+
 class NotInProject(ChangedSinceRead):
     """The account the change names is not in the project (read again by its Id)."""
 
@@ -253,20 +275,10 @@ class _ProjectKind(Kind):
 
     async def _hub_account_now(self, client: HubClient, change: Change) -> None:
         """The account the change names, not in the project: read again by its Id in the hub's
-        users, still a user of the hub and still of this address."""
-        try:
-            users = await _hub_users_just_read(client, change.hub_id)
-        except HubError as error:
-            raise ChangedSinceRead(
-                f"The hub's users could not be read again just before sending ({error}), so "
-                "nothing was sent."
-            ) from None
-        user = account_of(users, change.email or "", change.user_id)
-        if user is None:
-            raise ChangedSinceRead(
-                f"Id {change.user_id} is no longer a user of the hub: nothing was sent."
-            )
-        check_same_account(change, user.user.id, user.user.email)
+        users (a read a moment old shared by a batch's adds), still of this address."""
+        users = await _read_again(_hub_users_just_read(client, change.hub_id))
+        gone = f"Id {change.user_id} is no longer a user of the hub: nothing was sent."
+        _hub_account(users, change, gone)
 
 
 class ProjectAdd(_ProjectKind):
@@ -382,23 +394,13 @@ class _HubKind(Kind):
 
     async def _users_now(self, client: HubClient, change: Change) -> Sequence[HubUser]:
         """The hub's users read again just before a change of them is sent (else nothing is)."""
-        try:
-            return await client.list_hub_users(change.hub_id)
-        except HubError as error:
-            raise ChangedSinceRead(
-                f"The hub's users could not be read again just before sending ({error}), so "
-                "nothing was sent."
-            ) from None
+        return await _read_again(client.list_hub_users(change.hub_id))
 
     async def _account_now(self, client: HubClient, change: Change) -> HubUser:
         """The account the change names (by its Id), still of this address and of the hub
         role it was decided from."""
         users = await self._users_now(client, change)
-        user = account_of(users, change.email or "", change.user_id)
-        if user is None:
-            raise ChangedSinceRead("No longer a user of the hub: nothing was sent.")
-        check_same_account(change, user.user.id, user.user.email)
-        return user
+        return _hub_account(users, change, "No longer a user of the hub: nothing was sent.")
 
     def _role_as_decided(self, change: Change, user: HubUser) -> None:
         was = None if change.before is None else change.before.get("Role")
