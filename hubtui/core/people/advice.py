@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hubtui.api.identity import email_domain
 from hubtui.core.access import person_key
@@ -44,6 +44,7 @@ __all__ = [
     "Kept",
     "NextStep",
     "ReviewNote",
+    "near_accounts",
     "near_addresses",
     "next_steps",
     "outside_tenant",
@@ -287,7 +288,7 @@ def _unknown_address(facts: Facts) -> list[NextStep]:
         ]
     known = [(u.user.email or "", u.user.full_name) for u in facts.hub_users or ()]
     known += [(u.user.email or "", u.user.full_name) for u in facts.project_users or ()]
-    for address, named in near_addresses(facts.email, known, as_sent=True):
+    for address, named in near_accounts(facts.email, known):
         steps.append(
             NextStep(
                 "near_address",
@@ -321,14 +322,20 @@ def _unknown_address(facts: Facts) -> list[NextStep]:
     return steps
 
 
+def _outside(hub: Hub, email: str) -> bool:
+    """Whether the hub restricts sign-in to an Entra ID tenant this address is not of (the
+    tenant's domain, or one below it)."""
+    tenant = (hub.restricted_tenant_domain or "").lower()
+    if not hub.is_user_entra_id_sso_restricted or not tenant:
+        return False
+    domain = email_domain(email) or ""
+    return not (domain == tenant or domain.endswith(f".{tenant}"))
+
+
 def outside_tenant(hub: Hub, email: str) -> str | None:
     """``it is outside the hub's SSO tenant acme-build.com: they could not sign in`` where the
     hub restricts sign-in to a tenant this address is not of, else None."""
-    tenant = (hub.restricted_tenant_domain or "").lower()
-    domain = (email_domain(email) or "").lower()
-    if not hub.is_user_entra_id_sso_restricted or not tenant:
-        return None
-    if domain == tenant or domain.endswith(f".{tenant}"):
+    if not _outside(hub, email):
         return None
     return (
         f"it is outside the hub's Entra ID tenant {inert(hub.restricted_tenant_domain)}: they "
@@ -411,10 +418,7 @@ def _sso_tenant(facts: Facts) -> list[NextStep]:
     likely reason they cannot sign in (never said of a person who is not a hub user: their
     first reason is that)."""
     hub, person = facts.hub, facts.person
-    tenant = (hub.restricted_tenant_domain or "").lower()
-    if person is None or not hub.is_user_entra_id_sso_restricted or not tenant:
-        return []
-    if facts.domain == tenant or facts.domain.endswith(f".{tenant}"):
+    if person is None or not _outside(hub, facts.email):
         return []
     seen = last_seen(person)
     days = seen.days_before(facts.now)
@@ -489,14 +493,18 @@ def next_steps(facts: Facts) -> list[NextStep]:
     return [step for _, _, rule in TABLE for step in rule(facts)]
 
 
-def near_addresses(
-    email: str, known: Sequence[tuple[str, str]], *, as_sent: bool = False
-) -> list[Any]:
+def near_addresses(email: str, known: Sequence[tuple[str, str]]) -> list[str]:
+    """The addresses of ``known`` (address, the person's name as sent) near ``email`` (never
+    itself), in words (:func:`near_accounts`)."""
+    return [words for _, words in near_accounts(email, known)]
+
+
+def near_accounts(email: str, known: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     """The addresses of ``known`` (address, the person's name as sent) near ``email`` (never
     itself): the same local part at another domain, at most :data:`NEAR_LETTERS` letters apart,
-    or a person of the same name (``lena.fisher@…`` and Lena Fisher at ``lfisher@…``); each
-    made inert, and one with lookalike or invisible characters said to hold them (shown as such,
-    never taken for it)."""
+    or a person of the same name (``lena.fisher@…`` and Lena Fisher at ``lfisher@…``); each as
+    sent, and in words: made inert, and one with lookalike or invisible characters said to hold
+    them (shown as such, never taken for it)."""
     from rapidfuzz.distance import Levenshtein
 
     wanted = person_key(email)
@@ -511,12 +519,11 @@ def near_addresses(
         same_name = len(named_as) > 1 and _name_words(name) == named_as
         if key.split("@", 1)[0] == local or distance <= NEAR_LETTERS or same_name:
             found[key] = (distance, address)
-    named: list[Any] = []
+    named = []
     for key in sorted(found, key=lambda k: (found[k][0], k))[:NEAR_MOST]:
         address = found[key][1]
         why = lookalike(address)
-        words = inert(address) + (f" ({why})" if why else "")
-        named.append((address, words) if as_sent else words)
+        named.append((address, inert(address) + (f" ({why})" if why else "")))
     return named
 
 
