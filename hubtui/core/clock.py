@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-__all__ = ["now", "stamp"]
+__all__ = ["minute", "now", "stamp"]
 
 
 def now() -> str:
@@ -14,3 +14,8 @@ def now() -> str:
 def stamp(moment: datetime) -> str:
     """A moment as the logs and the store write it: ``2026-11-24T14:02:00Z``."""
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def minute(stamped: str) -> str:
+    """A moment as :func:`stamp` writes it, to the minute for a person: ``2026-11-24 14:02``."""
+    return stamped[:16].replace("T", " ")

@@ -13,6 +13,7 @@ from hubtui.core.access import person_key
 from hubtui.core.changes.history import changes_logged
 from hubtui.core.changes.operator import who_words
 from hubtui.core.changes.record import Change
+from hubtui.core.clock import minute
 from hubtui.core.presenting import Column, amount
 from hubtui.headless.output import NOT_SENT, NOTHING, OK, REFUSED, Table, print_answer
 from hubtui.text import inert
@@ -78,7 +79,7 @@ def _table(changes: list[Change]) -> Table:
         ),
         changes,
         lambda c: (
-            inert(c.time[:16].replace("T", " ")),
+            inert(minute(c.time)),
             inert(who_words(c.operator or "?", c.db_role)),
             inert(c.email or c.user_id or "?"),
             inert(f"{c.hub_name} · {c.where}"),

@@ -13,8 +13,8 @@ from hubtui.api import HubError
 from hubtui.api.errors import not_offered
 from hubtui.core.access import person_key
 from hubtui.core.changes.actions import Action, Outcome
-from hubtui.core.changes.history import changes_logged
-from hubtui.core.clock import stamp
+from hubtui.core.changes.history import changes_logged, last_invitation
+from hubtui.core.clock import minute, stamp
 from hubtui.core.people import (
     HubPeople,
     HubPerson,
@@ -350,19 +350,14 @@ async def _resend(args: argparse.Namespace, client: HubClient, workspace: Worksp
 def last_sent_words(logged: list[Change], change: Change) -> str:
     """When hubtui last sent this account's invitation to this hub (an invitation, or one
     sent again), as the change log and the team's trail say; the server does not say."""
-    sent = [
+    last = last_invitation(
         c
         for c in logged
         if c.hub_id == change.hub_id
-        and c.action in (Action.HUB_INVITE, Action.RESEND)
-        and c.outcome == Outcome.DONE
         and (c.user_id == change.user_id or person_key(c.email) == person_key(change.email))
-    ]
-    if not sent:
-        return "hubtui has not sent it before (the server does not say when it went out)"
-    last = sent[-1]
-    when = last.time[:16].replace("T", " ")
-    again = " again" if last.action == Action.RESEND else ""
-    return (
-        f"the last one went out{again} on {when} UTC, sent by {inert(last.operator or 'someone')}"
     )
+    if last is None:
+        return "hubtui has not sent it before (the server does not say when it went out)"
+    again = " again" if last.action == Action.RESEND else ""
+    by = inert(last.operator or "someone")
+    return f"the last one went out{again} on {minute(last.time)} UTC, sent by {by}"

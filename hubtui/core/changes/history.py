@@ -7,14 +7,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import person_key
-from hubtui.core.changes.actions import PENDING, UNKNOWN
+from hubtui.core.changes.actions import PENDING, UNKNOWN, Action, Outcome
 from hubtui.core.changes.record import Change, parse_line, unfinished_as_unknown
 from hubtui.core.files import open_reading
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from hubtui.core.changes.log import ChangeLog
 
-__all__ = ["changes_logged", "changes_of_person"]
+__all__ = ["changes_logged", "changes_of_person", "last_invitation"]
 
 
 def changes_logged(log: ChangeLog) -> list[Change]:
@@ -105,3 +107,14 @@ def changes_of_person(log: ChangeLog, email: str) -> list[Change]:
     aside). Blocking: it reads the file and the team store, once for every hub asked about."""
     key = person_key(email)
     return [change for change in changes_logged(log) if person_key(change.email) == key]
+
+
+def last_invitation(changes: Iterable[Change]) -> Change | None:
+    """The latest invitation to a hub hubtui sent that took effect, first or again, of these
+    changes (oldest first); None: none."""
+    sent = [
+        c
+        for c in changes
+        if c.action in (Action.HUB_INVITE, Action.RESEND) and c.outcome == Outcome.DONE
+    ]
+    return sent[-1] if sent else None

@@ -23,6 +23,7 @@ from hubtui.core.access import person_key
 from hubtui.core.changes.actions import Action
 from hubtui.core.changes.kinds import Undo, kind_of
 from hubtui.core.changes.operator import who_words
+from hubtui.core.clock import minute
 from hubtui.core.people.hub import INACTIVE_AFTER_DAYS
 from hubtui.core.signins import last_seen
 from hubtui.text import command_line, fold, inert, lookalike
@@ -224,7 +225,7 @@ def _changed_by_hubtui(facts: Facts) -> list[NextStep]:
         return []
     change = taken[-1]
     where = "" if change.where == "the hub" else f" in {change.where}"
-    when = change.time[:16].replace("T", " ")
+    when = minute(change.time)
     by = who_words(change.operator, change.db_role)
     review = facts.kept.reviews.get(change.batch or "")
     if review is not None:

@@ -19,6 +19,8 @@ from hubtui.api.errors import not_offered
 from hubtui.api.identity import email_domain
 from hubtui.core.access import find_person, person_key
 from hubtui.core.changes.actions import Action
+from hubtui.core.changes.history import last_invitation
+from hubtui.core.clock import minute
 from hubtui.core.people.advice import Facts, Former, Kept, NextStep, ReviewNote, next_steps
 from hubtui.core.people.hub import INACTIVE_AFTER_DAYS
 from hubtui.core.people.search import DEFAULT_CONCURRENCY, Finding, PersonQuery, search_people
@@ -309,10 +311,9 @@ async def _kept(
     key = person_key(email)
     for change in changed:
         if change.user_id and person_key(change.email) == key:
-            when = change.time[:16].replace("T", " ")
             role = (change.before or {}).get("Role") if change.project_id == "" else None
             until[change.user_id] = (
-                f"hubtui's change of {when} UTC (in {change.where})",
+                f"hubtui's change of {minute(change.time)} UTC (in {change.where})",
                 role if isinstance(role, str) else None,
             )
     if sources.formerly is not None and nobody:
@@ -543,17 +544,11 @@ def _verdict_words(answer: Answer, facts: Facts) -> str:
 
 def _invited(facts: Facts) -> str:
     """When their invitation went out, as far as hubtui knows it (the server does not say)."""
-    sent = [
-        c
-        for c in facts.history
-        if c.action in (Action.HUB_INVITE, Action.RESEND) and c.outcome == "done"
-    ]
-    if not sent:
+    last = last_invitation(facts.history)
+    if last is None:
         return "the hub's users do not say when it was sent"
-    last = sent[-1]
     again = "sent again" if last.action == Action.RESEND else "sent"
-    when = last.time[:16].replace("T", " ")
-    return f"{again} by hubtui on {when} UTC by {last.operator or 'someone'}"
+    return f"{again} by hubtui on {minute(last.time)} UTC by {last.operator or 'someone'}"
 
 
 def _find(records: Sequence[Listed], answer: Answer) -> Listed | None:

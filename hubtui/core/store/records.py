@@ -11,6 +11,8 @@ from functools import cache
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
+from hubtui.core.clock import minute
+
 if TYPE_CHECKING:
     from hashlib import blake2b
 
@@ -71,12 +73,12 @@ class SnapshotInfo:
     @property
     def short(self) -> str:
         """``#3 (2026-11-17 14:02)``."""
-        return f"#{self.id} ({self.taken.replace('T', ' ')[:16]})"
+        return f"#{self.id} ({minute(self.taken)})"
 
     @property
     def label(self) -> str:
         """``#3 2026-11-17 14:02 UTC, all hubs (1,204 users, 2 projects not read)``."""
-        when = self.taken.replace("T", " ")[:16] + " UTC"
+        when = minute(self.taken) + " UTC"
         users = self.counts.get("users", 0)
         missing = self.counts.get("not_read", 0)
         lost = f", {missing} not read" if missing else ""
