@@ -147,15 +147,13 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
             if ticket.refused is not None:
                 self._say(ticket.refused)
                 return
-            self.answers = ticket.answers
+            self.answers, note = ticket.answers, ticket.offline
         except HubError as error:
             self._say(f"Could not be answered: {inert(str(error), limit=None)}")
             return
         finally:
             box.loading = False
-        offline = workspace.offline
-        note = None if offline is None else offline_note(offline.last_words)
-        if offline is None and not workspace.read_only:
+        if workspace.offline is None and not workspace.read_only:
             self.fixes = [(a, s) for a in self.answers for s in a.steps if s.fixable]
         self._say(describe(self.answers, self.email, note, self.fixes, self.account))
         self.refresh_bindings()
