@@ -74,8 +74,6 @@ class Ticket:
     """Why nothing was answered: a bad address, or a text that names no one project."""
     nobody: str | None = None
     """``… is neither a user nor in a project of hub acme-build``, where that is the end."""
-    named: ProjectNamed | None = None
-    """What the project text named, when it named several (the front may choose one)."""
 
     @property
     def ending(self) -> Ending:
@@ -132,7 +130,6 @@ async def answer_ticket(
         if chosen is None:
             ticket.refused = named.words()
             if len(named.found) > 1 and named.by_name:
-                ticket.named = named
                 front.several_projects(named)
             return ticket
         where, project_id = chosen
