@@ -688,16 +688,18 @@ async def explain_everywhere(
     sources = sources or Sources()
     changed = await _history(sources.history, email)
     answers: list[Answer] = []
-    # Nobody has the address in any hub read: each hub read says so, with its near addresses.
-    key = person_key(email)
-    nowhere = not any(
-        f.user is not None and person_key(f.user.user.email) == key for f in findings
-    ) and not any(_accounts(email, people) for people in hub_users)
-    for hub, people in zip(hubs, hub_users, strict=True):
+    # Whether any account has the address in each hub read; nowhere, each hub read says so,
+    # with its near addresses.
+    nobody = [
+        not _accounts(
+            email, [f.user for f in findings if f.hub.id == h.id and f.user is not None], people
+        )
+        for h, people in zip(hubs, hub_users, strict=True)
+    ]
+    nowhere = all(nobody)
+    for hub, people, none_here in zip(hubs, hub_users, nobody, strict=True):
         known = _here(changed, hub.id)
-        here = [f.user for f in findings if f.hub.id == hub.id and f.user is not None]
-        nobody = not _accounts(email, here, people)
-        kept, unread = await _kept(sources, hub, email, known, people, nobody)
+        kept, unread = await _kept(sources, hub, email, known, people, none_here)
         in_hub = _answers_in_hub(
             email, hub, people, listed.get(hub.id, ()), findings, now, known,
             alone=len(hubs) == 1 or nowhere, kept=kept,
