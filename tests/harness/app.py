@@ -448,3 +448,12 @@ def table_lines(text: str, header: str) -> list[str]:
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.lstrip("≠ ").startswith(header))
     return lines[start:]
+
+
+async def ask_why(pilot: Pilot[None], email: str, project: str) -> None:
+    """The palette's "Why can't … get in?" for ``email`` in ``project``, the email and the
+    project typed in one burst as SSH delivers a fast typist's keys; settled."""
+    await press(pilot, "ctrl+p")
+    await burst(pilot, [*"Why can", "enter"])
+    await burst(pilot, [*email, "enter", *project, "enter"])
+    await settle(pilot)

@@ -27,6 +27,7 @@ from hubtui.tui.screens.dialogs.export import ExportScreen
 from tests.harness.app import (
     CHLOE,
     DIEGO,
+    ask_why,
     burst,
     mark,
     paste,
@@ -272,10 +273,7 @@ def test_the_ticket_s_fix_key_and_its_printed_command_send_the_same_request(
 
     async def from_the_app() -> list[str]:
         async with running(size=(120, 40), server=fronts[0]) as pilot:
-            await press(pilot, "ctrl+p")
-            await burst(pilot, [*"Why can", "enter"])
-            await burst(pilot, [*lena, "enter", *"harbour", "enter"])
-            await settle(pilot)
+            await ask_why(pilot, lena, "harbour")
             await press(pilot, "1", "enter")
             await settle(pilot)
             await press(pilot, "a", "y")

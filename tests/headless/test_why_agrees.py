@@ -10,7 +10,7 @@ import pytest
 
 from hubtui.demo import DemoStore, Faults, create_app
 from hubtui.tui.screens.people.why import WhyScreen
-from tests.harness.app import burst, press, running, settle
+from tests.harness.app import ask_why, running
 from tests.harness.commands import run
 from tests.harness.fronts import Served
 
@@ -18,10 +18,7 @@ from tests.harness.fronts import Served
 def app_answers(email: str, project: str) -> list[dict[str, object]]:
     async def ask() -> list[dict[str, object]]:
         async with running(size=(120, 40), server=create_app(DemoStore(), Faults())) as pilot:
-            await press(pilot, "ctrl+p")
-            await burst(pilot, [*"Why can", "enter"])
-            await burst(pilot, [*email, "enter", *project, "enter"])
-            await settle(pilot)
+            await ask_why(pilot, email, project)
             screen = pilot.app.screen
             assert isinstance(screen, WhyScreen)
             return [answer.as_record() for answer in screen.answers]

@@ -13,6 +13,7 @@ from textual.widgets import Static
 from hubtui.tui.screens.people.hub_people import HubPeopleScreen
 from hubtui.tui.screens.people.why import WhyScreen
 from tests.harness.app import (
+    ask_why,
     burst,
     offline_app,
     press,
@@ -174,10 +175,7 @@ async def test_a_next_step_is_one_key_from_its_previewed_fix() -> None:
     lena = store.user_by_email("lena.fischer@example-mail.com")
     assert lena is not None
     async with running(size=(80, 24), store=store) as pilot:
-        await press(pilot, "ctrl+p")
-        await burst(pilot, [*"Why can", "enter"])
-        await burst(pilot, [*lena.email, "enter", *"harbour", "enter"])
-        await settle(pilot)
+        await ask_why(pilot, lena.email, "harbour")
         assert "[1] Add them to Harbour Bridge Retrofit as a direct member" in answer_words(pilot)
         creates = store.creates
         await press(pilot, "1")
@@ -295,10 +293,7 @@ async def test_the_fix_key_sends_no_add_once_the_account_has_another_address() -
     lena = store.user_by_email("lena.fischer@example-mail.com")
     assert lena is not None
     async with running(size=(80, 24), store=store) as pilot:
-        await press(pilot, "ctrl+p")
-        await burst(pilot, [*"Why can", "enter"])
-        await burst(pilot, [*lena.email, "enter", *"harbour", "enter"])
-        await settle(pilot)
+        await ask_why(pilot, lena.email, "harbour")
         await press(pilot, "1", "enter")
         await settle(pilot)
         assert isinstance(pilot.app.screen, StagedScreen)
@@ -344,10 +339,7 @@ async def test_a_typo_s_first_step_opens_the_near_address_and_its_add_says_nobod
     store = DemoStore()
     typo = "aiko.tanaka@acme-biuld.com"
     async with running(size=(80, 24), store=store) as pilot:
-        await press(pilot, "ctrl+p")
-        await burst(pilot, [*"Why can", "enter"])
-        await burst(pilot, [*typo, "enter", *"harbour", "enter"])
-        await settle(pilot)
+        await ask_why(pilot, typo, "harbour")
         words = answer_words(pilot)
         assert "not a user of acme-build." in words
         assert "[1] Near it in the hub: aiko.tanaka@acme-build.com (Editor in the project)" in words
@@ -359,10 +351,7 @@ async def test_a_typo_s_first_step_opens_the_near_address_and_its_add_says_nobod
         assert screen.email == "aiko.tanaka@acme-build.com"
         assert [a.verdict for a in screen.answers] == ["can edit"]
         await press(pilot, "escape")
-        await press(pilot, "ctrl+p")
-        await burst(pilot, [*"Why can", "enter"])
-        await burst(pilot, [*typo, "enter", *"harbour", "enter"])
-        await settle(pilot)
+        await ask_why(pilot, typo, "harbour")
         creates = store.creates
         await press(pilot, "2", "enter")
         await settle(pilot)
