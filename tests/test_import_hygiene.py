@@ -127,6 +127,7 @@ THE_FIRST_FRAME_LOADS = [
     "hubtui.tui.collection",
     "hubtui.tui.commands",
     "hubtui.tui.ending",
+    "hubtui.tui.front",
     "hubtui.tui.glyphs",
     "hubtui.tui.messages",
     "hubtui.tui.present",
@@ -142,7 +143,6 @@ THE_FIRST_FRAME_LOADS = [
     "hubtui.tui.widgets",
     "hubtui.tui.widgets.chrome",
     "hubtui.tui.widgets.record_table",
-    "hubtui.tui.workflows",
 ]
 
 A_COMMAND = """

@@ -41,9 +41,10 @@ from hubtui.core.batches.file_rows import (
 )
 from hubtui.core.changes.sending import plan
 from hubtui.core.files import refusal_words
-from hubtui.core.people.review import Kept, Review, apply_reviewed
+from hubtui.core.people.review import Review
 from hubtui.core.workflows.batch_file import apply_file
 from hubtui.core.workflows.revert import find_revert
+from hubtui.core.workflows.reviewed import Kept, apply_reviewed
 from hubtui.headless.one_change import ask, read_only_words
 from hubtui.headless.output import (
     NOT_SENT,
@@ -246,7 +247,7 @@ async def send_batch(
 ) -> Batch | None:
     """The batch sent (None: nothing to send, a dry run, or the question answered no), with the
     ``reviews`` whose decisions it carries kept after it, by the one use case
-    (:func:`~hubtui.core.people.review.apply_reviewed`)."""
+    (:func:`~hubtui.core.workflows.reviewed.apply_reviewed`)."""
     log = workspace.change_log
     batch = Batch(preview.steps)
     batch.reverts = reverts

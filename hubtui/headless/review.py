@@ -64,8 +64,9 @@ if TYPE_CHECKING:
     from hubtui.core.batches import Batch
     from hubtui.core.batches.file import FileRow
     from hubtui.core.people import HubPerson
-    from hubtui.core.people.review import Kept, Offboarding
+    from hubtui.core.people.review import Offboarding
     from hubtui.core.people.search import Progress
+    from hubtui.core.workflows.reviewed import Kept
     from hubtui.core.workspace import Workspace
 
 

@@ -1,5 +1,6 @@
-"""HubTuiApp: the shell. Themes, signals and navigation; the work is the Workspace's
-(``hubtui.core.workspace``), and what the app says of it is in ``tui.workflows``."""
+"""HubTuiApp: the shell. Themes, signals, navigation, what is read kept, the staged changes and
+the connection; the work is the Workspace's (``hubtui.core.workspace``) and the workflows'
+(``hubtui.core.workflows``), which the app runs as their front end (``tui.front``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.segment import Segment
-from textual import events
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.color import Color
@@ -22,21 +23,39 @@ from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 from textual.worker import Worker, WorkerState
 
+from hubtui.config import ConfigError
 from hubtui.core.workspace import Workspace
 from hubtui.text import inert
 from hubtui.tui import textual_patches
 from hubtui.tui.commands import LoadedRecords, Profiles, app_commands
 from hubtui.tui.ending import Ending
+from hubtui.tui.front import AppFront
 from hubtui.tui.glyphs import PLAIN, console_text, plain_keys
-from hubtui.tui.messages import FindPerson, OpenHub, OpenProject, WorkerFailed
+from hubtui.tui.messages import (
+    FindPerson,
+    HubPeopleLoaded,
+    HubsLoaded,
+    Offboard,
+    OpenHub,
+    OpenProject,
+    PrepareFix,
+    ProjectsLoaded,
+    Reconnect,
+    RevertBatch,
+    ShowChanges,
+    UsersLoaded,
+    UsersReadAsSent,
+    WorkerFailed,
+)
+from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.browsing.hubs import HubListScreen
 from hubtui.tui.screens.recovering import RecoveringScreen, bug_sentence
 from hubtui.tui.session import Session
 from hubtui.tui.typeahead import TypeAhead
-from hubtui.tui.workflows import WorkspaceActions
 
 if TYPE_CHECKING:
     from hubtui.api import Hub
+    from hubtui.api.models import ApiModel
 
 
 textual_patches.apply()
@@ -65,7 +84,7 @@ class ConsoleGlyphs(LineFilter):
         return [Segment(console_text(text), style, control) for text, style, control in segments]
 
 
-class HubTuiApp(WorkspaceActions):
+class HubTuiApp(App[None]):
     """Hub list → hub detail with its projects → project users."""
 
     CSS_PATH = "hubtui.tcss"
@@ -108,6 +127,8 @@ class HubTuiApp(WorkspaceActions):
         if PLAIN:
             self._filters.append(ConsoleGlyphs())
         self.workspace = workspace
+        #: The app as the front end of the workflows.
+        self.front = AppFront(self)
         #: What the app keeps beside the workspace: what was read, the staged changes.
         self.session = Session(on_staged_changed=self.staged_changed)
         workspace.listen(
@@ -312,3 +333,162 @@ class HubTuiApp(WorkspaceActions):
                 self.find_person(query, hubs, scope)
 
         self.push_screen(WhoPromptScreen(scope), answered)
+
+    def action_requests(self) -> None:
+        """Show the request log (above the current screen; escape comes back)."""
+        from hubtui.tui.screens.dialogs.requests import RequestsScreen
+
+        if not isinstance(self.screen, RequestsScreen):
+            self.push_screen(RequestsScreen())
+
+    def action_change_log(self) -> None:
+        """The changes of this session and the batches of this server (c): R reverts one."""
+        from hubtui.tui.screens.changes.change_log import ChangeLogScreen
+
+        if not isinstance(self.screen, ChangeLogScreen):
+            self.push_screen(ChangeLogScreen(self.workspace.change_log, self.workspace.team))
+
+    def ask_why(self, hub: Hub | None, email: str | None = None) -> None:
+        """Ask whose access to explain, and where; then explain it (in ``hub``, or every hub).
+        ``email``: the highlighted person's, filled in (typing replaces it)."""
+        from hubtui.tui.screens.people.why import WhyScreen
+        from hubtui.tui.screens.people.why_prompt import WhyPromptScreen
+
+        def answered(given: tuple[str, str | None] | None) -> None:
+            if given is not None:
+                email, project = given
+                self.push_screen(WhyScreen(email, None if hub is None else [hub], project))
+
+        scope = "every hub" if hub is None else f"hub {hub.name}"
+        self.push_screen(WhyPromptScreen(scope, email), answered)
+
+    # The workflows: the app's front end runs each ----------------------------------------------
+
+    def on_offboard(self, message: Offboard) -> None:
+        self.front.offboard_asked(message.email)
+
+    def on_prepare_fix(self, message: PrepareFix) -> None:
+        self.front.prepare_fix(message.answer, message.step)
+
+    def on_revert_batch(self, message: RevertBatch) -> None:
+        self.front.revert_batch(message.batch)
+
+    def on_show_changes(self, message: ShowChanges) -> None:
+        self.front.show_changes(message.hub, message.project_id, message.scope)
+
+    # Staged changes ---------------------------------------------------------------------------
+
+    def staged_changed(self) -> None:
+        if isinstance(self.screen, ListScreen):
+            self.screen.refresh_status()
+
+    def action_staged(self) -> None:
+        """Show the staged changes: one preview, read again now (b, or the palette)."""
+        from hubtui.tui.screens.changes.batch import StagedScreen
+
+        if isinstance(self.screen, StagedScreen):
+            return
+        if not self.session.staged_count:
+            self.notify(
+                "Nothing is staged: mark rows with space, then m changes them (A adds people).",
+                markup=False,
+            )
+            return
+        self.push_screen(StagedScreen(self.session.staged))
+
+    def drop_staged(self) -> None:
+        count = self.session.staged_count
+        self.session.staged.drop()
+        self.staged_changed()
+        self.notify(f"{count:,} staged changes dropped; nothing was sent.", markup=False)
+
+    # What is read, kept -------------------------------------------------------------------------
+
+    def on_hubs_loaded(self, message: HubsLoaded) -> None:
+        self.session.catalog.add_hubs(message.hubs)
+        self.keep("hubs", "", "", message.hubs)
+
+    def on_projects_loaded(self, message: ProjectsLoaded) -> None:
+        self.session.catalog.add_projects(message.hub, message.projects)
+        self.keep("projects", message.hub.id, "", message.projects)
+
+    def on_users_loaded(self, message: UsersLoaded) -> None:
+        self.session.catalog.add_users(
+            message.hub, message.project, message.project_id, message.users
+        )
+        self.keep("users", message.hub.id, str(message.project_id), message.users)
+
+    def on_users_read_as_sent(self, message: UsersReadAsSent) -> None:
+        hub, project = message.hub.id, str(message.project.id)
+        self.workspace.keep_sent_soon("users", hub, project, message.sent, self._not_kept)
+
+    def on_hub_people_loaded(self, message: HubPeopleLoaded) -> None:
+        """What the hub's people were read from, kept as any list read is: offline, ``P``
+        shows them again."""
+        answer, hub = message.answer, message.answer.hub
+        if answer.hub_users is not None:
+            self.keep("hub_users", hub.id, "", answer.hub_users)
+        for project_id, users in answer.lists.items():
+            self.keep("users", hub.id, str(project_id), users)
+
+    def keep(self, kind: str, hub: str, project: str, records: Iterable[ApiModel]) -> None:
+        """Keep a list read, off the event loop, before the session ends however soon; a
+        store that cannot take it is said once."""
+        self.workspace.keep_soon(kind, hub, project, records, self._not_kept)
+
+    def _not_kept(self, error: Exception) -> None:
+        self.notify(
+            f"{inert(str(error), limit=None)} Nothing read is kept this run; changes are "
+            "logged as before.",
+            title="Store off",
+            severity="warning",
+            timeout=15,
+            markup=False,
+        )
+
+    # Another token, another profile, or the store in place of the server ------------------------
+
+    def on_reconnect(self, message: Reconnect) -> None:
+        self.reconnect(message.profile, fresh_start=message.fresh_start)
+
+    @work(exclusive=True, group="reconnect", exit_on_error=False)
+    async def reconnect(self, profile: str | None, *, fresh_start: bool) -> None:
+        """Read the settings and the token again (for another profile, or the same one).
+
+        ``fresh_start`` goes back to a new hub list (another server); otherwise the screen
+        shown loads again with the new token. The change log keeps going, naming the server.
+        """
+        try:
+            label = await self.workspace.reconnect(profile)
+            self.session.elsewhere()
+        except ValueError as why:
+            self.notify(str(why), severity="warning", markup=False)
+            return
+        except ConfigError as exc:
+            self.notify(inert(str(exc), limit=None), severity="error", timeout=10, markup=False)
+            return
+        if fresh_start:
+            await self.start_again()
+            self.notify(f"Now on {inert(label)} (profile {inert(profile)}).", markup=False)
+            return
+        screen = self.screen
+        if isinstance(screen, ListScreen):
+            screen.refresh_status()
+            screen.load()
+        self.notify("Read the token again; loading again.", markup=False)
+
+    @work(exclusive=True, group="reconnect", exit_on_error=False)
+    async def go_offline(self) -> None:
+        """Read the store in place of the server from now on (read-only), from the hub list."""
+        try:
+            await self.workspace.go_offline()
+            self.session.elsewhere()
+        except ConfigError as exc:
+            self.notify(inert(str(exc), limit=None), severity="error", timeout=10, markup=False)
+            return
+        await self.start_again()
+        self.notify(
+            "Offline: every list is what the store kept, read-only. Restart hubtui to reach "
+            "the server again.",
+            markup=False,
+        )

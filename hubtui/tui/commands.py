@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -19,7 +19,34 @@ from hubtui.tui.session import session_of, workspace_of
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from hubtui.tui.workflows import WorkspaceActions
+    from hubtui.api import Hub
+    from hubtui.core.workspace import Workspace
+    from hubtui.tui.session import Session
+
+
+class Shell(Protocol):
+    """What the palette's commands call on the app (the palette never imports the app)."""
+
+    workspace: Workspace
+    session: Session
+
+    @property
+    def front(self) -> ShellFront: ...
+
+    def push_screen(self, screen: Any) -> Any: ...
+    def action_requests(self) -> None: ...
+    def action_change_log(self) -> None: ...
+    def action_staged(self) -> None: ...
+    def drop_staged(self) -> None: ...
+    def go_offline(self) -> Any: ...
+    def ask_why(self, hub: Hub | None, email: str | None = None) -> None: ...
+
+
+class ShellFront(Protocol):
+    """What the palette runs of the app's workflows."""
+
+    def record_snapshot(self, hub: Hub | None) -> None: ...
+    def show_reviews(self) -> None: ...
 
 
 class Profiles(Provider):
@@ -107,7 +134,7 @@ class LoadedRecords(Provider):
         )
 
 
-def app_commands(app: WorkspaceActions, screen: Screen[Any]) -> Iterable[SystemCommand]:
+def app_commands(app: Shell, screen: Screen[Any]) -> Iterable[SystemCommand]:
     """What the palette offers beside the jumps: requests, snapshots, offline, staged changes."""
     yield SystemCommand(
         "Requests",
@@ -127,7 +154,7 @@ def app_commands(app: WorkspaceActions, screen: Screen[Any]) -> Iterable[SystemC
         yield SystemCommand(
             f"Record a snapshot of this hub ({inert(hub.name, limit=40)})",
             "Read every project's users of this hub and keep them, to see later what changed",
-            lambda: app.record_snapshot(hub),
+            lambda: app.front.record_snapshot(hub),
         )
     yield SystemCommand(
         "Why can't … get in?",
@@ -143,7 +170,7 @@ def app_commands(app: WorkspaceActions, screen: Screen[Any]) -> Iterable[SystemC
     yield SystemCommand(
         "Reviews kept",
         "The access reviews kept of this server: who, when, each decision and its outcome",
-        app.show_reviews,
+        app.front.show_reviews,
     )
     if app.workspace.can_go_offline:
         yield SystemCommand(
@@ -165,7 +192,7 @@ def app_commands(app: WorkspaceActions, screen: Screen[Any]) -> Iterable[SystemC
     yield SystemCommand(
         "Record a snapshot of all hubs",
         "Read every project's users of every hub and keep them, to see later what changed",
-        lambda: app.record_snapshot(None),
+        lambda: app.front.record_snapshot(None),
     )
     if listing is not None and listing.shows_changes:
         yield SystemCommand(

@@ -18,6 +18,7 @@ from textual.app import ScreenStackError
 from textual.message import Message
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.worker import Worker
 
 from hubtui.api import HubClient
 from hubtui.config import Settings
@@ -160,6 +161,14 @@ def project_users(
     return build
 
 
+def _working(pilot: Pilot[None]) -> list[Worker[Any]]:
+    """The workers not finished, but for a workflow's that waits for the person on its preview
+    (``AppFront.waiting``): it goes on only once a key is pressed there."""
+    front = getattr(pilot.app, "front", None)
+    waiting = set() if front is None else front.waiting
+    return [w for w in pilot.app.workers if not w.is_finished and w not in waiting]
+
+
 async def settle(pilot: Pilot[None]) -> None:
     """Wait until every load has finished and the screen is painted. A worker cancelled on the
     way (replaced by a newer one of its exclusive group) has finished too; a failed one raises,
@@ -172,7 +181,7 @@ async def settle(pilot: Pilot[None]) -> None:
 
     await pilot.pause()
     while pilot.app.is_running:  # an app that ended (an error in it) has nothing left to wait for
-        while running := [worker for worker in pilot.app.workers if not worker.is_finished]:
+        while running := _working(pilot):
             ended = await asyncio.gather(*(w.wait() for w in running), return_exceptions=True)
             for worker, end in zip(running, ended, strict=True):
                 if isinstance(end, WorkerCancelled) or not worker.exit_on_error:
@@ -181,7 +190,7 @@ async def settle(pilot: Pilot[None]) -> None:
                     raise end
             await pilot.pause()
         await _painted(pilot)
-        if any(not worker.is_finished for worker in pilot.app.workers):
+        if _working(pilot):
             continue  # the refresh started one (rows indexed after the first paint)
         # Keys typed ahead wait for what the key before them set going (tui.typeahead).
         typing = getattr(pilot.app, "type_ahead", None)

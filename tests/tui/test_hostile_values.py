@@ -81,7 +81,7 @@ async def test_a_list_read_as_the_app_quits_is_kept_before_it_ends(tmp_path: Pat
         hub = await client.get_hub_by_name("acme-build")
         projects = list(await client.list_projects(hub.id))
     async with running(store=store, store_path=tmp_path / "store.sqlite3", keeps="all") as pilot:
-        pilot.app._keep("projects", hub.id, "", projects)  # type: ignore[attr-defined]
+        pilot.app.keep("projects", hub.id, "", projects)  # type: ignore[attr-defined]
         pilot.app.exit()
     again = ServerStore(tmp_path / "store.sqlite3", "demo", None, "all")
     with again.open() as kept:

@@ -30,7 +30,7 @@ async def test_a_team_store_that_cannot_be_reached_is_said_and_the_app_runs_on(
     away = f"postgresql://{OWNER}@127.0.0.1:{free_port()}/hubtui?connect_timeout=2"
     settings = Settings(base_url=A, token=DEMO_TOKEN, store="hubs", store_url=away)
     async with running(workspace=server_workspace(settings, tmp_path)) as pilot:
-        pilot.app.record_snapshot(None)  # type: ignore[attr-defined]
+        pilot.app.front.record_snapshot(None)  # type: ignore[attr-defined]
         await pilot.app.workers.wait_for_complete()
         await press(pilot)
         words = screen_words(pilot)
@@ -46,7 +46,7 @@ async def test_a_snapshot_kept_in_the_team_store_is_offered_by_d(
     url = pg_env.url(schema=pg_env.new_schema())
     settings = Settings(base_url=A, token=DEMO_TOKEN, store="hubs", store_url=url)
     async with running(workspace=server_workspace(settings, tmp_path)) as pilot:
-        pilot.app.record_snapshot(None)  # type: ignore[attr-defined]
+        pilot.app.front.record_snapshot(None)  # type: ignore[attr-defined]
         await pilot.app.workers.wait_for_complete()
         await press(pilot)
         assert "Snapshot #1" in screen_words(pilot)

@@ -23,7 +23,7 @@ async def raising(*args: Any, **kwargs: Any) -> Any:
 async def test_a_batch_send_that_raises_leaves_the_app_running(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("hubtui.tui.screens.changes.batch.apply_reviewed", raising)
+    monkeypatch.setattr("hubtui.tui.screens.changes.batch.send_reviewed", raising)
     async with running(store=DemoStore(), start=project_users()) as pilot:
         await mark(pilot, CHLOE)
         await press(pilot, "m", "down", "enter", "b", "a", "y")  # Set role: Editor, sent
@@ -36,7 +36,7 @@ async def test_a_batch_send_that_raises_leaves_the_app_running(
 async def test_an_offboarding_whose_reading_raises_leaves_the_app_running(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("hubtui.core.people.offboarding", raising)
+    monkeypatch.setattr("hubtui.core.workflows.offboard.offboarding", raising)
     async with running(size=(120, 40)) as pilot:
         await press(pilot, "enter", "P")
         await settle(pilot)

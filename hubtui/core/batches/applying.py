@@ -1,7 +1,7 @@
 """The one use case of a previewed batch, called by the app's staged changes and by every command
 that sends one (``apply``, ``review``, ``offboard``, ``revert``): send it, settle the rows whose
 outcome is unknown by reading back, say what is left to send again. A review's use case keeps
-its outcomes after it (:func:`~hubtui.core.people.review.keep_reviews`).
+its outcomes after it (:func:`~hubtui.core.workflows.reviewed.keep_reviews`).
 
 The front ends confirm before it and render what it reports; none of them sends, settles or keeps
 on its own.

@@ -11,7 +11,7 @@ from hubtui.core.batches.file_rows import mark_decided, mark_ended, wanted_of
 from hubtui.core.batches.projects import prepare
 from hubtui.core.clock import now
 from hubtui.core.people.decisions import review_of_file, rows_of_decisions
-from hubtui.core.people.review import keep_reviews
+from hubtui.core.workflows.reviewed import keep_reviews
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient

@@ -1,6 +1,6 @@
 """The port a workflow of batches asks of its front end (:class:`Front`): the command and the
 app each implement it, once. A workflow reads, decides and previews; the front shows, asks,
-sends through the one engine (:func:`~hubtui.core.people.review.apply_reviewed`) and says how
+sends through the one engine (:func:`~hubtui.core.workflows.reviewed.apply_reviewed`) and says how
 each row ended. Read-only is refused by the front before it starts one (a dry run still
 previews).
 """
@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from hubtui.core.people.review import Kept, Offboarding, Review
+from hubtui.core.people.review import Offboarding, Review
+from hubtui.core.workflows.reviewed import Kept
 
 if TYPE_CHECKING:
     from hubtui.api import Hub
@@ -19,10 +20,15 @@ if TYPE_CHECKING:
     from hubtui.core.batches.projects import Preview
     from hubtui.core.people.search import Progress
 
-__all__ = ["Front", "Keep", "OffboardFront"]
+__all__ = ["Front", "Keep", "NotSent", "OffboardFront"]
 
 #: How a review is kept in the store (its number; StoreOff or StoreError where it cannot be).
 Keep = Callable[[Review], Awaitable[int]]
+
+
+class NotSent(Exception):
+    """The front's question was answered no, or its preview left: nothing was sent and nothing
+    is kept; the workflow ends there."""
 
 
 class Front(Protocol):
@@ -40,7 +46,8 @@ class Front(Protocol):
 
     async def send(self, preview: Preview, reviews: Sequence[Review]) -> Batch | None:
         """Ask, then send the preview as one batch with the reviews it carries kept after it
-        (None: nothing sent: a dry run, nothing to send)."""
+        (None: nothing sent: a dry run, nothing to send; :class:`NotSent`: asked, and not
+        sent)."""
         ...
 
     async def ended(

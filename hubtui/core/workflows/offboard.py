@@ -11,11 +11,11 @@ from hubtui.core.batches.projects import prepare
 from hubtui.core.clock import now
 from hubtui.core.people.review import (
     Offboarding,
-    keep_reviews,
     offboarding,
     offboarding_reviews,
     outcomes,
 )
+from hubtui.core.workflows.reviewed import keep_reviews
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient

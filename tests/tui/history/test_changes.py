@@ -91,7 +91,7 @@ async def test_without_a_store_or_a_snapshot_d_says_why(tmp_path: Path) -> None:
 
 async def test_the_palette_records_a_snapshot_then_d_offers_it(tmp_path: Path) -> None:
     async with running(store_path=tmp_path / "store.sqlite3", keeps="hubs") as pilot:
-        pilot.app.record_snapshot(None)  # type: ignore[attr-defined]
+        pilot.app.front.record_snapshot(None)  # type: ignore[attr-defined]
         await press(pilot)
         await pilot.app.workers.wait_for_complete()
         await press(pilot)

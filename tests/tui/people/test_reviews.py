@@ -133,6 +133,32 @@ async def test_offboarding_from_the_hubs_people_is_previewed_sent_and_kept(
     assert [row["reason"] for row in rows] == ["left the company"]  # kept with the review
 
 
+async def test_an_offboarding_left_at_its_preview_sends_nothing_and_keeps_no_review(
+    tmp_path: Path,
+) -> None:
+    """The app runs the one offboarding use case, which waits at the preview for the person:
+    escape there ends it with nothing sent and nothing kept, and the app goes on as before."""
+    store = DemoStore()
+    server_store = ServerStore(tmp_path / "store.sqlite3", "demo", None, "all")
+    async with running(
+        size=(120, 40), store=store, store_path=tmp_path / "store.sqlite3", keeps="all"
+    ) as pilot:
+        await press(pilot, "enter", "P")
+        await settle(pilot)
+        await to_person(pilot, FATIMA)
+        await burst(pilot, ["O", *"left", "enter"])
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, StagedScreen)
+        await press(pilot, "escape")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, HubPeopleScreen)
+        assert not [w for w in pilot.app.workers if not w.is_finished]  # the use case ended
+        assert "Review #" not in screen_words(pilot)
+    assert FATIMA in hub_users(store)
+    with server_store.open() as kept:
+        assert kept.reviews(None, None) == []
+
+
 async def test_read_only_a_review_is_previewed_and_nothing_is_sent() -> None:
     store = DemoStore()
     async with running(size=(120, 40), store=store, read_only=True) as pilot:

@@ -4,7 +4,8 @@ palette's "Staged changes"); marking and staging rows live in
 
 One idea: the preview is one screen whose states (read, preview, sending, checking the
 unknown rows, results, retry) share its rows; split, each would reach into the others. What it
-sends, it sends through :func:`~hubtui.core.people.review.apply_reviewed`.
+sends, it sends through :func:`~hubtui.core.workflows.reviewed.send_reviewed`; where a use case
+handed it its preview (an offboarding), it hands back what was sent (``answer``).
 """
 
 from __future__ import annotations
@@ -33,8 +34,9 @@ from hubtui.core.batches import (
 )
 from hubtui.core.batches.applying import SETTLING, Applied
 from hubtui.core.batches.file import FILE_COLUMNS, LIMITED_WORDS, MADE_ON_COLUMNS
-from hubtui.core.people.review import Kept, apply_reviewed, keep_reviews
 from hubtui.core.presenting import Cell
+from hubtui.core.workflows.front import NotSent
+from hubtui.core.workflows.reviewed import Kept, send_reviewed
 from hubtui.text import inert
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import ListScreen
@@ -140,9 +142,16 @@ class StagedScreen(ListScreen[Preview]):
         on_kept: Callable[[list[int]], None] | None = None,
         title: str | None = None,
         incomplete: str = "",
+        preview: Preview | None = None,
+        answer: asyncio.Future[Batch | None] | None = None,
     ) -> None:
         super().__init__()
         self.changes = changes
+        #: A preview a use case read already: shown first, not read again (``r`` reads again).
+        self._given = preview
+        #: Where a use case waits for what was sent: the batch, None (nothing to send), or
+        #: :class:`~hubtui.core.workflows.front.NotSent` (left without sending).
+        self._answer = answer
         self.reverts = reverts
         #: What the breadcrumb calls it (None: a revert, a review or the staged changes).
         self.title = title
@@ -156,7 +165,7 @@ class StagedScreen(ListScreen[Preview]):
         self.preview: Preview | None = None
         self.sent_batch: Batch | None = None
         self.lines: list[Line] = []
-        self._sending: asyncio.Future[tuple[Applied, Kept | None]] | None = None
+        self._sending: asyncio.Future[tuple[Applied | None, Kept | None]] | None = None
         #: Whether escape stopped the batch being sent (not the screen or app going away).
         self._stop = asyncio.Event()
         self._retry_of: str | None = None
@@ -210,6 +219,9 @@ class StagedScreen(ListScreen[Preview]):
         return f"Reading the users of {amount(self.changes.projects(), 'project')} again…"
 
     async def fetch(self, client: HubClient) -> Preview:
+        if self._given is not None:
+            given, self._given = self._given, None
+            return given
         workspace = self.workspace
         return await prepare(
             client,
@@ -315,9 +327,9 @@ class StagedScreen(ListScreen[Preview]):
         batch.reverts = self.reverts
         count = len(batch.steps)
         if not count:
-            if self.reviews:
+            if self.reviews or self._answer is not None:
                 self.run_worker(
-                    self._keep_reviews(), group="review", exclusive=True, exit_on_error=False
+                    self._send(batch), group="batch", exclusive=True, exit_on_error=False
                 )
                 return
             self.notify("Nothing to send: no row differs from the server.", markup=False)
@@ -350,6 +362,11 @@ class StagedScreen(ListScreen[Preview]):
         self.app.push_screen(ConfirmScreen(question), answered)
 
     async def _send(self, batch: Batch) -> None:
+        if not batch.steps:
+            await self._nothing_sent(batch)
+            return
+        preview = self.preview
+        assert preview is not None  # a batch is made of the preview shown
         self.sent_batch = batch
         by_step = {id(line.step): line for line in self.lines}
         bar = self.query_one(ProgressBar)
@@ -377,12 +394,12 @@ class StagedScreen(ListScreen[Preview]):
         client = await self.client()
         self._stop = asyncio.Event()
         self._sending = asyncio.ensure_future(
-            apply_reviewed(
+            send_reviewed(
                 batch,
                 client,
                 self.workspace.change_log,
                 self.reviews,
-                self.preview,
+                preview,
                 self.workspace.keep_review,
                 concurrency=self.workspace.concurrency,
                 on_result=came,
@@ -391,9 +408,12 @@ class StagedScreen(ListScreen[Preview]):
             )
         )
         try:
-            applied, kept = await self._sending
+            sent, kept = await self._sending
         finally:
             self._sending = None
+        assert sent is not None  # the batch had steps
+        applied = sent
+        self._answered(batch)
         bar.display = False
         self.session.batches_sent += 1
         # What is left staged: the rows r sends again (failed, unknown, not sent).
@@ -412,11 +432,34 @@ class StagedScreen(ListScreen[Preview]):
         if kept is not None:
             self._said_kept(kept)
 
-    async def _keep_reviews(self) -> None:
-        """Nothing to send: each review kept in the store as decided (or why it was not)."""
-        self._said_kept(
-            await keep_reviews(self.reviews, self.preview, None, self.workspace.keep_review)
+    async def _nothing_sent(self, batch: Batch) -> None:
+        """Nothing to send: each review kept as decided (or why it was not), by the use case
+        that waits for this preview, else here by the one rule."""
+        if self._answer is not None:
+            self.reviews = []
+            self._answered(None)
+            return
+        assert self.preview is not None
+        workspace = self.workspace
+        _, kept = await send_reviewed(
+            batch,
+            await self.client(),
+            workspace.change_log,
+            self.reviews,
+            self.preview,
+            workspace.keep_review,
         )
+        if kept is not None:
+            self._said_kept(kept)
+
+    def _answered(self, batch: Batch | None) -> None:
+        """The use case waiting for this preview told what was sent (once)."""
+        if self._answer is not None and not self._answer.done():
+            self._answer.set_result(batch)
+
+    def on_unmount(self) -> None:
+        if self._answer is not None and not self._answer.done():
+            self._answer.set_exception(NotSent("left without sending"))
 
     def _said_kept(self, kept: Kept) -> None:
         if kept.problem is not None:

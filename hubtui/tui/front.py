@@ -1,0 +1,370 @@
+"""The app as the front end of the workflows (:mod:`hubtui.core.workflows`): each handler asks
+the use case, and shows what came of it (a notification, a screen, a preview). It holds no
+decision of its own: what a ticket's step does is the fix the step carries, what a revert sends
+is :func:`~hubtui.core.workflows.revert.find_revert`'s, an offboarding is
+:func:`~hubtui.core.workflows.offboard.offboard` with the app as its port
+(:class:`AppOffboarding`).
+
+The app's shell (``tui.app``) posts to it; it is not a part of the app's class.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from textual.content import Content
+from textual.worker import Worker, get_current_worker
+
+from hubtui.api.errors import HubError
+from hubtui.core.presenting import amount
+from hubtui.core.store import StoreError
+from hubtui.core.workspace import StoreOff, Workspace
+from hubtui.text import inert
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub
+    from hubtui.core.batches import Batch, Preview
+    from hubtui.core.batches.file_rows import RowOfFile
+    from hubtui.core.people.advice import NextStep
+    from hubtui.core.people.review import Offboarding, Review
+    from hubtui.core.people.search import Progress
+    from hubtui.core.people.why import Answer
+    from hubtui.core.store import SnapshotInfo
+    from hubtui.core.workflows.resend import Resending
+    from hubtui.core.workflows.reviewed import Kept
+    from hubtui.tui.app import HubTuiApp
+
+__all__ = ["AppFront", "AppOffboarding"]
+
+
+class AppFront:
+    """What the app does with the workflows of its :class:`~hubtui.core.workspace.Workspace`."""
+
+    def __init__(self, app: HubTuiApp) -> None:
+        self.app = app
+        #: The workflows' workers waiting for the person (a preview shown, not yet sent or
+        #: left): nothing of theirs runs until the person acts.
+        self.waiting: set[Worker[object]] = set()
+
+    @property
+    def workspace(self) -> Workspace:
+        return self.app.workspace
+
+    def say(self, words: str, **options: object) -> None:
+        """A notification of plain words (never markup)."""
+        self.app.notify(words, markup=False, **options)  # type: ignore[arg-type]
+
+    def run(self, work: object, group: str, *, exclusive: bool = True) -> None:
+        """A workflow run as the app's worker: one of its group at a time, a failure nobody
+        expected said by the shell and never the end of the app."""
+        self.app.run_worker(work, group=group, exclusive=exclusive, exit_on_error=False)  # type: ignore[arg-type]
+
+    # Reviews --------------------------------------------------------------------------------
+
+    def show_reviews(self) -> None:
+        self.run(self._show_reviews(), "reviews")
+
+    async def _show_reviews(self) -> None:
+        """The access reviews kept of this server (or why there are none to read)."""
+        from hubtui.tui.screens.people.reviews import ReviewsScreen
+
+        try:
+            kept = await self.workspace.reviews_kept()
+        except (StoreOff, StoreError) as error:
+            self.say(f"No review can be read: {inert(str(error))}", severity="warning")
+            return
+        self.app.push_screen(ReviewsScreen(kept))
+
+    # Offboarding ----------------------------------------------------------------------------
+
+    def offboard_asked(self, email: str) -> None:
+        """Ask why, then run the offboarding (``O`` on the hub's people and on a person
+        search's results): found in every hub, its preview shown, sent from there."""
+        from hubtui.tui.screens.dialogs.reason_prompt import ReasonPromptScreen
+
+        def answered(reason: str | None) -> None:
+            if reason is None:
+                return
+            self.say(f"Finding {inert(email, limit=60)} in every hub: the preview opens once read.")
+            self.run(self.offboard(email, reason), "offboard")
+
+        self.app.push_screen(ReasonPromptScreen(email), answered)
+
+    async def offboard(self, email: str, reason: str) -> None:
+        """The one offboarding use case, with the app as its front end."""
+        from hubtui.core.workflows.front import NotSent
+        from hubtui.core.workflows.offboard import offboard
+
+        workspace = self.workspace
+        try:
+            client = await workspace.client()
+            hubs = list(await client.list_hubs())
+            await offboard(
+                client,
+                email,
+                hubs,
+                workspace.change_log,
+                AppOffboarding(self, email),
+                reason=reason,
+                concurrency=workspace.concurrency,
+                deadline=workspace.search_deadline,
+                settle=True,
+                keep=workspace.keep_review,
+            )
+        except HubError as error:
+            self.say(f"Not read, nothing staged: {inert(str(error))}", severity="error")
+        except (LookupError, NotSent):
+            return  # said by the front as it ended
+
+    # A ticket's fix ----------------------------------------------------------------------------
+
+    def prepare_fix(self, answer: Answer, step: NextStep) -> None:
+        """A ticket's next step, prepared through the preview the same change has everywhere
+        else, by the fix the step carries: an add staged with the role asked (read again,
+        previewed, confirmed with ``a``), an invitation asked before it is sent again, a
+        batch's revert previewed, the same question of a near address."""
+        from hubtui.core.people.advice import (
+            AddToProject,
+            OpenAddress,
+            ResendInvitation,
+            RevertBatch,
+        )
+        from hubtui.tui.screens.changes.role_choice import RoleChoiceScreen
+
+        fix = step.fix
+        if isinstance(fix, OpenAddress):
+            from hubtui.tui.screens.people.why import WhyScreen
+
+            self.app.push_screen(WhyScreen(fix.address, [answer.hub], answer.project_id))
+        elif isinstance(fix, RevertBatch):
+            self.revert_batch(fix.batch)
+        elif isinstance(fix, ResendInvitation):
+            self._resend_asked(answer)
+        elif isinstance(fix, AddToProject) and answer.project_id is not None:
+            where = answer.project_name or f"project {answer.project_id}"
+
+            def chosen(role: str | None) -> None:
+                if role is not None:
+                    self._stage_add(answer, role)
+
+            self.app.push_screen(RoleChoiceScreen(answer.email, where, fix.role), chosen)
+
+    def _stage_add(self, answer: Answer, role: str) -> None:
+        """One add staged on its own and previewed (:func:`~hubtui.core.workflows.fix.add_of`):
+        read again before it is shown, sent only once confirmed there, logged and revertible
+        like every change."""
+        from hubtui.core.batches import ChangeSet
+        from hubtui.core.workflows.fix import add_of
+        from hubtui.tui.screens.changes.batch import StagedScreen
+
+        changes = ChangeSet()
+        changes.stage([add_of(answer, role)])
+        self.app.push_screen(StagedScreen(changes, title=f"Fix for {answer.email}"))
+
+    def _resend_asked(self, answer: Answer) -> None:
+        from hubtui.core.people import hub_people
+        from hubtui.core.workflows.resend import ReadOnly, prepare_resend
+        from hubtui.tui.screens.dialogs.confirm import ConfirmScreen
+
+        people = hub_people([answer.hub_user], []) if answer.hub_user else []
+        try:
+            resending = prepare_resend(answer.hub, people, read_only=self.workspace.read_only)
+        except ReadOnly as refused:
+            self.say(f"Nothing was sent: {refused}", severity="warning")
+            return
+        if not resending.changes:
+            self.say("Their invitation no longer waits: nothing to send again.")
+            return
+        question = Content.assemble(
+            (f"Send the invitation to hub {inert(answer.hub.name)} again", "bold"),
+            f" to {inert(answer.email)}? They get an email; they are read again just before. "
+            "y sends, n does not.",
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run(self.resend(resending), "resend")
+
+        self.app.push_screen(ConfirmScreen(question, enter_says_yes=False), answered)
+
+    async def resend(self, resending: Resending) -> None:
+        """Invitations sent again (:func:`~hubtui.core.workflows.resend.resend_all`), and how
+        that ended, in its words."""
+        from hubtui.core.workflows.resend import resend_all
+
+        ended = await resend_all(self.workspace, resending)
+        severity = "information" if ended.done else "warning" if ended.tried else "error"
+        self.say(ended.words, severity=severity, timeout=15)
+
+    # A batch reverted ---------------------------------------------------------------------------
+
+    def revert_batch(self, batch_id: str) -> None:
+        """Stage the inverse of a batch this server's change log holds, in a preview of its own
+        (:func:`~hubtui.core.workflows.revert.find_revert`, the one use case with ``revert``)."""
+        from hubtui.core.workflows.revert import find_revert
+        from hubtui.tui.screens.changes.batch import StagedScreen
+
+        revert = find_revert(self.workspace, batch_id)
+        back, cannot = revert.wanted, revert.cannot()
+        by, already = revert.already()
+        if already:
+            self.say(
+                f"{len(already):,} already put back by batch {by}: nothing is sent for them.",
+                timeout=10,
+            )
+        if cannot:
+            more = f" (and {len(cannot) - 5} more)" if len(cannot) > 5 else ""
+            self.say(
+                f"Cannot be put back: {'; '.join(cannot[:5])}{more}.",
+                severity="warning",
+                timeout=12,
+            )
+        if not back:
+            self.say(revert.nothing_words())
+            return
+        from hubtui.core.batches import ChangeSet
+
+        reverting = ChangeSet()
+        reverting.stage(back)
+        self.app.push_screen(StagedScreen(reverting, reverts=batch_id))
+
+    # Snapshots ---------------------------------------------------------------------------------
+
+    def show_changes(self, hub: Hub | None, project_id: str | None, scope: str) -> None:
+        self.run(self._show_changes(hub, project_id, scope), "changes")
+
+    async def _show_changes(self, hub: Hub | None, project_id: str | None, scope: str) -> None:
+        """Choose a snapshot of this server, then show what changed since it in ``scope``."""
+        try:
+            server_store, kept = await self.workspace.snapshots_kept()
+        except StoreOff as why:
+            self.say(str(why), severity="warning")
+            return
+        except StoreError as error:
+            self.say(inert(str(error), limit=None), severity="error")
+            return
+        if not kept:
+            self.say(
+                "No snapshot of this server is kept yet. Record one from the palette (ctrl+p: "
+                "Record a snapshot) or with hubtui snapshot; changes are shown since one.",
+                severity="warning",
+                timeout=10,
+            )
+            return
+        from hubtui.tui.screens.history.since_snapshot import ChangesScreen
+        from hubtui.tui.screens.history.snapshot_choice import SnapshotChoiceScreen
+
+        def chosen(since: SnapshotInfo | None) -> None:
+            if since is not None:
+                self.app.push_screen(ChangesScreen(server_store, since, hub, project_id, scope))
+
+        self.app.push_screen(SnapshotChoiceScreen(scope, kept), chosen)
+
+    def record_snapshot(self, hub: Hub | None) -> None:
+        self.run(self._record_snapshot(hub), "snapshot", exclusive=False)
+
+    async def _record_snapshot(self, hub: Hub | None) -> None:
+        """Read every project's users of ``hub`` (or of all hubs) and keep them as a snapshot."""
+        scope = "all hubs" if hub is None else f"hub {inert(hub.name)}"
+        try:
+            self.workspace.snapshot_store()
+        except StoreOff as why:
+            self.say(str(why), severity="warning")
+            return
+        self.say(f"Recording a snapshot of {scope}…")
+        try:
+            info = await self.workspace.record_snapshot(hub)
+        except StoreOff as why:
+            self.say(str(why), severity="warning")
+            return
+        except (HubError, StoreError) as error:
+            self.say(
+                f"No snapshot was recorded: {inert(str(error), limit=None)}",
+                severity="error",
+                timeout=15,
+            )
+            return
+        counts = info.counts
+        words = (
+            f"Snapshot {info.short} of {scope} kept: {counts['hubs']:,} hubs, "
+            f"{counts['projects']:,} projects, {counts['users']:,} users."
+        )
+        if counts["not_read"]:
+            words += f" Incomplete: {amount(counts['not_read'], 'list')} could not be read."
+        self.say(words, severity="warning" if counts["not_read"] else "information", timeout=15)
+
+
+class AppOffboarding:
+    """The app as the port of one offboarding (:class:`~hubtui.core.workflows.front.
+    OffboardFront`): where the person is said, the preview shown as the staged screen, sent
+    from there; how it ended, said."""
+
+    def __init__(self, front: AppFront, email: str) -> None:
+        self.front, self.email = front, email
+        self._not_read = ""
+
+    async def find_hub(self, given: str) -> Hub:
+        raise LookupError("an offboarding is given its hubs")
+
+    def searching(self, progress: Progress) -> None:
+        """The notification said it is being found; the preview opens once read."""
+
+    def found(self, answer: Offboarding) -> None:
+        self._not_read = "; ".join(answer.not_read)
+        if answer.rows:
+            return
+        # With rows, the preview's counts say what was not read; without, this is all.
+        self.front.say(
+            f"{inert(self.email)} has no access to remove"
+            + (
+                ". Incomplete: not read, they may have access there too: "
+                + inert(self._not_read, limit=400)
+                if answer.not_read
+                else "."
+            ),
+            severity="warning" if answer.not_read else "information",
+            timeout=15 if answer.not_read else 5,
+        )
+        raise LookupError("no access to remove")
+
+    def reading(self, done: int, total: int) -> None:
+        """Read again before the preview opens: it shows what was read."""
+
+    def previewed(self, preview: Preview, refused: Sequence[RowOfFile]) -> None:
+        """Shown as the staged screen, where it is sent from (:meth:`send`)."""
+
+    async def send(self, preview: Preview, reviews: Sequence[Review]) -> Batch | None:
+        """The preview as the staged screen: ``a`` there asks and sends it; leaving it sends
+        nothing (:class:`~hubtui.core.workflows.front.NotSent`)."""
+        from hubtui.core.batches import ChangeSet
+        from hubtui.tui.screens.changes.batch import StagedScreen
+
+        changes = ChangeSet()
+        changes.stage([step.wanted for step in preview.steps])
+        answer: asyncio.Future[Batch | None] = asyncio.get_running_loop().create_future()
+        waiting = get_current_worker()
+        self.front.waiting.add(waiting)
+        self.front.app.push_screen(
+            StagedScreen(
+                changes,
+                reviews=reviews,
+                title=f"Offboarding of {self.email}",  # the breadcrumb shows it inert
+                incomplete=self._not_read,
+                preview=preview,
+                answer=answer,
+            )
+        )
+        try:
+            return await answer
+        finally:
+            self.front.waiting.discard(waiting)
+
+    async def ended(
+        self, rows: Sequence[RowOfFile], batch: Batch | None, kept: Kept | None
+    ) -> None:
+        """The batch said itself on its screen; what was kept with nothing sent is said here."""
+        if kept is not None:
+            severity = "warning" if kept.problem is not None else "information"
+            self.front.say(kept.words(), severity=severity, timeout=15)
