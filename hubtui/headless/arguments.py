@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 
 from hubtui.core.access import ROLES, role_named
@@ -36,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "offboard": "hubtui.headless.review",
     "log": "hubtui.headless.log",
     "why": "hubtui.headless.why",
+    "campaign": "hubtui.headless.campaign",
 }
 HEADLESS = frozenset(COMMANDS)
 
@@ -149,6 +151,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_history_commands(commands, command)
     add_people_commands(command)
     add_batch_commands(commands)
+    add_campaign_commands(commands)
 
 
 def _role(text: str) -> str:
@@ -336,6 +339,85 @@ def add_people_commands(command: Callable[[str, str], argparse.ArgumentParser]) 
 
 #: What ``diff --only`` chooses by.
 ONLY = ("added", "removed", "changed", "admin", "limited")
+
+
+def add_campaign_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``campaign start | status | export | decide | remind | close | report``."""
+    words = (
+        "a review campaign a team runs together: the hub's population frozen, a packet per "
+        "project for its Admins, decisions recorded (who, when, bulk or not), one verified "
+        "close, a report for the auditor"
+    )
+    campaign = commands.add_parser(
+        "campaign", help=words, description=words, epilog=EXIT_STATUSES, allow_abbrev=False
+    )
+    actions = campaign.add_subparsers(dest="campaign_command", required=True, metavar="ACTION")
+
+    def action(name: str, text: str, *, number: bool = True) -> argparse.ArgumentParser:
+        parser = actions.add_parser(name, help=text, description=text, allow_abbrev=False)
+        if number:
+            parser.add_argument("number", metavar="ID", type=int, help="the campaign's number")
+        parser.add_argument("--verbose", action="store_true", help="print each request")
+        return parser
+
+    start = action(
+        "start",
+        "read the hub whole (its users and every project's users) and freeze that population",
+        number=False,
+    )
+    start.add_argument("hub", metavar="HUB")
+    scope = start.add_mutually_exclusive_group()
+    scope.add_argument("--stale", metavar="DAYS", type=_days, help="only people not seen in DAYS")
+    scope.add_argument("--all", action="store_true", help="every membership (the default)")
+    start.add_argument("--due", metavar="YYYY-MM-DD", type=_date, help="when decisions are due")
+    start.add_argument(
+        "--if-no-answer",
+        choices=("keep", "reader"),
+        default="keep",
+        help="what an undecided row becomes at the close (keep unless chosen; never a removal)",
+    )
+    start.add_argument(
+        "--reviewers",
+        metavar="project-admins|EMAIL,…",
+        help="who decides: each project's Admins (else the hub's), or those named",
+    )
+    start.add_argument("--name", metavar="TEXT", help="what the campaign is called")
+    start.add_argument(
+        "--since-last",
+        action="store_true",
+        help="mark memberships kept in the hub's last closed campaign and unchanged since",
+    )
+    start.add_argument(
+        "--allow-incomplete",
+        action="store_true",
+        help="make the campaign of what could be read (recorded as such)",
+    )
+    action("status", "per packet and per reviewer: assigned, decided, left; conflicts")
+    export = action("export", "the decisions file of the campaign, or of one packet")
+    export.add_argument("--packet", metavar="PROJECT", help="one packet: the project's Id or name")
+    export.add_argument("--format", choices=("csv",), default="csv")
+    decide = action("decide", "record the decisions of a file (nothing is sent)")
+    decide.add_argument("file", metavar="FILE")
+    decide.add_argument(
+        "--resolve", action="store_true", help="the owner's word, which settles a conflict"
+    )
+    action("remind", "a message ready to send to each reviewer still behind")
+    close = action(
+        "close",
+        "undecided rows take the default; the removals and Reader changes previewed against a "
+        "fresh read, asked, sent as one batch, then read back and verified",
+    )
+    close.add_argument("--yes", action="store_true", help="close and send without asking")
+    close.add_argument("--dry-run", action="store_true", help="print exactly the requests")
+    report = action("report", "the record for an auditor: the population and every decision")
+    report.add_argument("--format", choices=("csv", "json"), default="csv")
+
+
+def _date(text: str) -> str:
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
 
 
 def _only(text: str) -> frozenset[str]:

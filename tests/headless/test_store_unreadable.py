@@ -32,7 +32,7 @@ def test_store_info_and_migrate_name_a_damaged_file_and_exit_2(
     path = damaged_store(capsys, tmp_path)
     status, out, err = run(capsys, "--demo", "store", action)
     assert status == 2
-    assert f"The store {path} is damaged (" in err
+    assert f"The store {path} is damaged" in err
     assert "Move the file away to start a new one." in err
     assert "Traceback" not in err
     assert "Snapshots:" not in out  # nothing counted from what is left

@@ -192,6 +192,11 @@ def store_refusal(path: Path, error: BaseException) -> StoreError:
         if error.errno == errno.ELOOP:
             why = "it is a symbolic link, which hubtui does not follow"
         return StoreError(f"The store {path} cannot be opened ({why}).")
+    if isinstance(error, sqlite3.DatabaseError) and "malformed" in str(error):
+        return StoreError(
+            f"The store {path} is damaged: it cannot be read ({error}). Move the file away to "
+            "start a new one."
+        )
     return StoreError(
         f"The store {path} cannot be used ({error}). Move the file away to start a new one."
     )

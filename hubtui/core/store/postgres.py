@@ -137,7 +137,7 @@ class PostgresEngine:
         """The owner's: a trigger sets each trail and review row's role to the session's (a
         row cannot name another), and every other role may add and read those rows, never
         change or delete them (revoked from each role granted it, and from PUBLIC)."""
-        for statement in _SEAL:
+        for statement in _seal(self.names()):
             self.db.execute(statement)
 
     def size(self) -> int:
@@ -214,22 +214,35 @@ def _ddl(statement: str) -> str:
     return re.sub(r"\bBLOB\b", "BYTEA", said)
 
 
-#: What :meth:`PostgresEngine.seal_trail` runs, in order (each statement whole: a function's
-#: body holds ``;`` of its own).
-_SEAL = (
-    "CREATE OR REPLACE FUNCTION hubtui_attributed() RETURNS trigger LANGUAGE plpgsql AS "
-    "$body$ BEGIN NEW.db_role := session_user; RETURN NEW; END $body$",
-    "DROP TRIGGER IF EXISTS audit_attributed ON audit",
-    "CREATE TRIGGER audit_attributed BEFORE INSERT OR UPDATE ON audit FOR EACH ROW "
-    "EXECUTE FUNCTION hubtui_attributed()",
-    "DROP TRIGGER IF EXISTS reviews_attributed ON reviews",
-    "CREATE TRIGGER reviews_attributed BEFORE INSERT OR UPDATE ON reviews FOR EACH ROW "
-    "EXECUTE FUNCTION hubtui_attributed()",
-    "REVOKE UPDATE, DELETE, TRUNCATE ON audit, reviews, review_rows FROM PUBLIC",
-    "DO $body$ DECLARE r record; BEGIN FOR r IN SELECT DISTINCT grantee FROM "
-    "information_schema.role_table_grants WHERE table_schema = current_schema() AND "
-    "table_name IN ('audit', 'reviews', 'review_rows') AND privilege_type IN ('UPDATE', "
-    "'DELETE', 'TRUNCATE') AND grantee <> current_user LOOP EXECUTE format('REVOKE UPDATE, "
-    "DELETE, TRUNCATE ON audit, reviews, review_rows FROM %I', r.grantee); END LOOP; END "
-    "$body$",
-)
+#: The tables append-only for every role but the owner's, and those whose rows the database
+#: attributes (their ``db_role`` set to the session's role by a trigger).
+SEALED = ("audit", "reviews", "review_rows", "campaigns", "campaign_rows", "campaign_events")
+ATTRIBUTED = ("audit", "reviews", "campaigns", "campaign_events")
+
+
+def _seal(present: set[str]) -> list[str]:
+    """What :meth:`PostgresEngine.seal_trail` runs, in order, for the tables the store has now
+    (each statement whole: a function's body holds ``;`` of its own)."""
+    sealed = [t for t in SEALED if t in present]
+    said = [
+        "CREATE OR REPLACE FUNCTION hubtui_attributed() RETURNS trigger LANGUAGE plpgsql AS "
+        "$body$ BEGIN NEW.db_role := session_user; RETURN NEW; END $body$"
+    ]
+    for table in (t for t in ATTRIBUTED if t in present):
+        said += [
+            f"DROP TRIGGER IF EXISTS {table}_attributed ON {table}",
+            f"CREATE TRIGGER {table}_attributed BEFORE INSERT OR UPDATE ON {table} FOR EACH ROW "
+            "EXECUTE FUNCTION hubtui_attributed()",
+        ]
+    tables = ", ".join(sealed)
+    names = ", ".join(f"'{t}'" for t in sealed)
+    return [
+        *said,
+        f"REVOKE UPDATE, DELETE, TRUNCATE ON {tables} FROM PUBLIC",
+        "DO $body$ DECLARE r record; BEGIN FOR r IN SELECT DISTINCT grantee FROM "
+        "information_schema.role_table_grants WHERE table_schema = current_schema() AND "
+        f"table_name IN ({names}) AND privilege_type IN ('UPDATE', "
+        "'DELETE', 'TRUNCATE') AND grantee <> current_user LOOP EXECUTE format('REVOKE UPDATE, "
+        f"DELETE, TRUNCATE ON {tables} FROM %I', r.grantee); END LOOP; END "
+        "$body$",
+    ]

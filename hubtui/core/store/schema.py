@@ -157,6 +157,35 @@ ALTER TABLE audit ADD COLUMN chain BLOB;
 ALTER TABLE reviews ADD COLUMN db_role TEXT NOT NULL DEFAULT ''
 """
 
+_CAMPAIGNS = """
+CREATE TABLE IF NOT EXISTS campaigns (
+    id INTEGER PRIMARY KEY,
+    origin TEXT NOT NULL, profile TEXT NOT NULL, hub TEXT NOT NULL, hub_name TEXT NOT NULL,
+    name TEXT NOT NULL, owner TEXT NOT NULL, started TEXT NOT NULL, read_at TEXT NOT NULL,
+    due TEXT NOT NULL, if_no_answer TEXT NOT NULL, scope TEXT NOT NULL,
+    counts TEXT NOT NULL, sha256 TEXT NOT NULL, not_read TEXT NOT NULL,
+    db_role TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS campaign_rows (
+    campaign INTEGER NOT NULL REFERENCES campaigns (id),
+    position INTEGER NOT NULL,
+    project TEXT NOT NULL, project_name TEXT NOT NULL, user_id TEXT NOT NULL,
+    email TEXT NOT NULL, name TEXT NOT NULL, role TEXT NOT NULL, hub_role TEXT NOT NULL,
+    access TEXT NOT NULL, reviewer TEXT NOT NULL, earlier TEXT NOT NULL,
+    PRIMARY KEY (campaign, position)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS campaign_events (
+    id INTEGER PRIMARY KEY,
+    campaign INTEGER NOT NULL REFERENCES campaigns (id),
+    position INTEGER NOT NULL, kind TEXT NOT NULL, decision TEXT NOT NULL,
+    reason TEXT NOT NULL, operator TEXT NOT NULL, moment TEXT NOT NULL,
+    act INTEGER NOT NULL, detail TEXT NOT NULL, db_role TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS campaign_events_of_row ON campaign_events (campaign, position, id);
+CREATE UNIQUE INDEX IF NOT EXISTS campaign_closed ON campaign_events (campaign)
+    WHERE kind = 'close'
+"""
+
 #: The schema as ordered steps (sqlite-utils' migrations are the anchor): a new table or column
 #: is a new step at the end, never an edit of a step a store may already have applied. Each
 #: step is written once, in the SQL both engines speak; :meth:`Engine.ddl` says it in an
@@ -170,6 +199,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "the trail and the reviews attributed by the database (its role), each trail line "
         "chained to the one before, and append-only for the team",
         _TRAIL,
+    ),
+    Migration(
+        5,
+        "review campaigns: a frozen population, each decision and its maker kept, closed once",
+        _CAMPAIGNS,
     ),
 )
 #: The step from which the trail is attributed by the database and append-only for the team.
@@ -194,7 +228,8 @@ STORED_DEPTH = 64
 #: is refused as it is opened, not when a query fails later.
 _NAMES = frozenset(
     re.findall(
-        r"CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)", " ".join(m.statements for m in MIGRATIONS)
+        r"CREATE (?:TABLE|INDEX|UNIQUE INDEX) IF NOT EXISTS (\w+)",
+        " ".join(m.statements for m in MIGRATIONS),
     )
 )
 
@@ -224,7 +259,7 @@ def migrate(engine: Engine, *, read_only: bool) -> None:
             if now_at < step.version:
                 for statement in step.each():
                     engine.run(engine.ddl(statement))
-                if step.version == TRAIL_SEALED:
+                if step.version >= TRAIL_SEALED:
                     engine.seal_trail()
                 engine.set_version(step.version)
                 if step.version == 1:

@@ -1,0 +1,217 @@
+"""A review campaign as a team runs it, decided from what the store holds: its frozen
+population (one row a membership, each with its reviewer of record), the packets (one a
+project, with its reviewers), and the events appended as people decide. What each row comes to
+is worked out here, by one rule for every command and screen:
+
+- a row's decision is each decider's latest word on it; two deciders who disagree are a
+  conflict, never settled by whoever wrote last; the owner's ``resolve`` settles it;
+- ``remove`` takes the person out of the hub, so a removal decided in one packet while another
+  keeps the person is a conflict too;
+- an undecided row takes the campaign's no-answer default at the close, said as such, and a
+  default never takes a role from an Admin (of the project or of the hub).
+
+Textual-free; the store's rows are data (:func:`hubtui.text.inert` wherever shown).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from hubtui.core.access import person_key
+from hubtui.core.people.review import Decision, decision_named
+
+if TYPE_CHECKING:
+    from hubtui.core.store.campaigns import CampaignEvent, CampaignHead, CampaignRow
+
+__all__ = [
+    "DEFAULTS",
+    "Campaign",
+    "Packet",
+    "RowState",
+    "population_sha256",
+]
+
+#: What an undecided row becomes at the close (``--if-no-answer``): never a removal.
+DEFAULTS = {"keep": Decision.KEEP, "reader": Decision.READER}
+
+
+def population_sha256(rows: Iterable[CampaignRow]) -> str:
+    """The sha256 of the population's content: each membership as read, in a canonical order
+    (an auditor recomputes it from the report)."""
+    lines = sorted(
+        json.dumps(
+            [r.project, r.user_id, r.email, r.role, r.hub_role, r.access],
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+        for r in rows
+    )
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Packet:
+    """One project's memberships, for its reviewers."""
+
+    project: str
+    name: str
+    reviewers: tuple[str, ...]
+    positions: tuple[int, ...]
+
+
+@dataclass
+class RowState:
+    """What a row has come to: its decision (None: none yet, or a conflict), who said it, and
+    every word said of it."""
+
+    row: CampaignRow
+    decision: Decision | None = None
+    reason: str = ""
+    by: str = ""
+    when: str = ""
+    bulk: bool = False
+    conflict: str = ""
+    """Why the owner must resolve it (empty: no conflict)."""
+    said: list[CampaignEvent] = field(default_factory=list)
+    outcome: str = ""
+    verified: str = ""
+
+
+class Campaign:
+    """A campaign read back whole: its head, rows, packets and events."""
+
+    def __init__(
+        self, head: CampaignHead, rows: Sequence[CampaignRow], events: Sequence[CampaignEvent]
+    ) -> None:
+        self.head, self.rows, self.events = head, list(rows), list(events)
+        try:
+            self.counts = json.loads(head.counts)
+        except ValueError:
+            self.counts = {}
+        self.closed = next((e for e in events if e.kind == "close"), None)
+        self.packets = self._packets()
+        self.states = self._states()
+
+    @property
+    def number(self) -> int:
+        return self.head.id
+
+    def _packets(self) -> list[Packet]:
+        by_project: dict[str, list[int]] = defaultdict(list)
+        for row in self.rows:
+            by_project[row.project].append(row.position)
+        said = self.counts.get("packets", {}) if isinstance(self.counts, dict) else {}
+        packets = []
+        for project, kept in said.items() if isinstance(said, dict) else []:
+            kept = kept if isinstance(kept, dict) else {}
+            reviewers = tuple(str(r) for r in kept.get("reviewers", []) if isinstance(r, str))
+            packets.append(
+                Packet(
+                    str(project),
+                    str(kept.get("name", "")),
+                    reviewers,
+                    tuple(by_project.get(str(project), [])),
+                )
+            )
+        return packets
+
+    def _states(self) -> dict[int, RowState]:
+        states = {row.position: RowState(row) for row in self.rows}
+        bulk_acts = {e.id for e in self.events if e.kind == "bulk"}
+        latest: dict[int, dict[str, CampaignEvent]] = defaultdict(dict)
+        resolved: dict[int, CampaignEvent] = {}
+        for event in self.events:
+            state = states.get(event.position)
+            if state is None:
+                continue
+            if event.kind == "decide":
+                state.said.append(event)
+                latest[event.position][event.operator.casefold()] = event
+            elif event.kind == "resolve":
+                state.said.append(event)
+                resolved[event.position] = event
+            elif event.kind == "outcome":
+                state.outcome, state.verified = event.decision, event.detail
+        for position, state in states.items():
+            chosen = resolved.get(position)
+            words = latest.get(position, {})
+            if chosen is None and words:
+                decisions = {decision_named(e.decision) for e in words.values()}
+                if len(decisions) > 1:
+                    names = ", ".join(
+                        f"{e.operator}: {e.decision}" for e in sorted(words.values(), key=_order)
+                    )
+                    state.conflict = f"deciders disagree ({names})"
+                    continue
+                chosen = max(words.values(), key=_order)
+            if chosen is not None:
+                state.decision = decision_named(chosen.decision)
+                state.reason, state.by, state.when = chosen.reason, chosen.operator, chosen.moment
+                state.bulk = chosen.act in bulk_acts
+        self._cross_packet(states, resolved)
+        return states
+
+    @staticmethod
+    def _cross_packet(states: dict[int, RowState], resolved: dict[int, CampaignEvent]) -> None:
+        """A removal decided in one packet while another keeps the person: the owner's to
+        resolve (the API removes no one from one project alone)."""
+        by_person: dict[str, list[RowState]] = defaultdict(list)
+        for state in states.values():
+            by_person[state.row.user_id or person_key(state.row.email)].append(state)
+        for held in by_person.values():
+            removing = [s for s in held if s.decision is Decision.REMOVE]
+            keeping = [s for s in held if s.decision in (Decision.KEEP, Decision.READER)]
+            if not removing or not keeping:
+                continue
+            where = ", ".join(s.row.project_name or s.row.project for s in keeping)
+            for state in removing:
+                if state.row.position not in resolved:
+                    state.conflict = f"removed here, kept in {where}"
+
+    # What is asked of a campaign ----------------------------------------------------------------
+
+    def left_of(self, positions: Iterable[int]) -> list[RowState]:
+        """The rows not decided yet (a conflict counts as not decided)."""
+        return [s for p in positions if (s := self.states[p]).decision is None]
+
+    def conflicts(self) -> list[RowState]:
+        return [s for s in self.states.values() if s.conflict]
+
+    def by_reviewer(self) -> dict[str, tuple[int, int]]:
+        """Each reviewer of record: (assigned, decided)."""
+        assigned: Counter[str] = Counter()
+        decided: Counter[str] = Counter()
+        for state in self.states.values():
+            assigned[state.row.reviewer] += 1
+            if state.decision is not None:
+                decided[state.row.reviewer] += 1
+        return {who: (assigned[who], decided[who]) for who in sorted(assigned)}
+
+    def default(self) -> Decision:
+        return DEFAULTS.get(self.head.if_no_answer, Decision.KEEP)
+
+    def at_close(self, state: RowState) -> tuple[Decision, str]:
+        """What a row comes to at the close, and the words that say why: its decision, or the
+        no-answer default (never a role taken from an Admin)."""
+        if state.conflict:
+            return Decision.KEEP, f"a conflict not resolved ({state.conflict}): kept"
+        if state.decision is not None:
+            return state.decision, state.reason
+        default = self.default()
+        if default is Decision.READER and (
+            state.row.role == "Admin" or state.row.hub_role == "Admin"
+        ):
+            return (
+                Decision.KEEP,
+                "no answer: an Admin keeps their access (a default takes no Admin's role)",
+            )
+        return default, f"no answer: the campaign's default ({self.head.if_no_answer})"
+
+
+def _order(event: CampaignEvent) -> int:
+    return event.id

@@ -1,0 +1,277 @@
+"""Review campaigns as the store keeps them: the campaign (its frozen population's counts and
+sha256), its rows (each membership as read, with its reviewer of record) and its events (each
+decision, resolution, bulk act, close and outcome, appended, never changed). Rows are the
+store's values read back: every text is data, made inert wherever it is shown.
+
+Both engines: on the team's PostgreSQL the database attributes each campaign and event to the
+session's role, and no role but the owner's may change or delete one (``store migrate``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
+
+from hubtui.core.store.records import kept_text
+
+if TYPE_CHECKING:
+    from hubtui.core.store.engines import Engine
+    from hubtui.core.store.repository import Store
+
+__all__ = [
+    "CampaignEvent",
+    "CampaignHead",
+    "CampaignRow",
+    "Closed",
+    "add_events",
+    "append_after_close",
+    "campaign_events",
+    "campaign_head",
+    "campaign_rows",
+    "campaigns_of",
+    "claim_close",
+    "save_campaign",
+]
+
+
+class Closed(Exception):
+    """The campaign is closed: it takes no decision, and it is not closed twice."""
+
+
+@dataclass(frozen=True)
+class CampaignHead:
+    """A campaign: who started it, of which hub, when its population was read, and how."""
+
+    id: int
+    origin: str
+    profile: str
+    hub: str
+    hub_name: str
+    name: str
+    owner: str
+    started: str
+    read_at: str
+    due: str
+    if_no_answer: str
+    scope: str
+    counts: str
+    """JSON: memberships, people and projects of the population, per project too."""
+    sha256: str
+    not_read: str
+    """What could not be read (``--allow-incomplete`` only; empty: the population is whole)."""
+    db_role: str = ""
+
+
+@dataclass(frozen=True)
+class CampaignRow:
+    """One membership of the frozen population: a person's access to one project."""
+
+    position: int
+    project: str
+    project_name: str
+    user_id: str
+    email: str
+    name: str
+    role: str
+    hub_role: str
+    access: str
+    reviewer: str
+    """Who decides it: a reviewer of its packet, never the person themselves."""
+    earlier: str
+    """``kept in campaign N by X`` (``--since-last``), else empty."""
+
+
+@dataclass(frozen=True)
+class CampaignEvent:
+    """An act on a campaign, appended: ``decide``, ``resolve``, ``bulk`` (many decided at once:
+    its size and filter in ``detail``), ``close``, ``outcome``."""
+
+    id: int
+    position: int
+    """The row it is about (-1: the campaign)."""
+    kind: str
+    decision: str
+    reason: str
+    operator: str
+    moment: str
+    act: int
+    """The bulk act it was part of (0: decided on its own)."""
+    detail: str
+    db_role: str = ""
+
+
+_HEAD = [f.name for f in fields(CampaignHead)][1:-1]
+_ROW = [f.name for f in fields(CampaignRow)]
+_EVENT = [f.name for f in fields(CampaignEvent)][1:-1]
+
+
+def save_campaign(store: Store, head: dict[str, str], rows: Sequence[CampaignRow]) -> int:
+    """A campaign and its population, whole or not at all; its number."""
+    with store._writing() as db:
+        number = db.insert(
+            f"INSERT INTO campaigns ({', '.join(_HEAD)}) VALUES ({', '.join('?' * len(_HEAD))})",
+            tuple(head.get(c, "") for c in _HEAD),
+        )
+        db.run_many(
+            f"INSERT INTO campaign_rows (campaign, {', '.join(_ROW)}) "
+            f"VALUES (?, {', '.join('?' * len(_ROW))})",
+            [(number, *(getattr(row, c) for c in _ROW)) for row in rows],
+        )
+    return number
+
+
+def campaign_head(store: Store, number: int) -> CampaignHead | None:
+    found = store.engine.run(
+        f"SELECT id, {', '.join(_HEAD)}, db_role FROM campaigns WHERE id = ?", (number,)
+    ).fetchone()
+    return None if found is None else _head(found)
+
+
+def campaigns_of(store: Store, origin: str, profile: str) -> list[CampaignHead]:
+    """The campaigns of this server and profile, oldest first."""
+    return [
+        _head(found)
+        for found in store.engine.run(
+            f"SELECT id, {', '.join(_HEAD)}, db_role FROM campaigns WHERE origin = ? AND "
+            "profile = ? ORDER BY id",
+            (origin, profile),
+        ).fetchall()
+    ]
+
+
+def campaign_rows(store: Store, number: int) -> list[CampaignRow]:
+    return [
+        CampaignRow(int(r[0]), *(kept_text(v) for v in r[1:]))
+        for r in store.engine.run(
+            f"SELECT {', '.join(_ROW)} FROM campaign_rows WHERE campaign = ? ORDER BY position",
+            (number,),
+        )
+    ]
+
+
+def campaign_events(store: Store, number: int) -> list[CampaignEvent]:
+    """Every event of the campaign, in the order the store took them."""
+    return [
+        CampaignEvent(
+            id=int(r[0]),
+            position=int(r[1]),
+            kind=kept_text(r[2]),
+            decision=kept_text(r[3]),
+            reason=kept_text(r[4]),
+            operator=kept_text(r[5]),
+            moment=kept_text(r[6]),
+            act=int(r[7]),
+            detail=kept_text(r[8]),
+            db_role=kept_text(r[9]),
+        )
+        for r in store.engine.run(
+            f"SELECT id, {', '.join(_EVENT)}, db_role FROM campaign_events WHERE campaign = ? "
+            "ORDER BY id",
+            (number,),
+        )
+    ]
+
+
+def add_events(
+    store: Store, number: int, events: Sequence[CampaignEvent], *, bulk: str | None = None
+) -> int:
+    """The events appended in one transaction, refused whole (:class:`Closed`) once the campaign
+    is closed. ``bulk``: they are one act of deciding many (its filter or source, in words),
+    recorded first with its size. The number of events appended."""
+    with store._writing() as db:
+        if _is_closed(db, number):
+            raise Closed(f"campaign {number} is closed: it takes no decision.")
+        act = 0
+        if bulk is not None and events:
+            first = events[0]
+            act = db.insert(
+                f"INSERT INTO campaign_events (campaign, {', '.join(_EVENT)}) "
+                f"VALUES (?, {', '.join('?' * len(_EVENT))})",
+                (
+                    number,
+                    -1,
+                    "bulk",
+                    "",
+                    "",
+                    first.operator,
+                    first.moment,
+                    0,
+                    f"{len(events)} rows · {bulk}",
+                ),
+            )
+        db.run_many(
+            f"INSERT INTO campaign_events (campaign, {', '.join(_EVENT)}) "
+            f"VALUES (?, {', '.join('?' * len(_EVENT))})",
+            [
+                (
+                    number,
+                    e.position,
+                    e.kind,
+                    e.decision,
+                    e.reason,
+                    e.operator,
+                    e.moment,
+                    act or e.act,
+                    e.detail,
+                )
+                for e in events
+            ],
+        )
+    return len(events)
+
+
+def claim_close(store: Store, number: int, operator: str, moment: str, detail: str) -> None:
+    """The campaign marked closed, once: a second close (this process or another) is refused
+    with :class:`Closed` before anything is sent."""
+    try:
+        with store._writing() as db:
+            if _is_closed(db, number):
+                raise Closed(f"campaign {number} is closed already: nothing is sent twice.")
+            db.insert(
+                f"INSERT INTO campaign_events (campaign, {', '.join(_EVENT)}) "
+                f"VALUES (?, {', '.join('?' * len(_EVENT))})",
+                (number, -1, "close", "", "", operator, moment, 0, detail),
+            )
+    except Closed:
+        raise
+    except Exception as error:  # the unique index: another process closed it meanwhile
+        if _is_closed(store.engine, number):
+            raise Closed(f"campaign {number} is closed already: nothing is sent twice.") from None
+        raise error
+
+
+def _is_closed(db: Engine, number: int) -> bool:
+    return (
+        db.run(
+            "SELECT 1 FROM campaign_events WHERE campaign = ? AND kind = 'close'", (number,)
+        ).fetchone()
+        is not None
+    )
+
+
+def _head(found: Sequence[object]) -> CampaignHead:
+    return CampaignHead(int(str(found[0])), *(kept_text(v) for v in found[1:]))
+
+
+def append_after_close(store: Store, number: int, events: Sequence[CampaignEvent]) -> None:
+    """Outcomes of a closed campaign's batch, appended after its close."""
+    with store._writing() as db:
+        db.run_many(
+            f"INSERT INTO campaign_events (campaign, {', '.join(_EVENT)}) "
+            f"VALUES (?, {', '.join('?' * len(_EVENT))})",
+            [
+                (
+                    number,
+                    e.position,
+                    e.kind,
+                    e.decision,
+                    e.reason,
+                    e.operator,
+                    e.moment,
+                    e.act,
+                    e.detail,
+                )
+                for e in events
+            ],
+        )

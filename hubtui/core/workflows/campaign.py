@@ -1,0 +1,536 @@
+"""A review campaign's use cases, for ``hubtui campaign`` (and the app, which runs the same
+ones): start (the hub read whole and its population frozen), decide (a decisions file, or rows
+marked), close (the decisions as one batch, previewed against a fresh read, sent through the one
+engine and read back), and what is said of one (status, reminders, the report).
+
+The store is the server's and profile's: a campaign of another server is never read, decided
+or closed from here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from hubtui.core.access import access_cell, person_key
+from hubtui.core.batches import Evidence, Intent, Wanted
+from hubtui.core.clock import now
+from hubtui.core.people.campaign import DEFAULTS, Campaign, RowState, population_sha256
+from hubtui.core.people.hub import read_hub_people
+from hubtui.core.people.review import Decision, decision_named
+from hubtui.core.signins import last_seen
+from hubtui.core.store.campaigns import (
+    CampaignEvent,
+    CampaignRow,
+    Closed,
+    add_events,
+    append_after_close,
+    campaign_events,
+    campaign_head,
+    campaign_rows,
+    campaigns_of,
+    claim_close,
+    save_campaign,
+)
+from hubtui.text import inert
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub, HubClient
+    from hubtui.core.people.hub import HubPeople
+    from hubtui.core.people.search import Progress
+    from hubtui.core.store.repository import Store
+    from hubtui.core.store.server_store import ServerStore
+
+__all__ = [
+    "Closed",
+    "Incomplete",
+    "Refused",
+    "Started",
+    "close_rows",
+    "decide",
+    "freeze",
+    "open_campaign",
+    "read_population",
+    "start",
+]
+
+
+class Incomplete(Exception):
+    """The hub could not be read whole: no campaign is made of part of it."""
+
+
+class Refused(Exception):
+    """A campaign or a decisions file refused whole, in words."""
+
+
+@dataclass(frozen=True)
+class StartAsked:
+    """What ``campaign start`` was asked."""
+
+    stale_days: int | None = None
+    due: str = ""
+    if_no_answer: str = "keep"
+    reviewers: tuple[str, ...] = ()
+    """Those named (empty: the project's Admins, else the hub's)."""
+    name: str = ""
+    since_last: bool = False
+    allow_incomplete: bool = False
+
+
+@dataclass
+class Started:
+    campaign: Campaign
+    not_read: str = ""
+
+
+async def read_population(
+    client: HubClient,
+    hub: Hub,
+    *,
+    concurrency: int,
+    on_progress: Callable[[Progress], None] = lambda progress: None,
+) -> HubPeople:
+    """The hub's users and every project's users, every page."""
+    return await read_hub_people(client, hub, concurrency=concurrency, on_progress=on_progress)
+
+
+def freeze(
+    read: HubPeople, asked: StartAsked, owner: str, earlier: Campaign | None = None
+) -> tuple[dict[str, str], list[CampaignRow]]:
+    """The population as a campaign's head and rows: one row a membership (within ``--stale``,
+    when asked), each with its reviewer of record, never the person themselves."""
+    stale_before = None
+    if asked.stale_days is not None:
+        stale_before = datetime.now(UTC) - timedelta(days=asked.stale_days)
+    hub_admins = sorted(
+        u.user.email for u in read.hub_users or [] if u.role == "Admin" and u.user.email
+    )
+    kept_before = _kept_before(earlier)
+    rows: list[CampaignRow] = []
+    packets: dict[str, dict[str, object]] = {}
+    for project in read.projects:
+        users = read.lists.get(project.id)
+        if users is None:
+            continue
+        reviewers = (
+            list(asked.reviewers)
+            or sorted(
+                u.user.email
+                for u in users
+                if u.role == "Admin" and not u.is_limited and u.user.email
+            )
+            or hub_admins
+            or [owner]
+        )
+        packets[str(project.id)] = {"name": project.name, "reviewers": reviewers}
+        hub_users = {str(u.user.id): u for u in read.hub_users or []}
+        for user in users:
+            hub_user = hub_users.get(str(user.user.id))
+            if stale_before is not None and hub_user is not None:
+                seen = last_seen(hub_user).moment
+                if seen is not None and seen >= stale_before:
+                    continue
+            email = user.user.email or ""
+            others = [r for r in reviewers if person_key(r) != person_key(email)]
+            access = access_cell(user)
+            earlier_word = kept_before.get((str(project.id), str(user.user.id), access), "")
+            rows.append(
+                CampaignRow(
+                    position=len(rows),
+                    project=str(project.id),
+                    project_name=project.name or "",
+                    user_id=str(user.user.id),
+                    email=email,
+                    name=user.user.full_name,
+                    role=user.role,
+                    hub_role="" if hub_user is None else (hub_user.role or ""),
+                    access=access,
+                    reviewer=others[0] if others else owner,
+                    earlier=earlier_word,
+                )
+            )
+    people = {r.user_id for r in rows}
+    counts = {
+        "memberships": len(rows),
+        "people": len(people),
+        "projects": len(packets),
+        "packets": packets,
+    }
+    head = {
+        "hub": read.hub.id,
+        "hub_name": read.hub.name,
+        "name": asked.name or f"Review of {read.hub.name}",
+        "owner": owner,
+        "started": now(),
+        "read_at": now(),
+        "due": asked.due,
+        "if_no_answer": asked.if_no_answer,
+        "scope": "all" if asked.stale_days is None else f"stale {asked.stale_days}d",
+        "counts": json.dumps(counts, ensure_ascii=False, sort_keys=True),
+        "sha256": population_sha256(rows),
+        "not_read": read.incomplete_words(),
+    }
+    return head, rows
+
+
+def _kept_before(earlier: Campaign | None) -> dict[tuple[str, str, str], str]:
+    """``--since-last``: each membership kept in the hub's last closed campaign, unchanged."""
+    if earlier is None:
+        return {}
+    return {
+        (s.row.project, s.row.user_id, s.row.access): (
+            f"kept in campaign {earlier.number} by {s.by or 'the default'}"
+        )
+        for s in earlier.states.values()
+        if earlier.at_close(s)[0] is Decision.KEEP
+    }
+
+
+async def start(
+    client: HubClient,
+    hub: Hub,
+    server_store: ServerStore,
+    owner: str,
+    asked: StartAsked,
+    *,
+    concurrency: int,
+    on_progress: Callable[[Progress], None] = lambda progress: None,
+) -> Started:
+    """A campaign started: the hub read whole and frozen in the store. Read in part, it is
+    refused (:class:`Incomplete`) unless ``allow_incomplete``, which the campaign records."""
+    read = await read_population(client, hub, concurrency=concurrency, on_progress=on_progress)
+    if not read.complete and not asked.allow_incomplete:
+        words = "; ".join(
+            f"{'the project list' if p is None else f'project {p.name} ({p.id})'}: {e}"
+            for p, e in read.not_read
+        )
+        if read.hub_users_missing is not None:
+            words = "; ".join(x for x in (f"the hub's users: {read.hub_users_missing}", words) if x)
+        raise Incomplete(f"the hub was not read whole, so no campaign was made: {words}")
+
+    def write() -> Campaign:
+        with server_store.open() as store:
+            earlier = None
+            if asked.since_last:
+                earlier = _last_closed(store, server_store, hub.id)
+            head, rows = freeze(read, asked, owner, earlier)
+            number = save_campaign(
+                store,
+                {"origin": server_store.origin, "profile": server_store.profile or "", **head},
+                rows,
+            )
+            return _read(store, number)
+
+    campaign = await asyncio.to_thread(write)
+    return Started(campaign, read.incomplete_words())
+
+
+def _last_closed(store: Store, server_store: ServerStore, hub: str) -> Campaign | None:
+    for head in reversed(campaigns_of(store, server_store.origin, server_store.profile or "")):
+        if head.hub != hub:
+            continue
+        campaign = _read(store, head.id)
+        if campaign.closed is not None:
+            return campaign
+    return None
+
+
+def _read(store: Store, number: int) -> Campaign:
+    head = campaign_head(store, number)
+    if head is None:
+        raise Refused(f"there is no campaign {number} in the store {store.where}.")
+    return Campaign(head, campaign_rows(store, number), campaign_events(store, number))
+
+
+async def open_campaign(server_store: ServerStore, number: int) -> Campaign:
+    """The campaign as the store holds it now; one of another server or profile is refused."""
+
+    def read() -> Campaign:
+        with server_store.open() as store:
+            campaign = _read(store, number)
+        head = campaign.head
+        if head.origin != server_store.origin or head.profile != (server_store.profile or ""):
+            raise Refused(
+                f"campaign {number} is of {inert(head.origin)} (profile "
+                f"{inert(head.profile or 'default')}), not of {inert(server_store.origin)}: "
+                "it is decided and closed from there."
+            )
+        return campaign
+
+    return await asyncio.to_thread(read)
+
+
+# Deciding ---------------------------------------------------------------------------------------
+
+#: The columns of a campaign's decisions file, in order.
+FILE_COLUMNS = (
+    "campaign",
+    "server",
+    "hub",
+    "packet",
+    "project",
+    "user_id",
+    "email",
+    "name",
+    "access",
+    "reviewer",
+    "earlier",
+    "decision",
+    "reason",
+)
+
+
+@dataclass
+class FileCheck:
+    """A decisions file read against its campaign: the decisions it holds, the lines refused."""
+
+    events: list[CampaignEvent] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+
+
+def check_file(
+    campaign: Campaign,
+    server: str,
+    table: Sequence[dict[str, str]],
+    operator: str,
+    *,
+    resolve: bool = False,
+) -> FileCheck:
+    """Each line of a decisions file as an event, or refused with its line: a file of another
+    campaign, hub or server is refused whole (:class:`Refused`), naming both."""
+    check = FileCheck()
+    head = campaign.head
+    by_key = {(r.project, r.user_id): r for r in campaign.rows}
+    moment = now()
+    for line, cells in enumerate(table, start=2):
+        for column, ours in (("campaign", str(head.id)), ("hub", head.hub), ("server", server)):
+            theirs = cells.get(column, "")
+            if theirs and theirs != ours:
+                raise Refused(
+                    f"line {line} is of {column} {inert(theirs)}, this campaign's is "
+                    f"{inert(ours)}: the file is refused whole, nothing was recorded."
+                )
+        word = cells.get("decision", "").strip()
+        if not word:
+            continue  # not decided in this file
+        row = by_key.get((cells.get("project", ""), cells.get("user_id", "")))
+        if row is None:
+            check.refused.append(
+                f"line {line}: account {inert(cells.get('user_id', ''))} in project "
+                f"{inert(cells.get('project', ''))} is not in the campaign's population"
+            )
+            continue
+        decision = decision_named(word)
+        if decision is None:
+            check.refused.append(
+                f"line {line}: {inert(word)} is not a decision (keep, reader, remove)"
+            )
+            continue
+        reason = cells.get("reason", "").strip()
+        if decision is Decision.REMOVE and not reason:
+            check.refused.append(f"line {line}: a removal needs a reason")
+            continue
+        if person_key(operator) == person_key(row.email):
+            check.refused.append(
+                f"line {line}: {inert(row.email)} decides on their own access: their row is "
+                f"{inert(row.reviewer)}'s"
+            )
+            continue
+        check.events.append(
+            CampaignEvent(
+                0,
+                row.position,
+                "resolve" if resolve else "decide",
+                decision.value,
+                reason,
+                operator,
+                moment,
+                0,
+                "",
+            )
+        )
+    return check
+
+
+async def decide(
+    server_store: ServerStore,
+    campaign: Campaign,
+    events: Sequence[CampaignEvent],
+    *,
+    bulk: str | None,
+) -> Campaign:
+    """The decisions recorded (nothing sent), as one act when many; the campaign read again."""
+    if campaign.closed is not None:
+        raise Closed(f"campaign {campaign.number} is closed: it takes no decision.")
+    if any(e.kind == "resolve" for e in events) and any(
+        person_key(e.operator) != person_key(campaign.head.owner) for e in events
+    ):
+        raise Refused(
+            f"only the campaign's owner ({inert(campaign.head.owner)}) resolves a conflict."
+        )
+
+    def write() -> Campaign:
+        with server_store.open() as store:
+            add_events(store, campaign.number, events, bulk=bulk if len(events) > 1 else None)
+            return _read(store, campaign.number)
+
+    return await asyncio.to_thread(write)
+
+
+# Closing ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Closing:
+    """What the close sends and why each row is as it is."""
+
+    wanted: list[Wanted] = field(default_factory=list)
+    sent_rows: list[RowState] = field(default_factory=list)
+    not_sent: list[tuple[RowState, str]] = field(default_factory=list)
+    defaults: int = 0
+
+
+def close_rows(campaign: Campaign, fresh: HubPeople) -> Closing:
+    """The batch of the close: each row's removal or Reader, checked against ``fresh`` (a row
+    whose person changed since the freeze — renamed, removed, another role — is not sent, and
+    says why). A person removed once, whatever packets decided it."""
+    closing = Closing()
+    hub = campaign.head
+    now_in: dict[tuple[str, str], tuple[str, str]] = {}
+    for project in fresh.projects:
+        for user in fresh.lists.get(project.id, []):
+            now_in[(str(project.id), str(user.user.id))] = (
+                user.user.email or "",
+                access_cell(user),
+            )
+    hub_users = {str(u.user.id): u for u in fresh.hub_users or []}
+    removing: dict[str, list[RowState]] = {}
+    for state in campaign.states.values():
+        decision, _ = campaign.at_close(state)
+        if state.decision is None and not state.conflict:
+            closing.defaults += 1
+        if decision is Decision.KEEP:
+            continue
+        row = state.row
+        held = now_in.get((row.project, row.user_id))
+        if held is None:
+            closing.not_sent.append((state, "no longer in the project"))
+            continue
+        email, access = held
+        if person_key(email) != person_key(row.email):
+            closing.not_sent.append((state, f"the account's address is now {email}"))
+            continue
+        if access != row.access:
+            closing.not_sent.append((state, f"was {row.access} when frozen, now {access}"))
+            continue
+        if decision is Decision.READER:
+            if access == "Reader":
+                closing.not_sent.append((state, "Reader already"))
+                continue
+            closing.sent_rows.append(state)
+            closing.wanted.append(
+                Wanted(
+                    hub_id=hub.hub,
+                    hub_name=hub.hub_name,
+                    project_id=row.project,
+                    project_name=row.project_name,
+                    email=row.email,
+                    intent=Intent.SET,
+                    role="Reader",
+                    user_id=row.user_id,
+                )
+            )
+        else:
+            removing.setdefault(row.user_id, []).append(state)
+    for user_id, states in removing.items():
+        hub_user = hub_users.get(user_id)
+        first = states[0].row
+        if hub_user is None:
+            closing.not_sent.extend((s, "no longer a user of the hub") for s in states)
+            continue
+        if (hub_user.role or "") != first.hub_role:
+            closing.not_sent.extend(
+                (s, f"hub role was {first.hub_role or 'none'} when frozen, now {hub_user.role}")
+                for s in states
+            )
+            continue
+        closing.sent_rows.extend(states)
+        closing.wanted.append(
+            Wanted.hub_removal(
+                hub.hub,
+                hub.hub_name,
+                first.email,
+                tuple((s.row.project, s.row.project_name) for s in states),
+                user_id=user_id,
+                evidence=Evidence(hub_role=first.hub_role),
+            )
+        )
+    return closing
+
+
+async def claim(server_store: ServerStore, campaign: Campaign, operator: str, detail: str) -> None:
+    """The campaign marked closed before anything is sent: closed twice, nothing is sent twice."""
+
+    def write() -> None:
+        with server_store.open() as store:
+            claim_close(store, campaign.number, operator, now(), detail)
+
+    await asyncio.to_thread(write)
+
+
+def verified(campaign: Campaign, closing: Closing, after: HubPeople) -> list[CampaignEvent]:
+    """Each changed membership read back: verified, or not (loudly) — an event a row."""
+    moment = now()
+    now_in = {
+        (str(p.id), str(u.user.id)): access_cell(u)
+        for p in after.projects
+        for u in after.lists.get(p.id, [])
+    }
+    in_hub = {str(u.user.id) for u in after.hub_users or []}
+    events = []
+    for state in closing.sent_rows:
+        decision, _ = campaign.at_close(state)
+        row = state.row
+        if decision is Decision.REMOVE:
+            ok = row.user_id not in in_hub and (row.project, row.user_id) not in now_in
+            said = "verified: not in the hub" if ok else "NOT VERIFIED: still in the hub"
+        else:
+            held = now_in.get((row.project, row.user_id))
+            ok = held == "Reader"
+            said = "verified: Reader" if ok else f"NOT VERIFIED: {held or 'not in the project'}"
+        if after.not_read and not ok:
+            said = "NOT VERIFIED: not read back"
+        events.append(
+            CampaignEvent(
+                0, row.position, "outcome", decision.value, "", campaign.head.owner, moment, 0, said
+            )
+        )
+    return events
+
+
+async def record_outcomes(
+    server_store: ServerStore, campaign: Campaign, events: Sequence[CampaignEvent]
+) -> Campaign:
+    """The outcomes appended after the close (the close's own claim lets them in)."""
+
+    def write() -> Campaign:
+        with server_store.open() as store:
+            append_after_close(store, campaign.number, events)
+            return _read(store, campaign.number)
+
+    return await asyncio.to_thread(write)
+
+
+__all__ += [
+    "DEFAULTS",
+    "FILE_COLUMNS",
+    "StartAsked",
+    "check_file",
+    "claim",
+    "record_outcomes",
+    "verified",
+]

@@ -1,0 +1,401 @@
+"""``hubtui campaign``: a review campaign a team runs together, as the command's front end of
+the use cases in :mod:`hubtui.core.workflows.campaign` (start, status, export, decide, remind,
+close, report). Every value from the server or the store is printed inert; a CSV goes through
+the export's one renderer."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hubtui.core.clock import now
+from hubtui.core.files import read_bounded, refusal_words
+from hubtui.core.people.review import Decision
+from hubtui.core.presenting.export import render
+from hubtui.core.store import StoreError, StoreOff
+from hubtui.core.workflows import campaign as use
+from hubtui.headless.batch import print_preview, read_preview, send_batch
+from hubtui.headless.one_change import ask
+from hubtui.headless.output import NOT_SENT, NOTHING, OK, REFUSED, StatusLine, Stop, with_client
+from hubtui.headless.tables import resolve_hub
+from hubtui.text import command_line, inert
+
+if TYPE_CHECKING:
+    from hubtui.api import HubClient
+    from hubtui.core.people.campaign import Campaign
+    from hubtui.core.workspace import Workspace
+
+#: The most a decisions file may hold (100,000 rows of a firm's hub fit well within it).
+DECISIONS_FILE_BYTES = 64 * 1024 * 1024
+
+
+def main(args: argparse.Namespace, workspace: Workspace) -> int:
+    """campaign start | status | export | decide | remind | close | report."""
+    try:
+        server_store = workspace.review_store()
+    except StoreOff as off:
+        raise Stop(NOT_SENT, f"{off} A campaign lives in the store: nothing was done.") from None
+    action = args.campaign_command
+    try:
+        if action in ("start", "close"):
+
+            async def run(client: HubClient) -> int:
+                if action == "start":
+                    return await _start(args, client, workspace)
+                return await _close(args, client, workspace)
+
+            return asyncio.run(with_client(args, workspace, run))
+        campaign = asyncio.run(use.open_campaign(server_store, args.number))
+        if action == "status":
+            return _status(args, campaign)
+        if action == "export":
+            return _export(args, campaign, workspace)
+        if action == "decide":
+            return _decide(args, campaign, workspace)
+        if action == "remind":
+            return _remind(campaign)
+        return _report(args, campaign)
+    except use.Refused as refused:
+        raise Stop(NOT_SENT, str(refused)) from None
+    except use.Closed as closed:
+        raise Stop(NOT_SENT, str(closed)) from None
+    except StoreError as error:
+        raise Stop(
+            NOT_SENT, f"{inert(str(error), limit=None)} Nothing was recorded, nothing sent."
+        ) from None
+
+
+# Start ------------------------------------------------------------------------------------------
+
+
+async def _start(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
+    hub = await resolve_hub(client, args.hub)
+    status = StatusLine()
+    asked = use.StartAsked(
+        stale_days=None if args.all else args.stale,
+        due=args.due or "",
+        if_no_answer=args.if_no_answer,
+        reviewers=tuple(r.strip() for r in (args.reviewers or "").split(",") if r.strip())
+        if args.reviewers not in (None, "project-admins")
+        else (),
+        name=args.name or "",
+        since_last=args.since_last,
+        allow_incomplete=args.allow_incomplete,
+    )
+    try:
+        started = await use.start(
+            client,
+            hub,
+            workspace.review_store(),
+            workspace.change_log.operator,
+            asked,
+            concurrency=workspace.concurrency,
+            on_progress=lambda progress: status.say(progress.line()),
+        )
+    except use.Incomplete as incomplete:
+        status.clear()
+        raise Stop(REFUSED, inert(str(incomplete), limit=None)) from None
+    status.clear()
+    campaign = started.campaign
+    counts = campaign.counts
+    print(
+        f"Campaign {campaign.number}: {inert(campaign.head.name)} of hub "
+        f"{inert(campaign.head.hub_name)}, population read {campaign.head.read_at}: "
+        f"{counts.get('memberships', 0):,} memberships of {counts.get('people', 0):,} people "
+        f"in {counts.get('projects', 0):,} projects (sha256 {campaign.head.sha256})"
+    )
+    if started.not_read:
+        print(f"INCOMPLETE (--allow-incomplete): not read: {inert(started.not_read, limit=None)}")
+    for packet in campaign.packets:
+        who = ", ".join(inert(r) for r in packet.reviewers)
+        print(
+            f"  packet {inert(packet.name)} ({inert(packet.project)}): "
+            f"{len(packet.positions):,} rows, reviewers {who}"
+        )
+    default = campaign.default()
+    changes = sum(
+        1 for s in campaign.states.values() if campaign.at_close(s)[0] is not Decision.KEEP
+    )
+    if default is Decision.KEEP:
+        print(f"If nobody answers: {len(campaign.rows):,} memberships keep their access.")
+    else:
+        print(
+            f"If nobody answers: {changes:,} memberships become Reader; "
+            f"{len(campaign.rows) - changes:,} keep their access (Admins keep theirs)."
+        )
+    if campaign.head.due:
+        print(f"Due {inert(campaign.head.due)}.")
+    print(f"Next: {command_line('campaign', 'export', str(campaign.number), '--format', 'csv')}")
+    return OK
+
+
+# Status, reminders ------------------------------------------------------------------------------
+
+
+def _overdue(campaign: Campaign) -> bool:
+    return bool(campaign.head.due) and now()[:10] > campaign.head.due
+
+
+def _status(args: argparse.Namespace, campaign: Campaign) -> int:
+    head = campaign.head
+    state = "closed" if campaign.closed else ("OVERDUE" if _overdue(campaign) else "open")
+    print(
+        f"Campaign {campaign.number} ({inert(head.name)}, hub {inert(head.hub_name)}): {state}"
+        + (f", due {inert(head.due)}" if head.due else "")
+    )
+    print("Packets (assigned · decided · left):")
+    for packet in campaign.packets:
+        left = len(campaign.left_of(packet.positions))
+        done = len(packet.positions) - left
+        print(f"  {inert(packet.name)}: {len(packet.positions):,} · {done:,} · {left:,}")
+    print("Reviewers (assigned · decided · left):")
+    for who, (assigned, decided) in campaign.by_reviewer().items():
+        print(f"  {inert(who)}: {assigned:,} · {decided:,} · {assigned - decided:,}")
+    conflicts = campaign.conflicts()
+    if conflicts:
+        print(f"Conflicts for the owner ({inert(head.owner)}) to resolve: {len(conflicts):,}")
+        for s in conflicts:
+            print(f"  {inert(s.row.email)} in {inert(s.row.project_name)}: {inert(s.conflict)}")
+    return OK
+
+
+def _remind(campaign: Campaign) -> int:
+    """A message ready to send to each reviewer still behind: never to one who has finished,
+    never for a packet with no rows."""
+    behind: dict[str, list[tuple[str, int]]] = {}
+    for packet in campaign.packets:
+        if not packet.positions:
+            continue
+        left: dict[str, int] = {}
+        for s in campaign.left_of(packet.positions):
+            left[s.row.reviewer] = left.get(s.row.reviewer, 0) + 1
+        for who, count in left.items():
+            behind.setdefault(who, []).append((packet.name, count))
+    if not behind:
+        print("Every reviewer has finished: no reminder to send.", file=sys.stderr)
+        return OK
+    due = f" by {campaign.head.due}" if campaign.head.due else ""
+    for who, packets in sorted(behind.items()):
+        total = sum(count for _, count in packets)
+        print(f"To: {inert(who)}")
+        print(f"Subject: access review {inert(campaign.head.name)}: {total:,} decisions left{due}")
+        for name, count in packets:
+            print(f"  {inert(name)}: {count:,} left")
+        export = command_line("campaign", "export", str(campaign.number), "--format", "csv")
+        print(f"  Export: {export}")
+        print()
+    return OK
+
+
+# Export, decide ---------------------------------------------------------------------------------
+
+
+def _rows_of(campaign: Campaign, server: str, packet: str | None) -> list[list[str]]:
+    rows = []
+    for s in campaign.states.values():
+        r = s.row
+        if packet is not None and packet not in (r.project, r.project_name):
+            continue
+        rows.append(
+            [
+                str(campaign.number),
+                server,
+                campaign.head.hub,
+                r.project_name,
+                r.project,
+                r.user_id,
+                r.email,
+                r.name,
+                r.access,
+                r.reviewer,
+                r.earlier,
+                "" if s.decision is None else s.decision.value,
+                s.reason,
+            ]
+        )
+    return rows
+
+
+def _export(args: argparse.Namespace, campaign: Campaign, workspace: Workspace) -> int:
+    rows = _rows_of(campaign, workspace.identity.server, args.packet)
+    if args.packet is not None and not rows:
+        raise Stop(NOTHING, f"no packet {inert(args.packet)} in campaign {campaign.number}.")
+    sys.stdout.write(render("csv", {}, use.FILE_COLUMNS, rows))
+    return OK
+
+
+def _decide(args: argparse.Namespace, campaign: Campaign, workspace: Workspace) -> int:
+    path = Path(args.file)
+    try:
+        text = read_bounded(path, limit=DECISIONS_FILE_BYTES, what="decisions file")
+    except OSError as error:
+        raise Stop(NOT_SENT, inert(refusal_words(path, error))) from None
+    table = list(csv.DictReader(io.StringIO(text.decode("utf-8-sig", "replace"))))
+    operator = workspace.change_log.operator
+    check = use.check_file(
+        campaign, workspace.identity.server, table, operator, resolve=args.resolve
+    )
+    for words in check.refused:
+        print(f"Refused: {words}", file=sys.stderr)
+    if not check.events:
+        print("No decision recorded: none in the file could be taken.", file=sys.stderr)
+        return NOT_SENT if check.refused else NOTHING
+    source = f"decisions file {path.name}"
+    after = asyncio.run(use.decide(workspace.review_store(), campaign, check.events, bulk=source))
+    act = " as one bulk act" if len(check.events) > 1 else ""
+    print(
+        f"Recorded {len(check.events):,} decisions{act} by {inert(operator)} in campaign "
+        f"{campaign.number}; nothing was sent. Left: {len(after.left_of(after.states)):,}; "
+        f"conflicts: {len(after.conflicts()):,}.",
+        file=sys.stderr,
+    )
+    return REFUSED if check.refused else OK
+
+
+# Close ------------------------------------------------------------------------------------------
+
+
+async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
+    server_store = workspace.review_store()
+    campaign = await use.open_campaign(server_store, args.number)
+    if campaign.closed is not None:
+        raise use.Closed(f"campaign {campaign.number} is closed already: nothing is sent twice.")
+    if workspace.read_only and not args.dry_run:
+        raise Stop(NOT_SENT, "read-only: nothing is sent, and the campaign stays open.")
+    hub = await resolve_hub(client, campaign.head.hub)
+    fresh = await use.read_population(client, hub, concurrency=workspace.concurrency)
+    closing = use.close_rows(campaign, fresh)
+    if closing.defaults:
+        print(
+            f"{closing.defaults:,} rows had no answer: they take the default "
+            f"({inert(campaign.head.if_no_answer)}), said as such in the report.",
+            file=sys.stderr,
+        )
+    for state, why in closing.not_sent:
+        print(
+            f"Not sent: {inert(state.row.email)} in {inert(state.row.project_name)}: {inert(why)}",
+            file=sys.stderr,
+        )
+    preview = await read_preview(args, client, workspace, closing.wanted)
+    print_preview(preview, [])
+    if args.dry_run:
+        await send_batch(args, client, workspace, preview, reverts=None)
+        return OK
+    count = len(preview.steps)
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise Stop(NOT_SENT, "not asking without a terminal: add --yes to close.")
+        if (
+            await ask(f"Close campaign {campaign.number} and send {count} changes? [y/N] ")
+        ).lower() not in ("y", "yes"):
+            raise Stop(NOT_SENT, "the campaign stays open; nothing was sent.")
+    await use.claim(server_store, campaign, workspace.change_log.operator, f"{count} changes")
+    sending = argparse.Namespace(**{**vars(args), "yes": True})
+    batch = await send_batch(sending, client, workspace, preview, reverts=None)
+    after = await use.read_population(client, hub, concurrency=workspace.concurrency)
+    outcomes = use.verified(campaign, closing, after)
+    closed = await use.record_outcomes(server_store, campaign, outcomes)
+    bad = [e for e in outcomes if e.detail.startswith("NOT VERIFIED")]
+    print(
+        f"Campaign {closed.number} closed: {len(outcomes) - len(bad):,} changes verified by "
+        f"reading back" + (f"; batch {batch.id}" if batch else ""),
+        file=sys.stderr,
+    )
+    for event in bad:
+        row = closed.rows[event.position]
+        print(
+            f"NOT VERIFIED: {inert(row.email)} in {inert(row.project_name)}: {inert(event.detail)}",
+            file=sys.stderr,
+        )
+    return REFUSED if bad else OK
+
+
+# Report -----------------------------------------------------------------------------------------
+
+REPORT_COLUMNS = (
+    "project",
+    "project_name",
+    "user_id",
+    "email",
+    "access",
+    "reviewer",
+    "decided_by",
+    "db_role",
+    "when",
+    "decision",
+    "reason",
+    "bulk",
+    "default",
+    "outcome",
+    "verified",
+)
+
+
+def _report(args: argparse.Namespace, campaign: Campaign) -> int:
+    head = campaign.head
+    rows = []
+    for s in campaign.states.values():
+        decision, why = campaign.at_close(s)
+        by_default = s.decision is None
+        role = next((e.db_role for e in reversed(s.said) if e.operator == s.by), "")
+        rows.append(
+            [
+                s.row.project,
+                s.row.project_name,
+                s.row.user_id,
+                s.row.email,
+                s.row.access,
+                s.row.reviewer,
+                s.by,
+                role,
+                s.when,
+                decision.value,
+                why if by_default else s.reason,
+                "yes" if s.bulk else "no",
+                "yes" if by_default else "no",
+                s.outcome,
+                s.verified,
+            ]
+        )
+    totals: dict[str, int] = {}
+    for row in rows:
+        totals[row[9]] = totals.get(row[9], 0) + 1
+    if args.format == "json":
+        print(
+            json.dumps(
+                {
+                    "campaign": head.id,
+                    "name": head.name,
+                    "hub": head.hub,
+                    "hub_name": head.hub_name,
+                    "owner": head.owner,
+                    "owner_db_role": head.db_role,
+                    "population": {
+                        "read_at": head.read_at,
+                        "sha256": head.sha256,
+                        "count": len(campaign.rows),
+                        "not_read": head.not_read,
+                    },
+                    "closed": None if campaign.closed is None else campaign.closed.moment,
+                    "totals": totals,
+                    "rows": [dict(zip(REPORT_COLUMNS, r, strict=True)) for r in rows],
+                },
+                ensure_ascii=True,
+                indent=2,
+            )
+        )
+        return OK
+    context = {
+        "campaign": str(head.id),
+        "hub": head.hub_name,
+        "population sha256": head.sha256,
+        "read at": head.read_at,
+    }
+    sys.stdout.write(render("csv", context, REPORT_COLUMNS, rows))
+    return OK
