@@ -281,3 +281,58 @@ def test_a_member_of_the_team_decides_but_can_neither_change_nor_delete_a_decisi
     assert len(decided_rows) == len(rows)
     assert {r["db_role"] for r in decided_rows} == {MEMBER}
     assert {r["decision"] for r in decided_rows} == {"keep"}
+
+
+def test_a_close_sends_nothing_for_a_person_changed_since_the_freeze_and_a_default_demotes_no_admin(
+    capsys: pytest.CaptureFixture[str],
+    server: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    base = ("--base-url", server)
+    be(monkeypatch, OWNER)
+    status, out, err = run(
+        capsys, *base, "campaign", "start", "acme-build", "--if-no-answer", "reader"
+    )
+    assert status == 0, err
+    # Said before anyone decides: who would become Reader, and that Admins keep their role.
+    assert "If nobody answers: " in out
+    assert "memberships become Reader" in out
+    assert "(Admins keep theirs)" in out
+    # Björn is made Admin of 1001 after the freeze: his row is not sent, and says why.
+    status, _, err = run(capsys, *base, "set-role", "acme-build", "1001", BJORN, "Admin", "--yes")
+    assert status == 0, err
+    status, out, err = run(capsys, *base, "campaign", "close", "1", "--dry-run")
+    assert status == 0, err
+    assert f"Not sent: {BJORN} in Harbour Bridge Retrofit: was Editor when frozen, now Admin" in err
+    assert "Would send: PUT " in out  # the dry run prints exactly the requests
+    assert "update   aiko.tanaka@acme-build.com" in out
+    assert f"update   {DANA}" not in out  # an Admin is not made Reader by a default
+    # The dry run closed nothing.
+    status, out, err = run(capsys, *base, "campaign", "status", "1")
+    assert ": open" in out.splitlines()[0]
+
+
+def test_the_next_quarter_marks_what_was_kept_and_unchanged(
+    capsys: pytest.CaptureFixture[str],
+    server: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    base = ("--base-url", server)
+    be(monkeypatch, OWNER)
+    assert run(capsys, *base, "campaign", "start", "acme-build")[0] == 0
+    rows = [r | {"decision": "keep"} for r in export(capsys, base, "--packet", "1001")]
+    be(monkeypatch, DANA)
+    mine = [r for r in rows if r["email"] != DANA]
+    assert run(capsys, *base, "campaign", "decide", "1", decided(tmp_path / "d.csv", mine))[0] == 0
+    be(monkeypatch, OWNER)
+    assert run(capsys, *base, "campaign", "close", "1", "--yes")[0] == 0
+    status, _, err = run(capsys, *base, "set-role", "acme-build", "1001", CHLOE, "Editor", "--yes")
+    assert status == 0, err
+    status, _, err = run(capsys, *base, "campaign", "start", "acme-build", "--since-last")
+    assert status == 0, err
+    status, out, err = run(capsys, *base, "campaign", "export", "2", "--packet", "1001")
+    earlier = {r["email"]: r["earlier"] for r in csv.DictReader(io.StringIO(out))}
+    assert earlier[BJORN] == f"kept in campaign 1 by {DANA}"
+    assert earlier[CHLOE] == ""  # her access changed since: a look, not a stamp
