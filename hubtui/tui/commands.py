@@ -134,6 +134,12 @@ class LoadedRecords(Provider):
         )
 
 
+def _campaigns() -> Screen[Any]:
+    from hubtui.tui.screens.people.campaigns import CampaignsScreen
+
+    return CampaignsScreen()
+
+
 def app_commands(app: Shell, screen: Screen[Any]) -> Iterable[SystemCommand]:
     """What the palette offers beside the jumps: requests, snapshots, offline, staged changes."""
     yield SystemCommand(
@@ -166,6 +172,12 @@ def app_commands(app: Shell, screen: Screen[Any]) -> Iterable[SystemCommand]:
         "Change log",
         "The changes of this session and every batch of this server; R reverts one (c)",
         app.action_change_log,
+    )
+    yield SystemCommand(
+        "Campaigns",
+        "The review campaigns of this server: each packet's progress, a packet's people decided "
+        "with k, r and x",
+        lambda: app.push_screen(_campaigns()),
     )
     yield SystemCommand(
         "Reviews kept",

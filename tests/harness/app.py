@@ -83,6 +83,7 @@ def demo_workspace(
     change_log: Path | None = None,
     store_path: Path | None = None,
     connect: Callable[[], HubClient] | None = None,
+    operator: str | None = None,
     **options: Any,
 ) -> Workspace:
     """The Workspace of the demo API in-process, built as ``hubtui --demo`` builds it
@@ -95,7 +96,9 @@ def demo_workspace(
     def demo(settings: Settings, *, last_week: bool = False) -> Callable[[], HubClient]:
         return demo_connector(week_old or last_weeks_data()) if last_week else connect
 
-    settings = Settings(store=keeps, read_only=read_only, concurrency=concurrency)
+    settings = Settings(
+        store=keeps, read_only=read_only, concurrency=concurrency, operator=operator
+    )
     places = DataPlaces(
         change_log or default_change_log_path(demo=True),
         store_path or default_store_path(demo=True),

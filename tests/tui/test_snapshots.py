@@ -93,3 +93,54 @@ def test_small_window(snap_compare: Callable[..., bool], screen: str) -> None:
     assert snap_compare(
         pictured(), terminal_size=(60, 16), run_before=keys_then_settle(SMALL[screen])
     )
+
+
+#: A campaign: its packets with their progress, and a packet's people decided with k, r and x.
+CAMPAIGN = {
+    "campaign_packet": ("space", "space", "k", "down", "r", "down", "x", *"left", "enter"),
+    "campaign_packets": (
+        "space",
+        "space",
+        "k",
+        "down",
+        "r",
+        "down",
+        "x",
+        *"left",
+        "enter",
+        "escape",
+    ),
+}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("screen", list(CAMPAIGN))
+def test_campaign(
+    snap_compare: Callable[..., bool], screen: str, size: tuple[int, int], tmp_path: Path
+) -> None:
+    from hubtui.core.workflows import campaign as use
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        workspace = pilot.app.workspace  # type: ignore[attr-defined]
+        client = await workspace.client()
+        hub = next(h for h in await client.list_hubs() if h.name == "acme-build")
+        await use.start(
+            client, hub, workspace.review_store(), "olive.owner", use.StartAsked(), concurrency=4
+        )
+        await press(pilot, "ctrl+p", *"Campaigns", "enter")
+        await settle(pilot)
+        await press(pilot, "enter")
+        await settle(pilot)
+        await press(pilot, "enter")
+        await settle(pilot)
+        await press(pilot, *CAMPAIGN[screen])
+        await settle(pilot)
+
+    app = make_app(
+        change_log=Path("changes.jsonl"),
+        store_path=tmp_path / "store.sqlite3",
+        keeps="all",
+        operator="ana.reviewer",  # the same name in the picture on every machine
+    )
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

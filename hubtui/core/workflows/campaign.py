@@ -264,6 +264,32 @@ async def open_campaign(server_store: ServerStore, number: int) -> Campaign:
     return await asyncio.to_thread(read)
 
 
+async def campaigns_kept(server_store: ServerStore) -> list[Campaign]:
+    """The campaigns of this server and profile, oldest first, each read whole."""
+
+    def read() -> list[Campaign]:
+        if not server_store.has_store():
+            return []
+        with server_store.open() as store:
+            heads = campaigns_of(store, server_store.origin, server_store.profile or "")
+            return [_read(store, head.id) for head in heads]
+
+    return await asyncio.to_thread(read)
+
+
+def events_of(
+    campaign: Campaign, positions: Sequence[int], decision: Decision, reason: str, operator: str
+) -> list[CampaignEvent]:
+    """One decision for each of ``positions`` (the app's ``k``, ``r``, ``x``), by ``operator``;
+    a row of the operator's own access is left out (it is another reviewer's)."""
+    moment = now()
+    return [
+        CampaignEvent(0, p, "decide", decision.value, reason, operator, moment, 0, "")
+        for p in positions
+        if person_key(campaign.rows[p].email) != person_key(operator)
+    ]
+
+
 # Deciding ---------------------------------------------------------------------------------------
 
 #: The columns of a campaign's decisions file, in order.
@@ -530,7 +556,9 @@ __all__ += [
     "FILE_COLUMNS",
     "StartAsked",
     "check_file",
+    "campaigns_kept",
     "claim",
+    "events_of",
     "record_outcomes",
     "verified",
 ]

@@ -1,4 +1,5 @@
-"""``O``: why a person is offboarded, asked before the preview and kept with its review."""
+"""Why: a person offboarded (``O``), asked before the preview and kept with its review; a
+removal decided in a campaign's packet (``x``), kept with the decision."""
 
 from __future__ import annotations
 
@@ -13,13 +14,16 @@ from hubtui.tui.screens.dialogs.prompt import PromptScreen
 class ReasonPromptScreen(PromptScreen[str]):
     """Asks why (enter with nothing typed: no reason given); escape goes back, nothing read."""
 
-    def __init__(self, email: str) -> None:
-        super().__init__(
-            "Offboard ",
-            email,
+    def __init__(
+        self,
+        email: str,
+        title: str = "Offboard ",
+        explained: str = (
             "Why? Kept with the review (hubtui reviews shows it). Their access in every hub is "
-            "read next and previewed: nothing is sent before you confirm.",
-        )
+            "read next and previewed: nothing is sent before you confirm."
+        ),
+    ) -> None:
+        super().__init__(title, email, explained)
 
     def fields(self) -> Iterable[Input]:
         yield Input(placeholder="the reason, then enter", id="reason-input")

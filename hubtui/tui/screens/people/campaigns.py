@@ -1,0 +1,374 @@
+"""Review campaigns in the app (the palette's "Campaigns"): the campaigns of this server, a
+campaign's packets with their progress, and a packet's people with the review keys — ``k``
+keep, ``r`` Reader, ``x`` remove (with its reason), marks with space as on ``P``. Each decision
+is recorded by the campaign's use case (:mod:`hubtui.core.workflows.campaign`, as ``hubtui
+campaign decide``): nothing is sent until the campaign is closed."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on
+from textual.binding import Binding, BindingType
+
+from hubtui.core.people.campaign import Campaign, RowState
+from hubtui.core.people.review import Decision
+from hubtui.core.store import StoreError
+from hubtui.core.workflows import campaign as use
+from hubtui.core.workspace import StoreOff
+from hubtui.text import inert
+from hubtui.tui.present import amount
+from hubtui.tui.record_view import Row, cell_indexes
+from hubtui.tui.screens.base import ListScreen
+from hubtui.tui.screens.dialogs.reason_prompt import ReasonPromptScreen
+from hubtui.tui.widgets.chrome import Breadcrumb, Summary
+from hubtui.tui.widgets.record_table import Column, RecordTable
+
+if TYPE_CHECKING:
+    from textual.app import ComposeResult
+
+    from hubtui.api import HubClient
+    from hubtui.core.people.campaign import Packet
+
+CAMPAIGN_COLUMNS = (
+    Column("number", "#", width=4, priority=0, keep=True, numeric=True),
+    Column("hub", "Hub", min_width=10, priority=0, keep=True),
+    Column("state", "State", width=8, priority=0),
+    Column("progress", "Decided", min_width=12, priority=0, meaning=True),
+    Column("name", "Name", min_width=10, priority=1),
+)
+PACKET_COLUMNS = (
+    Column("project", "Project", min_width=12, priority=0),
+    Column("rows", "Rows", width=6, priority=0, numeric=True),
+    Column("decided", "Decided", width=8, priority=0, numeric=True),
+    Column("left", "Left", width=6, priority=0, numeric=True),
+    Column("reviewers", "Reviewers", min_width=16, priority=1, keep=True, meaning=True),
+)
+ROW_COLUMNS = (
+    Column("email", "Email", min_width=18, priority=0, keep=True),
+    Column("access", "Access", width=8, priority=0),
+    Column("decision", "Decision", min_width=14, priority=0, meaning=True),
+    Column("by", "By", min_width=6, priority=2, keep=True),
+    Column("reviewer", "Reviewer", min_width=12, priority=3, keep=True),
+    Column("name", "Name", min_width=8, priority=4),
+)
+
+
+class Loaded:
+    """A campaign read from the store, or why it could not be."""
+
+    def __init__(self, campaigns: list[Campaign], problem: str = "") -> None:
+        self.campaigns, self.problem = campaigns, problem
+
+
+async def _read(screen: ListScreen[Loaded], number: int | None) -> Loaded:
+    try:
+        server_store = screen.workspace.review_store()
+        if number is None:
+            return Loaded(await use.campaigns_kept(server_store))
+        return Loaded([await use.open_campaign(server_store, number)])
+    except (StoreOff, StoreError, use.Refused) as error:
+        return Loaded([], inert(str(error), limit=None))
+
+
+def _state(campaign: Campaign) -> str:
+    return "closed" if campaign.closed is not None else "open"
+
+
+class CampaignsScreen(ListScreen[Loaded]):
+    """The campaigns of this server; ``enter`` opens one's packets."""
+
+    NOUN = "campaign"
+    LEGEND = (
+        "The review campaigns of this server (hubtui campaign start begins one): its hub, "
+        "whether it is open, and how many of its memberships are decided. enter shows its "
+        "packets, one per project.",
+    )
+
+    def compose_body(self) -> ComposeResult:
+        yield RecordTable(
+            CAMPAIGN_COLUMNS,
+            id="records",
+            empty_text="No campaign of this server yet: hubtui campaign start HUB begins one.",
+        )
+
+    def start(self) -> None:
+        self.query_one(Breadcrumb).show_path("Campaigns")
+        self.load()
+
+    async def fetch(self, client: HubClient) -> Loaded:
+        return await _read(self, None)
+
+    def show_loaded(self, loaded: Loaded) -> None:
+        if loaded.problem:
+            self.show_problem(loaded.problem, hint="")
+            return
+        self.table.set_records(
+            list(reversed(loaded.campaigns)),
+            lambda c: Row(
+                cells=(
+                    str(c.number),
+                    inert(c.head.hub_name),
+                    _state(c),
+                    f"{len(c.rows) - len(c.left_of(c.states)):,} of {len(c.rows):,}",
+                    inert(c.head.name),
+                )
+            ),
+            key=lambda c: str(c.number),
+        )
+        self.query_one(Summary).say(f"{amount(len(loaded.campaigns), 'campaign')} of this server")
+
+    @on(RecordTable.Selected, "#records")
+    def _open(self, event: RecordTable.Selected) -> None:
+        if isinstance(event.record, Campaign):
+            self.app.push_screen(PacketsScreen(event.record.number))
+
+
+class PacketsScreen(ListScreen[Loaded]):
+    """A campaign's packets, each with its progress; ``enter`` opens one."""
+
+    NOUN = "packet"
+    LEGEND = (
+        "One packet a project: its memberships, how many are decided and left, and its "
+        "reviewers (the project's Admins, else the hub's, else those named). Nobody decides "
+        "on their own access: their row is another reviewer's.",
+    )
+
+    def __init__(self, number: int) -> None:
+        super().__init__()
+        self.number = number
+        self.campaign: Campaign | None = None
+
+    def compose_body(self) -> ComposeResult:
+        yield RecordTable(PACKET_COLUMNS, id="records", empty_text="No packet.")
+
+    def start(self) -> None:
+        self.query_one(Breadcrumb).show_path(f"Campaigns › #{self.number}")
+        self.load()
+
+    def resumed(self) -> None:
+        self.load()  # decisions made in a packet: the progress again
+
+    async def fetch(self, client: HubClient) -> Loaded:
+        return await _read(self, self.number)
+
+    def show_loaded(self, loaded: Loaded) -> None:
+        if loaded.problem:
+            self.show_problem(loaded.problem, hint="")
+            return
+        campaign = self.campaign = loaded.campaigns[0]
+
+        def row(packet: Packet) -> Row:
+            left = len(campaign.left_of(packet.positions))
+            return Row(
+                cells=(
+                    inert(packet.name),
+                    f"{len(packet.positions):,}",
+                    f"{len(packet.positions) - left:,}",
+                    f"{left:,}",
+                    inert(", ".join(packet.reviewers)),
+                ),
+            )
+
+        self.table.set_records(campaign.packets, row, key=lambda p: p.project)
+        left = len(campaign.left_of(campaign.states))
+        conflicts = len(campaign.conflicts())
+        due = f" · due {inert(campaign.head.due)}" if campaign.head.due else ""
+        self.query_one(Summary).say(
+            f"Campaign {campaign.number} · {_state(campaign)}{due} · "
+            f"{len(campaign.rows):,} memberships · {len(campaign.rows) - left:,} decided · "
+            f"{left:,} left · {amount(conflicts, 'conflict')}"
+        )
+
+    @on(RecordTable.Selected, "#records")
+    def _open(self, event: RecordTable.Selected) -> None:
+        record = event.record
+        if self.campaign is not None and record is not None:
+            self.app.push_screen(PacketScreen(self.number, record.project, record.name))
+
+
+class PacketTable(RecordTable[RowState]):
+    """The packet's table: ``k`` keeps (not the cursor's vim key here, as the review asks)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("k", "screen.decide('keep')", "Keep", tooltip="keep their access"),
+    ]
+
+
+NONE: frozenset[int] = frozenset()
+
+
+def _decision_words(campaign: Campaign, state: RowState) -> str:
+    if state.conflict:
+        return f"CONFLICT: {state.conflict}"
+    if state.decision is None:
+        return "(undecided)"
+    reason = f" ({state.reason})" if state.reason else ""
+    return f"{state.decision.value}{reason}"
+
+
+class PacketScreen(ListScreen[Loaded]):
+    """A packet's people: ``k`` keep, ``r`` Reader, ``x`` remove (asked why), for the marked
+    rows or the highlighted one; each recorded at once, nothing sent."""
+
+    NOUN = "membership"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "k", "decide('keep')", "Keep", tooltip="keep their access (marked rows, or this one)"
+        ),
+        Binding("r", "decide('reader')", "Reader", tooltip="Reader in this project"),
+        Binding(
+            "x", "decide('remove')", "Remove", tooltip="out of the hub (asked why): at the close"
+        ),
+        Binding("space", "mark", "Mark", show=False, tooltip="mark the row and move down"),
+        Binding("asterisk", "mark_shown", "Mark shown", show=False, tooltip="mark every row shown"),
+        Binding("minus", "clear_marks", "Clear marks", show=False, tooltip="clear every mark"),
+        Binding("ctrl+r", "reload", "Reload", show=False, tooltip="read the campaign again"),
+    ]
+    LEGEND = (
+        "k keeps, r makes Reader in this project, x removes from the hub (asked why): for the "
+        "marked rows (space, *), else the highlighted one. Many rows at once are recorded as "
+        "one bulk act, with the filter if one is set. Nothing is sent until the campaign is "
+        "closed (hubtui campaign close), and a decision can be changed until then.",
+    )
+
+    def __init__(self, number: int, project: str, name: str) -> None:
+        super().__init__()
+        self.number, self.project, self.name_shown = number, project, name
+        self.campaign: Campaign | None = None
+
+    def compose_body(self) -> ComposeResult:
+        yield PacketTable(ROW_COLUMNS, id="records", empty_text="No membership in this packet.")
+
+    def start(self) -> None:
+        self.table.can_open = False  # a row is decided here, not opened
+        self.query_one(Breadcrumb).show_path(f"Campaigns › #{self.number} › {self.name_shown}")
+        self.load()
+
+    async def fetch(self, client: HubClient) -> Loaded:
+        return await _read(self, self.number)
+
+    def show_loaded(self, loaded: Loaded) -> None:
+        if loaded.problem:
+            self.show_problem(loaded.problem, hint="")
+            return
+        campaign = self.campaign = loaded.campaigns[0]
+        states = [s for s in campaign.states.values() if s.row.project == self.project]
+        self.table.set_records(
+            states,
+            lambda s: Row(
+                cells=(
+                    inert(s.row.email),
+                    inert(s.row.access),
+                    inert(_decision_words(campaign, s), limit=200),
+                    inert(s.by),
+                    inert(s.row.reviewer),
+                    inert(s.row.name),
+                ),
+                # LIMITED keeps its one tone; a conflict is loud; undecided is hubtui's word.
+                tone="failed" if s.conflict else ("limited" if s.row.access == "LIMITED" else None),
+                placeholders=cell_indexes(2) if s.decision is None and not s.conflict else NONE,
+            ),
+            key=lambda s: str(s.row.position),
+        )
+        self.refresh_summary()
+
+    def refresh_summary(self) -> None:
+        campaign = self.campaign
+        if campaign is None:
+            return
+        positions = [
+            s.row.position for s in campaign.states.values() if s.row.project == self.project
+        ]
+        left = len(campaign.left_of(positions))
+        marked = len(self.table.marks)
+        self.query_one(Summary).say(
+            f"{inert(self.name_shown)} · {len(positions):,} memberships · {left:,} left"
+            + (f" · {marked:,} marked" if marked else "")
+            + (" · closed: no decision is taken" if campaign.closed else "")
+        )
+
+    def action_mark(self) -> None:
+        if self.table.toggle_mark():
+            self.table.action_cursor(1)
+        self.refresh_summary()
+
+    def action_mark_shown(self) -> None:
+        self.table.mark_shown()
+        self.refresh_summary()
+
+    def action_clear_marks(self) -> None:
+        self.table.clear_marks()
+        self.refresh_summary()
+
+    def action_decide(self, word: str) -> None:
+        campaign = self.campaign
+        if campaign is None:
+            return
+        chosen: list[RowState] = self.table.marked_records() or [
+            r for r in [self.table.highlighted_record] if r is not None
+        ]
+        if not chosen:
+            return
+        decision = {"keep": Decision.KEEP, "reader": Decision.READER}.get(word, Decision.REMOVE)
+        if decision is Decision.REMOVE:
+            who = chosen[0].row.email if len(chosen) == 1 else f"{len(chosen):,} people"
+
+            def answered(reason: str | None) -> None:
+                if reason:
+                    self._record(campaign, chosen, decision, reason)
+                elif reason is not None:
+                    self.notify("A removal needs a reason: nothing was recorded.", markup=False)
+
+            self.app.push_screen(
+                ReasonPromptScreen(
+                    who,
+                    "Remove from the hub ",
+                    "Why? Kept with the decision. Nothing is sent until the campaign is closed.",
+                ),
+                answered,
+            )
+            return
+        self._record(campaign, chosen, decision, "")
+
+    def _record(
+        self, campaign: Campaign, chosen: list[RowState], decision: Decision, reason: str
+    ) -> None:
+        self.run_worker(
+            self._recording(campaign, chosen, decision, reason),
+            group="decide",
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    async def _recording(
+        self, campaign: Campaign, chosen: list[RowState], decision: Decision, reason: str
+    ) -> None:
+        operator = self.workspace.change_log.operator
+        events = use.events_of(
+            campaign, [s.row.position for s in chosen], decision, reason, operator
+        )
+        own = len(chosen) - len(events)
+        if own:
+            self.notify(
+                f"{own:,} of these is your own access: another reviewer decides it.",
+                severity="warning",
+                markup=False,
+            )
+        if not events:
+            return
+        filtered = self.table.filter_text
+        bulk = f"{len(events):,} rows marked" + (f", filter {filtered}" if filtered else "")
+        try:
+            await use.decide(self.workspace.review_store(), campaign, events, bulk=bulk)
+        except (use.Closed, use.Refused, StoreOff, StoreError) as error:
+            self.notify(
+                f"Nothing recorded: {inert(str(error), limit=None)}", severity="error", markup=False
+            )
+            return
+        self.table.clear_marks()
+        self.notify(
+            f"{amount(len(events), 'decision')} recorded ({decision.value}); nothing was sent.",
+            markup=False,
+        )
+        self.load()
