@@ -60,7 +60,8 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
             return _decide(args, campaign, workspace)
         if action == "remind":
             return _remind(campaign)
-        return _report(args, campaign)
+        before = asyncio.run(use.previous_of(server_store, campaign))
+        return _report(args, campaign, use.changed_since(campaign, before))
     except use.Refused as refused:
         raise Stop(NOT_SENT, str(refused)) from None
     except use.Closed as closed:
@@ -337,7 +338,7 @@ REPORT_COLUMNS = (
 )
 
 
-def _report(args: argparse.Namespace, campaign: Campaign) -> int:
+def _report(args: argparse.Namespace, campaign: Campaign, since: dict[str, int]) -> int:
     head = campaign.head
     rows = []
     for s in campaign.states.values():
@@ -384,6 +385,7 @@ def _report(args: argparse.Namespace, campaign: Campaign) -> int:
                     },
                     "closed": None if campaign.closed is None else campaign.closed.moment,
                     "totals": totals,
+                    "since_previous_campaign": since or None,
                     "rows": [dict(zip(REPORT_COLUMNS, r, strict=True)) for r in rows],
                 },
                 ensure_ascii=True,
@@ -396,6 +398,10 @@ def _report(args: argparse.Namespace, campaign: Campaign) -> int:
         "hub": head.hub_name,
         "population sha256": head.sha256,
         "read at": head.read_at,
+        "totals": ", ".join(f"{d} {n}" for d, n in sorted(totals.items())),
+        "since the previous campaign": (
+            ", ".join(f"{k} {v}" for k, v in since.items()) if since else "none before"
+        ),
     }
     sys.stdout.write(render("csv", context, REPORT_COLUMNS, rows))
     return OK

@@ -336,3 +336,35 @@ def test_the_next_quarter_marks_what_was_kept_and_unchanged(
     earlier = {r["email"]: r["earlier"] for r in csv.DictReader(io.StringIO(out))}
     assert earlier[BJORN] == f"kept in campaign 1 by {DANA}"
     assert earlier[CHLOE] == ""  # her access changed since: a look, not a stamp
+    status, out, err = run(capsys, *base, "campaign", "report", "2", "--format", "json")
+    assert json.loads(out)["since_previous_campaign"] == {
+        "campaign": 1,
+        "new": 0,
+        "gone": 0,
+        "other access": 1,  # Chloé: Reader then, Editor now
+    }
+
+
+def test_without_a_store_nothing_is_recorded_and_a_late_campaign_is_said_overdue(
+    capsys: pytest.CaptureFixture[str],
+    server: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    base = ("--base-url", server)
+    be(monkeypatch, OWNER)
+    status, _, err = run(capsys, *base, "--no-store", "campaign", "start", "acme-build")
+    assert status == 2
+    assert "A campaign lives in the store: nothing was done." in err
+    status, _, err = run(capsys, *base, "campaign", "start", "acme-build", "--due", "2026-01-01")
+    assert status == 0, err
+    status, out, _ = run(capsys, *base, "campaign", "status", "1")
+    assert out.splitlines()[0].endswith(": OVERDUE, due 2026-01-01")
+    # The team store away: the decisions of this run are kept nowhere, and it says so.
+    rows = [r | {"decision": "keep"} for r in export(capsys, base, "--packet", "1003")]
+    file = decided(tmp_path / "d.csv", rows)
+    unreachable = "postgresql://hubtui@127.0.0.1:1/hubtui"
+    status, _, err = run(capsys, *base, "--store-url", unreachable, "campaign", "decide", "1", file)
+    assert status == 2
+    assert "The team store postgresql://hubtui@127.0.0.1:1/hubtui cannot be reached" in err
+    assert "Nothing was recorded, nothing sent." in err

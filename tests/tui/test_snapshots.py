@@ -116,9 +116,15 @@ CAMPAIGN = {
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("screen", list(CAMPAIGN))
 def test_campaign(
-    snap_compare: Callable[..., bool], screen: str, size: tuple[int, int], tmp_path: Path
+    snap_compare: Callable[..., bool],
+    screen: str,
+    size: tuple[int, int],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from hubtui.core.workflows import campaign as use
+
+    monkeypatch.setattr(use, "now", lambda: "2026-11-25T12:00:00Z")
 
     async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)

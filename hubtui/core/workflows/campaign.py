@@ -281,13 +281,52 @@ def events_of(
     campaign: Campaign, positions: Sequence[int], decision: Decision, reason: str, operator: str
 ) -> list[CampaignEvent]:
     """One decision for each of ``positions`` (the app's ``k``, ``r``, ``x``), by ``operator``;
-    a row of the operator's own access is left out (it is another reviewer's)."""
+    a row of the operator's own access is left out (it is another reviewer's). The owner's word
+    on a row in conflict is its resolution, as ``decide --resolve`` records it."""
     moment = now()
+    owner = person_key(operator) == person_key(campaign.head.owner)
     return [
-        CampaignEvent(0, p, "decide", decision.value, reason, operator, moment, 0, "")
+        CampaignEvent(
+            0,
+            p,
+            "resolve" if owner and campaign.states[p].conflict else "decide",
+            decision.value,
+            reason,
+            operator,
+            moment,
+            0,
+            "",
+        )
         for p in positions
         if person_key(campaign.rows[p].email) != person_key(operator)
     ]
+
+
+def changed_since(campaign: Campaign, before: Campaign | None) -> dict[str, int]:
+    """What changed in the population since the hub's campaign before: memberships new, gone,
+    and with another access (each by project and account Id)."""
+    if before is None:
+        return {}
+    was = {(r.project, r.user_id): r.access for r in before.rows}
+    now_is = {(r.project, r.user_id): r.access for r in campaign.rows}
+    return {
+        "campaign": before.number,
+        "new": sum(1 for k in now_is if k not in was),
+        "gone": sum(1 for k in was if k not in now_is),
+        "other access": sum(1 for k, a in now_is.items() if k in was and was[k] != a),
+    }
+
+
+async def previous_of(server_store: ServerStore, campaign: Campaign) -> Campaign | None:
+    """The hub's campaign before this one, of this server and profile (None: none)."""
+
+    def read() -> Campaign | None:
+        with server_store.open() as store:
+            heads = campaigns_of(store, server_store.origin, server_store.profile or "")
+            earlier = [h for h in heads if h.hub == campaign.head.hub and h.id < campaign.number]
+            return _read(store, earlier[-1].id) if earlier else None
+
+    return await asyncio.to_thread(read)
 
 
 # Deciding ---------------------------------------------------------------------------------------
@@ -557,6 +596,8 @@ __all__ += [
     "StartAsked",
     "check_file",
     "campaigns_kept",
+    "changed_since",
+    "previous_of",
     "claim",
     "events_of",
     "record_outcomes",

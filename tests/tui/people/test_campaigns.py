@@ -4,16 +4,22 @@ campaign's use case (one bulk act for many rows), and what ``hubtui campaign`` t
 
 from __future__ import annotations
 
+import asyncio
+import csv
+import io
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
+from hubtui.core.people.review import Decision
 from hubtui.core.store.campaigns import campaign_events
 from hubtui.core.store.server_store import ServerStore
 from hubtui.core.workflows import campaign as use
 from hubtui.demo import DemoStore
 from hubtui.tui.screens.people.campaigns import PacketScreen, PacketsScreen
 from tests.harness.app import burst, press, running, screen_words, settle, type_text
+from tests.harness.commands import run
 
 BJORN = "bjorn.lindqvist@acme-build.com"
 
@@ -77,3 +83,110 @@ async def test_a_packet_is_decided_with_k_r_and_x_and_its_progress_follows(
     assert [e.act for e in decided] == [bulk[0].id] * 3 + [0]  # Björn's alone: no bulk act
     assert decided[-1].reason == "left the company"
     assert [e.decision for e in decided] == ["keep"] * 3 + ["remove from hub"]
+
+
+def decisions_of(store_path: Path) -> dict[tuple[str, str], tuple[str, str]]:
+    server_store = ServerStore(store_path, "demo", None, "all")
+    campaign = asyncio.run(use.open_campaign(server_store, 1))
+    return {
+        (s.row.project, s.row.user_id): (s.decision.value, s.reason)
+        for s in campaign.states.values()
+        if s.decision is not None
+    }
+
+
+def test_the_app_s_k_r_x_and_campaign_decide_record_the_same_decisions(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One use case records a packet's decisions: the app's keys and a decisions file given to
+    ``hubtui campaign decide`` come to the same decision and reason for each membership."""
+    monkeypatch.setenv("HUBTUI_OPERATOR", "ana.reviewer")
+    monkeypatch.setenv("HUBTUI_DATA_DIR", str(tmp_path / "command"))
+    assert run(capsys, "--demo", "campaign", "start", "acme-build")[0] == 0
+    status, out, err = run(capsys, "--demo", "campaign", "export", "1", "--packet", "1001")
+    assert status == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    wanted = {
+        "aiko.tanaka@acme-build.com": ("keep", ""),
+        BJORN: ("remove", "left the company"),
+        "chloe.moreau@acme-build.com": ("reader", ""),
+    }
+    for row in rows:
+        row["decision"], row["reason"] = wanted.get(row["email"], ("", ""))
+    path = tmp_path / "decided.csv"
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    status, _, err = run(capsys, "--demo", "campaign", "decide", "1", str(path))
+    assert status == 0, err
+
+    async def from_the_app() -> None:
+        async with running(
+            size=(80, 24),
+            store=DemoStore(),
+            store_path=tmp_path / "app.sqlite3",
+            keeps="all",
+            operator="ana.reviewer",
+        ) as pilot:
+            await start_campaign(pilot)
+            await to_packet(pilot)
+            await press(pilot, "enter")
+            await settle(pilot)
+            # Aiko (the second row) k, Björn x with its reason, Chloé r: as SSH delivers them.
+            await burst(pilot, ["down", "k"])
+            await settle(pilot)
+            await burst(pilot, ["down", "x", *"left the company", "enter"])
+            await settle(pilot)
+            await burst(pilot, ["down", "r"])
+            await settle(pilot)
+
+    asyncio.run(from_the_app())
+    by_command = decisions_of(tmp_path / "command" / "demo" / "store.sqlite3")
+    assert by_command == decisions_of(tmp_path / "app.sqlite3")
+    assert sorted(by_command.values()) == [
+        ("keep", ""),
+        ("remove from hub", "left the company"),
+        ("set Reader", ""),
+    ]
+
+
+async def test_the_owner_settles_a_conflict_in_the_app_and_a_reviewer_cannot(
+    tmp_path: Path,
+) -> None:
+    """Two reviewers disagree on Björn: the row says CONFLICT with both names; the owner's
+    word settles it (recorded as a resolution), not the last reviewer's."""
+    async with running(
+        size=(120, 40),
+        store=DemoStore(),
+        store_path=tmp_path / "store.sqlite3",
+        keeps="all",
+        operator="olive.owner",
+    ) as pilot:
+        await start_campaign(pilot)
+        server_store = pilot.app.workspace.review_store()  # type: ignore[attr-defined]
+        for who, word in (("dana.w", Decision.REMOVE), ("aiko.t", Decision.KEEP)):
+            campaign = await use.open_campaign(server_store, 1)
+            bjorn = next(s.row.position for s in campaign.states.values() if s.row.email == BJORN)
+            events = use.events_of(
+                campaign, [bjorn], word, "gone" if word is Decision.REMOVE else "", who
+            )
+            await use.decide(server_store, campaign, events, bulk=None)
+        await to_packet(pilot)
+        words = screen_words(pilot)
+        assert "1 conflict" in words
+        await press(pilot, "enter")
+        await settle(pilot)
+        await press(pilot, "slash", *"bjorn", "enter")
+        words = screen_words(pilot)
+        assert "CONFLICT deciders disagree (dana.w: remove from hub, aiko.t: keep)" in words
+        await press(pilot, "k")
+        await settle(pilot)
+        assert f"{BJORN} Editor keep" in screen_words(pilot)
+        campaign = await use.open_campaign(server_store, 1)
+    assert not campaign.conflicts()
+    assert [e.kind for e in campaign.events if e.kind in ("decide", "resolve")] == [
+        "decide",
+        "decide",
+        "resolve",
+    ]

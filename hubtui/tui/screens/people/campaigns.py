@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.binding import Binding, BindingType
+from textual.content import Content
 
+from hubtui.core.clock import minute
 from hubtui.core.people.campaign import Campaign, RowState
 from hubtui.core.people.review import Decision
 from hubtui.core.store import StoreError
@@ -21,14 +23,15 @@ from hubtui.tui.present import amount
 from hubtui.tui.record_view import Row, cell_indexes
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.dialogs.reason_prompt import ReasonPromptScreen
-from hubtui.tui.widgets.chrome import Breadcrumb, Summary
+from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
 
     from hubtui.api import HubClient
-    from hubtui.core.people.campaign import Packet
+    from hubtui.core.clock import minute
+from hubtui.core.people.campaign import Packet
 
 CAMPAIGN_COLUMNS = (
     Column("number", "#", width=4, priority=0, keep=True, numeric=True),
@@ -200,7 +203,7 @@ NONE: frozenset[int] = frozenset()
 
 def _decision_words(campaign: Campaign, state: RowState) -> str:
     if state.conflict:
-        return f"CONFLICT: {state.conflict}"
+        return f"CONFLICT: {state.conflict}"  # said whole in the panel below
     if state.decision is None:
         return "(undecided)"
     reason = f" ({state.reason})" if state.reason else ""
@@ -239,6 +242,36 @@ class PacketScreen(ListScreen[Loaded]):
 
     def compose_body(self) -> ComposeResult:
         yield PacketTable(ROW_COLUMNS, id="records", empty_text="No membership in this packet.")
+        yield AccessPanel(id="said")
+
+    @on(RecordTable.Highlighted, "#records")
+    def _highlighted(self, event: RecordTable.Highlighted) -> None:
+        self._explain(event.record)
+
+    def _explain(self, state: RowState | None) -> None:
+        """The highlighted row in full: its conflict, then every word said of it, in order."""
+        panel = self.query_one(AccessPanel)
+        if state is None:
+            panel.explain("")
+            return
+        lines = []
+        if state.conflict:
+            lines.append(
+                Content.assemble((" CONFLICT ", "bold reverse"), f" {inert(state.conflict)}")
+            )
+        for event in state.said:
+            reason = f" ({inert(event.reason)})" if event.reason else ""
+            lines.append(
+                Content(
+                    f"{minute(inert(event.moment))} {inert(event.operator)}: {event.kind} "
+                    f"{inert(event.decision)}{reason}"
+                )
+            )
+        if not lines:
+            lines.append(
+                Content(f"{inert(state.row.email)}: undecided; {inert(state.row.reviewer)} decides")
+            )
+        panel.explain(Content("\n").join(lines))
 
     def start(self) -> None:
         self.table.can_open = False  # a row is decided here, not opened
