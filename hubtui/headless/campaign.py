@@ -18,6 +18,7 @@ from hubtui.core.clock import now
 from hubtui.core.files import read_bounded, refusal_words
 from hubtui.core.people.review import Decision
 from hubtui.core.presenting.export import render
+from hubtui.core.presenting.words import amount
 from hubtui.core.store import StoreError, StoreOff
 from hubtui.core.workflows import campaign as use
 from hubtui.headless.batch import print_preview, read_preview, send_batch
@@ -127,7 +128,7 @@ async def _start(args: argparse.Namespace, client: HubClient, workspace: Workspa
         print(f"If nobody answers: {len(campaign.rows):,} memberships keep their access.")
     else:
         print(
-            f"If nobody answers: {changes:,} memberships become Reader; "
+            f"If nobody answers: {amount(changes, 'membership')} become Reader; "
             f"{len(campaign.rows) - changes:,} keep their access (Admins keep theirs)."
         )
     if campaign.head.due:
@@ -304,8 +305,8 @@ async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspa
     closed = await use.record_outcomes(server_store, campaign, outcomes)
     bad = [e for e in outcomes if e.detail.startswith("NOT VERIFIED")]
     print(
-        f"Campaign {closed.number} closed: {len(outcomes) - len(bad):,} changes verified by "
-        f"reading back" + (f"; batch {batch.id}" if batch else ""),
+        f"Campaign {closed.number} closed: {amount(len(outcomes) - len(bad), 'change')} "
+        "verified by reading back" + (f"; batch {batch.id}" if batch else ""),
         file=sys.stderr,
     )
     for event in bad:

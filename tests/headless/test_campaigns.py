@@ -162,7 +162,7 @@ def test_a_campaign_is_frozen_decided_resolved_closed_once_and_reported(
     assert status == 0, err
     assert f"remove from hub {BJORN}" in out
     assert "rows had no answer: they take the default (keep)" in err
-    assert "Campaign 1 closed: 1 changes verified by reading back" in err
+    assert "Campaign 1 closed: 1 change verified by reading back" in err
     assert BJORN not in hub_emails(capsys, base)
     # Closed twice, nothing is sent twice; a closed campaign takes no decision.
     status, _, err = run(capsys, *base, "campaign", "close", "1", "--yes")
