@@ -157,16 +157,27 @@ class Campaign:
         return states
 
     @staticmethod
+    @staticmethod
     def _cross_packet(states: dict[int, RowState], resolved: dict[int, CampaignEvent]) -> None:
         """A removal decided in one packet while another keeps the person: the owner's to
-        resolve (the API removes no one from one project alone)."""
+        resolve (the API removes no one from one project alone). Only the people someone
+        removes are looked at."""
+        removed = {
+            s.row.user_id or person_key(s.row.email)
+            for s in states.values()
+            if s.decision is Decision.REMOVE
+        }
+        if not removed:
+            return
         by_person: dict[str, list[RowState]] = defaultdict(list)
         for state in states.values():
-            by_person[state.row.user_id or person_key(state.row.email)].append(state)
+            who = state.row.user_id or person_key(state.row.email)
+            if who in removed:
+                by_person[who].append(state)
         for held in by_person.values():
             removing = [s for s in held if s.decision is Decision.REMOVE]
             keeping = [s for s in held if s.decision in (Decision.KEEP, Decision.READER)]
-            if not removing or not keeping:
+            if not keeping:
                 continue
             where = ", ".join(s.row.project_name or s.row.project for s in keeping)
             for state in removing:

@@ -16,12 +16,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from hubtui.core.access import access_cell, person_key
+from hubtui.api import HubError
+from hubtui.api.models import HubUser
+from hubtui.core.access import LIMITED_CELL, person_key, sent_field
 from hubtui.core.batches import Evidence, Intent, Wanted
 from hubtui.core.clock import now
 from hubtui.core.people.campaign import DEFAULTS, Campaign, RowState, population_sha256
-from hubtui.core.people.hub import read_hub_people
 from hubtui.core.people.review import Decision, decision_named
+from hubtui.core.people.search import EVERY_USER, Finding, search_people
 from hubtui.core.signins import last_seen
 from hubtui.core.store.campaigns import (
     CampaignEvent,
@@ -40,14 +42,17 @@ from hubtui.text import inert
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
-    from hubtui.core.people.hub import HubPeople
+    from hubtui.api.models import Project
     from hubtui.core.people.search import Progress
     from hubtui.core.store.repository import Store
     from hubtui.core.store.server_store import ServerStore
 
 __all__ = [
     "Closed",
+    "HubMember",
     "Incomplete",
+    "Member",
+    "Population",
     "Refused",
     "Started",
     "close_rows",
@@ -87,76 +92,200 @@ class Started:
     not_read: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One membership as read: the few strings a campaign keeps of a project's user."""
+
+    user_id: str
+    email: str
+    name: str
+    role: str
+    access: str
+
+
+@dataclass(frozen=True, slots=True)
+class HubMember:
+    """One user of the hub as read: their role and, when asked (``--stale``), when seen."""
+
+    email: str
+    role: str
+    seen: datetime | None = None
+
+
+@dataclass
+class Population:
+    """A hub read whole for a campaign: its projects in the order listed, each project's
+    members, the hub's users, and what could not be read."""
+
+    hub: Hub
+    projects: list[tuple[str, str]] = field(default_factory=list)
+    lists: dict[str, list[Member]] = field(default_factory=dict)
+    hub_users: dict[str, HubMember] | None = None
+    not_read: list[str] = field(default_factory=list)
+    hub_users_missing: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        return not self.not_read and self.hub_users_missing is None
+
+    def incomplete_words(self) -> str:
+        parts = []
+        if self.hub_users_missing is not None:
+            parts.append(f"the hub's users were not read ({self.hub_users_missing})")
+        parts.extend(self.not_read)
+        return "; ".join(parts)
+
+
+def _text(value: object) -> str:
+    """A value as sent, as text (None: empty); never an error, whatever its type."""
+    return "" if value is None else str(value)
+
+
+def member_of(sent: object) -> Member | None:
+    """A project's user as sent, as a :class:`Member` (None: not a record at all)."""
+    if not isinstance(sent, dict):
+        return None
+    user = sent_field(sent, "User")
+    user = user if isinstance(user, dict) else {}
+    first, last = _text(sent_field(user, "FirstName")), _text(sent_field(user, "LastName"))
+    role = _text(sent_field(sent, "Role"))
+    return Member(
+        user_id=_text(sent_field(user, "Id")),
+        email=_text(sent_field(user, "Email")),
+        name=" ".join(x for x in (first, last) if x),
+        role=role,
+        access=LIMITED_CELL if sent_field(sent, "IsLimited") is True else role,
+    )
+
+
+def hub_member_of(sent: object, *, seen: bool) -> tuple[str, HubMember] | None:
+    """A hub user as sent: their Id and :class:`HubMember` (None: not a record at all)."""
+    if not isinstance(sent, dict):
+        return None
+    user = sent_field(sent, "User")
+    user = user if isinstance(user, dict) else {}
+    moment = None
+    if seen:
+        try:
+            moment = last_seen(HubUser.model_validate(sent)).moment
+        except ValueError:
+            moment = None  # unreadable: never seen, as far as anyone can tell
+    member = HubMember(_text(sent_field(user, "Email")), _text(sent_field(sent, "Role")), moment)
+    return _text(sent_field(user, "Id")), member
+
+
 async def read_population(
     client: HubClient,
     hub: Hub,
     *,
     concurrency: int,
+    seen: bool = False,
     on_progress: Callable[[Progress], None] = lambda progress: None,
-) -> HubPeople:
-    """The hub's users and every project's users, every page."""
-    return await read_hub_people(client, hub, concurrency=concurrency, on_progress=on_progress)
+) -> Population:
+    """The hub's users and every project's users, every page, each kept as the few strings a
+    campaign needs as soon as it is read (no model of each, no join of people): the reads of
+    ``hubtui who`` and ``hub-users``, side by side. ``seen``: when each hub user was last
+    seen, for ``--stale``."""
+    read = Population(hub)
+    failed: dict[str, str] = {}
+
+    def collect(finding: Finding) -> None:
+        if finding.error is not None:
+            where = (
+                "the project list"
+                if finding.project is None
+                else (f"project {finding.project.name} ({finding.project.id})")
+            )
+            failed[where] = str(finding.error)
+
+    def keep(_: Hub, project: Project, sent: list[dict[str, object]]) -> None:
+        read.lists[str(project.id)] = [m for m in map(member_of, sent) if m is not None]
+
+    async def hub_users() -> None:
+        try:
+            sent = await client.list_hub_users_as_sent(hub.id)
+        except HubError as error:
+            read.hub_users_missing = str(error)
+            return
+        read.hub_users = dict(
+            found for u in sent if (found := hub_member_of(u.root, seen=seen)) is not None
+        )
+
+    _, progress = await asyncio.gather(
+        hub_users(),
+        search_people(
+            client,
+            EVERY_USER,
+            [hub],
+            on_finding=collect,
+            on_progress=on_progress,
+            concurrency=concurrency,
+            deadline=None,
+            on_sent=keep,
+        ),
+    )
+    listed = progress.listed.get(hub.id)
+    if listed is None:
+        read.not_read.append(f"the project list: {failed.get('the project list', 'not read')}")
+        return read
+    read.projects = [(str(p.id), p.name or "") for p in listed.values()]
+    for project_id, name in read.projects:
+        if project_id not in read.lists:
+            where = f"project {name} ({project_id})"
+            read.not_read.append(f"{where}: {failed.get(where, 'no answer')}")
+    return read
 
 
 def freeze(
-    read: HubPeople, asked: StartAsked, owner: str, earlier: Campaign | None = None
+    read: Population, asked: StartAsked, owner: str, earlier: Campaign | None = None
 ) -> tuple[dict[str, str], list[CampaignRow]]:
     """The population as a campaign's head and rows: one row a membership (within ``--stale``,
     when asked), each with its reviewer of record, never the person themselves."""
     stale_before = None
     if asked.stale_days is not None:
         stale_before = datetime.now(UTC) - timedelta(days=asked.stale_days)
-    hub_admins = sorted(
-        u.user.email for u in read.hub_users or [] if u.role == "Admin" and u.user.email
-    )
+    hub_users = read.hub_users or {}
+    hub_admins = sorted(u.email for u in hub_users.values() if u.role == "Admin" and u.email)
     kept_before = _kept_before(earlier)
     rows: list[CampaignRow] = []
     packets: dict[str, dict[str, object]] = {}
-    for project in read.projects:
-        users = read.lists.get(project.id)
-        if users is None:
+    for project_id, project_name in read.projects:
+        members = read.lists.get(project_id)
+        if members is None:
             continue
         reviewers = (
             list(asked.reviewers)
-            or sorted(
-                u.user.email
-                for u in users
-                if u.role == "Admin" and not u.is_limited and u.user.email
-            )
+            or sorted(m.email for m in members if m.access == "Admin" and m.email)
             or hub_admins
             or [owner]
         )
-        packets[str(project.id)] = {"name": project.name, "reviewers": reviewers}
-        hub_users = {str(u.user.id): u for u in read.hub_users or []}
-        for user in users:
-            hub_user = hub_users.get(str(user.user.id))
+        packets[project_id] = {"name": project_name, "reviewers": reviewers}
+        keys = {r: person_key(r) for r in reviewers}
+        for m in members:
+            hub_user = hub_users.get(m.user_id)
             if stale_before is not None and hub_user is not None:
-                seen = last_seen(hub_user).moment
-                if seen is not None and seen >= stale_before:
+                if hub_user.seen is not None and hub_user.seen >= stale_before:
                     continue
-            email = user.user.email or ""
-            others = [r for r in reviewers if person_key(r) != person_key(email)]
-            access = access_cell(user)
-            earlier_word = kept_before.get((str(project.id), str(user.user.id), access), "")
+            mine = person_key(m.email)
+            others = [r for r in reviewers if keys[r] != mine]
             rows.append(
                 CampaignRow(
                     position=len(rows),
-                    project=str(project.id),
-                    project_name=project.name or "",
-                    user_id=str(user.user.id),
-                    email=email,
-                    name=user.user.full_name,
-                    role=user.role,
-                    hub_role="" if hub_user is None else (hub_user.role or ""),
-                    access=access,
+                    project=project_id,
+                    project_name=project_name,
+                    user_id=m.user_id,
+                    email=m.email,
+                    name=m.name,
+                    role=m.role,
+                    hub_role="" if hub_user is None else hub_user.role,
+                    access=m.access,
                     reviewer=others[0] if others else owner,
-                    earlier=earlier_word,
+                    earlier=kept_before.get((project_id, m.user_id, m.access), ""),
                 )
             )
-    people = {r.user_id for r in rows}
     counts = {
         "memberships": len(rows),
-        "people": len(people),
+        "people": len({r.user_id for r in rows}),
         "projects": len(packets),
         "packets": packets,
     }
@@ -202,15 +331,17 @@ async def start(
 ) -> Started:
     """A campaign started: the hub read whole and frozen in the store. Read in part, it is
     refused (:class:`Incomplete`) unless ``allow_incomplete``, which the campaign records."""
-    read = await read_population(client, hub, concurrency=concurrency, on_progress=on_progress)
+    read = await read_population(
+        client,
+        hub,
+        concurrency=concurrency,
+        seen=asked.stale_days is not None,
+        on_progress=on_progress,
+    )
     if not read.complete and not asked.allow_incomplete:
-        words = "; ".join(
-            f"{'the project list' if p is None else f'project {p.name} ({p.id})'}: {e}"
-            for p, e in read.not_read
+        raise Incomplete(
+            f"the hub was not read whole, so no campaign was made: {read.incomplete_words()}"
         )
-        if read.hub_users_missing is not None:
-            words = "; ".join(x for x in (f"the hub's users: {read.hub_users_missing}", words) if x)
-        raise Incomplete(f"the hub was not read whole, so no campaign was made: {words}")
 
     def write() -> Campaign:
         with server_store.open() as store:
@@ -459,20 +590,17 @@ class Closing:
     defaults: int = 0
 
 
-def close_rows(campaign: Campaign, fresh: HubPeople) -> Closing:
+def close_rows(campaign: Campaign, fresh: Population) -> Closing:
     """The batch of the close: each row's removal or Reader, checked against ``fresh`` (a row
     whose person changed since the freeze — renamed, removed, another role — is not sent, and
     says why). A person removed once, whatever packets decided it."""
     closing = Closing()
     hub = campaign.head
     now_in: dict[tuple[str, str], tuple[str, str]] = {}
-    for project in fresh.projects:
-        for user in fresh.lists.get(project.id, []):
-            now_in[(str(project.id), str(user.user.id))] = (
-                user.user.email or "",
-                access_cell(user),
-            )
-    hub_users = {str(u.user.id): u for u in fresh.hub_users or []}
+    for project_id, members in fresh.lists.items():
+        for m in members:
+            now_in[(project_id, m.user_id)] = (m.email, m.access)
+    hub_users = fresh.hub_users or {}
     removing: dict[str, list[RowState]] = {}
     for state in campaign.states.values():
         decision, _ = campaign.at_close(state)
@@ -517,7 +645,7 @@ def close_rows(campaign: Campaign, fresh: HubPeople) -> Closing:
         if hub_user is None:
             closing.not_sent.extend((s, "no longer a user of the hub") for s in states)
             continue
-        if (hub_user.role or "") != first.hub_role:
+        if hub_user.role != first.hub_role:
             closing.not_sent.extend(
                 (s, f"hub role was {first.hub_role or 'none'} when frozen, now {hub_user.role}")
                 for s in states
@@ -547,15 +675,11 @@ async def claim(server_store: ServerStore, campaign: Campaign, operator: str, de
     await asyncio.to_thread(write)
 
 
-def verified(campaign: Campaign, closing: Closing, after: HubPeople) -> list[CampaignEvent]:
+def verified(campaign: Campaign, closing: Closing, after: Population) -> list[CampaignEvent]:
     """Each changed membership read back: verified, or not (loudly) — an event a row."""
     moment = now()
-    now_in = {
-        (str(p.id), str(u.user.id)): access_cell(u)
-        for p in after.projects
-        for u in after.lists.get(p.id, [])
-    }
-    in_hub = {str(u.user.id) for u in after.hub_users or []}
+    now_in = {(p, m.user_id): m.access for p, members in after.lists.items() for m in members}
+    in_hub = set(after.hub_users or {})
     events = []
     for state in closing.sent_rows:
         decision, _ = campaign.at_close(state)

@@ -1,0 +1,98 @@
+"""A review campaign at a firm's scale, each of its commands beside the read's floor.
+
+`hubtui demo-server --hubs 1 --projects-per-hub 2000 --users-per-project 50 --people-per-hub 0`
+(2,000 projects, 100,000 memberships) on a core of its own where the machine has two. Each
+command runs alone, one after another, as an installed user runs it (``bench_firm.run_alone``:
+its time and its own peak memory), in the same run as its floor:
+
+- `who nobody@nowhere.example --hub HUB` reads every project's users and keeps nothing: the
+  floor of `campaign start`, which reads the same lists and the hub's users, then freezes them;
+- `campaign status`, `export --packet`, `decide` of a packet (its file, every row kept) and
+  `report` read the campaign from the store alone: each against a second.
+
+Goals (issue 66): `campaign start` within 2× `who`; the others each under a second.
+
+    python -m bench.bench_campaign                 # about a minute
+    python -m bench.bench_campaign --projects 200  # a tenth of it
+    python -m bench.bench_campaign --quick         # a smoke run: 40 projects × 10 users
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+from bench.bench_firm import HUB, run_alone
+from hubtui.demo import DEMO_TOKEN
+from tests.harness.harness import hubtui_command, running_demo_server
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--projects", type=int, default=2000)
+    parser.add_argument("--users", type=int, default=50)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--quick", action="store_true", help="40 projects × 10 users")
+    args = parser.parse_args()
+    if args.quick:
+        args.projects, args.users = 40, 10
+    flags = (
+        *("--hubs", "1", "--projects-per-hub", str(args.projects)),
+        *("--users-per-project", str(args.users), "--people-per-hub", "0"),
+    )
+    hubtui = hubtui_command()
+    print(
+        f"== campaign: one hub of {args.projects:,} projects × {args.users} users "
+        f"({args.projects * args.users:,} memberships), concurrency {args.concurrency}"
+    )
+    with (
+        running_demo_server(*flags, own_core=True) as url,
+        tempfile.TemporaryDirectory() as data,
+    ):
+        env = {
+            **os.environ,
+            "HUBTUI_TOKEN": DEMO_TOKEN,
+            "HUBTUI_CONFIG": "/nonexistent",
+            "HUBTUI_DATA_DIR": data,
+            "HUBTUI_OPERATOR": "bench.owner",
+        }
+        common = ["--base-url", url, "--concurrency", str(args.concurrency)]
+        who = ["who", "nobody@nowhere.example", "--hub", HUB]
+        export = ["campaign", "export", "1"]
+        run_alone([*hubtui, *common, *who], env)  # the server's warm-up
+        rows = [("who (the read's floor)", *run_alone([*hubtui, *common, *who], env))]
+        rows.append(
+            ("campaign start", *run_alone([*hubtui, *common, "campaign", "start", HUB], env))
+        )
+        rows.append(("campaign export (all)", *run_alone([*hubtui, *common, *export], env)))
+        every = subprocess.run(
+            [*hubtui, *common, *export], env=env, capture_output=True, text=True, check=False
+        ).stdout
+        table = list(csv.DictReader(io.StringIO(every)))
+        project = table[0]["project"] if table else "1"
+        decided = Path(data) / "packet.csv"
+        with decided.open("w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(table[0]) if table else ["project"])
+            writer.writeheader()
+            writer.writerows(r | {"decision": "keep"} for r in table if r["project"] == project)
+        for name, command in {
+            "campaign status": ["campaign", "status", "1"],
+            "campaign export --packet": ["campaign", "export", "1", "--packet", project],
+            "campaign decide (a packet)": ["campaign", "decide", "1", str(decided)],
+            "campaign report --format csv": ["campaign", "report", "1", "--format", "csv"],
+        }.items():
+            rows.append((name, *run_alone([*hubtui, *common, *command], env)))
+        floor = rows[0][1]
+        print(f"{'command':<30} {'s':>7} {'peak MB':>8} {'÷ who':>6}")
+        for name, took, peak, status in rows:
+            note = "" if status in (0, 1) else f"  (exit {status})"
+            print(f"{name:<30} {took:>7.2f} {peak:>8.0f} {took / floor:>6.2f}{note}")
+
+
+if __name__ == "__main__":
+    main()
