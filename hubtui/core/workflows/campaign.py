@@ -572,7 +572,8 @@ async def decide(
     def write() -> Campaign:
         with server_store.open() as store:
             add_events(store, campaign.number, events, bulk=bulk if len(events) > 1 else None)
-            return _read(store, campaign.number)
+            # The population is frozen: only the events are read again (others' too).
+            return Campaign(campaign.head, campaign.rows, campaign_events(store, campaign.number))
 
     return await asyncio.to_thread(write)
 
