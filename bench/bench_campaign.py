@@ -6,7 +6,8 @@ command runs alone, one after another, as an installed user runs it (``bench_fir
 its time and its own peak memory), in the same run as its floor:
 
 - `who nobody@nowhere.example --hub HUB` reads every project's users and keeps nothing: the
-  floor of `campaign start`, which reads the same lists and the hub's users, then freezes them;
+  floor the issue names for `campaign start`; `hub-users` reads the hub's users, which a
+  campaign reads too (beside the projects'): their sum is the floor of both reads;
 - `campaign status`, `export --packet`, `decide` of a packet (its file, every row kept) and
   `report` read the campaign from the store alone: each against a second.
 
@@ -66,6 +67,10 @@ def main() -> None:
         export = ["campaign", "export", "1"]
         run_alone([*hubtui, *common, *who], env)  # the server's warm-up
         rows = [("who (the read's floor)", *run_alone([*hubtui, *common, *who], env))]
+        hub_users = ["hub-users", HUB, "--format", "jsonl"]
+        rows.append(
+            ("hub-users (the hub's users)", *run_alone([*hubtui, *common, *hub_users], env))
+        )
         rows.append(
             ("campaign start", *run_alone([*hubtui, *common, "campaign", "start", HUB], env))
         )
@@ -87,11 +92,14 @@ def main() -> None:
             "campaign report --format csv": ["campaign", "report", "1", "--format", "csv"],
         }.items():
             rows.append((name, *run_alone([*hubtui, *common, *command], env)))
-        floor = rows[0][1]
-        print(f"{'command':<30} {'s':>7} {'peak MB':>8} {'÷ who':>6}")
+        floor, both = rows[0][1], rows[0][1] + rows[1][1]
+        print(f"{'command':<30} {'s':>7} {'peak MB':>8} {'÷ who':>6} {'÷ who+hub-users':>16}")
         for name, took, peak, status in rows:
             note = "" if status in (0, 1) else f"  (exit {status})"
-            print(f"{name:<30} {took:>7.2f} {peak:>8.0f} {took / floor:>6.2f}{note}")
+            print(
+                f"{name:<30} {took:>7.2f} {peak:>8.0f} {took / floor:>6.2f} "
+                f"{took / both:>16.2f}{note}"
+            )
 
 
 if __name__ == "__main__":
