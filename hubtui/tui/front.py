@@ -14,6 +14,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from textual.app import App
 from textual.content import Content
 from textual.worker import Worker, get_current_worker
 
@@ -22,6 +23,7 @@ from hubtui.core.presenting import amount
 from hubtui.core.store import StoreError
 from hubtui.core.workspace import StoreOff, Workspace
 from hubtui.text import inert
+from hubtui.tui.session import workspace_of
 
 if TYPE_CHECKING:
     from hubtui.api import Hub
@@ -34,7 +36,6 @@ if TYPE_CHECKING:
     from hubtui.core.store import SnapshotInfo
     from hubtui.core.workflows.resend import Resending
     from hubtui.core.workflows.reviewed import Kept
-    from hubtui.tui.app import HubTuiApp
 
 __all__ = ["AppFront", "AppOffboarding"]
 
@@ -42,7 +43,7 @@ __all__ = ["AppFront", "AppOffboarding"]
 class AppFront:
     """What the app does with the workflows of its :class:`~hubtui.core.workspace.Workspace`."""
 
-    def __init__(self, app: HubTuiApp) -> None:
+    def __init__(self, app: App[None]) -> None:
         self.app = app
         #: The workflows' workers waiting for the person (a preview shown, not yet sent or
         #: left): nothing of theirs runs until the person acts.
@@ -50,7 +51,7 @@ class AppFront:
 
     @property
     def workspace(self) -> Workspace:
-        return self.app.workspace
+        return workspace_of(self.app)
 
     def say(self, words: str, **options: object) -> None:
         """A notification of plain words (never markup)."""
