@@ -1,5 +1,7 @@
-"""The port a workflow of batches asks of its front end (:class:`Front`): the command and the
-app each implement it, once. A workflow reads, decides and previews; the front shows, asks,
+"""The port every workflow asks of its front end, one module: :class:`Port` (a hub found by
+what was typed), :class:`TicketFront` (a ticket: several projects to choose from),
+:class:`Front` (a workflow of batches) and :class:`OffboardFront`. The command and the app each
+implement it, once per workflow. A workflow reads, decides and previews; the front shows, asks,
 sends through the one engine (:func:`~hubtui.core.workflows.reviewed.apply_reviewed`) and says how
 each row ended. Read-only is refused by the front before it starts one (a dry run still
 previews).
@@ -19,8 +21,9 @@ if TYPE_CHECKING:
     from hubtui.core.batches.file_rows import RowOfFile
     from hubtui.core.batches.projects import Preview
     from hubtui.core.people.search import Progress
+    from hubtui.core.people.why import ProjectNamed
 
-__all__ = ["Front", "Keep", "NotSent", "OffboardFront"]
+__all__ = ["Front", "Keep", "NotSent", "OffboardFront", "Port", "TicketFront"]
 
 #: How a review is kept in the store (its number; StoreOff or StoreError where it cannot be).
 Keep = Callable[[Review], Awaitable[int]]
@@ -31,12 +34,26 @@ class NotSent(Exception):
     is kept; the workflow ends there."""
 
 
-class Front(Protocol):
-    """What a workflow asks of the front end that runs it."""
+class Port(Protocol):
+    """What every workflow asks of the front end that runs it."""
 
     async def find_hub(self, given: str) -> Hub:
-        """A hub by its exact Name or Id; ``LookupError`` says why none was taken."""
+        """A hub by its exact Name or Id (the command also takes an exact DisplayName, and
+        says so); ``LookupError`` says why none was taken."""
         ...
+
+
+class TicketFront(Port, Protocol):
+    """What a ticket (:func:`~hubtui.core.workflows.why.answer_ticket`) also asks."""
+
+    def several_projects(self, named: ProjectNamed) -> None:
+        """The text names several projects: the app lists them to choose from; the command
+        says them (the ticket's :attr:`~hubtui.core.workflows.why.Ticket.refused` words)."""
+
+
+class Front(Port, Protocol):
+    """What a workflow of batches also asks: progress, a preview, a question, what was sent,
+    how it ended."""
 
     def reading(self, done: int, total: int) -> None:
         """How far reading each project's users again has come."""

@@ -10,7 +10,7 @@ import asyncio
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from hubtui.core.access import email_problem, person_key
 from hubtui.core.changes.history import changes_of_person
@@ -18,7 +18,6 @@ from hubtui.core.people.advice import Former, ReviewNote
 from hubtui.core.people.why import (
     Answer,
     Fact,
-    ProjectNamed,
     Sources,
     explain,
     explain_everywhere,
@@ -26,6 +25,7 @@ from hubtui.core.people.why import (
     project_named,
 )
 from hubtui.core.store import StoreError, StoreOff
+from hubtui.core.workflows.front import TicketFront
 from hubtui.text import inert
 
 if TYPE_CHECKING:
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
 __all__ = [
     "Ending",
     "Ticket",
-    "TicketFront",
     "answer_ticket",
     "former_accounts",
     "leading",
@@ -84,19 +83,6 @@ class Ticket:
         if self.nobody is not None:
             return Ending.NO_PERSON
         return Ending.ANSWERED
-
-
-class TicketFront(Protocol):
-    """What a ticket asks of the front that runs it."""
-
-    async def find_hub(self, given: str) -> Hub:
-        """The hub a typed name names (its Name or Id; the command also takes an exact
-        DisplayName, and says so); ``LookupError`` says why none was taken."""
-        ...
-
-    def several_projects(self, named: ProjectNamed) -> None:
-        """The text names several projects: the app lists them to choose from; the command
-        says them (the ticket's :attr:`~Ticket.refused` words)."""
 
 
 async def answer_ticket(
