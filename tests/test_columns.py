@@ -83,6 +83,21 @@ def test_the_meaning_of_a_row_is_widened_before_its_description() -> None:
     assert layout[0] == 80 - 30 - 40 - 2
 
 
+def test_a_number_wider_than_its_column_is_whole_while_a_description_has_room() -> None:
+    """A firm's hub: 100,002 users in a Users column made for six characters. The number is
+    whole (not ``100,0…``) while the DisplayName beside it can give way."""
+    columns = [
+        Column("name", "Name (URL name)", min_width=18, keep=True),
+        Column("display_name", "DisplayName", min_width=12),
+        Column("users", "Users", width=6, numeric=True, priority=4),
+    ]
+    layout = dict(fit_columns(columns, [20, 30, len("100,002")], 120, gap=1, spread=False))
+    assert layout[2] == len("100,002")
+    layout = dict(fit_columns(columns, [20, 30, len("100,002")], 50, gap=1, spread=False))
+    assert layout[2] == len("100,002")  # the DisplayName gives way first
+    assert layout[1] == 50 - 20 - 7 - 2
+
+
 async def test_the_staged_preview_gives_the_change_its_room_and_keeps_the_project() -> None:
     keys = ("enter", "enter", "asterisk", "m", "down", "enter", "b")
     async with running(size=(160, 45)) as pilot:

@@ -119,15 +119,22 @@ class _Fitting:
     def base(self, i: int) -> int:
         fixed = self.columns[i].width
         if fixed is not None:
-            return fixed
+            return self.fixed(i)
         if self.columns[i].keep and self.text(i):  # no wider than its values need, to start
             return min(self.columns[i].min_width, self.whole(i))
         return self.columns[i].min_width
 
+    def fixed(self, i: int) -> int:
+        """A column of a fixed width; a number wider than it (100,002 users) widens it: a
+        number is never cut while there is room."""
+        column = self.columns[i]
+        assert column.width is not None
+        return max(column.width, self.text(i)) if column.numeric else column.width
+
     def full(self, i: int) -> int:
         column = self.columns[i]
         if column.width is not None:
-            return column.width
+            return self.fixed(i)
         return max(column.min_width, cell_len(column.label) + 2, self.text(i))  # + sort arrow
 
     def wish(self, i: int) -> int:

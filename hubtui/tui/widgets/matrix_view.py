@@ -24,7 +24,9 @@ from textual.strip import Strip
 
 from hubtui.core.access import LIMITED_CELL
 
-#: The widest a column is drawn (a longer project name ends in …).
+#: The widest a project's column is drawn (a longer project name ends in …). The frozen column
+#: holds each person's address, an identifier: it is never capped (two people who differ only
+#: past the 40th character never look alike).
 MOST_COLUMN_WIDTH = 40
 #: A cell drawn in reverse video, whatever the theme (a limited reader's).
 EMPHASISED = LIMITED_CELL
@@ -78,7 +80,10 @@ class MatrixView(ScrollView, can_focus=True, inherit_bindings=False):
         # asked: a sequence of 50,000 rows need not be made to be drawn).
         sample = [rows[i] for i in range(min(2000, len(rows)))]
         self.widths = [
-            min(MOST_COLUMN_WIDTH, max([cell_len(label), *(cell_len(r[n]) for r in sample)]))
+            min(
+                MOST_COLUMN_WIDTH if n else 10**6,
+                max([cell_len(label), *(cell_len(r[n]) for r in sample)]),
+            )
             for n, label in enumerate(self.labels)
         ]
         #: Where each scrolling column starts, in cells from the first after the frozen one.

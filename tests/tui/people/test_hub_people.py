@@ -17,7 +17,7 @@ from hubtui.demo import Faults
 from hubtui.tui.screens.browsing.access_matrix import AccessMatrixScreen
 from hubtui.tui.screens.browsing.who import WhoScreen
 from hubtui.tui.screens.people.hub_people import HubPeopleScreen
-from hubtui.tui.widgets.matrix_view import MatrixView
+from hubtui.tui.widgets.matrix_view import MOST_COLUMN_WIDTH, MatrixView
 from tests.harness.app import press, running, screen_text, screen_words, settle
 
 
@@ -253,3 +253,13 @@ async def test_people_show_with_the_projects_answered_while_one_project_is_read(
         words = screen_words(pilot)
         assert "so far" not in words
         assert "inactive or never signed in" in words
+
+
+def test_the_matrix_shows_every_address_whole_and_cuts_only_a_long_project_name() -> None:
+    """A firm's addresses run past 40 characters: two people who differ only at the end must
+    not look alike. The frozen column is an identifier, never capped; a project's is."""
+    first, second = (f"aiko.adeyemi100@lakeshore-partners.example.{tld}" for tld in ("com", "org"))
+    project = "Harbour Bridge Retrofit and the Long Approach Viaduct, phase two"
+    view = MatrixView(["Person", project], [[first, "Editor"], [second, "Reader"]])
+    assert view.widths[0] == len(first)
+    assert view.widths[1] == MOST_COLUMN_WIDTH

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 PEOPLE_COLUMNS = (
     Column("email", "Email", min_width=18, priority=0, keep=True),
     Column("name", "Name", min_width=10, priority=3),
-    Column("role", "Hub role", min_width=5, priority=2),
+    Column("role", "Hub role", min_width=8, priority=2),  # the label whole, never "Hub …"
     # Whole, as an identifier is: "12 mon…" would say nothing.
     Column("seen", "Last sign-in", min_width=13, priority=0, keep=True),
     Column("projects", "Projects", min_width=8, priority=1),
