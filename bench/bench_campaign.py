@@ -16,16 +16,20 @@ Goals (issue 66): `campaign start` within 2× `who`; the others each under a sec
     python -m bench.bench_campaign                 # about a minute
     python -m bench.bench_campaign --projects 200  # a tenth of it
     python -m bench.bench_campaign --quick         # a smoke run: 40 projects × 10 users
+    python -m bench.bench_campaign --packet-screen 5000  # the app's packet of 5,000 rows
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import csv
 import io
 import os
+import statistics
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from bench.bench_firm import HUB, run_alone
@@ -39,7 +43,16 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=50)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--quick", action="store_true", help="40 projects × 10 users")
+    parser.add_argument(
+        "--packet-screen",
+        type=int,
+        metavar="ROWS",
+        help="instead: a packet of ROWS rows in the app, each keystroke's work",
+    )
     args = parser.parse_args()
+    if args.packet_screen:
+        packet_screen(args.packet_screen)
+        return
     if args.quick:
         args.projects, args.users = 40, 10
     flags = (
@@ -104,3 +117,72 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+async def packet_work(url: str, data: str) -> tuple[list[float], list[float], list[float], float]:
+    """In the app: a packet of the hub's one project (every member a row), each filter
+    keystroke's work and each cursor move's (re-filter or move, then render every visible
+    line), the same filter on the project's users screen as the anchor, and ``k`` on every
+    row marked, until they show as decided."""
+    from bench.bench_tui import filter_work, settle
+    from hubtui.api import HubClient
+    from hubtui.config import Settings
+    from hubtui.core.workflows import campaign as use
+    from hubtui.core.workspace import DataPlaces, open_workspace
+    from hubtui.tui.app import HubTuiApp
+    from hubtui.tui.screens.browsing.project_users import ProjectUsersScreen
+    from hubtui.tui.screens.people.campaigns import PacketScreen
+    from hubtui.tui.widgets.record_table import RecordTable
+
+    def connect() -> HubClient:
+        return HubClient(url, token=DEMO_TOKEN, timeout=120)
+
+    settings = Settings(base_url=url, token=DEMO_TOKEN, allow_insecure_http=True, store="all")
+    places = DataPlaces(Path(data) / "changes.jsonl", Path(data) / "store.sqlite3")
+    workspace = open_workspace(settings, server_clients=lambda _: connect, data=places)
+    app = HubTuiApp(workspace)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        client = await workspace.client()
+        hub = await client.get_hub_by_name(HUB)
+        project = (await client.list_projects(hub.id))[0]
+        await use.start(
+            client, hub, workspace.review_store(), "bench.owner", use.StartAsked(), concurrency=8
+        )
+        app.push_screen(PacketScreen(1, str(project.id), project.name or ""))
+        await settle(pilot)
+        table = app.screen.query_one(RecordTable)
+        packet = filter_work(table, "moreau")
+        moves = []
+        for _ in range(30):
+            started = time.perf_counter()
+            table.action_cursor(1)
+            for y in range(table.size.height):
+                table.render_line(y)
+            moves.append(time.perf_counter() - started)
+        table.mark_shown()  # every row: k on all of them, one bulk act
+        started = time.perf_counter()
+        await pilot.press("k")
+        await settle(pilot)
+        decided = time.perf_counter() - started
+        app.push_screen(ProjectUsersScreen(hub, project, project_id=str(project.id)))
+        await settle(pilot)
+        anchor = filter_work(app.screen.query_one(RecordTable), "moreau")
+    return packet, moves, anchor, decided
+
+
+def packet_screen(users: int) -> None:
+    """``--packet-screen``: a packet of ``users`` rows in the app, beside the users list."""
+    flags = ("--hubs", "1", "--projects-per-hub", "1", "--users-per-project", str(users))
+    with (
+        running_demo_server(*flags, "--people-per-hub", "0") as url,
+        tempfile.TemporaryDirectory() as data,
+    ):
+        packet, moves, anchor, decided = asyncio.run(packet_work(url, data))
+    print(f"== a packet of {users:,} rows in the app (120×40), work per keystroke")
+    print(f"{'filter keystroke, median ms':<40} {statistics.median(packet) * 1000:>8.1f}")
+    print(
+        f"{'  the users list, same rows, median ms':<40} {statistics.median(anchor) * 1000:>8.1f}"
+    )
+    print(f"{'cursor move, median ms':<40} {statistics.median(moves) * 1000:>8.1f}")
+    print(f"{'k on every row, until shown decided, s':<40} {decided:>8.2f}")

@@ -200,24 +200,7 @@ def add_events(
                     f"{len(events)} rows · {bulk}",
                 ),
             )
-        db.run_many(
-            f"INSERT INTO campaign_events (campaign, {', '.join(_EVENT)}) "
-            f"VALUES (?, {', '.join('?' * len(_EVENT))})",
-            [
-                (
-                    number,
-                    e.position,
-                    e.kind,
-                    e.decision,
-                    e.reason,
-                    e.operator,
-                    e.moment,
-                    act or e.act,
-                    e.detail,
-                )
-                for e in events
-            ],
-        )
+        _insert(db, number, events, act)
     return len(events)
 
 
@@ -257,21 +240,26 @@ def _head(found: Sequence[object]) -> CampaignHead:
 def append_after_close(store: Store, number: int, events: Sequence[CampaignEvent]) -> None:
     """Outcomes of a closed campaign's batch, appended after its close."""
     with store._writing() as db:
-        db.run_many(
-            f"INSERT INTO campaign_events (campaign, {', '.join(_EVENT)}) "
-            f"VALUES (?, {', '.join('?' * len(_EVENT))})",
-            [
-                (
-                    number,
-                    e.position,
-                    e.kind,
-                    e.decision,
-                    e.reason,
-                    e.operator,
-                    e.moment,
-                    e.act,
-                    e.detail,
-                )
-                for e in events
-            ],
-        )
+        _insert(db, number, events, 0)
+
+
+def _insert(db: Engine, number: int, events: Sequence[CampaignEvent], act: int) -> None:
+    """The events appended as they are (``act``: the bulk act they belong to, else their own)."""
+    db.run_many(
+        f"INSERT INTO campaign_events (campaign, {', '.join(_EVENT)}) "
+        f"VALUES (?, {', '.join('?' * len(_EVENT))})",
+        [
+            (
+                number,
+                e.position,
+                e.kind,
+                e.decision,
+                e.reason,
+                e.operator,
+                e.moment,
+                act or e.act,
+                e.detail,
+            )
+            for e in events
+        ],
+    )
