@@ -115,11 +115,9 @@ def main() -> None:
             )
 
 
-if __name__ == "__main__":
-    main()
-
-
-async def packet_work(url: str, data: str) -> tuple[list[float], list[float], list[float], float]:
+async def packet_work(
+    url: str, data: str
+) -> tuple[int, list[float], list[float], list[float], float]:
     """In the app: a packet of the hub's one project (every member a row), each filter
     keystroke's work and each cursor move's (re-filter or move, then render every visible
     line), the same filter on the project's users screen as the anchor, and ``k`` on every
@@ -152,6 +150,7 @@ async def packet_work(url: str, data: str) -> tuple[list[float], list[float], li
         app.push_screen(PacketScreen(1, str(project.id), project.name or ""))
         await settle(pilot)
         table = app.screen.query_one(RecordTable)
+        rows = table.total_count
         packet = filter_work(table, "moreau")
         moves = []
         for _ in range(30):
@@ -168,7 +167,7 @@ async def packet_work(url: str, data: str) -> tuple[list[float], list[float], li
         app.push_screen(ProjectUsersScreen(hub, project, project_id=str(project.id)))
         await settle(pilot)
         anchor = filter_work(app.screen.query_one(RecordTable), "moreau")
-    return packet, moves, anchor, decided
+    return rows, packet, moves, anchor, decided
 
 
 def packet_screen(users: int) -> None:
@@ -178,11 +177,15 @@ def packet_screen(users: int) -> None:
         running_demo_server(*flags, "--people-per-hub", "0") as url,
         tempfile.TemporaryDirectory() as data,
     ):
-        packet, moves, anchor, decided = asyncio.run(packet_work(url, data))
-    print(f"== a packet of {users:,} rows in the app (120×40), work per keystroke")
+        rows, packet, moves, anchor, decided = asyncio.run(packet_work(url, data))
+    print(f"== a packet of {rows:,} rows in the app (120×40), work per keystroke")
     print(f"{'filter keystroke, median ms':<40} {statistics.median(packet) * 1000:>8.1f}")
     print(
         f"{'  the users list, same rows, median ms':<40} {statistics.median(anchor) * 1000:>8.1f}"
     )
     print(f"{'cursor move, median ms':<40} {statistics.median(moves) * 1000:>8.1f}")
     print(f"{'k on every row, until shown decided, s':<40} {decided:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()
