@@ -45,6 +45,8 @@ BOM = "\ufeff"
 _NOT_SAID = frozenset({"unknown", "?"})
 
 FORMATS = ("csv", "json")
+#: The distinct texts a CSV written remembers as made safe (then it starts again).
+MEMO_CELLS = 4096
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 
@@ -163,11 +165,25 @@ def write_csv(
     writer.writerow([formula_safe(inert(c, limit=None)) for c in columns])
     plain = _PLAIN_CELLS
     sparse = _SparseWriter(out)
+    # A text repeated down a column (a project's name, a reviewer, a decision) is made safe
+    # once: the same function, each distinct text once while it repeats, in flat memory.
+    memo: dict[str, str] = {}
+
+    def text(cell: Cell) -> str:
+        if type(cell) is not str:
+            return csv_text(cell)
+        said = memo.get(cell)
+        if said is None:
+            if len(memo) >= MEMO_CELLS:
+                memo.clear()
+            said = memo[cell] = csv_text(cell)
+        return said
+
     for row in rows:
         if type(row) is SparseCsvRow:
             sparse.write(row)
         else:
-            writer.writerow([c if c in plain else csv_text(c) for c in row])  # type: ignore[union-attr]
+            writer.writerow([c if c in plain else text(c) for c in row])  # type: ignore[union-attr]
 
 
 class _SparseWriter:
