@@ -610,6 +610,9 @@ def close_rows(campaign: Campaign, fresh: Population) -> Closing:
         if decision is Decision.KEEP:
             continue
         row = state.row
+        if row.project not in fresh.lists:  # not read now: nothing is known, nothing sent
+            closing.not_sent.append((state, "its project's users could not be read now"))
+            continue
         held = now_in.get((row.project, row.user_id))
         if held is None:
             closing.not_sent.append((state, "no longer in the project"))
@@ -643,6 +646,9 @@ def close_rows(campaign: Campaign, fresh: Population) -> Closing:
     for user_id, states in removing.items():
         hub_user = hub_users.get(user_id)
         first = states[0].row
+        if fresh.hub_users is None:
+            closing.not_sent.extend((s, "the hub's users could not be read now") for s in states)
+            continue
         if hub_user is None:
             closing.not_sent.extend((s, "no longer a user of the hub") for s in states)
             continue
@@ -685,15 +691,21 @@ def verified(campaign: Campaign, closing: Closing, after: Population) -> list[Ca
     for state in closing.sent_rows:
         decision, _ = campaign.at_close(state)
         row = state.row
-        if decision is Decision.REMOVE:
+        # Verified only from a list read back whole: a list not read proves nothing.
+        read_back = (
+            after.hub_users is not None
+            if decision is Decision.REMOVE
+            else (row.project in after.lists)
+        )
+        if not read_back:
+            said = "NOT VERIFIED: not read back"
+        elif decision is Decision.REMOVE:
             ok = row.user_id not in in_hub and (row.project, row.user_id) not in now_in
             said = "verified: not in the hub" if ok else "NOT VERIFIED: still in the hub"
         else:
             held = now_in.get((row.project, row.user_id))
             ok = held == "Reader"
             said = "verified: Reader" if ok else f"NOT VERIFIED: {held or 'not in the project'}"
-        if after.not_read and not ok:
-            said = "NOT VERIFIED: not read back"
         events.append(
             CampaignEvent(
                 0, row.position, "outcome", decision.value, "", campaign.head.owner, moment, 0, said
