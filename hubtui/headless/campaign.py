@@ -38,6 +38,12 @@ DECISIONS_FILE_BYTES = 64 * 1024 * 1024
 
 def main(args: argparse.Namespace, workspace: Workspace) -> int:
     """campaign start | status | export | decide | remind | close | report."""
+    if workspace.offline is not None:
+        raise Stop(
+            NOT_SENT,
+            "--offline: a campaign is read from the server and decided in the store of this "
+            "server, never from the lists kept for reading offline; nothing was done.",
+        )
     try:
         server_store = workspace.review_store()
     except StoreOff as off:

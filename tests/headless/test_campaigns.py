@@ -358,6 +358,9 @@ def test_without_a_store_nothing_is_recorded_and_a_late_campaign_is_said_overdue
     assert "A campaign lives in the store: nothing was done." in err
     status, _, err = run(capsys, *base, "campaign", "start", "acme-build", "--due", "2026-01-01")
     assert status == 0, err
+    status, _, err = run(capsys, *base, "--offline", "campaign", "close", "1", "--yes")
+    assert status == 2
+    assert "--offline: a campaign is read from the server" in err
     status, out, _ = run(capsys, *base, "campaign", "status", "1")
     assert out.splitlines()[0].endswith(": OVERDUE, due 2026-01-01")
     # The team store away: the decisions of this run are kept nowhere, and it says so.
