@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from hubtui.core.store.records import kept_text
 
@@ -63,9 +63,9 @@ class CampaignHead:
     db_role: str = ""
 
 
-@dataclass(frozen=True)
-class CampaignRow:
-    """One membership of the frozen population: a person's access to one project."""
+class CampaignRow(NamedTuple):
+    """One membership of the frozen population: a person's access to one project (a tuple: a
+    firm's 100,000 are made and read back at a tuple's cost)."""
 
     position: int
     project: str
@@ -102,7 +102,7 @@ class CampaignEvent:
 
 
 _HEAD = [f.name for f in fields(CampaignHead)][1:-1]
-_ROW = [f.name for f in fields(CampaignRow)]
+_ROW = list(CampaignRow._fields)
 _EVENT = [f.name for f in fields(CampaignEvent)][1:-1]
 
 
@@ -142,7 +142,7 @@ def campaigns_of(store: Store, origin: str, profile: str) -> list[CampaignHead]:
 
 def campaign_rows(store: Store, number: int) -> list[CampaignRow]:
     return [
-        CampaignRow(int(r[0]), *(kept_text(v) for v in r[1:]))
+        CampaignRow._make((int(r[0]), *(v if type(v) is str else kept_text(v) for v in r[1:])))
         for r in store.engine.run(
             f"SELECT {', '.join(_ROW)} FROM campaign_rows WHERE campaign = ? ORDER BY position",
             (number,),
