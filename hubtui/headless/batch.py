@@ -236,6 +236,31 @@ def _step_line(step: DecidedRow) -> str:
     return f"{action:<8} {inert(step.wanted.email)}{line}: {inert(step.words, limit=None)}"
 
 
+async def confirm(
+    args: argparse.Namespace,
+    count: int,
+    *,
+    act: str = "Send",
+    without_terminal: str = "add --yes to send the batch.",
+    not_sent: str = "nothing was sent.",
+) -> None:
+    """Asked on a terminal, unless ``--yes``: ``y`` for a few changes, the count typed for more
+    than :data:`TYPE_THE_COUNT_ABOVE`; anything else ends the command, nothing sent (``act``:
+    what the question asks, ``Close campaign 3 and send``)."""
+    if args.yes:
+        return
+    if not sys.stdin.isatty():
+        raise Stop(NOT_SENT, f"not asking without a terminal: {without_terminal}")
+    if count > TYPE_THE_COUNT_ABOVE:
+        typed = await ask(f"Type {count} to {act[:1].lower()}{act[1:]} these {count} changes: ")
+        if typed != str(count):
+            raise Stop(NOT_SENT, f"the count was not typed: {not_sent}")
+        return
+    plural = "s" if count != 1 else ""
+    if (await ask(f"{act} {count} change{plural}? [y/N] ")).lower() not in ("y", "yes"):
+        raise Stop(NOT_SENT, not_sent)
+
+
 async def send_batch(
     args: argparse.Namespace,
     client: HubClient,
@@ -268,17 +293,7 @@ async def send_batch(
     if not count:
         print("Nothing to send.", file=sys.stderr)
         return None
-    if not args.yes:
-        if not sys.stdin.isatty():
-            raise Stop(NOT_SENT, "not asking without a terminal: add --yes to send the batch.")
-        if count > TYPE_THE_COUNT_ABOVE:
-            typed = await ask(f"Type {count} to send these {count} changes: ")
-            if typed != str(count):
-                raise Stop(NOT_SENT, "the count was not typed: nothing was sent.")
-        else:
-            plural = "s" if count != 1 else ""
-            if (await ask(f"Send {count} change{plural}? [y/N] ")).lower() not in ("y", "yes"):
-                raise Stop(NOT_SENT, "nothing was sent.")
+    await confirm(args, count)
     status = StatusLine()
 
     def came(_: int, result: object) -> None:

@@ -21,8 +21,7 @@ from hubtui.core.presenting.export import render
 from hubtui.core.presenting.words import amount
 from hubtui.core.store import StoreError, StoreOff
 from hubtui.core.workflows import campaign as use
-from hubtui.headless.batch import print_preview, read_preview, send_batch
-from hubtui.headless.one_change import ask
+from hubtui.headless.batch import confirm, print_preview, read_preview, send_batch
 from hubtui.headless.output import NOT_SENT, NOTHING, OK, REFUSED, StatusLine, Stop, with_client
 from hubtui.headless.tables import resolve_hub
 from hubtui.text import command_line, inert
@@ -126,13 +125,12 @@ async def _start(args: argparse.Namespace, client: HubClient, workspace: Workspa
             f"  packet {inert(packet.name)} ({inert(packet.project)}): "
             f"{len(packet.positions):,} rows, reviewers {who}"
         )
-    default = campaign.default()
-    changes = sum(
-        1 for s in campaign.states.values() if campaign.at_close(s)[0] is not Decision.KEEP
-    )
-    if default is Decision.KEEP:
+    if campaign.default() is Decision.KEEP:
         print(f"If nobody answers: {len(campaign.rows):,} memberships keep their access.")
     else:
+        changes = sum(
+            1 for s in campaign.states.values() if campaign.at_close(s)[0] is not Decision.KEEP
+        )
         print(
             f"If nobody answers: {amount(changes, 'membership')} become Reader; "
             f"{len(campaign.rows) - changes:,} keep their access (Admins keep theirs)."
@@ -296,13 +294,13 @@ async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspa
         await send_batch(args, client, workspace, preview, reverts=None)
         return OK
     count = len(preview.steps)
-    if not args.yes:
-        if not sys.stdin.isatty():
-            raise Stop(NOT_SENT, "not asking without a terminal: add --yes to close.")
-        if (
-            await ask(f"Close campaign {campaign.number} and send {count} changes? [y/N] ")
-        ).lower() not in ("y", "yes"):
-            raise Stop(NOT_SENT, "the campaign stays open; nothing was sent.")
+    await confirm(
+        args,
+        count,
+        act=f"Close campaign {campaign.number} and send",
+        without_terminal="add --yes to close.",
+        not_sent="the campaign stays open; nothing was sent.",
+    )
     await use.claim(server_store, campaign, workspace.change_log.operator, f"{count} changes")
     sending = argparse.Namespace(**{**vars(args), "yes": True})
     batch = await send_batch(sending, client, workspace, preview, reverts=None)

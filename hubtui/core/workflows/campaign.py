@@ -21,12 +21,13 @@ from hubtui.api.models import HubUser
 from hubtui.core.access import LIMITED_CELL, person_key, sent_field
 from hubtui.core.batches import Evidence, Intent, Wanted
 from hubtui.core.clock import now
-from hubtui.core.people.campaign import DEFAULTS, Campaign, RowState, population_sha256
+from hubtui.core.people.campaign import Campaign, RowState, population_sha256
 from hubtui.core.people.review import Decision, decision_named
 from hubtui.core.people.search import EVERY_USER, Finding, search_people
 from hubtui.core.signins import last_seen
 from hubtui.core.store.campaigns import (
     CampaignEvent,
+    CampaignHead,
     CampaignRow,
     Closed,
     add_events,
@@ -48,19 +49,30 @@ if TYPE_CHECKING:
     from hubtui.core.store.server_store import ServerStore
 
 __all__ = [
+    "FILE_COLUMNS",
     "Closed",
+    "Closing",
     "HubMember",
     "Incomplete",
     "Member",
     "Population",
     "Refused",
+    "StartAsked",
     "Started",
+    "campaigns_kept",
+    "changed_since",
+    "check_file",
+    "claim",
     "close_rows",
     "decide",
+    "events_of",
     "freeze",
     "open_campaign",
+    "previous_of",
     "read_population",
+    "record_outcomes",
     "start",
+    "verified",
 ]
 
 
@@ -123,10 +135,16 @@ class Population:
     hub_users: dict[str, HubMember] | None = None
     not_read: list[str] = field(default_factory=list)
     hub_users_missing: str | None = None
+    read_at: str = ""
+    """When the last of it was read."""
 
     @property
     def complete(self) -> bool:
         return not self.not_read and self.hub_users_missing is None
+
+    def members(self) -> dict[tuple[str, str], Member]:
+        """Each membership read, by project and account Id."""
+        return {(p, m.user_id): m for p, members in self.lists.items() for m in members}
 
     def incomplete_words(self) -> str:
         parts = []
@@ -224,6 +242,7 @@ async def read_population(
             on_sent=keep,
         ),
     )
+    read.read_at = now()
     listed = progress.listed.get(hub.id)
     if listed is None:
         read.not_read.append(f"the project list: {failed.get('the project list', 'not read')}")
@@ -295,7 +314,7 @@ def freeze(
         "name": asked.name or f"Review of {read.hub.name}",
         "owner": owner,
         "started": now(),
-        "read_at": now(),
+        "read_at": read.read_at,
         "due": asked.due,
         "if_no_answer": asked.if_no_answer,
         "scope": "all" if asked.stale_days is None else f"stale {asked.stale_days}d",
@@ -349,12 +368,10 @@ async def start(
             if asked.since_last:
                 earlier = _last_closed(store, server_store, hub.id)
             head, rows = freeze(read, asked, owner, earlier)
-            number = save_campaign(
-                store,
-                {"origin": server_store.origin, "profile": server_store.profile or "", **head},
-                rows,
-            )
-            return _read(store, number)
+            kept = {"origin": server_store.origin, "profile": server_store.profile or "", **head}
+            number = save_campaign(store, kept, rows)
+            # What was just written, as written: no event yet, nothing to read back.
+            return Campaign(CampaignHead(number, **kept), rows, [])
 
     campaign = await asyncio.to_thread(write)
     return Started(campaign, read.incomplete_words())
@@ -375,6 +392,12 @@ def _read(store: Store, number: int) -> Campaign:
     if head is None:
         raise Refused(f"there is no campaign {number} in the store {store.where}.")
     return Campaign(head, campaign_rows(store, number), campaign_events(store, number))
+
+
+def _events_again(store: Store, campaign: Campaign) -> Campaign:
+    """The campaign with its events read again (others' too); its population is frozen, so
+    its rows are not."""
+    return Campaign(campaign.head, campaign.rows, campaign_events(store, campaign.number))
 
 
 async def open_campaign(server_store: ServerStore, number: int) -> Campaign:
@@ -572,8 +595,7 @@ async def decide(
     def write() -> Campaign:
         with server_store.open() as store:
             add_events(store, campaign.number, events, bulk=bulk if len(events) > 1 else None)
-            # The population is frozen: only the events are read again (others' too).
-            return Campaign(campaign.head, campaign.rows, campaign_events(store, campaign.number))
+            return _events_again(store, campaign)
 
     return await asyncio.to_thread(write)
 
@@ -597,10 +619,7 @@ def close_rows(campaign: Campaign, fresh: Population) -> Closing:
     says why). A person removed once, whatever packets decided it."""
     closing = Closing()
     hub = campaign.head
-    now_in: dict[tuple[str, str], tuple[str, str]] = {}
-    for project_id, members in fresh.lists.items():
-        for m in members:
-            now_in[(project_id, m.user_id)] = (m.email, m.access)
+    now_in = fresh.members()
     hub_users = fresh.hub_users or {}
     removing: dict[str, list[RowState]] = {}
     for state in campaign.states.values():
@@ -617,9 +636,9 @@ def close_rows(campaign: Campaign, fresh: Population) -> Closing:
         if held is None:
             closing.not_sent.append((state, "no longer in the project"))
             continue
-        email, access = held
-        if person_key(email) != person_key(row.email):
-            closing.not_sent.append((state, f"the account's address is now {email}"))
+        access = held.access
+        if person_key(held.email) != person_key(row.email):
+            closing.not_sent.append((state, f"the account's address is now {held.email}"))
             continue
         if access != row.access:
             closing.not_sent.append((state, f"was {row.access} when frozen, now {access}"))
@@ -685,7 +704,7 @@ async def claim(server_store: ServerStore, campaign: Campaign, operator: str, de
 def verified(campaign: Campaign, closing: Closing, after: Population) -> list[CampaignEvent]:
     """Each changed membership read back: verified, or not (loudly) — an event a row."""
     moment = now()
-    now_in = {(p, m.user_id): m.access for p, members in after.lists.items() for m in members}
+    now_in = after.members()
     in_hub = set(after.hub_users or {})
     events = []
     for state in closing.sent_rows:
@@ -703,7 +722,8 @@ def verified(campaign: Campaign, closing: Closing, after: Population) -> list[Ca
             ok = row.user_id not in in_hub and (row.project, row.user_id) not in now_in
             said = "verified: not in the hub" if ok else "NOT VERIFIED: still in the hub"
         else:
-            held = now_in.get((row.project, row.user_id))
+            member = now_in.get((row.project, row.user_id))
+            held = None if member is None else member.access
             ok = held == "Reader"
             said = "verified: Reader" if ok else f"NOT VERIFIED: {held or 'not in the project'}"
         events.append(
@@ -722,21 +742,6 @@ async def record_outcomes(
     def write() -> Campaign:
         with server_store.open() as store:
             append_after_close(store, campaign.number, events)
-            return _read(store, campaign.number)
+            return _events_again(store, campaign)
 
     return await asyncio.to_thread(write)
-
-
-__all__ += [
-    "DEFAULTS",
-    "FILE_COLUMNS",
-    "StartAsked",
-    "check_file",
-    "campaigns_kept",
-    "changed_since",
-    "previous_of",
-    "claim",
-    "events_of",
-    "record_outcomes",
-    "verified",
-]
