@@ -34,7 +34,8 @@ MARKED_BINDING = Binding(
     "Marked",
     tooltip="change the marked rows: role, reviewer, direct membership (staged first)",
 )
-MARK_BINDINGS: list[BindingType] = [
+#: ``space``, ``*`` and ``-``: the marks themselves (:class:`MarkKeys`).
+MARK_KEYS: list[BindingType] = [
     Binding(
         "space",
         "mark",
@@ -44,6 +45,9 @@ MARK_BINDINGS: list[BindingType] = [
     ),
     Binding("asterisk", "mark_shown", "Mark shown", show=False, tooltip="mark every row shown"),
     Binding("minus", "clear_marks", "Clear marks", show=False, tooltip="clear every mark"),
+]
+MARK_BINDINGS: list[BindingType] = [
+    *MARK_KEYS,
     MARKED_BINDING,
     Binding(
         "b",
@@ -55,7 +59,32 @@ MARK_BINDINGS: list[BindingType] = [
 ]
 
 
-class Marking:
+class MarkKeys:
+    """``space``, ``*`` and ``-`` on a list: a row marked (the cursor moving on), every row
+    shown, none; the summary, and the keys that act on the marks, follow."""
+
+    table: RecordTable[Any]
+    refresh_summary: Callable[[], None]
+
+    def action_mark(self) -> None:
+        if self.table.toggle_mark():
+            self.table.action_cursor(1)
+        self._marks_changed()
+
+    def action_mark_shown(self) -> None:
+        self.table.mark_shown()
+        self._marks_changed()
+
+    def action_clear_marks(self) -> None:
+        self.table.clear_marks()
+        self._marks_changed()
+
+    def _marks_changed(self) -> None:
+        self.refresh_bindings()  # type: ignore[attr-defined]
+        self.refresh_summary()
+
+
+class Marking(MarkKeys):
     """What a list screen that marks rows adds: the keys, the count, and staging.
 
     The screen gives :meth:`wanted_for`: the change a choice asks of one of its records."""
@@ -76,19 +105,6 @@ class Marking:
         count = len(self.table.marks)
         return f"{count:,} marked" if count else ""
 
-    def action_mark(self) -> None:
-        if self.table.toggle_mark():
-            self.table.action_cursor(1)
-        self._marks_changed()
-
-    def action_mark_shown(self) -> None:
-        self.table.mark_shown()
-        self._marks_changed()
-
-    def action_clear_marks(self) -> None:
-        self.table.clear_marks()
-        self._marks_changed()
-
     def footer_words(self, action: str) -> str | None:
         """``m 3 marked``: the footer counts the marks (it ranks ``m`` near its start, so a
         full footer at 80 columns never cuts it)."""
@@ -96,10 +112,6 @@ class Marking:
             return None
         count = len(self.table.marks)
         return f"{count:,} marked" if count else "Marked"
-
-    def _marks_changed(self) -> None:
-        self.refresh_bindings()  # type: ignore[attr-defined]
-        self.refresh_summary()
 
     def marking_check(self, action: str, read_only: bool) -> bool | None:
         """The marking keys' state: None when not this mixin's action."""

@@ -22,6 +22,7 @@ from hubtui.text import inert
 from hubtui.tui.present import amount
 from hubtui.tui.record_view import Row, cell_indexes
 from hubtui.tui.screens.base import ListScreen
+from hubtui.tui.screens.changes.marking import MARK_KEYS, MarkKeys
 from hubtui.tui.screens.dialogs.reason_prompt import ReasonPromptScreen
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable
@@ -210,7 +211,7 @@ def _decision_words(campaign: Campaign, state: RowState) -> str:
     return f"{state.decision.value}{reason}"
 
 
-class PacketScreen(ListScreen[Loaded]):
+class PacketScreen(MarkKeys, ListScreen[Loaded]):
     """A packet's people: ``k`` keep, ``r`` Reader, ``x`` remove (asked why), for the marked
     rows or the highlighted one; each recorded at once, nothing sent."""
 
@@ -223,9 +224,7 @@ class PacketScreen(ListScreen[Loaded]):
         Binding(
             "x", "decide('remove')", "Remove", tooltip="out of the hub (asked why): at the close"
         ),
-        Binding("space", "mark", "Mark", show=False, tooltip="mark the row and move down"),
-        Binding("asterisk", "mark_shown", "Mark shown", show=False, tooltip="mark every row shown"),
-        Binding("minus", "clear_marks", "Clear marks", show=False, tooltip="clear every mark"),
+        *MARK_KEYS,
         Binding("ctrl+r", "reload", "Reload", show=False, tooltip="read the campaign again"),
     ]
     LEGEND = (
@@ -320,19 +319,6 @@ class PacketScreen(ListScreen[Loaded]):
             + (f" · {marked:,} marked" if marked else "")
             + (" · closed: no decision is taken" if campaign.closed else "")
         )
-
-    def action_mark(self) -> None:
-        if self.table.toggle_mark():
-            self.table.action_cursor(1)
-        self.refresh_summary()
-
-    def action_mark_shown(self) -> None:
-        self.table.mark_shown()
-        self.refresh_summary()
-
-    def action_clear_marks(self) -> None:
-        self.table.clear_marks()
-        self.refresh_summary()
 
     def action_decide(self, word: str) -> None:
         campaign = self.campaign

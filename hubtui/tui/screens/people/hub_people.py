@@ -16,6 +16,7 @@ from hubtui.text import inert
 from hubtui.tui.messages import FindPerson, HubPeopleLoaded
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import FanOutScreen
+from hubtui.tui.screens.changes.marking import MarkKeys
 from hubtui.tui.screens.people.reviewing import OFFBOARD_BINDING, Reviewing
 from hubtui.tui.screens.people.why import WHY_BINDING, WhyScreen
 from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
@@ -64,7 +65,7 @@ def clock() -> datetime:
     return datetime.now(UTC)
 
 
-class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
+class HubPeopleScreen(MarkKeys, Reviewing, FanOutScreen[HubPeople]):
     """A hub's people: hub users and project users joined by person."""
 
     COLUMNS = PEOPLE_COLUMNS
@@ -332,19 +333,6 @@ class HubPeopleScreen(Reviewing, FanOutScreen[HubPeople]):
     @on(RecordTable.Selected, "#records")
     def _selected(self) -> None:
         self.action_open()
-
-    def action_mark(self) -> None:
-        if self.table.toggle_mark():
-            self.table.action_cursor(1)
-        self.refresh_summary()
-
-    def action_mark_shown(self) -> None:
-        self.table.mark_shown()
-        self.refresh_summary()
-
-    def action_clear_marks(self) -> None:
-        self.table.clear_marks()
-        self.refresh_summary()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("resend", "offboard") and self.workspace.read_only:
