@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import csv
-import io
 import json
 import sys
 from pathlib import Path
@@ -30,9 +28,6 @@ if TYPE_CHECKING:
     from hubtui.api import HubClient
     from hubtui.core.people.campaign import Campaign
     from hubtui.core.workspace import Workspace
-
-#: The most a decisions file may hold (100,000 rows of a firm's hub fit well within it).
-DECISIONS_FILE_BYTES = 64 * 1024 * 1024
 
 
 def main(args: argparse.Namespace, workspace: Workspace) -> int:
@@ -239,10 +234,14 @@ def _export(args: argparse.Namespace, campaign: Campaign, workspace: Workspace) 
 def _decide(args: argparse.Namespace, campaign: Campaign, workspace: Workspace) -> int:
     path = Path(args.file)
     try:
-        text = read_bounded(path, limit=DECISIONS_FILE_BYTES, what="decisions file")
+        body = read_bounded(path, limit=use.DECISIONS_FILE_BYTES, what="decisions file")
+        table = use.read_file(body.decode("utf-8"))
     except OSError as error:
         raise Stop(NOT_SENT, inert(refusal_words(path, error))) from None
-    table = list(csv.DictReader(io.StringIO(text.decode("utf-8-sig", "replace"))))
+    except UnicodeDecodeError:
+        raise Stop(NOT_SENT, f"cannot read {inert(str(path))}: it is not UTF-8 text") from None
+    except use.Refused as refused:
+        raise Stop(NOT_SENT, f"{inert(str(path))}: {inert(str(refused))}") from None
     operator = workspace.change_log.operator
     check = use.check_file(
         campaign, workspace.identity.server, table, operator, resolve=args.resolve

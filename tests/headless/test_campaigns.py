@@ -371,3 +371,39 @@ def test_without_a_store_nothing_is_recorded_and_a_late_campaign_is_said_overdue
     assert status == 2
     assert "The team store postgresql://hubtui@127.0.0.1:1/hubtui cannot be reached" in err
     assert "Nothing was recorded, nothing sent." in err
+
+
+def test_a_decisions_file_is_read_as_every_file_hubtui_takes_back(
+    capsys: pytest.CaptureFixture[str],
+    server: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The export guards a formula-like cell with ``'``; read back, the guard is taken off. A
+    line is named where it starts (a reason over two lines); a file not UTF-8, or without the
+    columns, is refused in words; nothing is recorded from it."""
+    base = ("--base-url", server)
+    be(monkeypatch, OWNER)
+    assert run(capsys, *base, "campaign", "start", "acme-build")[0] == 0
+    rows = export(capsys, base, "--packet", "1001")
+    chloe = next(r for r in rows if r["email"] == CHLOE)
+    bjorn = next(r for r in rows if r["email"] == BJORN)
+    file = tmp_path / "d.csv"
+    decided(file, [chloe | {"decision": "remove", "reason": "'-left, see HR\nticket 88"}, bjorn])
+    status, _, err = run(capsys, *base, "campaign", "decide", "1", str(file))
+    assert status == 0, err
+    status, out, _ = run(capsys, *base, "campaign", "report", "1", "--format", "json")
+    [row] = [r for r in json.loads(out)["rows"] if (r["project"], r["email"]) == ("1001", CHLOE)]
+    assert row["reason"] == "-left, see HR\nticket 88"
+    undecided = chloe | {"decision": "", "reason": "a note\nover two lines"}
+    decided(file, [undecided, bjorn | {"decision": "maybe"}])
+    status, _, err = run(capsys, *base, "campaign", "decide", "1", str(file))
+    assert "line 4: maybe is not a decision" in err  # the reason's two lines counted
+    file.write_bytes(b"project,user_id,decision\n1001,7,keep\xff\n")
+    status, _, err = run(capsys, *base, "campaign", "decide", "1", str(file))
+    assert status == 2
+    assert "it is not UTF-8 text" in err
+    file.write_text("project,email\n1001,someone@x.example\n")
+    status, _, err = run(capsys, *base, "campaign", "decide", "1", str(file))
+    assert status == 2
+    assert "it lacks the column(s) user_id, decision of a campaign's decisions file" in err

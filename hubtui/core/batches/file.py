@@ -36,6 +36,7 @@ __all__ = [
     "BatchFileError",
     "FileRow",
     "read_batch_file",
+    "read_table",
     "users_csv_cells",
 ]
 
@@ -146,49 +147,61 @@ class BatchFileError(Exception):
     """The file cannot be read as a batch at all (no header with the columns needed)."""
 
 
-def read_batch_file(text: str) -> tuple[list[str], list[FileRow]]:
-    """The header (folded) and the rows of a batch file, each with the line it starts on; a row
-    that cannot be applied carries its ``problem`` (the other rows are not held back by it).
+def read_table(
+    text: str, *, most_rows: int, what: str, more_rows: str
+) -> tuple[list[str] | None, int, list[tuple[int, dict[str, str]]]]:
+    """The header (folded), the line it is on, and each row with the line it starts on, of a
+    CSV file a person edited: the one reading of every file hubtui takes back (a batch file, a
+    campaign's decisions).
 
     Records are split by CSV rules only (a line separator such as U+2028 inside a cell is part
-    of the cell, never a new row), and bounded: :data:`BATCH_FILE_ROWS` rows, cells of at most
-    :data:`BATCH_CELL_CHARS` characters; :class:`BatchFileError` says which bound and where.
+    of the cell, never a new row); an export's context lines and blank lines are skipped; the
+    ``'`` an export put before a formula-like cell is taken off. Bounded: ``most_rows`` rows,
+    cells of at most :data:`BATCH_CELL_CHARS` characters; :class:`BatchFileError` says which
+    bound and where (``what``: ``a batch file``; ``more_rows``: why no more are read).
     """
     reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
     header: list[str] | None = None
     header_line = 0
-    rows: list[FileRow] = []
+    rows: list[tuple[int, dict[str, str]]] = []
     line = 0
+    too_long = (
+        f"has a cell longer than {BATCH_CELL_CHARS:,} characters, the most {what}'s cell may hold"
+    )
     try:
         for cells in reader:
             number, line = line + 1, reader.line_num
             if not any(cell.strip() for cell in cells) or _is_context(cells[0]):
                 continue
             if any(len(cell) > BATCH_CELL_CHARS for cell in cells):
-                raise BatchFileError(
-                    f"line {number} has a cell longer than {BATCH_CELL_CHARS:,} characters, "
-                    "the most a batch file's cell may hold"
-                )
+                raise BatchFileError(f"line {number} {too_long}")
             if header is None:
                 header, header_line = [_unguard(c).strip().casefold() for c in cells], number
                 continue
-            if len(rows) >= BATCH_FILE_ROWS:
-                raise BatchFileError(
-                    f"it has more than {BATCH_FILE_ROWS:,} rows, the most one batch may hold: "
-                    "split it into several files"
-                )
+            if len(rows) >= most_rows:
+                raise BatchFileError(f"it has more than {most_rows:,} rows, {more_rows}")
             given = {
                 name: _unguard(cells[index]).strip() if index < len(cells) else ""
                 for index, name in enumerate(header)
             }
-            rows.append(_row(number, given))
+            rows.append((number, given))
     except csv.Error as error:
         if "field larger than field limit" in str(error):
-            raise BatchFileError(
-                f"line {line + 1} has a cell longer than {BATCH_CELL_CHARS:,} characters, the "
-                "most a batch file's cell may hold"
-            ) from None
+            raise BatchFileError(f"line {line + 1} {too_long}") from None
         raise BatchFileError(f"line {line + 1} cannot be read as CSV ({error})") from None
+    return header, header_line, rows
+
+
+def read_batch_file(text: str) -> tuple[list[str], list[FileRow]]:
+    """The header (folded) and the rows of a batch file (:func:`read_table`), each with the
+    line it starts on; a row that cannot be applied carries its ``problem`` (the other rows are
+    not held back by it)."""
+    header, header_line, rows = read_table(
+        text,
+        most_rows=BATCH_FILE_ROWS,
+        what="a batch file",
+        more_rows="the most one batch may hold: split it into several files",
+    )
     if header is None:
         raise BatchFileError(f"no header line: the first line must name {', '.join(FILE_COLUMNS)}")
     missing = [c for c in ("hub", "project", "email", "role") if c not in header]
@@ -197,7 +210,7 @@ def read_batch_file(text: str) -> tuple[list[str], list[FileRow]]:
             f"the header line (line {header_line}) lacks the column(s) {', '.join(missing)}; "
             f"it must name {', '.join(FILE_COLUMNS)}"
         )
-    return header, rows
+    return header, [_row(number, given) for number, given in rows]
 
 
 def _row(line: int, given: dict[str, str]) -> FileRow:

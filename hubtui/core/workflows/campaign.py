@@ -20,6 +20,7 @@ from hubtui.api import HubError
 from hubtui.api.models import HubUser
 from hubtui.core.access import LIMITED_CELL, person_key, sent_field
 from hubtui.core.batches import Evidence, Intent, Wanted
+from hubtui.core.batches.file import BatchFileError, read_table
 from hubtui.core.clock import now
 from hubtui.core.people.campaign import Campaign, RowState, population_sha256
 from hubtui.core.people.review import Decision, decision_named
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
     from hubtui.core.store.server_store import ServerStore
 
 __all__ = [
+    "DECISIONS_FILE_BYTES",
+    "DECISIONS_FILE_ROWS",
     "FILE_COLUMNS",
     "Closed",
     "Closing",
@@ -69,6 +72,7 @@ __all__ = [
     "freeze",
     "open_campaign",
     "previous_of",
+    "read_file",
     "read_population",
     "record_outcomes",
     "start",
@@ -485,6 +489,10 @@ async def previous_of(server_store: ServerStore, campaign: Campaign) -> Campaign
 
 # Deciding ---------------------------------------------------------------------------------------
 
+#: The most a campaign's decisions file may hold: its bytes, and its rows (a firm's hub,
+#: 100,000 memberships, several times over).
+DECISIONS_FILE_BYTES = 64 * 1024 * 1024
+DECISIONS_FILE_ROWS = 500_000
 #: The columns of a campaign's decisions file, in order.
 FILE_COLUMNS = (
     "campaign",
@@ -511,21 +519,44 @@ class FileCheck:
     refused: list[str] = field(default_factory=list)
 
 
+def read_file(text: str) -> list[tuple[int, dict[str, str]]]:
+    """A campaign's decisions file as each row with the line it starts on, read the one way
+    every file hubtui takes back is read (:func:`~hubtui.core.batches.file.read_table`);
+    :class:`Refused` says why it cannot be."""
+    try:
+        header, _, rows = read_table(
+            text,
+            most_rows=DECISIONS_FILE_ROWS,
+            what="a campaign's decisions file",
+            more_rows="the most a campaign's decisions file may hold",
+        )
+    except BatchFileError as error:
+        raise Refused(f"{error}; nothing was recorded.") from None
+    missing = [c for c in ("project", "user_id", "decision") if c not in (header or [])]
+    if missing:
+        raise Refused(
+            f"it lacks the column(s) {', '.join(missing)} of a campaign's decisions file "
+            f"(hubtui campaign export writes them); nothing was recorded."
+        )
+    return rows
+
+
 def check_file(
     campaign: Campaign,
     server: str,
-    table: Sequence[dict[str, str]],
+    table: Sequence[tuple[int, dict[str, str]]],
     operator: str,
     *,
     resolve: bool = False,
 ) -> FileCheck:
-    """Each line of a decisions file as an event, or refused with its line: a file of another
-    campaign, hub or server is refused whole (:class:`Refused`), naming both."""
+    """Each line of a decisions file (:func:`read_file`) as an event, or refused with its
+    line: a file of another campaign, hub or server is refused whole (:class:`Refused`),
+    naming both."""
     check = FileCheck()
     head = campaign.head
     by_key = {(r.project, r.user_id): r for r in campaign.rows}
     moment = now()
-    for line, cells in enumerate(table, start=2):
+    for line, cells in table:
         for column, ours in (("campaign", str(head.id)), ("hub", head.hub), ("server", server)):
             theirs = cells.get(column, "")
             if theirs and theirs != ours:
