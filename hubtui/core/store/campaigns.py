@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, NamedTuple
 
+from hubtui.core.store.engines import StoreError
 from hubtui.core.store.records import kept_text
 
 if TYPE_CHECKING:
@@ -104,6 +105,11 @@ class CampaignEvent:
 _HEAD = [f.name for f in fields(CampaignHead)][1:-1]
 _ROW = list(CampaignRow._fields)
 _EVENT = [f.name for f in fields(CampaignEvent)][1:-1]
+#: An event appended: the campaign's number, then the event's fields.
+_INSERT_EVENT = (
+    f"INSERT INTO campaign_events (campaign, {', '.join(_EVENT)}) "
+    f"VALUES (?, {', '.join('?' * len(_EVENT))})"
+)
 
 
 def save_campaign(store: Store, head: dict[str, str], rows: Sequence[CampaignRow]) -> int:
@@ -186,8 +192,7 @@ def add_events(
         if bulk is not None and events:
             first = events[0]
             act = db.insert(
-                f"INSERT INTO campaign_events (campaign, {', '.join(_EVENT)}) "
-                f"VALUES (?, {', '.join('?' * len(_EVENT))})",
+                _INSERT_EVENT,
                 (
                     number,
                     -1,
@@ -212,16 +217,13 @@ def claim_close(store: Store, number: int, operator: str, moment: str, detail: s
             if _is_closed(db, number):
                 raise Closed(f"campaign {number} is closed already: nothing is sent twice.")
             db.insert(
-                f"INSERT INTO campaign_events (campaign, {', '.join(_EVENT)}) "
-                f"VALUES (?, {', '.join('?' * len(_EVENT))})",
+                _INSERT_EVENT,
                 (number, -1, "close", "", "", operator, moment, 0, detail),
             )
-    except Closed:
-        raise
-    except Exception as error:  # the unique index: another process closed it meanwhile
+    except StoreError:  # the unique index: another process closed it meanwhile
         if _is_closed(store.engine, number):
             raise Closed(f"campaign {number} is closed already: nothing is sent twice.") from None
-        raise error
+        raise
 
 
 def _is_closed(db: Engine, number: int) -> bool:
@@ -246,8 +248,7 @@ def append_after_close(store: Store, number: int, events: Sequence[CampaignEvent
 def _insert(db: Engine, number: int, events: Sequence[CampaignEvent], act: int) -> None:
     """The events appended as they are (``act``: the bulk act they belong to, else their own)."""
     db.run_many(
-        f"INSERT INTO campaign_events (campaign, {', '.join(_EVENT)}) "
-        f"VALUES (?, {', '.join('?' * len(_EVENT))})",
+        _INSERT_EVENT,
         [
             (
                 number,
