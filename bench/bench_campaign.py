@@ -25,14 +25,13 @@ import argparse
 import asyncio
 import csv
 import io
-import os
 import statistics
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
-from bench.bench_firm import HUB, run_alone
+from bench.bench_firm import HUB, installed_env, run_alone
 from hubtui.demo import DEMO_TOKEN
 from tests.harness.harness import hubtui_command, running_demo_server
 
@@ -68,13 +67,7 @@ def main() -> None:
         running_demo_server(*flags, own_core=True) as url,
         tempfile.TemporaryDirectory() as data,
     ):
-        env = {
-            **os.environ,
-            "HUBTUI_TOKEN": DEMO_TOKEN,
-            "HUBTUI_CONFIG": "/nonexistent",
-            "HUBTUI_DATA_DIR": data,
-            "HUBTUI_OPERATOR": "bench.owner",
-        }
+        env = installed_env(data, HUBTUI_OPERATOR="bench.owner")
         common = ["--base-url", url, "--concurrency", str(args.concurrency)]
         who = ["who", "nobody@nowhere.example", "--hub", HUB]
         export = ["campaign", "export", "1"]

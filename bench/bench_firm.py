@@ -41,6 +41,18 @@ HUB = "lakeshore-partners-1"
 TIME = "/usr/bin/time"
 
 
+def installed_env(data: str, **more: str) -> dict[str, str]:
+    """The environment a command runs in, as an installed user's: the demo's token, no config
+    file, a data folder of its own (``more``: further settings)."""
+    return {
+        **os.environ,
+        "HUBTUI_TOKEN": DEMO_TOKEN,
+        "HUBTUI_CONFIG": "/nonexistent",
+        "HUBTUI_DATA_DIR": data,
+        **more,
+    }
+
+
 def run_alone(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
     """Seconds, peak MB and exit status of one command, its output thrown away. The peak is
     GNU time's (``%M``): a child forked from this process would count this process's memory
@@ -121,12 +133,7 @@ def main() -> None:
         running_demo_server(*flags, own_core=True) as url,
         tempfile.TemporaryDirectory() as data,
     ):
-        env = {
-            **os.environ,
-            "HUBTUI_TOKEN": DEMO_TOKEN,
-            "HUBTUI_CONFIG": "/nonexistent",
-            "HUBTUI_DATA_DIR": data,
-        }
+        env = installed_env(data)
         common = ["--base-url", url, "--concurrency", str(args.concurrency)]
         commands = {
             "who (the read's floor)": ["who", "nobody@nowhere.example", "--hub", HUB],

@@ -11,8 +11,8 @@ The app's shell (``tui.app``) posts to it; it is not a part of the app's class.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine, Sequence
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.content import Content
@@ -57,10 +57,10 @@ class AppFront:
         """A notification of plain words (never markup)."""
         self.app.notify(words, markup=False, **options)  # type: ignore[arg-type]
 
-    def run(self, work: object, group: str, *, exclusive: bool = True) -> None:
+    def run(self, work: Coroutine[Any, Any, None], group: str, *, exclusive: bool = True) -> None:
         """A workflow run as the app's worker: one of its group at a time, a failure nobody
         expected said by the shell and never the end of the app."""
-        self.app.run_worker(work, group=group, exclusive=exclusive, exit_on_error=False)  # type: ignore[arg-type]
+        self.app.run_worker(work, group=group, exclusive=exclusive, exit_on_error=False)
 
     # Reviews --------------------------------------------------------------------------------
 
