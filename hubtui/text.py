@@ -26,6 +26,7 @@ _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\u
 #: them printable: the Hangul fillers, the braille blank, the combining grapheme joiner, two
 #: Khmer vowels. Shown as ``<U+3164>``, like the zero-width ones, so nothing shifts or hides.
 _BLANK_PRINTABLES = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
+_BLANK_FOUND = re.compile(f"[{''.join(sorted(_BLANK_PRINTABLES))}]")
 #: The longest a single value is shown before it is cut (with its full length said).
 LONG_VALUE = 300
 
@@ -40,11 +41,17 @@ def inert(text: object, *, limit: int | None = LONG_VALUE) -> str:
     if text is None:
         return ""
     value = text if isinstance(text, str) else str(text)
-    if not value.isprintable() or not _BLANK_PRINTABLES.isdisjoint(value):
+    if not already_inert(value):
         value = "".join(_visible(ch) for ch in value)
     if limit is not None and len(value) > limit:
         value = f"{value[: limit - 1]}… ({len(value):,} characters)"
     return value
+
+
+def already_inert(value: str) -> bool:
+    """Whether :func:`inert` leaves ``value`` as it is (uncut): nothing in it to make visible.
+    Asked of many values joined as one text, it answers for each of them at once."""
+    return value.isprintable() and (value.isascii() or _BLANK_FOUND.search(value) is None)
 
 
 def command_line(*words: object) -> str:

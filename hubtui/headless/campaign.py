@@ -1,7 +1,7 @@
 """``hubtui campaign``: a review campaign a team runs together, as the command's front end of
 the use cases in :mod:`hubtui.core.workflows.campaign` (start, status, export, decide, remind,
 close, report). Every value from the server or the store is printed inert; a CSV goes through
-the export's one renderer."""
+the export's one writer."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from hubtui.core.clock import now
 from hubtui.core.files import read_bounded, refusal_words
 from hubtui.core.people.review import Decision
-from hubtui.core.presenting.export import render
+from hubtui.core.presenting.export import write_csv
 from hubtui.core.presenting.words import amount
 from hubtui.core.store import StoreError, StoreOff
 from hubtui.core.workflows import campaign as use
@@ -227,7 +227,7 @@ def _export(args: argparse.Namespace, campaign: Campaign, workspace: Workspace) 
     rows = _rows_of(campaign, workspace.identity.server, args.packet)
     if args.packet is not None and not rows:
         raise Stop(NOTHING, f"no packet {inert(args.packet)} in campaign {campaign.number}.")
-    sys.stdout.write(render("csv", {}, use.FILE_COLUMNS, rows))
+    write_csv(sys.stdout, {}, use.FILE_COLUMNS, rows)
     return OK
 
 
@@ -345,22 +345,29 @@ REPORT_COLUMNS = (
 def _report(args: argparse.Namespace, campaign: Campaign, since: dict[str, int]) -> int:
     head = campaign.head
     rows = []
+    word = {d: d.value for d in Decision}
+    totals: dict[str, int] = {}
     for s in campaign.states.values():
         decision, why = campaign.at_close(s)
         by_default = s.decision is None
-        role = next((e.db_role for e in reversed(s.said) if e.operator == s.by), "")
+        role = (
+            next((e.db_role for e in reversed(s.said) if e.operator == s.by), "") if s.said else ""
+        )
+        r = s.row
+        decided = word[decision]
+        totals[decided] = totals.get(decided, 0) + 1
         rows.append(
             [
-                s.row.project,
-                s.row.project_name,
-                s.row.user_id,
-                s.row.email,
-                s.row.access,
-                s.row.reviewer,
+                r.project,
+                r.project_name,
+                r.user_id,
+                r.email,
+                r.access,
+                r.reviewer,
                 s.by,
                 role,
                 s.when,
-                decision.value,
+                decided,
                 why if by_default else s.reason,
                 "yes" if s.bulk else "no",
                 "yes" if by_default else "no",
@@ -368,9 +375,6 @@ def _report(args: argparse.Namespace, campaign: Campaign, since: dict[str, int])
                 s.verified,
             ]
         )
-    totals: dict[str, int] = {}
-    for row in rows:
-        totals[row[9]] = totals.get(row[9], 0) + 1
     if args.format == "json":
         print(
             json.dumps(
@@ -407,5 +411,5 @@ def _report(args: argparse.Namespace, campaign: Campaign, since: dict[str, int])
             ", ".join(f"{k} {v}" for k, v in since.items()) if since else "none before"
         ),
     }
-    sys.stdout.write(render("csv", context, REPORT_COLUMNS, rows))
+    write_csv(sys.stdout, context, REPORT_COLUMNS, rows)
     return OK

@@ -19,13 +19,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TextIO, TypeAlias
 
 from hubtui.core.files import write_new
-from hubtui.text import inert
+from hubtui.text import already_inert, inert
 
 __all__ = [
     "FORMATS",
@@ -157,14 +158,17 @@ def write_csv(
     is never built); every text through :func:`hubtui.text.inert` (uncut), no cell a formula."""
     if bom:
         out.write(BOM)
-    writer = csv.writer(out, lineterminator="\n")
+    # Rows are written into a buffer handed on every so many rows: a file or a pipe takes a
+    # few large writes, not one a row.
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
     for key, value in context.items():
         # One quoted cell a line, under the same rules as the body: a comma or a quote in a
         # hub or project name never opens a cell of its own.
         writer.writerow([formula_safe(f"# {key}: {inert(value, limit=None)}")])
     writer.writerow([formula_safe(inert(c, limit=None)) for c in columns])
     plain = _PLAIN_CELLS
-    sparse = _SparseWriter(out)
+    sparse = _SparseWriter(buffer)
     # A text repeated down a column (a project's name, a reviewer, a decision) is made safe
     # once: the same function, each distinct text once while it repeats, in flat memory.
     memo: dict[str, str] = {}
@@ -179,11 +183,56 @@ def write_csv(
             said = memo[cell] = csv_text(cell)
         return said
 
-    for row in rows:
-        if type(row) is SparseCsvRow:
+    for count, row in enumerate(rows, 1):
+        if isinstance(row, SparseCsvRow):
             sparse.write(row)
+        elif (line := _plain_line(row)) is None:
+            writer.writerow([c if c in plain else text(c) for c in row])
+        elif line.count(",") == len(row) - 1 and '"' not in line and (line or len(row) > 1):
+            # No cell to quote (no comma, quote or line end in one; not one empty cell alone):
+            # the line the CSV writer would write, already made.
+            buffer.write(line)
+            buffer.write("\n")
         else:
-            writer.writerow([c if c in plain else text(c) for c in row])  # type: ignore[union-attr]
+            writer.writerow(row)
+        if count % ROWS_A_WRITE == 0:
+            _hand_on(buffer, out)
+    _hand_on(buffer, out)
+
+
+#: Rows written to a file or a pipe at once.
+ROWS_A_WRITE = 2048
+
+
+def _hand_on(buffer: io.StringIO, out: TextIO) -> None:
+    out.write(buffer.getvalue())
+    buffer.seek(0)
+    buffer.truncate()
+
+
+_FORMULA_SIGN = "[" + re.escape("".join(_FORMULA_STARTS)) + "]"
+#: A row's first cell a spreadsheet could run (matched at the start of the row's text).
+_FORMULA_FIRST = re.compile(rf"\s*{_FORMULA_SIGN}")
+#: A later cell a spreadsheet could run, after its comma (a comma within a cell may match too:
+#: that row then takes the cell-by-cell way, which decides).
+_FORMULA_AFTER_COMMA = re.compile(rf",\s*{_FORMULA_SIGN}")
+
+
+def _plain_line(row: Sequence[Cell]) -> str | None:
+    """The row's cells joined by commas when each is a text that :func:`csv_text` leaves as it
+    is (printable, nothing hidden, no formula), decided for the whole row at once instead of
+    cell by cell; None when a cell must be made safe."""
+    try:
+        line = ",".join(row)  # type: ignore[arg-type]
+    except TypeError:  # a yes/no or a count among them
+        return None
+    if (
+        already_inert(line)
+        and _FORMULA_AFTER_COMMA.search(line) is None
+        and _FORMULA_FIRST.match(line) is None
+    ):
+        return line
+    return None
 
 
 class _SparseWriter:

@@ -119,10 +119,12 @@ def save_campaign(store: Store, head: dict[str, str], rows: Sequence[CampaignRow
             f"INSERT INTO campaigns ({', '.join(_HEAD)}) VALUES ({', '.join('?' * len(_HEAD))})",
             tuple(head.get(c, "") for c in _HEAD),
         )
-        db.run_many(
-            f"INSERT INTO campaign_rows (campaign, {', '.join(_ROW)}) "
-            f"VALUES (?, {', '.join('?' * len(_ROW))})",
-            [(number, *(getattr(row, c) for c in _ROW)) for row in rows],
+        # COPY on PostgreSQL: a firm's 100,000 rows at once, not an INSERT each.
+        db.add_rows(
+            "campaign_rows",
+            ["campaign", *_ROW],
+            [(number, *row) for row in rows],  # a row is a tuple in _ROW's order
+            keep=False,
         )
     return number
 
@@ -147,13 +149,28 @@ def campaigns_of(store: Store, origin: str, profile: str) -> list[CampaignHead]:
 
 
 def campaign_rows(store: Store, number: int) -> list[CampaignRow]:
+    """The campaign's population in its order. A row as written (a number and texts) is taken
+    as it is; one the store holds otherwise is read as text, never an error."""
     return [
-        CampaignRow._make((int(r[0]), *(v if type(v) is str else kept_text(v) for v in r[1:])))
+        _make_row(r) if type(r[0]) is int and all(map(_is_text, r[1:])) else _row_kept(r)
         for r in store.engine.run(
             f"SELECT {', '.join(_ROW)} FROM campaign_rows WHERE campaign = ? ORDER BY position",
             (number,),
         )
     ]
+
+
+_make_row = CampaignRow._make
+_is_text = str.__instancecheck__
+
+
+def _row_kept(found: Sequence[object]) -> CampaignRow:
+    position = found[0]
+    try:
+        place = int(position)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        place = -1  # no place in the population: a row no packet holds
+    return CampaignRow._make((place, *map(kept_text, found[1:])))
 
 
 def campaign_events(store: Store, number: int) -> list[CampaignEvent]:

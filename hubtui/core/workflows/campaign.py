@@ -160,6 +160,8 @@ class Population:
 
 def _text(value: object) -> str:
     """A value as sent, as text (None: empty); never an error, whatever its type."""
+    if type(value) is str:
+        return value
     return "" if value is None else str(value)
 
 
@@ -167,16 +169,23 @@ def member_of(sent: object) -> Member | None:
     """A project's user as sent, as a :class:`Member` (None: not a record at all)."""
     if not isinstance(sent, dict):
         return None
-    user = sent_field(sent, "User")
-    user = user if isinstance(user, dict) else {}
-    first, last = _text(sent_field(user, "FirstName")), _text(sent_field(user, "LastName"))
-    role = _text(sent_field(sent, "Role"))
+    try:  # each field under its API name, as nearly every record sends it
+        user = sent["User"]
+        found = (user["Id"], user["Email"], user["FirstName"], user["LastName"])
+        role, limited = sent["Role"], sent["IsLimited"]
+    except (KeyError, TypeError):  # a field absent, or sent under the name records accept too
+        user = sent_field(sent, "User")
+        user = user if isinstance(user, dict) else {}
+        found = tuple(sent_field(user, n) for n in ("Id", "Email", "FirstName", "LastName"))
+        role, limited = sent_field(sent, "Role"), sent_field(sent, "IsLimited")
+    user_id, email, first, last = map(_text, found)
+    role = _text(role)
     return Member(
-        user_id=_text(sent_field(user, "Id")),
-        email=_text(sent_field(user, "Email")),
-        name=" ".join(x for x in (first, last) if x),
+        user_id=user_id,
+        email=email,
+        name=f"{first} {last}" if first and last else first or last,
         role=role,
-        access=LIMITED_CELL if sent_field(sent, "IsLimited") is True else role,
+        access=LIMITED_CELL if limited is True else role,
     )
 
 
@@ -184,16 +193,21 @@ def hub_member_of(sent: object, *, seen: bool) -> tuple[str, HubMember] | None:
     """A hub user as sent: their Id and :class:`HubMember` (None: not a record at all)."""
     if not isinstance(sent, dict):
         return None
-    user = sent_field(sent, "User")
-    user = user if isinstance(user, dict) else {}
+    try:  # as in member_of
+        user = sent["User"]
+        user_id, email, role = user["Id"], user["Email"], sent["Role"]
+    except (KeyError, TypeError):
+        user = sent_field(sent, "User")
+        user = user if isinstance(user, dict) else {}
+        user_id, email = sent_field(user, "Id"), sent_field(user, "Email")
+        role = sent_field(sent, "Role")
     moment = None
     if seen:
         try:
             moment = last_seen(HubUser.model_validate(sent)).moment
         except ValueError:
             moment = None  # unreadable: never seen, as far as anyone can tell
-    member = HubMember(_text(sent_field(user, "Email")), _text(sent_field(sent, "Role")), moment)
-    return _text(sent_field(user, "Id")), member
+    return _text(user_id), HubMember(_text(email), _text(role), moment)
 
 
 async def read_population(
@@ -283,27 +297,25 @@ def freeze(
             or [owner]
         )
         packets[project_id] = {"name": project_name, "reviewers": reviewers}
-        keys = {r: person_key(r) for r in reviewers}
+        reviewer_of = _reviewer_of(reviewers, owner)
         for m in members:
             hub_user = hub_users.get(m.user_id)
             if stale_before is not None and hub_user is not None:
                 if hub_user.seen is not None and hub_user.seen >= stale_before:
                     continue
-            mine = person_key(m.email)
-            others = [r for r in reviewers if keys[r] != mine]
             rows.append(
                 CampaignRow(
-                    position=len(rows),
-                    project=project_id,
-                    project_name=project_name,
-                    user_id=m.user_id,
-                    email=m.email,
-                    name=m.name,
-                    role=m.role,
-                    hub_role="" if hub_user is None else hub_user.role,
-                    access=m.access,
-                    reviewer=others[0] if others else owner,
-                    earlier=kept_before.get((project_id, m.user_id, m.access), ""),
+                    len(rows),
+                    project_id,
+                    project_name,
+                    m.user_id,
+                    m.email,
+                    m.name,
+                    m.role,
+                    "" if hub_user is None else hub_user.role,
+                    m.access,
+                    reviewer_of(m.email),
+                    kept_before.get((project_id, m.user_id, m.access), "") if kept_before else "",
                 )
             )
     counts = {
@@ -327,6 +339,21 @@ def freeze(
         "not_read": read.incomplete_words(),
     }
     return head, rows
+
+
+def _reviewer_of(reviewers: Sequence[str], owner: str) -> Callable[[str], str]:
+    """A member's reviewer of record in a packet: its first reviewer who is not them, else the
+    campaign's owner."""
+    keys = [(r, person_key(r)) for r in reviewers]
+    first, first_key = keys[0]
+
+    def reviewer_of(email: str) -> str:
+        mine = person_key(email)
+        if first_key != mine:
+            return first
+        return next((r for r, key in keys[1:] if key != mine), owner)
+
+    return reviewer_of
 
 
 def _kept_before(earlier: Campaign | None) -> dict[tuple[str, str, str], str]:

@@ -5,11 +5,26 @@ check, and verifies nothing from a list it could not read back."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+
+import pytest
+
 from hubtui.api import Hub
-from hubtui.core.people.campaign import Campaign
+from hubtui.core.people.campaign import Campaign, population_sha256
 from hubtui.core.people.review import Decision
 from hubtui.core.store.campaigns import CampaignEvent, CampaignHead, CampaignRow
-from hubtui.core.workflows.campaign import HubMember, Member, Population, close_rows, verified
+from hubtui.core.workflows.campaign import (
+    HubMember,
+    Member,
+    Population,
+    StartAsked,
+    close_rows,
+    freeze,
+    hub_member_of,
+    member_of,
+    verified,
+)
 
 HUB = Hub.model_validate({"Id": "h1", "Name": "acme-build"})
 
@@ -131,3 +146,96 @@ def test_nothing_is_verified_from_a_list_not_read_back() -> None:
     after.hub_users = {"8": HubMember("chloe@x.example", "Guest")}
     after.lists = {"1001": [], "1002": []}
     assert {e.detail for e in verified(campaign, closing, after)} == {"verified: not in the hub"}
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        {
+            "User": {"Id": 7, "Email": "b@x.example", "FirstName": "Bo", "LastName": "Ek"},
+            "Role": "Editor",
+            "IsLimited": False,
+        },
+        {
+            "user": {"id": 7, "email": "b@x.example", "first_name": "Bo", "last_name": "Ek"},
+            "role": "Editor",
+            "is_limited": False,
+        },
+        {
+            "User": {"Id": 7, "Email": "b@x.example", "FirstName": "Bo", "last_name": "Ek"},
+            "Role": "Editor",
+        },
+    ],
+    ids=["api-names", "snake-names", "mixed-and-absent"],
+)
+def test_a_membership_is_read_the_same_under_either_name(sent: dict[str, object]) -> None:
+    assert member_of(sent) == Member("7", "b@x.example", "Bo Ek", "Editor", "Editor")
+
+
+def test_a_membership_sent_oddly_is_kept_as_text_and_costs_no_one_their_row() -> None:
+    limited = {
+        "User": {"Id": "9", "Email": None, "FirstName": "", "LastName": "Ek"},
+        "Role": "Viewer",
+        "IsLimited": True,
+    }
+    assert member_of(limited) == Member("9", "", "Ek", "Viewer", "LIMITED")
+    assert member_of({"User": "not a record", "Role": ["Admin"]}) == Member(
+        "", "", "", "['Admin']", "['Admin']"
+    )
+    assert member_of(["a list"]) is None
+    assert hub_member_of(
+        {"User": {"Id": 3, "Email": "c@x.example"}, "Role": "Admin"}, seen=False
+    ) == ("3", HubMember("c@x.example", "Admin"))
+    assert hub_member_of(
+        {"user": {"id": 3, "email": "c@x.example"}, "role": "Admin"}, seen=False
+    ) == ("3", HubMember("c@x.example", "Admin"))
+    assert hub_member_of({"User": 5}, seen=False) == ("", HubMember("", ""))
+
+
+def test_the_population_s_sha256_is_what_an_auditor_recomputes_from_the_report() -> None:
+    tricky = [
+        *ROWS,
+        CampaignRow(
+            4,
+            "1001",
+            "Bridge",
+            "10",
+            'zoë "q"\\n@x.example',
+            "",
+            "Editor",
+            "",
+            "Editor",
+            "dana@x.example",
+            "",
+        ),
+    ]
+    lines = sorted(
+        json.dumps(
+            [r.project, r.user_id, r.email, r.role, r.hub_role, r.access],
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+        for r in tricky
+    )
+    assert population_sha256(tricky) == hashlib.sha256("\n".join(lines).encode()).hexdigest()
+    assert population_sha256(tricky) != population_sha256(ROWS)
+
+
+def test_nobody_is_their_own_reviewer_of_record() -> None:
+    read = Population(HUB)
+    read.projects = [("1001", "Bridge")]
+    read.lists["1001"] = [
+        Member("1", "Dana@x.example", "Dana", "Admin", "Admin"),
+        Member("2", "erin@x.example", "Erin", "Admin", "Admin"),
+        Member("7", "bjorn@x.example", "Bjorn", "Editor", "Editor"),
+    ]
+    read.hub_users = {}
+    _, rows = freeze(read, StartAsked(), "olive@x.example")
+    assert [(r.email, r.reviewer) for r in rows] == [
+        ("Dana@x.example", "erin@x.example"),
+        ("erin@x.example", "Dana@x.example"),
+        ("bjorn@x.example", "Dana@x.example"),
+    ]
+    read.lists["1001"] = read.lists["1001"][:1]
+    _, rows = freeze(read, StartAsked(), "olive@x.example")
+    assert [(r.email, r.reviewer) for r in rows] == [("Dana@x.example", "olive@x.example")]

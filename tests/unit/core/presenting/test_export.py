@@ -12,6 +12,7 @@ import pytest
 
 from hubtui.core.presenting.export import (
     SparseCsvRow,
+    csv_text,
     formula_safe,
     render,
     typed_cell,
@@ -52,6 +53,41 @@ def test_cells_keep_their_kind_in_json_and_read_as_words_in_csv() -> None:
     assert data["context"] == {"server": "demo"}
     lines = list(csv.reader(io.StringIO(render("csv", {}, columns, [row]))))
     assert lines[-1] == ["yes", "no", "", "1204", "'=cmd"]
+
+
+#: Cells a row may hold, each alone and beside the others: plain, a formula at the start, after
+#: spaces or after a comma within the cell, full-width signs, controls, invisible characters.
+CELLS = [
+    "ann@x.example",
+    "Bridge, North",
+    'the "Annex"',
+    "a,=1+1",
+    "=1+1",
+    " -2",
+    "\u3000@cmd",
+    "＋1",
+    "x\u200by",
+    "\u3164",
+    "b\x1b[2J",
+    "tab\there",
+    "",
+    "Admin",
+    True,
+    None,
+    1204,
+]
+
+
+@pytest.mark.parametrize("first", CELLS)
+def test_each_row_is_written_as_its_cells_made_safe_one_by_one(first: object) -> None:
+    rows = [[first, other, "plain"] for other in CELLS] + [[first], [first, ""]]
+    out = io.StringIO()
+    write_csv(out, {}, ["A", "B", "C"], rows)  # type: ignore[arg-type]
+    expected = io.StringIO()
+    writer = csv.writer(expected, lineterminator="\n")
+    writer.writerow(["A", "B", "C"])
+    writer.writerows([csv_text(c) for c in row] for row in rows)  # type: ignore[arg-type]
+    assert out.getvalue() == expected.getvalue()
 
 
 def test_server_text_in_an_export_is_inert() -> None:

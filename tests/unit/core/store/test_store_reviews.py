@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 
 from hubtui.core.store import MIGRATIONS, SCHEMA, ListKey, Snapshot, Store, now, schema_of
+from hubtui.core.store.campaigns import CampaignRow, campaign_rows, save_campaign
 from tests.harness.stores import StoreAt, open_target
 
 SERVER = "https://api.example.com:443"
@@ -108,3 +109,36 @@ def test_what_a_tampered_store_holds_reads_back_as_text(tmp_path: Path) -> None:
         row = store.review_rows(number)[0]
         assert row["reason"] == "\ufffd\x00\ufffd"
         assert row["outcome"] == "42"
+
+
+def test_a_campaign_s_population_reads_back_as_written_and_a_tampered_row_as_text(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "store.sqlite3"
+    rows = [
+        CampaignRow(
+            n,
+            "1001",
+            "Bridge",
+            str(n),
+            f"p{n}@x.example",
+            "",
+            "Editor",
+            "",
+            "Editor",
+            "dana@x.example",
+            "",
+        )
+        for n in range(3)
+    ]
+    with Store.open(path) as store:
+        number = save_campaign(store, {"origin": SERVER, "hub": "h1"}, rows)
+        assert campaign_rows(store, number) == rows
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE campaign_rows SET email = x'ff00e2' WHERE position = 1")
+        db.execute("UPDATE campaign_rows SET position = 'two' WHERE position = 2")
+    with Store.open(path) as store:
+        kept = campaign_rows(store, number)
+    assert kept[0] == rows[0]
+    assert {r.email for r in kept} == {"p0@x.example", "\ufffd\x00\ufffd", "p2@x.example"}
+    assert sorted(r.position for r in kept) == [-1, 0, 1]  # no place: in no packet
