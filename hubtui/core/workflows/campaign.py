@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from hubtui.api import HubError
 from hubtui.api.models import HubUser
@@ -108,9 +108,9 @@ class Started:
     not_read: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Member:
-    """One membership as read: the few strings a campaign keeps of a project's user."""
+class Member(NamedTuple):
+    """One membership as read: the few strings a campaign keeps of a project's user (a
+    tuple: a firm's 100,000 made at a tuple's cost)."""
 
     user_id: str
     email: str
@@ -119,8 +119,7 @@ class Member:
     access: str
 
 
-@dataclass(frozen=True, slots=True)
-class HubMember:
+class HubMember(NamedTuple):
     """One user of the hub as read: their role and, when asked (``--stale``), when seen."""
 
     email: str
@@ -180,13 +179,8 @@ def member_of(sent: object) -> Member | None:
         role, limited = sent_field(sent, "Role"), sent_field(sent, "IsLimited")
     user_id, email, first, last = map(_text, found)
     role = _text(role)
-    return Member(
-        user_id=user_id,
-        email=email,
-        name=f"{first} {last}" if first and last else first or last,
-        role=role,
-        access=LIMITED_CELL if limited is True else role,
-    )
+    name = f"{first} {last}" if first and last else first or last
+    return Member(user_id, email, name, role, LIMITED_CELL if limited is True else role)
 
 
 def hub_member_of(sent: object, *, seen: bool) -> tuple[str, HubMember] | None:
