@@ -25,7 +25,7 @@ from hubtui.core.people import (
 )
 from hubtui.core.people.hub import MatrixRow
 from hubtui.core.presenting import DATE_UNKNOWN, Column, seen_stamp, seen_words, when_both
-from hubtui.core.presenting.export import SparseCsvRow, csv_text
+from hubtui.core.presenting.export import SparseCsvRow, csv_cells
 from hubtui.core.signins import LastSeen, last_seen, utc_moment
 from hubtui.core.store import StoreError
 from hubtui.core.workflows.resend import ReadOnly, Resent, prepare_resend
@@ -231,7 +231,7 @@ async def _access(
         person, cells = item
         moment = seen_cell(person.seen)
         head = (person.email, person.name, person.hub_role or "", moment)
-        return cells.csv_row([*map(csv_text, head)])
+        return cells.csv_row(csv_cells(head))
 
     table = Table(
         (

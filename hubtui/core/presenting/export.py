@@ -168,7 +168,7 @@ def write_csv(
         writer.writerow([formula_safe(f"# {key}: {inert(value, limit=None)}")])
     writer.writerow([formula_safe(inert(c, limit=None)) for c in columns])
     plain = _PLAIN_CELLS
-    sparse = _SparseWriter(buffer)
+    sparse = _SparseWriter(out)  # a wide row is one write of its own
     # A text repeated down a column (a project's name, a reviewer, a decision) is made safe
     # once: the same function, each distinct text once while it repeats, in flat memory.
     memo: dict[str, str] = {}
@@ -185,22 +185,22 @@ def write_csv(
 
     for count, row in enumerate(rows, 1):
         if isinstance(row, SparseCsvRow):
+            if buffer.tell():
+                _hand_on(buffer, out)
             sparse.write(row)
         elif (line := _plain_line(row)) is None:
             writer.writerow([c if c in plain else text(c) for c in row])
-        elif line.count(",") == len(row) - 1 and '"' not in line and (line or len(row) > 1):
-            # No cell to quote (no comma, quote or line end in one; not one empty cell alone):
-            # the line the CSV writer would write, already made.
+        elif _unquoted(line, len(row)):
             buffer.write(line)
             buffer.write("\n")
         else:
             writer.writerow(row)
-        if count % ROWS_A_WRITE == 0:
+        if count % ROWS_A_WRITE == 0 and buffer.tell():
             _hand_on(buffer, out)
     _hand_on(buffer, out)
 
 
-#: Rows written to a file or a pipe at once.
+#: Rows written to a file or a pipe at once (a wide row of a matrix goes alone).
 ROWS_A_WRITE = 2048
 
 
@@ -216,6 +216,20 @@ _FORMULA_FIRST = re.compile(rf"\s*{_FORMULA_SIGN}")
 #: A later cell a spreadsheet could run, after its comma (a comma within a cell may match too:
 #: that row then takes the cell-by-cell way, which decides).
 _FORMULA_AFTER_COMMA = re.compile(rf",\s*{_FORMULA_SIGN}")
+
+
+def _unquoted(line: str, cells: int) -> bool:
+    """Whether ``line``, a row's ``cells`` printable texts joined by commas, is what the CSV
+    writer writes for them: no cell to quote (no comma or quote in one; not one empty cell
+    alone, which it writes as ``""``)."""
+    return line.count(",") == cells - 1 and '"' not in line and (line != "" or cells > 1)
+
+
+def csv_cells(cells: Sequence[Cell]) -> list[str]:
+    """Each cell as :func:`csv_text` makes it: a row of plain texts decided at once."""
+    if _plain_line(cells) is not None:
+        return list(cells)  # type: ignore[arg-type]
+    return [csv_text(c) for c in cells]
 
 
 def _plain_line(row: Sequence[Cell]) -> str | None:
@@ -262,7 +276,13 @@ class _SparseWriter:
         return text
 
     def write(self, row: SparseCsvRow) -> None:
-        parts = [self._text(row.head)] if row.head else []
+        parts = []
+        if row.head:
+            line = ",".join(row.head)  # made safe already (csv_text): printable
+            # Nothing to quote: the line as the CSV writer writes these cells among others
+            # (an empty cell alone is written "" only when the row has nothing else).
+            plain = line.count(",") == len(row.head) - 1 and '"' not in line
+            parts.append(line if plain and (line or row.width) else self._text(row.head))
         last = -1 if row.head else 0  # the first cell of the rest follows a comma after a head
         for index in sorted(row.filled):
             parts.append("," * (index - last))

@@ -107,7 +107,17 @@ def test_a_file_is_private_and_never_replaced(tmp_path: Path) -> None:
     assert stat.S_IMODE(second.stat().st_mode) == 0o600
 
 
-@pytest.mark.parametrize("head", [[], ["a@b.example"], ["x,y", 'say "hi"', "", "line\nbreak"]])
+@pytest.mark.parametrize(
+    "head",
+    [
+        [],
+        [""],
+        ["", ""],
+        ["a@b.example"],
+        ["a@b.example", "Ann Berg", "Guest", "2026-11-01 09:30"],
+        ["x,y", 'say "hi"', "", "line\nbreak"],
+    ],
+)
 def test_a_sparse_row_is_written_exactly_as_the_csv_writer_writes_every_cell(
     head: list[str],
 ) -> None:
@@ -131,3 +141,21 @@ def test_a_sparse_row_is_written_exactly_as_the_csv_writer_writes_every_cell(
     assert sparse.getvalue() == dense.getvalue()
     written = list(csv.reader(io.StringIO(sparse.getvalue())))
     assert written[2 + 3] == [*head, *tricky]
+
+
+def test_rows_and_wide_rows_mixed_are_written_in_their_order() -> None:
+    rows: list[list[object] | SparseCsvRow] = [
+        ["first", "1"],
+        SparseCsvRow(["second"], 1, {0: "Editor"}),
+        ["third", "=3"],
+        SparseCsvRow(["fourth"], 1, {}),
+    ]
+    out = io.StringIO()
+    write_csv(out, {}, ["a", "b"], rows)  # type: ignore[arg-type]
+    assert out.getvalue().splitlines() == [
+        "a,b",
+        "first,1",
+        "second,Editor",
+        "third,'=3",
+        "fourth,",
+    ]
