@@ -263,3 +263,37 @@ def test_the_matrix_shows_every_address_whole_and_cuts_only_a_long_project_name(
     view = MatrixView(["Person", project], [[first, "Editor"], [second, "Reader"]])
     assert view.widths[0] == len(first)
     assert view.widths[1] == MOST_COLUMN_WIDTH
+
+
+async def test_a_burst_of_progress_is_drawn_at_a_tenth_and_the_latest_count_shows() -> None:
+    """A firm's 2,000 answers, each drawn, held up the reading they report: the bar and the
+    summary follow at most every tenth of a second, the last report always shown."""
+    from hubtui.core.people.search import Progress
+    from hubtui.tui.screens.base import PROGRESS_EVERY
+    from hubtui.tui.widgets.chrome import Summary
+
+    async with running(size=(120, 40)) as pilot:
+        await press(pilot, "enter", "P")
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, HubPeopleScreen)
+        said: list[str] = []
+        summary = screen.query_one(Summary)
+        say = summary.say
+
+        def saying(text: str) -> None:
+            said.append(text)
+            say(text)
+
+        summary.say = saying  # type: ignore[method-assign]
+        screen.is_loading = True  # a read going on, its progress not shown for a while
+        screen._progress_shown = -PROGRESS_EVERY
+        for done in range(1, 501):
+            screen.progressed(Progress(projects_total=1000, projects_done=done), "Reading")
+        assert said == ["Reading: 1 of 1,000 projects…"]  # the first at once, the rest held
+        await pilot.pause(PROGRESS_EVERY * 2)
+        assert said[-1] == "Reading: 500 of 1,000 projects…"  # the latest, a tenth later
+        assert len(said) == 2
+        screen.progressed(Progress(projects_total=1000, projects_done=1000), "Reading")
+        assert said[-1] == "Reading: 1,000 of 1,000 projects…"  # the last answer at once
+        screen.is_loading = False

@@ -1,0 +1,169 @@
+"""A firm's hub in the app: `P` until every project is read and its summary counted, the app's
+memory once `P` has settled, and once `M` shows the matrix; beside the reads' floors.
+
+`hubtui demo-server --hubs 1 --projects-per-hub 2000 --users-per-project 50 --people-per-hub 0`
+(2,000 projects, 100,002 people) on a core of its own where the machine has two. In the same
+run, each an installed user's process run alone (``bench_firm.run_alone``):
+
+- `who nobody@nowhere.example --hub HUB` reads every project's users and `hub-users HUB` the
+  hub's users: `P` reads both, at once; their sum is its floor (issue 67: ≤ their sum);
+- the app, in a process of its own, in Textual's headless driver at 120×40: `P` on the hub
+  (the people screen pushed as the hub's `P` pushes it) until its load has ended, then `M`
+  until the matrix is shown. Its memory is the process's resident set at each of those
+  moments (what the machine holds for it then), against `hub-users`'s peak (issue 67: after
+  `P` ≤ 1.3×, after `M` ≤ 1.5×).
+
+    python -m bench.bench_firm_app                  # about a minute
+    python -m bench.bench_firm_app --projects 200   # a tenth of it
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bench.bench_firm import HUB, installed_env, run_alone
+from tests.harness.harness import hubtui_command, running_demo_server
+
+if TYPE_CHECKING:
+    from textual.pilot import Pilot
+
+
+def resident_mb() -> float:
+    """This process's resident set now, in MB."""
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+async def settled(pilot: Pilot[None]) -> None:
+    """Every worker ended: done, or cancelled (a load the screen replaced by a later one)."""
+    from textual.worker import WorkerCancelled
+
+    while True:
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerCancelled:
+            continue
+        await pilot.pause()
+        return
+
+
+async def in_the_app(url: str, data: str) -> dict[str, float]:
+    """``P`` then ``M`` in the app, as :func:`main` reports them."""
+    from bench.bench_tui import settle
+    from hubtui.api import HubClient
+    from hubtui.config import Settings
+    from hubtui.core.workspace import DataPlaces, open_workspace
+    from hubtui.demo import DEMO_TOKEN
+    from hubtui.tui.app import HubTuiApp
+    from hubtui.tui.screens.browsing.access_matrix import AccessMatrixScreen
+    from hubtui.tui.screens.people.hub_people import HubPeopleScreen
+
+    def connect() -> HubClient:
+        return HubClient(url, token=DEMO_TOKEN, timeout=120)
+
+    settings = Settings(base_url=url, token=DEMO_TOKEN, allow_insecure_http=True)
+    places = DataPlaces(Path(data) / "changes.jsonl", Path(data) / "store.sqlite3")
+    workspace = open_workspace(settings, server_clients=lambda _: connect, data=places)
+    app = HubTuiApp(workspace)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        client = await workspace.client()
+        hub = await client.get_hub_by_name(HUB)
+        before = resident_mb()
+        started = time.perf_counter()
+        people = HubPeopleScreen(hub)
+        app.push_screen(people)
+        while people.answer is None or people.is_loading:  # its load ended: all read, counted
+            await pilot.pause(0.01)
+        await settled(pilot)
+        took = time.perf_counter() - started
+        after_p = resident_mb()
+        started = time.perf_counter()
+        await pilot.press("M")
+        await settled(pilot)
+        assert isinstance(app.screen, AccessMatrixScreen)
+        matrix = time.perf_counter() - started
+        after_m = resident_mb()
+        people_read = len(people.answer.people)
+    return {
+        "p_seconds": took,
+        "m_seconds": matrix,
+        "before_mb": before,
+        "after_p_mb": after_p,
+        "after_m_mb": after_m,
+        "people": people_read,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--projects", type=int, default=2000)
+    parser.add_argument("--users", type=int, default=50)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--child", metavar="URL", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        with tempfile.TemporaryDirectory() as data:
+            print(json.dumps(asyncio.run(in_the_app(args.child, data))))
+        return
+    flags = (
+        *("--hubs", "1", "--projects-per-hub", str(args.projects)),
+        *("--users-per-project", str(args.users), "--people-per-hub", "0"),
+    )
+    hubtui = hubtui_command()
+    print(
+        f"== a firm's hub in the app (120×40): {args.projects:,} projects × {args.users} users "
+        f"({args.projects * args.users:,} memberships, a person each), concurrency "
+        f"{args.concurrency}"
+    )
+    with (
+        running_demo_server(*flags, own_core=True) as url,
+        tempfile.TemporaryDirectory() as data,
+    ):
+        env = installed_env(data)
+        common = ["--base-url", url, "--concurrency", str(args.concurrency)]
+        who = [*hubtui, *common, "who", "nobody@nowhere.example", "--hub", HUB]
+        run_alone(who, env)  # the server's warm-up
+        who_s, who_mb, _ = run_alone(who, env)
+        hub_s, hub_mb, _ = run_alone([*hubtui, *common, "hub-users", HUB, "--format", "jsonl"], env)
+        child = subprocess.run(
+            [sys.executable, "-m", "bench.bench_firm_app", "--child", url],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if child.returncode != 0:
+            raise SystemExit(f"the app's run failed:\n{child.stderr[-3000:]}")
+        app = json.loads(child.stdout.strip().splitlines()[-1])
+    both = who_s + hub_s
+    print(f"{'':<44} {'s':>7} {'MB':>7} {'÷ floor':>8}")
+    print(f"{'who (the projects read)':<44} {who_s:>7.2f} {who_mb:>7.0f}")
+    print(f"{'hub-users (the hub users read), its peak':<44} {hub_s:>7.2f} {hub_mb:>7.0f}")
+    print(
+        f"{'P: every project read, summary counted':<44} {app['p_seconds']:>7.2f} "
+        f"{'':>7} {app['p_seconds'] / both:>8.2f}  (÷ who + hub-users)"
+    )
+    print(
+        f"{'  the app, resident once P has settled':<44} {'':>7} {app['after_p_mb']:>7.0f} "
+        f"{app['after_p_mb'] / hub_mb:>8.2f}  (÷ hub-users's peak)"
+    )
+    print(
+        f"{'M: the matrix shown':<44} {app['m_seconds']:>7.2f} {app['after_m_mb']:>7.0f} "
+        f"{app['after_m_mb'] / hub_mb:>8.2f}  (÷ hub-users's peak)"
+    )
+    print(f"{'  the app before P (resident)':<44} {'':>7} {app['before_mb']:>7.0f}")
+    print(f"people read: {app['people']:,}")
+
+
+if __name__ == "__main__":
+    main()
