@@ -71,6 +71,7 @@ class HubPerson:
     hub_user: HubUser | None = None
     """Their record in the hub's users (None: not listed there, or the list was not read)."""
     memberships: list[tuple[Project, ProjectUser]] = field(default_factory=list)
+    _seen: tuple[HubUser, LastSeen] | None = field(default=None, repr=False, compare=False)
 
     @property
     def email(self) -> str:
@@ -86,8 +87,15 @@ class HubPerson:
 
     @property
     def seen(self) -> LastSeen | None:
-        """When last seen (None: the hub's users were not read, so nobody knows)."""
-        return None if self.hub_user is None else last_seen(self.hub_user)
+        """When last seen (None: the hub's users were not read, so nobody knows). Worked out
+        once for the hub user held (a row, its marks and its group each ask)."""
+        user = self.hub_user
+        if user is None:
+            return None
+        kept = self._seen
+        if kept is None or kept[0] is not user:
+            kept = self._seen = (user, last_seen(user))
+        return kept[1]
 
     @property
     def limited_domain(self) -> str | None:
@@ -218,6 +226,7 @@ async def read_hub_people(
     on_progress: Callable[[Progress], None] = lambda progress: None,
     on_first: Callable[[list[HubPerson]], object] | None = None,
     on_so_far: Callable[[list[HubPerson], Progress | None], object] | None = None,
+    so_far_wanted: Callable[[], bool] = lambda: True,
 ) -> HubPeople:
     """Read the hub's users and every project's users (the search's fan-out, as a snapshot
     reads them) and join them. A server without the hub-user list (404, 405) still gives the
@@ -226,7 +235,9 @@ async def read_hub_people(
     While the projects are read: ``on_first``, a large hub's first users, as people with no
     project read yet, as soon as they arrive; ``on_so_far``, once the hub's list is read, every
     hub user joined with the projects read so far (and the progress that says how many), then
-    again as more projects answer, at 1, 2, 4… seconds apart (each join costs the whole list).
+    again as more projects answer, at 1, 2, 4… seconds apart (each join costs the whole list),
+    each time ``so_far_wanted`` says the people told before have been taken in (a screen still
+    indexing them is not given more: the reading goes on meanwhile).
     """
     memberships: list[tuple[Project, ProjectUser]] = []
     not_read: list[tuple[Project | None, HubError]] = []
@@ -255,7 +266,11 @@ async def read_hub_people(
         interval, told = 1.0, -1
         while on_so_far is not None and not all_read.is_set():
             took = 0.0
-            if len(memberships) != told:  # nothing new: the people shown stand
+            if len(memberships) == told:  # nothing new: those shown stand
+                pass
+            elif not so_far_wanted():  # asked again a second later, not later and later
+                interval = 0.5
+            else:
                 told = len(memberships)
                 started = time.perf_counter()
                 on_so_far(hub_people(users, memberships[:told]), last_progress)

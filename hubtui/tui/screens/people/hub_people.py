@@ -175,6 +175,7 @@ class HubPeopleScreen(MarkKeys, Reviewing, FanOutScreen[HubPeople]):
             on_progress=self._progressed,
             on_first=self._first_people,
             on_so_far=self._people_so_far,
+            so_far_wanted=lambda: self.table.view.indexed,
         )
 
     def _first_people(self, people: list[HubPerson]) -> None:

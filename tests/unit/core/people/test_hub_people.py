@@ -224,3 +224,41 @@ async def test_people_so_far_come_with_the_projects_answered_while_one_is_still_
     assert projects_so_far == {1002, 1003}  # the two that answered, not 1001
     assert {p.email for p in people} <= {p.email for p in answer.people}
     assert 1001 in {p.id for person in answer.people for p, _ in person.memberships}
+
+
+async def test_people_so_far_wait_while_those_told_before_are_not_taken_in() -> None:
+    """A screen still indexing the people it was told is not told more: the reading goes on,
+    and the people so far are told again once it has taken them in."""
+    import asyncio
+
+    store = DemoStore()
+    inner = create_app(store, Faults())
+    held = asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"].endswith("/projects/1001/users"):
+            await held.wait()
+        await inner(scope, receive, send)
+
+    told: list[int] = []
+    taken_in = False
+
+    def so_far(people: list[Any], progress: Any) -> None:
+        told.append(0 if progress is None else progress.projects_done)
+
+    transport = httpx.ASGITransport(app=app)
+    async with HubClient("http://localhost", token=DEMO_TOKEN, transport=transport) as client:
+        hub = await client.get_hub_by_name("acme-build")
+        reading = asyncio.create_task(
+            read_hub_people(client, hub, on_so_far=so_far, so_far_wanted=lambda: taken_in)
+        )
+        await asyncio.sleep(1.5)  # a telling's time and more: none while none was taken in
+        assert told == []
+        taken_in = True
+        for _ in range(60):
+            await asyncio.sleep(0.05)
+            if told:
+                break
+        held.set()
+        await reading
+    assert told  # told once the screen could take them in
