@@ -62,6 +62,10 @@ NEVER_SIGNED_IN = "never signed in"
 NOT_ACCEPTED = "invitation not accepted"
 
 
+#: When each hub user was last seen, by the user's record (held, so that its id stays its own).
+SeenKept = dict[int, tuple["HubUser", LastSeen]]
+
+
 @dataclass
 class HubPerson:
     """One person with access to the hub or to any of its projects."""
@@ -153,12 +157,16 @@ class HubPerson:
 
 
 def hub_people(
-    hub_users: Iterable[HubUser] | None, memberships: Iterable[tuple[Project, ProjectUser]]
+    hub_users: Iterable[HubUser] | None,
+    memberships: Iterable[tuple[Project, ProjectUser]],
+    seen: SeenKept | None = None,
 ) -> list[HubPerson]:
     """Hub users and project users joined by person: a project user to the hub's account of
     the same user Id, else by address (:func:`person_key`; a record with no email by its user
     id). Two accounts of one address (``Ann@``, ``ann@``) stay two people, each with its own
-    projects. Hub users first in the order sent, then those only in projects."""
+    projects. Hub users first in the order sent, then those only in projects. ``seen``: when
+    each hub user was last seen, worked out by an earlier join of the same users (and kept
+    for the next)."""
     people: dict[str, HubPerson] = {}
     by_id: dict[object, HubPerson] = {}
 
@@ -176,6 +184,10 @@ def hub_people(
         if person is None:
             person = people[key] = HubPerson(key, hub_user.user)
         person.hub_user = hub_user
+        if seen is not None:
+            person._seen = seen.get(id(hub_user)) or seen.setdefault(
+                id(hub_user), (hub_user, last_seen(hub_user))
+            )
         by_id.setdefault(hub_user.user.id, person)
     for project, user in memberships:
         person = by_id.get(user.user.id)
@@ -241,6 +253,7 @@ async def read_hub_people(
     """
     memberships: list[tuple[Project, ProjectUser]] = []
     not_read: list[tuple[Project | None, HubError]] = []
+    seen: SeenKept = {}  # each hub user's last sign-in worked out once, for every join
     last_progress: Progress | None = None
     all_read = asyncio.Event()
 
@@ -273,7 +286,7 @@ async def read_hub_people(
             else:
                 told = len(memberships)
                 started = time.perf_counter()
-                on_so_far(hub_people(users, memberships[:told]), last_progress)
+                on_so_far(hub_people(users, memberships[:told], seen), last_progress)
                 took = time.perf_counter() - started
             # Each telling costs the whole list, and holds up the reading meanwhile: the next
             # waits at least four times as long as this one took (a firm's hub, a second a
@@ -307,7 +320,7 @@ async def read_hub_people(
     for project, user in memberships:
         if project.id in lists:
             lists[project.id].append(user)
-    people = hub_people(users, memberships)
+    people = hub_people(users, memberships, seen)
     kept = None if users is None else list(users)
     return HubPeople(hub, people, projects, not_read, missing, kept, lists)
 
