@@ -132,9 +132,11 @@ def main() -> None:
         env = installed_env(data)
         common = ["--base-url", url, "--concurrency", str(args.concurrency)]
         who = [*hubtui, *common, "who", "nobody@nowhere.example", "--hub", HUB]
-        run_alone(who, env)  # the server's warm-up
+        hub_users = [*hubtui, *common, "hub-users", HUB, "--format", "jsonl"]
+        run_alone(who, env)  # the server's warm-up: it makes each list at its first ask
+        run_alone(hub_users, env)
         who_s, who_mb, _ = run_alone(who, env)
-        hub_s, hub_mb, _ = run_alone([*hubtui, *common, "hub-users", HUB, "--format", "jsonl"], env)
+        hub_s, hub_mb, _ = run_alone(hub_users, env)
         child = subprocess.run(
             [sys.executable, "-m", "bench.bench_firm_app", "--child", url],
             env=env,
