@@ -237,7 +237,8 @@ class Store:
             list_id = self._list_id(db, origin, profile or "", key)
             db.run(
                 "INSERT INTO latest (list, read_at, body) VALUES (?,?,?) ON CONFLICT (list) "
-                "DO UPDATE SET read_at = excluded.read_at, body = excluded.body",
+                "DO UPDATE SET read_at = excluded.read_at, body = excluded.body, "
+                "records_digest = NULL",
                 (list_id, read_at or now(), body),
             )
 
@@ -308,19 +309,31 @@ class Store:
         # Each list read, its records by hash, and its latest state in the order sent (a
         # snapshot keeps a set): what is read offline is the list as the server sent it.
         encoded: dict[ListKey, set[bytes]] = {}
+        #: Each list's records in the order sent, named by one digest: a list found as its
+        #: latest state holds is not encoded and written again (the daily snapshot's lists).
+        named: dict[ListKey, bytes] = {}
         for key, (ok, _, records) in lists:
             if not ok:
                 continue
             hashes = encoded[key] = set()
+            order = []
             for record in records:
                 body = canonical(record)
                 digest = body_digest(body)
+                order.append(digest)
                 hashes.add(digest)
                 if digest in held:
                     unpacked[digest] = record
                 elif digest not in packed:
                     packed[digest] = self._pack(body)
-        bodies = {key: list_body(records) for key, (ok, _, records) in lists if ok}
+            named[key] = body_digest(b"".join(order))
+        as_kept = self._latest_named(snapshot.origin, snapshot.profile)
+        read_lists = {key: records for key, (ok, _, records) in lists if ok}
+        bodies = {
+            key: list_body(records)
+            for key, records in read_lists.items()
+            if as_kept.get(key) != named[key]
+        }
         with self._writing() as db:
             snapshot_id = db.insert(
                 "INSERT INTO snapshots (taken, origin, profile, scope, counts) VALUES (?,?,?,?,?)",
@@ -361,15 +374,54 @@ class Store:
                     gone,
                 )
             db.add_rows("members", ("list", "since", "record"), came, keep=False)
+            # A list found unchanged before the write may have been replaced meanwhile (the
+            # app keeping what it read): its state is written after all.
+            unchanged = [key for key in read_lists if key not in bodies]
+            now_named = self._named_now(db, [ids[key] for key in unchanged])
+            for key in unchanged:
+                if now_named.get(ids[key]) != named[key]:
+                    bodies[key] = list_body(read_lists[key])
             db.run_many(
-                "INSERT INTO latest (list, read_at, body) VALUES (?,?,?) "
+                "INSERT INTO latest (list, read_at, body, records_digest) VALUES (?,?,?,?) "
                 "ON CONFLICT (list) DO UPDATE SET read_at = excluded.read_at, "
-                "body = excluded.body WHERE excluded.read_at >= latest.read_at",
-                [(ids[key], snapshot.taken, body) for key, body in bodies.items()],
+                "body = excluded.body, records_digest = excluded.records_digest "
+                "WHERE excluded.read_at >= latest.read_at",
+                [(ids[key], snapshot.taken, body, named[key]) for key, body in bodies.items()],
+            )
+            db.run_many(
+                "UPDATE latest SET read_at = ? WHERE list = ? AND read_at <= ?",
+                [
+                    (snapshot.taken, ids[key], snapshot.taken)
+                    for key in read_lists
+                    if key not in bodies
+                ],
             )
         return SnapshotInfo(
             snapshot_id, snapshot.taken, snapshot.origin, snapshot.profile, snapshot.scope, counts
         )
+
+    def _latest_named(self, origin: str, profile: str) -> dict[ListKey, bytes]:
+        """Each list's latest state, by the digest of its records in order (a state the app
+        kept, or one an older hubtui wrote, has none)."""
+        return {
+            ListKey(kept_text(kind), kept_text(hub), kept_text(project)): digest
+            for kind, hub, project, digest in self.engine.run(
+                "SELECT lists.kind, lists.hub, lists.project, latest.records_digest FROM latest "
+                "JOIN lists ON lists.id = latest.list WHERE lists.origin = ? AND "
+                "lists.profile = ? AND latest.records_digest IS NOT NULL",
+                (origin, profile),
+            )
+            if isinstance(digest, bytes)  # anything else names nothing: the state is written
+        }
+
+    def _named_now(self, db: Engine, list_ids: Sequence[int]) -> dict[int, bytes]:
+        """:meth:`_latest_named` of these lists, inside the write."""
+        query = "SELECT list, records_digest FROM latest WHERE list IN ({})"
+        return {
+            int(list_id): digest
+            for list_id, digest in _in_parts(db, query, list_ids)
+            if isinstance(digest, bytes)  # anything else names nothing: the state is written
+        }
 
     def _present(self, db: Engine, list_ids: Sequence[int]) -> dict[int, set[bytes]]:
         """The records each list holds as of its latest snapshot."""

@@ -186,6 +186,10 @@ CREATE UNIQUE INDEX IF NOT EXISTS campaign_closed ON campaign_events (campaign)
     WHERE kind = 'close'
 """
 
+_LATEST_NAMED = """
+ALTER TABLE latest ADD COLUMN records_digest BLOB
+"""
+
 #: The schema as ordered steps (sqlite-utils' migrations are the anchor): a new table or column
 #: is a new step at the end, never an edit of a step a store may already have applied. Each
 #: step is written once, in the SQL both engines speak; :meth:`Engine.ddl` says it in an
@@ -204,6 +208,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         5,
         "review campaigns: a frozen population, each decision and its maker kept, closed once",
         _CAMPAIGNS,
+    ),
+    Migration(
+        6,
+        "each list's latest state named by its records in their order: a snapshot that finds a "
+        "list as it was does not write it again",
+        _LATEST_NAMED,
     ),
 )
 #: The step from which the trail is attributed by the database and append-only for the team.

@@ -185,6 +185,34 @@ def test_a_record_pruned_after_a_write_looked_is_written_again(
         assert sorted(store.record(h)["User"]["Id"] for h in hashes) == list(range(50))
 
 
+def test_a_list_read_again_unchanged_is_its_latest_state_as_of_the_new_read(
+    store_at: StoreAt,
+) -> None:
+    """The daily snapshot finds most lists as they were: each reads back as last read, at the
+    new read's time; a list the app kept meanwhile, or one that changed, as the snapshot read
+    it, in the order sent."""
+    origin = "https://api.example.com:443"
+
+    def taken(at: str, listed: list[dict[str, object]]) -> Snapshot:
+        return Snapshot(origin, "", "all hubs", at, {USERS: (True, "", listed)})
+
+    with store_at.open() as store:
+        store.write_snapshot(taken("2026-11-27T09:00:00Z", users(3)))
+        store.write_snapshot(taken("2026-11-28T09:00:00Z", users(3)))
+        assert store.latest(origin, None, USERS) == (users(3), "2026-11-28T09:00:00Z")
+        # The app keeps what it read later: the snapshot after it is what reads back.
+        store.save_latest(origin, None, USERS, users(1), "2026-11-28T10:00:00Z")
+        store.write_snapshot(taken("2026-11-28T11:00:00Z", users(3)))
+        assert store.latest(origin, None, USERS) == (users(3), "2026-11-28T11:00:00Z")
+        reordered = list(reversed(users(3)))  # the same records, in another order
+        store.write_snapshot(taken("2026-11-28T12:00:00Z", reordered))
+        assert store.latest(origin, None, USERS) == (reordered, "2026-11-28T12:00:00Z")
+        # A snapshot older than the state kept does not take its place, changed or not.
+        store.write_snapshot(taken("2026-11-01T09:00:00Z", users(3)))
+        store.write_snapshot(taken("2026-11-01T09:00:00Z", reordered))
+        assert store.latest(origin, None, USERS) == (reordered, "2026-11-28T12:00:00Z")
+
+
 def test_the_latest_hub_list_is_kept_per_server_and_profile(store_at: StoreAt) -> None:
     hubs = [{"Id": "h1", "Name": "acme-build"}]
     with store_at.open() as store:
