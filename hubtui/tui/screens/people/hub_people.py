@@ -3,6 +3,7 @@ last seen and what needs a reviewer's look (``core.people.hub`` reads and judges
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, ClassVar
 
@@ -13,6 +14,7 @@ from textual.content import Content
 from hubtui.core.people import HubPeople, HubPerson, ReviewRow, read_hub_people
 from hubtui.core.presenting import seen_words, when_both
 from hubtui.text import inert
+from hubtui.tui.collection import collector_paused
 from hubtui.tui.messages import FindPerson, HubPeopleLoaded
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import FanOutScreen
@@ -147,6 +149,8 @@ class HubPeopleScreen(MarkKeys, Reviewing, FanOutScreen[HubPeople]):
         #: The review's decisions so far, by person (kept across a reload).
         self.decisions: dict[str, ReviewRow] = {}
         self.review_started = ""
+        #: What a load holds until it ends (the collector's pause, for a large hub).
+        self._load_pauses = ExitStack()
 
     @property
     def scope_hub(self) -> Hub | None:
@@ -178,8 +182,15 @@ class HubPeopleScreen(MarkKeys, Reviewing, FanOutScreen[HubPeople]):
             so_far_wanted=lambda: self.table.view.indexed,
         )
 
+    def load_ended(self) -> None:
+        self._load_pauses.close()
+        super().load_ended()
+
     def _first_people(self, people: list[HubPerson]) -> None:
-        """A large hub's first users, shown while the rest and every project are read."""
+        """A large hub's first users, shown while the rest and every project are read. The
+        collector waits meanwhile (see tui/collection.py): a firm's hub is millions of objects
+        read, none in a cycle, each scanned again at every collection."""
+        self._load_pauses.enter_context(collector_paused())
         self._show_meanwhile(
             people,
             f"the first {len(people):,} hub users are shown; their projects and the counts follow",
