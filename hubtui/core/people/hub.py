@@ -229,6 +229,19 @@ class HubPeople:
         return "; ".join(parts)
 
 
+#: The share of projects answered past which the people so far are no longer told, when a
+#: telling took :data:`SO_FAR_COSTLY` seconds or more: the whole answer follows shortly, and
+#: telling them costs the whole list once more.
+SO_FAR_UNTIL = 0.8
+SO_FAR_COSTLY = 0.1
+
+
+def nearly_read(progress: Progress | None) -> bool:
+    return progress is not None and progress.projects_done >= SO_FAR_UNTIL * max(
+        progress.projects_total, 1
+    )
+
+
 async def read_hub_people(
     client: HubClient,
     hub: Hub,
@@ -276,18 +289,20 @@ async def read_hub_people(
             if not_offered(error):
                 return None, "this server does not list a hub's users"
             return None, str(error)
-        interval, told = 1.0, -1
+        interval, told, took_last = 1.0, -1, 0.0
         while on_so_far is not None and not all_read.is_set():
             took = 0.0
             if len(memberships) == told:  # nothing new: those shown stand
                 pass
+            elif took_last >= SO_FAR_COSTLY and nearly_read(last_progress):
+                pass  # the whole answer follows shortly: a costly telling waits for it
             elif not so_far_wanted():  # asked again a second later, not later and later
                 interval = 0.5
             else:
                 told = len(memberships)
                 started = time.perf_counter()
                 on_so_far(hub_people(users, memberships[:told], seen), last_progress)
-                took = time.perf_counter() - started
+                took = took_last = time.perf_counter() - started
             # Each telling costs the whole list, and holds up the reading meanwhile: the next
             # waits at least four times as long as this one took (a firm's hub, a second a
             # telling, is told a fifth of the time at most).
