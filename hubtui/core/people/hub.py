@@ -115,9 +115,13 @@ class HubPerson:
     def projects_words(self, *, short: bool = False) -> str:
         """``3 (Admin 1, Editor 1, LIMITED 1)``, or ``0``; ``short``: ``3 Admin, Editor,
         LIMITED`` (the roles without their counts, for a cell)."""
+        held = self.memberships
+        if len(held) < 2:  # most people of a large hub: no count to make
+            if not held:
+                return "0"
+            role = access_cell(held[0][1])
+            return f"1 {role}" if short else f"1 ({role} 1)"
         roles = self.roles()
-        if not roles:
-            return "0"
         order = [*reversed(ROLES), LIMITED_CELL]
         named = [r for r in order if roles[r]] + sorted(r for r in roles if r not in order)
         if short:

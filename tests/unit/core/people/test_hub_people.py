@@ -97,6 +97,16 @@ def test_one_person_across_hub_users_and_projects_whatever_the_case_of_the_email
     assert [p.email for p in people] == ["Ann.Lee@Example.com", "only.here@example.com"]
     ann, other = people
     assert ann.projects_words() == "2 (Editor 1, LIMITED 1)"
+    assert ann.projects_words(short=True) == "2 Editor, LIMITED"
+    assert other.projects_words() == "1 (Admin 1)"
+    assert other.projects_words(short=True) == "1 Admin"
+    (limited,) = hub_people(None, [member(2, "Reader", "lim@example.com", limited=True)])
+    assert (limited.projects_words(), limited.projects_words(short=True)) == (
+        "1 (LIMITED 1)",
+        "1 LIMITED",
+    )
+    (nowhere,) = hub_people([hub_user(Email="no.projects@example.com")], [])
+    assert (nowhere.projects_words(), nowhere.projects_words(short=True)) == ("0", "0")
     assert ann.marks(NOW) == ["limited reader @example.com"]
     assert other.hub_user is None
     assert other.marks(NOW) == []  # not among the hub's users: nothing is said of sign-ins
