@@ -20,9 +20,10 @@ if TYPE_CHECKING:
 __all__ = ["FUTURE_SLACK", "LastSeen", "last_seen", "utc_moment"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LastSeen:
-    """When a hub user was last seen, as far as what the server sent tells."""
+    """When a hub user was last seen, as far as what the server sent tells (slots: one is
+    kept for each of a firm's 100,000 hub users)."""
 
     moment: datetime | None
     """The latest of the dates that could be read (None: none could)."""
