@@ -41,3 +41,19 @@ def test_a_collector_someone_else_turned_off_stays_off_and_nothing_is_frozen() -
         pass
     assert not gc.isenabled()
     assert gc.get_freeze_count() == 0
+
+
+def test_a_large_read_is_collected_rarely_its_cycles_still_and_the_thresholds_put_back() -> None:
+    from hubtui.tui.collection import READING_COLLECTION, collected_rarely
+
+    gc.enable()
+    before = gc.get_threshold()
+    with collected_rarely():
+        assert gc.get_threshold() == READING_COLLECTION
+        assert gc.isenabled()
+        cycle: list[object] = []
+        cycle.append(cycle)
+        del cycle
+        assert gc.collect() >= 1  # a cycle made meanwhile is still collected
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0  # nothing kept from the collector
