@@ -8,14 +8,12 @@ exit statuses (:data:`EXIT_TABLE`).
 
 from __future__ import annotations
 
-import gc
 import importlib
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from hubtui.core.collection import READING_COLLECTION, collected_rarely
 from hubtui.core.store.engines import StoreError
 from hubtui.headless.arguments import COMMANDS, HEADLESS, add_commands, file_pair
 from hubtui.headless.output import (
@@ -46,23 +44,9 @@ __all__ = [
 
 
 #: The collector's thresholds for a headless command (Python's default is 700, 10, 10).
-HEADLESS_COLLECTION = (50_000, 50, 10)
-
-
-@contextmanager
-def collected_as_a_command() -> Iterator[None]:
-    """The collector at :data:`HEADLESS_COLLECTION` inside, its thresholds put back after.
-
-    A command reads lists whole and keeps them until it ends: a firm's hub is two million
-    objects, none in a cycle. At Python's default thresholds the collector went over
-    everything held 13 times while `access` read one (2.9 s of its 11 s); at these, 0.25 s
-    in all. Cycles are still collected."""
-    before = gc.get_threshold()
-    gc.set_threshold(*HEADLESS_COLLECTION)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
+HEADLESS_COLLECTION = READING_COLLECTION
+#: The collector at :data:`HEADLESS_COLLECTION` while a command runs (see core/collection.py).
+collected_as_a_command = collected_rarely
 
 
 def run(args: argparse.Namespace, workspace: Workspace) -> int:

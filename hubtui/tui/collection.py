@@ -38,20 +38,3 @@ def release_frozen() -> None:
     """A large list is gone (replaced, or its screen closed): let collections see it again."""
     if gc.get_freeze_count():
         gc.unfreeze()
-
-
-#: The collector's thresholds while a large read goes on (Python's default is 700, 10, 10).
-READING_COLLECTION = (50_000, 50, 10)
-
-
-@contextmanager
-def collected_rarely() -> Iterator[None]:
-    """The collector at :data:`READING_COLLECTION` inside, its thresholds put back after: a
-    read of a firm's hub builds millions of objects, which the default thresholds scan again
-    and again, while cycles are still collected (a pause would keep them to the end)."""
-    before = gc.get_threshold()
-    gc.set_threshold(*READING_COLLECTION)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)

@@ -44,7 +44,7 @@ def test_a_collector_someone_else_turned_off_stays_off_and_nothing_is_frozen() -
 
 
 def test_a_large_read_is_collected_rarely_its_cycles_still_and_the_thresholds_put_back() -> None:
-    from hubtui.tui.collection import READING_COLLECTION, collected_rarely
+    from hubtui.core.collection import READING_COLLECTION, collected_rarely
 
     gc.enable()
     before = gc.get_threshold()

@@ -11,10 +11,10 @@ from textual import on
 from textual.binding import Binding, BindingType
 from textual.content import Content
 
+from hubtui.core.collection import collected_rarely
 from hubtui.core.people import HubPeople, HubPerson, ReviewRow, read_hub_people
 from hubtui.core.presenting import seen_words, when_both
 from hubtui.text import inert
-from hubtui.tui.collection import collected_rarely
 from hubtui.tui.messages import FindPerson, HubPeopleLoaded
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import FanOutScreen
@@ -188,7 +188,7 @@ class HubPeopleScreen(MarkKeys, Reviewing, FanOutScreen[HubPeople]):
 
     def _first_people(self, people: list[HubPerson]) -> None:
         """A large hub's first users, shown while the rest and every project are read. The
-        collector runs rarely meanwhile (see tui/collection.py): a firm's hub is millions of
+        collector runs rarely meanwhile (see core/collection.py): a firm's hub is millions of
         objects read, each scanned again at every collection at Python's default thresholds."""
         self._load_pauses.enter_context(collected_rarely())
         self._show_meanwhile(
