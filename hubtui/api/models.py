@@ -82,6 +82,23 @@ def _shared(value: Any) -> Any:
         return value
 
 
+def hold_once(record: ApiModel, field: str, same: ApiModel) -> None:
+    """``record``'s ``field`` made ``same`` where it is the same record, sent the same way (the
+    same values, the same fields sent, no others): one object for what two lists both send, a
+    person's summary in the hub's users and in each project's. Records are frozen, so nothing
+    changes the one held in place; the record as sent is the same."""
+    values = record.__dict__
+    mine = values.get(field)
+    if (
+        mine is not same
+        and type(mine) is type(same)
+        and mine.__dict__ == same.__dict__
+        and mine.__pydantic_fields_set__ == same.__pydantic_fields_set__
+        and mine.__pydantic_extra__ == same.__pydantic_extra__
+    ):
+        values[field] = same
+
+
 class ApiModel(BaseModel):
     """Base of every record: PascalCase aliases, snake_case names, unknown fields kept."""
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, overload
 
 from hubtui.api import HubError
 from hubtui.api.errors import not_offered
+from hubtui.api.models import hold_once
 from hubtui.core.access import LIMITED_CELL, LIMITED_READER, ROLES, access_cell, person_key
 from hubtui.core.changes.actions import Action
 from hubtui.core.changes.record import Change
@@ -198,6 +199,9 @@ def hub_people(
         if person is None or person_key(person.email) != person_key(user.user.email):
             key = key_of(user.user)
             person = people.setdefault(key, HubPerson(key, user.user))
+        # One summary held for the person, not one a list that sends them (a firm's 100,000
+        # people, each in the hub's users and a project's: 70 MB).
+        hold_once(user, "user", person.person)
         person.memberships.append((project, user))
     return list(people.values())
 
@@ -274,10 +278,18 @@ async def read_hub_people(
     last_progress: Progress | None = None
     all_read = asyncio.Event()
 
+    #: Each hub user's summary by their Id, once the hub's list is read: a project's user of
+    #: the same account holds that one from the moment it is read (the duplicate is freed
+    #: while the rest is read, not after).
+    summaries: dict[object, UserSummary] = {}
+
     def found(finding: Finding) -> None:
         if finding.error is not None:
             not_read.append((finding.project, finding.error))
         elif finding.user is not None and finding.project is not None:
+            summary = summaries.get(finding.user.user.id)
+            if summary is not None:
+                hold_once(finding.user, "user", summary)
             memberships.append((finding.project, finding.user))
 
     def progressed(progress: Progress) -> None:
@@ -293,6 +305,7 @@ async def read_hub_people(
             if not_offered(error):
                 return None, "this server does not list a hub's users"
             return None, str(error)
+        summaries.update((u.user.id, u.user) for u in users)
         interval, told, took_last = 1.0, -1, 0.0
         while on_so_far is not None and not all_read.is_set():
             took = 0.0

@@ -272,3 +272,23 @@ async def test_people_so_far_wait_while_those_told_before_are_not_taken_in() -> 
         held.set()
         await reading
     assert told  # told once the screen could take them in
+
+
+def test_a_person_sent_the_same_by_the_hub_and_a_project_is_held_once_and_printed_as_sent() -> None:
+    """A firm's 100,000 people each come in the hub's users and in a project's: the same
+    summary sent the same way is one object (70 MB held once, not twice); one sent otherwise
+    (another name, a field more or less) stays its own, and each record prints as it was sent."""
+    ann = hub_user(Email="ann@example.com")
+    _, same = member(1001, "Editor", "ann@example.com")
+    sent_before = same.as_sent()
+    project, other = member(1002, "Reader", "ann@example.com")
+    renamed = ProjectUser.model_validate(
+        {"User": {"Id": 7, "Email": "ann@example.com", "FirstName": "Ann"}, "Role": "Viewer"}
+    )
+    (person,) = hub_people([ann], [(project, same), (project, other), (project, renamed)])
+    assert same.user is ann.user
+    assert other.user is ann.user
+    assert renamed.user is not ann.user  # a name sent here and not there: its own
+    assert same.as_sent() == sent_before
+    assert renamed.as_sent()["User"] == {"Id": 7, "Email": "ann@example.com", "FirstName": "Ann"}
+    assert len(person.memberships) == 3
