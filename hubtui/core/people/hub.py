@@ -67,9 +67,10 @@ NOT_ACCEPTED = "invitation not accepted"
 SeenKept = dict[int, tuple["HubUser", LastSeen]]
 
 
-@dataclass
+@dataclass(slots=True)
 class HubPerson:
-    """One person with access to the hub or to any of its projects."""
+    """One person with access to the hub or to any of its projects (slots: a firm's hub holds
+    100,000)."""
 
     key: str
     person: UserSummary
