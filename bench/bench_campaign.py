@@ -31,8 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.bench_firm import HUB, installed_env, run_alone
-from hubtui.demo import DEMO_TOKEN
+from bench.bench_firm import HUB, app_on, installed_env, run_alone
 from tests.harness.harness import hubtui_command, running_demo_server
 
 
@@ -127,22 +126,13 @@ async def packet_work(
     line), the same filter on the project's users screen as the anchor, and ``k`` on every
     row marked, until they show as decided."""
     from bench.bench_tui import filter_work, settle
-    from hubtui.api import HubClient
-    from hubtui.config import Settings
     from hubtui.core.workflows import campaign as use
-    from hubtui.core.workspace import DataPlaces, open_workspace
-    from hubtui.tui.app import HubTuiApp
     from hubtui.tui.screens.browsing.project_users import ProjectUsersScreen
     from hubtui.tui.screens.people.campaigns import PacketScreen
     from hubtui.tui.widgets.record_table import RecordTable
 
-    def connect() -> HubClient:
-        return HubClient(url, token=DEMO_TOKEN, timeout=120)
-
-    settings = Settings(base_url=url, token=DEMO_TOKEN, allow_insecure_http=True, store="all")
-    places = DataPlaces(Path(data) / "changes.jsonl", Path(data) / "store.sqlite3")
-    workspace = open_workspace(settings, server_clients=lambda _: connect, data=places)
-    app = HubTuiApp(workspace)
+    app = app_on(url, data, store="all")
+    workspace = app.workspace
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         client = await workspace.client()

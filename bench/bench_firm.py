@@ -30,11 +30,15 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from hubtui.demo import DEMO_TOKEN
 from tests.harness.harness import hubtui_command, running_demo_server
+
+if TYPE_CHECKING:
+    from hubtui.tui.app import HubTuiApp
 
 HUB = "lakeshore-partners-1"
 #: GNU time (Debian's package `time`), for each command's own peak memory.
@@ -51,6 +55,22 @@ def installed_env(data: str, **more: str) -> dict[str, str]:
         "HUBTUI_DATA_DIR": data,
         **more,
     }
+
+
+def app_on(url: str, data: str, **settings: Any) -> HubTuiApp:
+    """The app on the demo server at ``url``, as an installed user's (the demo's token, a data
+    folder of its own, ``settings`` beside), for a benchmark to run in this process."""
+    from hubtui.api import HubClient
+    from hubtui.config import Settings
+    from hubtui.core.workspace import DataPlaces, open_workspace
+    from hubtui.tui.app import HubTuiApp
+
+    def connect() -> HubClient:
+        return HubClient(url, token=DEMO_TOKEN, timeout=120)
+
+    said = Settings(base_url=url, token=DEMO_TOKEN, allow_insecure_http=True, **settings)
+    places = DataPlaces(Path(data) / "changes.jsonl", Path(data) / "store.sqlite3")
+    return HubTuiApp(open_workspace(said, server_clients=lambda _: connect, data=places))
 
 
 def run_alone(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bench.bench_firm import HUB, installed_env, run_alone
+from bench.bench_firm import HUB, app_on, installed_env, run_alone
 from tests.harness.harness import hubtui_command, running_demo_server
 
 if TYPE_CHECKING:
@@ -59,21 +59,11 @@ async def settled(pilot: Pilot[None]) -> None:
 async def in_the_app(url: str, data: str) -> dict[str, float]:
     """``P`` then ``M`` in the app, as :func:`main` reports them."""
     from bench.bench_tui import settle
-    from hubtui.api import HubClient
-    from hubtui.config import Settings
-    from hubtui.core.workspace import DataPlaces, open_workspace
-    from hubtui.demo import DEMO_TOKEN
-    from hubtui.tui.app import HubTuiApp
     from hubtui.tui.screens.browsing.access_matrix import AccessMatrixScreen
     from hubtui.tui.screens.people.hub_people import HubPeopleScreen
 
-    def connect() -> HubClient:
-        return HubClient(url, token=DEMO_TOKEN, timeout=120)
-
-    settings = Settings(base_url=url, token=DEMO_TOKEN, allow_insecure_http=True)
-    places = DataPlaces(Path(data) / "changes.jsonl", Path(data) / "store.sqlite3")
-    workspace = open_workspace(settings, server_clients=lambda _: connect, data=places)
-    app = HubTuiApp(workspace)
+    app = app_on(url, data)
+    workspace = app.workspace
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         client = await workspace.client()
