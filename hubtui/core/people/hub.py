@@ -308,22 +308,27 @@ async def read_hub_people(
             return None, str(error)
         summaries.update((u.user.id, u.user) for u in users)
         interval, told, took_last = 1.0, -1, 0.0
+        # When the people were last told, and how long until they were taken in (0: not yet).
+        told_at, taken_in = 0.0, 0.0
         while on_so_far is not None and not all_read.is_set():
             took = 0.0
+            wanted = so_far_wanted()
+            if wanted and told >= 0 and not taken_in:
+                taken_in = time.perf_counter() - told_at
             if len(memberships) == told:  # nothing new: those shown stand
                 pass
             elif took_last >= SO_FAR_COSTLY and nearly_read(last_progress):
                 pass  # the whole answer follows shortly: a costly telling waits for it
-            elif not so_far_wanted():  # asked again a second later, not later and later
-                interval = 0.5
+            elif not wanted or time.perf_counter() - told_at < taken_in * SO_FAR_SPACING:
+                interval = 0.5  # asked again a second later, not later and later
             else:
-                told = len(memberships)
-                started = time.perf_counter()
+                told, taken_in = len(memberships), 0.0
+                told_at = started = time.perf_counter()
                 on_so_far(hub_people(users, memberships[:told], seen), last_progress)
                 took = took_last = time.perf_counter() - started
-            # Each telling costs the whole list, and holds up the reading meanwhile: the next
-            # waits at least four times as long as this one took (a firm's hub, a second a
-            # telling, is told a fifth of the time at most).
+            # Each telling costs the whole list, and holds up the reading meanwhile, until the
+            # people told are taken in (joined, shown, indexed): the next waits at least four
+            # times as long as that took (a firm's hub is told a fifth of the time at most).
             interval = max(interval, took * SO_FAR_SPACING)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(all_read.wait(), interval)
