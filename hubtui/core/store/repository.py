@@ -161,6 +161,7 @@ class Store:
         packer = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS, 1, zdict=self._zdict)
         return packer.compress(body) + packer.flush()
 
+    @_read_errors
     def _held(self, origin: str, profile: str, keys: Sequence[ListKey]) -> set[bytes]:
         """The records these lists hold as of their latest snapshots: each is in the store (a
         record is pruned only when no list holds it)."""
@@ -400,6 +401,7 @@ class Store:
             snapshot_id, snapshot.taken, snapshot.origin, snapshot.profile, snapshot.scope, counts
         )
 
+    @_read_errors
     def _latest_named(self, origin: str, profile: str) -> dict[ListKey, bytes]:
         """Each list's latest state, by the digest of its records in order (a state the app
         kept, or one an older hubtui wrote, has none)."""
