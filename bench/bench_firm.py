@@ -115,9 +115,9 @@ async def snapshot_apart(url: str, concurrency: int) -> tuple[float, float]:
     """In this process: the snapshot's read, then its write into a new store, each timed
     alone (``bench_snapshot.one_snapshot``), collected as a headless command collects."""
     from bench.bench_snapshot import one_snapshot
-    from hubtui.headless import collected_as_a_command
+    from hubtui.core.collection import collected_rarely
 
-    with collected_as_a_command(), tempfile.TemporaryDirectory() as folder:
+    with collected_rarely(), tempfile.TemporaryDirectory() as folder:
         read, write, _ = await one_snapshot(url, HUB, Path(folder), concurrency)
         return read, write
 

@@ -13,7 +13,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from hubtui.core.collection import READING_COLLECTION, collected_rarely
+from hubtui.core.collection import collected_rarely
 from hubtui.core.store.engines import StoreError
 from hubtui.headless.arguments import COMMANDS, HEADLESS, add_commands, file_pair
 from hubtui.headless.output import (
@@ -43,15 +43,9 @@ __all__ = [
 ]
 
 
-#: The collector's thresholds for a headless command (Python's default is 700, 10, 10).
-HEADLESS_COLLECTION = READING_COLLECTION
-#: The collector at :data:`HEADLESS_COLLECTION` while a command runs (see core/collection.py).
-collected_as_a_command = collected_rarely
-
-
 def run(args: argparse.Namespace, workspace: Workspace) -> int:
     """Run one headless command on ``workspace``, importing only its module; its exit status."""
-    with collected_as_a_command():
+    with collected_rarely():  # a command reads lists whole: see core/collection.py
         return _run(args, workspace)
 
 
