@@ -55,8 +55,11 @@ __all__ = [
     "resend_change",
 ]
 
-#: How many times as long as the last telling of the people so far the next one waits.
+#: How many times as long as the last telling of the people so far took to be taken in (joined,
+#: shown and indexed) the next one waits at least: a firm's hub is told a fifth of the time.
 SO_FAR_SPACING = 4
+#: How often a telling not yet taken in, or one due, is asked after.
+SO_FAR_POLL = 0.1
 #: After how many days without a sign-in or project activity a person is "inactive".
 INACTIVE_AFTER_DAYS = 90
 NEVER_SIGNED_IN = "never signed in"
@@ -239,7 +242,7 @@ class HubPeople:
 
 
 #: The share of projects answered past which the people so far are no longer told, when a
-#: telling took :data:`SO_FAR_COSTLY` seconds or more: the whole answer follows shortly, and
+#: telling cost :data:`SO_FAR_COSTLY` seconds or more: the whole answer follows shortly, and
 #: telling them costs the whole list once more.
 SO_FAR_UNTIL = 0.8
 SO_FAR_COSTLY = 0.1
@@ -269,9 +272,10 @@ async def read_hub_people(
     While the projects are read: ``on_first``, a large hub's first users, as people with no
     project read yet, as soon as they arrive; ``on_so_far``, once the hub's list is read, every
     hub user joined with the projects read so far (and the progress that says how many), then
-    again as more projects answer, at 1, 2, 4… seconds apart (each join costs the whole list),
-    each time ``so_far_wanted`` says the people told before have been taken in (a screen still
-    indexing them is not given more: the reading goes on meanwhile).
+    again as more projects answer, at 1, 2, 4… seconds apart and at least four times as long
+    as the last telling took to be taken in, each time ``so_far_wanted`` says the people told
+    before have been taken in (a screen still indexing them is not given more: the reading goes
+    on meanwhile).
     """
     memberships: list[tuple[Project, ProjectUser]] = []
     not_read: list[tuple[Project | None, HubError]] = []
@@ -307,32 +311,30 @@ async def read_hub_people(
                 return None, "this server does not list a hub's users"
             return None, str(error)
         summaries.update((u.user.id, u.user) for u in users)
-        interval, told, took_last = 1.0, -1, 0.0
-        # When the people were last told, and how long until they were taken in (0: not yet).
-        told_at, taken_in = 0.0, 0.0
+        gap, told, told_at, cost, pending = 0.5, -1, 0.0, 0.0, False
         while on_so_far is not None and not all_read.is_set():
-            took = 0.0
-            wanted = so_far_wanted()
-            if wanted and told >= 0 and not taken_in:
-                taken_in = time.perf_counter() - told_at
-            if len(memberships) == told:  # nothing new: those shown stand
-                pass
-            elif took_last >= SO_FAR_COSTLY and nearly_read(last_progress):
-                pass  # the whole answer follows shortly: a costly telling waits for it
-            elif not wanted or time.perf_counter() - told_at < taken_in * SO_FAR_SPACING:
-                interval = 0.5  # asked again a second later, not later and later
-            else:
-                told, taken_in = len(memberships), 0.0
-                told_at = started = time.perf_counter()
+            moment = time.perf_counter()
+            ready = so_far_wanted()
+            if pending and ready:  # taken in: what the telling cost, to the screen's index
+                pending, cost = False, moment - told_at
+            due = told_at + max(gap, cost * SO_FAR_SPACING)
+            if (
+                ready
+                and not pending
+                and moment >= due
+                and len(memberships) != told  # nothing new: those shown stand
+                and not (cost >= SO_FAR_COSTLY and nearly_read(last_progress))
+            ):
+                told, told_at, gap = len(memberships), moment, gap * 2
                 on_so_far(hub_people(users, memberships[:told], seen), last_progress)
-                took = took_last = time.perf_counter() - started
-            # Each telling costs the whole list, and holds up the reading meanwhile, until the
-            # people told are taken in (joined, shown, indexed): the next waits at least four
-            # times as long as that took (a firm's hub is told a fifth of the time at most).
-            interval = max(interval, took * SO_FAR_SPACING)
+                pending = not so_far_wanted()
+                if not pending:  # taken in at once (a short list)
+                    cost = time.perf_counter() - told_at
+            # While a telling is being taken in, and past the time one is due, asked again a
+            # tenth of a second later; until then, not before it is due.
+            wait = max(due - time.perf_counter(), SO_FAR_POLL)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(all_read.wait(), interval)
-            interval *= 2
+                await asyncio.wait_for(all_read.wait(), SO_FAR_POLL if pending else wait)
         return users, None
 
     async def project_users() -> Progress:
