@@ -28,32 +28,15 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from bench.bench_firm import HUB, app_on, installed_env, run_alone
 from tests.harness.harness import hubtui_command, running_demo_server
-
-if TYPE_CHECKING:
-    from textual.pilot import Pilot
 
 
 def resident_mb() -> float:
     """This process's resident set now, in MB."""
     pages = int(Path("/proc/self/statm").read_text().split()[1])
     return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
-
-
-async def settled(pilot: Pilot[None]) -> None:
-    """Every worker ended: done, or cancelled (a load the screen replaced by a later one)."""
-    from textual.worker import WorkerCancelled
-
-    while True:
-        try:
-            await pilot.app.workers.wait_for_complete()
-        except WorkerCancelled:
-            continue
-        await pilot.pause()
-        return
 
 
 async def in_the_app(url: str, data: str) -> dict[str, float]:
@@ -74,12 +57,12 @@ async def in_the_app(url: str, data: str) -> dict[str, float]:
         app.push_screen(people)
         while people.answer is None or people.is_loading:  # its load ended: all read, counted
             await pilot.pause(0.01)
-        await settled(pilot)
+        await settle(pilot)
         took = time.perf_counter() - started
         after_p = resident_mb()
         started = time.perf_counter()
         await pilot.press("M")
-        await settled(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, AccessMatrixScreen)
         matrix = time.perf_counter() - started
         after_m = resident_mb()

@@ -74,8 +74,16 @@ async def first_rows_painted(pilot: Pilot[None], timed: Timed, call: str) -> flo
 
 
 async def settle(pilot: Pilot[None]) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    """Every worker ended: done, or cancelled (a load a screen replaced by a later one)."""
+    from textual.worker import WorkerCancelled
+
+    while True:
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerCancelled:
+            continue
+        await pilot.pause()
+        return
 
 
 def filter_work(table: RecordTable[Any], text: str) -> list[float]:
