@@ -34,6 +34,7 @@ from hubtui.core.store.records import (
     inflate,
     kept_text,
     list_body,
+    list_fingerprint,
 )
 from hubtui.core.store.schema import (
     RECORDS_A_QUERY,
@@ -298,23 +299,32 @@ class Store:
         store's round trips a snapshot, not a list), so the store is held the least time."""
         counts = snapshot.counts()
         lists = sorted(snapshot.lists.items())
+        read_lists = {key: records for key, (ok, _, records) in lists if ok}
+        #: Each list's records in the order sent, named by one digest: a list found as its
+        #: latest state holds is not encoded and written again (the daily snapshot's lists).
+        named = {key: list_fingerprint(records) for key, records in read_lists.items()}
+        as_kept = self._latest_named(snapshot.origin, snapshot.profile)
+        # A list found as the last snapshot that read it read it (the daily snapshot finds most
+        # so) holds the same records: they are not hashed again, and nothing of it is written
+        # but its new read. Checked again inside the write, where it is hashed after all if
+        # another snapshot, a prune or the app moved it meanwhile.
+        found_as_read = {
+            key for key, digest in named.items() if _still_read(as_kept.get(key), digest)
+        }
         # Compressing is most of a write (10 µs a record): a record these lists held at their
         # last snapshot is in the store, so only the others are, which after the first
         # snapshot of a hub is the few that changed. Each is compressed as it is hashed, so
         # that no list's canonical text is held beside it.
-        read_ok = [key for key, (ok, _, _) in lists if ok]
-        held = self._held(snapshot.origin, snapshot.profile, read_ok)
+        held = self._held(
+            snapshot.origin, snapshot.profile, [k for k in read_lists if k not in found_as_read]
+        )
         packed: dict[bytes, bytes] = {}
         #: The records held, not compressed here: one pruned meanwhile is made from its record.
         unpacked: dict[bytes, Mapping[str, Any]] = {}
-        # Each list read, its records by hash, and its latest state in the order sent (a
-        # snapshot keeps a set): what is read offline is the list as the server sent it.
+        # Each list hashed, its records by hash (a snapshot keeps a set).
         encoded: dict[ListKey, set[bytes]] = {}
-        #: Each list's records in the order sent, named by one digest: a list found as its
-        #: latest state holds is not encoded and written again (the daily snapshot's lists).
-        named: dict[ListKey, bytes] = {}
-        for key, (ok, _, records) in lists:
-            if not ok:
+        for key, records in read_lists.items():
+            if key in found_as_read:
                 continue
             hashes = encoded[key] = set()
             order = []
@@ -327,13 +337,13 @@ class Store:
                     unpacked[digest] = record
                 elif digest not in packed:
                     packed[digest] = self._pack(body)
-            named[key] = body_digest(b"".join(order))
-        as_kept = self._latest_named(snapshot.origin, snapshot.profile)
-        read_lists = {key: records for key, (ok, _, records) in lists if ok}
+            if named[key] is None:
+                named[key] = body_digest(b"".join(order))
+        # Its latest state in the order sent: what is read offline is the list as sent.
         bodies = {
             key: list_body(records)
             for key, records in read_lists.items()
-            if as_kept.get(key) != named[key]
+            if (state := as_kept.get(key)) is None or state[0] != named[key]
         }
         with self._writing() as db:
             snapshot_id = db.insert(
@@ -355,8 +365,24 @@ class Store:
                 [(snapshot_id, ids[key], int(ok), why) for key, (ok, why, _) in lists],
                 keep=False,
             )
-            read = [ids[key] for key in encoded]
-            present, previous = self._present(db, read), self._previous(db, read, snapshot_id)
+            previous = self._previous(db, [ids[key] for key in read_lists], snapshot_id)
+            now_named = self._named_now(db, [ids[key] for key in read_lists])
+            moved = [
+                key
+                for key in found_as_read
+                if not _still_read(_with_previous(now_named, previous, ids[key]), named[key])
+            ]
+            read = [ids[key] for key in [*encoded, *moved]]
+            present = self._present(db, read)
+            for key in moved:  # hashed after all: compressed unless the list holds it now
+                holds = present.get(ids[key], set())
+                hashes = encoded[key] = set()
+                for record in read_lists[key]:
+                    body = canonical(record)
+                    digest = body_digest(body)
+                    hashes.add(digest)
+                    if digest not in holds and digest not in packed:
+                        packed[digest] = self._pack(body)
             # What the lists held has moved since it was read above (another snapshot, a
             # prune): each record held then and not now is compressed here.
             for h in unpacked.keys() - set().union(*present.values()):
@@ -377,22 +403,24 @@ class Store:
             db.add_rows("members", ("list", "since", "record"), came, keep=False)
             # A list found unchanged before the write may have been replaced meanwhile (the
             # app keeping what it read): its state is written after all.
-            unchanged = [key for key in read_lists if key not in bodies]
-            now_named = self._named_now(db, [ids[key] for key in unchanged])
-            for key in unchanged:
-                if now_named.get(ids[key]) != named[key]:
-                    bodies[key] = list_body(read_lists[key])
+            for key, records in read_lists.items():
+                if key not in bodies and (now_named.get(ids[key]) or (None,))[0] != named[key]:
+                    bodies[key] = list_body(records)
             db.run_many(
-                "INSERT INTO latest (list, read_at, body, records_digest) VALUES (?,?,?,?) "
-                "ON CONFLICT (list) DO UPDATE SET read_at = excluded.read_at, "
-                "body = excluded.body, records_digest = excluded.records_digest "
+                "INSERT INTO latest (list, read_at, body, records_digest, read_by) "
+                "VALUES (?,?,?,?,?) ON CONFLICT (list) DO UPDATE SET "
+                "read_at = excluded.read_at, body = excluded.body, "
+                "records_digest = excluded.records_digest, read_by = excluded.read_by "
                 "WHERE excluded.read_at >= latest.read_at",
-                [(ids[key], snapshot.taken, body, named[key]) for key, body in bodies.items()],
+                [
+                    (ids[key], snapshot.taken, body, named[key], snapshot_id)
+                    for key, body in bodies.items()
+                ],
             )
             db.run_many(
-                "UPDATE latest SET read_at = ? WHERE list = ? AND read_at <= ?",
+                "UPDATE latest SET read_at = ?, read_by = ? WHERE list = ? AND read_at <= ?",
                 [
-                    (snapshot.taken, ids[key], snapshot.taken)
+                    (snapshot.taken, snapshot_id, ids[key], snapshot.taken)
                     for key in read_lists
                     if key not in bodies
                 ],
@@ -402,27 +430,37 @@ class Store:
         )
 
     @_read_errors
-    def _latest_named(self, origin: str, profile: str) -> dict[ListKey, bytes]:
-        """Each list's latest state, by the digest of its records in order (a state the app
-        kept, or one an older hubtui wrote, has none)."""
+    def _latest_named(self, origin: str, profile: str) -> dict[ListKey, LatestNamed]:
+        """Each list's latest state: the digest of its records in order (a state the app kept,
+        or one an older hubtui wrote, has none), the snapshot that read it that way, and the
+        newest snapshot that read the list."""
         return {
-            ListKey(kept_text(kind), kept_text(hub), kept_text(project)): digest
-            for kind, hub, project, digest in self.engine.run(
-                "SELECT lists.kind, lists.hub, lists.project, latest.records_digest FROM latest "
+            ListKey(kept_text(kind), kept_text(hub), kept_text(project)): (
+                bytes(digest),
+                _snapshot_id(read_by),
+                _snapshot_id(newest),
+            )
+            for kind, hub, project, digest, read_by, newest in self.engine.run(
+                "SELECT lists.kind, lists.hub, lists.project, latest.records_digest, "
+                "latest.read_by, (SELECT max(reads.snapshot) FROM reads WHERE "
+                "reads.list = lists.id AND reads.ok = 1) FROM latest "
                 "JOIN lists ON lists.id = latest.list WHERE lists.origin = ? AND "
                 "lists.profile = ? AND latest.records_digest IS NOT NULL",
                 (origin, profile),
             )
-            if isinstance(digest, bytes)  # anything else names nothing: the state is written
+            if isinstance(digest, bytes | memoryview)  # anything else names nothing
         }
 
-    def _named_now(self, db: Engine, list_ids: Sequence[int]) -> dict[int, bytes]:
-        """:meth:`_latest_named` of these lists, inside the write."""
-        query = "SELECT list, records_digest FROM latest WHERE list IN ({})"
+    def _named_now(
+        self, db: Engine, list_ids: Sequence[int]
+    ) -> dict[int, tuple[bytes, int | None]]:
+        """Each list's latest state as :meth:`_latest_named` says it, inside the write (the
+        newest snapshot that read it is :meth:`_previous`'s)."""
+        query = "SELECT list, records_digest, read_by FROM latest WHERE list IN ({})"
         return {
-            int(list_id): digest
-            for list_id, digest in _in_parts(db, query, list_ids)
-            if isinstance(digest, bytes)  # anything else names nothing: the state is written
+            int(list_id): (bytes(digest), _snapshot_id(read_by))
+            for list_id, digest, read_by in _in_parts(db, query, list_ids)
+            if isinstance(digest, bytes | memoryview)  # anything else names nothing
         }
 
     def _present(self, db: Engine, list_ids: Sequence[int]) -> dict[int, set[bytes]]:
@@ -739,6 +777,32 @@ class Store:
     def vacuum(self) -> None:
         """Give the space of what was forgotten back to the disk."""
         self.engine.vacuum()
+
+
+#: A list's latest state as a snapshot weighs it: the digest of its records in order, the
+#: snapshot that read it so (None: the app kept it, or an older hubtui wrote it), and the newest
+#: snapshot that read the list.
+LatestNamed = tuple[bytes, int | None, int | None]
+
+
+def _still_read(kept: LatestNamed | None, digest: bytes | None) -> bool:
+    """Whether a list whose records are named ``digest`` holds what the store says it holds:
+    its latest state has that digest and was read by the newest snapshot that read the list,
+    whose records are then the list's members now (no snapshot since moved them)."""
+    if kept is None or digest is None:
+        return False
+    return kept[0] == digest and kept[1] is not None and kept[1] == kept[2]
+
+
+def _with_previous(
+    named: Mapping[int, tuple[bytes, int | None]], previous: Mapping[int, int | None], list_id: int
+) -> LatestNamed | None:
+    found = named.get(list_id)
+    return None if found is None else (found[0], found[1], previous.get(list_id))
+
+
+def _snapshot_id(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _snapshot_info(row: Sequence[Any]) -> SnapshotInfo:

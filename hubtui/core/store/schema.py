@@ -190,6 +190,10 @@ _LATEST_NAMED = """
 ALTER TABLE latest ADD COLUMN records_digest BLOB
 """
 
+_LATEST_READ_BY = """
+ALTER TABLE latest ADD COLUMN read_by INTEGER
+"""
+
 #: The schema as ordered steps (sqlite-utils' migrations are the anchor): a new table or column
 #: is a new step at the end, never an edit of a step a store may already have applied. Each
 #: step is written once, in the SQL both engines speak; :meth:`Engine.ddl` says it in an
@@ -214,6 +218,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         "each list's latest state named by its records in their order: a snapshot that finds a "
         "list as it was does not write it again",
         _LATEST_NAMED,
+    ),
+    Migration(
+        7,
+        "each list's latest state says which snapshot read it: a list found as that snapshot "
+        "read it is not hashed again",
+        _LATEST_READ_BY,
     ),
 )
 #: The step from which the trail is attributed by the database and append-only for the team.

@@ -213,6 +213,84 @@ def test_a_list_read_again_unchanged_is_its_latest_state_as_of_the_new_read(
         assert store.latest(origin, None, USERS) == (reordered, "2026-11-28T12:00:00Z")
 
 
+def read_back(store: Store, snapshot_id: int) -> list[object]:
+    """The Ids of the users a snapshot holds, as it reads back."""
+    return sorted(store.record(h)["User"]["Id"] for h in store.reads(snapshot_id)[USERS].hashes)
+
+
+def taken_at(at: str, listed: list[dict[str, object]]) -> Snapshot:
+    return Snapshot("https://api.example.com:443", "", "all hubs", at, {USERS: (True, "", listed)})
+
+
+def test_a_list_found_as_its_last_snapshot_read_it_is_held_by_the_new_one_too(
+    store_at: StoreAt, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The daily snapshot finds most lists as the last one read them: none of their records is
+    hashed or written again, and each snapshot reads back what it read. A list the app kept
+    meanwhile, a prune that forgot every snapshot, or an older snapshot written after a newer
+    one leaves nothing to trust: the list is hashed again and reads back whole."""
+    import hubtui.core.store.repository as repository
+    from hubtui.core.store.records import canonical
+
+    hashed: list[object] = []
+
+    def counted(record: dict[str, object]) -> bytes:
+        hashed.append(record)
+        return canonical(record)
+
+    monkeypatch.setattr(repository, "canonical", counted)
+    with store_at.open() as store:
+        first = store.write_snapshot(taken_at("2026-11-26T09:00:00Z", users(30)))
+        assert len(hashed) == 30
+        second = store.write_snapshot(taken_at("2026-11-27T09:00:00Z", users(30)))
+        assert len(hashed) == 30  # found as the first read it: nothing hashed
+        assert read_back(store, first.id) == read_back(store, second.id) == list(range(30))
+        assert store.latest("https://api.example.com:443", None, USERS) == (
+            users(30),
+            "2026-11-27T09:00:00Z",
+        )
+        # The app keeps what it read: the next snapshot cannot tell what the list holds.
+        store.save_latest(
+            "https://api.example.com:443", None, USERS, users(30), "2026-11-27T10:00:00Z"
+        )
+        third = store.write_snapshot(taken_at("2026-11-28T09:00:00Z", users(30)))
+        assert len(hashed) == 60
+        # An older read written after: the list holds its 20; the newer state says 30.
+        store.write_snapshot(taken_at("2026-11-27T12:00:00Z", users(20)))
+        fifth = store.write_snapshot(taken_at("2026-11-28T10:00:00Z", users(30)))
+        assert len(hashed) == 110  # hashed again: its ten came back
+        assert read_back(store, third.id) == read_back(store, fifth.id) == list(range(30))
+        # Every snapshot forgotten: the members are gone, so the list is written again.
+        assert store.prune("2026-12-01T00:00:00Z") == 5
+        sixth = store.write_snapshot(taken_at("2026-12-02T09:00:00Z", users(30)))
+        assert read_back(store, sixth.id) == list(range(30))
+        # A changed record names the list anew.
+        changed = users(30)
+        changed[3] = {**changed[3], "Role": "Editor"}
+        seventh = store.write_snapshot(taken_at("2026-12-03T09:00:00Z", changed))
+        roles = {store.record(h)["Role"] for h in store.reads(seventh.id)[USERS].hashes}
+        assert roles == {"Reader", "Editor"}
+
+
+def test_a_list_moved_after_a_snapshot_looked_is_hashed_inside_the_write(
+    store_at: StoreAt, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A snapshot looks at the lists' latest states before it takes the store; another
+    snapshot that reads a list meanwhile (another process) moves what the list holds. The
+    write sees it, and the list is hashed there: it reads back what it read."""
+    with store_at.open() as store:
+        store.write_snapshot(taken_at("2026-11-26T09:00:00Z", users(30)))
+        looked = store._latest_named("https://api.example.com:443", "")
+        store.write_snapshot(taken_at("2026-11-27T09:00:00Z", users(10)))
+        monkeypatch.setattr(store, "_latest_named", lambda *_: looked)
+        again = store.write_snapshot(taken_at("2026-11-28T09:00:00Z", users(30)))
+        assert read_back(store, again.id) == list(range(30))
+        assert store.latest("https://api.example.com:443", None, USERS) == (
+            users(30),
+            "2026-11-28T09:00:00Z",
+        )
+
+
 def test_the_latest_hub_list_is_kept_per_server_and_profile(store_at: StoreAt) -> None:
     hubs = [{"Id": "h1", "Name": "acme-build"}]
     with store_at.open() as store:

@@ -45,7 +45,7 @@ def a_first_schema_store(store_at: StoreAt) -> None:
         )
     later = (
         "DROP TABLE audit; DROP TABLE review_rows; DROP TABLE reviews; "
-        "ALTER TABLE latest DROP COLUMN records_digest"
+        "ALTER TABLE latest DROP COLUMN records_digest; ALTER TABLE latest DROP COLUMN read_by"
     )
     if store_at.engine == "sqlite":
         store_at.run_as_owner(f"{later}; PRAGMA user_version = 1")
@@ -74,7 +74,7 @@ def test_a_first_schema_store_is_migrated_once_while_another_process_opens_it(
     for other in others:
         other.join()
         assert other.exitcode == 0
-    assert schema_of(target) == SCHEMA == 6
+    assert schema_of(target) == SCHEMA == 7
 
 
 def test_a_review_is_kept_whole_and_read_back_only_by_its_server_and_profile(
