@@ -426,10 +426,12 @@ class HubTuiApp(App[None]):
         """What the hub's people were read from, kept as any list read is: offline, ``P``
         shows them again."""
         answer, hub = message.answer, message.answer.hub
+        lists: list[tuple[str, str, str, Iterable[ApiModel]]] = [
+            ("users", hub.id, str(project_id), users) for project_id, users in answer.lists.items()
+        ]
         if answer.hub_users is not None:
-            self.keep("hub_users", hub.id, "", answer.hub_users)
-        for project_id, users in answer.lists.items():
-            self.keep("users", hub.id, str(project_id), users)
+            lists.insert(0, ("hub_users", hub.id, "", answer.hub_users))
+        self.workspace.keep_lists_soon(lists, self._not_kept)
 
     def keep(self, kind: str, hub: str, project: str, records: Iterable[ApiModel]) -> None:
         """Keep a list read, off the event loop, before the session ends however soon; a

@@ -234,14 +234,29 @@ class Store:
         read_at: str | None = None,
     ) -> None:
         """Keep this list as last read (replacing what was kept)."""
-        body = list_body(records)
+        self.save_latest_lists(origin, profile, [(key, records)], read_at)
+
+    def save_latest_lists(
+        self,
+        origin: str,
+        profile: str | None,
+        lists: Iterable[tuple[ListKey, Iterable[Mapping[str, Any]]]],
+        read_at: str | None = None,
+    ) -> None:
+        """:meth:`save_latest` of each of these lists, in one transaction: what one read took
+        in (``P``'s 2,001 lists) is one commit, not a commit a list. Each list is encoded
+        before the store is taken."""
+        bodies = [(key, list_body(records)) for key, records in lists]
+        when = read_at or now()
         with self._writing() as db:
-            list_id = self._list_id(db, origin, profile or "", key)
-            db.run(
+            db.run_many(
                 "INSERT INTO latest (list, read_at, body) VALUES (?,?,?) ON CONFLICT (list) "
                 "DO UPDATE SET read_at = excluded.read_at, body = excluded.body, "
-                "records_digest = NULL",
-                (list_id, read_at or now(), body),
+                "records_digest = NULL, read_by = NULL",
+                [
+                    (self._list_id(db, origin, profile or "", key), when, body)
+                    for key, body in bodies
+                ],
             )
 
     @_read_errors

@@ -177,13 +177,18 @@ class ServerStore:
     def keep(self, key: ListKey, records: Iterable[Mapping[str, Any]]) -> None:
         """Keep this list as last read (from a worker thread). :class:`StoreError` once, then
         keeping is off for the run."""
-        if not self.keeps(key.kind):
+        self.keep_lists([(key, records)])
+
+    def keep_lists(self, lists: Iterable[tuple[ListKey, Iterable[Mapping[str, Any]]]]) -> None:
+        """:meth:`keep` of each of these lists (those of a kind kept), in one transaction."""
+        kept = [(key, records) for key, records in lists if self.keeps(key.kind)]
+        if not kept:
             return
         with self._lock:
             try:
                 if self._store is None:
                     self._store = open_store(self.path)
-                self._store.save_latest(self.origin, self.profile, key, records)
+                self._store.save_latest_lists(self.origin, self.profile, kept)
             except StoreError as error:
                 self.problem = str(error)
                 raise
