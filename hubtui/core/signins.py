@@ -50,9 +50,10 @@ class LastSeen:
 
     def days_before(self, now: datetime) -> int | None:
         """Whole days from when last seen to ``now`` (None: never, or unknown)."""
-        if self.unknown or self.moment is None:
+        moment = self.moment
+        if moment is None or self.unreadable:
             return None
-        return max(0, (now - self.moment).days)
+        return max(0, (now - moment).days)
 
 
 _SEEN_FIELDS = (

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Literal, overload
 
 from hubtui.api import HubError
 from hubtui.api.errors import not_offered
@@ -109,8 +109,9 @@ class HubPerson:
     @property
     def limited_domain(self) -> str | None:
         """The whitelisted domain a limited reader reads through (None: limited nowhere)."""
-        if any(user.is_limited for _, user in self.memberships):
-            return self.person.email_domain or "?"
+        for _, user in self.memberships:
+            if user.is_limited:
+                return self.person.email_domain or "?"
         return None
 
     def roles(self) -> Counter[str]:
@@ -133,9 +134,16 @@ class HubPerson:
             return f"{sum(roles.values())} {', '.join(named)}"
         return f"{sum(roles.values())} ({', '.join(f'{r} {roles[r]}' for r in named)})"
 
-    def marks(self, now: datetime, inactive_after: int = INACTIVE_AFTER_DAYS) -> list[str]:
+    def marks(
+        self,
+        now: datetime,
+        inactive_after: int = INACTIVE_AFTER_DAYS,
+        *,
+        domain: str | None | Literal[False] = False,
+    ) -> list[str]:
         """What needs a reviewer's eye, in words: never signed in, invitation not accepted,
-        inactive N days, last sign-in unknown, limited reader (@domain), hub admin."""
+        inactive N days, last sign-in unknown, limited reader (@domain), hub admin.
+        ``domain``: :attr:`limited_domain`, when the caller has it already."""
         found: list[str] = []
         hub_user, seen = self.hub_user, self.seen
         if hub_user is not None and hub_user.is_activated is False:
@@ -149,7 +157,8 @@ class HubPerson:
                 days = seen.days_before(now)
                 if days is not None and days >= inactive_after:
                     found.append(f"inactive {days} days")
-        domain = self.limited_domain
+        if domain is False:
+            domain = self.limited_domain
         if domain is not None:
             found.append(f"{LIMITED_READER} @{domain}")
         if self.hub_role == "Admin":

@@ -14,7 +14,7 @@ from textual.content import Content
 from hubtui.core.collection import collected_rarely
 from hubtui.core.people import HubPeople, HubPerson, ReviewRow, read_hub_people
 from hubtui.core.presenting import seen_words, when_both
-from hubtui.text import inert
+from hubtui.text import LONG_VALUE, already_inert, inert
 from hubtui.tui.messages import FindPerson, HubPeopleLoaded
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import FanOutScreen
@@ -40,24 +40,34 @@ PEOPLE_COLUMNS = (
 NOTHING_MARKED = "—"
 
 
+#: A row's placeholders: the "needs a look" cell when nothing is marked, or none.
+_NOTHING_MARKED_CELL = cell_indexes(5)
+_NO_PLACEHOLDERS = cell_indexes()
+
+
 def person_row(
     person: HubPerson, now: datetime, inactive_after: int, decided: ReviewRow | None = None
 ) -> Row:
-    marks = person.marks(now, inactive_after)
-    said = inert(", ".join(marks)) if marks else NOTHING_MARKED
+    domain = person.limited_domain
+    marks = person.marks(now, inactive_after, domain=domain)
+    texts = [
+        person.email,
+        person.name,
+        person.hub_role or "—",
+        person.projects_words(short=True),
+        ", ".join(marks) if marks else NOTHING_MARKED,
+    ]
+    # Nearly every row's texts are plain and short: asked of them joined, once (a firm's hub
+    # builds 100,000 rows), and made inert one by one only where one is not.
+    if max(map(len, texts)) > LONG_VALUE or not already_inert("".join(texts)):
+        texts = [inert(text) for text in texts]
+    email, name, role, projects, said = texts
     if decided is not None:  # the decision first: what the review will do to them
         said = f"▸ {decided.decision.value.upper()} · {said}"
     return Row(
-        cells=(
-            inert(person.email),
-            inert(person.name),
-            inert(person.hub_role or "—"),
-            seen_words(person.seen, now),
-            inert(person.projects_words(short=True)),
-            said,
-        ),
-        tone="limited" if person.limited_domain is not None else None,
-        placeholders=cell_indexes() if marks else cell_indexes(5),
+        cells=(email, name, role, seen_words(person.seen, now), projects, said),
+        tone="limited" if domain is not None else None,
+        placeholders=_NO_PLACEHOLDERS if marks else _NOTHING_MARKED_CELL,
         group="needs" if marks else "fine",
     )
 
