@@ -58,7 +58,7 @@ async def in_the_app(url: str, data: str) -> dict[str, float]:
         # Until its load has ended (all read, counted), looked at every 10 ms by a bare sleep:
         # the pilot's pause repaints the screen each time it is asked (a hundred repaints a
         # second the app would not make for a person, 0.3-0.5 s of P's figure).
-        while people.answer is None or people.is_loading:
+        while people.answer is None or people.is_loading:  # noqa: ASYNC110 (the screen's state)
             await asyncio.sleep(0.01)
         await settle(pilot)
         took = time.perf_counter() - started

@@ -186,3 +186,30 @@ def test_one_long_name_does_not_cost_every_row_its_reason() -> None:
     ]
     layout = dict(fit_columns(columns, [31, 38, 45], 102))
     assert layout == {0: 31, 1: 24, 2: 45}  # the reason whole; the one long name gives way
+
+
+async def test_a_summary_grows_to_a_second_line_and_back_as_its_line_changes() -> None:
+    """A line that fits after one that fit is drawn without a layout; a line that needs two
+    takes them, and the next short one gives the second back."""
+    from textual.app import App, ComposeResult
+
+    from hubtui.tui.widgets.chrome import Summary
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Summary()
+
+    app = One()
+    async with app.run_test(size=(40, 10)) as pilot:
+        summary = app.query_one(Summary)
+        shown = []
+        for line in ("Reading: 1 of 9 projects…", "Reading: 8 of 9 projects…", "x " * 25, "done"):
+            summary.say(line)
+            await pilot.pause()
+            shown.append((summary.size.height, str(summary.render())))
+    assert shown == [
+        (1, "Reading: 1 of 9 projects…"),
+        (1, "Reading: 8 of 9 projects…"),
+        (2, ("x " * 25)),
+        (1, "done"),
+    ]
