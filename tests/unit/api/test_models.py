@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -197,3 +198,28 @@ def test_a_flood_of_distinct_values_is_held_in_bounded_memory() -> None:
     assert second.teams is not None
     assert first.teams[0] is not second.teams[0]
     assert first.teams[0] == second.teams[0]
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        "2026-09-04T13:07:00Z",
+        "2026-09-04T13:07:00.123456Z",
+        "2026-09-04T13:07:00.5Z",
+        "2026-09-04T13:07:00.000000Z",
+        "2026-09-04T13:07:00.1234567Z",
+        "2026-09-04T13:07:00+00:00",
+        "2026-09-04T13:07:00+02:00",
+        " 2026-09-04T13:07:00Z",
+        "2026-09-04T13:07Z",
+        "2026-09-04Z",
+        "2026-09-04T13:07:00z",
+    ],
+)
+def test_a_last_sign_in_prints_as_the_text_sent_whether_or_not_it_is_held(sent: str) -> None:
+    """A date whose text is its ISO text with Z is not held twice; every date prints as sent."""
+    from hubtui.api.models import HubUser
+
+    user = HubUser.model_validate({"User": {"Id": 1}, "LastWebLogin": sent})
+    assert user.as_sent()["LastWebLogin"] == sent
+    assert json.loads(user.model_dump_json(by_alias=True))["LastWebLogin"] == sent
