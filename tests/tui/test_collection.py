@@ -47,6 +47,7 @@ def test_a_large_read_is_collected_rarely_its_cycles_still_and_the_thresholds_pu
     from hubtui.core.collection import READING_COLLECTION, collected_rarely
 
     gc.enable()
+    release_frozen()  # what the run froze before it (the suite's own modules, at collection)
     before = gc.get_threshold()
     with collected_rarely():
         assert gc.get_threshold() == READING_COLLECTION
@@ -57,3 +58,30 @@ def test_a_large_read_is_collected_rarely_its_cycles_still_and_the_thresholds_pu
         assert gc.collect() >= 1  # a cycle made meanwhile is still collected
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0  # nothing kept from the collector
+
+
+def resident_mb() -> float:
+    import os
+    from pathlib import Path
+
+    return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def test_what_a_large_load_freed_is_given_back_to_the_system_at_its_end() -> None:
+    """glibc keeps the pages of what a load freed for the process unless asked: after the
+    load, the machine has them back (here on Linux with glibc, as CI runs)."""
+    import platform
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.fail(f"this check is for glibc; this machine has {platform.libc_ver()!r}")
+    with collector_paused():
+        # 40 MB of answers' text, each larger than Python's own small blocks (the C heap's),
+        # freed but the last, which keeps the top of the heap where it was.
+        texts = [bytes(2048) + n.to_bytes(4) for n in range(20_000)]
+        last = texts[-1]
+        before = resident_mb()
+        del texts
+        held = resident_mb()
+    given_back = resident_mb()
+    assert last
+    assert held - given_back > 30, (before, held, given_back)

@@ -23,6 +23,7 @@ from hubtui.core.access import LIMITED_CELL
 from hubtui.core.people import HubPeople, Matrix, access_matrix
 from hubtui.core.presenting import seen_words
 from hubtui.text import inert
+from hubtui.tui.collection import give_back_freed
 from hubtui.tui.widgets.chrome import KeyFooter
 from hubtui.tui.widgets.matrix_view import MatrixView
 
@@ -91,6 +92,7 @@ class AccessMatrixScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(MatrixView).focus()
+        give_back_freed()  # what building the matrix freed (a firm's hub: its cells' lists)
 
     def action_back(self) -> None:
         self.dismiss()
