@@ -12,10 +12,12 @@ pages for the process otherwise, 27 MB after `P` on a firm's hub.
 from __future__ import annotations
 
 import gc
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import cache
+
+from hubtui.core.collection import give_back_freed
+
+__all__ = ["collector_paused", "give_back_freed", "release_frozen"]
 
 _held = 0
 
@@ -43,27 +45,3 @@ def release_frozen() -> None:
     """A large list is gone (replaced, or its screen closed): let collections see it again."""
     if gc.get_freeze_count():
         gc.unfreeze()
-
-
-def give_back_freed() -> None:
-    """The pages the heap holds free given back to the system, where the C library can (glibc's
-    ``malloc_trim``, 2 ms after a firm's `P`); elsewhere nothing."""
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
-
-
-@cache
-def _malloc_trim() -> Callable[[int], int] | None:
-    """glibc's ``malloc_trim``, looked up once (ctypes is loaded only for it, after a load)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-
-    try:
-        trim = ctypes.CDLL(None).malloc_trim  # the process's own C library: musl has none
-    except (OSError, AttributeError):
-        return None
-    trim.argtypes = [ctypes.c_size_t]
-    trim.restype = ctypes.c_int
-    return trim

@@ -80,7 +80,9 @@ class HubPerson:
     hub_user: HubUser | None = None
     """Their record in the hub's users (None: not listed there, or the list was not read)."""
     memberships: list[tuple[Project, ProjectUser]] = field(default_factory=list)
-    _seen: tuple[HubUser, LastSeen] | None = field(default=None, repr=False, compare=False)
+    _seen: LastSeen | None = field(default=None, repr=False, compare=False)
+    _seen_of: HubUser | None = field(default=None, repr=False, compare=False)
+    """The hub user :attr:`_seen` was worked out for (two slots, not a tuple a person)."""
 
     @property
     def email(self) -> str:
@@ -101,10 +103,11 @@ class HubPerson:
         user = self.hub_user
         if user is None:
             return None
-        kept = self._seen
-        if kept is None or kept[0] is not user:
-            kept = self._seen = (user, last_seen(user))
-        return kept[1]
+        seen = self._seen
+        if seen is None or self._seen_of is not user:
+            seen = self._seen = last_seen(user)
+            self._seen_of = user
+        return seen
 
     @property
     def limited_domain(self) -> str | None:
@@ -203,7 +206,7 @@ def hub_people(
             person = people[key] = HubPerson(key, hub_user.user)
         person.hub_user = hub_user
         if seen is not None:
-            person._seen = seen.get(id(hub_user)) or seen.setdefault(
+            person._seen_of, person._seen = seen.get(id(hub_user)) or seen.setdefault(
                 id(hub_user), (hub_user, last_seen(hub_user))
             )
         by_id.setdefault(hub_user.user.id, person)
