@@ -101,6 +101,7 @@ THE_FIRST_FRAME_LOADS = [
     "hubtui.config",
     "hubtui.core",
     "hubtui.core.clock",
+    "hubtui.core.collection",  # the collector's thresholds and giving back what a load freed
     "hubtui.core.files",
     "hubtui.core.places",
     "hubtui.core.presenting",

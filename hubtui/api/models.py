@@ -24,6 +24,7 @@ from hubtui.api.identity import KNOWN_ROLES, email_domain
 
 __all__ = [
     "SentRecord",
+    "as_sent_value",
     "KNOWN_ROLES",
     "LIMITED_ACCESS",
     "HUB_ROLES",
@@ -343,7 +344,7 @@ def _kept(moment: datetime, text: str) -> SentDateTime:
     return kept
 
 
-def _sent_text(value: Any) -> Any:
+def as_sent_value(value: Any) -> Any:
     """A value printed as sent: a date-time's own text, anything else as it is."""
     if isinstance(value, SentDateTime):
         return value.text
@@ -360,7 +361,7 @@ def _date_time(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
 
 
 #: A date-time field: a ``datetime`` as pydantic reads one, printed as the text sent.
-DateTime = Annotated[datetime, WrapValidator(_date_time), PlainSerializer(_sent_text)]
+DateTime = Annotated[datetime, WrapValidator(_date_time), PlainSerializer(as_sent_value)]
 
 
 def _moment(value: Any) -> Any:
@@ -384,7 +385,7 @@ def _moment(value: Any) -> Any:
 #: A date-time a server sent: a ``datetime``, or None (null: never), or whatever else it sent
 #: (text that is no date, a number…), kept as sent and read as unknown: a value of the wrong
 #: kind costs nobody their row. Absent stays absent (``as_sent``); a date prints as its text.
-Moment = Annotated[Any, BeforeValidator(_moment), PlainSerializer(_sent_text)]
+Moment = Annotated[Any, BeforeValidator(_moment), PlainSerializer(as_sent_value)]
 
 
 class HubUser(ApiModel):

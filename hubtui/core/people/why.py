@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from hubtui.api import HubError, NotFoundError
 from hubtui.api.errors import not_offered
 from hubtui.api.identity import email_domain
+from hubtui.api.models import as_sent_value
 from hubtui.core.access import find_person, person_key
 from hubtui.core.changes.actions import Action
 from hubtui.core.changes.history import last_invitation
@@ -884,7 +885,7 @@ def _hub_facts(
             says = "not sent"
         else:
             value = getattr(person, name)
-            says = "never" if value is None else getattr(value, "sent", None) or str(value)
+            says = "never" if value is None else str(as_sent_value(value))
         answer.facts.append(_field_fact(what, says, source, person, name, record))
     answer.facts.append(Fact("last seen", seen_words(seen, now), source))
     return person
