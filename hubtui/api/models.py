@@ -317,15 +317,7 @@ class SentDateTime(datetime):
     is the text itself (``…29.1234567Z``, ``…22.0Z``), never the date written again."""
 
     __slots__ = ("sent",)  # no dict for each: three a hub user, 60,000 in a hub of 20,000
-    sent: str | None
-    """The text sent; None where it is this date's ISO text with ``Z`` for ``+00:00`` (nearly
-    every date a server sends: the text is written again, the same, and not held twice)."""
-
-    @property
-    def text(self) -> str:
-        """The text the server sent."""
-        sent = self.sent
-        return sent if sent is not None else f"{self.isoformat()[:-6]}Z"
+    sent: str
 
 
 def _kept(moment: datetime, text: str) -> SentDateTime:
@@ -347,7 +339,7 @@ def _kept(moment: datetime, text: str) -> SentDateTime:
 def as_sent_value(value: Any) -> Any:
     """A value printed as sent: a date-time's own text, anything else as it is."""
     if isinstance(value, SentDateTime):
-        return value.text
+        return value.sent
     if isinstance(value, datetime):
         return value.isoformat()
     return value
@@ -369,15 +361,13 @@ def _moment(value: Any) -> Any:
     cannot (it then says "unknown", never "never" and never "now")."""
     if isinstance(value, str):
         text = value.strip()
-        utc = text.endswith("Z")
-        iso = text[:-1] + "+00:00" if utc else text
         try:  # read straight into the kind that keeps the text (one step, not two)
-            moment = SentDateTime.fromisoformat(iso)
+            moment = SentDateTime.fromisoformat(
+                text[:-1] + "+00:00" if text.endswith("Z") else text
+            )
         except ValueError:
             return value
-        # The text is kept only where writing the date again would not give it back.
-        same = utc and value is text and moment.isoformat() == iso
-        moment.sent = None if same else value
+        moment.sent = value
         return moment
     return value
 
