@@ -15,9 +15,11 @@ last hub list from here before httpx and pydantic are imported.
 What is kept is each record as the server sent it (unknown fields kept, an absent field absent),
 keyed by the server's origin and the profile, with when it was read; never the token.
 
-- A **record** is stored once, by the hash of its canonical JSON, compressed against a dictionary
-  of the contract's field names: the same user in ten projects, or unchanged across a hundred
-  snapshots, costs its bytes once.
+- A **record** is stored once, by the hash of its canonical JSON: the same user in ten
+  projects, or unchanged across a hundred snapshots, costs its bytes once. A snapshot's new
+  records are compressed many together (a pack, 64 KB of them, its own row keyed by 17 bytes),
+  each record's row pointing into its pack; one larger than a pack, and those a store of schema
+  7 or before kept, are compressed alone against a dictionary of the contract's field names.
 - A **list** is one thing read: the hubs, a hub's projects, a project's users.
 - A **snapshot** reads lists in one transaction; a list's membership is kept as intervals
   (``members``: present from snapshot ``since`` to ``until``), so a snapshot where little changed

@@ -23,8 +23,11 @@ from hubtui.core.store.engines import (
     store_refusal,
 )
 from hubtui.core.store.records import (
+    PACK_BYTES,
+    POINTER,
     ListKey,
     ListRead,
+    Packer,
     ReviewInfo,
     Snapshot,
     SnapshotInfo,
@@ -35,6 +38,7 @@ from hubtui.core.store.records import (
     kept_text,
     list_body,
     list_fingerprint,
+    pointed_at,
 )
 from hubtui.core.store.schema import (
     RECORDS_A_QUERY,
@@ -199,17 +203,61 @@ class Store:
         """Stored records, as the server sent them, in the order of ``keys``: read a few hundred
         a query (a team store's round trips, not one a record)."""
         wanted = list(keys)
+        query = "SELECT hash, body FROM records WHERE hash IN ({})"
+        rows = {bytes(key): body for key, body in _in_parts(self.engine, query, wanted)}
+        # A record compressed with others (schema step 8) is a pointer into its pack: each pack
+        # is read and inflated once, however many of its records are asked for.
+        pointers = {}
+        for key, body in rows.items():
+            if isinstance(body, bytes | memoryview) and bytes(body[:1]) == POINTER:
+                try:
+                    pointers[key] = pointed_at(bytes(body))
+                except ValueError as error:
+                    raise StoreError(
+                        f"A record kept in {self.where} cannot be read back ({error})."
+                    ) from None
+        packs = {
+            bytes(key): self._inflated(body, "a pack of records", 2 * PACK_BYTES)
+            for key, body in _in_parts(
+                self.engine, query, sorted({pack for pack, _, _ in pointers.values()})
+            )
+        }
         found: dict[bytes, dict[str, Any]] = {}
-        for key, body in _in_parts(
-            self.engine, "SELECT hash, body FROM records WHERE hash IN ({})", wanted
-        ):
-            decoded = self._decode(body, "a record", STORED_RECORD_BYTES)
+        for key, body in rows.items():
+            if key in pointers:
+                pack, offset, size = pointers[key]
+                text = packs.get(pack, b"")[offset : offset + size]
+                if len(text) != size:
+                    raise StoreError(f"The store {self.where} lacks a record it refers to.")
+                decoded = self._decoded(text, "a record")
+            else:
+                decoded = self._decode(body, "a record", STORED_RECORD_BYTES)
             if not isinstance(decoded, dict):
                 raise StoreError(f"A record kept in {self.where} is not an object.")
-            found[bytes(key)] = decoded
+            found[key] = decoded
         if len(found) < len(set(wanted)):
             raise StoreError(f"The store {self.where} lacks a record it refers to.")
         return [found[key] for key in wanted]
+
+    def _inflated(self, body: object, what: str, limit: int) -> bytes:
+        """What the store kept, inflated within ``limit`` (StoreError as :meth:`_decode`)."""
+        try:
+            return inflate(bytes(body) if isinstance(body, memoryview) else body, limit)
+        except ValueError as error:
+            raise StoreError(
+                f"{what.capitalize()} kept in {self.where} cannot be read back ({error})."
+            ) from None
+
+    def _decoded(self, text: bytes, what: str) -> Any:
+        """A record's JSON, checked as :meth:`_decode` checks it once inflated."""
+        try:
+            if nesting(text) > STORED_DEPTH:
+                raise ValueError(f"it nests deeper than {STORED_DEPTH} levels, as no record does")
+            return json.loads(text)
+        except ValueError as error:
+            raise StoreError(
+                f"{what.capitalize()} kept in {self.where} cannot be read back ({error})."
+            ) from None
 
     def _decode(self, body: object, what: str, limit: int) -> Any:
         """What the store kept, checked as it is read back: bounded when inflated and in depth,
@@ -347,6 +395,9 @@ class Store:
             snapshot.origin, snapshot.profile, [k for k in read_lists if k not in found_as_read]
         )
         packed: dict[bytes, bytes] = {}
+        #: The new records, compressed many together (schema step 8): their rows.
+        packer = Packer(self._pack)
+        new: set[bytes] = set()
         #: The records held, not compressed here: one pruned meanwhile is made from its record.
         unpacked: dict[bytes, Mapping[str, Any]] = {}
         # Each list hashed, its records by hash (a snapshot keeps a set).
@@ -363,10 +414,12 @@ class Store:
                 hashes.add(digest)
                 if digest in held:
                     unpacked[digest] = record
-                elif digest not in packed:
-                    packed[digest] = self._pack(body)
+                elif digest not in new:
+                    new.add(digest)
+                    packer.add(digest, body)
             if named[key] is None:
                 named[key] = body_digest(b"".join(order))
+        packer.close()
         # Its latest state in the order sent: what is read offline is the list as sent.
         bodies = {
             key: list_body(records)
@@ -409,14 +462,15 @@ class Store:
                     body = canonical(record)
                     digest = body_digest(body)
                     hashes.add(digest)
-                    if digest not in holds and digest not in packed:
+                    if digest not in holds and digest not in packed and digest not in new:
                         packed[digest] = self._pack(body)
             # What the lists held has moved since it was read above (another snapshot, a
             # prune): each record held then and not now is compressed here.
             for h in unpacked.keys() - set().union(*present.values()):
                 packed[h] = self._pack(canonical(unpacked[h]))
             # In key order: the pages of the tables fill up instead of splitting half-empty.
-            db.add_rows("records", ("hash", "body"), sorted(packed.items()), keep=True)
+            rows = sorted([*packed.items(), *packer.rows])
+            db.add_rows("records", ("hash", "body"), rows, keep=True)
             gone, came = [], []
             for key, kept in encoded.items():
                 list_id = ids[key]
@@ -781,7 +835,7 @@ class Store:
             self.where,
             self.engine.size(),
             count("snapshots"),
-            count("records"),
+            count("records WHERE length(hash) = 16"),  # a record's key, not a pack's
             count("lists"),
             count("reviews"),
             count("audit"),
@@ -798,7 +852,17 @@ class Store:
                 db.run("DELETE FROM members")
             else:
                 db.run("DELETE FROM members WHERE until IS NOT NULL AND until < ?", (oldest,))
-            db.run("DELETE FROM records WHERE hash NOT IN (SELECT record FROM members)")
+            db.run(
+                "DELETE FROM records WHERE length(hash) = 16 AND "
+                "hash NOT IN (SELECT record FROM members)"
+            )
+            # A pack no record points into any more (a record's key is 16 bytes, a pack's 17).
+            db.run(
+                "DELETE FROM records WHERE length(hash) <> 16 AND hash NOT IN (SELECT "
+                "substr(body, 2, 17) FROM records WHERE length(hash) = 16 AND "
+                "substr(body, 1, 1) = ?)",
+                (POINTER,),
+            )
         return int(gone)
 
     @_read_errors

@@ -225,6 +225,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         "read it is not hashed again",
         _LATEST_READ_BY,
     ),
+    Migration(
+        8,
+        "a snapshot's new records compressed many together, each record's row pointing into "
+        "its pack (an older hubtui cannot read them, and refuses the store in words)",
+        "",
+    ),
 )
 #: The step from which the trail is attributed by the database and append-only for the team.
 TRAIL_SEALED = 4

@@ -389,3 +389,86 @@ def test_each_read_of_the_contract_is_read_back_from_its_path(path: str, kind: s
     read = read_of(path)
     assert read is not None
     assert read.kind == kind
+
+
+def test_a_new_snapshot_s_records_are_kept_in_packs_and_each_reads_back(
+    store_at: StoreAt,
+) -> None:
+    """A snapshot's new records are compressed many together, each record's row pointing into
+    its pack; a record larger than a pack is kept alone. Every one reads back as sent, and the
+    store counts records, not packs."""
+    from hubtui.core.store.records import PACK_BYTES
+
+    many = users(3000)
+    large: dict[str, object] = {"User": {"Id": 9999}, "Note": "x" * (PACK_BYTES + 1)}
+    with store_at.open() as store:
+        taken = store.write_snapshot(snapshot([*many, large]))
+        hashes = sorted(store.reads(taken.id)[USERS].hashes)
+        assert len(hashes) == 3001
+        back = store.records(hashes)
+        assert sorted(json.dumps(r, sort_keys=True) for r in back) == sorted(
+            json.dumps(r, sort_keys=True) for r in [*many, large]
+        )
+        assert store.info().records == 3001
+        packs = store.engine.run("SELECT count(*) FROM records WHERE length(hash) <> 16")
+        assert packs.fetchone()[0] >= 2  # 3,000 records of some 90 bytes: several packs
+
+
+def test_records_kept_alone_by_an_older_hubtui_and_packed_read_back_side_by_side(
+    store_at: StoreAt, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store of schema 7 kept each record compressed alone: read back as before, beside the
+    packed records of the snapshots written since."""
+    import hubtui.core.store.repository as repository
+
+    class Alone:  # what schema 7 wrote: every record compressed on its own
+        def __init__(self, alone: object) -> None:
+            self.rows: list[tuple[bytes, bytes]] = []
+            self._alone = alone
+
+        def add(self, digest: bytes, body: bytes) -> None:
+            self.rows.append((digest, self._alone(body)))  # type: ignore[operator]
+
+        def close(self) -> None:
+            pass
+
+    with store_at.open() as store:
+        with monkeypatch.context() as older:
+            older.setattr(repository, "Packer", Alone)
+            first = store.write_snapshot(taken_at("2026-11-26T09:00:00Z", users(20)))
+        changed = users(40, role="Editor")
+        second = store.write_snapshot(taken_at("2026-11-27T09:00:00Z", changed))
+        assert read_back(store, first.id) == list(range(20))
+        assert read_back(store, second.id) == list(range(40))
+        roles = {store.record(h)["Role"] for h in store.reads(second.id)[USERS].hashes}
+        assert roles == {"Editor"}
+
+
+def test_a_pack_no_record_points_into_is_pruned(store_at: StoreAt) -> None:
+    with store_at.open() as store:
+        store.write_snapshot(taken_at("2026-01-01T00:00:00Z", users(500)))
+        kept = store.write_snapshot(taken_at("2026-11-27T09:00:00Z", users(500, role="Editor")))
+        before = store.engine.run("SELECT count(*) FROM records").fetchone()[0]
+        assert store.prune("2026-06-01T00:00:00Z") == 1
+        left = store.engine.run("SELECT count(*) FROM records").fetchone()[0]
+        assert store.info().records == 500
+        assert left < before - 500  # the old records and their packs are gone
+        packs = store.engine.run("SELECT count(*) FROM records WHERE length(hash) <> 16")
+        pointed = store.engine.run(
+            "SELECT count(DISTINCT substr(body, 2, 17)) FROM records WHERE length(hash) = 16"
+        )
+        assert packs.fetchone()[0] == pointed.fetchone()[0]  # each pack left is pointed into
+        assert {store.record(h)["Role"] for h in store.reads(kept.id)[USERS].hashes} == {"Editor"}
+
+
+def test_a_record_that_points_nowhere_is_said_naming_the_store(store_at: StoreAt) -> None:
+    with store_at.open() as store:
+        taken = store.write_snapshot(snapshot(users(3)))
+        (one, *_) = sorted(store.reads(taken.id)[USERS].hashes)
+        store.engine.run(
+            "DELETE FROM records WHERE length(hash) <> 16"
+        )  # the packs lost (a damaged file)
+        with pytest.raises(StoreError) as caught:
+            store.record(one)
+        assert "lacks a record it refers to" in str(caught.value)
+        assert store.where in str(caught.value)

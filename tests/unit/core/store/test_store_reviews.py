@@ -74,7 +74,7 @@ def test_a_first_schema_store_is_migrated_once_while_another_process_opens_it(
     for other in others:
         other.join()
         assert other.exitcode == 0
-    assert schema_of(target) == SCHEMA == 7
+    assert schema_of(target) == SCHEMA == 8
 
 
 def test_a_review_is_kept_whole_and_read_back_only_by_its_server_and_profile(
