@@ -472,3 +472,21 @@ def test_a_record_that_points_nowhere_is_said_naming_the_store(store_at: StoreAt
             store.record(one)
         assert "lacks a record it refers to" in str(caught.value)
         assert store.where in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"b": 1, "a": [True, False, None], "c": {"z": "Zoë ✓ 𝄞", "y": 1.5, "x": 10**30}},
+        {"Nul": "a\x00b\n\t\u2028", "Quote": '"\\', "Empty": {}, "List": []},
+        {"NaN": float("nan"), "Inf": float("inf"), "Small": -0.0, "Exp": 1e-7},
+    ],
+)
+def test_a_record_s_canonical_json_is_json_dumps_sorted_and_compact(
+    record: dict[str, object],
+) -> None:
+    from hubtui.core.store.records import canonical
+
+    expected = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert canonical(record) == expected.encode()
+    assert canonical(record) == canonical(record)  # the encoder is used again, the same
