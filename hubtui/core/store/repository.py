@@ -239,17 +239,17 @@ class Store:
             raise StoreError(f"The store {self.where} lacks a record it refers to.")
         return [found[key] for key in wanted]
 
-    def _inflated(self, body: object, what: str, limit: int) -> bytes:
+    def _inflated(self, body: object, what: str, limit: int, zdict: bytes | None = None) -> bytes:
         """What the store kept, inflated within ``limit`` (StoreError as :meth:`_decode`)."""
         try:
-            return inflate(bytes(body) if isinstance(body, memoryview) else body, limit)
+            return inflate(bytes(body) if isinstance(body, memoryview) else body, limit, zdict)
         except ValueError as error:
             raise StoreError(
                 f"{what.capitalize()} kept in {self.where} cannot be read back ({error})."
             ) from None
 
     def _decoded(self, text: bytes, what: str) -> Any:
-        """A record's JSON, checked as :meth:`_decode` checks it once inflated."""
+        """JSON the store kept, once inflated, checked in depth (StoreError as :meth:`_decode`)."""
         try:
             if nesting(text) > STORED_DEPTH:
                 raise ValueError(f"it nests deeper than {STORED_DEPTH} levels, as no record does")
@@ -262,15 +262,8 @@ class Store:
     def _decode(self, body: object, what: str, limit: int) -> Any:
         """What the store kept, checked as it is read back: bounded when inflated and in depth,
         and JSON; :class:`StoreError` names the store and the bound broken."""
-        try:
-            inflated = inflate(body, limit, self._zdict if what == "a record" else None)
-            if nesting(inflated) > STORED_DEPTH:
-                raise ValueError(f"it nests deeper than {STORED_DEPTH} levels, as no record does")
-            return json.loads(inflated)
-        except ValueError as error:
-            raise StoreError(
-                f"{what.capitalize()} kept in {self.where} cannot be read back ({error})."
-            ) from None
+        zdict = self._zdict if what == "a record" else None
+        return self._decoded(self._inflated(body, what, limit, zdict), what)
 
     def _list_id(self, db: Engine, origin: str, profile: str, key: ListKey) -> int:
         db.run(
