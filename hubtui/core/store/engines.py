@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import errno
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, closing, contextmanager
 from pathlib import Path
 from typing import Any, Protocol
@@ -55,7 +55,7 @@ class Engine(Protocol):
         ...
 
     def add_rows(
-        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], *, keep: bool
+        self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, keep: bool
     ) -> None:
         """Add many rows to a table at once; with ``keep``, a row whose key is there already is
         left as it is (``ON CONFLICT DO NOTHING``)."""
@@ -114,7 +114,7 @@ class SQLiteEngine:
         return int(self.db.execute(sql, args).lastrowid or 0)
 
     def add_rows(
-        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], *, keep: bool
+        self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, keep: bool
     ) -> None:
         marks = ",".join("?" * len(columns))
         conflict = " ON CONFLICT DO NOTHING" if keep else ""

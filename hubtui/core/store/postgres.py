@@ -14,7 +14,7 @@ writer's transaction taking an advisory lock, so that writers come one at a time
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -59,11 +59,13 @@ class PostgresEngine:
                 cursor.executemany(_pg(sql), [_params(row) for row in rows])
 
     def add_rows(
-        self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], *, keep: bool
+        self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, keep: bool
     ) -> None:
         """By ``COPY`` (many times faster than one INSERT a row); with ``keep``, into a
         temporary table first, then the rows not there yet."""
-        if not rows:
+        remaining = iter(rows)
+        first = next(remaining, None)
+        if first is None:
             return
         named = ", ".join(columns)
         target = table
@@ -74,7 +76,8 @@ class PostgresEngine:
                 f"SELECT {named} FROM {table} WITH NO DATA"
             )
         with self.db.cursor() as cursor, cursor.copy(f"COPY {target} ({named}) FROM STDIN") as copy:
-            for row in rows:
+            copy.write_row(_params(first))
+            for row in remaining:
                 copy.write_row(_params(row))
         if keep:
             self.db.execute(

@@ -464,18 +464,26 @@ class Store:
             # In key order: the pages of the tables fill up instead of splitting half-empty.
             rows = sorted([*packed.items(), *packer.rows])
             db.add_rows("records", ("hash", "body"), rows, keep=True)
-            gone, came = [], []
+            gone = []
             for key, kept in encoded.items():
                 list_id = ids[key]
                 now_in = present.get(list_id, set())
                 gone += [(previous.get(list_id), list_id, h) for h in sorted(now_in - kept)]
-                came += [(list_id, snapshot_id, h) for h in sorted(kept - now_in)]
             if gone:
                 db.run_many(
                     "UPDATE members SET until = ? WHERE list = ? AND record = ? AND until IS NULL",
                     gone,
                 )
-            db.add_rows("members", ("list", "since", "record"), came, keep=False)
+
+            def came() -> Iterator[tuple[int, int, bytes]]:
+                """Each list's records new to it, made as they are written (a new store's
+                200,000 rows are not held at once)."""
+                for key, kept in encoded.items():
+                    list_id = ids[key]
+                    for h in sorted(kept - present.get(list_id, set())):
+                        yield (list_id, snapshot_id, h)
+
+            db.add_rows("members", ("list", "since", "record"), came(), keep=False)
             # A list found unchanged before the write may have been replaced meanwhile (the
             # app keeping what it read): its state is written after all.
             for key, records in read_lists.items():
