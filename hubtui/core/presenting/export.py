@@ -218,11 +218,11 @@ _FORMULA_FIRST = re.compile(rf"\s*{_FORMULA_SIGN}")
 _FORMULA_AFTER_COMMA = re.compile(rf",\s*{_FORMULA_SIGN}")
 
 
-def _unquoted(line: str, cells: int) -> bool:
+def _unquoted(line: str, cells: int, *, more: bool = False) -> bool:
     """Whether ``line``, a row's ``cells`` printable texts joined by commas, is what the CSV
     writer writes for them: no cell to quote (no comma or quote in one; not one empty cell
-    alone, which it writes as ``""``)."""
-    return line.count(",") == cells - 1 and '"' not in line and (line != "" or cells > 1)
+    alone, which it writes as ``""`` when the row has nothing else, ``more`` cells after)."""
+    return line.count(",") == cells - 1 and '"' not in line and (line != "" or cells > 1 or more)
 
 
 def csv_cells(cells: Sequence[Cell]) -> list[str]:
@@ -279,10 +279,8 @@ class _SparseWriter:
         parts = []
         if row.head:
             line = ",".join(row.head)  # made safe already (csv_text): printable
-            # Nothing to quote: the line as the CSV writer writes these cells among others
-            # (an empty cell alone is written "" only when the row has nothing else).
-            plain = line.count(",") == len(row.head) - 1 and '"' not in line
-            parts.append(line if plain and (line or row.width) else self._text(row.head))
+            plain = _unquoted(line, len(row.head), more=row.width > 0)
+            parts.append(line if plain else self._text(row.head))
         last = -1 if row.head else 0  # the first cell of the rest follows a comma after a head
         for index in sorted(row.filled):
             parts.append("," * (index - last))
