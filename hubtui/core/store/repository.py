@@ -380,10 +380,9 @@ class Store:
         found_as_read = {
             key for key, digest in named.items() if _still_read(as_kept.get(key), digest)
         }
-        # Compressing is most of a write (10 µs a record): a record these lists held at their
-        # last snapshot is in the store, so only the others are, which after the first
-        # snapshot of a hub is the few that changed. Each is compressed as it is hashed, so
-        # that no list's canonical text is held beside it.
+        # A record these lists held at their last snapshot is in the store, so only the others
+        # are compressed, which after the first snapshot of a hub is the few that changed. They
+        # go into packs as they are hashed: no list's canonical text is held beyond a pack's.
         held = self._held(
             snapshot.origin, snapshot.profile, [k for k in read_lists if k not in found_as_read]
         )
@@ -399,18 +398,20 @@ class Store:
             if key in found_as_read:
                 continue
             hashes = encoded[key] = set()
-            order = []
+            # The records' hashes in order name a list only where its fingerprint cannot.
+            order: list[bytes] | None = [] if named[key] is None else None
             for record in records:
                 body = canonical(record)
                 digest = body_digest(body)
-                order.append(digest)
+                if order is not None:
+                    order.append(digest)
                 hashes.add(digest)
                 if digest in held:
                     unpacked[digest] = record
                 elif digest not in new:
                     new.add(digest)
                     packer.add(digest, body)
-            if named[key] is None:
+            if order is not None:
                 named[key] = body_digest(b"".join(order))
         packer.close()
         # Its latest state in the order sent: what is read offline is the list as sent.
