@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 from hubtui.core.collection import give_back_freed
 
-__all__ = ["collector_paused", "give_back_freed", "release_frozen"]
+__all__ = ["collector_paused", "release_frozen"]
 
 _held = 0
 

@@ -20,10 +20,10 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from hubtui.core.access import LIMITED_CELL
+from hubtui.core.collection import give_back_freed
 from hubtui.core.people import HubPeople, Matrix, access_matrix
 from hubtui.core.presenting import seen_words
 from hubtui.text import inert
-from hubtui.tui.collection import give_back_freed
 from hubtui.tui.widgets.chrome import KeyFooter
 from hubtui.tui.widgets.matrix_view import MatrixView
 
