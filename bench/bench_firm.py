@@ -29,6 +29,8 @@ import os
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +45,25 @@ if TYPE_CHECKING:
 HUB = "lakeshore-partners-1"
 #: GNU time (Debian's package `time`), for each command's own peak memory.
 TIME = "/usr/bin/time"
+
+
+@contextmanager
+def a_firm(
+    projects: int, users: int, concurrency: int, people: int = 0
+) -> Iterator[tuple[str, dict[str, str], list[str]]]:
+    """The demo server of one hub of ``projects`` × ``users`` on a core of its own
+    (``people``: each project's users drawn from this many of the hub's; 0, a person of their
+    own each), and a data folder for what is run against it: the server's URL, the commands'
+    environment, and the flags they share."""
+    flags = (
+        *("--hubs", "1", "--projects-per-hub", str(projects)),
+        *("--users-per-project", str(users), "--people-per-hub", str(people)),
+    )
+    with (
+        running_demo_server(*flags, own_core=True) as url,
+        tempfile.TemporaryDirectory() as data,
+    ):
+        yield url, installed_env(data), ["--base-url", url, "--concurrency", str(concurrency)]
 
 
 def installed_env(data: str, **more: str) -> dict[str, str]:
@@ -138,10 +159,6 @@ def main() -> None:
         "--apart", action="store_true", help="also a snapshot's read and write, timed apart"
     )
     args = parser.parse_args()
-    flags = (
-        *("--hubs", "1", "--projects-per-hub", str(args.projects)),
-        *("--users-per-project", str(args.users), "--people-per-hub", str(args.people)),
-    )
     hubtui = hubtui_command()
     print(
         f"one hub of {args.projects:,} projects × {args.users} users "
@@ -149,12 +166,7 @@ def main() -> None:
         f"{'a person each' if not args.people else f'drawn from {args.people:,} people'}), "
         f"concurrency {args.concurrency}"
     )
-    with (
-        running_demo_server(*flags, own_core=True) as url,
-        tempfile.TemporaryDirectory() as data,
-    ):
-        env = installed_env(data)
-        common = ["--base-url", url, "--concurrency", str(args.concurrency)]
+    with a_firm(args.projects, args.users, args.concurrency, args.people) as (url, env, common):
         commands = {
             "who (the read's floor)": ["who", "nobody@nowhere.example", "--hub", HUB],
             "hub-users --format jsonl": ["hub-users", HUB, "--format", "jsonl"],

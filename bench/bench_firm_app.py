@@ -32,8 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.bench_firm import HUB, app_on, installed_env, run_alone
-from tests.harness.harness import hubtui_command, running_demo_server
+from bench.bench_firm import HUB, a_firm, app_on, run_alone
+from tests.harness.harness import hubtui_command
 
 
 def resident_mb() -> float:
@@ -97,22 +97,13 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as data:
             print(json.dumps(asyncio.run(in_the_app(args.child, data))))
         return
-    flags = (
-        *("--hubs", "1", "--projects-per-hub", str(args.projects)),
-        *("--users-per-project", str(args.users), "--people-per-hub", "0"),
-    )
     hubtui = hubtui_command()
     print(
         f"== a firm's hub in the app (120×40): {args.projects:,} projects × {args.users} users "
         f"({args.projects * args.users:,} memberships, a person each), concurrency "
         f"{args.concurrency}"
     )
-    with (
-        running_demo_server(*flags, own_core=True) as url,
-        tempfile.TemporaryDirectory() as data,
-    ):
-        env = installed_env(data)
-        common = ["--base-url", url, "--concurrency", str(args.concurrency)]
+    with a_firm(args.projects, args.users, args.concurrency) as (url, env, common):
         who = [*hubtui, *common, "who", "nobody@nowhere.example", "--hub", HUB]
         hub_users = [*hubtui, *common, "hub-users", HUB, "--format", "jsonl"]
         run_alone(who, env)  # the server's warm-up: it makes each list at its first ask
