@@ -216,8 +216,9 @@ def test_a_flood_of_distinct_values_is_held_in_bounded_memory() -> None:
         "2026-09-04T13:07:00z",
     ],
 )
-def test_a_last_sign_in_prints_as_the_text_sent_whether_or_not_it_is_held(sent: str) -> None:
-    """A date whose text is its ISO text with Z is not held twice; every date prints as sent."""
+def test_a_last_sign_in_prints_as_the_text_sent_in_every_shape(sent: str) -> None:
+    """Every shape of date a server may send (ISO with Z or an offset, fractions of any length,
+    no seconds, spaces around, a small z) prints as the text sent."""
     from hubtui.api.models import HubUser
 
     user = HubUser.model_validate({"User": {"Id": 1}, "LastWebLogin": sent})
