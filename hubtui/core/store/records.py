@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import marshal
-import struct
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -211,8 +210,9 @@ PACK_LEVEL = 1
 POINTER = b"\x00"
 #: A pack's own key in the records table: 17 bytes, never a record's 16.
 PACK_KEY = b"P"
-_WHERE = struct.Struct(">II")  # a record's offset in its pack, and its length
-POINTER_BYTES = 1 + 17 + _WHERE.size
+#: A pointer: the zero byte, the pack's key, the record's offset in the pack and its length
+#: (four bytes each, big-endian).
+POINTER_BYTES = 1 + 17 + 4 + 4
 
 
 class Packer:
@@ -247,7 +247,8 @@ class Packer:
         self.rows.append((key, packed))
         offset = 0
         for digest, body in zip(self._hashes, self._bodies, strict=True):
-            self.rows.append((digest, POINTER + key + _WHERE.pack(offset, len(body))))
+            where = offset.to_bytes(4, "big") + len(body).to_bytes(4, "big")
+            self.rows.append((digest, POINTER + key + where))
             offset += len(body)
         self._hashes, self._bodies, self._size = [], [], 0
 
@@ -257,8 +258,7 @@ def pointed_at(pointer: bytes) -> tuple[bytes, int, int]:
     ValueError when the row is no pointer hubtui writes."""
     if len(pointer) != POINTER_BYTES or not pointer.startswith(POINTER + PACK_KEY):
         raise ValueError("its row points nowhere hubtui writes")
-    offset, size = _WHERE.unpack(pointer[18:])
-    return pointer[1:18], offset, size
+    return pointer[1:18], int.from_bytes(pointer[18:22], "big"), int.from_bytes(pointer[22:], "big")
 
 
 def record_hash(record: Mapping[str, Any]) -> bytes:
