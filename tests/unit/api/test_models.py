@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import pickle
+import sys
 from typing import Any
 
 import pytest
@@ -147,6 +149,24 @@ def test_records_given_the_same_fields_share_one_field_set_safely() -> None:
     del fewer["IsLimited"]
     assert "is_limited" not in ProjectUser.model_validate(fewer).model_fields_set
     assert "is_limited" in first.model_fields_set
+
+
+def test_records_of_six_fields_hold_their_values_in_dicts_that_share_their_keys() -> None:
+    sent = [user_payload(Role=role) for role in ("Reader", "Editor") * 50]
+    *_, first, second = (ProjectUser.model_validate(each) for each in sent)
+    # Smaller than the dict pydantic makes for the same six values (272 bytes in CPython 3.11),
+    # once a list's first few records have told Python how many keys its records hold.
+    assert sys.getsizeof(first.__dict__) < sys.getsizeof(dict(first.__dict__))
+    assert sys.getsizeof(first.user.__dict__) < sys.getsizeof(dict(first.user.__dict__))
+    # Read, compared, copied and dumped as any record: as sent.
+    assert list(first.__dict__) == list(ProjectUser.model_fields)
+    assert (first.role, second.role) == ("Reader", "Editor")
+    assert first == ProjectUser.model_validate(sent[0])
+    assert first != second
+    assert first.as_sent() == json.loads(json.dumps(sent[0]))
+    changed = first.model_copy(update={"role": "Admin"})
+    assert (changed.role, first.role) == ("Admin", "Reader")
+    assert pickle.loads(pickle.dumps(first)) == first
 
 
 def test_repeated_values_are_held_once_and_read_as_sent() -> None:
