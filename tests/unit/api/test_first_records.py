@@ -6,6 +6,7 @@ import asyncio
 import gc
 import json
 import random
+import sys
 import threading
 from collections.abc import AsyncIterator
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from hubtui.api import HubClient, ProjectUser
+from hubtui.api import HubClient, ProjectUser, models
 from hubtui.api import client as client_module
 from hubtui.api.client import FIRST_RECORDS
 from hubtui.api.models import SentRecord
@@ -250,3 +251,68 @@ def test_records_read_as_sent_keep_each_object_and_leave_out_what_is_not_one(siz
         "record 1: it is not a JSON object",
         "record 2: it is not a JSON object",
     ]
+
+
+def sent_with_team(n: int) -> dict[str, Any]:
+    return {
+        "User": {
+            "Id": n,
+            "UserName": f"u{n}",
+            "Email": f"user{n}@acme-build.com",
+            "FirstName": "Ana",
+            "LastName": "Silva",
+            "AvatarUrl": None,
+        },
+        "DefaultFilterTemplateId": None,
+        "Role": "Reader",
+        "Teams": [{"Id": 1, "Name": "Structural"}],
+        "IsReviewer": False,
+        "IsLimited": n % 2 == 0,
+        "Deep": {"A": 1, "B": 2, "C": 3, "D": 4, "E": 5, "F": {"G": [1, 2]}},
+    }
+
+
+@pytest.mark.parametrize("size", [100, 20_000], ids=["small body", "large body"])
+def test_records_held_as_sent_are_as_sent_in_less_memory(size: int) -> None:
+    sent = [sent_with_team(n) for n in range(size)]
+    body = json.dumps(sent).encode()
+    records = parse_list(body, "list users", SentRecord)
+    # As sent: the same keys in the same order, the same values, written back the same.
+    assert [r.root for r in records] == sent
+    assert json.dumps([r.root for r in records]).encode() == body
+    last = records[-1].root
+    # Each record and its user in a dict sharing its keys with the others' (120 bytes in
+    # CPython 3.11, not 272), once a list's first few dozen are read.
+    for held in (last, last["User"], last["Deep"]):
+        assert sys.getsizeof(held) < sys.getsizeof(dict(held))
+    # A short text the list repeats is held once for many records (once for each time the
+    # reader's bounded store of texts lately read let it go), not once for each.
+    for texts in (
+        [r.root["User"]["FirstName"] for r in records],
+        [r.root["Role"] for r in records],
+        [r.root["Teams"][0]["Name"] for r in records],
+    ):
+        assert len({id(text) for text in texts}) <= max(1, size // 100)
+
+
+def test_a_flood_of_record_shapes_is_held_as_decoded_past_a_bound() -> None:
+    sent = [{f"Field{n}-{k}": k for k in range(6)} for n in range(models._SENT_SHAPES_MAX + 50)]
+    records = parse_list(json.dumps(sent).encode(), "list users", SentRecord)
+    assert [r.root for r in records] == sent
+    assert len(models._SENT_SHAPES) <= models._SENT_SHAPES_MAX
+
+
+@pytest.mark.parametrize(
+    ("body", "read"),
+    [
+        (b'[{"Name": "\\ud800"}]', [{"Name": "\ud800"}]),  # a lone surrogate
+        (
+            b'[{"Name": ' + b"[" * 300 + b"]" * 300 + b"}]",
+            [{"Name": json.loads("[" * 300 + "]" * 300)}],
+        ),
+        (b'{"value": [{"Name": "\\ud800"}]}', [{"Name": "\ud800"}]),
+    ],
+    ids=["lone surrogate", "300 deep", "wrapped"],
+)
+def test_what_the_faster_reader_refuses_is_read_as_it_always_was(body: bytes, read: Any) -> None:
+    assert [r.root for r in parse_list(body, "list users", SentRecord)] == read
