@@ -108,16 +108,29 @@ def hold_once(record: ApiModel, field: str, same: ApiModel) -> None:
         values[field] = same
 
 
-def _values_made_at_first(model: type[ApiModel], fields: list[str]) -> Callable[..., object]:
-    """What makes ``model``'s values an object's attributes, made when its first record is (not
-    as hubtui starts: 0.65 ms a kind)."""
+#: How many records of a kind keep pydantic's own dict before the kind's values object is made:
+#: Python's shared keys pay off only past a kind's first few dozen records (see
+#: :meth:`ApiModel._share_what_repeats`), and a start that shows a handful of hubs makes none.
+VALUES_OBJECT_AFTER = 64
 
-    def first(*values: Any) -> object:
+
+def _values_made_later(model: type[ApiModel], fields: list[str]) -> Callable[..., object | None]:
+    """What makes ``model``'s values an object's attributes: None (the dict kept as pydantic
+    made it) until :data:`VALUES_OBJECT_AFTER` records of the kind are made, then the object
+    (its class made then: 0.65 ms a kind, never at the start)."""
+    made_so_far = 0
+
+    def early(*values: Any) -> object | None:
+        nonlocal made_so_far
+        made_so_far += 1
+        if made_so_far < VALUES_OBJECT_AFTER:
+            return None
         made = make_dataclass(f"{model.__name__}Values", fields, eq=False)
         model._values_of = made
-        return made(*values)
+        held: object = made(*values)
+        return held
 
-    return first
+    return early
 
 
 class ApiModel(BaseModel):
@@ -137,7 +150,7 @@ class ApiModel(BaseModel):
     _repeated: ClassVar[tuple[str, ...]] = ()
     #: Makes a record's values the attributes of an object of a plain class, fields in order:
     #: its dict then shares its keys with every other record's (see :meth:`_share_what_repeats`).
-    _values_of: ClassVar[Callable[..., object] | None]
+    _values_of: ClassVar[Callable[..., object | None] | None]
     _field_count: ClassVar[int]
     _every_field: ClassVar[set[str]]
 
@@ -148,7 +161,7 @@ class ApiModel(BaseModel):
         # Up to five keys fit a dict's smallest table, so only larger records gain (a team,
         # held once by _shared anyway, does not).
         if len(fields) > _SMALLEST_TABLE:
-            cls._values_of = staticmethod(_values_made_at_first(cls, fields))
+            cls._values_of = staticmethod(_values_made_later(cls, fields))
         else:
             cls._values_of = None
         cls._field_count = len(fields)
@@ -186,7 +199,9 @@ class ApiModel(BaseModel):
         # fields' order, as pydantic-core sets them; were the keys not shared after all, the
         # dict is an ordinary one, as before.
         if len(values) == count and self._values_of is not None:
-            object.__setattr__(self, "__dict__", self._values_of(*values.values()).__dict__)
+            held = self._values_of(*values.values())
+            if held is not None:
+                object.__setattr__(self, "__dict__", held.__dict__)
         return self
 
 

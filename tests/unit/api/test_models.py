@@ -169,6 +169,25 @@ def test_records_of_six_fields_hold_their_values_in_dicts_that_share_their_keys(
     assert pickle.loads(pickle.dumps(first)) == first
 
 
+def test_a_kind_makes_its_values_object_only_past_its_first_few_dozen_records() -> None:
+    class Sixfold(models.ApiModel):
+        a: int
+        b: int = 0
+        c: int = 0
+        d: int = 0
+        e: int = 0
+        f: int = 0
+
+    # A start that shows a handful of hubs makes no class for them (0.65 ms a kind).
+    early = [Sixfold.model_validate({"A": n}) for n in range(models.VALUES_OBJECT_AFTER - 1)]
+    assert not isinstance(Sixfold._values_of, type)
+    later = [Sixfold.model_validate({"A": n}) for n in range(100)]
+    assert isinstance(Sixfold._values_of, type)
+    assert sys.getsizeof(later[-1].__dict__) < sys.getsizeof(early[-1].__dict__)
+    assert [r.a for r in early + later] == [*range(models.VALUES_OBJECT_AFTER - 1), *range(100)]
+    assert later[-1].as_sent() == {"A": 99}
+
+
 def test_repeated_values_are_held_once_and_read_as_sent() -> None:
     payloads = [
         user_payload(Role="Editor", Teams=[{"Id": 1, "Name": "Structural"}]),
