@@ -140,6 +140,8 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         # Which list of shown rows was last painted in full (a new view repaints everything).
         self._view_serial = 0
         self._quiet_until = 0.0
+        #: Whether the search keys are being made (a worker is under way).
+        self._indexing = False
         self._painted_view = -1
         #: The keys of the rows marked (space, *), kept through filter, sort and reload.
         self.marks: set[str] = set()
@@ -257,10 +259,14 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         *,
         key: Callable[[T], str],
         keep_key: str | None = None,
+        index: bool = True,
     ) -> None:
         """Show ``records``, each turned into a row by ``make_row`` only when it is needed.
 
         The cursor stays on ``keep_key`` (or on the current row) if it is still shown.
+        ``index``: their search keys made in the background once the first screenful is shown;
+        False (a list shown while its whole is still read, soon replaced): only once a filter
+        or a group asks.
         """
         keep = keep_key if keep_key is not None else self._highlighted_key()
         self.note = None
@@ -269,7 +275,7 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         self._column_layout = None
         self.view.replace(records, make_row, key)
         self._shown_changed(keep)
-        if self.view.total and self.is_mounted:
+        if self.view.total and self.is_mounted and (index or self.view.choosing):
             # Paint first; build the rest of the rows once the first screenful is shown.
             self.call_after_refresh(self._start_indexing)
 
@@ -283,6 +289,7 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         keep = self._highlighted_key()
         self.view.set_filter(text)
         self._shown_changed(keep)
+        self._index_when_asked()
         self._quiet_until = time.monotonic() + KEY_QUIET
 
     def show_group(self, group: str | None) -> None:
@@ -290,6 +297,7 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
         keep = self._highlighted_key()
         self.view.show_group(group)
         self._shown_changed(keep)
+        self._index_when_asked()
 
     def sort_by(self, column: int | None, *, reverse: bool = False) -> None:
         keep = self._highlighted_key()
@@ -391,12 +399,22 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
                 exit_on_error=False,
             )
 
+    def _index_when_asked(self) -> None:
+        """A list shown without its search keys (``set_records(index=False)``) has them made
+        once a filter or a group asks; one worker at a time (a keystroke does not start one)."""
+        if self.view.choosing and not self.view.indexed and not self._indexing:
+            self._start_indexing()
+
     async def _index_rest(self) -> None:
-        if self.view.total < FREEZE_AT_LEAST:
-            await self._index_in_chunks()
-            return
-        with collector_paused():  # see hubtui/tui/collection.py
-            await self._index_in_chunks()
+        self._indexing = True
+        try:
+            if self.view.total < FREEZE_AT_LEAST:
+                await self._index_in_chunks()
+                return
+            with collector_paused():  # see hubtui/tui/collection.py
+                await self._index_in_chunks()
+        finally:
+            self._indexing = False
 
     async def _index_in_chunks(self, chunk: int = 500) -> None:
         """Build rows and search keys, yielding to input between chunks.

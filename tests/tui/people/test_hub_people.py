@@ -221,6 +221,69 @@ async def test_every_hub_user_shows_once_their_list_is_read_while_projects_are_r
         assert "5,000 people" in words
 
 
+async def test_people_shown_while_projects_are_read_are_searched_only_once_a_filter_asks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hub users shown while the projects are read are replaced by the whole answer: their
+    search keys are not made for nothing (a firm's 100,000: a second of the processor, 15 MB).
+    A filter typed meanwhile has them made, and finds every match among them."""
+    async with people_of_a_held_hub(monkeypatch, "of project") as (pilot, release):
+        await until_shown(pilot, "its 5,000 hub users are shown")
+        await pilot.pause(0.5)  # the time a search of 5,000 takes (the projects' lists held)
+        screen = pilot.app.screen
+        assert isinstance(screen, HubPeopleScreen)
+        view = screen.table.view
+        assert view.total == 5000
+        assert not view.indexed
+        expected = sum(1 for i in range(view.total) if "kai." in view.record(i).email)
+        assert expected > 1
+        for key in ("slash", *"kai."):
+            await pilot.press(key)
+        for _ in range(100):  # its search under way while the projects are still held
+            await pilot.pause(0.05)
+            if view.indexed:
+                break
+        assert screen.table.visible_count == expected
+        assert "hub users are shown" in screen_words(pilot)  # still the people so far
+        release.set()
+        await settle(pilot)
+        assert "5,000 people" in screen_words(pilot)
+
+
+async def test_a_large_load_ends_with_what_it_read_frozen_as_the_collector_comes_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The collector runs rarely while a large hub is read; when the load ends its thresholds
+    come back, and what was read is frozen first: the next collection does not go over every
+    object read (a firm's two million: 1.4 s before the counts showed)."""
+    import gc
+
+    from hubtui.tui.collection import release_frozen
+
+    at_the_end: list[tuple[int, tuple[int, int, int], bool]] = []
+    load_ended = HubPeopleScreen.load_ended
+
+    def load_ended_watched(screen: HubPeopleScreen) -> None:
+        load_ended(screen)
+        at_the_end.append((gc.get_freeze_count(), gc.get_threshold(), gc.isenabled()))
+
+    monkeypatch.setattr(HubPeopleScreen, "load_ended", load_ended_watched)
+    threshold = gc.get_threshold()
+    release_frozen()
+    try:
+        async with people_of_a_held_hub(monkeypatch, "of project") as (pilot, release):
+            await until_shown(pilot, "its 5,000 hub users are shown")
+            release.set()
+            await settle(pilot)
+            assert "5,000 people" in screen_words(pilot)
+    finally:
+        release_frozen()
+    [(frozen, thresholds, enabled)] = at_the_end
+    assert frozen >= 5000 * 3  # each person, their hub record and their project record
+    assert thresholds == threshold
+    assert enabled
+
+
 async def test_people_show_with_the_projects_answered_while_one_project_is_read() -> None:
     """P on a hub one of whose projects answers late: meanwhile the people are shown with the
     projects that have answered, and the summary says how many of how many; once the last one

@@ -15,6 +15,7 @@ from hubtui.core.collection import collected_rarely
 from hubtui.core.people import HubPeople, HubPerson, ReviewRow, read_hub_people
 from hubtui.core.presenting import seen_words, when_both
 from hubtui.text import LONG_VALUE, already_inert, inert
+from hubtui.tui.collection import collector_paused
 from hubtui.tui.messages import FindPerson, HubPeopleLoaded
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import FanOutScreen
@@ -161,6 +162,8 @@ class HubPeopleScreen(MarkKeys, Reviewing, FanOutScreen[HubPeople]):
         self.review_started = ""
         #: What a load holds until it ends (the collector's pause, for a large hub).
         self._load_pauses = ExitStack()
+        #: Whether this load is a large hub's (its collector's pause entered).
+        self._read_large = False
 
     @property
     def scope_hub(self) -> Hub | None:
@@ -189,11 +192,25 @@ class HubPeopleScreen(MarkKeys, Reviewing, FanOutScreen[HubPeople]):
             on_progress=self._progressed,
             on_first=self._first_people,
             on_so_far=self._people_so_far,
-            so_far_wanted=lambda: self.table.view.indexed,
+            so_far_wanted=self._so_far_taken_in,
         )
 
+    def _so_far_taken_in(self) -> bool:
+        """Whether the people told so far are taken in: shown, and searched where a filter or
+        a group asks (the next telling waits for that search, not for one nobody asked for)."""
+        view = self.table.view
+        return view.indexed or not view.choosing
+
     def load_ended(self) -> None:
-        self._load_pauses.close()
+        if self._read_large:
+            self._read_large = False
+            # The collector's thresholds put back with what the load read frozen (see
+            # tui/collection.py): its next collection would otherwise go over a firm's two
+            # million objects just as their rows are shown (1.4 s before the counts showed).
+            with collector_paused():
+                self._load_pauses.close()
+        else:
+            self._load_pauses.close()
         super().load_ended()
 
     def _first_people(self, people: list[HubPerson]) -> None:
@@ -201,6 +218,7 @@ class HubPeopleScreen(MarkKeys, Reviewing, FanOutScreen[HubPeople]):
         collector runs rarely meanwhile (see core/collection.py): a firm's hub is millions of
         objects read, each scanned again at every collection at Python's default thresholds."""
         self._load_pauses.enter_context(collected_rarely())
+        self._read_large = True
         self._show_meanwhile(
             people,
             f"the first {len(people):,} hub users are shown; their projects and the counts follow",
@@ -227,15 +245,16 @@ class HubPeopleScreen(MarkKeys, Reviewing, FanOutScreen[HubPeople]):
         needs a look and the counts follow with the whole answer)."""
         self._shown_before_projects = words
         self.table.loading = False  # the rows show; the summary says the rest is on its way
-        self._show_people(people)
+        self._show_people(people, index=False)  # replaced soon: searched only if asked
         self.refresh_summary()
 
-    def _show_people(self, people: list[HubPerson]) -> None:
+    def _show_people(self, people: list[HubPerson], *, index: bool = True) -> None:
         days = self.workspace.settings.inactive_after
         self.table.set_records(
             people,
             lambda person: person_row(person, self.now, days, self.decisions.get(person.key)),
             key=lambda person: person.key,
+            index=index,
         )
 
     def show_failed(self, error: HubError) -> None:
