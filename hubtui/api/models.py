@@ -73,6 +73,13 @@ def _shared(value: Any) -> Any:
         if value:
             value[:] = [_shared(item) for item in value]
         return value
+    elif kind is tuple:
+        if not value:
+            return value
+        value = tuple([_shared(item) for item in value])
+        # By its items, each already the one held: the tuple held keeps them, so no other
+        # object takes one's id while the key stands.
+        key = (kind, *map(id, value))
     elif isinstance(value, ApiModel) and value.__pydantic_extra__ is _NO_EXTRA:
         # Equal values, the same fields sent (absent is not null) and no unknown fields; only
         # short texts, so that what is held stays small whatever a server sends.
@@ -244,7 +251,8 @@ class ProjectUser(ApiModel):
     user: UserSummary
     role: str
     default_filter_template_id: int | None = None
-    teams: list[Team] | None = None
+    teams: tuple[Team, ...] | None = None
+    """As sent, in order; a tuple, so that the many records that send the same teams hold one."""
     is_reviewer: bool = False
     # None means the server did not say (older than the 2024-12-02 change): "unknown", not False.
     is_limited: bool | None = None

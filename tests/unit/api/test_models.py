@@ -201,7 +201,8 @@ def test_repeated_values_are_held_once_and_read_as_sent() -> None:
     assert second.teams is not None
     assert first.teams[0] is second.teams[0]
     assert first == second
-    assert first.model_dump(by_alias=True)["Teams"] == [{"Id": 1, "Name": "Structural"}]
+    assert first.as_sent()["Teams"] == [{"Id": 1, "Name": "Structural"}]
+    assert first.teams is second.teams  # the same teams sent: one tuple held for both
     hubs = [Hub.model_validate(hub_payload(Id=f"hub-{n}")) for n in (1, 2)]
     assert hubs[0].region_summary is hubs[1].region_summary
     assert hubs[0].region_name == "US East"
