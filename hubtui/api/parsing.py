@@ -145,9 +145,9 @@ def parse_list(
 def _decoded(text: bytes | bytearray | str) -> Any:
     """A JSON text's value. Read by pydantic-core's reader, which holds each short text it has
     lately read once (the names, roles and teams a list repeats: 39 MB less of a firm's hub
-    held as sent) and reads a fifth faster; what that reader refuses (a lone surrogate, UTF-16,
-    nesting deeper than 200, text that is no JSON) is read by Python's, as it always was, so
-    that what is read, and what is refused and how, is as before."""
+    held as sent) and reads a fifth faster; what that reader refuses (a lone surrogate, nesting
+    deeper than 200, text that is no JSON) is read by Python's, as it always was, so that what
+    is read, and what is refused and how, is as before."""
     try:
         return from_json(text)
     except ValueError:
