@@ -58,8 +58,13 @@ _NO_EXTRA: dict[str, Any] = {}
 _SHARED_VALUES: dict[Any, Any] = {}
 _SHARED_VALUES_MAX = 16_384
 _SHARED_TEXT_MAX = 64
+#: The most items of a tuple held once for the records that send it (their teams).
+_SHARED_ITEMS_MAX = 16
 #: The most keys a dict holds in Python's smallest table.
 _SMALLEST_TABLE = 5
+#: The most keys CPython shares among objects of a class (its SHARED_KEYS_MAX_SIZE): a record
+#: sent with more is held as decoded, and its shape is not kept.
+_SHARED_KEYS_MOST = 30
 
 
 def _shared(value: Any) -> Any:
@@ -77,6 +82,8 @@ def _shared(value: Any) -> Any:
         if not value:
             return value
         value = tuple([_shared(item) for item in value])
+        if len(value) > _SHARED_ITEMS_MAX:
+            return value  # a long one is held as it is: a key is no longer than what it names
         # By its items, each already the one held: the tuple held keeps them, so no other
         # object takes one's id while the key stands.
         key = (kind, *map(id, value))
@@ -376,8 +383,8 @@ def held_compactly(sent: dict[str, Any]) -> dict[str, Any]:
     """A record as decoded (the same keys, values and order), it and each object it holds (its
     user, its teams) in a dict that shares its keys with every other sent with the same keys in
     the same order, where it has more than five (CPython gives an object's attributes such a
-    dict): 120 bytes, not 272, a firm's 400,000 held as sent 53 MB less. Deeper objects, and
-    shapes past the bound, are held as decoded."""
+    dict): 120 bytes, not 272, a firm's 400,000 held as sent 53 MB less. Deeper objects, those
+    of more keys than CPython shares, and shapes past the bound, are held as decoded."""
     for key, value in sent.items():  # existing keys given new values: the dict keeps its size
         kind = type(value)
         if kind is dict:
@@ -388,7 +395,7 @@ def held_compactly(sent: dict[str, Any]) -> dict[str, Any]:
 
 
 def _held_in_shape(sent: dict[str, Any]) -> dict[str, Any]:
-    if len(sent) <= _SMALLEST_TABLE:
+    if not _SMALLEST_TABLE < len(sent) <= _SHARED_KEYS_MOST:
         return sent
     shape = tuple(sent)
     holder = _SENT_SHAPES.get(shape)

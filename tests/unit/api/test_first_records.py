@@ -302,6 +302,14 @@ def test_a_flood_of_record_shapes_is_held_as_decoded_past_a_bound() -> None:
     assert len(models._SENT_SHAPES) <= models._SENT_SHAPES_MAX
 
 
+def test_a_record_of_more_keys_than_python_shares_is_held_as_decoded_its_shape_not_kept() -> None:
+    models._SENT_SHAPES.clear()
+    sent = [{f"Field{k}": n for k in range(10_000)} for n in range(3)]
+    records = parse_list(json.dumps(sent).encode(), "list users", SentRecord)
+    assert [r.root for r in records] == sent
+    assert models._SENT_SHAPES == {}  # no 10,000-key shape held for the rest of the run
+
+
 @pytest.mark.parametrize(
     ("body", "read"),
     [

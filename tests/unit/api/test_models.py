@@ -223,6 +223,17 @@ def test_shared_values_keep_absent_apart_from_null_and_unknown_fields() -> None:
     assert sent.teams[0].model_extra == {}
 
 
+def test_a_long_list_of_teams_is_held_as_sent_not_once_for_every_record() -> None:
+    teams = [{"Id": n, "Name": f"Team {n}"} for n in range(models._SHARED_ITEMS_MAX + 1)]
+    first, second = (ProjectUser.model_validate(user_payload(Teams=teams)) for _ in "12")
+    assert first.teams == second.teams
+    assert first.teams is not second.teams  # no key as long as the teams for each such record
+    assert first.as_sent()["Teams"] == teams
+    few = teams[: models._SHARED_ITEMS_MAX]
+    first, second = (ProjectUser.model_validate(user_payload(Teams=few)) for _ in "12")
+    assert first.teams is second.teams
+
+
 def test_a_flood_of_distinct_values_is_held_in_bounded_memory() -> None:
     names = [f"Person{n}" for n in range(models._SHARED_VALUES_MAX + 10)]
     users = [ProjectUser.model_validate(user_payload(Role=name)) for name in names]
