@@ -392,14 +392,13 @@ class Store:
         new: set[bytes] = set()
         #: The records held, not compressed here: one pruned meanwhile is made from its record.
         unpacked: dict[bytes, Mapping[str, Any]] = {}
-        # Each list hashed, its records by hash (a snapshot keeps a set).
-        encoded: dict[ListKey, set[bytes]] = {}
-        for key, records in read_lists.items():
-            if key in found_as_read:
-                continue
-            hashes = encoded[key] = set()
-            # The records' hashes in order name a list only where its fingerprint cannot.
-            order: list[bytes] | None = [] if named[key] is None else None
+
+        def hashed(
+            records: Iterable[Mapping[str, Any]], held: set[bytes], order: list[bytes] | None
+        ) -> set[bytes]:
+            """A list's records by hash (a snapshot keeps a set), in ``order`` too when given;
+            each not ``held`` by the store packed once."""
+            hashes = set()
             for record in records:
                 body = canonical(record)
                 digest = body_digest(body)
@@ -411,9 +410,19 @@ class Store:
                 elif digest not in new:
                     new.add(digest)
                     packer.add(digest, body)
+            return hashes
+
+        # Each list hashed.
+        encoded: dict[ListKey, set[bytes]] = {}
+        for key, records in read_lists.items():
+            if key in found_as_read:
+                continue
+            # The records' hashes in order name a list only where its fingerprint cannot.
+            order: list[bytes] | None = [] if named[key] is None else None
+            encoded[key] = hashed(records, held, order)
             if order is not None:
                 named[key] = body_digest(b"".join(order))
-        packer.close()
+        packer.close()  # before the store is taken: a list moved meanwhile packs the rest
         # Its latest state in the order sent: what is read offline is the list as sent.
         bodies = {
             key: list_body(records)
@@ -449,15 +458,9 @@ class Store:
             ]
             read = [ids[key] for key in [*encoded, *moved]]
             present = self._present(db, read)
-            for key in moved:  # hashed after all: compressed unless the list holds it now
-                holds = present.get(ids[key], set())
-                hashes = encoded[key] = set()
-                for record in read_lists[key]:
-                    body = canonical(record)
-                    digest = body_digest(body)
-                    hashes.add(digest)
-                    if digest not in holds and digest not in packed and digest not in new:
-                        packed[digest] = self._pack(body)
+            for key in moved:  # hashed after all: packed unless the list holds it now
+                encoded[key] = hashed(read_lists[key], present.get(ids[key], set()), None)
+            packer.close()  # what those lists brought
             # What the lists held has moved since it was read above (another snapshot, a
             # prune): each record held then and not now is compressed here.
             for h in unpacked.keys() - set().union(*present.values()):
