@@ -72,22 +72,26 @@ _WHAT = {
 
 def last_seen(user: HubUser) -> LastSeen:
     """When ``user`` was last seen (see the module for the rule)."""
-    moments: list[tuple[datetime, str]] = []
+    latest: tuple[datetime, str] | None = None
     unreadable: list[str] = []
+    limit: datetime | None = None  # the latest date read as a sign-in: now, with the slack
     for wire, name in _SEEN_FIELDS:
         value = getattr(user, name)
+        if value is None:  # never
+            continue
         if isinstance(value, datetime):
-            moment = utc_moment(value)
+            if limit is None:  # one clock read for the three dates (a firm's 300,000)
+                limit = datetime.now(UTC) + FUTURE_SLACK
+            moment = _in_utc(value, limit)
             if moment is None:  # past the calendar's ends in UTC, or in the future
                 unreadable.append(wire)
-            else:
-                moments.append((moment, wire))
-        elif value is not None:  # sent, but no date: text, a number…
+            elif latest is None or (moment, wire) > latest:
+                latest = (moment, wire)
+        else:  # sent, but no date: text, a number…
             unreadable.append(wire)
-    if not moments:
+    if latest is None:
         return LastSeen(None, tuple(unreadable))
-    moment, wire = max(moments)
-    return LastSeen(moment, tuple(unreadable), wire)
+    return LastSeen(latest[0], tuple(unreadable), latest[1])
 
 
 #: How far ahead of this machine's clock a date may be and still be read as a sign-in (clocks
@@ -99,10 +103,15 @@ def utc_moment(value: datetime, now: datetime | None = None) -> datetime | None:
     """A date a server sent, in UTC (one without an offset is read as UTC, the service's own
     zone); None where it has no UTC moment (``0001-01-01T00:00:00+14:00``) or lies in the
     future: such a date is unknown, in every table, export and panel alike."""
+    return _in_utc(value, (now or datetime.now(UTC)) + FUTURE_SLACK)
+
+
+def _in_utc(value: datetime, limit: datetime) -> datetime | None:
+    """:func:`utc_moment`, the latest date it reads given."""
     try:
         moment = value.astimezone(UTC) if value.tzinfo is not None else value.replace(tzinfo=UTC)
     except (OverflowError, ValueError):
         return None
-    if moment > (now or datetime.now(UTC)) + FUTURE_SLACK:
+    if moment > limit:
         return None
     return moment

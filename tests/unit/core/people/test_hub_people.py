@@ -292,3 +292,31 @@ def test_a_person_sent_the_same_by_the_hub_and_a_project_is_held_once_and_printe
     assert same.as_sent() == sent_before
     assert renamed.as_sent()["User"] == {"Id": 7, "Email": "ann@example.com", "FirstName": "Ann"}
     assert len(person.memberships) == 3
+
+
+@pytest.mark.parametrize(
+    ("fields", "counted_from"),
+    [
+        (
+            {"LastAddinLogin": "2026-11-01T00:00:00Z", "LastWebLogin": "2026-10-01T00:00:00Z"},
+            "their last add-in sign-in, 2026-11-01",
+        ),
+        # The same moment twice: one rule names it, whichever field it came in first.
+        (
+            {
+                "LastHubProjectActivity": "2026-11-01T00:00:00Z",
+                "LastAddinLogin": "2026-11-01T00:00:00+00:00",
+            },
+            "their last activity in the hub, 2026-11-01",
+        ),
+        (
+            {"LastAddinLogin": "2026-11-01T01:00:00+01:00", "LastHubProjectActivity": None},
+            "their last add-in sign-in, 2026-11-01",
+        ),
+        ({"LastWebLogin": None}, "never"),
+    ],
+)
+def test_what_a_last_sign_in_is_counted_from_is_the_latest_date_sent(
+    fields: dict[str, Any], counted_from: str
+) -> None:
+    assert last_seen(hub_user(**fields)).counted_from() == counted_from
