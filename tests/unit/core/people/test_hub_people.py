@@ -15,6 +15,7 @@ from hubtui.api.models import HubUser, Project, ProjectUser
 from hubtui.core.people.hub import (
     NEVER_SIGNED_IN,
     NOT_ACCEPTED,
+    PeopleJoin,
     access_matrix,
     hub_people,
     read_hub_people,
@@ -292,6 +293,65 @@ def test_a_person_sent_the_same_by_the_hub_and_a_project_is_held_once_and_printe
     assert same.as_sent() == sent_before
     assert renamed.as_sent()["User"] == {"Id": 7, "Email": "ann@example.com", "FirstName": "Ann"}
     assert len(person.memberships) == 3
+
+
+def test_people_joined_as_memberships_arrive_are_those_joined_at_once_and_those_told_stay() -> None:
+    """The people told while a firm's projects are read are joined a few memberships at a
+    time: the same people, in the same order, with the same projects, as one join of them all;
+    and a person told before keeps the projects they were told with."""
+    users = [
+        hub_user(Id=1, Email="Ann@example.com", LastWebLogin="2026-11-24T00:00:00Z"),
+        hub_user(Id=2, Email="ann@example.com"),  # another account of the same address
+        hub_user(Id=1, Email="Ann@example.com"),  # the same account sent twice
+        hub_user(Id=3, Email=None),  # no address: by their Id
+    ]
+
+    def as_member(project_id: int, role: str, user_id: int, email: str | None) -> Any:
+        project = Project.model_validate({"Id": project_id, "Name": f"P{project_id}"})
+        user = ProjectUser.model_validate(
+            {"User": {"Id": user_id, "Email": email}, "Role": role, "IsLimited": False}
+        )
+        return project, user
+
+    memberships = [
+        as_member(1, "Editor", 1, "ann@example.com"),
+        as_member(1, "Reader", 2, "ann@example.com"),
+        as_member(1, "Admin", 9, "only.here@example.com"),
+        as_member(2, "Reader", 3, None),
+        as_member(2, "Editor", 1, "renamed@example.com"),  # the hub's account, a new address
+        as_member(3, "Admin", 9, "only.here@example.com"),
+        as_member(3, "Reader", 1, "ann@example.com"),
+    ]
+
+    def seen(people: list[Any]) -> list[tuple[str, str, int | None, list[tuple[int, str]]]]:
+        return [
+            (
+                p.key,
+                p.email,
+                None if p.hub_user is None else p.hub_user.user.id,
+                [(project.id, user.role) for project, user in p.memberships],
+            )
+            for p in people
+        ]
+
+    at_once = seen(hub_people(users, memberships))
+    join = PeopleJoin(users)
+    told = []
+    for start, end in [(0, 0), (0, 2), (2, 3), (3, 3), (3, 6), (6, 7)]:
+        join.add(memberships[start:end])
+        people = join.people()
+        told.append((people, seen(people)))
+    assert told[-1][1] == at_once
+    assert [row[0] for row in at_once] == [
+        "ann@example.com",
+        "ann@example.com (Id 2)",
+        "id:3",
+        "only.here@example.com",
+        "renamed@example.com",
+    ]
+    for people, as_told in told:  # each as it was told, whatever was joined after
+        assert seen(people) == as_told
+    assert told[1][1][0][3] == [(1, "Editor")]  # Ann as told after two memberships
 
 
 @pytest.mark.parametrize(
