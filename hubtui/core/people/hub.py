@@ -213,7 +213,13 @@ class PeopleJoin:
     def __init__(self, hub_users: Iterable[HubUser] | None, seen: SeenKept | None = None) -> None:
         people: dict[str, HubPerson] = {}
         by_id: dict[object, HubPerson] = {}
-        for hub_user in hub_users or ():
+        users = list(hub_users or ())
+        if seen is not None:  # all worked out first: held apart from the people, who are
+            # replaced as their projects arrive (freed together, their memory goes back)
+            for hub_user in users:
+                if id(hub_user) not in seen:
+                    seen[id(hub_user)] = (hub_user, last_seen(hub_user))
+        for hub_user in users:
             key = _key_of(hub_user.user)
             person = people.get(key)
             if person is not None and person.hub_user is not None:
@@ -225,9 +231,7 @@ class PeopleJoin:
                 person = people[key] = HubPerson(key, hub_user.user)
             person.hub_user = hub_user
             if seen is not None:
-                person._seen_of, person._seen = seen.get(id(hub_user)) or seen.setdefault(
-                    id(hub_user), (hub_user, last_seen(hub_user))
-                )
+                person._seen_of, person._seen = seen[id(hub_user)]
             by_id.setdefault(hub_user.user.id, person)
         self._people = people
         self._by_id = by_id
