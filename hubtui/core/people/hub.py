@@ -406,8 +406,9 @@ async def read_hub_people(
                 await asyncio.wait_for(all_read.wait(), SO_FAR_POLL if pending else wait)
         return users, None
 
-    def joined_until(users: Sequence[HubUser], count: int) -> list[HubPerson]:
-        """Everyone joined with the first ``count`` memberships read."""
+    def joined_until(users: Sequence[HubUser] | None, count: int) -> list[HubPerson]:
+        """Everyone joined with the first ``count`` memberships read (the hub's users are those
+        of the first call: the one list read)."""
         nonlocal join, joined
         if join is None:
             join = PeopleJoin(users, seen)
@@ -438,11 +439,7 @@ async def read_hub_people(
     for project, user in memberships:
         if project.id in lists:
             lists[project.id].append(user)
-    people = (
-        hub_people(users, memberships, seen)
-        if join is None or users is None
-        else joined_until(users, len(memberships))
-    )
+    people = joined_until(users, len(memberships))
     kept = None if users is None else list(users)
     return HubPeople(hub, people, projects, not_read, missing, kept, lists)
 
