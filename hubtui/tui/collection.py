@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
-from hubtui.core.collection import give_back_freed
+from hubtui.core.collection import collected_rarely, give_back_freed
 
-__all__ = ["collector_paused", "release_frozen"]
+__all__ = ["collected_rarely_then_frozen", "collector_paused", "release_frozen"]
 
 _held = 0
 
@@ -39,6 +39,20 @@ def collector_paused() -> Iterator[None]:
             gc.freeze()
             gc.enable()
             give_back_freed()
+
+
+@contextmanager
+def collected_rarely_then_frozen() -> Iterator[None]:
+    """A large read the app keeps: the collector runs rarely inside (see core/collection.py),
+    and its thresholds are put back with what was read frozen (no collection in between): the
+    next collection would otherwise go over a firm's two million objects just as their rows are
+    shown (1.4 s before `P`'s counts showed)."""
+    with ExitStack() as at_end:
+        with collected_rarely():
+            try:
+                yield
+            finally:
+                at_end.enter_context(collector_paused())
 
 
 def release_frozen() -> None:

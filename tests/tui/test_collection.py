@@ -85,3 +85,19 @@ def test_what_a_large_load_freed_is_given_back_to_the_system_at_its_end() -> Non
     given_back = resident_mb()
     assert last
     assert held - given_back > 30, (before, held, given_back)
+
+
+def test_a_large_read_in_the_app_is_collected_rarely_then_frozen_as_thresholds_go_back() -> None:
+    from hubtui.core.collection import READING_COLLECTION
+    from hubtui.tui.collection import collected_rarely_then_frozen
+
+    gc.enable()
+    release_frozen()
+    before = gc.get_threshold()
+    with collected_rarely_then_frozen():
+        assert gc.get_threshold() == READING_COLLECTION
+        assert gc.isenabled()  # collected rarely, not paused: cycles still go
+        built = [[n] for n in range(1000)]
+    assert gc.get_threshold() == before
+    assert gc.isenabled()
+    assert gc.get_freeze_count() >= len(built)  # what the read built is skipped from now on

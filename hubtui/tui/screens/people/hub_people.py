@@ -11,11 +11,10 @@ from textual import on
 from textual.binding import Binding, BindingType
 from textual.content import Content
 
-from hubtui.core.collection import collected_rarely
 from hubtui.core.people import HubPeople, HubPerson, ReviewRow, read_hub_people
 from hubtui.core.presenting import seen_words, when_both
 from hubtui.text import LONG_VALUE, already_inert, inert
-from hubtui.tui.collection import collector_paused
+from hubtui.tui.collection import collected_rarely_then_frozen
 from hubtui.tui.messages import FindPerson, HubPeopleLoaded
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import FanOutScreen
@@ -162,8 +161,6 @@ class HubPeopleScreen(MarkKeys, Reviewing, FanOutScreen[HubPeople]):
         self.review_started = ""
         #: What a load holds until it ends (the collector's pause, for a large hub).
         self._load_pauses = ExitStack()
-        #: Whether this load is a large hub's (its collector's pause entered).
-        self._read_large = False
 
     @property
     def scope_hub(self) -> Hub | None:
@@ -202,23 +199,15 @@ class HubPeopleScreen(MarkKeys, Reviewing, FanOutScreen[HubPeople]):
         return view.indexed or not view.choosing
 
     def load_ended(self) -> None:
-        if self._read_large:
-            self._read_large = False
-            # The collector's thresholds put back with what the load read frozen (see
-            # tui/collection.py): its next collection would otherwise go over a firm's two
-            # million objects just as their rows are shown (1.4 s before the counts showed).
-            with collector_paused():
-                self._load_pauses.close()
-        else:
-            self._load_pauses.close()
+        self._load_pauses.close()
         super().load_ended()
 
     def _first_people(self, people: list[HubPerson]) -> None:
         """A large hub's first users, shown while the rest and every project are read. The
         collector runs rarely meanwhile (see core/collection.py): a firm's hub is millions of
-        objects read, each scanned again at every collection at Python's default thresholds."""
-        self._load_pauses.enter_context(collected_rarely())
-        self._read_large = True
+        objects read, each scanned again at every collection at Python's default thresholds;
+        what was read is frozen as the load ends (see tui/collection.py)."""
+        self._load_pauses.enter_context(collected_rarely_then_frozen())
         self._show_meanwhile(
             people,
             f"the first {len(people):,} hub users are shown; their projects and the counts follow",
