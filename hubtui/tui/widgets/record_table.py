@@ -402,8 +402,8 @@ class RecordTable(ScrollView, Generic[T], can_focus=True, inherit_bindings=False
     def _index_when_asked(self) -> None:
         """A list shown without its search keys (``set_records(index=False)``) has them made
         once a filter or a group asks; one worker at a time (a keystroke does not start one)."""
-        if self.view.choosing and not self.view.indexed and not self._indexing:
-            self._start_indexing()
+        if self.view.choosing and not self._indexing:
+            self._start_indexing()  # which starts none once every key is made
 
     async def _index_rest(self) -> None:
         self._indexing = True
