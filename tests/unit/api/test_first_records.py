@@ -253,6 +253,13 @@ def test_records_read_as_sent_keep_each_object_and_leave_out_what_is_not_one(siz
     ]
 
 
+@pytest.fixture
+def no_shapes_yet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shapes of records held as sent as a new process has them: none. Those the other
+    tests in this process read (a flood of them too) stay out, and these stay out of theirs."""
+    monkeypatch.setattr(models, "_SENT_SHAPES", {})
+
+
 def sent_with_team(n: int) -> dict[str, Any]:
     return {
         "User": {
@@ -273,6 +280,7 @@ def sent_with_team(n: int) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("size", [100, 20_000], ids=["small body", "large body"])
+@pytest.mark.usefixtures("no_shapes_yet")
 def test_records_held_as_sent_are_as_sent_in_less_memory(size: int) -> None:
     sent = [sent_with_team(n) for n in range(size)]
     body = json.dumps(sent).encode()
@@ -295,6 +303,7 @@ def test_records_held_as_sent_are_as_sent_in_less_memory(size: int) -> None:
         assert len({id(text) for text in texts}) <= max(1, size // 100)
 
 
+@pytest.mark.usefixtures("no_shapes_yet")
 def test_a_flood_of_record_shapes_is_held_as_decoded_past_a_bound() -> None:
     sent = [{f"Field{n}-{k}": k for k in range(6)} for n in range(models._SENT_SHAPES_MAX + 50)]
     records = parse_list(json.dumps(sent).encode(), "list users", SentRecord)
@@ -302,8 +311,8 @@ def test_a_flood_of_record_shapes_is_held_as_decoded_past_a_bound() -> None:
     assert len(models._SENT_SHAPES) <= models._SENT_SHAPES_MAX
 
 
+@pytest.mark.usefixtures("no_shapes_yet")
 def test_a_record_of_more_keys_than_python_shares_is_held_as_decoded_its_shape_not_kept() -> None:
-    models._SENT_SHAPES.clear()
     sent = [{f"Field{k}": n for k in range(10_000)} for n in range(3)]
     records = parse_list(json.dumps(sent).encode(), "list users", SentRecord)
     assert [r.root for r in records] == sent
