@@ -397,7 +397,7 @@ def add_campaign_commands(commands: argparse._SubParsersAction[argparse.Argument
     export.add_argument("--packet", metavar="PROJECT", help="one packet: the project's Id or name")
     export.add_argument("--format", choices=("csv",), default="csv")
     decide = action("decide", "record the decisions of a file (nothing is sent)")
-    decide.add_argument("file", metavar="FILE")
+    decide.add_argument("file", metavar="FILE", help="the decisions file (-: standard input)")
     decide.add_argument(
         "--resolve", action="store_true", help="the owner's word, which settles a conflict"
     )

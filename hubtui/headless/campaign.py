@@ -232,32 +232,48 @@ def _export(args: argparse.Namespace, campaign: Campaign, workspace: Workspace) 
 
 
 def _decide(args: argparse.Namespace, campaign: Campaign, workspace: Workspace) -> int:
-    path = Path(args.file)
+    named = "standard input" if args.file == "-" else args.file
     try:
-        body = read_bounded(path, limit=use.DECISIONS_FILE_BYTES, what="decisions file")
-        table = use.read_file(body.decode("utf-8"))
+        if args.file == "-":  # as bounded as a file: one byte past the bound is refused
+            body = sys.stdin.buffer.read(use.DECISIONS_FILE_BYTES + 1)
+            if len(body) > use.DECISIONS_FILE_BYTES:
+                raise use.Refused(
+                    f"it is larger than the {use.DECISIONS_FILE_BYTES / 1e6:,.0f} MB hubtui "
+                    "reads from a decisions file; nothing was recorded."
+                )
+        else:
+            path = Path(args.file)
+            body = read_bounded(path, limit=use.DECISIONS_FILE_BYTES, what="decisions file")
+        table = use.read_file(use.decisions_text(body))
     except OSError as error:
-        raise Stop(NOT_SENT, inert(refusal_words(path, error))) from None
-    except UnicodeDecodeError:
-        raise Stop(NOT_SENT, f"cannot read {inert(str(path))}: it is not UTF-8 text") from None
+        raise Stop(NOT_SENT, inert(refusal_words(Path(args.file), error))) from None
     except use.Refused as refused:
-        raise Stop(NOT_SENT, f"{inert(str(path))}: {inert(str(refused))}") from None
+        raise Stop(NOT_SENT, f"{inert(named)}: {inert(str(refused))}") from None
     operator = workspace.change_log.operator
     check = use.check_file(
         campaign, workspace.identity.server, table, operator, resolve=args.resolve
     )
     for words in check.refused:
         print(f"Refused: {words}", file=sys.stderr)
+    unchanged = (
+        f" Already so, not recorded again: {amount(check.unchanged, 'line')}."
+        if check.unchanged
+        else ""
+    )
     if not check.events:
-        print("No decision recorded: none in the file could be taken.", file=sys.stderr)
+        print(f"No decision recorded: none in the file changed a row.{unchanged}", file=sys.stderr)
         return NOT_SENT if check.refused else NOTHING
-    source = f"decisions file {path.name}"
+    source = (
+        "decisions from standard input"
+        if args.file == "-"
+        else f"decisions file {Path(args.file).name}"
+    )
     after = asyncio.run(use.decide(workspace.review_store(), campaign, check.events, bulk=source))
     act = " as one bulk act" if len(check.events) > 1 else ""
     print(
-        f"Recorded {len(check.events):,} decisions{act} by {inert(operator)} in campaign "
-        f"{campaign.number}; nothing was sent. Left: {len(after.left_of(after.states)):,}; "
-        f"conflicts: {len(after.conflicts()):,}.",
+        f"Recorded {amount(len(check.events), 'decision')}{act} by {inert(operator)} in "
+        f"campaign {campaign.number}; nothing was sent.{unchanged} Left: "
+        f"{len(after.left_of(after.states)):,}; conflicts: {len(after.conflicts()):,}.",
         file=sys.stderr,
     )
     return REFUSED if check.refused else OK

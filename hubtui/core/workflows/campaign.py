@@ -68,6 +68,7 @@ __all__ = [
     "claim",
     "close_rows",
     "decide",
+    "decisions_text",
     "events_of",
     "freeze",
     "open_campaign",
@@ -538,6 +539,25 @@ class FileCheck:
 
     events: list[CampaignEvent] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    """Lines that said what their row holds already (not recorded again)."""
+
+
+def decisions_text(body: bytes) -> str:
+    """A decisions file's bytes as text: UTF-8 (a byte order mark or none); a file a
+    spreadsheet saved in another encoding is refused saying what it is and what to save it as."""
+    if body.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise Refused(
+            'it is UTF-16 text (a spreadsheet\'s "Unicode text"): save it as "CSV UTF-8" and '
+            "decide again; nothing was recorded."
+        )
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise Refused(
+            f'it is not UTF-8 text (byte {error.start + 1:,} is not): save it as "CSV UTF-8" '
+            "and decide again; nothing was recorded."
+        ) from None
 
 
 def read_file(text: str) -> list[tuple[int, dict[str, str]]]:
@@ -553,13 +573,33 @@ def read_file(text: str) -> list[tuple[int, dict[str, str]]]:
         )
     except BatchFileError as error:
         raise Refused(f"{error}; nothing was recorded.") from None
-    missing = [c for c in ("project", "user_id", "decision") if c not in (header or [])]
+    if header is not None and len(header) == 1 and header[0].count(";") >= 2:
+        raise Refused(
+            "its columns are separated by ';', not ',' (as a spreadsheet saves CSV where a "
+            'comma is the decimal mark): save it as "CSV UTF-8 (comma delimited)"; nothing was '
+            "recorded."
+        )
+    missing = [c for c in _FILE_NEEDS if c not in (header or [])]
     if missing:
         raise Refused(
             f"it lacks the column(s) {', '.join(missing)} of a campaign's decisions file "
             f"(hubtui campaign export writes them); nothing was recorded."
         )
     return rows
+
+
+#: What a line of a decisions file must name: the membership (its project, its account's Id
+#: and the address the campaign froze for it) and the decision.
+_FILE_NEEDS = ("project", "user_id", "email", "decision")
+
+
+@dataclass(frozen=True)
+class _Said:
+    """One line's decision on a row, as read."""
+
+    line: int
+    decision: Decision
+    reason: str
 
 
 def check_file(
@@ -572,11 +612,18 @@ def check_file(
 ) -> FileCheck:
     """Each line of a decisions file (:func:`read_file`) as an event, or refused with its
     line: a file of another campaign, hub or server is refused whole (:class:`Refused`),
-    naming both."""
+    naming both. A line whose address is not its account's (one column sorted apart from the
+    other) is refused naming both; two lines of one row that disagree are refused naming both
+    lines; a line that says what the row holds already is not recorded again (an export given
+    back records only what changed)."""
+    if campaign.closed is not None:
+        raise Closed(f"campaign {campaign.number} is closed: it takes no decision.")
     check = FileCheck()
     head = campaign.head
     by_key = {(r.project, r.user_id): r for r in campaign.rows}
-    moment = now()
+    refused: list[tuple[int, str]] = []
+    said: dict[int, _Said] = {}
+    disagreed: set[int] = set()
     for line, cells in table:
         for column, ours in (("campaign", str(head.id)), ("hub", head.hub), ("server", server)):
             theirs = cells.get(column, "")
@@ -590,40 +637,79 @@ def check_file(
             continue  # not decided in this file
         row = by_key.get((cells.get("project", ""), cells.get("user_id", "")))
         if row is None:
-            check.refused.append(
-                f"line {line}: account {inert(cells.get('user_id', ''))} in project "
-                f"{inert(cells.get('project', ''))} is not in the campaign's population"
+            refused.append(
+                (
+                    line,
+                    f"line {line}: account {inert(cells.get('user_id', ''))} in project "
+                    f"{inert(cells.get('project', ''))} is not in the campaign's population",
+                )
+            )
+            continue
+        email = cells.get("email", "")
+        if person_key(email) != person_key(row.email):
+            refused.append(
+                (
+                    line,
+                    f"line {line}: account {inert(row.user_id)} is {inert(row.email)} in the "
+                    f"campaign, but the line says {inert(email) or 'no address'}: a column sorted "
+                    "apart from the others? nothing is recorded for it",
+                )
             )
             continue
         decision = decision_named(word)
         if decision is None:
-            check.refused.append(
-                f"line {line}: {inert(word)} is not a decision (keep, reader, remove)"
+            refused.append(
+                (line, f"line {line}: {inert(word)} is not a decision (keep, reader, remove)")
             )
             continue
         reason = cells.get("reason", "").strip()
         if decision is Decision.REMOVE and not reason:
-            check.refused.append(f"line {line}: a removal needs a reason")
+            refused.append((line, f"line {line}: a removal needs a reason"))
             continue
-        if person_key(operator) == person_key(row.email):
-            check.refused.append(
-                f"line {line}: {inert(row.email)} decides on their own access: their row is "
-                f"{inert(row.reviewer)}'s"
+        before = said.get(row.position)
+        if before is None:
+            said[row.position] = _Said(line, decision, reason)
+        elif (before.decision, before.reason) != (decision, reason):
+            disagreed.add(row.position)
+            refused.append(
+                (
+                    line,
+                    f"lines {before.line} and {line} decide {inert(row.email)} in "
+                    f"{inert(row.project_name)} differently ({before.decision.value}, "
+                    f"{decision.value}): neither is recorded",
+                )
+            )
+    moment = now()
+    for position, line_said in said.items():
+        state = campaign.states[position]
+        if position in disagreed:
+            continue
+        if (state.decision, state.reason) == (line_said.decision, line_said.reason):
+            check.unchanged += 1
+            continue  # what the row holds already: not recorded again, nor as this decider's
+        if person_key(operator) == person_key(state.row.email):
+            refused.append(
+                (
+                    line_said.line,
+                    f"line {line_said.line}: {inert(state.row.email)} decides on their own access: "
+                    f"their row is {inert(state.row.reviewer)}'s",
+                )
             )
             continue
         check.events.append(
             CampaignEvent(
                 0,
-                row.position,
+                position,
                 "resolve" if resolve else "decide",
-                decision.value,
-                reason,
+                line_said.decision.value,
+                line_said.reason,
                 operator,
                 moment,
                 0,
                 "",
             )
         )
+    check.refused = [words for _, words in sorted(refused, key=lambda said: said[0])]
     return check
 
 
