@@ -409,6 +409,11 @@ def add_campaign_commands(commands: argparse._SubParsersAction[argparse.Argument
     )
     close.add_argument("--yes", action="store_true", help="close and send without asking")
     close.add_argument("--dry-run", action="store_true", help="print exactly the requests")
+    close.add_argument(
+        "--allow-no-admin",
+        action="store_true",
+        help="send too what leaves a project or the hub without an Admin (said and recorded)",
+    )
     report = action("report", "the record for an auditor: the population and every decision")
     report.add_argument("--format", choices=("csv", "json"), default="csv")
 

@@ -53,8 +53,12 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
 
             return asyncio.run(with_client(args, workspace, run))
         campaign = asyncio.run(use.open_campaign(server_store, args.number))
+        if changed := campaign.population_changed():
+            # Said first, on every read: the record no longer holds what was frozen.
+            print(f"CHANGED: {inert(changed, limit=None)}", file=sys.stderr)
         if action == "status":
-            return _status(args, campaign)
+            said = _status(args, campaign)
+            return REFUSED if said == OK and campaign.population_changed() else said
         if action == "export":
             return _export(args, campaign, workspace)
         if action == "decide":
@@ -62,7 +66,8 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
         if action == "remind":
             return _remind(campaign)
         before = asyncio.run(use.previous_of(server_store, campaign))
-        return _report(args, campaign, use.changed_since(campaign, before))
+        said = _report(args, campaign, use.changed_since(campaign, before))
+        return REFUSED if said == OK and campaign.population_changed() else said
     except use.Refused as refused:
         raise Stop(NOT_SENT, str(refused)) from None
     except use.Closed as closed:
@@ -287,11 +292,17 @@ async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspa
     campaign = await use.open_campaign(server_store, args.number)
     if campaign.closed is not None:
         raise use.Closed(f"campaign {campaign.number} is closed already: nothing is sent twice.")
+    if changed := campaign.population_changed():
+        raise Stop(
+            REFUSED,
+            f"{inert(changed, limit=None)}: it is not closed, and nothing was sent (the report "
+            "says what the store holds).",
+        )
     if workspace.read_only and not args.dry_run:
         raise Stop(NOT_SENT, "read-only: nothing is sent, and the campaign stays open.")
     hub = await resolve_hub(client, campaign.head.hub)
     fresh = await use.read_population(client, hub, concurrency=workspace.concurrency)
-    closing = use.close_rows(campaign, fresh)
+    closing = use.close_rows(campaign, fresh, allow_no_admin=args.allow_no_admin)
     if closing.defaults:
         print(
             f"{closing.defaults:,} rows had no answer: they take the default "
@@ -303,6 +314,8 @@ async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspa
             f"Not sent: {inert(state.row.email)} in {inert(state.row.project_name)}: {inert(why)}",
             file=sys.stderr,
         )
+    for words in closing.no_admin:
+        print(f"Sent all the same (--allow-no-admin): {inert(words)}", file=sys.stderr)
     preview = await read_preview(args, client, workspace, closing.wanted)
     print_preview(preview, [])
     if args.dry_run:
@@ -316,12 +329,17 @@ async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspa
         without_terminal="add --yes to close.",
         not_sent="the campaign stays open; nothing was sent.",
     )
-    await use.claim(server_store, campaign, workspace.change_log.operator, f"{count} changes")
+    detail = f"{count} changes"
+    if closing.no_admin:
+        detail += f"; --allow-no-admin: {'; '.join(closing.no_admin)}"
+    await use.claim(server_store, campaign, workspace.change_log.operator, detail)
     sending = argparse.Namespace(**{**vars(args), "yes": True})
     batch = await send_batch(sending, client, workspace, preview, reverts=None)
     after = await use.read_population(client, hub, concurrency=workspace.concurrency)
     outcomes = use.verified(campaign, closing, after)
-    closed = await use.record_outcomes(server_store, campaign, outcomes)
+    closed = await use.record_outcomes(
+        server_store, campaign, [*outcomes, *use.not_sent(campaign, closing)]
+    )
     bad = [e for e in outcomes if e.detail.startswith("NOT VERIFIED")]
     print(
         f"Campaign {closed.number} closed: {amount(len(outcomes) - len(bad), 'change')} "
@@ -344,6 +362,8 @@ REPORT_COLUMNS = (
     "project_name",
     "user_id",
     "email",
+    "role",
+    "hub_role",
     "access",
     "reviewer",
     "decided_by",
@@ -355,6 +375,15 @@ REPORT_COLUMNS = (
     "default",
     "outcome",
     "verified",
+)
+
+
+#: How an auditor recomputes the population's sha256 from the report's rows (as
+#: :func:`~hubtui.core.people.campaign.population_sha256` computes it).
+SHA256_RECIPE = (
+    "for each row, json.dumps([project, user_id, email, role, hub_role, access], "
+    'ensure_ascii=False, separators=(",", ":")); sort those lines, join them with a newline, '
+    "encode as UTF-8, sha256"
 )
 
 
@@ -378,6 +407,8 @@ def _report(args: argparse.Namespace, campaign: Campaign, since: dict[str, int])
                 r.project_name,
                 r.user_id,
                 r.email,
+                r.role,
+                r.hub_role,
                 r.access,
                 r.reviewer,
                 s.by,
@@ -405,7 +436,10 @@ def _report(args: argparse.Namespace, campaign: Campaign, since: dict[str, int])
                         "read_at": head.read_at,
                         "sha256": head.sha256,
                         "count": len(campaign.rows),
+                        "frozen_count": campaign.counts.get("memberships"),
                         "not_read": head.not_read,
+                        "check": campaign.population_changed() or "as frozen",
+                        "how_to_recompute": SHA256_RECIPE,
                     },
                     "closed": None if campaign.closed is None else campaign.closed.moment,
                     "totals": totals,
@@ -421,6 +455,8 @@ def _report(args: argparse.Namespace, campaign: Campaign, since: dict[str, int])
         "campaign": str(head.id),
         "hub": head.hub_name,
         "population sha256": head.sha256,
+        "population check": campaign.population_changed() or "as frozen",
+        "how to recompute it": SHA256_RECIPE,
         "read at": head.read_at,
         "totals": ", ".join(f"{d} {n}" for d, n in sorted(totals.items())),
         "since the previous campaign": (

@@ -5,9 +5,11 @@ encoding, and a file piped in (``decide -``), through the installed command wher
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import os
+import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -191,3 +193,48 @@ def test_decisions_piped_into_the_installed_command_are_recorded(
     assert f"Recorded 1 decision by {DANA} in campaign 1" in done.stderr.decode()
     decided = report_rows(capsys, base)
     assert (decided[CHLOE]["decision"], decided[CHLOE]["decided_by"]) == ("set Reader", DANA)
+
+
+def test_a_population_changed_after_the_freeze_is_said_first_and_the_close_refuses(
+    capsys: pytest.CaptureFixture[str], server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An eighth membership slipped into the store behind hubtui's back: status and the report
+    say so before anything else (exit 3), the close sends nothing; untouched, an auditor
+    recomputes the sha256 from the report's own rows as it says."""
+    base = ("--base-url", server)
+    be(monkeypatch, OWNER)
+    started(capsys, base)
+    status, out, err = run(capsys, *base, "campaign", "report", "1", "--format", "json")
+    assert status == 0, err
+    report = json.loads(out)
+    assert report["population"]["check"] == "as frozen"
+    lines = sorted(
+        json.dumps(
+            [r["project"], r["user_id"], r["email"], r["role"], r["hub_role"], r["access"]],
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+        for r in report["rows"]
+    )
+    recomputed = hashlib.sha256("\n".join(lines).encode()).hexdigest()
+    assert recomputed == report["population"]["sha256"]
+
+    store = tmp_path / "data" / "store.sqlite3"
+    with sqlite3.connect(store) as db:
+        db.execute(
+            "INSERT INTO campaign_rows VALUES (1, 23, '1001', 'Harbour Bridge Retrofit', '99', "
+            "'mallory@acme-build.com', 'Mallory', 'Admin', 'Member', 'Admin', 'olive.owner', '')"
+        )
+    status, out, err = run(capsys, *base, "campaign", "status", "1")
+    assert status == 3
+    assert err.startswith(
+        "CHANGED: the population of campaign 1 changed after it was frozen: 24 rows, the "
+        "freeze had 23"
+    )
+    status, out, err = run(capsys, *base, "campaign", "report", "1", "--format", "json")
+    assert status == 3
+    assert json.loads(out)["population"]["check"].endswith("24 rows, the freeze had 23")
+    status, out, err = run(capsys, *base, "campaign", "close", "1", "--yes")
+    assert status == 3
+    assert "it is not closed, and nothing was sent" in err
+    assert out == ""

@@ -109,6 +109,29 @@ class Campaign:
     def number(self) -> int:
         return self.head.id
 
+    def population_changed(self) -> str:
+        """Empty while the population read back is the one frozen (its count and its sha256,
+        recomputed from the rows); else what differs, in words said before anything else."""
+        frozen = self.counts.get("memberships") if isinstance(self.counts, dict) else None
+        if isinstance(frozen, int) and frozen != len(self.rows):
+            return (
+                f"the population of campaign {self.number} changed after it was frozen: "
+                f"{len(self.rows):,} rows, the freeze had {frozen:,}"
+            )
+        positions = [row.position for row in self.rows]
+        if positions != list(range(len(positions))):
+            return (
+                f"the population of campaign {self.number} changed after it was frozen: its "
+                "rows are not the freeze's places 0, 1, 2, … in order"
+            )
+        now_sha = population_sha256(self.rows)
+        if now_sha != self.head.sha256:
+            return (
+                f"the population of campaign {self.number} changed after it was frozen: its "
+                f"rows hash to sha256 {now_sha}, the freeze's was {self.head.sha256}"
+            )
+        return ""
+
     def _packets(self) -> list[Packet]:
         by_project: dict[str, list[int]] = defaultdict(list)
         for row in self.rows:

@@ -71,6 +71,7 @@ __all__ = [
     "decisions_text",
     "events_of",
     "freeze",
+    "not_sent",
     "open_campaign",
     "previous_of",
     "read_file",
@@ -749,16 +750,47 @@ class Closing:
     sent_rows: list[RowState] = field(default_factory=list)
     not_sent: list[tuple[RowState, str]] = field(default_factory=list)
     defaults: int = 0
+    no_admin: list[str] = field(default_factory=list)
+    """``--allow-no-admin``: what is sent although it leaves a project or the hub without an
+    Admin, in words (said in the preview, recorded with the close)."""
 
 
-def close_rows(campaign: Campaign, fresh: Population) -> Closing:
+@dataclass(eq=False)
+class _Send:
+    """One change the close would send: the rows it carries out and its request."""
+
+    states: list[RowState]
+    wanted: Wanted
+    removal: bool
+
+
+def close_rows(campaign: Campaign, fresh: Population, *, allow_no_admin: bool = False) -> Closing:
     """The batch of the close: each row's removal or Reader, checked against ``fresh`` (a row
     whose person changed since the freeze — renamed, removed, another role — is not sent, and
-    says why). A person removed once, whatever packets decided it."""
+    says why). A person removed once, whatever packets decided it. No change that would leave
+    a project or the hub without an Admin is sent (:func:`_last_admins`) unless
+    ``allow_no_admin``."""
     closing = Closing()
+    sends = _checked_sends(campaign, fresh, closing)
+    for send, why in _last_admins(sends, fresh).items():
+        if allow_no_admin:
+            closing.no_admin.append(f"{send.wanted.email}: {why}")
+            continue
+        closing.not_sent.extend((s, why) for s in send.states)
+        sends.remove(send)
+    for send in sends:
+        closing.sent_rows.extend(send.states)
+        closing.wanted.append(send.wanted)
+    return closing
+
+
+def _checked_sends(campaign: Campaign, fresh: Population, closing: Closing) -> list[_Send]:
+    """Each change the decisions ask for that ``fresh`` shows is still the one decided; the
+    rows that are not, in ``closing.not_sent`` with why."""
     hub = campaign.head
     now_in = fresh.members()
     hub_users = fresh.hub_users or {}
+    sends: list[_Send] = []
     removing: dict[str, list[RowState]] = {}
     for state in campaign.states.values():
         decision, _ = campaign.at_close(state)
@@ -785,19 +817,17 @@ def close_rows(campaign: Campaign, fresh: Population) -> Closing:
             if access == "Reader":
                 closing.not_sent.append((state, "Reader already"))
                 continue
-            closing.sent_rows.append(state)
-            closing.wanted.append(
-                Wanted(
-                    hub_id=hub.hub,
-                    hub_name=hub.hub_name,
-                    project_id=row.project,
-                    project_name=row.project_name,
-                    email=row.email,
-                    intent=Intent.SET,
-                    role="Reader",
-                    user_id=row.user_id,
-                )
+            wanted = Wanted(
+                hub_id=hub.hub,
+                hub_name=hub.hub_name,
+                project_id=row.project,
+                project_name=row.project_name,
+                email=row.email,
+                intent=Intent.SET,
+                role="Reader",
+                user_id=row.user_id,
             )
+            sends.append(_Send([state], wanted, removal=False))
         else:
             removing.setdefault(row.user_id, []).append(state)
     for user_id, states in removing.items():
@@ -815,18 +845,49 @@ def close_rows(campaign: Campaign, fresh: Population) -> Closing:
                 for s in states
             )
             continue
-        closing.sent_rows.extend(states)
-        closing.wanted.append(
-            Wanted.hub_removal(
-                hub.hub,
-                hub.hub_name,
-                first.email,
-                tuple((s.row.project, s.row.project_name) for s in states),
-                user_id=user_id,
-                evidence=Evidence(hub_role=first.hub_role),
-            )
+        wanted = Wanted.hub_removal(
+            hub.hub,
+            hub.hub_name,
+            first.email,
+            tuple((s.row.project, s.row.project_name) for s in states),
+            user_id=user_id,
+            evidence=Evidence(hub_role=first.hub_role),
         )
-    return closing
+        sends.append(_Send(states, wanted, removal=True))
+    return sends
+
+
+def _last_admins(sends: Sequence[_Send], fresh: Population) -> dict[_Send, str]:
+    """The changes that, sent together, would leave a project or the hub without an Admin (as
+    ``fresh`` holds them now), each with the words that say so. A removal takes its person out
+    of every project of the hub; a Reader change out of its project's Admins."""
+    held: dict[_Send, str] = {}
+    removed = {s.wanted.user_id: s for s in sends if s.removal}
+    hub_admins = {u for u, user in (fresh.hub_users or {}).items() if user.role == "Admin"}
+    if hub_admins and hub_admins <= removed.keys():
+        for user_id in sorted(hub_admins):
+            held[removed[user_id]] = _no_admin_words(
+                "the hub", [removed[u].wanted.email for u in sorted(hub_admins)]
+            )
+    names = dict(fresh.projects)
+    for project, members in fresh.lists.items():
+        admins = {m.user_id: m.email for m in members if m.access == "Admin"}
+        taking: dict[str, _Send] = {u: removed[u] for u in admins if u in removed}
+        for send in sends:
+            if not send.removal and send.wanted.project_id == project:
+                if send.wanted.user_id in admins:
+                    taking[str(send.wanted.user_id)] = send
+        if admins and admins.keys() <= taking.keys():
+            words = _no_admin_words(names.get(project) or project, list(admins.values()))
+            for send in taking.values():
+                held.setdefault(send, words)
+    return held
+
+
+def _no_admin_words(where: str, admins: list[str]) -> str:
+    if len(admins) == 1:
+        return f"{admins[0]} is the only Admin of {where}: it would be left with none"
+    return f"it would leave {where} with no Admin (its Admins: {', '.join(admins)})"
 
 
 async def claim(server_store: ServerStore, campaign: Campaign, operator: str, detail: str) -> None:
@@ -870,6 +931,26 @@ def verified(campaign: Campaign, closing: Closing, after: Population) -> list[Ca
             )
         )
     return events
+
+
+def not_sent(campaign: Campaign, closing: Closing) -> list[CampaignEvent]:
+    """Each decided change the close did not send, with why (renamed since, Reader already,
+    the last Admin…): kept with the close, so the report says it, not only the terminal."""
+    moment = now()
+    return [
+        CampaignEvent(
+            0,
+            state.row.position,
+            "outcome",
+            campaign.at_close(state)[0].value,
+            "",
+            campaign.head.owner,
+            moment,
+            0,
+            f"not sent: {why}",
+        )
+        for state, why in closing.not_sent
+    ]
 
 
 async def record_outcomes(

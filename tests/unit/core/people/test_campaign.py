@@ -239,3 +239,85 @@ def test_nobody_is_their_own_reviewer_of_record() -> None:
     read.lists["1001"] = read.lists["1001"][:1]
     _, rows = freeze(read, StartAsked(), "olive@x.example")
     assert [(r.email, r.reviewer) for r in rows] == [("Dana@x.example", "olive@x.example")]
+
+
+def admins_population() -> Population:
+    """Bridge's two Admins (Dana, Gus), Tower's one (Gus); Gus the hub's only Admin."""
+    read = Population(HUB, [("1001", "Bridge"), ("1002", "Tower")])
+    read.lists = {
+        "1001": [
+            Member("1", "dana@x.example", "", "Admin", "Admin"),
+            Member("9", "gus@x.example", "", "Admin", "Admin"),
+            Member("8", "chloe@x.example", "", "Editor", "Editor"),
+        ],
+        "1002": [Member("9", "gus@x.example", "", "Admin", "Admin")],
+    }
+    read.hub_users = {
+        "1": HubMember("dana@x.example", "Member"),
+        "9": HubMember("gus@x.example", "Admin"),
+        "8": HubMember("chloe@x.example", "Member"),
+    }
+    return read
+
+
+ADMIN_ROWS = [
+    CampaignRow(
+        0, "1001", "Bridge", "1", "dana@x.example", "", "Admin", "Member", "Admin", "o", ""
+    ),
+    CampaignRow(1, "1001", "Bridge", "9", "gus@x.example", "", "Admin", "Admin", "Admin", "o", ""),
+    CampaignRow(
+        2, "1001", "Bridge", "8", "chloe@x.example", "", "Editor", "Member", "Editor", "o", ""
+    ),
+    CampaignRow(3, "1002", "Tower", "9", "gus@x.example", "", "Admin", "Admin", "Admin", "o", ""),
+]
+
+
+def test_no_close_leaves_a_project_without_an_admin() -> None:
+    """Both of Bridge's Admins made Reader: neither is sent, each saying why; Chloé's change,
+    which takes no Admin, is. One of two is sent: the other Admin stays."""
+    both = [
+        said(1, 0, Decision.READER, "o"),
+        said(2, 1, Decision.READER, "o"),
+        said(3, 2, Decision.READER, "o"),
+    ]
+    closing = close_rows(Campaign(head(), ADMIN_ROWS, both), admins_population())
+    assert [w.email for w in closing.wanted] == ["chloe@x.example"]
+    assert [(s.row.email, why) for s, why in closing.not_sent] == [
+        (
+            "dana@x.example",
+            "it would leave Bridge with no Admin (its Admins: dana@x.example, gus@x.example)",
+        ),
+        (
+            "gus@x.example",
+            "it would leave Bridge with no Admin (its Admins: dana@x.example, gus@x.example)",
+        ),
+    ]
+    one = close_rows(Campaign(head(), ADMIN_ROWS, both[:1]), admins_population())
+    assert [w.email for w in one.wanted] == ["dana@x.example"]
+    allowed = close_rows(
+        Campaign(head(), ADMIN_ROWS, both), admins_population(), allow_no_admin=True
+    )
+    assert [w.email for w in allowed.wanted] == [
+        "dana@x.example",
+        "gus@x.example",
+        "chloe@x.example",
+    ]
+    assert len(allowed.no_admin) == 2  # said in the preview, recorded with the close
+
+
+def test_no_close_removes_the_hub_s_only_admin_nor_a_project_s_only_admin() -> None:
+    """Gus removed from the hub: the hub's only Admin, and Tower's: not sent, said as such."""
+    gus = [said(1, 1, Decision.REMOVE, "o"), said(2, 3, Decision.REMOVE, "o")]
+    closing = close_rows(Campaign(head(), ADMIN_ROWS, gus), admins_population())
+    assert closing.wanted == []
+    assert {why for _, why in closing.not_sent} == {
+        "gus@x.example is the only Admin of the hub: it would be left with none"
+    }
+    # Tower's only Admin, not the hub's: Tower is named.
+    read = admins_population()
+    assert read.hub_users is not None
+    read.hub_users["1"] = HubMember("dana@x.example", "Admin")
+    closing = close_rows(Campaign(head(), ADMIN_ROWS, gus), read)
+    assert {why for _, why in closing.not_sent} == {
+        "gus@x.example is the only Admin of Tower: it would be left with none"
+    }
