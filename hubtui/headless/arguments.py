@@ -38,6 +38,7 @@ COMMANDS: dict[str, str] = {
     "log": "hubtui.headless.log",
     "why": "hubtui.headless.why",
     "campaign": "hubtui.headless.campaign",
+    "team": "hubtui.headless.team",
 }
 HEADLESS = frozenset(COMMANDS)
 
@@ -152,6 +153,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_people_commands(command)
     add_batch_commands(commands)
     add_campaign_commands(commands)
+    add_team_commands(commands)
 
 
 def _role(text: str) -> str:
@@ -414,8 +416,37 @@ def add_campaign_commands(commands: argparse._SubParsersAction[argparse.Argument
         action="store_true",
         help="send too what leaves a project or the hub without an Admin (said and recorded)",
     )
+    delegate = action(
+        "delegate", "the owner gives a packet to a database role of the team to decide"
+    )
+    delegate.add_argument("--packet", metavar="PROJECT", required=True, help="Id or name")
+    delegate.add_argument("--to", metavar="ROLE", required=True, help="a role of the roster")
     report = action("report", "the record for an auditor: the population and every decision")
     report.add_argument("--format", choices=("csv", "json"), default="csv")
+
+
+def add_team_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``team add | list | remove``: the team roster, on the team store."""
+    words = (
+        "the team roster: each database role of the team store and the hub account it acts "
+        "for, who may decide in a campaign (kept by the store's owner)"
+    )
+    team = commands.add_parser(
+        "team", help=words, description=words, epilog=EXIT_STATUSES, allow_abbrev=False
+    )
+    actions = team.add_subparsers(dest="team_command", required=True, metavar="ACTION")
+    add = actions.add_parser(
+        "add", help="the role acts for the account at EMAIL", allow_abbrev=False
+    )
+    add.add_argument("role", metavar="ROLE", help="the database role, as it signs in")
+    add.add_argument("--account", metavar="EMAIL", required=True, help="its hub account")
+    add.add_argument("--name", metavar="TEXT", default="", help="shown beside it")
+    listed = actions.add_parser("list", help="the roster of this server", allow_abbrev=False)
+    listed.add_argument("--format", choices=("text", "json"), default="text")
+    remove = actions.add_parser("remove", help="the role decides no more", allow_abbrev=False)
+    remove.add_argument("role", metavar="ROLE")
+    for parser in (add, listed, remove):
+        parser.add_argument("--verbose", action="store_true", help="print each request")
 
 
 def _date(text: str) -> str:

@@ -18,6 +18,7 @@ from hubtui.core.people.review import Decision
 from hubtui.core.presenting.export import write_csv
 from hubtui.core.presenting.words import amount
 from hubtui.core.store import StoreError, StoreOff
+from hubtui.core.store.campaigns import chain_broken
 from hubtui.core.workflows import campaign as use
 from hubtui.headless.batch import confirm, print_preview, read_preview, send_batch
 from hubtui.headless.output import NOT_SENT, NOTHING, OK, REFUSED, StatusLine, Stop, with_client
@@ -27,11 +28,12 @@ from hubtui.text import command_line, inert
 if TYPE_CHECKING:
     from hubtui.api import HubClient
     from hubtui.core.people.campaign import Campaign
+    from hubtui.core.workflows.team import Decider
     from hubtui.core.workspace import Workspace
 
 
 def main(args: argparse.Namespace, workspace: Workspace) -> int:
-    """campaign start | status | export | decide | remind | close | report."""
+    """campaign start | status | export | decide | delegate | remind | close | report."""
     if workspace.offline is not None:
         raise Stop(
             NOT_SENT,
@@ -53,21 +55,33 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
 
             return asyncio.run(with_client(args, workspace, run))
         campaign = asyncio.run(use.open_campaign(server_store, args.number))
-        if changed := campaign.population_changed():
-            # Said first, on every read: the record no longer holds what was frozen.
+        if changed := campaign.record_changed():
+            # Said first, on every read: the record no longer holds what was written.
             print(f"CHANGED: {inert(changed, limit=None)}", file=sys.stderr)
         if action == "status":
             said = _status(args, campaign)
-            return REFUSED if said == OK and campaign.population_changed() else said
+            return REFUSED if said == OK and campaign.record_changed() else said
         if action == "export":
             return _export(args, campaign, workspace)
         if action == "decide":
             return _decide(args, campaign, workspace)
         if action == "remind":
             return _remind(campaign)
+        if action == "delegate":
+            asyncio.run(
+                use.delegate(
+                    server_store, campaign, args.packet, args.to, workspace.change_log.operator
+                )
+            )
+            print(
+                f"Packet {inert(args.packet)} of campaign {campaign.number} is given to "
+                f"{inert(args.to)} to decide (kept with who and when).",
+                file=sys.stderr,
+            )
+            return OK
         before = asyncio.run(use.previous_of(server_store, campaign))
         said = _report(args, campaign, use.changed_since(campaign, before))
-        return REFUSED if said == OK and campaign.population_changed() else said
+        return REFUSED if said == OK and campaign.record_changed() else said
     except use.Refused as refused:
         raise Stop(NOT_SENT, str(refused)) from None
     except use.Closed as closed:
@@ -255,8 +269,9 @@ def _decide(args: argparse.Namespace, campaign: Campaign, workspace: Workspace) 
     except use.Refused as refused:
         raise Stop(NOT_SENT, f"{inert(named)}: {inert(str(refused))}") from None
     operator = workspace.change_log.operator
+    decider = asyncio.run(use.decider(workspace.review_store(), operator))
     check = use.check_file(
-        campaign, workspace.identity.server, table, operator, resolve=args.resolve
+        campaign, workspace.identity.server, table, decider, resolve=args.resolve
     )
     for words in check.refused:
         print(f"Refused: {words}", file=sys.stderr)
@@ -276,12 +291,19 @@ def _decide(args: argparse.Namespace, campaign: Campaign, workspace: Workspace) 
     after = asyncio.run(use.decide(workspace.review_store(), campaign, check.events, bulk=source))
     act = " as one bulk act" if len(check.events) > 1 else ""
     print(
-        f"Recorded {amount(len(check.events), 'decision')}{act} by {inert(operator)} in "
+        f"Recorded {amount(len(check.events), 'decision')}{act} by {inert(_named(decider))} in "
         f"campaign {campaign.number}; nothing was sent.{unchanged} Left: "
         f"{len(after.left_of(after.states)):,}; conflicts: {len(after.conflicts()):,}.",
         file=sys.stderr,
     )
     return REFUSED if check.refused else OK
+
+
+def _named(decider: Decider) -> str:
+    """Who a record names: the operator, and on the team store the role that decides."""
+    if decider.team and decider.role != decider.operator:
+        return f"{decider.operator} (database role {decider.role})"
+    return decider.operator
 
 
 # Close ------------------------------------------------------------------------------------------
@@ -292,7 +314,7 @@ async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspa
     campaign = await use.open_campaign(server_store, args.number)
     if campaign.closed is not None:
         raise use.Closed(f"campaign {campaign.number} is closed already: nothing is sent twice.")
-    if changed := campaign.population_changed():
+    if changed := campaign.record_changed():
         raise Stop(
             REFUSED,
             f"{inert(changed, limit=None)}: it is not closed, and nothing was sent (the report "
@@ -375,6 +397,7 @@ REPORT_COLUMNS = (
     "default",
     "outcome",
     "verified",
+    "outcome_db_role",
 )
 
 
@@ -420,6 +443,7 @@ def _report(args: argparse.Namespace, campaign: Campaign, since: dict[str, int])
                 "yes" if by_default else "no",
                 s.outcome,
                 s.verified,
+                s.outcome_role,
             ]
         )
     if args.format == "json":
@@ -439,9 +463,31 @@ def _report(args: argparse.Namespace, campaign: Campaign, since: dict[str, int])
                         "frozen_count": campaign.counts.get("memberships"),
                         "not_read": head.not_read,
                         "check": campaign.population_changed() or "as frozen",
+                        "events_check": (
+                            chain_broken(campaign.number, campaign.events)
+                            or "each follows the one before"
+                        ),
                         "how_to_recompute": SHA256_RECIPE,
                     },
                     "closed": None if campaign.closed is None else campaign.closed.moment,
+                    "closed_by": None
+                    if campaign.closed is None
+                    else {
+                        "operator": campaign.closed.operator,
+                        "db_role": campaign.closed.db_role,
+                        "detail": campaign.closed.detail,
+                    },
+                    "delegations": [
+                        {
+                            "packet": e.reason,
+                            "to": e.decision,
+                            "by": e.operator,
+                            "db_role": e.db_role,
+                            "when": e.moment,
+                        }
+                        for e in campaign.events
+                        if e.kind == "delegate"
+                    ],
                     "totals": totals,
                     "since_previous_campaign": since or None,
                     "rows": [dict(zip(REPORT_COLUMNS, r, strict=True)) for r in rows],
@@ -456,6 +502,9 @@ def _report(args: argparse.Namespace, campaign: Campaign, since: dict[str, int])
         "hub": head.hub_name,
         "population sha256": head.sha256,
         "population check": campaign.population_changed() or "as frozen",
+        "events check": (
+            chain_broken(campaign.number, campaign.events) or "each follows the one before"
+        ),
         "how to recompute it": SHA256_RECIPE,
         "read at": head.read_at,
         "totals": ", ".join(f"{d} {n}" for d, n in sorted(totals.items())),

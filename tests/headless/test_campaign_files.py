@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.harness.campaigns import decided, exported
 from tests.harness.commands import run
 from tests.harness.harness import hubtui_command
 
@@ -33,17 +34,10 @@ def started(capsys: pytest.CaptureFixture[str], base: tuple[str, ...]) -> list[d
     """Campaign 1 of acme-build, and its packet 1001 as exported."""
     status, _, err = run(capsys, *base, "campaign", "start", "acme-build")
     assert status == 0, err
-    status, out, err = run(capsys, *base, "campaign", "export", "1", "--packet", "1001")
-    assert status == 0, err
-    return list(csv.DictReader(io.StringIO(out)))
+    return exported(capsys, base, "--packet", "1001")
 
 
-def written(path: Path, rows: list[dict[str, str]]) -> str:
-    with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    return str(path)
+written = decided
 
 
 def report_rows(
@@ -223,7 +217,8 @@ def test_a_population_changed_after_the_freeze_is_said_first_and_the_close_refus
     with sqlite3.connect(store) as db:
         db.execute(
             "INSERT INTO campaign_rows VALUES (1, 23, '1001', 'Harbour Bridge Retrofit', '99', "
-            "'mallory@acme-build.com', 'Mallory', 'Admin', 'Member', 'Admin', 'olive.owner', '')"
+            "'mallory@acme-build.com', 'Mallory', 'Admin', 'Member', 'Admin', 'olive.owner', '', "
+            "'')"
         )
     status, out, err = run(capsys, *base, "campaign", "status", "1")
     assert status == 3

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from hubtui.core.store import Store, StoreError
+from tests.harness.campaigns import decided, exported
 from tests.harness.commands import run
 from tests.harness.harness import hubtui_command
 from tests.harness.postgres import MEMBER, PostgresServer
@@ -34,17 +35,7 @@ def be(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
 def export(
     capsys: pytest.CaptureFixture[str], base: tuple[str, ...], *more: str
 ) -> list[dict[str, str]]:
-    status, out, err = run(capsys, *base, "campaign", "export", "1", *more)
-    assert status == 0, err
-    return list(csv.DictReader(io.StringIO(out)))
-
-
-def decided(path: Path, rows: list[dict[str, str]]) -> str:
-    with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    return str(path)
+    return exported(capsys, base, *more)
 
 
 def hub_emails(capsys: pytest.CaptureFixture[str], base: tuple[str, ...]) -> set[str]:
@@ -199,23 +190,39 @@ def test_a_campaign_is_frozen_decided_resolved_closed_once_and_reported(
 def test_two_reviewers_deciding_one_packet_at_once_on_the_team_store_lose_nothing(
     capsys: pytest.CaptureFixture[str],
     server: str,
-    team: str,
+    pg_env: PostgresServer,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Two processes, two machines' data folders, one team store on a real PostgreSQL: each
-    reviewer's decisions of the same packet land whole, each attributed by the database."""
-    base = ("--base-url", server)
+    """Two processes, two machines' data folders, two database roles, one team store on a real
+    PostgreSQL: each reviewer's decisions of the same packet land whole, each attributed by the
+    database to the role that made it (Dana's role, and Aiko's, given the packet)."""
+    schema = pg_env.new_schema()
+    owner, member = pg_env.url(schema=schema), pg_env.url(user=MEMBER, schema=schema)
+    base = ("--base-url", server, "--store-url", owner)
+    assert run(capsys, *base, "store", "migrate")[0] == 0
+    pg_env.grant_member(schema)
+    assert run(capsys, *base, "store", "migrate")[0] == 0
+    for role, account in ((DB_OWNER, DANA), (MEMBER, "aiko.tanaka@acme-build.com")):
+        assert run(capsys, *base, "team", "add", role, "--account", account)[0] == 0
     be(monkeypatch, OWNER)
     status, _, err = run(capsys, *base, "campaign", "start", "acme-build")
     assert status == 0, err
+    status, _, err = run(
+        capsys, *base, "campaign", "delegate", "1", "--packet", "1001", "--to", MEMBER
+    )
+    assert status == 0, err
     rows = [r for r in export(capsys, base, "--packet", "1001") if r["email"] != DANA]
     halves = {
-        DANA: [r | {"decision": "keep"} for r in rows[::2]],
-        "aiko.tanaka@acme-build.com": [r | {"decision": "reader"} for r in rows[1::2]],
+        (DANA, owner): [r | {"decision": "keep"} for r in rows[::2]],
+        ("aiko.tanaka@acme-build.com", member): [
+            r | {"decision": "reader"}
+            for r in rows[1::2]
+            if r["email"] != "aiko.tanaka@acme-build.com"
+        ],
     }
     processes = []
-    for n, (who, mine) in enumerate(halves.items()):
+    for n, ((who, url), mine) in enumerate(halves.items()):
         env = {
             **os.environ,
             "HUBTUI_OPERATOR": who,
@@ -224,7 +231,17 @@ def test_two_reviewers_deciding_one_packet_at_once_on_the_team_store_lose_nothin
         file = decided(tmp_path / f"{n}.csv", mine)
         processes.append(
             subprocess.Popen(
-                [*hubtui_command(), *base, "campaign", "decide", "1", file],
+                [
+                    *hubtui_command(),
+                    "--base-url",
+                    server,
+                    "--store-url",
+                    url,
+                    "campaign",
+                    "decide",
+                    "1",
+                    file,
+                ],
                 env=env,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -233,14 +250,15 @@ def test_two_reviewers_deciding_one_packet_at_once_on_the_team_store_lose_nothin
     for process in processes:
         _, err_bytes = process.communicate(timeout=60)
         assert process.returncode == 0, err_bytes.decode()
+    decided_count = sum(len(mine) for mine in halves.values())
     status, out, err = run(capsys, *base, "campaign", "status", "1")
     assert status == 0, err
-    assert f"Harbour Bridge Retrofit: 12 · {len(rows)} · 1" in out  # only Dana's own row left
+    assert f"Harbour Bridge Retrofit: 12 · {decided_count} · {12 - decided_count}" in out
     status, out, err = run(capsys, *base, "campaign", "report", "1", "--format", "json")
     report = json.loads(out)
     decided_rows = [r for r in report["rows"] if r["project"] == "1001" and r["decided_by"]]
-    assert len(decided_rows) == len(rows)
-    assert {r["db_role"] for r in decided_rows} == {DB_OWNER}  # the database's word
+    assert len(decided_rows) == decided_count
+    assert {r["db_role"] for r in decided_rows} == {DB_OWNER, MEMBER}  # the database's word
 
 
 def test_a_member_of_the_team_decides_but_can_neither_change_nor_delete_a_decision(
@@ -258,6 +276,10 @@ def test_a_member_of_the_team_decides_but_can_neither_change_nor_delete_a_decisi
     assert run(capsys, *base, "--store-url", owner, "store", "migrate")[0] == 0
     pg_env.grant_member(schema)
     assert run(capsys, *base, "--store-url", owner, "store", "migrate")[0] == 0
+    status, _, err = run(
+        capsys, *base, "--store-url", owner, "team", "add", MEMBER, "--account", DANA
+    )
+    assert status == 0, err
     monkeypatch.setenv("HUBTUI_STORE_URL", member)
     be(monkeypatch, DANA)
     assert run(capsys, *base, "campaign", "start", "acme-build")[0] == 0

@@ -87,6 +87,8 @@ class RowState:
     said: list[CampaignEvent] = field(default_factory=list)
     outcome: str = ""
     verified: str = ""
+    outcome_role: str = ""
+    """The database role that recorded the outcome (empty on a file)."""
 
 
 class Campaign:
@@ -108,6 +110,14 @@ class Campaign:
     @property
     def number(self) -> int:
         return self.head.id
+
+    def record_changed(self) -> str:
+        """Empty while the record holds as written: its population as frozen and each event
+        chained to the one before; else what was changed, in words said before anything else
+        (a close refuses)."""
+        from hubtui.core.store.campaigns import chain_broken
+
+        return self.population_changed() or chain_broken(self.number, self.events)
 
     def population_changed(self) -> str:
         """Empty while the population read back is the one frozen (its count and its sha256,
@@ -168,6 +178,7 @@ class Campaign:
                 resolved[event.position] = event
             elif event.kind == "outcome":
                 state.outcome, state.verified = event.decision, event.detail
+                state.outcome_role = event.db_role
         for position in latest.keys() | resolved.keys():  # a row nobody spoke of stays as made
             state = states[position]
             chosen = resolved.get(position)

@@ -10,8 +10,8 @@ session's role, and no role but the owner's may change or delete one (``store mi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hubtui.core.store.engines import StoreError
 from hubtui.core.store.records import kept_text
@@ -25,13 +25,19 @@ __all__ = [
     "CampaignHead",
     "CampaignRow",
     "Closed",
+    "RosterEntry",
     "add_events",
     "append_after_close",
     "campaign_events",
     "campaign_head",
     "campaign_rows",
     "campaigns_of",
+    "chain_broken",
     "claim_close",
+    "event_link",
+    "roster",
+    "roster_add",
+    "roster_remove",
     "save_campaign",
 ]
 
@@ -81,6 +87,8 @@ class CampaignRow(NamedTuple):
     """Who decides it: a reviewer of its packet, never the person themselves."""
     earlier: str
     """``kept in campaign N by X`` (``--since-last``), else empty."""
+    reviewer_id: str = ""
+    """The reviewer of record's account Id (empty: known only by address)."""
 
 
 @dataclass(frozen=True)
@@ -100,15 +108,18 @@ class CampaignEvent:
     """The bulk act it was part of (0: decided on its own)."""
     detail: str
     db_role: str = ""
+    chain: bytes | None = None
+    """Its link to the event before it (:func:`event_link`; None: kept before the chain)."""
 
 
 _HEAD = [f.name for f in fields(CampaignHead)][1:-1]
 _ROW = list(CampaignRow._fields)
-_EVENT = [f.name for f in fields(CampaignEvent)][1:-1]
-#: An event appended: the campaign's number, then the event's fields.
+_EVENT = [f.name for f in fields(CampaignEvent)][1:-2]
+#: An event appended: the campaign's number, then the event's fields, then its chain (set by
+#: the database itself on a team store, whatever a writer gives).
 _INSERT_EVENT = (
-    f"INSERT INTO campaign_events (campaign, {', '.join(_EVENT)}) "
-    f"VALUES (?, {', '.join('?' * len(_EVENT))})"
+    f"INSERT INTO campaign_events (campaign, {', '.join(_EVENT)}, chain) "
+    f"VALUES (?, {', '.join('?' * len(_EVENT))}, ?)"
 )
 
 
@@ -187,13 +198,43 @@ def campaign_events(store: Store, number: int) -> list[CampaignEvent]:
             act=int(r[7]),
             detail=kept_text(r[8]),
             db_role=kept_text(r[9]),
+            chain=None if r[10] is None else bytes(r[10]),
         )
         for r in store.engine.run(
-            f"SELECT id, {', '.join(_EVENT)}, db_role FROM campaign_events WHERE campaign = ? "
-            "ORDER BY id",
+            f"SELECT id, {', '.join(_EVENT)}, db_role, chain FROM campaign_events "
+            "WHERE campaign = ? ORDER BY id",
             (number,),
         )
     ]
+
+
+def event_link(before: bytes, number: int, event: CampaignEvent) -> bytes:
+    """An event's chain: the sha256 over the one before it and the event's fields as text
+    joined by U+001F (its campaign, position, kind, decision, reason, operator, moment, act,
+    detail and database role), as the team store's own trigger computes it."""
+    import hashlib  # when a campaign is written or checked, not at start
+
+    said = (number, *(getattr(event, name) for name in _EVENT), event.db_role)
+    return hashlib.sha256(before + "\x1f".join(map(str, said)).encode()).digest()
+
+
+def chain_broken(number: int, events: Sequence[CampaignEvent]) -> str:
+    """Empty while each event follows the one before it; else where the record was changed
+    (an event edited or deleted, by whoever could), in words. Events kept before the chain
+    began are not checked."""
+    before = b""
+    last_good = 0
+    for event in events:
+        if event.chain is None:
+            continue
+        before = event_link(before, number, event)
+        if before != event.chain:
+            return (
+                f"the events of campaign {number} were changed after event {last_good}: event "
+                f"{event.id} does not follow the one before it (an event edited or deleted)"
+            )
+        last_good = event.id
+    return ""
 
 
 def add_events(
@@ -208,10 +249,11 @@ def add_events(
         act = 0
         if bulk is not None and events:
             first = events[0]
-            act = db.insert(
-                _INSERT_EVENT,
-                (
-                    number,
+            act = _append_one(
+                db,
+                number,
+                CampaignEvent(
+                    0,
                     -1,
                     "bulk",
                     "",
@@ -233,9 +275,8 @@ def claim_close(store: Store, number: int, operator: str, moment: str, detail: s
         with store._writing() as db:
             if _is_closed(db, number):
                 raise Closed(f"campaign {number} is closed already: nothing is sent twice.")
-            db.insert(
-                _INSERT_EVENT,
-                (number, -1, "close", "", "", operator, moment, 0, detail),
+            _append_one(
+                db, number, CampaignEvent(0, -1, "close", "", "", operator, moment, 0, detail)
             )
     except StoreError:  # the unique index: another process closed it meanwhile
         if _is_closed(store.engine, number):
@@ -262,11 +303,26 @@ def append_after_close(store: Store, number: int, events: Sequence[CampaignEvent
         _insert(db, number, events, 0)
 
 
-def _insert(db: Engine, number: int, events: Sequence[CampaignEvent], act: int) -> None:
-    """The events appended as they are (``act``: the bulk act they belong to, else their own)."""
-    db.run_many(
-        _INSERT_EVENT,
-        [
+def _last_link(db: Engine, number: int) -> bytes:
+    found = db.run(
+        "SELECT chain FROM campaign_events WHERE campaign = ? AND chain IS NOT NULL "
+        "ORDER BY id DESC LIMIT 1",
+        (number,),
+    ).fetchone()
+    return b"" if found is None else bytes(found[0])
+
+
+def _chained(db: Engine, number: int, events: Sequence[CampaignEvent]) -> list[tuple[Any, ...]]:
+    """The events as rows to insert, each with its chain where hubtui computes it (a file;
+    a team store's trigger computes its own over the role it writes under)."""
+    role = db.role()
+    before = _last_link(db, number) if not role else b""
+    rows = []
+    for e in events:
+        link = None
+        if not role:
+            before = link = event_link(before, number, e)
+        rows.append(
             (
                 number,
                 e.position,
@@ -275,9 +331,72 @@ def _insert(db: Engine, number: int, events: Sequence[CampaignEvent], act: int) 
                 e.reason,
                 e.operator,
                 e.moment,
-                act or e.act,
+                e.act,
                 e.detail,
+                link,
             )
-            for e in events
-        ],
-    )
+        )
+    return rows
+
+
+def _append_one(db: Engine, number: int, event: CampaignEvent) -> int:
+    return db.insert(_INSERT_EVENT, _chained(db, number, [event])[0])
+
+
+def _insert(db: Engine, number: int, events: Sequence[CampaignEvent], act: int) -> None:
+    """The events appended as they are (``act``: the bulk act they belong to, else their own)."""
+    if act:
+        events = [replace(e, act=act) for e in events]
+    db.run_many(_INSERT_EVENT, _chained(db, number, events))
+
+
+# The team roster --------------------------------------------------------------------------------
+
+
+class RosterEntry(NamedTuple):
+    """A database role of the team and one account it acts for on a server."""
+
+    role: str
+    origin: str
+    account: str
+    email: str
+    name: str
+    added: str
+    db_role: str
+    """The role that added it (the database's word)."""
+
+
+def roster(store: Store, origin: str | None = None) -> list[RosterEntry]:
+    """The team roster (of one server, when named), by role."""
+    where, args = ("WHERE origin = ?", (origin,)) if origin is not None else ("", ())
+    return [
+        RosterEntry(*(kept_text(v) for v in found))
+        for found in store.engine.run(
+            "SELECT role, origin, account, email, name, added, db_role FROM team_roster "
+            f"{where} ORDER BY role, origin, account",
+            args,
+        )
+    ]
+
+
+def roster_add(store: Store, entry: RosterEntry) -> None:
+    """A role and an account it acts for added (again: its address and name brought up to
+    date); on a team store only its owner's role may (the database refuses any other)."""
+    with store._writing() as db:
+        db.run(
+            "DELETE FROM team_roster WHERE role = ? AND origin = ? AND account = ?",
+            (entry.role, entry.origin, entry.account),
+        )
+        db.run(
+            "INSERT INTO team_roster (role, origin, account, email, name, added) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            entry[:6],
+        )
+
+
+def roster_remove(store: Store, role: str) -> int:
+    """The role taken out of the roster (every account it acted for); how many rows went."""
+    with store._writing() as db:
+        there = len(db.run("SELECT account FROM team_roster WHERE role = ?", (role,)).fetchall())
+        db.run("DELETE FROM team_roster WHERE role = ?", (role,))
+    return there

@@ -219,8 +219,107 @@ def _ddl(statement: str) -> str:
 
 #: The tables append-only for every role but the owner's, and those whose rows the database
 #: attributes (their ``db_role`` set to the session's role by a trigger).
-SEALED = ("audit", "reviews", "review_rows", "campaigns", "campaign_rows", "campaign_events")
-ATTRIBUTED = ("audit", "reviews", "campaigns", "campaign_events")
+SEALED = (
+    "audit",
+    "reviews",
+    "review_rows",
+    "campaigns",
+    "campaign_rows",
+    "campaign_events",
+    "team_roster",
+)
+ATTRIBUTED = ("audit", "reviews", "campaigns", "campaign_events", "team_roster")
+#: The tables only the owner's role writes at all: the roster says who may decide.
+OWNERS_ONLY = ("team_roster",)
+
+#: The SQLSTATE of every refusal of the campaign's rules (insufficient privilege), so hubtui
+#: and a member's own psql are told alike.
+REFUSED = "42501"
+
+#: A campaign's population rows come only in the transaction, and from the role, that made
+#: the campaign: the start that froze it. Checked once a statement (a firm's 100,000 rows come
+#: by one COPY).
+_SEALED_POPULATION = (
+    "CREATE OR REPLACE FUNCTION hubtui_population_sealed() RETURNS trigger LANGUAGE plpgsql AS "
+    "$body$ BEGIN IF EXISTS (SELECT 1 FROM hubtui_added a LEFT JOIN campaigns c "
+    "ON c.id = a.campaign WHERE c.id IS NULL OR c.db_role <> session_user OR c.xmin::text <> "
+    "(pg_current_xact_id()::text::numeric % 4294967296)::text) THEN RAISE EXCEPTION USING "
+    f"ERRCODE = '{REFUSED}', MESSAGE = 'hubtui: a campaign''s population is sealed: its rows "
+    "come only with the start that froze it'; END IF; RETURN NULL; END $body$"
+)
+
+#: Who may append what to a campaign, as hubtui itself decides it: the owner's role alone
+#: resolves, delegates, closes and records outcomes; a decision only from a role of the team
+#: roster acting for the row's reviewer of record (or given its packet), never for the row's
+#: own account; a closed campaign takes only its close's outcomes. Each event is numbered,
+#: attributed and chained to the one before under a lock, so the chain follows the numbers.
+_CAMPAIGN_RULES = (
+    "CREATE OR REPLACE FUNCTION hubtui_campaign_event() RETURNS trigger LANGUAGE plpgsql AS "
+    "$body$ DECLARE c record; r record; closer text; accounts text[]; before bytea; "
+    "BEGIN "
+    "PERFORM pg_advisory_xact_lock(482884, hashtext(current_schema() || ' campaign events')); "
+    "NEW.id := nextval(pg_get_serial_sequence(format('%I.campaign_events', current_schema()), "
+    "'id')); "
+    "NEW.db_role := session_user; "
+    "SELECT id, origin, db_role INTO c FROM campaigns WHERE id = NEW.campaign; "
+    "IF NOT FOUND THEN RAISE EXCEPTION USING ERRCODE = '23503', MESSAGE = "
+    "format('hubtui: there is no campaign %s', NEW.campaign); END IF; "
+    "SELECT db_role INTO closer FROM campaign_events WHERE campaign = NEW.campaign "
+    "AND kind = 'close'; "
+    "IF closer IS NOT NULL AND NOT (NEW.kind = 'outcome' AND closer = session_user) THEN "
+    f"RAISE EXCEPTION USING ERRCODE = '{REFUSED}', MESSAGE = format('hubtui: campaign %s is "
+    "closed: it takes nothing but its close''s outcomes', NEW.campaign); END IF; "
+    "IF NEW.kind IN ('resolve', 'close', 'outcome', 'delegate') THEN "
+    "IF session_user <> c.db_role THEN "
+    f"RAISE EXCEPTION USING ERRCODE = '{REFUSED}', MESSAGE = format('hubtui: only the "
+    "campaign''s owner (%s) records a %s in campaign %s, not %s', c.db_role, NEW.kind, "
+    "NEW.campaign, session_user); END IF; "
+    "ELSIF NEW.kind IN ('decide', 'bulk') THEN "
+    "SELECT array_agg(account) INTO accounts FROM team_roster WHERE role = session_user "
+    "AND origin = c.origin; "
+    f"IF accounts IS NULL THEN RAISE EXCEPTION USING ERRCODE = '{REFUSED}', MESSAGE = "
+    "format('hubtui: the role %s is not in the team roster: it decides nothing', "
+    "session_user); END IF; "
+    "IF NEW.kind = 'decide' THEN "
+    "SELECT user_id, reviewer_id, project INTO r FROM campaign_rows WHERE campaign = "
+    "NEW.campaign AND position = NEW.position; "
+    "IF NOT FOUND THEN RAISE EXCEPTION USING ERRCODE = '23503', MESSAGE = format('hubtui: "
+    "campaign %s has no row %s', NEW.campaign, NEW.position); END IF; "
+    f"IF r.user_id = ANY (accounts) THEN RAISE EXCEPTION USING ERRCODE = '{REFUSED}', "
+    "MESSAGE = format('hubtui: the role %s acts for account %s: it never decides its own "
+    "access', session_user, r.user_id); END IF; "
+    "IF NOT (r.reviewer_id = ANY (accounts) OR EXISTS (SELECT 1 FROM campaign_events d "
+    "WHERE d.campaign = NEW.campaign AND d.kind = 'delegate' AND d.reason = r.project AND "
+    f"d.decision = session_user)) THEN RAISE EXCEPTION USING ERRCODE = '{REFUSED}', "
+    "MESSAGE = format('hubtui: row %s of campaign %s is its reviewer of record''s "
+    "(account %s) to decide, not the role %s''s', NEW.position, NEW.campaign, r.reviewer_id, "
+    "session_user); END IF; "
+    "END IF; "
+    f"ELSE RAISE EXCEPTION USING ERRCODE = '{REFUSED}', MESSAGE = format('hubtui: %s is not "
+    "an event of a campaign', NEW.kind); END IF; "
+    "SELECT chain INTO before FROM campaign_events WHERE campaign = NEW.campaign AND chain "
+    "IS NOT NULL ORDER BY id DESC LIMIT 1; "
+    "NEW.chain := sha256(coalesce(before, ''::bytea) || convert_to(concat_ws(E'\\x1f', "
+    "NEW.campaign, NEW.position, NEW.kind, NEW.decision, NEW.reason, NEW.operator, "
+    "NEW.moment, NEW.act, NEW.detail, NEW.db_role), 'UTF8')); "
+    "RETURN NEW; END $body$"
+)
+
+
+def _campaign_rules(present: set[str]) -> list[str]:
+    """The statements that install the campaign's rules (once its tables are there)."""
+    if not {"team_roster", "campaign_events", "campaign_rows"} <= present:
+        return []
+    return [
+        _SEALED_POPULATION,
+        "DROP TRIGGER IF EXISTS campaign_rows_sealed ON campaign_rows",
+        "CREATE TRIGGER campaign_rows_sealed AFTER INSERT ON campaign_rows REFERENCING NEW "
+        "TABLE AS hubtui_added FOR EACH STATEMENT EXECUTE FUNCTION hubtui_population_sealed()",
+        _CAMPAIGN_RULES,
+        "DROP TRIGGER IF EXISTS campaign_events_rules ON campaign_events",
+        "CREATE TRIGGER campaign_events_rules BEFORE INSERT ON campaign_events FOR EACH ROW "
+        "EXECUTE FUNCTION hubtui_campaign_event()",
+    ]
 
 
 def _seal(present: set[str]) -> list[str]:
@@ -239,8 +338,20 @@ def _seal(present: set[str]) -> list[str]:
         ]
     tables = ", ".join(sealed)
     names = ", ".join(f"'{t}'" for t in sealed)
+    owners = [t for t in OWNERS_ONLY if t in present]
+    if owners:
+        only = ", ".join(owners)
+        said += [
+            f"REVOKE INSERT ON {only} FROM PUBLIC",
+            "DO $body$ DECLARE r record; BEGIN FOR r IN SELECT DISTINCT grantee FROM "
+            "information_schema.role_table_grants WHERE table_schema = current_schema() AND "
+            f"table_name IN ({', '.join(repr(t) for t in owners)}) AND privilege_type = 'INSERT' "
+            f"AND grantee <> current_user LOOP EXECUTE format('REVOKE INSERT ON {only} FROM %I', "
+            "r.grantee); END LOOP; END $body$",
+        ]
     return [
         *said,
+        *_campaign_rules(present),
         f"REVOKE UPDATE, DELETE, TRUNCATE ON {tables} FROM PUBLIC",
         "DO $body$ DECLARE r record; BEGIN FOR r IN SELECT DISTINCT grantee FROM "
         "information_schema.role_table_grants WHERE table_schema = current_schema() AND "

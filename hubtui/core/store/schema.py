@@ -194,6 +194,17 @@ _LATEST_READ_BY = """
 ALTER TABLE latest ADD COLUMN read_by INTEGER
 """
 
+_ROSTER = """
+CREATE TABLE IF NOT EXISTS team_roster (
+    role TEXT NOT NULL, origin TEXT NOT NULL, account TEXT NOT NULL,
+    email TEXT NOT NULL, name TEXT NOT NULL, added TEXT NOT NULL,
+    db_role TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (role, origin, account)
+) WITHOUT ROWID;
+ALTER TABLE campaign_rows ADD COLUMN reviewer_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE campaign_events ADD COLUMN chain BLOB
+"""
+
 #: The schema as ordered steps (sqlite-utils' migrations are the anchor): a new table or column
 #: is a new step at the end, never an edit of a step a store may already have applied. Each
 #: step is written once, in the SQL both engines speak; :meth:`Engine.ddl` says it in an
@@ -230,6 +241,13 @@ MIGRATIONS: tuple[Migration, ...] = (
         "a snapshot's new records compressed many together, each record's row pointing into "
         "its pack (an older hubtui cannot read them, and refuses the store in words)",
         "",
+    ),
+    Migration(
+        9,
+        "the team roster (each database role and the accounts it acts for), each campaign "
+        "row's reviewer by account, each campaign event chained to the one before; on "
+        "PostgreSQL the campaign's rules kept by the database itself",
+        _ROSTER,
     ),
 )
 #: The step from which the trail is attributed by the database and append-only for the team.

@@ -38,9 +38,11 @@ from hubtui.core.store.campaigns import (
     campaign_rows,
     campaigns_of,
     claim_close,
+    roster,
     save_campaign,
 )
-from hubtui.text import inert
+from hubtui.core.workflows.team import Decider, decider_in
+from hubtui.text import command_line, inert
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
@@ -68,6 +70,8 @@ __all__ = [
     "claim",
     "close_rows",
     "decide",
+    "decider",
+    "delegate",
     "decisions_text",
     "events_of",
     "freeze",
@@ -270,15 +274,26 @@ async def read_population(
 
 
 def freeze(
-    read: Population, asked: StartAsked, owner: str, earlier: Campaign | None = None
+    read: Population,
+    asked: StartAsked,
+    owner: str,
+    earlier: Campaign | None = None,
+    *,
+    owner_account: str = "",
 ) -> tuple[dict[str, str], list[CampaignRow]]:
     """The population as a campaign's head and rows: one row a membership (within ``--stale``,
-    when asked), each with its reviewer of record, never the person themselves."""
+    when asked), each with its reviewer of record (by address, and by account Id where the
+    hub's lists name one), never the person themselves. ``owner_account``: the account the
+    owner's role acts for (the reviewer of record of a row no one else may decide)."""
     stale_before = None
     if asked.stale_days is not None:
         stale_before = datetime.now(UTC) - timedelta(days=asked.stale_days)
     hub_users = read.hub_users or {}
-    hub_admins = sorted(u.email for u in hub_users.values() if u.role == "Admin" and u.email)
+    by_email = {person_key(u.email): uid for uid, u in hub_users.items() if u.email}
+    hub_admins = sorted(
+        (u.email, uid) for uid, u in hub_users.items() if u.role == "Admin" and u.email
+    )
+    named = [(r, by_email.get(person_key(r), "")) for r in asked.reviewers]
     kept_before = _kept_before(earlier)
     rows: list[CampaignRow] = []
     packets: dict[str, dict[str, object]] = {}
@@ -287,18 +302,19 @@ def freeze(
         if members is None:
             continue
         reviewers = (
-            list(asked.reviewers)
-            or sorted(m.email for m in members if m.access == "Admin" and m.email)
+            named
+            or sorted((m.email, m.user_id) for m in members if m.access == "Admin" and m.email)
             or hub_admins
-            or [owner]
+            or [(owner, owner_account)]
         )
-        packets[project_id] = {"name": project_name, "reviewers": reviewers}
-        reviewer_of = _reviewer_of(reviewers, owner)
+        packets[project_id] = {"name": project_name, "reviewers": [r for r, _ in reviewers]}
+        reviewer_of = _reviewer_of(reviewers, (owner, owner_account))
         for m in members:
             hub_user = hub_users.get(m.user_id)
             if stale_before is not None and hub_user is not None:
                 if hub_user.seen is not None and hub_user.seen >= stale_before:
                     continue
+            reviewer, reviewer_id = reviewer_of(m.email, m.user_id)
             rows.append(
                 CampaignRow(
                     len(rows),
@@ -310,8 +326,9 @@ def freeze(
                     m.role,
                     "" if hub_user is None else hub_user.role,
                     m.access,
-                    reviewer_of(m.email),
+                    reviewer,
                     kept_before.get((project_id, m.user_id, m.access), "") if kept_before else "",
+                    reviewer_id,
                 )
             )
     counts = {
@@ -337,17 +354,19 @@ def freeze(
     return head, rows
 
 
-def _reviewer_of(reviewers: Sequence[str], owner: str) -> Callable[[str], str]:
-    """A member's reviewer of record in a packet: its first reviewer who is not them, else the
-    campaign's owner."""
-    keys = [(r, person_key(r)) for r in reviewers]
-    first, first_key = keys[0]
+def _reviewer_of(
+    reviewers: Sequence[tuple[str, str]], owner: tuple[str, str]
+) -> Callable[[str, str], tuple[str, str]]:
+    """A member's reviewer of record in a packet (address, account Id): its first reviewer who
+    is not them (by account where both are known, else by address), else the owner."""
 
-    def reviewer_of(email: str) -> str:
-        mine = person_key(email)
-        if first_key != mine:
-            return first
-        return next((r for r, key in keys[1:] if key != mine), owner)
+    def same(reviewer: tuple[str, str], email: str, user_id: str) -> bool:
+        if reviewer[1] and user_id:
+            return reviewer[1] == user_id
+        return person_key(reviewer[0]) == person_key(email)
+
+    def reviewer_of(email: str, user_id: str) -> tuple[str, str]:
+        return next((r for r in reviewers if not same(r, email, user_id)), owner)
 
     return reviewer_of
 
@@ -391,10 +410,15 @@ async def start(
 
     def write() -> Campaign:
         with server_store.open() as store:
+            decider = decider_in(store, server_store.origin, owner)
+            if decider.team and not decider.accounts:
+                raise Refused(f"{decider.refusal()}; no campaign was made.")
             earlier = None
             if asked.since_last:
                 earlier = _last_closed(store, server_store, hub.id)
-            head, rows = freeze(read, asked, owner, earlier)
+            head, rows = freeze(
+                read, asked, owner, earlier, owner_account=min(decider.accounts, default="")
+            )
             kept = {"origin": server_store.origin, "profile": server_store.profile or "", **head}
             number = save_campaign(store, kept, rows)
             # What was just written, as written: no event yet, nothing to read back.
@@ -459,13 +483,19 @@ async def campaigns_kept(server_store: ServerStore) -> list[Campaign]:
 
 
 def events_of(
-    campaign: Campaign, positions: Sequence[int], decision: Decision, reason: str, operator: str
+    campaign: Campaign,
+    positions: Sequence[int],
+    decision: Decision,
+    reason: str,
+    who: Decider | str,
 ) -> list[CampaignEvent]:
-    """One decision for each of ``positions`` (the app's ``k``, ``r``, ``x``), by ``operator``;
-    a row of the operator's own access is left out (it is another reviewer's). The owner's word
-    on a row in conflict is its resolution, as ``decide --resolve`` records it."""
+    """One decision for each of ``positions`` (the app's ``k``, ``r``, ``x``), by ``who`` (a
+    file's operator, or the team store's :class:`Decider`); a row ``who`` may not decide (its
+    own access, another's on the team store) is left out. The owner's word on a row in
+    conflict is its resolution, as ``decide --resolve`` records it."""
+    decider = who if isinstance(who, Decider) else Decider("", who)
     moment = now()
-    owner = person_key(operator) == person_key(campaign.head.owner)
+    owner = is_owner(campaign, decider)
     return [
         CampaignEvent(
             0,
@@ -473,14 +503,63 @@ def events_of(
             "resolve" if owner and campaign.states[p].conflict else "decide",
             decision.value,
             reason,
-            operator,
+            decider.operator,
             moment,
             0,
             "",
         )
         for p in positions
-        if person_key(campaign.rows[p].email) != person_key(operator)
+        if not may_not_decide(campaign, decider, campaign.rows[p])
+        or (
+            owner
+            and campaign.states[p].conflict
+            and not decider.acts_for(campaign.rows[p].user_id, campaign.rows[p].email)
+        )
     ]
+
+
+def is_owner(campaign: Campaign, decider: Decider) -> bool:
+    """Whether ``decider`` is the campaign's owner: the role that started it on a team store
+    (the database's word), the operator setting on a file."""
+    if decider.team:
+        return decider.role == campaign.head.db_role
+    return person_key(decider.operator) == person_key(campaign.head.owner)
+
+
+def delegated(campaign: Campaign, role: str) -> set[str]:
+    """The packets (project Ids) the owner gave ``role`` to decide."""
+    return {e.reason for e in campaign.events if e.kind == "delegate" and e.decision == role}
+
+
+def may_not_decide(campaign: Campaign, decider: Decider, row: CampaignRow) -> str:
+    """Why ``decider`` may not decide ``row`` (empty: it may): never their own account; on a
+    team store only as its reviewer of record, or given its packet by the owner."""
+    if decider.acts_for(row.user_id, row.email):
+        return (
+            f"{inert(row.email)} decides on their own access: their row is {inert(row.reviewer)}'s"
+        )
+    if not decider.team or row.reviewer_id in decider.accounts:
+        return ""
+    if row.project in delegated(campaign, decider.role):
+        return ""
+    delegate = command_line(
+        "campaign", "delegate", str(campaign.number), "--packet", row.project, "--to", decider.role
+    )
+    return (
+        f"{inert(row.email)} in {inert(row.project_name)} is {inert(row.reviewer)}'s to decide "
+        f"(the reviewer of record), not the role {inert(decider.role)}'s: the owner may give "
+        f"the packet to it ({delegate})"
+    )
+
+
+async def decider(server_store: ServerStore, operator: str) -> Decider:
+    """Who is at this server's store now (:func:`~hubtui.core.workflows.team.decider_in`)."""
+
+    def read() -> Decider:
+        with server_store.open() as store:
+            return decider_in(store, server_store.origin, operator)
+
+    return await asyncio.to_thread(read)
 
 
 def changed_since(campaign: Campaign, before: Campaign | None) -> dict[str, int]:
@@ -607,7 +686,7 @@ def check_file(
     campaign: Campaign,
     server: str,
     table: Sequence[tuple[int, dict[str, str]]],
-    operator: str,
+    who: Decider | str,
     *,
     resolve: bool = False,
 ) -> FileCheck:
@@ -619,6 +698,14 @@ def check_file(
     back records only what changed)."""
     if campaign.closed is not None:
         raise Closed(f"campaign {campaign.number} is closed: it takes no decision.")
+    decider = who if isinstance(who, Decider) else Decider("", who)
+    if decider.team and not decider.accounts:
+        raise Refused(f"{decider.refusal()}; nothing was recorded.")
+    if resolve and not is_owner(campaign, decider):
+        raise Refused(
+            f"only the campaign's owner ({inert(campaign.head.db_role or campaign.head.owner)}) "
+            "resolves a conflict; nothing was recorded."
+        )
     check = FileCheck()
     head = campaign.head
     by_key = {(r.project, r.user_id): r for r in campaign.rows}
@@ -688,14 +775,9 @@ def check_file(
         if (state.decision, state.reason) == (line_said.decision, line_said.reason):
             check.unchanged += 1
             continue  # what the row holds already: not recorded again, nor as this decider's
-        if person_key(operator) == person_key(state.row.email):
-            refused.append(
-                (
-                    line_said.line,
-                    f"line {line_said.line}: {inert(state.row.email)} decides on their own access: "
-                    f"their row is {inert(state.row.reviewer)}'s",
-                )
-            )
+        why = may_not_decide(campaign, decider, state.row)
+        if why and not (resolve and not decider.acts_for(state.row.user_id, state.row.email)):
+            refused.append((line_said.line, f"line {line_said.line}: {why}"))
             continue
         check.events.append(
             CampaignEvent(
@@ -704,7 +786,7 @@ def check_file(
                 "resolve" if resolve else "decide",
                 line_said.decision.value,
                 line_said.reason,
-                operator,
+                decider.operator,
                 moment,
                 0,
                 "",
@@ -721,19 +803,61 @@ async def decide(
     *,
     bulk: str | None,
 ) -> Campaign:
-    """The decisions recorded (nothing sent), as one act when many; the campaign read again."""
+    """The decisions recorded (nothing sent), as one act when many; the campaign read again.
+    A resolution only from the owner (on a team store its role, which the database checks
+    too)."""
     if campaign.closed is not None:
         raise Closed(f"campaign {campaign.number} is closed: it takes no decision.")
-    if any(e.kind == "resolve" for e in events) and any(
-        person_key(e.operator) != person_key(campaign.head.owner) for e in events
-    ):
+
+    def write() -> Campaign:
+        with server_store.open() as store:
+            if any(e.kind == "resolve" for e in events):
+                for operator in {e.operator for e in events}:
+                    if not is_owner(campaign, decider_in(store, server_store.origin, operator)):
+                        owner = campaign.head.db_role or campaign.head.owner
+                        raise Refused(
+                            f"only the campaign's owner ({inert(owner)}) resolves a conflict."
+                        )
+            add_events(store, campaign.number, events, bulk=bulk if len(events) > 1 else None)
+            return _events_again(store, campaign)
+
+    return await asyncio.to_thread(write)
+
+
+async def delegate(
+    server_store: ServerStore, campaign: Campaign, packet: str, role: str, operator: str
+) -> Campaign:
+    """The owner gives a packet (its project's Id or name) to ``role``, a role of the team
+    roster, to decide; kept as an event of the campaign (who, when). Only the owner's role may
+    (the database refuses any other)."""
+    if campaign.closed is not None:
+        raise Closed(f"campaign {campaign.number} is closed: nothing is delegated.")
+    found = [p for p in campaign.packets if packet in (p.project, p.name)]
+    if len(found) != 1:
         raise Refused(
-            f"only the campaign's owner ({inert(campaign.head.owner)}) resolves a conflict."
+            f"campaign {campaign.number} has {'no' if not found else 'more than one'} packet "
+            f"{inert(packet)}: name it by its project's Id."
         )
 
     def write() -> Campaign:
         with server_store.open() as store:
-            add_events(store, campaign.number, events, bulk=bulk if len(events) > 1 else None)
+            decider = decider_in(store, server_store.origin, operator)
+            if not decider.team:
+                raise Refused(
+                    "a packet is given to a database role of the team store: alone, on this "
+                    "machine's file, the operator decides every row but their own."
+                )
+            if not is_owner(campaign, decider):
+                raise Refused(
+                    f"only the campaign's owner ({inert(campaign.head.db_role)}) gives a packet "
+                    "to another role."
+                )
+            if not any(e.role == role for e in roster(store, server_store.origin)):
+                raise Refused(f"{inert(role)} is not in the team roster: it decides nothing.")
+            event = CampaignEvent(
+                0, -1, "delegate", role, found[0].project, operator, now(), 0, found[0].name
+            )
+            add_events(store, campaign.number, [event])
             return _events_again(store, campaign)
 
     return await asyncio.to_thread(write)

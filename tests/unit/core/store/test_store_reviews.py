@@ -45,7 +45,9 @@ def a_first_schema_store(store_at: StoreAt) -> None:
         )
     later = (
         "DROP TABLE audit; DROP TABLE review_rows; DROP TABLE reviews; "
-        "ALTER TABLE latest DROP COLUMN records_digest; ALTER TABLE latest DROP COLUMN read_by"
+        "ALTER TABLE latest DROP COLUMN records_digest; ALTER TABLE latest DROP COLUMN read_by; "
+        "DROP TABLE team_roster; ALTER TABLE campaign_rows DROP COLUMN reviewer_id; "
+        "ALTER TABLE campaign_events DROP COLUMN chain"
     )
     if store_at.engine == "sqlite":
         store_at.run_as_owner(f"{later}; PRAGMA user_version = 1")
@@ -74,7 +76,7 @@ def test_a_first_schema_store_is_migrated_once_while_another_process_opens_it(
     for other in others:
         other.join()
         assert other.exitcode == 0
-    assert schema_of(target) == SCHEMA == 8
+    assert schema_of(target) == SCHEMA == 9
 
 
 def test_a_review_is_kept_whole_and_read_back_only_by_its_server_and_profile(
