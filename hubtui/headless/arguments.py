@@ -390,11 +390,17 @@ def add_campaign_commands(commands: argparse._SubParsersAction[argparse.Argument
         help="mark memberships kept in the hub's last closed campaign and unchanged since",
     )
     start.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="make the campaign even when nobody is in its population (kept for good)",
+    )
+    start.add_argument(
         "--allow-incomplete",
         action="store_true",
         help="make the campaign of what could be read (recorded as such)",
     )
-    action("status", "per packet and per reviewer: assigned, decided, left; conflicts")
+    status = action("status", "per packet and per reviewer: assigned, decided, left; conflicts")
+    status.add_argument("--format", choices=("text", "json"), default="text")
     export = action("export", "the decisions file of the campaign, or of one packet")
     export.add_argument("--packet", metavar="PROJECT", help="one packet: the project's Id or name")
     export.add_argument("--format", choices=("csv",), default="csv")

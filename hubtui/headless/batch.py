@@ -269,12 +269,14 @@ async def send_batch(
     *,
     reverts: str | None,
     reviews: Sequence[Review] = (),
+    batch_id: str | None = None,
 ) -> Batch | None:
     """The batch sent (None: nothing to send, a dry run, or the question answered no), with the
     ``reviews`` whose decisions it carries kept after it, by the one use case
-    (:func:`~hubtui.core.workflows.reviewed.apply_reviewed`)."""
+    (:func:`~hubtui.core.workflows.reviewed.apply_reviewed`). ``batch_id``: the id a journal
+    named before sending (a campaign's close), else a new one."""
     log = workspace.change_log
-    batch = Batch(preview.steps)
+    batch = Batch(preview.steps, batch_id=batch_id)
     batch.reverts = reverts
     count = len(batch.steps)
     if args.dry_run:

@@ -20,8 +20,18 @@ from hubtui.core.presenting.words import amount
 from hubtui.core.store import StoreError, StoreOff
 from hubtui.core.store.campaigns import chain_broken
 from hubtui.core.workflows import campaign as use
+from hubtui.core.workflows import closing
 from hubtui.headless.batch import confirm, print_preview, read_preview, send_batch
-from hubtui.headless.output import NOT_SENT, NOTHING, OK, REFUSED, StatusLine, Stop, with_client
+from hubtui.headless.output import (
+    NOT_SENT,
+    NOTHING,
+    OK,
+    REFUSED,
+    UNKNOWN_OUTCOME,
+    StatusLine,
+    Stop,
+    with_client,
+)
 from hubtui.headless.tables import resolve_hub
 from hubtui.text import command_line, inert
 
@@ -108,6 +118,7 @@ async def _start(args: argparse.Namespace, client: HubClient, workspace: Workspa
         name=args.name or "",
         since_last=args.since_last,
         allow_incomplete=args.allow_incomplete,
+        allow_empty=args.allow_empty,
     )
     try:
         started = await use.start(
@@ -128,8 +139,9 @@ async def _start(args: argparse.Namespace, client: HubClient, workspace: Workspa
     print(
         f"Campaign {campaign.number}: {inert(campaign.head.name)} of hub "
         f"{inert(campaign.head.hub_name)}, population read {campaign.head.read_at}: "
-        f"{counts.get('memberships', 0):,} memberships of {counts.get('people', 0):,} people "
-        f"in {counts.get('projects', 0):,} projects (sha256 {campaign.head.sha256})"
+        f"{amount(counts.get('memberships', 0), 'membership')} of "
+        f"{amount(counts.get('people', 0), 'person', 'people')} in "
+        f"{amount(counts.get('projects', 0), 'project')} (sha256 {campaign.head.sha256})"
     )
     if started.not_read:
         print(f"INCOMPLETE (--allow-incomplete): not read: {inert(started.not_read, limit=None)}")
@@ -158,13 +170,12 @@ async def _start(args: argparse.Namespace, client: HubClient, workspace: Workspa
 # Status, reminders ------------------------------------------------------------------------------
 
 
-def _overdue(campaign: Campaign) -> bool:
-    return bool(campaign.head.due) and now()[:10] > campaign.head.due
-
-
 def _status(args: argparse.Namespace, campaign: Campaign) -> int:
     head = campaign.head
-    state = "closed" if campaign.closed else ("OVERDUE" if _overdue(campaign) else "open")
+    state = campaign.state(now()[:10])
+    if args.format == "json":
+        print(json.dumps(_status_record(campaign, state), ensure_ascii=True, indent=2))
+        return OK
     print(
         f"Campaign {campaign.number} ({inert(head.name)}, hub {inert(head.hub_name)}): {state}"
         + (f", due {inert(head.due)}" if head.due else "")
@@ -183,6 +194,49 @@ def _status(args: argparse.Namespace, campaign: Campaign) -> int:
         for s in conflicts:
             print(f"  {inert(s.row.email)} in {inert(s.row.project_name)}: {inert(s.conflict)}")
     return OK
+
+
+def _status_record(campaign: Campaign, state: str) -> dict[str, object]:
+    """What ``status`` says, as JSON: the same counts, each text as the store holds it."""
+    head = campaign.head
+    packets = []
+    for packet in campaign.packets:
+        left = len(campaign.left_of(packet.positions))
+        packets.append(
+            {
+                "project": packet.project,
+                "name": packet.name,
+                "reviewers": list(packet.reviewers),
+                "assigned": len(packet.positions),
+                "decided": len(packet.positions) - left,
+                "left": left,
+            }
+        )
+    return {
+        "campaign": campaign.number,
+        "name": head.name,
+        "hub": head.hub,
+        "hub_name": head.hub_name,
+        "owner": head.owner,
+        "owner_db_role": head.db_role,
+        "state": state,
+        "due": head.due or None,
+        "record_check": campaign.record_changed() or "as written",
+        "packets": packets,
+        "reviewers": [
+            {"reviewer": who, "assigned": a, "decided": d, "left": a - d}
+            for who, (a, d) in campaign.by_reviewer().items()
+        ],
+        "conflicts": [
+            {
+                "project": s.row.project,
+                "user_id": s.row.user_id,
+                "email": s.row.email,
+                "conflict": s.conflict,
+            }
+            for s in campaign.conflicts()
+        ],
+    }
 
 
 def _remind(campaign: Campaign) -> int:
@@ -310,6 +364,9 @@ def _named(decider: Decider) -> str:
 
 
 async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
+    """The close as a journal (:mod:`hubtui.core.workflows.closing`): claimed with its batch
+    before anything is sent, sent, read back, each outcome recorded, and only then closed; a
+    close found interrupted is finished the same way, sending only what was never sent."""
     server_store = workspace.review_store()
     campaign = await use.open_campaign(server_store, args.number)
     if campaign.closed is not None:
@@ -324,48 +381,88 @@ async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspa
         raise Stop(NOT_SENT, "read-only: nothing is sent, and the campaign stays open.")
     hub = await resolve_hub(client, campaign.head.hub)
     fresh = await use.read_population(client, hub, concurrency=workspace.concurrency)
-    closing = use.close_rows(campaign, fresh, allow_no_admin=args.allow_no_admin)
-    if closing.defaults:
+    batch_id = campaign.interrupted
+    found = None
+    if batch_id:
+        logged = await asyncio.to_thread(closing.changes_of, workspace.change_log, batch_id)
+        found = closing.finishing(campaign, batch_id, logged, fresh)
         print(
-            f"{closing.defaults:,} rows had no answer: they take the default "
+            f"Campaign {campaign.number} was closing (batch {inert(batch_id)}) and was "
+            f"interrupted: {amount(found.made, 'change')} of it took effect, "
+            f"{amount(len(found.settled), 'unknown outcome')} settled by reading the hub again; "
+            "only what was never sent is sent now.",
+            file=sys.stderr,
+        )
+    plan = closing.close_rows(
+        campaign,
+        fresh,
+        allow_no_admin=args.allow_no_admin,
+        only=None if found is None else found.never_sent,
+    )
+    if plan.defaults and found is None:
+        print(
+            f"{plan.defaults:,} rows had no answer: they take the default "
             f"({inert(campaign.head.if_no_answer)}), said as such in the report.",
             file=sys.stderr,
         )
-    for state, why in closing.not_sent:
+    for state, why in plan.not_sent:
         print(
             f"Not sent: {inert(state.row.email)} in {inert(state.row.project_name)}: {inert(why)}",
             file=sys.stderr,
         )
-    for words in closing.no_admin:
+    for words in plan.no_admin:
         print(f"Sent all the same (--allow-no-admin): {inert(words)}", file=sys.stderr)
-    preview = await read_preview(args, client, workspace, closing.wanted)
+    preview = await read_preview(args, client, workspace, plan.wanted)
     print_preview(preview, [])
     if args.dry_run:
         await send_batch(args, client, workspace, preview, reverts=None)
         return OK
     count = len(preview.steps)
+    act = "Finish closing" if found is not None else "Close"
     await confirm(
         args,
         count,
-        act=f"Close campaign {campaign.number} and send",
+        act=f"{act} campaign {campaign.number} and send",
         without_terminal="add --yes to close.",
-        not_sent="the campaign stays open; nothing was sent.",
+        not_sent=(
+            "the campaign stays closing: run the close again to finish it; nothing more was sent."
+            if found is not None
+            else "the campaign stays open; nothing was sent."
+        ),
     )
+    operator = workspace.change_log.operator
     detail = f"{count} changes"
-    if closing.no_admin:
-        detail += f"; --allow-no-admin: {'; '.join(closing.no_admin)}"
-    await use.claim(server_store, campaign, workspace.change_log.operator, detail)
+    if plan.no_admin:
+        detail += f"; --allow-no-admin: {'; '.join(plan.no_admin)}"
+    if found is None:
+        batch_id = closing.new_batch_id()
+        await closing.claim(server_store, campaign, operator, batch_id, detail)
+    else:
+        closing.settle(workspace.change_log, found)
     sending = argparse.Namespace(**{**vars(args), "yes": True})
-    batch = await send_batch(sending, client, workspace, preview, reverts=None)
+    batch = await send_batch(sending, client, workspace, preview, reverts=None, batch_id=batch_id)
     after = await use.read_population(client, hub, concurrency=workspace.concurrency)
-    outcomes = use.verified(campaign, closing, after)
-    closed = await use.record_outcomes(
-        server_store, campaign, [*outcomes, *use.not_sent(campaign, closing)]
-    )
+    outcomes = [
+        *([] if found is None else found.outcomes),
+        *closing.verified(campaign, plan, after),
+        *closing.not_sent(campaign, plan),
+    ]
+    try:
+        closed = await closing.finish(server_store, campaign, outcomes, operator, detail)
+    except StoreError as error:
+        made = (0 if found is None else found.made) + closing.made(batch)
+        raise Stop(
+            UNKNOWN_OUTCOME,
+            f"{inert(str(error), limit=None)} {amount(made, 'change')} of batch "
+            f"{inert(batch_id)} were made; their outcomes wait in the change log: run "
+            f"{command_line('campaign', 'close', str(campaign.number))} again to finish the "
+            "close.",
+        ) from None
     bad = [e for e in outcomes if e.detail.startswith("NOT VERIFIED")]
+    good = [e for e in outcomes if e.detail.startswith("verified")]
     print(
-        f"Campaign {closed.number} closed: {amount(len(outcomes) - len(bad), 'change')} "
-        "verified by reading back" + (f"; batch {batch.id}" if batch else ""),
+        f"Campaign {closed.number} closed: {amount(len(good), 'change')} verified by reading "
+        f"back; batch {batch_id}",
         file=sys.stderr,
     )
     for event in bad:

@@ -477,12 +477,24 @@ def store_command(args: argparse.Namespace, workspace: Workspace) -> int:
                 try:
                     store.seal_trail()
                 except StoreError as error:
-                    raise Stop(REFUSED, inert(str(error), limit=None)) from None
-                print(
-                    "The trail and the reviews: every role but the owner's may add and read "
-                    "them, never change or delete them; the database names each row's role.",
-                    file=sys.stderr,
-                )
+                    refused = ("must be owner", "permission denied")
+                    if applied or not any(words in str(error) for words in refused):
+                        raise Stop(REFUSED, inert(str(error), limit=None)) from None
+                    # Up to date, and this role is not the owner's: nothing to do here.
+                    role = inert(store.engine.role())
+                    print(
+                        f"The database's rules are the store owner's to set again (hubtui store "
+                        f"migrate with the owner's role); this role ({role}) has nothing to apply.",
+                        file=sys.stderr,
+                    )
+                else:
+                    print(
+                        "The trail, the reviews and the campaigns: every role but the owner's "
+                        "may add and read them, never change or delete them; the database names "
+                        "each row's role and holds a campaign's rules (who may decide, resolve "
+                        "and close; a sealed population; the team roster the owner's alone).",
+                        file=sys.stderr,
+                    )
         if args.action == "prune":
             found = _KEEP.match(args.keep.strip())
             if not found:

@@ -111,6 +111,17 @@ class PostgresServer:
             "".join(f"127.0.0.1:{self.port}:*:{u}:{w}\n" for u, w in self.passwords.items())
         )
 
+    def stop(self) -> None:
+        """The server stopped at once, as an outage stops it (connections dropped)."""
+        data = self.folder / "data"
+        _run([str(self.bin / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"])
+
+    def start(self) -> None:
+        """The server started again after :meth:`stop`, its data as it was."""
+        data = self.folder / "data"
+        log = self.folder / "log"
+        _run([str(self.bin / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "start"])
+
     def environment(self) -> dict[str, str]:
         """What a process needs to sign in: the password file, and no password of its own."""
         return {"PGPASSFILE": str(self.passfile), "PGCONNECT_TIMEOUT": "5"}

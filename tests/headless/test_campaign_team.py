@@ -96,6 +96,11 @@ def test_the_roster_is_the_owner_s_and_says_who_acts_for_which_account(
     listed = {(e["role"], e["email"], e["account"], e["db_role"]) for e in json.loads(out)}
     assert listed == {(DB_OWNER, EVE, "6", DB_OWNER), (MEMBER, DANA, "1", DB_OWNER)}
     team.as_member(monkeypatch)
+    # A member's migrate of a store up to date: said so, nothing failed.
+    status, out, err = run(capsys, *team.base, "store", "migrate")
+    assert status == 0, err
+    assert "up to date, nothing to apply" in err
+    assert f"this role ({MEMBER}) has nothing to apply" in err
     status, _, err = run(capsys, *team.base, "team", "add", MEMBER, "--account", EVE)
     assert status == 2
     assert "permission denied for table team_roster" in err

@@ -103,6 +103,8 @@ class Campaign:
         except ValueError:
             self.counts = {}
         self.closed = next((e for e in events if e.kind == "close"), None)
+        self.claimed = next((e for e in events if e.kind == "closing"), None)
+        """The close's claim: its batch (``reason``), made before anything was sent."""
         self._default = DEFAULTS.get(head.if_no_answer, Decision.KEEP)
         self.packets = self._packets()
         self.states = self._states()
@@ -110,6 +112,39 @@ class Campaign:
     @property
     def number(self) -> int:
         return self.head.id
+
+    @property
+    def interrupted(self) -> str:
+        """The batch of a close claimed and not finished (empty: none): the campaign is
+        "closing: interrupted" until the same close, run again, finishes it."""
+        if self.claimed is None or self.closed is not None:
+            return ""
+        return self.claimed.reason or "?"
+
+    def state(self, today: str) -> str:
+        """``open``, ``OVERDUE`` (``today``, YYYY-MM-DD, past its due date), ``closed``, or
+        ``closing: interrupted`` with the command that finishes it."""
+        if self.closed is not None:
+            return "closed"
+        if self.interrupted:
+            return (
+                f"closing: interrupted (batch {self.interrupted}); hubtui campaign close "
+                f"{self.number} finishes it"
+            )
+        if self.head.due and today > self.head.due:
+            return "OVERDUE"
+        return "open"
+
+    def takes_no_decision(self) -> str:
+        """Why the campaign takes no decision now, in words (empty: it takes them)."""
+        if self.closed is not None:
+            return f"campaign {self.number} is closed: it takes no decision."
+        if self.claimed is not None:
+            return (
+                f"campaign {self.number} is being closed (batch {self.interrupted}): it takes no "
+                "decision."
+            )
+        return ""
 
     def record_changed(self) -> str:
         """Empty while the record holds as written: its population as frozen and each event

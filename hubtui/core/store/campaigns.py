@@ -34,6 +34,7 @@ __all__ = [
     "campaigns_of",
     "chain_broken",
     "claim_close",
+    "finish_close",
     "event_link",
     "roster",
     "roster_add",
@@ -268,26 +269,39 @@ def add_events(
     return len(events)
 
 
-def claim_close(store: Store, number: int, operator: str, moment: str, detail: str) -> None:
-    """The campaign marked closed, once: a second close (this process or another) is refused
-    with :class:`Closed` before anything is sent."""
+def claim_close(
+    store: Store, number: int, operator: str, moment: str, batch: str, detail: str
+) -> None:
+    """The close claimed before anything is sent, naming its batch (``closing``): claimed or
+    closed already (this process or another), it is refused with :class:`Closed` before
+    anything is sent."""
     try:
         with store._writing() as db:
             if _is_closed(db, number):
                 raise Closed(f"campaign {number} is closed already: nothing is sent twice.")
             _append_one(
-                db, number, CampaignEvent(0, -1, "close", "", "", operator, moment, 0, detail)
+                db,
+                number,
+                CampaignEvent(0, -1, "closing", "", batch, operator, moment, 0, detail),
             )
-    except StoreError:  # the unique index: another process closed it meanwhile
+    except StoreError:  # the unique index: another process claimed it meanwhile
         if _is_closed(store.engine, number):
             raise Closed(f"campaign {number} is closed already: nothing is sent twice.") from None
         raise
 
 
+def finish_close(store: Store, number: int, operator: str, moment: str, detail: str) -> None:
+    """The close recorded, once every row's outcome is (the claim's journal ends here)."""
+    with store._writing() as db:
+        _append_one(db, number, CampaignEvent(0, -1, "close", "", "", operator, moment, 0, detail))
+
+
 def _is_closed(db: Engine, number: int) -> bool:
+    """Whether the campaign is closed or its close claimed: it takes no decision."""
     return (
         db.run(
-            "SELECT 1 FROM campaign_events WHERE campaign = ? AND kind = 'close'", (number,)
+            "SELECT 1 FROM campaign_events WHERE campaign = ? AND kind IN ('close', 'closing')",
+            (number,),
         ).fetchone()
         is not None
     )

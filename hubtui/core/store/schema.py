@@ -202,7 +202,9 @@ CREATE TABLE IF NOT EXISTS team_roster (
     PRIMARY KEY (role, origin, account)
 ) WITHOUT ROWID;
 ALTER TABLE campaign_rows ADD COLUMN reviewer_id TEXT NOT NULL DEFAULT '';
-ALTER TABLE campaign_events ADD COLUMN chain BLOB
+ALTER TABLE campaign_events ADD COLUMN chain BLOB;
+CREATE UNIQUE INDEX IF NOT EXISTS campaign_closing ON campaign_events (campaign)
+    WHERE kind = 'closing'
 """
 
 #: The schema as ordered steps (sqlite-utils' migrations are the anchor): a new table or column

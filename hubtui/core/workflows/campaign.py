@@ -19,10 +19,9 @@ from typing import TYPE_CHECKING, NamedTuple
 from hubtui.api import HubError
 from hubtui.api.models import HubUser
 from hubtui.core.access import LIMITED_CELL, person_key, sent_field
-from hubtui.core.batches import Evidence, Intent, Wanted
 from hubtui.core.batches.file import BatchFileError, read_table
 from hubtui.core.clock import now
-from hubtui.core.people.campaign import Campaign, RowState, population_sha256
+from hubtui.core.people.campaign import Campaign, population_sha256
 from hubtui.core.people.review import Decision, decision_named
 from hubtui.core.people.search import EVERY_USER, Finding, search_people
 from hubtui.core.signins import last_seen
@@ -32,12 +31,10 @@ from hubtui.core.store.campaigns import (
     CampaignRow,
     Closed,
     add_events,
-    append_after_close,
     campaign_events,
     campaign_head,
     campaign_rows,
     campaigns_of,
-    claim_close,
     roster,
     save_campaign,
 )
@@ -56,7 +53,6 @@ __all__ = [
     "DECISIONS_FILE_ROWS",
     "FILE_COLUMNS",
     "Closed",
-    "Closing",
     "HubMember",
     "Incomplete",
     "Member",
@@ -67,22 +63,17 @@ __all__ = [
     "campaigns_kept",
     "changed_since",
     "check_file",
-    "claim",
-    "close_rows",
     "decide",
     "decider",
     "delegate",
     "decisions_text",
     "events_of",
     "freeze",
-    "not_sent",
     "open_campaign",
     "previous_of",
     "read_file",
     "read_population",
-    "record_outcomes",
     "start",
-    "verified",
 ]
 
 
@@ -106,6 +97,7 @@ class StartAsked:
     name: str = ""
     since_last: bool = False
     allow_incomplete: bool = False
+    allow_empty: bool = False
 
 
 @dataclass
@@ -419,6 +411,16 @@ async def start(
             head, rows = freeze(
                 read, asked, owner, earlier, owner_account=min(decider.accounts, default="")
             )
+            if not rows and not asked.allow_empty:
+                scope = (
+                    "the hub has no membership"
+                    if asked.stale_days is None
+                    else f"nobody matches --stale {asked.stale_days}d"
+                )
+                raise Refused(
+                    f"{scope}: no campaign started (a campaign is kept for good; "
+                    "--allow-empty makes it all the same)."
+                )
             kept = {"origin": server_store.origin, "profile": server_store.profile or "", **head}
             number = save_campaign(store, kept, rows)
             # What was just written, as written: no event yet, nothing to read back.
@@ -696,8 +698,8 @@ def check_file(
     other) is refused naming both; two lines of one row that disagree are refused naming both
     lines; a line that says what the row holds already is not recorded again (an export given
     back records only what changed)."""
-    if campaign.closed is not None:
-        raise Closed(f"campaign {campaign.number} is closed: it takes no decision.")
+    if shut := campaign.takes_no_decision():
+        raise Closed(shut)
     decider = who if isinstance(who, Decider) else Decider("", who)
     if decider.team and not decider.accounts:
         raise Refused(f"{decider.refusal()}; nothing was recorded.")
@@ -806,8 +808,8 @@ async def decide(
     """The decisions recorded (nothing sent), as one act when many; the campaign read again.
     A resolution only from the owner (on a team store its role, which the database checks
     too)."""
-    if campaign.closed is not None:
-        raise Closed(f"campaign {campaign.number} is closed: it takes no decision.")
+    if shut := campaign.takes_no_decision():
+        raise Closed(shut)
 
     def write() -> Campaign:
         with server_store.open() as store:
@@ -830,8 +832,8 @@ async def delegate(
     """The owner gives a packet (its project's Id or name) to ``role``, a role of the team
     roster, to decide; kept as an event of the campaign (who, when). Only the owner's role may
     (the database refuses any other)."""
-    if campaign.closed is not None:
-        raise Closed(f"campaign {campaign.number} is closed: nothing is delegated.")
+    if shut := campaign.takes_no_decision():
+        raise Closed(shut)
     found = [p for p in campaign.packets if packet in (p.project, p.name)]
     if len(found) != 1:
         raise Refused(
@@ -858,233 +860,6 @@ async def delegate(
                 0, -1, "delegate", role, found[0].project, operator, now(), 0, found[0].name
             )
             add_events(store, campaign.number, [event])
-            return _events_again(store, campaign)
-
-    return await asyncio.to_thread(write)
-
-
-# Closing ----------------------------------------------------------------------------------------
-
-
-@dataclass
-class Closing:
-    """What the close sends and why each row is as it is."""
-
-    wanted: list[Wanted] = field(default_factory=list)
-    sent_rows: list[RowState] = field(default_factory=list)
-    not_sent: list[tuple[RowState, str]] = field(default_factory=list)
-    defaults: int = 0
-    no_admin: list[str] = field(default_factory=list)
-    """``--allow-no-admin``: what is sent although it leaves a project or the hub without an
-    Admin, in words (said in the preview, recorded with the close)."""
-
-
-@dataclass(eq=False)
-class _Send:
-    """One change the close would send: the rows it carries out and its request."""
-
-    states: list[RowState]
-    wanted: Wanted
-    removal: bool
-
-
-def close_rows(campaign: Campaign, fresh: Population, *, allow_no_admin: bool = False) -> Closing:
-    """The batch of the close: each row's removal or Reader, checked against ``fresh`` (a row
-    whose person changed since the freeze — renamed, removed, another role — is not sent, and
-    says why). A person removed once, whatever packets decided it. No change that would leave
-    a project or the hub without an Admin is sent (:func:`_last_admins`) unless
-    ``allow_no_admin``."""
-    closing = Closing()
-    sends = _checked_sends(campaign, fresh, closing)
-    for send, why in _last_admins(sends, fresh).items():
-        if allow_no_admin:
-            closing.no_admin.append(f"{send.wanted.email}: {why}")
-            continue
-        closing.not_sent.extend((s, why) for s in send.states)
-        sends.remove(send)
-    for send in sends:
-        closing.sent_rows.extend(send.states)
-        closing.wanted.append(send.wanted)
-    return closing
-
-
-def _checked_sends(campaign: Campaign, fresh: Population, closing: Closing) -> list[_Send]:
-    """Each change the decisions ask for that ``fresh`` shows is still the one decided; the
-    rows that are not, in ``closing.not_sent`` with why."""
-    hub = campaign.head
-    now_in = fresh.members()
-    hub_users = fresh.hub_users or {}
-    sends: list[_Send] = []
-    removing: dict[str, list[RowState]] = {}
-    for state in campaign.states.values():
-        decision, _ = campaign.at_close(state)
-        if state.decision is None and not state.conflict:
-            closing.defaults += 1
-        if decision is Decision.KEEP:
-            continue
-        row = state.row
-        if row.project not in fresh.lists:  # not read now: nothing is known, nothing sent
-            closing.not_sent.append((state, "its project's users could not be read now"))
-            continue
-        held = now_in.get((row.project, row.user_id))
-        if held is None:
-            closing.not_sent.append((state, "no longer in the project"))
-            continue
-        access = held.access
-        if person_key(held.email) != person_key(row.email):
-            closing.not_sent.append((state, f"the account's address is now {held.email}"))
-            continue
-        if access != row.access:
-            closing.not_sent.append((state, f"was {row.access} when frozen, now {access}"))
-            continue
-        if decision is Decision.READER:
-            if access == "Reader":
-                closing.not_sent.append((state, "Reader already"))
-                continue
-            wanted = Wanted(
-                hub_id=hub.hub,
-                hub_name=hub.hub_name,
-                project_id=row.project,
-                project_name=row.project_name,
-                email=row.email,
-                intent=Intent.SET,
-                role="Reader",
-                user_id=row.user_id,
-            )
-            sends.append(_Send([state], wanted, removal=False))
-        else:
-            removing.setdefault(row.user_id, []).append(state)
-    for user_id, states in removing.items():
-        hub_user = hub_users.get(user_id)
-        first = states[0].row
-        if fresh.hub_users is None:
-            closing.not_sent.extend((s, "the hub's users could not be read now") for s in states)
-            continue
-        if hub_user is None:
-            closing.not_sent.extend((s, "no longer a user of the hub") for s in states)
-            continue
-        if hub_user.role != first.hub_role:
-            closing.not_sent.extend(
-                (s, f"hub role was {first.hub_role or 'none'} when frozen, now {hub_user.role}")
-                for s in states
-            )
-            continue
-        wanted = Wanted.hub_removal(
-            hub.hub,
-            hub.hub_name,
-            first.email,
-            tuple((s.row.project, s.row.project_name) for s in states),
-            user_id=user_id,
-            evidence=Evidence(hub_role=first.hub_role),
-        )
-        sends.append(_Send(states, wanted, removal=True))
-    return sends
-
-
-def _last_admins(sends: Sequence[_Send], fresh: Population) -> dict[_Send, str]:
-    """The changes that, sent together, would leave a project or the hub without an Admin (as
-    ``fresh`` holds them now), each with the words that say so. A removal takes its person out
-    of every project of the hub; a Reader change out of its project's Admins."""
-    held: dict[_Send, str] = {}
-    removed = {s.wanted.user_id: s for s in sends if s.removal}
-    hub_admins = {u for u, user in (fresh.hub_users or {}).items() if user.role == "Admin"}
-    if hub_admins and hub_admins <= removed.keys():
-        for user_id in sorted(hub_admins):
-            held[removed[user_id]] = _no_admin_words(
-                "the hub", [removed[u].wanted.email for u in sorted(hub_admins)]
-            )
-    names = dict(fresh.projects)
-    for project, members in fresh.lists.items():
-        admins = {m.user_id: m.email for m in members if m.access == "Admin"}
-        taking: dict[str, _Send] = {u: removed[u] for u in admins if u in removed}
-        for send in sends:
-            if not send.removal and send.wanted.project_id == project:
-                if send.wanted.user_id in admins:
-                    taking[str(send.wanted.user_id)] = send
-        if admins and admins.keys() <= taking.keys():
-            words = _no_admin_words(names.get(project) or project, list(admins.values()))
-            for send in taking.values():
-                held.setdefault(send, words)
-    return held
-
-
-def _no_admin_words(where: str, admins: list[str]) -> str:
-    if len(admins) == 1:
-        return f"{admins[0]} is the only Admin of {where}: it would be left with none"
-    return f"it would leave {where} with no Admin (its Admins: {', '.join(admins)})"
-
-
-async def claim(server_store: ServerStore, campaign: Campaign, operator: str, detail: str) -> None:
-    """The campaign marked closed before anything is sent: closed twice, nothing is sent twice."""
-
-    def write() -> None:
-        with server_store.open() as store:
-            claim_close(store, campaign.number, operator, now(), detail)
-
-    await asyncio.to_thread(write)
-
-
-def verified(campaign: Campaign, closing: Closing, after: Population) -> list[CampaignEvent]:
-    """Each changed membership read back: verified, or not (loudly) — an event a row."""
-    moment = now()
-    now_in = after.members()
-    in_hub = set(after.hub_users or {})
-    events = []
-    for state in closing.sent_rows:
-        decision, _ = campaign.at_close(state)
-        row = state.row
-        # Verified only from a list read back whole: a list not read proves nothing.
-        read_back = (
-            after.hub_users is not None
-            if decision is Decision.REMOVE
-            else (row.project in after.lists)
-        )
-        if not read_back:
-            said = "NOT VERIFIED: not read back"
-        elif decision is Decision.REMOVE:
-            ok = row.user_id not in in_hub and (row.project, row.user_id) not in now_in
-            said = "verified: not in the hub" if ok else "NOT VERIFIED: still in the hub"
-        else:
-            member = now_in.get((row.project, row.user_id))
-            held = None if member is None else member.access
-            ok = held == "Reader"
-            said = "verified: Reader" if ok else f"NOT VERIFIED: {held or 'not in the project'}"
-        events.append(
-            CampaignEvent(
-                0, row.position, "outcome", decision.value, "", campaign.head.owner, moment, 0, said
-            )
-        )
-    return events
-
-
-def not_sent(campaign: Campaign, closing: Closing) -> list[CampaignEvent]:
-    """Each decided change the close did not send, with why (renamed since, Reader already,
-    the last Admin…): kept with the close, so the report says it, not only the terminal."""
-    moment = now()
-    return [
-        CampaignEvent(
-            0,
-            state.row.position,
-            "outcome",
-            campaign.at_close(state)[0].value,
-            "",
-            campaign.head.owner,
-            moment,
-            0,
-            f"not sent: {why}",
-        )
-        for state, why in closing.not_sent
-    ]
-
-
-async def record_outcomes(
-    server_store: ServerStore, campaign: Campaign, events: Sequence[CampaignEvent]
-) -> Campaign:
-    """The outcomes appended after the close (the close's own claim lets them in)."""
-
-    def write() -> Campaign:
-        with server_store.open() as store:
-            append_after_close(store, campaign.number, events)
             return _events_again(store, campaign)
 
     return await asyncio.to_thread(write)

@@ -76,6 +76,8 @@ async def _read(screen: ListScreen[Loaded], number: int | None) -> Loaded:
 
 
 def _state(campaign: Campaign) -> str:
+    if campaign.interrupted:
+        return "closing: interrupted"
     return "closed" if campaign.closed is not None else "open"
 
 

@@ -19,12 +19,11 @@ from hubtui.core.workflows.campaign import (
     Member,
     Population,
     StartAsked,
-    close_rows,
     freeze,
     hub_member_of,
     member_of,
-    verified,
 )
+from hubtui.core.workflows.closing import close_rows, verified
 
 HUB = Hub.model_validate({"Id": "h1", "Name": "acme-build"})
 
