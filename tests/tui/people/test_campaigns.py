@@ -12,16 +12,28 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from hubtui.config import Settings
 from hubtui.core.people.review import Decision
-from hubtui.core.store.campaigns import campaign_events
+from hubtui.core.store import Store
+from hubtui.core.store.campaigns import RosterEntry, campaign_events, roster_add
 from hubtui.core.store.server_store import ServerStore
 from hubtui.core.workflows import campaign as use
-from hubtui.demo import DemoStore
+from hubtui.demo import DEMO_TOKEN, DemoStore
 from hubtui.tui.screens.people.campaigns import PacketScreen, PacketsScreen
-from tests.harness.app import burst, press, running, screen_words, settle, type_text
+from tests.harness.app import (
+    burst,
+    press,
+    running,
+    screen_words,
+    server_workspace,
+    settle,
+    type_text,
+)
 from tests.harness.commands import run
+from tests.harness.postgres import MEMBER, PostgresServer
 
 BJORN = "bjorn.lindqvist@acme-build.com"
+TEAM_SERVER = "https://team.example"
 
 
 async def start_campaign(pilot: Pilot[None]) -> None:
@@ -190,3 +202,38 @@ async def test_the_owner_settles_a_conflict_in_the_app_and_a_reviewer_cannot(
         "decide",
         "resolve",
     ]
+
+
+async def test_on_the_team_store_the_app_decides_as_the_role_and_its_account(
+    tmp_path: Path, pg_env: PostgresServer
+) -> None:
+    """The member's role acts for Dana: in the app her packet's rows are hers to decide under
+    that role, her own row is not (by account, whatever the operator setting says), and the
+    database records each decision under the role."""
+    schema = pg_env.new_schema()
+    owner, member = pg_env.url(schema=schema), pg_env.url(user=MEMBER, schema=schema)
+    Store.open_url(owner).close()  # the owner migrates
+    pg_env.grant_member(schema)
+    settings = Settings(
+        base_url=TEAM_SERVER, token=DEMO_TOKEN, store="all", store_url=member, operator="Ada"
+    )
+    workspace = server_workspace(settings, tmp_path)
+    origin = workspace.review_store().origin
+    with Store.open_url(owner) as store:
+        store.seal_trail()
+        roster_add(
+            store, RosterEntry(MEMBER, origin, "1", "dana.whitfield@acme-build.com", "", "t", "")
+        )
+    async with running(workspace=workspace) as pilot:
+        await start_campaign(pilot)
+        await to_packet(pilot)
+        await press(pilot, "enter")  # Harbour Bridge Retrofit: Dana's row first
+        await settle(pilot)
+        await burst(pilot, ["space", "space", "space", "k"])
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "2 decisions recorded (keep); nothing was sent." in words
+        assert "1 row not yours to decide: dana.whitfield@acme-build.com decides on their" in words
+    with Store.open_url(owner, read_only=True) as store:
+        decided = [e for e in campaign_events(store, 1) if e.kind == "decide"]
+    assert [(e.operator, e.db_role) for e in decided] == [("Ada", MEMBER)] * 2

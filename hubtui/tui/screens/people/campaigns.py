@@ -366,13 +366,31 @@ class PacketScreen(MarkKeys, ListScreen[Loaded]):
         self, campaign: Campaign, chosen: list[RowState], decision: Decision, reason: str
     ) -> None:
         operator = self.workspace.change_log.operator
-        events = use.events_of(
-            campaign, [s.row.position for s in chosen], decision, reason, operator
-        )
-        own = len(chosen) - len(events)
-        if own:
+        try:
+            decider = await use.decider(self.workspace.review_store(), operator)
+        except (StoreOff, StoreError) as error:
             self.notify(
-                f"{own:,} of these is your own access: another reviewer decides it.",
+                f"Nothing recorded: {inert(str(error), limit=None)}", severity="error", markup=False
+            )
+            return
+        if decider.team and not decider.accounts:
+            self.notify(
+                f"Nothing recorded: {inert(decider.refusal())}", severity="error", markup=False
+            )
+            return
+        events = use.events_of(
+            campaign, [s.row.position for s in chosen], decision, reason, decider
+        )
+        taken = {e.position for e in events}
+        left_out = [
+            words
+            for s in chosen
+            if s.row.position not in taken
+            and (words := use.may_not_decide(campaign, decider, s.row))
+        ]
+        if left_out:
+            self.notify(
+                f"{amount(len(left_out), 'row')} not yours to decide: {inert(left_out[0])}",
                 severity="warning",
                 markup=False,
             )
