@@ -18,9 +18,9 @@ from hubtui.core.people.review import Decision
 from hubtui.core.presenting.export import write_csv
 from hubtui.core.presenting.words import amount
 from hubtui.core.store import StoreError, StoreOff
-from hubtui.core.store.campaigns import chain_broken
 from hubtui.core.workflows import campaign as use
-from hubtui.core.workflows import closing
+from hubtui.core.workflows import campaign_report as report
+from hubtui.core.workflows import closing, team
 from hubtui.headless.batch import confirm, print_preview, read_preview, send_batch
 from hubtui.headless.output import (
     NOT_SENT,
@@ -90,7 +90,7 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
             )
             return OK
         before = asyncio.run(use.previous_of(server_store, campaign))
-        said = _report(args, campaign, use.changed_since(campaign, before))
+        said = _report(args, campaign, use.changed_since(campaign, before), workspace)
         return REFUSED if said == OK and campaign.record_changed() else said
     except use.Refused as refused:
         raise Stop(NOT_SENT, str(refused)) from None
@@ -476,138 +476,15 @@ async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspa
 
 # Report -----------------------------------------------------------------------------------------
 
-REPORT_COLUMNS = (
-    "project",
-    "project_name",
-    "user_id",
-    "email",
-    "role",
-    "hub_role",
-    "access",
-    "reviewer",
-    "decided_by",
-    "db_role",
-    "when",
-    "decision",
-    "reason",
-    "bulk",
-    "default",
-    "outcome",
-    "verified",
-    "outcome_db_role",
-)
 
-
-#: How an auditor recomputes the population's sha256 from the report's rows (as
-#: :func:`~hubtui.core.people.campaign.population_sha256` computes it).
-SHA256_RECIPE = (
-    "for each row, json.dumps([project, user_id, email, role, hub_role, access], "
-    'ensure_ascii=False, separators=(",", ":")); sort those lines, join them with a newline, '
-    "encode as UTF-8, sha256"
-)
-
-
-def _report(args: argparse.Namespace, campaign: Campaign, since: dict[str, int]) -> int:
-    head = campaign.head
-    rows = []
-    word = {d: d.value for d in Decision}
-    totals: dict[str, int] = {}
-    for s in campaign.states.values():
-        decision, why = campaign.at_close(s)
-        by_default = s.decision is None
-        role = (
-            next((e.db_role for e in reversed(s.said) if e.operator == s.by), "") if s.said else ""
-        )
-        r = s.row
-        decided = word[decision]
-        totals[decided] = totals.get(decided, 0) + 1
-        rows.append(
-            [
-                r.project,
-                r.project_name,
-                r.user_id,
-                r.email,
-                r.role,
-                r.hub_role,
-                r.access,
-                r.reviewer,
-                s.by,
-                role,
-                s.when,
-                decided,
-                why if by_default else s.reason,
-                "yes" if s.bulk else "no",
-                "yes" if by_default else "no",
-                s.outcome,
-                s.verified,
-                s.outcome_role,
-            ]
-        )
+def _report(
+    args: argparse.Namespace, campaign: Campaign, since: dict[str, int], workspace: Workspace
+) -> int:
+    roster = asyncio.run(team.roster_of(workspace.review_store()))
+    record = report.report_of(campaign, roster, since)
     if args.format == "json":
-        print(
-            json.dumps(
-                {
-                    "campaign": head.id,
-                    "name": head.name,
-                    "hub": head.hub,
-                    "hub_name": head.hub_name,
-                    "owner": head.owner,
-                    "owner_db_role": head.db_role,
-                    "population": {
-                        "read_at": head.read_at,
-                        "sha256": head.sha256,
-                        "count": len(campaign.rows),
-                        "frozen_count": campaign.counts.get("memberships"),
-                        "not_read": head.not_read,
-                        "check": campaign.population_changed() or "as frozen",
-                        "events_check": (
-                            chain_broken(campaign.number, campaign.events)
-                            or "each follows the one before"
-                        ),
-                        "how_to_recompute": SHA256_RECIPE,
-                    },
-                    "closed": None if campaign.closed is None else campaign.closed.moment,
-                    "closed_by": None
-                    if campaign.closed is None
-                    else {
-                        "operator": campaign.closed.operator,
-                        "db_role": campaign.closed.db_role,
-                        "detail": campaign.closed.detail,
-                    },
-                    "delegations": [
-                        {
-                            "packet": e.reason,
-                            "to": e.decision,
-                            "by": e.operator,
-                            "db_role": e.db_role,
-                            "when": e.moment,
-                        }
-                        for e in campaign.events
-                        if e.kind == "delegate"
-                    ],
-                    "totals": totals,
-                    "since_previous_campaign": since or None,
-                    "rows": [dict(zip(REPORT_COLUMNS, r, strict=True)) for r in rows],
-                },
-                ensure_ascii=True,
-                indent=2,
-            )
-        )
+        print(json.dumps(record, ensure_ascii=True, indent=2))
         return OK
-    context = {
-        "campaign": str(head.id),
-        "hub": head.hub_name,
-        "population sha256": head.sha256,
-        "population check": campaign.population_changed() or "as frozen",
-        "events check": (
-            chain_broken(campaign.number, campaign.events) or "each follows the one before"
-        ),
-        "how to recompute it": SHA256_RECIPE,
-        "read at": head.read_at,
-        "totals": ", ".join(f"{d} {n}" for d, n in sorted(totals.items())),
-        "since the previous campaign": (
-            ", ".join(f"{k} {v}" for k, v in since.items()) if since else "none before"
-        ),
-    }
-    write_csv(sys.stdout, context, REPORT_COLUMNS, rows)
+    rows = [[row[column] for column in report.REPORT_COLUMNS] for row in record["rows"]]
+    write_csv(sys.stdout, report.report_context(record), report.REPORT_COLUMNS, rows)
     return OK

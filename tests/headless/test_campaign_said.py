@@ -3,6 +3,8 @@ start whose population is empty refused before anything is kept for good."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -58,3 +60,64 @@ def test_a_start_nobody_matches_is_refused_unless_asked(
     )
     assert status == 0, err
     assert "0 memberships of 0 people in 1 project (sha256 " in out
+
+
+def test_the_report_names_each_bulk_act_resolution_and_a_decider_not_of_record(
+    capsys: pytest.CaptureFixture[str], server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a file the operator decides: Dana (the packet's reviewer) keeps Björn in one act of
+    two rows, Aiko (no reviewer of it) says Reader, the owner resolves. The report, in JSON
+    and in the CSV's header block, says each of it."""
+    base = ("--base-url", server)
+    monkeypatch.setenv("HUBTUI_OPERATOR", "olive.owner")
+    assert run(capsys, *base, "campaign", "start", "acme-build")[0] == 0
+    rows = exported(capsys, base, "--packet", "1001")
+    bjorn = next(r for r in rows if r["email"] == BJORN)
+    chloe = next(r for r in rows if r["email"] == "chloe.moreau@acme-build.com")
+    monkeypatch.setenv("HUBTUI_OPERATOR", DANA)
+    file = decided(
+        tmp_path / "dana.csv", [bjorn | {"decision": "keep"}, chloe | {"decision": "keep"}]
+    )
+    assert run(capsys, *base, "campaign", "decide", "1", file)[0] == 0
+    monkeypatch.setenv("HUBTUI_OPERATOR", "aiko.tanaka@acme-build.com")
+    file = decided(tmp_path / "aiko.csv", [chloe | {"decision": "reader"}])
+    assert run(capsys, *base, "campaign", "decide", "1", file)[0] == 0
+    monkeypatch.setenv("HUBTUI_OPERATOR", "olive.owner")
+    file = decided(tmp_path / "owner.csv", [chloe | {"decision": "reader"}])
+    assert run(capsys, *base, "campaign", "decide", "1", "--resolve", file)[0] == 0
+    status, out, err = run(capsys, *base, "campaign", "report", "1", "--format", "json")
+    assert status == 0, err
+    record = json.loads(out)
+    [act] = record["bulk_acts"]
+    assert (act["by"], act["what"]) == (DANA, "2 rows · decisions file dana.csv")
+    [resolution] = record["resolutions"]
+    assert (resolution["email"], resolution["decision"], resolution["by"]) == (
+        "chloe.moreau@acme-build.com",
+        "set Reader",
+        "olive.owner",
+    )
+    by_email = {r["email"]: r for r in record["rows"] if r["project"] == "1001"}
+    assert by_email[BJORN]["by_reviewer_of_record"] == "yes"
+    assert by_email["chloe.moreau@acme-build.com"]["by_reviewer_of_record"] == (
+        "resolved by the owner"
+    )
+    kinds = [e["kind"] for e in record["events"]]
+    assert kinds == ["bulk", "decide", "decide", "decide", "resolve"]
+    status, out, err = run(capsys, *base, "campaign", "report", "1")
+    assert status == 0, err
+    head = [cells[0] for cells in csv.reader(io.StringIO(out)) if cells[0].startswith("# ")]
+    assert any(
+        h.startswith(f"# bulk act {act['act']}: {DANA} (database role none) at ") for h in head
+    )
+    assert (
+        "# resolution 1: chloe.moreau@acme-build.com in 1001: set Reader by olive.owner "
+        in "\n".join(head)
+    )
+    # Aiko's word alone, on a row that is not hers: flagged.
+    monkeypatch.setenv("HUBTUI_OPERATOR", "aiko.tanaka@acme-build.com")
+    diego = next(r for r in rows if r["email"] == "diego.garcia@acme-build.com")
+    file = decided(tmp_path / "aiko2.csv", [diego | {"decision": "keep"}])
+    assert run(capsys, *base, "campaign", "decide", "1", file)[0] == 0
+    status, out, err = run(capsys, *base, "campaign", "report", "1", "--format", "json")
+    diego_row = next(r for r in json.loads(out)["rows"] if r["email"] == diego["email"])
+    assert diego_row["by_reviewer_of_record"] == "NO"

@@ -249,6 +249,10 @@ def test_each_forgery_through_a_member_s_own_connection_is_refused_by_the_databa
     assert status == 0, err
     report = json.loads(out)
     assert report["closed_by"]["db_role"] == DB_OWNER
+    assert [(e["kind"], e["db_role"]) for e in report["events"]] == [
+        ("closing", DB_OWNER),
+        ("close", DB_OWNER),
+    ]  # the database's word on each; no forgery among them
     assert report["population"]["events_check"] == "each follows the one before"
 
 

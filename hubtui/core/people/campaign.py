@@ -89,6 +89,8 @@ class RowState:
     verified: str = ""
     outcome_role: str = ""
     """The database role that recorded the outcome (empty on a file)."""
+    chosen: CampaignEvent | None = None
+    """The word that decided it (a decision, or the owner's resolution)."""
 
 
 class Campaign:
@@ -231,6 +233,7 @@ class Campaign:
                 state.decision = decision_named(chosen.decision)
                 state.reason, state.by, state.when = chosen.reason, chosen.operator, chosen.moment
                 state.bulk = chosen.act in bulk_acts
+                state.chosen = chosen
         self._cross_packet(states, resolved)
         return states
 
