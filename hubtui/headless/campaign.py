@@ -56,11 +56,13 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
         raise Stop(NOT_SENT, f"{off} A campaign lives in the store: nothing was done.") from None
     action = args.campaign_command
     try:
-        if action in ("start", "close"):
+        if action in ("start", "close", "remind"):
 
             async def run(client: HubClient) -> int:
                 if action == "start":
                     return await _start(args, client, workspace)
+                if action == "remind":
+                    return await _remind(client, workspace, args.number)
                 return await _close(args, client, workspace)
 
             return asyncio.run(with_client(args, workspace, run))
@@ -75,8 +77,6 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
             return _export(args, campaign, workspace)
         if action == "decide":
             return _decide(args, campaign, workspace)
-        if action == "remind":
-            return _remind(campaign)
         if action == "delegate":
             asyncio.run(
                 use.delegate(
@@ -239,29 +239,30 @@ def _status_record(campaign: Campaign, state: str) -> dict[str, object]:
     }
 
 
-def _remind(campaign: Campaign) -> int:
-    """A message ready to send to each reviewer still behind: never to one who has finished,
-    never for a packet with no rows."""
-    behind: dict[str, list[tuple[str, int]]] = {}
-    for packet in campaign.packets:
-        if not packet.positions:
-            continue
-        left: dict[str, int] = {}
-        for s in campaign.left_of(packet.positions):
-            left[s.row.reviewer] = left.get(s.row.reviewer, 0) + 1
-        for who, count in left.items():
-            behind.setdefault(who, []).append((packet.name, count))
-    if not behind:
+async def _remind(client: HubClient, workspace: Workspace, number: int) -> int:
+    """A message ready to send to each reviewer still behind, at their account's address now
+    (:func:`~hubtui.core.workflows.campaign.reminders`)."""
+    campaign = await use.open_campaign(workspace.review_store(), number)
+    now_at = await use.addresses_now(client, campaign)
+    if now_at is None:
+        print(
+            "The hub's users could not be read: each reminder goes to the address frozen.",
+            file=sys.stderr,
+        )
+    said = use.reminders(campaign, now_at)
+    if not said:
         print("Every reviewer has finished: no reminder to send.", file=sys.stderr)
         return OK
     due = f" by {campaign.head.due}" if campaign.head.due else ""
-    for who, packets in sorted(behind.items()):
-        total = sum(count for _, count in packets)
-        print(f"To: {inert(who)}")
-        print(f"Subject: access review {inert(campaign.head.name)}: {total:,} decisions left{due}")
-        for name, count in packets:
+    export = command_line("campaign", "export", str(campaign.number), "--format", "csv")
+    for reminder in said:
+        print(f"To: {inert(reminder.to)}" + (f" ({inert(reminder.note)})" if reminder.note else ""))
+        print(
+            f"Subject: access review {inert(campaign.head.name)}: "
+            f"{amount(reminder.left, 'decision')} left{due}"
+        )
+        for name, count in reminder.packets:
             print(f"  {inert(name)}: {count:,} left")
-        export = command_line("campaign", "export", str(campaign.number), "--format", "csv")
         print(f"  Export: {export}")
         print()
     return OK

@@ -58,10 +58,12 @@ __all__ = [
     "Member",
     "Population",
     "Refused",
+    "Reminder",
     "StartAsked",
     "Started",
     "campaigns_kept",
     "changed_since",
+    "addresses_now",
     "check_file",
     "decide",
     "decider",
@@ -75,6 +77,7 @@ __all__ = [
     "previous_of",
     "read_file",
     "read_population",
+    "reminders",
     "start",
 ]
 
@@ -591,6 +594,63 @@ async def previous_of(server_store: ServerStore, campaign: Campaign) -> Campaign
             return _read(store, earlier[-1].id) if earlier else None
 
     return await asyncio.to_thread(read)
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """A message for one reviewer still behind: where it goes (their account's address now),
+    what that address was when the campaign froze, and each packet's rows left."""
+
+    to: str
+    note: str
+    """Why the address is not the frozen one, or why none is known (empty: as frozen)."""
+    packets: tuple[tuple[str, int], ...]
+
+    @property
+    def left(self) -> int:
+        return sum(count for _, count in self.packets)
+
+
+async def addresses_now(client: HubClient, campaign: Campaign) -> dict[str, str] | None:
+    """Each user of the campaign's hub's address now, by account Id (None: the hub's users
+    could not be read)."""
+    try:
+        sent = await client.list_hub_users_as_sent(campaign.head.hub)
+    except HubError:
+        return None
+    found = (hub_member_of(u.root, seen=False) for u in sent)
+    return {user_id: member.email for user_id, member in filter(None, found)}
+
+
+def reminders(campaign: Campaign, now_at: dict[str, str] | None) -> list[Reminder]:
+    """A reminder for each reviewer of record still behind (never one who has finished, never
+    for a packet with no rows), addressed by account: at the account's address now where the
+    hub's users were read (``now_at``), saying the change from the address frozen."""
+    behind: dict[tuple[str, str], dict[str, int]] = {}
+    for packet in campaign.packets:
+        for s in campaign.left_of(packet.positions):
+            who = (s.row.reviewer_id, s.row.reviewer if not s.row.reviewer_id else "")
+            counts = behind.setdefault(who, {})
+            counts[packet.name] = counts.get(packet.name, 0) + 1
+    frozen = {
+        (s.row.reviewer_id, s.row.reviewer if not s.row.reviewer_id else ""): s.row.reviewer
+        for s in campaign.states.values()
+    }
+    said = []
+    for key, counts in behind.items():
+        account, _ = key
+        was = frozen[key]
+        to, note = was, ""
+        if account and now_at is not None:
+            now_is = now_at.get(account)
+            if now_is is None:
+                note = f"account {account} is no longer a user of the hub; its address was {was}"
+            elif person_key(now_is) != person_key(was):
+                to, note = now_is, f"the account's address since the freeze; it was {was}"
+        elif "@" not in was:
+            note = "no address is known: the campaign's owner, as the operator setting names them"
+        said.append(Reminder(to, note, tuple(counts.items())))
+    return sorted(said, key=lambda r: r.to.casefold())
 
 
 # Deciding ---------------------------------------------------------------------------------------

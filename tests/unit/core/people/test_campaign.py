@@ -22,6 +22,7 @@ from hubtui.core.workflows.campaign import (
     freeze,
     hub_member_of,
     member_of,
+    reminders,
 )
 from hubtui.core.workflows.closing import close_rows, verified
 
@@ -320,3 +321,41 @@ def test_no_close_removes_the_hub_s_only_admin_nor_a_project_s_only_admin() -> N
     assert {why for _, why in closing.not_sent} == {
         "gus@x.example is the only Admin of Tower: it would be left with none"
     }
+
+
+def test_a_reminder_goes_to_the_reviewer_s_account_as_it_is_addressed_now() -> None:
+    """Dana's account (1) renamed since the freeze: her reminder goes to the address now and
+    says the one frozen; the owner, known by no address, is said so; Gus's account gone from
+    the hub is said; nobody who has finished is reminded."""
+    rows = [
+        CampaignRow(0, "1001", "Bridge", "7", "b@x.example", "", "Editor", "Guest", "Editor",
+                    "dana@x.example", "", "1"),
+        CampaignRow(1, "1001", "Bridge", "1", "dana@x.example", "", "Admin", "Guest", "Admin",
+                    "olive", "", ""),
+        CampaignRow(2, "1002", "Tower", "8", "c@x.example", "", "Editor", "Guest", "Editor",
+                    "gus@x.example", "", "9"),
+        CampaignRow(3, "1002", "Tower", "5", "e@x.example", "", "Editor", "Guest", "Editor",
+                    "ann@x.example", "", "4"),
+    ]  # fmt: skip
+    campaign = Campaign(head(), rows, [said(1, 3, Decision.KEEP, "ann@x.example")])
+    now_at = {"1": "dana.lind@x.example", "4": "ann@x.example", "7": "b@x.example"}
+    said_to = {(r.to, r.note, r.packets) for r in reminders(campaign, now_at)}
+    assert said_to == {
+        (
+            "dana.lind@x.example",
+            "the account's address since the freeze; it was dana@x.example",
+            (("Bridge", 1),),
+        ),
+        (
+            "olive",
+            "no address is known: the campaign's owner, as the operator setting names them",
+            (("Bridge", 1),),
+        ),
+        (
+            "gus@x.example",
+            "account 9 is no longer a user of the hub; its address was gus@x.example",
+            (("Tower", 1),),
+        ),
+    }
+    # The hub's users not read: each to the address frozen.
+    assert {r.to for r in reminders(campaign, None)} == {"dana@x.example", "olive", "gus@x.example"}
