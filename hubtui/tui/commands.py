@@ -140,6 +140,12 @@ def _campaigns() -> Screen[Any]:
     return CampaignsScreen()
 
 
+def _roster() -> Screen[Any]:
+    from hubtui.tui.screens.people.campaigns import RosterScreen
+
+    return RosterScreen()
+
+
 def app_commands(app: Shell, screen: Screen[Any]) -> Iterable[SystemCommand]:
     """What the palette offers beside the jumps: requests, snapshots, offline, staged changes."""
     yield SystemCommand(
@@ -178,6 +184,12 @@ def app_commands(app: Shell, screen: Screen[Any]) -> Iterable[SystemCommand]:
         "The review campaigns of this server: each packet's progress, a packet's people decided "
         "with k, r and x",
         lambda: app.push_screen(_campaigns()),
+    )
+    yield SystemCommand(
+        "Team roster",
+        "Who decides in a campaign on the team store: each database role and its account "
+        "(read only)",
+        lambda: app.push_screen(_roster()),
     )
     yield SystemCommand(
         "Reviews kept",

@@ -234,6 +234,14 @@ async def test_on_the_team_store_the_app_decides_as_the_role_and_its_account(
         words = screen_words(pilot)
         assert "2 decisions recorded (keep); nothing was sent." in words
         assert "1 row not yours to decide: dana.whitfield@acme-build.com decides on their" in words
+        # Who decides, as the roster says it: read only, from the palette.
+        await press(pilot, "ctrl+p")
+        await type_text(pilot, "Team roster")
+        await press(pilot, "enter")
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert f"{MEMBER} dana.whitfield@acme-build.com 1" in words
+        assert "Who decides in this server's campaigns: 1 role of the team store" in words
     with Store.open_url(owner, read_only=True) as store:
         decided = [e for e in campaign_events(store, 1) if e.kind == "decide"]
     assert [(e.operator, e.db_role) for e in decided] == [("Ada", MEMBER)] * 2

@@ -17,6 +17,8 @@ from hubtui.core.people.campaign import Campaign, RowState
 from hubtui.core.people.review import Decision
 from hubtui.core.store import StoreError
 from hubtui.core.workflows import campaign as use
+from hubtui.core.workflows import team
+from hubtui.core.workflows.team import RosterEntry
 from hubtui.core.workspace import StoreOff
 from hubtui.text import inert
 from hubtui.tui.present import amount
@@ -55,6 +57,15 @@ ROW_COLUMNS = (
     Column("by", "By", min_width=6, priority=2, keep=True),
     Column("reviewer", "Reviewer", min_width=12, priority=3, keep=True),
     Column("name", "Name", min_width=8, priority=4),
+)
+
+
+ROSTER_COLUMNS = (
+    Column("role", "Role", min_width=10, priority=0, keep=True),
+    Column("email", "Account", min_width=18, priority=0, keep=True, meaning=True),
+    Column("account", "Id", min_width=4, priority=1, keep=True),
+    Column("name", "Name", min_width=8, priority=2),
+    Column("added", "Added by", min_width=10, priority=3, keep=True),
 )
 
 
@@ -128,6 +139,74 @@ class CampaignsScreen(ListScreen[Loaded]):
     def _open(self, event: RecordTable.Selected) -> None:
         if isinstance(event.record, Campaign):
             self.app.push_screen(PacketsScreen(event.record.number))
+
+
+class Roster:
+    """The team roster as read, or why it could not be."""
+
+    def __init__(self, entries: list[RosterEntry], problem: str = "") -> None:
+        self.entries, self.problem = entries, problem
+
+
+class RosterScreen(ListScreen[Roster]):
+    """The team roster, read only: each database role and the account it acts for. Its owner
+    keeps it with ``hubtui team add | remove``."""
+
+    NOUN = "role"
+    LEGEND = (
+        "Who decides in a campaign on the team store: each database role and the hub account "
+        "it acts for (a role never decides its own account's rows). The store's owner keeps "
+        "it: hubtui team add ROLE --account EMAIL, hubtui team remove ROLE.",
+    )
+
+    def compose_body(self) -> ComposeResult:
+        yield RecordTable(
+            ROSTER_COLUMNS,
+            id="records",
+            empty_text=(
+                "Nobody in the team roster of this server: on a team store nobody decides until "
+                "its owner adds them (hubtui team add ROLE --account EMAIL)."
+            ),
+        )
+
+    def start(self) -> None:
+        self.query_one(Breadcrumb).show_path("Team roster")
+        self.load()
+
+    async def fetch(self, client: HubClient) -> Roster:
+        try:
+            server_store = self.workspace.review_store()
+            if server_store.team is None:
+                return Roster(
+                    [],
+                    "The team roster lives in a team store (store_url): alone, on this "
+                    "machine's file, the operator setting names who decides.",
+                )
+            return Roster(await team.roster_of(server_store))
+        except (StoreOff, StoreError) as error:
+            return Roster([], inert(str(error), limit=None))
+
+    def show_loaded(self, loaded: Roster) -> None:
+        if loaded.problem:
+            self.show_problem(loaded.problem, hint="")
+            return
+        self.table.set_records(
+            loaded.entries,
+            lambda e: Row(
+                cells=(
+                    inert(e.role),
+                    inert(e.email),
+                    inert(e.account),
+                    inert(e.name),
+                    inert(e.db_role),
+                )
+            ),
+            key=lambda e: f"{e.role} {e.account}",
+        )
+        roles = amount(len({e.role for e in loaded.entries}), "role")
+        self.query_one(Summary).say(
+            f"Who decides in this server's campaigns: {roles} of the team store (read only)"
+        )
 
 
 class PacketsScreen(ListScreen[Loaded]):
