@@ -445,7 +445,12 @@ async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspa
     after = await use.read_population(client, hub, concurrency=workspace.concurrency)
     outcomes = [
         *([] if found is None else found.outcomes),
-        *closing.verified(campaign, plan, after),
+        *closing.verified(
+            campaign,
+            plan,
+            after,
+            await asyncio.to_thread(closing.changes_of, workspace.change_log, batch_id),
+        ),
         *closing.not_sent(campaign, plan),
     ]
     try:
@@ -459,7 +464,7 @@ async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspa
             f"{command_line('campaign', 'close', str(campaign.number))} again to finish the "
             "close.",
         ) from None
-    bad = [e for e in outcomes if e.detail.startswith("NOT VERIFIED")]
+    bad = [e for e in outcomes if e.detail.startswith(("NOT VERIFIED", "failed", "unknown"))]
     good = [e for e in outcomes if e.detail.startswith("verified")]
     print(
         f"Campaign {closed.number} closed: {amount(len(good), 'change')} verified by reading "
@@ -469,7 +474,8 @@ async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspa
     for event in bad:
         row = closed.rows[event.position]
         print(
-            f"NOT VERIFIED: {inert(row.email)} in {inert(row.project_name)}: {inert(event.detail)}",
+            f"{event.detail.split(':')[0].upper()}: {inert(row.email)} in "
+            f"{inert(row.project_name)}: {inert(event.detail)}",
             file=sys.stderr,
         )
     return REFUSED if bad else OK

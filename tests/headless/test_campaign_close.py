@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.harness.commands import run
+from tests.harness.harness import running_demo_server
 
 DANA = "dana.whitfield@acme-build.com"  # the only Admin of 1001 and 1002
 CHLOE = "chloe.moreau@acme-build.com"  # Reader in 1001
@@ -81,3 +82,24 @@ def test_the_close_never_takes_a_project_s_only_admin_and_the_report_says_why(
         f"not sent: {DANA} is the only Admin of Harbour Bridge Retrofit: it would be left with none"
     )
     assert rows[BJORN]["verified"] == "verified: Reader"
+
+
+def test_a_change_the_server_refuses_is_the_row_s_outcome_in_its_words(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with running_demo_server("--change-failure-status", "409") as refusing:
+        base = ("--base-url", refusing)
+        be(monkeypatch, OWNER)
+        assert run(capsys, *base, "campaign", "start", "acme-build")[0] == 0
+        be(monkeypatch, DANA)
+        decide(capsys, base, tmp_path / "d.csv", {BJORN: "reader"})
+        be(monkeypatch, OWNER)
+        status, out, err = run(capsys, *base, "campaign", "close", "1", "--yes")
+        assert status == 3, err
+        assert f"FAILED: {BJORN} in Harbour Bridge Retrofit: failed: " in err
+        status, out, err = run(capsys, *base, "campaign", "report", "1", "--format", "json")
+        record = json.loads(out)
+        [bjorn] = [r for r in record["rows"] if (r["project"], r["email"]) == ("1001", BJORN)]
+        assert bjorn["verified"].startswith("failed: ")
+        assert "The demo server refused the change" in bjorn["verified"]
+        assert record["closed"] is not None  # every row says what happened: closed

@@ -90,6 +90,7 @@ def test_the_report_names_each_bulk_act_resolution_and_a_decider_not_of_record(
     record = json.loads(out)
     [act] = record["bulk_acts"]
     assert (act["by"], act["what"]) == (DANA, "2 rows · decisions file dana.csv")
+    assert [r["email"] for r in act["rows"]] == [BJORN, "chloe.moreau@acme-build.com"]
     [resolution] = record["resolutions"]
     assert (resolution["email"], resolution["decision"], resolution["by"]) == (
         "chloe.moreau@acme-build.com",

@@ -17,7 +17,7 @@ from hubtui.core.workflows.campaign import delegated
 
 if TYPE_CHECKING:
     from hubtui.core.people.campaign import Campaign, RowState
-    from hubtui.core.store.campaigns import RosterEntry
+    from hubtui.core.store.campaigns import CampaignEvent, RosterEntry
 
 __all__ = [
     "REPORT_COLUMNS",
@@ -134,6 +134,10 @@ def report_of(
         return {"project": row.project, "user_id": row.user_id, "email": row.email}
 
     events = campaign.events
+    in_act: dict[int, list[CampaignEvent]] = defaultdict(list)
+    for event in events:
+        if event.act and event.kind in ("decide", "resolve"):
+            in_act[event.act].append(event)
     return {
         "campaign": head.id,
         "name": head.name,
@@ -168,6 +172,7 @@ def report_of(
                 "db_role": e.db_role,
                 "when": e.moment,
                 "what": e.detail,
+                "rows": [about(d.position) for d in in_act.get(e.id, [])],
             }
             for e in events
             if e.kind == "bulk"

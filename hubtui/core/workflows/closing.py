@@ -259,13 +259,31 @@ def _outcome(campaign: Campaign, state: RowState, moment: str, said: str) -> Cam
     )
 
 
-def verified(campaign: Campaign, closing: Closing, after: Population) -> list[CampaignEvent]:
-    """Each changed membership read back: verified, or not (loudly) — an event a row."""
+def verified(
+    campaign: Campaign,
+    closing: Closing,
+    after: Population,
+    changes: Sequence[Change] = (),
+) -> list[CampaignEvent]:
+    """Each changed membership read back: verified, or not (loudly) — an event a row. With the
+    batch's ``changes`` (the change log's lines of the close's batch), a change the server
+    refused is its failure in the server's words, and one whose outcome is unknown and that the
+    read does not show is unknown."""
     moment = now()
-    return [
-        _outcome(campaign, state, moment, read_back(campaign.at_close(state)[0], state, after)[1])
-        for state in closing.sent_rows
-    ]
+    by_row = {key: c for c in changes if (key := _key(c)) is not None}
+    said = []
+    for state in closing.sent_rows:
+        decision = campaign.at_close(state)[0]
+        row = state.row
+        key = ("", row.user_id) if decision is Decision.REMOVE else (row.project, row.user_id)
+        change = by_row.get(key)
+        holds, words = read_back(decision, state, after)
+        if change is not None and change.outcome == Outcome.FAILED:
+            words = f"failed: {change.detail or 'refused'}"
+        elif change is not None and change.outcome in (Outcome.PENDING, Outcome.UNKNOWN):
+            words = words if holds else f"unknown ({words})"
+        said.append(_outcome(campaign, state, moment, words))
+    return said
 
 
 def not_sent(campaign: Campaign, closing: Closing) -> list[CampaignEvent]:
