@@ -71,7 +71,7 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
             # Said first, on every read: the record no longer holds what was written.
             print(f"CHANGED: {inert(changed, limit=None)}", file=sys.stderr)
         if action == "status":
-            said = _status(args, campaign)
+            said = _status(args, campaign, workspace)
             return REFUSED if said == OK and campaign.record_changed() else said
         if action == "export":
             return _export(args, campaign, workspace)
@@ -170,11 +170,25 @@ async def _start(args: argparse.Namespace, client: HubClient, workspace: Workspa
 # Status, reminders ------------------------------------------------------------------------------
 
 
-def _status(args: argparse.Namespace, campaign: Campaign) -> int:
+def _status(args: argparse.Namespace, campaign: Campaign, workspace: Workspace) -> int:
     head = campaign.head
     state = campaign.state(now()[:10])
+    now_at: dict[str, str] | None = None
+
+    async def read(client: HubClient) -> int:
+        nonlocal now_at
+        now_at = await use.addresses_now(client, campaign)
+        return OK
+
+    asyncio.run(with_client(args, workspace, read))
+    shown = use.reviewers_now(campaign, now_at)
+    if now_at is None:
+        print(
+            "The hub's users could not be read: each reviewer as the campaign froze them.",
+            file=sys.stderr,
+        )
     if args.format == "json":
-        print(json.dumps(_status_record(campaign, state), ensure_ascii=True, indent=2))
+        print(json.dumps(_status_record(campaign, state, shown), ensure_ascii=True, indent=2))
         return OK
     print(
         f"Campaign {campaign.number} ({inert(head.name)}, hub {inert(head.hub_name)}): {state}"
@@ -187,7 +201,9 @@ def _status(args: argparse.Namespace, campaign: Campaign) -> int:
         print(f"  {inert(packet.name)}: {len(packet.positions):,} · {done:,} · {left:,}")
     print("Reviewers (assigned · decided · left):")
     for who, (assigned, decided) in campaign.by_reviewer().items():
-        print(f"  {inert(who)}: {assigned:,} · {decided:,} · {assigned - decided:,}")
+        now_is = shown.get(who, who)
+        named = inert(who) if now_is == who else f"{inert(now_is)} (was {inert(who)})"
+        print(f"  {named}: {assigned:,} · {decided:,} · {assigned - decided:,}")
     conflicts = campaign.conflicts()
     if conflicts:
         print(f"Conflicts for the owner ({inert(head.owner)}) to resolve: {len(conflicts):,}")
@@ -196,7 +212,7 @@ def _status(args: argparse.Namespace, campaign: Campaign) -> int:
     return OK
 
 
-def _status_record(campaign: Campaign, state: str) -> dict[str, object]:
+def _status_record(campaign: Campaign, state: str, shown: dict[str, str]) -> dict[str, object]:
     """What ``status`` says, as JSON: the same counts, each text as the store holds it."""
     head = campaign.head
     packets = []
@@ -224,7 +240,13 @@ def _status_record(campaign: Campaign, state: str) -> dict[str, object]:
         "record_check": campaign.record_changed() or "as written",
         "packets": packets,
         "reviewers": [
-            {"reviewer": who, "assigned": a, "decided": d, "left": a - d}
+            {
+                "reviewer": who,
+                "address_now": shown.get(who, who),
+                "assigned": a,
+                "decided": d,
+                "left": a - d,
+            }
             for who, (a, d) in campaign.by_reviewer().items()
         ],
         "conflicts": [
@@ -325,8 +347,17 @@ def _decide(args: argparse.Namespace, campaign: Campaign, workspace: Workspace) 
         raise Stop(NOT_SENT, f"{inert(named)}: {inert(str(refused))}") from None
     operator = workspace.change_log.operator
     decider = asyncio.run(use.decider(workspace.review_store(), operator))
+    now_at = None
+    if use.addresses_differ(campaign, table):  # renamed since the freeze, or a sorted column
+
+        async def read(client: HubClient) -> int:
+            nonlocal now_at
+            now_at = await use.addresses_now(client, campaign)
+            return OK
+
+        asyncio.run(with_client(args, workspace, read))
     check = use.check_file(
-        campaign, workspace.identity.server, table, decider, resolve=args.resolve
+        campaign, workspace.identity.server, table, decider, resolve=args.resolve, now_at=now_at
     )
     for words in check.refused:
         print(f"Refused: {words}", file=sys.stderr)

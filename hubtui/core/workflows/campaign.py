@@ -63,6 +63,7 @@ __all__ = [
     "Started",
     "campaigns_kept",
     "changed_since",
+    "addresses_differ",
     "addresses_now",
     "check_file",
     "decide",
@@ -78,6 +79,7 @@ __all__ = [
     "read_file",
     "read_population",
     "reminders",
+    "reviewers_now",
     "start",
 ]
 
@@ -622,6 +624,19 @@ async def addresses_now(client: HubClient, campaign: Campaign) -> dict[str, str]
     return {user_id: member.email for user_id, member in filter(None, found)}
 
 
+def reviewers_now(campaign: Campaign, now_at: dict[str, str] | None) -> dict[str, str]:
+    """Each reviewer of record as frozen → the address their account has now, where it changed
+    (``now_at``: the hub's users by account Id; None, not read: none changed as far as known)."""
+    if now_at is None:
+        return {}
+    shown = {}
+    for row in campaign.rows:
+        now_is = now_at.get(row.reviewer_id) if row.reviewer_id else None
+        if now_is is not None and person_key(now_is) != person_key(row.reviewer):
+            shown[row.reviewer] = now_is
+    return shown
+
+
 def reminders(campaign: Campaign, now_at: dict[str, str] | None) -> list[Reminder]:
     """A reminder for each reviewer of record still behind (never one who has finished, never
     for a packet with no rows), addressed by account: at the account's address now where the
@@ -685,6 +700,17 @@ class FileCheck:
     refused: list[str] = field(default_factory=list)
     unchanged: int = 0
     """Lines that said what their row holds already (not recorded again)."""
+
+
+def addresses_differ(campaign: Campaign, table: Sequence[tuple[int, dict[str, str]]]) -> bool:
+    """Whether a line of a decisions file names its account by an address other than the one
+    frozen: only then are the hub's users read, for the accounts' addresses now."""
+    by_key = {(r.project, r.user_id): r.email for r in campaign.rows}
+    for _, cells in table:
+        frozen = by_key.get((cells.get("project", ""), cells.get("user_id", "")))
+        if frozen is not None and person_key(cells.get("email", "")) != person_key(frozen):
+            return True
+    return False
 
 
 def decisions_text(body: bytes) -> str:
@@ -753,13 +779,15 @@ def check_file(
     who: Decider | str,
     *,
     resolve: bool = False,
+    now_at: dict[str, str] | None = None,
 ) -> FileCheck:
     """Each line of a decisions file (:func:`read_file`) as an event, or refused with its
     line: a file of another campaign, hub or server is refused whole (:class:`Refused`),
-    naming both. A line whose address is not its account's (one column sorted apart from the
-    other) is refused naming both; two lines of one row that disagree are refused naming both
-    lines; a line that says what the row holds already is not recorded again (an export given
-    back records only what changed)."""
+    naming both. A line whose address is neither the one the campaign froze for its account
+    nor the account's address now (``now_at``, by account Id, where the hub's users were read)
+    — one column sorted apart from the other — is refused naming both; two lines of one row
+    that disagree are refused naming both lines; a line that says what the row holds already
+    is not recorded again (an export given back records only what changed)."""
     if shut := campaign.takes_no_decision():
         raise Closed(shut)
     decider = who if isinstance(who, Decider) else Decider("", who)
@@ -798,7 +826,8 @@ def check_file(
             )
             continue
         email = cells.get("email", "")
-        if person_key(email) != person_key(row.email):
+        now_is = (now_at or {}).get(row.user_id, row.email)
+        if person_key(email) not in (person_key(row.email), person_key(now_is)):
             refused.append(
                 (
                     line,

@@ -19,10 +19,12 @@ from hubtui.core.workflows.campaign import (
     Member,
     Population,
     StartAsked,
+    check_file,
     freeze,
     hub_member_of,
     member_of,
     reminders,
+    reviewers_now,
 )
 from hubtui.core.workflows.closing import close_rows, verified
 
@@ -359,3 +361,28 @@ def test_a_reminder_goes_to_the_reviewer_s_account_as_it_is_addressed_now() -> N
     }
     # The hub's users not read: each to the address frozen.
     assert {r.to for r in reminders(campaign, None)} == {"dana@x.example", "olive", "gus@x.example"}
+
+
+def test_a_reviewer_or_a_line_named_by_the_account_s_address_now_is_known_as_that_account() -> None:
+    """Dana's account renamed since the freeze: status shows her address now beside the one
+    frozen; a decisions file naming Björn's account by its new address is taken, by another
+    address refused."""
+    rows = [
+        CampaignRow(0, "1001", "Bridge", "7", "b@x.example", "", "Editor", "Guest", "Editor",
+                    "dana@x.example", "", "1"),
+    ]  # fmt: skip
+    campaign = Campaign(head(), rows, [])
+    assert reviewers_now(campaign, {"1": "dana.lind@x.example"}) == {
+        "dana@x.example": "dana.lind@x.example"
+    }
+    assert reviewers_now(campaign, None) == {}
+    line = {"project": "1001", "user_id": "7", "email": "bjorn.new@x.example", "decision": "keep"}
+    taken = check_file(
+        campaign, "demo", [(2, line)], "dana@x.example", now_at={"7": "bjorn.new@x.example"}
+    )
+    assert (len(taken.events), taken.refused) == (1, [])
+    refused = check_file(
+        campaign, "demo", [(2, line)], "dana@x.example", now_at={"7": "b@x.example"}
+    )
+    assert refused.events == []
+    assert refused.refused[0].startswith("line 2: account 7 is b@x.example in the campaign")
