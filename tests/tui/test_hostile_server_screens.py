@@ -386,3 +386,18 @@ def test_hostile_text_of_the_injection_tests_covers_every_kind() -> None:
     for character in ("\x1b", "\x07", "\u202e"):
         assert character in HOSTILE
         assert character in EVIL
+
+
+async def test_w_on_a_row_answers_for_its_account_whatever_its_address_holds() -> None:
+    """Aiko's address, as the server sends it, holds a newline and an escape: nobody typed it,
+    so W does not ask to type it again; it answers for her account, the address shown inert."""
+    store = hostile_records()
+    async with running(store=store, start=project_users()) as pilot:
+        table = pilot.app.screen.query_one(RecordTable)
+        assert table.select_key("2")
+        await press(pilot, "W")
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "type it again" not in words
+        assert "can edit" in words
+        assert_inert(pilot)

@@ -102,7 +102,9 @@ async def answer_ticket(
     token sees. ``account``: the row's account, whose answers lead. A :class:`HubError`
     that stops the hub list goes up; every other failure is said in the ticket."""
     ticket = Ticket(email)
-    if problem := email_problem(email):
+    # Checked at the door it came through: a typed address is checked here; one a row holds
+    # (``account``) is the server's, shown inert and answered for that account, never refused.
+    if account is None and (problem := email_problem(email)):
         ticket.refused = f"{inert(email)}: {problem}"
         return ticket
     scoped = hubs is not None or bool(hub)  # "hub NAME" in what is said, else every hub
