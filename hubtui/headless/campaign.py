@@ -19,8 +19,9 @@ from hubtui.core.presenting.export import write_csv
 from hubtui.core.presenting.words import amount
 from hubtui.core.store import StoreError, StoreOff
 from hubtui.core.workflows import campaign as use
-from hubtui.core.workflows import campaign_report as report
-from hubtui.core.workflows import closing, team
+from hubtui.core.workflows import team
+from hubtui.core.workflows.campaign import close as closing
+from hubtui.core.workflows.campaign import report
 from hubtui.headless.batch import confirm, print_preview, read_preview, send_batch
 from hubtui.headless.output import (
     NOT_SENT,
@@ -396,7 +397,7 @@ def _named(decider: Decider) -> str:
 
 
 async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
-    """The close as a journal (:mod:`hubtui.core.workflows.closing`): claimed with its batch
+    """The close as a journal (:mod:`hubtui.core.workflows.campaign.close`): claimed with its batch
     before anything is sent, sent, read back, each outcome recorded, and only then closed; a
     close found interrupted is finished the same way, sending only what was never sent."""
     server_store = workspace.review_store()

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from hubtui.core.access import person_key
 from hubtui.core.people.review import Decision, decision_named
+from hubtui.core.store.campaigns import Kind, chain_broken
 
 if TYPE_CHECKING:
     from hubtui.core.store.campaigns import CampaignEvent, CampaignHead, CampaignRow
@@ -104,8 +105,8 @@ class Campaign:
             self.counts = json.loads(head.counts)
         except ValueError:
             self.counts = {}
-        self.closed = next((e for e in events if e.kind == "close"), None)
-        self.claimed = next((e for e in events if e.kind == "closing"), None)
+        self.closed = next((e for e in events if e.kind == Kind.CLOSE), None)
+        self.claimed = next((e for e in events if e.kind == Kind.CLOSING), None)
         """The close's claim: its batch (``reason``), made before anything was sent."""
         self._default = DEFAULTS.get(head.if_no_answer, Decision.KEEP)
         self.packets = self._packets()
@@ -152,8 +153,6 @@ class Campaign:
         """Empty while the record holds as written: its population as frozen and each event
         chained to the one before; else what was changed, in words said before anything else
         (a close refuses)."""
-        from hubtui.core.store.campaigns import chain_broken
-
         return self.population_changed() or chain_broken(self.number, self.events)
 
     def population_changed(self) -> str:
@@ -200,20 +199,20 @@ class Campaign:
 
     def _states(self) -> dict[int, RowState]:
         states = {row.position: RowState(row) for row in self.rows}
-        bulk_acts = {e.id for e in self.events if e.kind == "bulk"}
+        bulk_acts = {e.id for e in self.events if e.kind == Kind.BULK}
         latest: dict[int, dict[str, CampaignEvent]] = defaultdict(dict)
         resolved: dict[int, CampaignEvent] = {}
         for event in self.events:
             state = states.get(event.position)
             if state is None:
                 continue
-            if event.kind == "decide":
+            if event.kind == Kind.DECIDE:
                 state.said.append(event)
                 latest[event.position][event.operator.casefold()] = event
-            elif event.kind == "resolve":
+            elif event.kind == Kind.RESOLVE:
                 state.said.append(event)
                 resolved[event.position] = event
-            elif event.kind == "outcome":
+            elif event.kind == Kind.OUTCOME:
                 state.outcome, state.verified = event.decision, event.detail
                 state.outcome_role = event.db_role
         for position in latest.keys() | resolved.keys():  # a row nobody spoke of stays as made

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hubtui.core.store.engines import StoreError
@@ -24,6 +25,7 @@ __all__ = [
     "CampaignEvent",
     "CampaignHead",
     "CampaignRow",
+    "Kind",
     "Closed",
     "RosterEntry",
     "add_events",
@@ -92,22 +94,40 @@ class CampaignRow(NamedTuple):
     """The reviewer of record's account Id (empty: known only by address)."""
 
 
-@dataclass(frozen=True)
-class CampaignEvent:
-    """An act on a campaign, appended: ``decide``, ``resolve``, ``bulk`` (many decided at once:
-    its size and filter in ``detail``), ``close``, ``outcome``."""
+class Kind(StrEnum):
+    """The kinds of a campaign's events (a kind the store holds otherwise is kept as text and
+    counts as none of these)."""
 
-    id: int
-    position: int
+    DECIDE = "decide"
+    RESOLVE = "resolve"
+    """The owner's word on a row in conflict: it settles it."""
+    BULK = "bulk"
+    """Many decided at once: its size and filter or source in ``detail``."""
+    DELEGATE = "delegate"
+    """A packet (``reason``: its project) given to a role (``decision``) by the owner."""
+    CLOSING = "closing"
+    """The close claimed before anything is sent: its batch in ``reason``."""
+    OUTCOME = "outcome"
+    """What the close did to a row, in ``detail``."""
+    CLOSE = "close"
+    """The close finished: every row's outcome is kept."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CampaignEvent:
+    """An act on a campaign, appended and never changed (:class:`Kind`)."""
+
+    id: int = 0
+    position: int = -1
     """The row it is about (-1: the campaign)."""
     kind: str
-    decision: str
-    reason: str
+    decision: str = ""
+    reason: str = ""
     operator: str
     moment: str
-    act: int
+    act: int = 0
     """The bulk act it was part of (0: decided on its own)."""
-    detail: str
+    detail: str = ""
     db_role: str = ""
     chain: bytes | None = None
     """Its link to the event before it (:func:`event_link`; None: kept before the chain)."""
@@ -254,15 +274,10 @@ def add_events(
                 db,
                 number,
                 CampaignEvent(
-                    0,
-                    -1,
-                    "bulk",
-                    "",
-                    "",
-                    first.operator,
-                    first.moment,
-                    0,
-                    f"{len(events)} rows · {bulk}",
+                    kind=Kind.BULK,
+                    operator=first.operator,
+                    moment=first.moment,
+                    detail=f"{len(events)} rows · {bulk}",
                 ),
             )
         _insert(db, number, events, act)
@@ -282,7 +297,9 @@ def claim_close(
             _append_one(
                 db,
                 number,
-                CampaignEvent(0, -1, "closing", "", batch, operator, moment, 0, detail),
+                CampaignEvent(
+                    kind=Kind.CLOSING, reason=batch, operator=operator, moment=moment, detail=detail
+                ),
             )
     except StoreError:  # the unique index: another process claimed it meanwhile
         if _is_closed(store.engine, number):
@@ -293,7 +310,11 @@ def claim_close(
 def finish_close(store: Store, number: int, operator: str, moment: str, detail: str) -> None:
     """The close recorded, once every row's outcome is (the claim's journal ends here)."""
     with store._writing() as db:
-        _append_one(db, number, CampaignEvent(0, -1, "close", "", "", operator, moment, 0, detail))
+        _append_one(
+            db,
+            number,
+            CampaignEvent(kind=Kind.CLOSE, operator=operator, moment=moment, detail=detail),
+        )
 
 
 def _is_closed(db: Engine, number: int) -> bool:

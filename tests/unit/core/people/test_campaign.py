@@ -26,7 +26,7 @@ from hubtui.core.workflows.campaign import (
     reminders,
     reviewers_now,
 )
-from hubtui.core.workflows.closing import close_rows, verified
+from hubtui.core.workflows.campaign.close import close_rows, verified
 
 HUB = Hub.model_validate({"Id": "h1", "Name": "acme-build"})
 
@@ -68,7 +68,15 @@ ROWS = [
 
 
 def said(n: int, position: int, word: Decision, by: str, kind: str = "decide") -> CampaignEvent:
-    return CampaignEvent(n, position, kind, word.value, "why", by, "t", 0, "")
+    return CampaignEvent(
+        id=n,
+        position=position,
+        kind=kind,
+        decision=word.value,
+        reason="why",
+        operator=by,
+        moment="t",
+    )
 
 
 def test_two_deciders_who_disagree_are_a_conflict_the_owner_settles() -> None:

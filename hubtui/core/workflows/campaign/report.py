@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import person_key
-from hubtui.core.store.campaigns import chain_broken
-from hubtui.core.workflows.campaign import delegated
+from hubtui.core.store.campaigns import Kind, chain_broken
+from hubtui.core.workflows.campaign.decide import delegated
 
 if TYPE_CHECKING:
     from hubtui.core.people.campaign import Campaign, RowState
@@ -68,7 +68,7 @@ def by_reviewer(campaign: Campaign, state: RowState, accounts: dict[str, set[str
     chosen = state.chosen
     if chosen is None:
         return ""
-    if chosen.kind == "resolve":
+    if chosen.kind == Kind.RESOLVE:
         return "resolved by the owner"
     row = state.row
     if chosen.db_role:
@@ -136,7 +136,7 @@ def report_of(
     events = campaign.events
     in_act: dict[int, list[CampaignEvent]] = defaultdict(list)
     for event in events:
-        if event.act and event.kind in ("decide", "resolve"):
+        if event.act and event.kind in (Kind.DECIDE, Kind.RESOLVE):
             in_act[event.act].append(event)
     return {
         "campaign": head.id,
@@ -175,7 +175,7 @@ def report_of(
                 "rows": [about(d.position) for d in in_act.get(e.id, [])],
             }
             for e in events
-            if e.kind == "bulk"
+            if e.kind == Kind.BULK
         ],
         "delegations": [
             {
@@ -186,7 +186,7 @@ def report_of(
                 "when": e.moment,
             }
             for e in events
-            if e.kind == "delegate"
+            if e.kind == Kind.DELEGATE
         ],
         "conflicts_open": [
             {**about(s.row.position), "conflict": s.conflict} for s in campaign.conflicts()
@@ -200,7 +200,7 @@ def report_of(
                 "when": e.moment,
             }
             for e in events
-            if e.kind == "resolve"
+            if e.kind == Kind.RESOLVE
         ],
         "events": [
             {

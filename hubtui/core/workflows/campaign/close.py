@@ -26,6 +26,7 @@ from hubtui.core.people.campaign import Campaign, RowState
 from hubtui.core.people.review import Decision
 from hubtui.core.store.campaigns import (
     CampaignEvent,
+    Kind,
     append_after_close,
     campaign_events,
     claim_close,
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from hubtui.core.changes.log import ChangeLog
     from hubtui.core.changes.record import Change
     from hubtui.core.store.server_store import ServerStore
-    from hubtui.core.workflows.campaign import Population
+    from hubtui.core.workflows.campaign.population import Population
 
 __all__ = [
     "Closing",
@@ -247,15 +248,12 @@ def read_back(decision: Decision, state: RowState, after: Population) -> tuple[b
 
 def _outcome(campaign: Campaign, state: RowState, moment: str, said: str) -> CampaignEvent:
     return CampaignEvent(
-        0,
-        state.row.position,
-        "outcome",
-        campaign.at_close(state)[0].value,
-        "",
-        campaign.head.owner,
-        moment,
-        0,
-        said,
+        position=state.row.position,
+        kind=Kind.OUTCOME,
+        decision=campaign.at_close(state)[0].value,
+        operator=campaign.head.owner,
+        moment=moment,
+        detail=said,
     )
 
 

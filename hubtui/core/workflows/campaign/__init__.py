@@ -1,0 +1,96 @@
+"""A review campaign's use cases, for ``hubtui campaign`` and the app, which run the same ones,
+each in a module of its own:
+
+- :mod:`.population`: the hub read whole (its users and every project's users);
+- :mod:`.start`: the population frozen, each row with its reviewer of record;
+- :mod:`.record`: a campaign as the store holds it, of this server and profile only;
+- :mod:`.decide`: who may decide which row, a decisions file read as people edit it, the
+  decisions recorded, a packet given to another role;
+- :mod:`.remind`: the reviewers still behind, at their accounts' addresses now;
+- :mod:`.close`: the close as a journal that can always be finished;
+- :mod:`.report`: the record an auditor reads.
+
+The store is the server's and profile's: a campaign of another server is never read, decided or
+closed from here.
+"""
+
+from hubtui.core.store.campaigns import Closed
+from hubtui.core.workflows.campaign.decide import (
+    DECISIONS_FILE_BYTES,
+    DECISIONS_FILE_ROWS,
+    FILE_COLUMNS,
+    FileCheck,
+    addresses_differ,
+    check_file,
+    decide,
+    decider,
+    decisions_text,
+    delegate,
+    delegated,
+    events_of,
+    is_owner,
+    may_not_decide,
+    read_file,
+)
+from hubtui.core.workflows.campaign.population import (
+    HubMember,
+    Incomplete,
+    Member,
+    Population,
+    hub_member_of,
+    member_of,
+    read_population,
+)
+from hubtui.core.workflows.campaign.record import (
+    Refused,
+    campaigns_kept,
+    changed_since,
+    open_campaign,
+    previous_of,
+)
+from hubtui.core.workflows.campaign.remind import (
+    Reminder,
+    addresses_now,
+    reminders,
+    reviewers_now,
+)
+from hubtui.core.workflows.campaign.start import StartAsked, Started, freeze, start
+
+__all__ = [
+    "DECISIONS_FILE_BYTES",
+    "DECISIONS_FILE_ROWS",
+    "FILE_COLUMNS",
+    "Closed",
+    "FileCheck",
+    "HubMember",
+    "Incomplete",
+    "Member",
+    "Population",
+    "Refused",
+    "Reminder",
+    "StartAsked",
+    "Started",
+    "addresses_differ",
+    "addresses_now",
+    "campaigns_kept",
+    "changed_since",
+    "check_file",
+    "decide",
+    "decider",
+    "decisions_text",
+    "delegate",
+    "delegated",
+    "events_of",
+    "freeze",
+    "hub_member_of",
+    "is_owner",
+    "may_not_decide",
+    "member_of",
+    "open_campaign",
+    "previous_of",
+    "read_file",
+    "read_population",
+    "reminders",
+    "reviewers_now",
+    "start",
+]

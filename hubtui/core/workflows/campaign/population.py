@@ -1,0 +1,196 @@
+"""A hub read whole for a campaign: its projects, each project's members and the hub's users,
+kept as the few strings a campaign needs as soon as they are read."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, NamedTuple
+
+from hubtui.api import HubError
+from hubtui.api.models import HubUser
+from hubtui.core.access import LIMITED_CELL, sent_field
+from hubtui.core.clock import now
+from hubtui.core.people.search import EVERY_USER, Finding, search_people
+from hubtui.core.signins import last_seen
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub, HubClient
+    from hubtui.api.models import Project
+    from hubtui.core.people.search import Progress
+
+
+__all__ = [
+    "HubMember",
+    "Incomplete",
+    "Member",
+    "Population",
+    "hub_member_of",
+    "member_of",
+    "read_population",
+]
+
+
+class Incomplete(Exception):
+    """The hub could not be read whole: no campaign is made of part of it."""
+
+
+class Member(NamedTuple):
+    """One membership as read: the few strings a campaign keeps of a project's user (a
+    tuple: a firm's 100,000 made at a tuple's cost)."""
+
+    user_id: str
+    email: str
+    name: str
+    role: str
+    access: str
+
+
+class HubMember(NamedTuple):
+    """One user of the hub as read: their role and, when asked (``--stale``), when seen."""
+
+    email: str
+    role: str
+    seen: datetime | None = None
+
+
+@dataclass
+class Population:
+    """A hub read whole for a campaign: its projects in the order listed, each project's
+    members, the hub's users, and what could not be read."""
+
+    hub: Hub
+    projects: list[tuple[str, str]] = field(default_factory=list)
+    lists: dict[str, list[Member]] = field(default_factory=dict)
+    hub_users: dict[str, HubMember] | None = None
+    not_read: list[str] = field(default_factory=list)
+    hub_users_missing: str | None = None
+    read_at: str = ""
+    """When the last of it was read."""
+
+    @property
+    def complete(self) -> bool:
+        return not self.not_read and self.hub_users_missing is None
+
+    def members(self) -> dict[tuple[str, str], Member]:
+        """Each membership read, by project and account Id."""
+        return {(p, m.user_id): m for p, members in self.lists.items() for m in members}
+
+    def incomplete_words(self) -> str:
+        parts = []
+        if self.hub_users_missing is not None:
+            parts.append(f"the hub's users were not read ({self.hub_users_missing})")
+        parts.extend(self.not_read)
+        return "; ".join(parts)
+
+
+def _text(value: object) -> str:
+    """A value as sent, as text (None: empty); never an error, whatever its type."""
+    if type(value) is str:
+        return value
+    return "" if value is None else str(value)
+
+
+def member_of(sent: object) -> Member | None:
+    """A project's user as sent, as a :class:`Member` (None: not a record at all)."""
+    if not isinstance(sent, dict):
+        return None
+    try:  # each field under its API name, as nearly every record sends it
+        user = sent["User"]
+        found = (user["Id"], user["Email"], user["FirstName"], user["LastName"])
+        role, limited = sent["Role"], sent["IsLimited"]
+    except (KeyError, TypeError):  # a field absent, or sent under the name records accept too
+        user = sent_field(sent, "User")
+        user = user if isinstance(user, dict) else {}
+        found = tuple(sent_field(user, n) for n in ("Id", "Email", "FirstName", "LastName"))
+        role, limited = sent_field(sent, "Role"), sent_field(sent, "IsLimited")
+    user_id, email, first, last = map(_text, found)
+    role = _text(role)
+    name = f"{first} {last}" if first and last else first or last
+    return Member(user_id, email, name, role, LIMITED_CELL if limited is True else role)
+
+
+def hub_member_of(sent: object, *, seen: bool) -> tuple[str, HubMember] | None:
+    """A hub user as sent: their Id and :class:`HubMember` (None: not a record at all)."""
+    if not isinstance(sent, dict):
+        return None
+    try:  # as in member_of
+        user = sent["User"]
+        user_id, email, role = user["Id"], user["Email"], sent["Role"]
+    except (KeyError, TypeError):
+        user = sent_field(sent, "User")
+        user = user if isinstance(user, dict) else {}
+        user_id, email = sent_field(user, "Id"), sent_field(user, "Email")
+        role = sent_field(sent, "Role")
+    moment = None
+    if seen:
+        try:
+            moment = last_seen(HubUser.model_validate(sent)).moment
+        except ValueError:
+            moment = None  # unreadable: never seen, as far as anyone can tell
+    return _text(user_id), HubMember(_text(email), _text(role), moment)
+
+
+async def read_population(
+    client: HubClient,
+    hub: Hub,
+    *,
+    concurrency: int,
+    seen: bool = False,
+    on_progress: Callable[[Progress], None] = lambda progress: None,
+) -> Population:
+    """The hub's users and every project's users, every page, each kept as the few strings a
+    campaign needs as soon as it is read (no model of each, no join of people): the reads of
+    ``hubtui who`` and ``hub-users``, side by side. ``seen``: when each hub user was last
+    seen, for ``--stale``."""
+    read = Population(hub)
+    failed: dict[str, str] = {}
+
+    def collect(finding: Finding) -> None:
+        if finding.error is not None:
+            where = (
+                "the project list"
+                if finding.project is None
+                else (f"project {finding.project.name} ({finding.project.id})")
+            )
+            failed[where] = str(finding.error)
+
+    def keep(_: Hub, project: Project, sent: list[dict[str, object]]) -> None:
+        read.lists[str(project.id)] = [m for m in map(member_of, sent) if m is not None]
+
+    async def hub_users() -> None:
+        try:
+            sent = await client.list_hub_users_as_sent(hub.id)
+        except HubError as error:
+            read.hub_users_missing = str(error)
+            return
+        read.hub_users = dict(
+            found for u in sent if (found := hub_member_of(u.root, seen=seen)) is not None
+        )
+
+    _, progress = await asyncio.gather(
+        hub_users(),
+        search_people(
+            client,
+            EVERY_USER,
+            [hub],
+            on_finding=collect,
+            on_progress=on_progress,
+            concurrency=concurrency,
+            deadline=None,
+            on_sent=keep,
+        ),
+    )
+    read.read_at = now()
+    listed = progress.listed.get(hub.id)
+    if listed is None:
+        read.not_read.append(f"the project list: {failed.get('the project list', 'not read')}")
+        return read
+    read.projects = [(str(p.id), p.name or "") for p in listed.values()]
+    for project_id, name in read.projects:
+        if project_id not in read.lists:
+            where = f"project {name} ({project_id})"
+            read.not_read.append(f"{where}: {failed.get(where, 'no answer')}")
+    return read

@@ -1,0 +1,235 @@
+"""A campaign started: the hub read whole, its population frozen in the store (one row a
+membership, each with its reviewer of record, never the person themselves)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from hubtui.core.access import person_key
+from hubtui.core.clock import now
+from hubtui.core.people.campaign import Campaign, population_sha256
+from hubtui.core.people.review import Decision
+from hubtui.core.store.campaigns import (
+    CampaignHead,
+    CampaignRow,
+    campaigns_of,
+    save_campaign,
+)
+from hubtui.core.workflows.campaign.population import Incomplete, Population, read_population
+from hubtui.core.workflows.campaign.record import Refused, read_campaign
+from hubtui.core.workflows.team import decider_in
+
+if TYPE_CHECKING:
+    from hubtui.api import Hub, HubClient
+    from hubtui.core.people.search import Progress
+    from hubtui.core.store.repository import Store
+    from hubtui.core.store.server_store import ServerStore
+
+
+__all__ = [
+    "StartAsked",
+    "Started",
+    "freeze",
+    "start",
+]
+
+
+@dataclass(frozen=True)
+class StartAsked:
+    """What ``campaign start`` was asked."""
+
+    stale_days: int | None = None
+    due: str = ""
+    if_no_answer: str = "keep"
+    reviewers: tuple[str, ...] = ()
+    """Those named (empty: the project's Admins, else the hub's)."""
+    name: str = ""
+    since_last: bool = False
+    allow_incomplete: bool = False
+    allow_empty: bool = False
+
+
+@dataclass
+class Started:
+    campaign: Campaign
+    not_read: str = ""
+
+
+def freeze(
+    read: Population,
+    asked: StartAsked,
+    owner: str,
+    earlier: Campaign | None = None,
+    *,
+    owner_account: str = "",
+) -> tuple[dict[str, str], list[CampaignRow]]:
+    """The population as a campaign's head and rows: one row a membership (within ``--stale``,
+    when asked), each with its reviewer of record (by address, and by account Id where the
+    hub's lists name one), never the person themselves. ``owner_account``: the account the
+    owner's role acts for (the reviewer of record of a row no one else may decide)."""
+    stale_before = None
+    if asked.stale_days is not None:
+        stale_before = datetime.now(UTC) - timedelta(days=asked.stale_days)
+    hub_users = read.hub_users or {}
+    by_email = {person_key(u.email): uid for uid, u in hub_users.items() if u.email}
+    hub_admins = sorted(
+        (u.email, uid) for uid, u in hub_users.items() if u.role == "Admin" and u.email
+    )
+    named = [(r, by_email.get(person_key(r), "")) for r in asked.reviewers]
+    kept_before = _kept_before(earlier)
+    rows: list[CampaignRow] = []
+    packets: dict[str, dict[str, object]] = {}
+    for project_id, project_name in read.projects:
+        members = read.lists.get(project_id)
+        if members is None:
+            continue
+        reviewers = (
+            named
+            or sorted((m.email, m.user_id) for m in members if m.access == "Admin" and m.email)
+            or hub_admins
+            or [(owner, owner_account)]
+        )
+        packets[project_id] = {"name": project_name, "reviewers": [r for r, _ in reviewers]}
+        reviewer_of = _reviewer_of(reviewers, (owner, owner_account))
+        for m in members:
+            hub_user = hub_users.get(m.user_id)
+            if stale_before is not None and hub_user is not None:
+                if hub_user.seen is not None and hub_user.seen >= stale_before:
+                    continue
+            reviewer, reviewer_id = reviewer_of(m.email, m.user_id)
+            rows.append(
+                CampaignRow(
+                    len(rows),
+                    project_id,
+                    project_name,
+                    m.user_id,
+                    m.email,
+                    m.name,
+                    m.role,
+                    "" if hub_user is None else hub_user.role,
+                    m.access,
+                    reviewer,
+                    kept_before.get((project_id, m.user_id, m.access), "") if kept_before else "",
+                    reviewer_id,
+                )
+            )
+    counts = {
+        "memberships": len(rows),
+        "people": len({r.user_id for r in rows}),
+        "projects": len(packets),
+        "packets": packets,
+    }
+    head = {
+        "hub": read.hub.id,
+        "hub_name": read.hub.name,
+        "name": asked.name or f"Review of {read.hub.name}",
+        "owner": owner,
+        "started": now(),
+        "read_at": read.read_at,
+        "due": asked.due,
+        "if_no_answer": asked.if_no_answer,
+        "scope": "all" if asked.stale_days is None else f"stale {asked.stale_days}d",
+        "counts": json.dumps(counts, ensure_ascii=False, sort_keys=True),
+        "sha256": population_sha256(rows),
+        "not_read": read.incomplete_words(),
+    }
+    return head, rows
+
+
+def _reviewer_of(
+    reviewers: Sequence[tuple[str, str]], owner: tuple[str, str]
+) -> Callable[[str, str], tuple[str, str]]:
+    """A member's reviewer of record in a packet (address, account Id): its first reviewer who
+    is not them (by account where both are known, else by address), else the owner."""
+
+    def same(reviewer: tuple[str, str], email: str, user_id: str) -> bool:
+        if reviewer[1] and user_id:
+            return reviewer[1] == user_id
+        return person_key(reviewer[0]) == person_key(email)
+
+    def reviewer_of(email: str, user_id: str) -> tuple[str, str]:
+        return next((r for r in reviewers if not same(r, email, user_id)), owner)
+
+    return reviewer_of
+
+
+def _kept_before(earlier: Campaign | None) -> dict[tuple[str, str, str], str]:
+    """``--since-last``: each membership kept in the hub's last closed campaign, unchanged."""
+    if earlier is None:
+        return {}
+    return {
+        (s.row.project, s.row.user_id, s.row.access): (
+            f"kept in campaign {earlier.number} by {s.by or 'the default'}"
+        )
+        for s in earlier.states.values()
+        if earlier.at_close(s)[0] is Decision.KEEP
+    }
+
+
+async def start(
+    client: HubClient,
+    hub: Hub,
+    server_store: ServerStore,
+    owner: str,
+    asked: StartAsked,
+    *,
+    concurrency: int,
+    on_progress: Callable[[Progress], None] = lambda progress: None,
+) -> Started:
+    """A campaign started: the hub read whole and frozen in the store. Read in part, it is
+    refused (:class:`Incomplete`) unless ``allow_incomplete``, which the campaign records."""
+    read = await read_population(
+        client,
+        hub,
+        concurrency=concurrency,
+        seen=asked.stale_days is not None,
+        on_progress=on_progress,
+    )
+    if not read.complete and not asked.allow_incomplete:
+        raise Incomplete(
+            f"the hub was not read whole, so no campaign was made: {read.incomplete_words()}"
+        )
+
+    def write() -> Campaign:
+        with server_store.open() as store:
+            decider = decider_in(store, server_store.origin, owner)
+            if decider.team and not decider.accounts:
+                raise Refused(f"{decider.refusal()}; no campaign was made.")
+            earlier = None
+            if asked.since_last:
+                earlier = _last_closed(store, server_store, hub.id)
+            head, rows = freeze(
+                read, asked, owner, earlier, owner_account=min(decider.accounts, default="")
+            )
+            if not rows and not asked.allow_empty:
+                scope = (
+                    "the hub has no membership"
+                    if asked.stale_days is None
+                    else f"nobody matches --stale {asked.stale_days}d"
+                )
+                raise Refused(
+                    f"{scope}: no campaign started (a campaign is kept for good; "
+                    "--allow-empty makes it all the same)."
+                )
+            kept = {"origin": server_store.origin, "profile": server_store.profile or "", **head}
+            number = save_campaign(store, kept, rows)
+            # What was just written, as written: no event yet, nothing to read back.
+            return Campaign(CampaignHead(number, **kept), rows, [])
+
+    campaign = await asyncio.to_thread(write)
+    return Started(campaign, read.incomplete_words())
+
+
+def _last_closed(store: Store, server_store: ServerStore, hub: str) -> Campaign | None:
+    for head in reversed(campaigns_of(store, server_store.origin, server_store.profile or "")):
+        if head.hub != hub:
+            continue
+        campaign = read_campaign(store, head.id)
+        if campaign.closed is not None:
+            return campaign
+    return None
