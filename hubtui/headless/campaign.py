@@ -22,7 +22,8 @@ from hubtui.core.workflows import campaign as use
 from hubtui.core.workflows import team
 from hubtui.core.workflows.campaign import close as closing
 from hubtui.core.workflows.campaign import report
-from hubtui.headless.batch import confirm, print_preview, read_preview, send_batch
+from hubtui.core.workflows.front import NotSent
+from hubtui.headless.batch import confirm, print_preview, send_batch
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,
@@ -37,7 +38,9 @@ from hubtui.headless.tables import resolve_hub
 from hubtui.text import command_line, inert
 
 if TYPE_CHECKING:
-    from hubtui.api import HubClient
+    from hubtui.api import Hub, HubClient
+    from hubtui.core.batches import Batch
+    from hubtui.core.batches.projects import Preview
     from hubtui.core.people.campaign import Campaign
     from hubtui.core.workflows.team import Decider
     from hubtui.core.workspace import Workspace
@@ -93,6 +96,8 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
         before = asyncio.run(use.previous_of(server_store, campaign))
         said = _report(args, campaign, use.changed_since(campaign, before), workspace)
         return REFUSED if said == OK and campaign.record_changed() else said
+    except use.RecordChanged as changed:
+        raise Stop(REFUSED, inert(str(changed), limit=None)) from None
     except use.Refused as refused:
         raise Stop(NOT_SENT, str(refused)) from None
     except use.Closed as closed:
@@ -396,121 +401,99 @@ def _named(decider: Decider) -> str:
 # Close ------------------------------------------------------------------------------------------
 
 
+class CommandClose:
+    """The command as the front of a campaign's close
+    (:class:`~hubtui.core.workflows.campaign.close.CloseFront`): the plan and the preview on
+    stderr and stdout, the question on the terminal (or ``--yes``), the batch sent through the
+    one engine, and how it ended."""
+
+    def __init__(self, args: argparse.Namespace, client: HubClient, workspace: Workspace) -> None:
+        self.args, self.client, self.workspace = args, client, workspace
+        self.status = StatusLine()
+
+    async def find_hub(self, given: str) -> Hub:
+        return await resolve_hub(self.client, given)
+
+    def reading(self, done: int, total: int) -> None:
+        self.status.say(f"Reading each project's users again: {done} / {total}")
+        if done == total:
+            self.status.clear()
+
+    def previewed(self, run: closing.CloseRun, preview: Preview) -> None:
+        campaign, found, plan = run.campaign, run.found, run.plan
+        if found is not None:
+            print(
+                f"Campaign {campaign.number} was closing (batch {inert(run.batch)}) and was "
+                f"interrupted: {amount(found.made, 'change')} of it took effect, "
+                f"{amount(len(found.settled), 'unknown outcome')} settled by reading the hub "
+                "again; only what was never sent is sent now.",
+                file=sys.stderr,
+            )
+        elif plan.defaults:
+            print(
+                f"{plan.defaults:,} rows had no answer: they take the default "
+                f"({inert(campaign.head.if_no_answer)}), said as such in the report.",
+                file=sys.stderr,
+            )
+        for state, why in plan.not_sent:
+            print(
+                f"Not sent: {inert(state.row.email)} in {inert(state.row.project_name)}: "
+                f"{inert(why)}",
+                file=sys.stderr,
+            )
+        for words in plan.no_admin:
+            print(f"Sent all the same (--allow-no-admin): {inert(words)}", file=sys.stderr)
+        print_preview(preview, [])
+
+    async def send(
+        self, run: closing.CloseRun, preview: Preview, claim: closing.Claim
+    ) -> Batch | None:
+        args = self.args
+        if args.dry_run:
+            return await send_batch(args, self.client, self.workspace, preview, reverts=None)
+        await confirm(
+            args,
+            len(preview.steps),
+            act=run.question,
+            without_terminal="add --yes to close.",
+            not_sent=run.not_sent_words,
+        )
+        await claim()
+        sending = argparse.Namespace(**{**vars(args), "yes": True})  # asked above
+        return await send_batch(
+            sending, self.client, self.workspace, preview, reverts=None, batch_id=run.batch
+        )
+
+
 async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
-    """The close as a journal (:mod:`hubtui.core.workflows.campaign.close`): claimed with its batch
-    before anything is sent, sent, read back, each outcome recorded, and only then closed; a
-    close found interrupted is finished the same way, sending only what was never sent."""
-    server_store = workspace.review_store()
-    campaign = await use.open_campaign(server_store, args.number)
-    if campaign.closed is not None:
-        raise use.Closed(f"campaign {campaign.number} is closed already: nothing is sent twice.")
-    if changed := campaign.record_changed():
-        raise Stop(
-            REFUSED,
-            f"{inert(changed, limit=None)}: it is not closed, and nothing was sent (the report "
-            "says what the store holds).",
-        )
-    if workspace.read_only and not args.dry_run:
-        raise Stop(NOT_SENT, "read-only: nothing is sent, and the campaign stays open.")
-    hub = await resolve_hub(client, campaign.head.hub)
-    fresh = await use.read_population(client, hub, concurrency=workspace.concurrency)
-    batch_id = campaign.interrupted
-    found = None
-    if batch_id:
-        logged = await asyncio.to_thread(closing.changes_of, workspace.change_log, batch_id)
-        found = closing.finishing(campaign, batch_id, logged, fresh)
-        print(
-            f"Campaign {campaign.number} was closing (batch {inert(batch_id)}) and was "
-            f"interrupted: {amount(found.made, 'change')} of it took effect, "
-            f"{amount(len(found.settled), 'unknown outcome')} settled by reading the hub again; "
-            "only what was never sent is sent now.",
-            file=sys.stderr,
-        )
-    plan = closing.close_rows(
-        campaign,
-        fresh,
-        allow_no_admin=args.allow_no_admin,
-        only=None if found is None else found.never_sent,
-    )
-    if plan.defaults and found is None:
-        print(
-            f"{plan.defaults:,} rows had no answer: they take the default "
-            f"({inert(campaign.head.if_no_answer)}), said as such in the report.",
-            file=sys.stderr,
-        )
-    for state, why in plan.not_sent:
-        print(
-            f"Not sent: {inert(state.row.email)} in {inert(state.row.project_name)}: {inert(why)}",
-            file=sys.stderr,
-        )
-    for words in plan.no_admin:
-        print(f"Sent all the same (--allow-no-admin): {inert(words)}", file=sys.stderr)
-    preview = await read_preview(args, client, workspace, plan.wanted)
-    print_preview(preview, [])
-    if args.dry_run:
-        await send_batch(args, client, workspace, preview, reverts=None)
-        return OK
-    count = len(preview.steps)
-    act = "Finish closing" if found is not None else "Close"
-    await confirm(
-        args,
-        count,
-        act=f"{act} campaign {campaign.number} and send",
-        without_terminal="add --yes to close.",
-        not_sent=(
-            "the campaign stays closing: run the close again to finish it; nothing more was sent."
-            if found is not None
-            else "the campaign stays open; nothing was sent."
-        ),
-    )
-    operator = workspace.change_log.operator
-    detail = f"{count} changes"
-    if plan.no_admin:
-        detail += f"; --allow-no-admin: {'; '.join(plan.no_admin)}"
-    if found is None:
-        batch_id = closing.new_batch_id()
-        await closing.claim(server_store, campaign, operator, batch_id, detail)
-    else:
-        closing.settle(workspace.change_log, found)
-    sending = argparse.Namespace(**{**vars(args), "yes": True})
-    batch = await send_batch(sending, client, workspace, preview, reverts=None, batch_id=batch_id)
-    after = await use.read_population(client, hub, concurrency=workspace.concurrency)
-    outcomes = [
-        *([] if found is None else found.outcomes),
-        *closing.verified(
-            campaign,
-            plan,
-            after,
-            await asyncio.to_thread(closing.changes_of, workspace.change_log, batch_id),
-        ),
-        *closing.not_sent(campaign, plan),
-    ]
+    """The close as a journal (:func:`~hubtui.core.workflows.campaign.close.close_campaign`),
+    with the command as its front."""
+    asked = closing.CloseAsked(args.number, args.allow_no_admin, args.dry_run)
     try:
-        closed = await closing.finish(server_store, campaign, outcomes, operator, detail)
-    except StoreError as error:
-        made = (0 if found is None else found.made) + closing.made(batch)
-        raise Stop(
-            UNKNOWN_OUTCOME,
-            f"{inert(str(error), limit=None)} {amount(made, 'change')} of batch "
-            f"{inert(batch_id)} were made; their outcomes wait in the change log: run "
-            f"{command_line('campaign', 'close', str(campaign.number))} again to finish the "
-            "close.",
-        ) from None
-    bad = [e for e in outcomes if e.detail.startswith(("NOT VERIFIED", "failed", "unknown"))]
-    good = [e for e in outcomes if e.detail.startswith("verified")]
+        ended = await closing.close_campaign(
+            workspace, client, CommandClose(args, client, workspace), asked
+        )
+    except NotSent:
+        return NOT_SENT
+    if args.dry_run:
+        return OK
+    if ended.problem:
+        raise Stop(UNKNOWN_OUTCOME, inert(ended.problem, limit=None))
+    closed = ended.campaign
+    assert closed is not None  # closed, or the problem said
     print(
-        f"Campaign {closed.number} closed: {amount(len(good), 'change')} verified by reading "
-        f"back; batch {batch_id}",
+        f"Campaign {closed.number} closed: {amount(ended.verified, 'change')} verified by "
+        f"reading back; batch {closed.claimed.reason if closed.claimed else '?'}",
         file=sys.stderr,
     )
-    for event in bad:
+    for event in ended.bad:
         row = closed.rows[event.position]
         print(
             f"{event.detail.split(':')[0].upper()}: {inert(row.email)} in "
             f"{inert(row.project_name)}: {inert(event.detail)}",
             file=sys.stderr,
         )
-    return REFUSED if bad else OK
+    return REFUSED if ended.bad else OK
 
 
 # Report -----------------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ from hubtui.core.workflows.campaign.population import (
     read_population,
 )
 from hubtui.core.workflows.campaign.record import (
+    RecordChanged,
     Refused,
     campaigns_kept,
     changed_since,
@@ -66,6 +67,7 @@ __all__ = [
     "Incomplete",
     "Member",
     "Population",
+    "RecordChanged",
     "Refused",
     "Reminder",
     "StartAsked",

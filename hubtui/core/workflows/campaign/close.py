@@ -13,35 +13,49 @@ recorded), and why each decided change was not sent is kept with the outcomes.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence, Set
+from collections.abc import Awaitable, Callable, Sequence, Set
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from hubtui.core.access import person_key
-from hubtui.core.batches import Evidence, Intent, Wanted, batches_in
+from hubtui.core.batches import Evidence, Intent, Wanted, batches_in, prepare
 from hubtui.core.batches.projects import new_batch_id
 from hubtui.core.changes.actions import Action, Outcome
 from hubtui.core.clock import now
 from hubtui.core.people.campaign import Campaign, RowState
 from hubtui.core.people.review import Decision
+from hubtui.core.store import StoreError
 from hubtui.core.store.campaigns import (
     CampaignEvent,
+    Closed,
     Kind,
     append_after_close,
     campaign_events,
     claim_close,
     finish_close,
 )
+from hubtui.core.workflows.campaign.population import read_population
+from hubtui.core.workflows.campaign.record import RecordChanged, Refused, open_campaign
+from hubtui.core.workflows.front import Port
+from hubtui.text import command_line
 
 if TYPE_CHECKING:
+    from hubtui.api import HubClient
+    from hubtui.core.batches.projects import Preview
     from hubtui.core.batches.running import Batch
     from hubtui.core.changes.log import ChangeLog
     from hubtui.core.changes.record import Change
     from hubtui.core.store.server_store import ServerStore
     from hubtui.core.workflows.campaign.population import Population
+    from hubtui.core.workspace import Workspace
 
 __all__ = [
+    "CloseAsked",
+    "CloseEnded",
+    "CloseFront",
+    "CloseRun",
     "Closing",
+    "close_campaign",
     "Finishing",
     "changes_of",
     "claim",
@@ -396,3 +410,169 @@ async def finish(
             return Campaign(campaign.head, campaign.rows, campaign_events(store, campaign.number))
 
     return await asyncio.to_thread(write)
+
+
+# The run -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CloseAsked:
+    """What a close was asked: the campaign, whether to send what leaves no Admin, whether
+    only to print the requests."""
+
+    number: int
+    allow_no_admin: bool = False
+    dry_run: bool = False
+
+
+@dataclass
+class CloseRun:
+    """A close as planned, for its front to show before it asks: the campaign, its batch (new,
+    or the one an interrupted close claimed), what that close did (None: none was
+    interrupted), and what is sent now and why each other row is not."""
+
+    campaign: Campaign
+    batch: str
+    found: Finishing | None
+    plan: Closing
+
+    @property
+    def question(self) -> str:
+        """What the front asks, ``Close campaign 3 and send`` (or finish closing it)."""
+        act = "Finish closing" if self.found is not None else "Close"
+        return f"{act} campaign {self.campaign.number} and send"
+
+    @property
+    def not_sent_words(self) -> str:
+        """What is said when the question is answered no."""
+        if self.found is not None:
+            return (
+                "the campaign stays closing: run the close again to finish it; nothing more "
+                "was sent."
+            )
+        return "the campaign stays open; nothing was sent."
+
+
+@dataclass
+class CloseEnded:
+    """How a close ended: the campaign closed (None: a dry run, or the store failed after the
+    changes left), every row's outcome, the batch sent, and what failed after it."""
+
+    campaign: Campaign | None
+    outcomes: list[CampaignEvent] = field(default_factory=list)
+    batch: Batch | None = None
+    problem: str = ""
+    """The store failed after changes left: why, how many were made, the command that finishes
+    the close (empty: it did not)."""
+
+    @property
+    def bad(self) -> list[CampaignEvent]:
+        """The outcomes to be said loudly: not verified, failed, unknown."""
+        return [
+            e for e in self.outcomes if e.detail.startswith(("NOT VERIFIED", "failed", "unknown"))
+        ]
+
+    @property
+    def verified(self) -> int:
+        return sum(1 for e in self.outcomes if e.detail.startswith("verified"))
+
+
+#: The journal's claim, awaited by the front once the person said yes, before anything leaves.
+Claim = Callable[[], Awaitable[None]]
+
+
+class CloseFront(Port, Protocol):
+    """What a campaign's close asks of its front end (the command, the app)."""
+
+    def reading(self, done: int, total: int) -> None:
+        """How far reading each project's users again has come."""
+
+    def previewed(self, run: CloseRun, preview: Preview) -> None:
+        """Show what is sent, and why each other decided row is not."""
+
+    async def send(self, run: CloseRun, preview: Preview, claim: Claim) -> Batch | None:
+        """Ask; on yes, ``await claim()`` (the journal's claim: if it fails nothing is sent),
+        then send the preview as one batch under ``run.batch``. None: nothing was sent (a dry
+        run, or nothing to send after the claim); :class:`NotSent`: asked, and not sent."""
+        ...
+
+
+async def close_campaign(
+    workspace: Workspace, client: HubClient, front: CloseFront, asked: CloseAsked
+) -> CloseEnded:
+    """A campaign's close, the whole run, for every front end: the record checked, the hub read
+    again, what an interrupted close did found, the plan previewed, asked, claimed (the
+    journal's first step, before anything is sent), sent, read back, every row's outcome kept,
+    then closed. Refused (:class:`Refused`, :class:`Closed`) before anything is read or sent
+    when it cannot be closed."""
+    server_store = workspace.review_store()
+    log = workspace.change_log
+    campaign = await open_campaign(server_store, asked.number)
+    if campaign.closed is not None:
+        raise Closed(f"campaign {campaign.number} is closed already: nothing is sent twice.")
+    if changed := campaign.record_changed():
+        raise RecordChanged(
+            f"{changed}: it is not closed, and nothing was sent (the report says what the "
+            "store holds)."
+        )
+    if workspace.read_only and not asked.dry_run:
+        raise Refused("read-only: nothing is sent, and the campaign stays open.")
+    hub = await front.find_hub(campaign.head.hub)
+    fresh = await read_population(client, hub, concurrency=workspace.concurrency)
+    found = None
+    batch = campaign.interrupted
+    if batch:
+        found = finishing(campaign, batch, await asyncio.to_thread(changes_of, log, batch), fresh)
+    else:
+        batch = new_batch_id()
+    plan = close_rows(
+        campaign,
+        fresh,
+        allow_no_admin=asked.allow_no_admin,
+        only=None if found is None else found.never_sent,
+    )
+    run = CloseRun(campaign, batch, found, plan)
+    preview = await prepare(
+        client,
+        plan.wanted,
+        log,
+        concurrency=workspace.concurrency,
+        settle=not asked.dry_run,
+        on_read=front.reading,
+    )
+    front.previewed(run, preview)
+    operator = log.operator
+    detail = f"{len(preview.steps)} changes"
+    if plan.no_admin:
+        detail += f"; --allow-no-admin: {'; '.join(plan.no_admin)}"
+
+    async def claimed() -> None:
+        if found is None:
+            await claim(server_store, campaign, operator, batch, detail)
+        else:
+            settle(log, found)
+
+    sent = await front.send(run, preview, claimed)
+    if asked.dry_run:
+        return CloseEnded(None)
+    after = await read_population(client, hub, concurrency=workspace.concurrency)
+    logged = await asyncio.to_thread(changes_of, log, batch)
+    outcomes = [
+        *([] if found is None else found.outcomes),
+        *verified(campaign, plan, after, logged),
+        *not_sent(campaign, plan),
+    ]
+    try:
+        closed = await finish(server_store, campaign, outcomes, operator, detail)
+    except StoreError as error:
+        count = (0 if found is None else found.made) + made(sent)
+        return CloseEnded(
+            None,
+            outcomes,
+            sent,
+            f"{error} {count:,} change{'s' if count != 1 else ''} of batch {batch} were made; "
+            "their outcomes wait in the change log: run "
+            f"{command_line('campaign', 'close', str(campaign.number))} again to finish the "
+            "close.",
+        )
+    return CloseEnded(closed, outcomes, sent)

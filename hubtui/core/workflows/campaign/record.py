@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "RecordChanged",
     "Refused",
     "campaigns_kept",
     "changed_since",
@@ -33,6 +34,11 @@ __all__ = [
 
 class Refused(Exception):
     """A campaign or a decisions file refused whole, in words."""
+
+
+class RecordChanged(Refused):
+    """The campaign's record does not hold as written (its population or its events' chain):
+    nothing is closed or sent from it."""
 
 
 def read_campaign(store: Store, number: int) -> Campaign:
