@@ -20,8 +20,8 @@ from hubtui.core.presenting.words import amount
 from hubtui.core.store import StoreError, StoreOff
 from hubtui.core.workflows import campaign as use
 from hubtui.core.workflows import team
-from hubtui.core.workflows.campaign import close as closing
-from hubtui.core.workflows.campaign import report
+from hubtui.core.workflows.campaign import closing
+from hubtui.core.workflows.campaign import reporting as report
 from hubtui.core.workflows.front import NotSent
 from hubtui.headless.batch import confirm, print_preview, send_batch
 from hubtui.headless.output import (
@@ -403,7 +403,7 @@ def _named(decider: Decider) -> str:
 
 class CommandClose:
     """The command as the front of a campaign's close
-    (:class:`~hubtui.core.workflows.campaign.close.CloseFront`): the plan and the preview on
+    (:class:`~hubtui.core.workflows.campaign.closing.CloseFront`): the plan and the preview on
     stderr and stdout, the question on the terminal (or ``--yes``), the batch sent through the
     one engine, and how it ended."""
 
@@ -466,7 +466,7 @@ class CommandClose:
 
 
 async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
-    """The close as a journal (:func:`~hubtui.core.workflows.campaign.close.close_campaign`),
+    """The close as a journal (:func:`~hubtui.core.workflows.campaign.closing.close_campaign`),
     with the command as its front."""
     asked = closing.CloseAsked(args.number, args.allow_no_admin, args.dry_run)
     try:

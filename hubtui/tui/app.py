@@ -32,6 +32,7 @@ from hubtui.tui.ending import Ending
 from hubtui.tui.front import AppFront
 from hubtui.tui.glyphs import PLAIN, console_text, plain_keys
 from hubtui.tui.messages import (
+    CloseCampaign,
     FindPerson,
     HubPeopleLoaded,
     HubsLoaded,
@@ -366,6 +367,9 @@ class HubTuiApp(App[None]):
 
     def on_offboard(self, message: Offboard) -> None:
         self.front.offboard_asked(message.email)
+
+    def on_close_campaign(self, message: CloseCampaign) -> None:
+        self.front.close_campaign(message.number, message.on_ended)
 
     def on_prepare_fix(self, message: PrepareFix) -> None:
         self.front.prepare_fix(message.answer, message.step)

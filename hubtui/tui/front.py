@@ -11,7 +11,7 @@ The app's shell (``tui.app``) posts to it; it is not a part of the app's class.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
@@ -34,10 +34,11 @@ if TYPE_CHECKING:
     from hubtui.core.people.search import Progress
     from hubtui.core.people.why import Answer
     from hubtui.core.store import SnapshotInfo
+    from hubtui.core.workflows.campaign.closing import Claim, CloseRun
     from hubtui.core.workflows.resend import Resending
     from hubtui.core.workflows.reviewed import Kept
 
-__all__ = ["AppFront", "AppOffboarding"]
+__all__ = ["AppClose", "AppFront", "AppOffboarding"]
 
 
 class AppFront:
@@ -118,6 +119,53 @@ class AppFront:
             self.say(f"Not read, nothing staged: {inert(str(error))}", severity="error")
         except (LookupError, NotSent):
             return  # said by the front as it ended
+
+    # A campaign's close -------------------------------------------------------------------------
+
+    def close_campaign(self, number: int, on_ended: Callable[[], None] | None = None) -> None:
+        """The campaign's close (``C`` on its packets), the one use case with the app as its
+        front: read again, previewed as the staged screen, sent from there, read back, kept;
+        an interrupted close is finished the same way. ``on_ended``: told once it ended."""
+        self.say(f"Campaign {number}: reading the hub again; the preview opens once read.")
+        self.run(self._close_campaign(number, on_ended), "campaign-close")
+
+    async def _close_campaign(self, number: int, on_ended: Callable[[], None] | None) -> None:
+        from hubtui.core.workflows import campaign as use
+        from hubtui.core.workflows.campaign import closing as close
+        from hubtui.core.workflows.front import NotSent
+
+        try:
+            client = await self.workspace.client()
+            ended = await close.close_campaign(
+                self.workspace, client, AppClose(self), close.CloseAsked(number)
+            )
+        except NotSent:
+            self.say(f"Campaign {number}: nothing was sent.")
+            return
+        except (use.Refused, use.Closed, StoreOff, StoreError, HubError) as error:
+            self.say(
+                f"Campaign {number} not closed: {inert(str(error), limit=None)}",
+                severity="error",
+                timeout=15,
+            )
+            return
+        finally:
+            if on_ended is not None:
+                on_ended()
+        if ended.problem:
+            self.say(inert(ended.problem, limit=None), severity="warning", timeout=30)
+            return
+        closed = ended.campaign
+        assert closed is not None  # closed, or the problem said
+        bad = ended.bad
+        self.say(
+            f"Campaign {number} closed: {amount(ended.verified, 'change')} verified by reading "
+            f"back"
+            + (f"; {amount(len(bad), 'row')} NOT VERIFIED, failed or unknown" if bad else "")
+            + " (hubtui campaign report says each row).",
+            severity="warning" if bad else "information",
+            timeout=15,
+        )
 
     # A ticket's fix ----------------------------------------------------------------------------
 
@@ -369,3 +417,68 @@ class AppOffboarding:
         if kept is not None:
             severity = "warning" if kept.problem is not None else "information"
             self.front.say(kept.words(), severity=severity, timeout=15)
+
+
+class AppClose:
+    """The app as the front of a campaign's close
+    (:class:`~hubtui.core.workflows.campaign.closing.CloseFront`): the preview shown as the staged
+    screen, whose ``a`` asks, records the close's claim and sends; why each other decided row
+    is not sent, said."""
+
+    def __init__(self, front: AppFront) -> None:
+        self.front = front
+
+    async def find_hub(self, given: str) -> Hub:
+        client = await self.front.workspace.client()
+        found = next((h for h in await client.list_hubs() if given in (h.id, h.name)), None)
+        if found is None:
+            raise LookupError(f"no hub {given} among those the token sees")
+        return found
+
+    def reading(self, done: int, total: int) -> None:
+        """The staged screen opens once read: it shows what was read."""
+
+    def previewed(self, run: CloseRun, preview: Preview) -> None:
+        plan = run.plan
+        words = []
+        if run.found is not None:
+            words.append(
+                f"Campaign {run.campaign.number} was closing (batch {run.batch}) and was "
+                f"interrupted: {amount(run.found.made, 'change')} of it took effect; only "
+                "what was never sent is sent now."
+            )
+        if plan.not_sent:
+            state, why = plan.not_sent[0]
+            words.append(
+                f"{amount(len(plan.not_sent), 'decided row')} not sent, "
+                f"e.g. {inert(state.row.email)} in {inert(state.row.project_name)}: "
+                f"{inert(why)} (the report keeps each)."
+            )
+        if words:
+            self.front.say(" ".join(words), severity="warning", timeout=20)
+
+    async def send(self, run: CloseRun, preview: Preview, claim: Claim) -> Batch | None:
+        """The preview as the staged screen: ``a`` there asks, claims and sends it; leaving it
+        sends nothing (:class:`~hubtui.core.workflows.front.NotSent`)."""
+        from hubtui.core.batches import ChangeSet
+        from hubtui.tui.screens.changes.batch import StagedScreen
+
+        changes = ChangeSet()
+        changes.stage([step.wanted for step in preview.steps])
+        answer: asyncio.Future[Batch | None] = asyncio.get_running_loop().create_future()
+        waiting = get_current_worker()
+        self.front.waiting.add(waiting)
+        self.front.app.push_screen(
+            StagedScreen(
+                changes,
+                title=run.question.removesuffix(" and send"),
+                preview=preview,
+                answer=answer,
+                batch_id=run.batch,
+                before_send=claim,
+            )
+        )
+        try:
+            return await answer
+        finally:
+            self.front.waiting.discard(waiting)

@@ -8,6 +8,7 @@ they read from it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
@@ -52,6 +53,15 @@ class Offboard(Message):
 
     def __init__(self, email: str) -> None:
         self.email = email
+        super().__init__()
+
+
+class CloseCampaign(Message):
+    """Close this review campaign (or finish its interrupted close): read the hub again, open
+    the preview; ``on_ended`` is told once the close has ended, however it ended."""
+
+    def __init__(self, number: int, on_ended: Callable[[], None] | None = None) -> None:
+        self.number, self.on_ended = number, on_ended
         super().__init__()
 
 

@@ -123,8 +123,10 @@ def test_campaign(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from hubtui.core.workflows import campaign as use
+    from hubtui.core.workflows.campaign import deciding, starting
 
-    monkeypatch.setattr(use, "now", lambda: "2026-11-25T12:00:00Z")
+    for clocked in (starting, deciding):  # the freeze's time, and each decision's
+        monkeypatch.setattr(clocked, "now", lambda: "2026-11-25T12:00:00Z")
 
     async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -18,13 +19,15 @@ from hubtui.core.store import Store
 from hubtui.core.store.campaigns import RosterEntry, campaign_events, roster_add
 from hubtui.core.store.server_store import ServerStore
 from hubtui.core.workflows import campaign as use
-from hubtui.demo import DEMO_TOKEN, DemoStore
+from hubtui.demo import DEMO_TOKEN, DemoStore, Faults
+from hubtui.tui.screens.changes.batch import StagedScreen
 from hubtui.tui.screens.people.campaigns import PacketScreen, PacketsScreen
 from tests.harness.app import (
     burst,
     press,
     running,
     screen_words,
+    send_key,
     server_workspace,
     settle,
     type_text,
@@ -245,3 +248,86 @@ async def test_on_the_team_store_the_app_decides_as_the_role_and_its_account(
     with Store.open_url(owner, read_only=True) as store:
         decided = [e for e in campaign_events(store, 1) if e.kind == "decide"]
     assert [(e.operator, e.db_role) for e in decided] == [("Ada", MEMBER)] * 2
+
+
+async def test_the_app_closes_a_campaign_and_finishes_the_close_it_stopped(tmp_path: Path) -> None:
+    """``C`` on a campaign's packets: the preview as the staged screen, ``a`` and ``y`` send it
+    one change at a time; escape once the first has reached the server stops it, and the
+    campaign says "closing: interrupted"; ``C`` again finishes it: the change in flight settled
+    by reading the hub, only what was never sent sent."""
+    store_path, log = tmp_path / "store.sqlite3", tmp_path / "changes.jsonl"
+    readers = ("aiko.tanaka@acme-build.com", BJORN, "fatima.rahman@northwind-eng.com")
+    demo, faults = DemoStore(), Faults(change_latency=5)
+
+    def readers_now() -> int:
+        hub = demo.hub_by_name("acme-build")
+        assert hub is not None
+        members = hub.projects[1001].members
+        return sum(
+            1
+            for uid, m in members.items()
+            if m.role == "Reader" and demo.users[uid].email in readers
+        )
+
+    async with running(
+        size=(120, 40),
+        store=demo,
+        faults=faults,
+        store_path=store_path,
+        change_log=log,
+        keeps="all",
+        operator="olive.owner",
+        concurrency=1,
+    ) as pilot:
+        await start_campaign(pilot)
+        server_store = pilot.app.workspace.review_store()  # type: ignore[attr-defined]
+        campaign = await use.open_campaign(server_store, 1)
+        chosen = [
+            s.row.position
+            for s in campaign.states.values()
+            if s.row.project == "1001" and s.row.email in readers
+        ]
+        dana = "dana.whitfield@acme-build.com"
+        events = use.events_of(campaign, chosen, Decision.READER, "", dana)
+        await use.decide(server_store, campaign, events, bulk=None)
+        await to_packet(pilot)
+        await press(pilot, "C")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, StagedScreen)
+        await press(pilot, "a")
+        await send_key(pilot, "y")  # not waited out: the batch runs while the test goes on
+        for _ in range(250):  # the first change made on the server, its answer held back
+            await pilot.pause(0.02)
+            if readers_now() == 1:
+                break
+        await send_key(pilot, "escape")
+        await settle(pilot)
+        faults.change_latency = 0
+        assert "stays closing: run hubtui campaign close 1 again" in screen_words(pilot)
+        assert (await use.open_campaign(server_store, 1)).interrupted
+        await press(pilot, "escape")  # the stopped batch's screen, back to the packets
+        await settle(pilot)
+        assert "closing: interrupted" in screen_words(pilot)
+        await press(pilot, "C")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, StagedScreen)
+        assert "1 change of it took effect" in screen_words(pilot)
+        await press(pilot, "a", "y")
+        await settle(pilot)
+        assert "Campaign 1 closed: 3 changes verified by reading back" in screen_words(pilot)
+    assert readers_now() == 3
+    closed = await use.open_campaign(ServerStore(store_path, "demo", None, "all"), 1)
+    assert closed.closed is not None
+    outcomes = {
+        s.row.email: s.verified
+        for s in closed.states.values()
+        if s.row.project == "1001" and s.row.email in readers
+    }
+    assert all(o.startswith("verified: Reader") for o in outcomes.values()), outcomes
+    assert sum("(batch " in o for o in outcomes.values()) == 1  # the one made before the stop
+    last: dict[str, dict[str, object]] = {}
+    for line in log.read_text().splitlines():
+        change = json.loads(line)
+        last[str(change["id"])] = change
+    made = [c["user_id"] for c in last.values() if c["outcome"] == "done"]
+    assert len(made) == len(set(made)) == 3  # each made once

@@ -2,20 +2,20 @@
 each in a module of its own:
 
 - :mod:`.population`: the hub read whole (its users and every project's users);
-- :mod:`.start`: the population frozen, each row with its reviewer of record;
-- :mod:`.record`: a campaign as the store holds it, of this server and profile only;
-- :mod:`.decide`: who may decide which row, a decisions file read as people edit it, the
+- :mod:`.starting`: the population frozen, each row with its reviewer of record;
+- :mod:`.records`: a campaign as the store holds it, of this server and profile only;
+- :mod:`.deciding`: who may decide which row, a decisions file read as people edit it, the
   decisions recorded, a packet given to another role;
-- :mod:`.remind`: the reviewers still behind, at their accounts' addresses now;
-- :mod:`.close`: the close as a journal that can always be finished;
-- :mod:`.report`: the record an auditor reads.
+- :mod:`.reminding`: the reviewers still behind, at their accounts' addresses now;
+- :mod:`.closing`: the close as a journal that can always be finished;
+- :mod:`.reporting`: the record an auditor reads.
 
 The store is the server's and profile's: a campaign of another server is never read, decided or
 closed from here.
 """
 
 from hubtui.core.store.campaigns import Closed
-from hubtui.core.workflows.campaign.decide import (
+from hubtui.core.workflows.campaign.deciding import (
     DECISIONS_FILE_BYTES,
     DECISIONS_FILE_ROWS,
     FILE_COLUMNS,
@@ -41,7 +41,7 @@ from hubtui.core.workflows.campaign.population import (
     member_of,
     read_population,
 )
-from hubtui.core.workflows.campaign.record import (
+from hubtui.core.workflows.campaign.records import (
     RecordChanged,
     Refused,
     campaigns_kept,
@@ -49,13 +49,13 @@ from hubtui.core.workflows.campaign.record import (
     open_campaign,
     previous_of,
 )
-from hubtui.core.workflows.campaign.remind import (
+from hubtui.core.workflows.campaign.reminding import (
     Reminder,
     addresses_now,
     reminders,
     reviewers_now,
 )
-from hubtui.core.workflows.campaign.start import StartAsked, Started, freeze, start
+from hubtui.core.workflows.campaign.starting import StartAsked, Started, freeze, start
 
 __all__ = [
     "DECISIONS_FILE_BYTES",

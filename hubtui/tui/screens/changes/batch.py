@@ -45,7 +45,7 @@ from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Awaitable, Callable, Sequence
 
     from hubtui.api import HubClient
     from hubtui.core.people import Review
@@ -144,9 +144,16 @@ class StagedScreen(ListScreen[Preview]):
         incomplete: str = "",
         preview: Preview | None = None,
         answer: asyncio.Future[Batch | None] | None = None,
+        batch_id: str | None = None,
+        before_send: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         super().__init__()
         self.changes = changes
+        #: The batch's id where a journal named it before sending (a campaign's close), and
+        #: what it records once the question is answered yes, before anything leaves (its
+        #: failure sends nothing).
+        self._batch_id = batch_id
+        self._before_send = before_send
         #: A preview a use case read already: shown first, not read again (``r`` reads again).
         self._given = preview
         #: Where a use case waits for what was sent: the batch, None (nothing to send), or
@@ -323,7 +330,7 @@ class StagedScreen(ListScreen[Preview]):
         if self.sent_batch is not None:
             self.notify("This batch was applied: r reads again (and retries).", markup=False)
             return
-        batch = Batch(self.preview.steps, batch_id=self._retry_of)
+        batch = Batch(self.preview.steps, batch_id=self._retry_of or self._batch_id)
         batch.reverts = self.reverts
         count = len(batch.steps)
         if not count:
@@ -362,6 +369,20 @@ class StagedScreen(ListScreen[Preview]):
         self.app.push_screen(ConfirmScreen(question), answered)
 
     async def _send(self, batch: Batch) -> None:
+        if self._before_send is not None:
+            try:
+                await self._before_send()
+            except Exception as error:  # the journal's step failed: nothing is sent
+                self.notify(
+                    f"Nothing was sent: {inert(str(error), limit=None)}",
+                    severity="error",
+                    markup=False,
+                    timeout=15,
+                )
+                if self._answer is not None and not self._answer.done():
+                    self._answer.set_exception(NotSent(str(error)))
+                return
+            self._before_send = None  # once: a retry of this batch is the same journal's
         if not batch.steps:
             await self._nothing_sent(batch)
             return

@@ -21,6 +21,7 @@ from hubtui.core.workflows import team
 from hubtui.core.workflows.team import RosterEntry
 from hubtui.core.workspace import StoreOff
 from hubtui.text import inert
+from hubtui.tui.messages import CloseCampaign
 from hubtui.tui.present import amount
 from hubtui.tui.record_view import Row, cell_indexes
 from hubtui.tui.screens.base import ListScreen
@@ -210,13 +211,26 @@ class RosterScreen(ListScreen[Roster]):
 
 
 class PacketsScreen(ListScreen[Loaded]):
-    """A campaign's packets, each with its progress; ``enter`` opens one."""
+    """A campaign's packets, each with its progress; ``enter`` opens one, ``C`` closes the
+    campaign (or finishes its interrupted close)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "C",
+            "close_campaign",
+            "Close",
+            tooltip="the undecided take the default; the rest previewed, asked, sent, read back",
+        ),
+    ]
 
     NOUN = "packet"
     LEGEND = (
         "One packet a project: its memberships, how many are decided and left, and its "
         "reviewers (the project's Admins, else the hub's, else those named). Nobody decides "
         "on their own access: their row is another reviewer's.",
+        "C closes the campaign: the undecided take its default, the rest is previewed against "
+        "a fresh read (a change that would leave a project or the hub without an Admin is not "
+        "sent), asked, sent, read back and kept. Interrupted, C again finishes it.",
     )
 
     def __init__(self, number: int) -> None:
@@ -265,6 +279,15 @@ class PacketsScreen(ListScreen[Loaded]):
             f"{left:,} left · {amount(conflicts, 'conflict')}"
         )
 
+    def action_close_campaign(self) -> None:
+        campaign = self.campaign
+        if campaign is None:
+            return
+        if campaign.closed is not None:
+            self.notify(f"Campaign {campaign.number} is closed already.", markup=False)
+            return
+        self.post_message(CloseCampaign(campaign.number, self.load))
+
     @on(RecordTable.Selected, "#records")
     def _open(self, event: RecordTable.Selected) -> None:
         record = event.record
@@ -312,7 +335,8 @@ class PacketScreen(MarkKeys, ListScreen[Loaded]):
         "k keeps, r makes Reader in this project, x removes from the hub (asked why): for the "
         "marked rows (space, *), else the highlighted one. Many rows at once are recorded as "
         "one bulk act, with the filter if one is set. Nothing is sent until the campaign is "
-        "closed (hubtui campaign close), and a decision can be changed until then.",
+        "closed (C on the packets, or hubtui campaign close), and a decision can be changed "
+        "until then.",
     )
 
     def __init__(self, number: int, project: str, name: str) -> None:

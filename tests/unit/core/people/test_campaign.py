@@ -26,7 +26,7 @@ from hubtui.core.workflows.campaign import (
     reminders,
     reviewers_now,
 )
-from hubtui.core.workflows.campaign.close import close_rows, verified
+from hubtui.core.workflows.campaign.closing import close_rows, verified
 
 HUB = Hub.model_validate({"Id": "h1", "Name": "acme-build"})
 

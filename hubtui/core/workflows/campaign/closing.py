@@ -35,7 +35,7 @@ from hubtui.core.store.campaigns import (
     finish_close,
 )
 from hubtui.core.workflows.campaign.population import read_population
-from hubtui.core.workflows.campaign.record import RecordChanged, Refused, open_campaign
+from hubtui.core.workflows.campaign.records import RecordChanged, Refused, open_campaign
 from hubtui.core.workflows.front import Port
 from hubtui.text import command_line
 
@@ -387,6 +387,12 @@ def made(batch: Batch | None) -> int:
     return 0 if batch is None else batch.outcome_counts()[Outcome.DONE]
 
 
+def _never_sent(batch: Batch) -> int:
+    """How many of a batch's changes were never sent (it was stopped before their turn)."""
+    ended = batch.outcome_counts()
+    return len(batch.steps) - sum(ended.values()) + ended[Outcome.NOT_SENT]
+
+
 def settle(log: ChangeLog, finding: Finishing) -> None:
     """The unknown changes of the batch settled in the change log by the read (each logged)."""
     for change, took, words in finding.settled:
@@ -555,6 +561,15 @@ async def close_campaign(
     sent = await front.send(run, preview, claimed)
     if asked.dry_run:
         return CloseEnded(None)
+    if sent is not None and (left := _never_sent(sent)):
+        return CloseEnded(
+            None,
+            [],
+            sent,
+            f"stopped: {left:,} change{'s' if left != 1 else ''} of batch {batch} were not sent; "
+            "the campaign stays closing: run "
+            f"{command_line('campaign', 'close', str(campaign.number))} again to finish it.",
+        )
     after = await read_population(client, hub, concurrency=workspace.concurrency)
     logged = await asyncio.to_thread(changes_of, log, batch)
     outcomes = [

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import person_key
 from hubtui.core.store.campaigns import Kind, chain_broken
-from hubtui.core.workflows.campaign.decide import delegated
+from hubtui.core.workflows.campaign.deciding import delegated
 
 if TYPE_CHECKING:
     from hubtui.core.people.campaign import Campaign, RowState

@@ -22,7 +22,7 @@ from hubtui.core.store.campaigns import (
     add_events,
     roster,
 )
-from hubtui.core.workflows.campaign.record import Refused, events_again
+from hubtui.core.workflows.campaign.records import Refused, events_again
 from hubtui.core.workflows.team import Decider, decider_in
 from hubtui.text import command_line, inert
 

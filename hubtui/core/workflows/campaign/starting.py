@@ -21,7 +21,7 @@ from hubtui.core.store.campaigns import (
     save_campaign,
 )
 from hubtui.core.workflows.campaign.population import Incomplete, Population, read_population
-from hubtui.core.workflows.campaign.record import Refused, read_campaign
+from hubtui.core.workflows.campaign.records import Refused, read_campaign
 from hubtui.core.workflows.team import decider_in
 
 if TYPE_CHECKING:
