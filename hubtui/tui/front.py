@@ -63,6 +63,25 @@ class AppFront:
         expected said by the shell and never the end of the app."""
         self.app.run_worker(work, group=group, exclusive=exclusive, exit_on_error=False)
 
+    async def sent_from_preview(self, preview: Preview, **staged: Any) -> Batch | None:
+        """A use case's preview as the staged screen (``staged``: its options), where ``a``
+        asks and sends it; what was sent (None: nothing to send), or
+        :class:`~hubtui.core.workflows.front.NotSent` when it is left without sending. The
+        use case's worker waits meanwhile, and nothing of it runs until the person acts."""
+        from hubtui.core.batches import ChangeSet
+        from hubtui.tui.screens.changes.batch import StagedScreen
+
+        changes = ChangeSet()
+        changes.stage([step.wanted for step in preview.steps])
+        answer: asyncio.Future[Batch | None] = asyncio.get_running_loop().create_future()
+        waiting = get_current_worker()
+        self.waiting.add(waiting)
+        self.app.push_screen(StagedScreen(changes, preview=preview, answer=answer, **staged))
+        try:
+            return await answer
+        finally:
+            self.waiting.discard(waiting)
+
     # Reviews --------------------------------------------------------------------------------
 
     def show_reviews(self) -> None:
@@ -387,28 +406,12 @@ class AppOffboarding:
     async def send(self, preview: Preview, reviews: Sequence[Review]) -> Batch | None:
         """The preview as the staged screen: ``a`` there asks and sends it; leaving it sends
         nothing (:class:`~hubtui.core.workflows.front.NotSent`)."""
-        from hubtui.core.batches import ChangeSet
-        from hubtui.tui.screens.changes.batch import StagedScreen
-
-        changes = ChangeSet()
-        changes.stage([step.wanted for step in preview.steps])
-        answer: asyncio.Future[Batch | None] = asyncio.get_running_loop().create_future()
-        waiting = get_current_worker()
-        self.front.waiting.add(waiting)
-        self.front.app.push_screen(
-            StagedScreen(
-                changes,
-                reviews=reviews,
-                title=f"Offboarding of {self.email}",  # the breadcrumb shows it inert
-                incomplete=self._not_read,
-                preview=preview,
-                answer=answer,
-            )
+        return await self.front.sent_from_preview(
+            preview,
+            reviews=reviews,
+            title=f"Offboarding of {self.email}",  # the breadcrumb shows it inert
+            incomplete=self._not_read,
         )
-        try:
-            return await answer
-        finally:
-            self.front.waiting.discard(waiting)
 
     async def ended(
         self, rows: Sequence[RowOfFile], batch: Batch | None, kept: Kept | None
@@ -460,25 +463,9 @@ class AppClose:
     async def send(self, run: CloseRun, preview: Preview, claim: Claim) -> Batch | None:
         """The preview as the staged screen: ``a`` there asks, claims and sends it; leaving it
         sends nothing (:class:`~hubtui.core.workflows.front.NotSent`)."""
-        from hubtui.core.batches import ChangeSet
-        from hubtui.tui.screens.changes.batch import StagedScreen
-
-        changes = ChangeSet()
-        changes.stage([step.wanted for step in preview.steps])
-        answer: asyncio.Future[Batch | None] = asyncio.get_running_loop().create_future()
-        waiting = get_current_worker()
-        self.front.waiting.add(waiting)
-        self.front.app.push_screen(
-            StagedScreen(
-                changes,
-                title=run.question.removesuffix(" and send"),
-                preview=preview,
-                answer=answer,
-                batch_id=run.batch,
-                before_send=claim,
-            )
+        return await self.front.sent_from_preview(
+            preview,
+            title=run.question.removesuffix(" and send"),
+            batch_id=run.batch,
+            before_send=claim,
         )
-        try:
-            return await answer
-        finally:
-            self.front.waiting.discard(waiting)
