@@ -47,6 +47,7 @@ class ShellFront(Protocol):
 
     def record_snapshot(self, hub: Hub | None) -> None: ...
     def show_reviews(self) -> None: ...
+    def start_campaign(self, hub: Hub) -> None: ...
 
 
 class Profiles(Provider):
@@ -162,6 +163,12 @@ def app_commands(app: Shell, screen: Screen[Any]) -> Iterable[SystemCommand]:
             f"People of this hub ({inert(hub.name, limit=40)})",
             "Everyone with access to the hub: last sign-in, inactive, invitations not accepted (P)",
             lambda: app.push_screen(HubPeopleScreen(hub)),
+        )
+        yield SystemCommand(
+            f"Start a review campaign of this hub ({inert(hub.name, limit=40)})",
+            "Read the hub whole and freeze its population: a packet per project for its Admins "
+            "(the undecided keep their access at the close)",
+            lambda: app.front.start_campaign(hub),
         )
         yield SystemCommand(
             f"Record a snapshot of this hub ({inert(hub.name, limit=40)})",

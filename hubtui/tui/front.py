@@ -139,6 +139,47 @@ class AppFront:
         except (LookupError, NotSent):
             return  # said by the front as it ended
 
+    # A campaign ---------------------------------------------------------------------------------
+
+    def start_campaign(self, hub: Hub) -> None:
+        """A review campaign of ``hub`` (the palette, on a screen of a hub): the hub read whole
+        and frozen by the one start use case, then its packets shown."""
+        self.say(f"Reading hub {inert(hub.name, limit=60)} whole for a review campaign…")
+        self.run(self._start_campaign(hub), "campaign-start")
+
+    async def _start_campaign(self, hub: Hub) -> None:
+        from hubtui.core.workflows import campaign as use
+        from hubtui.tui.screens.people.campaigns import PacketsScreen
+
+        workspace = self.workspace
+        try:
+            client = await workspace.client()
+            started = await use.start(
+                client,
+                hub,
+                workspace.review_store(),
+                workspace.change_log.operator,
+                use.StartAsked(),
+                concurrency=workspace.concurrency,
+            )
+        except (use.Incomplete, use.Refused, StoreOff, StoreError, HubError) as error:
+            self.say(
+                f"No campaign started: {inert(str(error), limit=None)}",
+                severity="error",
+                timeout=15,
+            )
+            return
+        campaign = started.campaign
+        counts = campaign.counts
+        self.say(
+            f"Campaign {campaign.number} started: "
+            f"{amount(counts.get('memberships', 0), 'membership')} of "
+            f"{amount(counts.get('projects', 0), 'project')} frozen (sha256 "
+            f"{campaign.head.sha256[:12]}…); nobody answering keeps their access.",
+            timeout=10,
+        )
+        self.app.push_screen(PacketsScreen(campaign.number))
+
     # A campaign's close -------------------------------------------------------------------------
 
     def close_campaign(self, number: int, on_ended: Callable[[], None] | None = None) -> None:

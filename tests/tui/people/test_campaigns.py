@@ -25,6 +25,7 @@ from hubtui.tui.screens.people.campaigns import PacketScreen, PacketsScreen
 from tests.harness.app import (
     burst,
     press,
+    project_users,
     running,
     screen_words,
     send_key,
@@ -331,3 +332,28 @@ async def test_the_app_closes_a_campaign_and_finishes_the_close_it_stopped(tmp_p
         last[str(change["id"])] = change
     made = [c["user_id"] for c in last.values() if c["outcome"] == "done"]
     assert len(made) == len(set(made)) == 3  # each made once
+
+
+async def test_the_app_starts_a_campaign_of_the_hub_it_shows(tmp_path: Path) -> None:
+    """On a project of acme-build, ctrl+p "Start a review campaign of this hub": the hub read
+    whole and frozen, its packets shown."""
+    async with running(
+        size=(120, 40),
+        store=DemoStore(),
+        store_path=tmp_path / "store.sqlite3",
+        keeps="all",
+        operator="olive.owner",
+        start=project_users(),
+    ) as pilot:
+        await press(pilot, "ctrl+p")
+        await type_text(pilot, "Start a review campaign")
+        await press(pilot, "enter")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, PacketsScreen)
+        words = screen_words(pilot)
+        assert "Campaign 1 started: 23 memberships of 3 projects frozen" in words
+        assert "Campaign 1 · open · 23 memberships · 0 decided · 23 left" in words
+    campaign = await use.open_campaign(
+        ServerStore(tmp_path / "store.sqlite3", "demo", None, "all"), 1
+    )
+    assert (campaign.head.owner, len(campaign.rows)) == ("olive.owner", 23)
