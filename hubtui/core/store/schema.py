@@ -204,7 +204,10 @@ CREATE TABLE IF NOT EXISTS team_roster (
 ALTER TABLE campaign_rows ADD COLUMN reviewer_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE campaign_events ADD COLUMN chain BLOB;
 CREATE UNIQUE INDEX IF NOT EXISTS campaign_closing ON campaign_events (campaign)
-    WHERE kind = 'closing'
+    WHERE kind = 'closing';
+CREATE INDEX IF NOT EXISTS campaign_events_in_order ON campaign_events (campaign, id);
+CREATE INDEX IF NOT EXISTS campaign_delegations ON campaign_events (campaign, reason, decision)
+    WHERE kind = 'delegate'
 """
 
 #: The schema as ordered steps (sqlite-utils' migrations are the anchor): a new table or column
