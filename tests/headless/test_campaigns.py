@@ -296,7 +296,7 @@ def test_a_member_of_the_team_decides_but_can_neither_change_nor_delete_a_decisi
             "UPDATE campaign_rows SET email = 'someone@else.example'",
             "DELETE FROM campaigns",
         ):
-            with pytest.raises(StoreError), store._writing() as db:
+            with pytest.raises(StoreError), store.writing() as db:
                 db.run(statement)
     status, out, err = run(capsys, *base, "campaign", "report", "1", "--format", "json")
     decided_rows = [r for r in json.loads(out)["rows"] if r["decided_by"]]

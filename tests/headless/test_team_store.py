@@ -346,10 +346,10 @@ def test_the_trail_is_the_database_s_word_append_only_for_the_team_and_an_edit_i
     assert f"alice.ops (database role {MEMBER})" in out
     with Store.open_url(member) as store:
         for statement in ("UPDATE audit SET line = line || ' '", "DELETE FROM audit"):
-            with pytest.raises(StoreError), store._writing() as db:
+            with pytest.raises(StoreError), store.writing() as db:
                 db.run(statement)
         assert store.audit_check() is None
-    with Store.open_url(owner) as store, store._writing() as db:  # the owner can: it is found
+    with Store.open_url(owner) as store, store.writing() as db:  # the owner can: it is found
         db.run("UPDATE audit SET line = replace(line, 'Reader', 'Admin')")
     status, out, err = run(capsys, *base, "log")
     assert status == 3, err

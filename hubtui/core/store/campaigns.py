@@ -146,7 +146,7 @@ _INSERT_EVENT = (
 
 def save_campaign(store: Store, head: dict[str, str], rows: Sequence[CampaignRow]) -> int:
     """A campaign and its population, whole or not at all; its number."""
-    with store._writing() as db:
+    with store.writing() as db:
         number = db.insert(
             f"INSERT INTO campaigns ({', '.join(_HEAD)}) VALUES ({', '.join('?' * len(_HEAD))})",
             tuple(head.get(c, "") for c in _HEAD),
@@ -264,7 +264,7 @@ def add_events(
     """The events appended in one transaction, refused whole (:class:`Closed`) once the campaign
     is closed. ``bulk``: they are one act of deciding many (its filter or source, in words),
     recorded first with its size. The number of events appended."""
-    with store._writing() as db:
+    with store.writing() as db:
         if _is_closed(db, number):
             raise Closed(f"campaign {number} is closed: it takes no decision.")
         act = 0
@@ -291,7 +291,7 @@ def claim_close(
     closed already (this process or another), it is refused with :class:`Closed` before
     anything is sent."""
     try:
-        with store._writing() as db:
+        with store.writing() as db:
             if _is_closed(db, number):
                 raise Closed(f"campaign {number} is closed already: nothing is sent twice.")
             _append_one(
@@ -309,7 +309,7 @@ def claim_close(
 
 def finish_close(store: Store, number: int, operator: str, moment: str, detail: str) -> None:
     """The close recorded, once every row's outcome is (the claim's journal ends here)."""
-    with store._writing() as db:
+    with store.writing() as db:
         _append_one(
             db,
             number,
@@ -334,7 +334,7 @@ def _head(found: Sequence[object]) -> CampaignHead:
 
 def append_after_close(store: Store, number: int, events: Sequence[CampaignEvent]) -> None:
     """Outcomes of a closed campaign's batch, appended after its close."""
-    with store._writing() as db:
+    with store.writing() as db:
         _insert(db, number, events, 0)
 
 
@@ -417,7 +417,7 @@ def roster(store: Store, origin: str | None = None) -> list[RosterEntry]:
 def roster_add(store: Store, entry: RosterEntry) -> None:
     """A role and an account it acts for added (again: its address and name brought up to
     date); on a team store only its owner's role may (the database refuses any other)."""
-    with store._writing() as db:
+    with store.writing() as db:
         db.run(
             "DELETE FROM team_roster WHERE role = ? AND origin = ? AND account = ?",
             (entry.role, entry.origin, entry.account),
@@ -431,7 +431,7 @@ def roster_add(store: Store, entry: RosterEntry) -> None:
 
 def roster_remove(store: Store, role: str) -> int:
     """The role taken out of the roster (every account it acted for); how many rows went."""
-    with store._writing() as db:
+    with store.writing() as db:
         there = len(db.run("SELECT account FROM team_roster WHERE role = ?", (role,)).fetchall())
         db.run("DELETE FROM team_roster WHERE role = ?", (role,))
     return there

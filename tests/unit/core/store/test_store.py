@@ -229,7 +229,7 @@ def test_a_list_found_as_its_last_snapshot_read_it_is_held_by_the_new_one_too(
     hashed or written again, and each snapshot reads back what it read. A list the app kept
     meanwhile, a prune that forgot every snapshot, or an older snapshot written after a newer
     one leaves nothing to trust: the list is hashed again and reads back whole."""
-    import hubtui.core.store.repository as repository
+    import hubtui.core.store.snapshots as snapshots
     from hubtui.core.store.records import canonical
 
     hashed: list[object] = []
@@ -238,7 +238,7 @@ def test_a_list_found_as_its_last_snapshot_read_it_is_held_by_the_new_one_too(
         hashed.append(record)
         return canonical(record)
 
-    monkeypatch.setattr(repository, "canonical", counted)
+    monkeypatch.setattr(snapshots, "canonical", counted)
     with store_at.open() as store:
         first = store.write_snapshot(taken_at("2026-11-26T09:00:00Z", users(30)))
         assert len(hashed) == 30
@@ -355,13 +355,13 @@ def test_an_edit_or_a_deletion_of_the_trail_is_found_and_where(store_at: StoreAt
             int(r[0]) for r in store.engine.run("SELECT id FROM audit ORDER BY id LIMIT 2")
         )
         edited = lines[2].replace("acme-build", "other-hub")
-        with store._writing() as db:  # whoever can write the table: the owner
+        with store.writing() as db:  # whoever can write the table: the owner
             db.run("UPDATE audit SET line = ? WHERE id = ?", (edited, second + 1))
         said = store.audit_check()
         assert said == (
             f"the team trail was changed after line {second}: line {second + 1} is not as written"
         )
-        with store._writing() as db:
+        with store.writing() as db:
             db.run("UPDATE audit SET line = ? WHERE id = ?", (lines[2], second + 1))
             db.run("DELETE FROM audit WHERE id = ?", (second,))
         said = store.audit_check()
@@ -419,7 +419,7 @@ def test_records_kept_alone_by_an_older_hubtui_and_packed_read_back_side_by_side
 ) -> None:
     """A store of schema 7 kept each record compressed alone: read back as before, beside the
     packed records of the snapshots written since."""
-    import hubtui.core.store.repository as repository
+    import hubtui.core.store.snapshots as snapshots
 
     class Alone:  # what schema 7 wrote: every record compressed on its own
         def __init__(self, alone: object) -> None:
@@ -434,7 +434,7 @@ def test_records_kept_alone_by_an_older_hubtui_and_packed_read_back_side_by_side
 
     with store_at.open() as store:
         with monkeypatch.context() as older:
-            older.setattr(repository, "Packer", Alone)
+            older.setattr(snapshots, "Packer", Alone)
             first = store.write_snapshot(taken_at("2026-11-26T09:00:00Z", users(20)))
         changed = users(40, role="Editor")
         second = store.write_snapshot(taken_at("2026-11-27T09:00:00Z", changed))
