@@ -208,9 +208,7 @@ def test_a_team_store_stopped_after_the_changes_left_is_said_and_the_close_finis
         _, err_bytes = process.communicate(timeout=60)
         said = err_bytes.decode()
         assert process.returncode == 4, said
-        assert (
-            "were made; their outcomes wait in the change log: run hubtui campaign close 1 " in said
-        )
+        assert " made; their outcomes wait in the change log: run hubtui campaign close 1 " in said
         assert "Nothing was recorded, nothing sent" not in said
         pg.start()
         status, out, err = run(capsys, *base, "campaign", "status", "1")

@@ -40,7 +40,7 @@ from hubtui.core.workflows.front import Port
 from hubtui.text import command_line
 
 if TYPE_CHECKING:
-    from hubtui.api import HubClient
+    from hubtui.api import Hub, HubClient
     from hubtui.core.batches.projects import Preview
     from hubtui.core.batches.running import Batch
     from hubtui.core.changes.log import ChangeLog
@@ -513,7 +513,65 @@ async def close_campaign(
     when it cannot be closed."""
     server_store = workspace.review_store()
     log = workspace.change_log
-    campaign = await open_campaign(server_store, asked.number)
+    campaign = await _closable(workspace, asked)
+    hub = await front.find_hub(campaign.head.hub)
+    run = await _planned(workspace, client, campaign, hub, asked)
+    preview = await prepare(
+        client,
+        run.plan.wanted,
+        log,
+        concurrency=workspace.concurrency,
+        settle=not asked.dry_run,
+        on_read=front.reading,
+    )
+    front.previewed(run, preview)
+    detail = f"{len(preview.steps)} changes"
+    if run.plan.no_admin:
+        detail += f"; --allow-no-admin: {'; '.join(run.plan.no_admin)}"
+
+    async def claimed() -> None:
+        if run.found is None:
+            await claim(server_store, campaign, log.operator, run.batch, detail)
+        else:
+            settle(log, run.found)
+
+    sent = await front.send(run, preview, claimed)
+    if asked.dry_run:
+        return CloseEnded(None)
+    again = command_line("campaign", "close", str(campaign.number))
+    if sent is not None and (left := _never_sent(sent)):
+        return CloseEnded(
+            None,
+            [],
+            sent,
+            f"stopped: {_changes(left)} of batch {run.batch} {_were(left)} not sent; the campaign "
+            f"stays closing: run {again} again to finish it.",
+        )
+    after = await read_population(client, hub, concurrency=workspace.concurrency)
+    logged = await asyncio.to_thread(changes_of, log, run.batch)
+    outcomes = [
+        *([] if run.found is None else run.found.outcomes),
+        *verified(campaign, run.plan, after, logged),
+        *not_sent(campaign, run.plan),
+    ]
+    try:
+        closed = await finish(server_store, campaign, outcomes, log.operator, detail)
+    except StoreError as error:
+        count = (0 if run.found is None else run.found.made) + made(sent)
+        return CloseEnded(
+            None,
+            outcomes,
+            sent,
+            f"{error} {_changes(count)} of batch {run.batch} {_were(count)} made; their outcomes "
+            f"wait in the change log: run {again} again to finish the close.",
+        )
+    return CloseEnded(closed, outcomes, sent)
+
+
+async def _closable(workspace: Workspace, asked: CloseAsked) -> Campaign:
+    """The campaign as the store holds it, if it may be closed now: not closed already, its
+    record as written, and the server not read-only (unless this is a dry run)."""
+    campaign = await open_campaign(workspace.review_store(), asked.number)
     if campaign.closed is not None:
         raise Closed(f"campaign {campaign.number} is closed already: nothing is sent twice.")
     if changed := campaign.record_changed():
@@ -523,12 +581,20 @@ async def close_campaign(
         )
     if workspace.read_only and not asked.dry_run:
         raise Refused("read-only: nothing is sent, and the campaign stays open.")
-    hub = await front.find_hub(campaign.head.hub)
+    return campaign
+
+
+async def _planned(
+    workspace: Workspace, client: HubClient, campaign: Campaign, hub: Hub, asked: CloseAsked
+) -> CloseRun:
+    """The hub read again, what an interrupted close did found in the change log and that
+    read, and what is sent now: a new batch, or what the interrupted one never sent."""
     fresh = await read_population(client, hub, concurrency=workspace.concurrency)
     found = None
     batch = campaign.interrupted
     if batch:
-        found = finishing(campaign, batch, await asyncio.to_thread(changes_of, log, batch), fresh)
+        logged = await asyncio.to_thread(changes_of, workspace.change_log, batch)
+        found = finishing(campaign, batch, logged, fresh)
     else:
         batch = new_batch_id()
     plan = close_rows(
@@ -537,57 +603,12 @@ async def close_campaign(
         allow_no_admin=asked.allow_no_admin,
         only=None if found is None else found.never_sent,
     )
-    run = CloseRun(campaign, batch, found, plan)
-    preview = await prepare(
-        client,
-        plan.wanted,
-        log,
-        concurrency=workspace.concurrency,
-        settle=not asked.dry_run,
-        on_read=front.reading,
-    )
-    front.previewed(run, preview)
-    operator = log.operator
-    detail = f"{len(preview.steps)} changes"
-    if plan.no_admin:
-        detail += f"; --allow-no-admin: {'; '.join(plan.no_admin)}"
+    return CloseRun(campaign, batch, found, plan)
 
-    async def claimed() -> None:
-        if found is None:
-            await claim(server_store, campaign, operator, batch, detail)
-        else:
-            settle(log, found)
 
-    sent = await front.send(run, preview, claimed)
-    if asked.dry_run:
-        return CloseEnded(None)
-    if sent is not None and (left := _never_sent(sent)):
-        return CloseEnded(
-            None,
-            [],
-            sent,
-            f"stopped: {left:,} change{'s' if left != 1 else ''} of batch {batch} were not sent; "
-            "the campaign stays closing: run "
-            f"{command_line('campaign', 'close', str(campaign.number))} again to finish it.",
-        )
-    after = await read_population(client, hub, concurrency=workspace.concurrency)
-    logged = await asyncio.to_thread(changes_of, log, batch)
-    outcomes = [
-        *([] if found is None else found.outcomes),
-        *verified(campaign, plan, after, logged),
-        *not_sent(campaign, plan),
-    ]
-    try:
-        closed = await finish(server_store, campaign, outcomes, operator, detail)
-    except StoreError as error:
-        count = (0 if found is None else found.made) + made(sent)
-        return CloseEnded(
-            None,
-            outcomes,
-            sent,
-            f"{error} {count:,} change{'s' if count != 1 else ''} of batch {batch} were made; "
-            "their outcomes wait in the change log: run "
-            f"{command_line('campaign', 'close', str(campaign.number))} again to finish the "
-            "close.",
-        )
-    return CloseEnded(closed, outcomes, sent)
+def _changes(count: int) -> str:
+    return f"{count:,} change{'s' if count != 1 else ''}"
+
+
+def _were(count: int) -> str:
+    return "was" if count == 1 else "were"

@@ -256,14 +256,51 @@ def check_file(
             f"only the campaign's owner ({inert(campaign.head.db_role or campaign.head.owner)}) "
             "resolves a conflict; nothing was recorded."
         )
-    check = FileCheck()
-    head = campaign.head
-    by_key = {(r.project, r.user_id): r for r in campaign.rows}
-    refused: list[tuple[int, str]] = []
-    said: dict[int, _Said] = {}
-    disagreed: set[int] = set()
+    read = _Lines(campaign, server, now_at or {})
     for line, cells in table:
-        for column, ours in (("campaign", str(head.id)), ("hub", head.hub), ("server", server)):
+        read.take(line, cells)
+    check = FileCheck()
+    moment = now()
+    for position, said in read.said.items():
+        state = campaign.states[position]
+        if position in read.disagreed:
+            continue
+        if (state.decision, state.reason) == (said.decision, said.reason):
+            check.unchanged += 1
+            continue  # what the row holds already: not recorded again, nor as this decider's
+        why = may_not_decide(campaign, decider, state.row)
+        if why and not (resolve and not decider.acts_for(state.row.user_id, state.row.email)):
+            read.refused.append((said.line, f"line {said.line}: {why}"))
+            continue
+        check.events.append(
+            CampaignEvent(
+                position=position,
+                kind=Kind.RESOLVE if resolve else Kind.DECIDE,
+                decision=said.decision.value,
+                reason=said.reason,
+                operator=decider.operator,
+                moment=moment,
+            )
+        )
+    check.refused = [words for _, words in sorted(read.refused, key=lambda said: said[0])]
+    return check
+
+
+class _Lines:
+    """A decisions file's lines read against the campaign, one at a time: each row's word
+    (:attr:`said`), the rows two lines disagree on, and each line refused with its words."""
+
+    def __init__(self, campaign: Campaign, server: str, now_at: dict[str, str]) -> None:
+        head = campaign.head
+        self.ours = (("campaign", str(head.id)), ("hub", head.hub), ("server", server))
+        self.by_key = {(r.project, r.user_id): r for r in campaign.rows}
+        self.now_at = now_at
+        self.said: dict[int, _Said] = {}
+        self.disagreed: set[int] = set()
+        self.refused: list[tuple[int, str]] = []
+
+    def take(self, line: int, cells: dict[str, str]) -> None:
+        for column, ours in self.ours:
             theirs = cells.get(column, "")
             if theirs and theirs != ours:
                 raise Refused(
@@ -272,45 +309,45 @@ def check_file(
                 )
         word = cells.get("decision", "").strip()
         if not word:
-            continue  # not decided in this file
-        row = by_key.get((cells.get("project", ""), cells.get("user_id", "")))
-        if row is None:
-            refused.append(
-                (
-                    line,
-                    f"line {line}: account {inert(cells.get('user_id', ''))} in project "
-                    f"{inert(cells.get('project', ''))} is not in the campaign's population",
-                )
-            )
-            continue
-        email = cells.get("email", "")
-        now_is = (now_at or {}).get(row.user_id, row.email)
-        if person_key(email) not in (person_key(row.email), person_key(now_is)):
-            refused.append(
-                (
-                    line,
-                    f"line {line}: account {inert(row.user_id)} is {inert(row.email)} in the "
-                    f"campaign, but the line says {inert(email) or 'no address'}: a column sorted "
-                    "apart from the others? nothing is recorded for it",
-                )
-            )
-            continue
+            return  # not decided in this file
+        row = self.by_key.get((cells.get("project", ""), cells.get("user_id", "")))
         decision = decision_named(word)
-        if decision is None:
-            refused.append(
-                (line, f"line {line}: {inert(word)} is not a decision (keep, reader, remove)")
+        if row is None:
+            why = (
+                f"account {inert(cells.get('user_id', ''))} in project "
+                f"{inert(cells.get('project', ''))} is not in the campaign's population"
             )
-            continue
-        reason = cells.get("reason", "").strip()
+        elif decision is None:
+            why = f"{inert(word)} is not a decision (keep, reader, remove)"
+        else:
+            reason = cells.get("reason", "").strip()
+            why = self._refusal(row, cells.get("email", ""), decision, reason)
+            if not why:
+                self._said(line, row, decision, reason)
+                return
+        self.refused.append((line, f"line {line}: {why}"))
+
+    def _refusal(self, row: CampaignRow, email: str, decision: Decision, reason: str) -> str:
+        """Why a line of a row of the population is not taken (empty: it is)."""
+        now_is = self.now_at.get(row.user_id, row.email)
+        if person_key(email) not in (person_key(row.email), person_key(now_is)):
+            return (
+                f"account {inert(row.user_id)} is {inert(row.email)} in the campaign, but the "
+                f"line says {inert(email) or 'no address'}: a column sorted apart from the "
+                "others? nothing is recorded for it"
+            )
         if decision is Decision.REMOVE and not reason:
-            refused.append((line, f"line {line}: a removal needs a reason"))
-            continue
-        before = said.get(row.position)
+            return "a removal needs a reason"
+        return ""
+
+    def _said(self, line: int, row: CampaignRow, decision: Decision, reason: str) -> None:
+        """The row's word, once: the same word again is the same line; another is refused."""
+        before = self.said.get(row.position)
         if before is None:
-            said[row.position] = _Said(line, decision, reason)
+            self.said[row.position] = _Said(line, decision, reason)
         elif (before.decision, before.reason) != (decision, reason):
-            disagreed.add(row.position)
-            refused.append(
+            self.disagreed.add(row.position)
+            self.refused.append(
                 (
                     line,
                     f"lines {before.line} and {line} decide {inert(row.email)} in "
@@ -318,30 +355,6 @@ def check_file(
                     f"{decision.value}): neither is recorded",
                 )
             )
-    moment = now()
-    for position, line_said in said.items():
-        state = campaign.states[position]
-        if position in disagreed:
-            continue
-        if (state.decision, state.reason) == (line_said.decision, line_said.reason):
-            check.unchanged += 1
-            continue  # what the row holds already: not recorded again, nor as this decider's
-        why = may_not_decide(campaign, decider, state.row)
-        if why and not (resolve and not decider.acts_for(state.row.user_id, state.row.email)):
-            refused.append((line_said.line, f"line {line_said.line}: {why}"))
-            continue
-        check.events.append(
-            CampaignEvent(
-                position=position,
-                kind=Kind.RESOLVE if resolve else Kind.DECIDE,
-                decision=line_said.decision.value,
-                reason=line_said.reason,
-                operator=decider.operator,
-                moment=moment,
-            )
-        )
-    check.refused = [words for _, words in sorted(refused, key=lambda said: said[0])]
-    return check
 
 
 async def decide(

@@ -125,6 +125,55 @@ def report_of(
     totals: dict[str, int] = {}
     for row in rows:
         totals[row[11]] = totals.get(row[11], 0) + 1
+    return {
+        "campaign": head.id,
+        "name": head.name,
+        "hub": head.hub,
+        "hub_name": head.hub_name,
+        "owner": head.owner,
+        "owner_db_role": head.db_role,
+        "population": _population(campaign),
+        **_close(campaign),
+        **_acts(campaign),
+        "totals": totals,
+        "since_previous_campaign": since or None,
+        "rows": [dict(zip(REPORT_COLUMNS, r, strict=True)) for r in rows],
+    }
+
+
+def _population(campaign: Campaign) -> dict[str, Any]:
+    """The population as frozen, whether it and the events still hold, how to recompute it."""
+    head = campaign.head
+    return {
+        "read_at": head.read_at,
+        "sha256": head.sha256,
+        "count": len(campaign.rows),
+        "frozen_count": campaign.counts.get("memberships"),
+        "not_read": head.not_read,
+        "check": campaign.population_changed() or "as frozen",
+        "events_check": (
+            chain_broken(campaign.number, campaign.events) or "each follows the one before"
+        ),
+        "how_to_recompute": SHA256_RECIPE,
+    }
+
+
+def _close(campaign: Campaign) -> dict[str, Any]:
+    """When and by whom it was closed, its batch, and whether its close was interrupted."""
+    closed = campaign.closed
+    return {
+        "closed": None if closed is None else closed.moment,
+        "closed_by": None
+        if closed is None
+        else {"operator": closed.operator, "db_role": closed.db_role, "detail": closed.detail},
+        "batch": None if campaign.claimed is None else campaign.claimed.reason,
+        "closing_interrupted": bool(campaign.interrupted),
+    }
+
+
+def _acts(campaign: Campaign) -> dict[str, Any]:
+    """Every act on the campaign: its bulk acts (with their rows), delegations, open conflicts,
+    resolutions, and every event with the database role it was written under."""
     where = {r.position: r for r in campaign.rows}
 
     def about(position: int) -> dict[str, str]:
@@ -133,72 +182,33 @@ def report_of(
             return {}
         return {"project": row.project, "user_id": row.user_id, "email": row.email}
 
+    def said(e: CampaignEvent, **more: Any) -> dict[str, Any]:
+        return {**more, "by": e.operator, "db_role": e.db_role, "when": e.moment}
+
     events = campaign.events
     in_act: dict[int, list[CampaignEvent]] = defaultdict(list)
     for event in events:
         if event.act and event.kind in (Kind.DECIDE, Kind.RESOLVE):
             in_act[event.act].append(event)
     return {
-        "campaign": head.id,
-        "name": head.name,
-        "hub": head.hub,
-        "hub_name": head.hub_name,
-        "owner": head.owner,
-        "owner_db_role": head.db_role,
-        "population": {
-            "read_at": head.read_at,
-            "sha256": head.sha256,
-            "count": len(campaign.rows),
-            "frozen_count": campaign.counts.get("memberships"),
-            "not_read": head.not_read,
-            "check": campaign.population_changed() or "as frozen",
-            "events_check": chain_broken(campaign.number, events) or "each follows the one before",
-            "how_to_recompute": SHA256_RECIPE,
-        },
-        "closed": None if campaign.closed is None else campaign.closed.moment,
-        "closed_by": None
-        if campaign.closed is None
-        else {
-            "operator": campaign.closed.operator,
-            "db_role": campaign.closed.db_role,
-            "detail": campaign.closed.detail,
-        },
-        "batch": None if campaign.claimed is None else campaign.claimed.reason,
-        "closing_interrupted": bool(campaign.interrupted),
         "bulk_acts": [
-            {
-                "act": e.id,
-                "by": e.operator,
-                "db_role": e.db_role,
-                "when": e.moment,
-                "what": e.detail,
-                "rows": [about(d.position) for d in in_act.get(e.id, [])],
-            }
+            said(
+                e,
+                act=e.id,
+                what=e.detail,
+                rows=[about(d.position) for d in in_act.get(e.id, [])],
+            )
             for e in events
             if e.kind == Kind.BULK
         ],
         "delegations": [
-            {
-                "packet": e.reason,
-                "to": e.decision,
-                "by": e.operator,
-                "db_role": e.db_role,
-                "when": e.moment,
-            }
-            for e in events
-            if e.kind == Kind.DELEGATE
+            said(e, packet=e.reason, to=e.decision) for e in events if e.kind == Kind.DELEGATE
         ],
         "conflicts_open": [
             {**about(s.row.position), "conflict": s.conflict} for s in campaign.conflicts()
         ],
         "resolutions": [
-            {
-                **about(e.position),
-                "decision": e.decision,
-                "by": e.operator,
-                "db_role": e.db_role,
-                "when": e.moment,
-            }
+            said(e, **about(e.position), decision=e.decision)
             for e in events
             if e.kind == Kind.RESOLVE
         ],
@@ -217,9 +227,6 @@ def report_of(
             }
             for e in events
         ],
-        "totals": totals,
-        "since_previous_campaign": since or None,
-        "rows": [dict(zip(REPORT_COLUMNS, r, strict=True)) for r in rows],
     }
 
 
