@@ -119,6 +119,8 @@ THE_FIRST_FRAME_LOADS = [
     "hubtui.core.store.server_store",
     "hubtui.core.store.snapshots",
     "hubtui.core.store.trail",
+    "hubtui.core.workflows",  # the fronts reach the store through it (its facade, lazy)
+    "hubtui.core.workflows.kept",
     "hubtui.core.workspace",
     "hubtui.core.workspace.connection",
     "hubtui.core.workspace.identity",

@@ -14,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from hubtui.core.collection import collected_rarely
-from hubtui.core.store.engines import StoreError
+from hubtui.core.workflows.kept import StoreError
 from hubtui.headless.arguments import COMMANDS, HEADLESS, add_commands, file_pair
 from hubtui.headless.output import (
     BROKEN_PIPE,

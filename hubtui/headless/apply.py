@@ -8,8 +8,8 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hubtui.core.batches.file import BATCH_FILE_BYTES, BatchFileError, MadeOn, read_batch_file
 from hubtui.core.files import read_bounded, refusal_words
+from hubtui.core.workflows.engine import BATCH_FILE_BYTES, BatchFileError, MadeOn, read_batch_file
 from hubtui.headless.batch import apply_rows
 from hubtui.headless.one_change import read_only_words
 from hubtui.headless.output import NOT_SENT, NOTHING, Stop, with_client

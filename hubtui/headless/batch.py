@@ -20,29 +20,25 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hubtui.core.batches import (
-    TYPE_THE_COUNT_ABOVE,
-    Batch,
-    DecidedRow,
-    Outcome,
-    Preview,
-    Verdict,
-    Wanted,
-    prepare,
-)
-from hubtui.core.batches.applying import SETTLING
-from hubtui.core.batches.file import (
-    FileRow,
-)
-from hubtui.core.batches.file_rows import (
-    RowOfFile,
-    rows_of_preview,
-    write_results,
-)
-from hubtui.core.changes.sending import plan
 from hubtui.core.files import refusal_words
 from hubtui.core.people.review import Review
 from hubtui.core.workflows.batch_file import apply_file
+from hubtui.core.workflows.engine import (
+    SETTLING,
+    TYPE_THE_COUNT_ABOVE,
+    Batch,
+    DecidedRow,
+    FileRow,
+    Outcome,
+    Preview,
+    RowOfFile,
+    Verdict,
+    Wanted,
+    plan,
+    prepare,
+    rows_of_preview,
+    write_results,
+)
 from hubtui.core.workflows.revert import find_revert
 from hubtui.core.workflows.reviewed import Kept, apply_reviewed
 from hubtui.headless.one_change import ask, read_only_words

@@ -17,12 +17,12 @@ from hubtui.core.files import read_bounded, refusal_words
 from hubtui.core.people.review import Decision
 from hubtui.core.presenting.export import write_csv
 from hubtui.core.presenting.words import amount
-from hubtui.core.store import StoreError, StoreOff
 from hubtui.core.workflows import campaign as use
 from hubtui.core.workflows import team
 from hubtui.core.workflows.campaign import closing
 from hubtui.core.workflows.campaign import reporting as report
 from hubtui.core.workflows.front import NotSent
+from hubtui.core.workflows.kept import StoreError, StoreOff
 from hubtui.headless.batch import confirm, print_preview, send_batch
 from hubtui.headless.output import (
     NOT_SENT,
@@ -39,9 +39,8 @@ from hubtui.text import command_line, inert
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
-    from hubtui.core.batches import Batch
-    from hubtui.core.batches.projects import Preview
     from hubtui.core.people.campaign import Campaign
+    from hubtui.core.workflows.engine import Batch, Preview
     from hubtui.core.workflows.team import Decider
     from hubtui.core.workspace import Workspace
 

@@ -28,9 +28,15 @@ from hubtui.core.history.diff import Kind, Side, compare
 from hubtui.core.people import PersonQuery
 from hubtui.core.places import default_change_log_path
 from hubtui.core.presenting import Column, amount, size_words
-from hubtui.core.store import MIGRATIONS, SCHEMA, ListKey, StoreError, schema_of
-from hubtui.core.store import open_store as opened
-from hubtui.core.store.team import copy_history
+from hubtui.core.workflows.kept import (
+    MIGRATIONS,
+    SCHEMA,
+    ListKey,
+    StoreError,
+    copy_history,
+    schema_of,
+)
+from hubtui.core.workflows.kept import open_store as opened
 from hubtui.headless.arguments import file_pair
 from hubtui.headless.output import (
     NOT_SENT,
@@ -51,7 +57,7 @@ if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
     from hubtui.core.history.diff import Difference, Side
     from hubtui.core.people import Progress
-    from hubtui.core.store import Snapshot, SnapshotInfo, Store
+    from hubtui.core.workflows.kept import Snapshot, SnapshotInfo, Store
     from hubtui.core.workspace import Workspace
 
 # The store, the diff and the snapshot reader are imported when a command of theirs runs: the

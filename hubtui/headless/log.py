@@ -10,11 +10,9 @@ import sys
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import person_key
-from hubtui.core.changes.history import changes_logged
-from hubtui.core.changes.operator import who_words
-from hubtui.core.changes.record import Change
 from hubtui.core.clock import minute
 from hubtui.core.presenting import Column, amount
+from hubtui.core.workflows.engine import Change, changes_logged, who_words
 from hubtui.headless.output import NOT_SENT, NOTHING, OK, REFUSED, Table, print_answer
 from hubtui.text import inert
 

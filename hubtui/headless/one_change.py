@@ -13,10 +13,15 @@ from typing import TYPE_CHECKING
 from hubtui.api.errors import HubError
 from hubtui.api.exchanges import as_curl
 from hubtui.core.access import account_of, email_problem, find_person
-from hubtui.core.batches import Intent, Wanted
-from hubtui.core.changes.actions import Outcome
-from hubtui.core.changes.log import ChangeLog, ChangeLogError
-from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown
+from hubtui.core.workflows.engine import (
+    ChangedSinceRead,
+    ChangeLog,
+    ChangeLogError,
+    EarlierAddUnknown,
+    Intent,
+    Outcome,
+    Wanted,
+)
 from hubtui.core.workflows.one_change import ReadOnly, one_change
 from hubtui.text import command_line, inert
 

@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, Any
 from hubtui.api import HubError
 from hubtui.api.errors import not_offered
 from hubtui.core.access import person_key
-from hubtui.core.changes.actions import Action, Outcome
-from hubtui.core.changes.history import changes_logged, last_invitation
 from hubtui.core.clock import minute, stamp
 from hubtui.core.people import (
     HubPeople,
@@ -27,7 +25,8 @@ from hubtui.core.people.hub import MatrixRow
 from hubtui.core.presenting import DATE_UNKNOWN, Column, seen_stamp, seen_words, when_both
 from hubtui.core.presenting.export import SparseCsvRow, csv_cells
 from hubtui.core.signins import LastSeen, last_seen, utc_moment
-from hubtui.core.store import StoreError
+from hubtui.core.workflows.engine import Action, Outcome, changes_logged, last_invitation
+from hubtui.core.workflows.kept import StoreError
 from hubtui.core.workflows.resend import ReadOnly, Resent, prepare_resend
 from hubtui.core.workspace import StoreOff
 from hubtui.core.workspace.connection import DEMO_BASE_URL, configured_client
@@ -53,7 +52,7 @@ if TYPE_CHECKING:
 
     from hubtui.api import Hub, HubClient
     from hubtui.api.models import HubUser
-    from hubtui.core.changes.record import Change
+    from hubtui.core.workflows.engine import Change
     from hubtui.core.workspace import Workspace
 
 

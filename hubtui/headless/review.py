@@ -21,10 +21,6 @@ import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from hubtui.core.batches import Outcome
-from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
-from hubtui.core.batches.file_rows import RowOfFile
-from hubtui.core.changes.operator import who_words
 from hubtui.core.people import (
     Decision,
 )
@@ -35,8 +31,15 @@ from hubtui.core.people.decisions import (
     invitation_cell,
 )
 from hubtui.core.presenting import Column, seen_words
-from hubtui.core.store import StoreError
 from hubtui.core.workflows.decisions_file import apply_decisions
+from hubtui.core.workflows.engine import (
+    USERS_CSV_COLUMNS,
+    Outcome,
+    RowOfFile,
+    users_csv_cells,
+    who_words,
+)
+from hubtui.core.workflows.kept import StoreError
 from hubtui.core.workflows.offboard import offboard
 from hubtui.core.workspace import StoreOff
 from hubtui.headless.batch import CommandFront
@@ -61,11 +64,10 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from hubtui.api import Hub, HubClient
-    from hubtui.core.batches import Batch
-    from hubtui.core.batches.file import FileRow
     from hubtui.core.people import HubPerson
     from hubtui.core.people.review import Offboarding
     from hubtui.core.people.search import Progress
+    from hubtui.core.workflows.engine import Batch, FileRow
     from hubtui.core.workflows.reviewed import Kept
     from hubtui.core.workspace import Workspace
 

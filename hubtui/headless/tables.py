@@ -171,7 +171,7 @@ def users_table(
 ) -> Table:
     """A project's users; as CSV, the columns ``hubtui apply`` reads back first, and where it
     was made (``made_on``: the hub's Id and the server)."""
-    from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
+    from hubtui.core.workflows.engine import USERS_CSV_COLUMNS, users_csv_cells
 
     def row(u: ProjectUser) -> tuple[str, ...]:
         return (

@@ -11,8 +11,8 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from hubtui.core.store import StoreError, StoreOff
 from hubtui.core.workflows import team as use
+from hubtui.core.workflows.kept import StoreError, StoreOff
 from hubtui.headless.output import NOT_SENT, NOTHING, OK, StatusLine, Stop, with_client
 from hubtui.text import command_line, inert
 

@@ -20,21 +20,20 @@ from textual.worker import Worker, get_current_worker
 
 from hubtui.api.errors import HubError
 from hubtui.core.presenting import amount
-from hubtui.core.store import StoreError
+from hubtui.core.workflows.kept import StoreError
 from hubtui.core.workspace import StoreOff, Workspace
 from hubtui.text import inert
 from hubtui.tui.session import workspace_of
 
 if TYPE_CHECKING:
     from hubtui.api import Hub
-    from hubtui.core.batches import Batch, Preview
-    from hubtui.core.batches.file_rows import RowOfFile
     from hubtui.core.people.advice import NextStep
     from hubtui.core.people.review import Offboarding, Review
     from hubtui.core.people.search import Progress
     from hubtui.core.people.why import Answer
-    from hubtui.core.store import SnapshotInfo
     from hubtui.core.workflows.campaign.closing import Claim, CloseRun
+    from hubtui.core.workflows.engine import Batch, Preview, RowOfFile
+    from hubtui.core.workflows.kept import SnapshotInfo
     from hubtui.core.workflows.resend import Resending
     from hubtui.core.workflows.reviewed import Kept
 
@@ -68,7 +67,7 @@ class AppFront:
         asks and sends it; what was sent (None: nothing to send), or
         :class:`~hubtui.core.workflows.front.NotSent` when it is left without sending. The
         use case's worker waits meanwhile, and nothing of it runs until the person acts."""
-        from hubtui.core.batches import ChangeSet
+        from hubtui.core.workflows.engine import ChangeSet
         from hubtui.tui.screens.changes.batch import StagedScreen
 
         changes = ChangeSet()
@@ -264,7 +263,7 @@ class AppFront:
         """One add staged on its own and previewed (:func:`~hubtui.core.workflows.fix.add_of`):
         read again before it is shown, sent only once confirmed there, logged and revertible
         like every change."""
-        from hubtui.core.batches import ChangeSet
+        from hubtui.core.workflows.engine import ChangeSet
         from hubtui.core.workflows.fix import add_of
         from hubtui.tui.screens.changes.batch import StagedScreen
 
@@ -333,7 +332,7 @@ class AppFront:
         if not back:
             self.say(revert.nothing_words())
             return
-        from hubtui.core.batches import ChangeSet
+        from hubtui.core.workflows.engine import ChangeSet
 
         reverting = ChangeSet()
         reverting.stage(back)

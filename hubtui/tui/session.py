@@ -16,8 +16,7 @@ from hubtui.tui.catalog import Catalog
 if TYPE_CHECKING:
     from textual.app import App
 
-    from hubtui.core.batches import ChangeSet
-    from hubtui.core.changes.record import Change
+    from hubtui.core.workflows.engine import Change, ChangeSet
     from hubtui.core.workspace import Workspace
 
 
@@ -36,7 +35,9 @@ class Session:
     def staged(self) -> ChangeSet:
         """The changes staged across screens, until applied or dropped."""
         if self._staged is None:
-            from hubtui.core.batches import ChangeSet  # the batch engine: when first staged
+            from hubtui.core.workflows.engine import (
+                ChangeSet,  # the batch engine: when first staged
+            )
 
             self._staged = ChangeSet()
         return self._staged

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from textual import on
 from textual.binding import Binding, BindingType
 
-from hubtui.core.store.server_store import StoredHub
+from hubtui.core.workflows.kept import StoredHub
 from hubtui.text import inert
 from hubtui.tui.messages import FindPerson, HubsLoaded, OpenHub, ShowChanges
 from hubtui.tui.present import (

@@ -15,9 +15,14 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 
 from hubtui.api.errors import HubError
-from hubtui.core.batches import Intent, ListedAccess, Wanted
-from hubtui.core.batches.file import USERS_CSV_COLUMNS, users_csv_cells
 from hubtui.core.presenting import Cell, role_cell
+from hubtui.core.workflows.engine import (
+    USERS_CSV_COLUMNS,
+    Intent,
+    ListedAccess,
+    Wanted,
+    users_csv_cells,
+)
 from hubtui.text import inert, skipped_words
 from hubtui.tui.collection import collector_paused
 from hubtui.tui.messages import ShowChanges, UsersLoaded

@@ -18,9 +18,9 @@ from hubtui.api.errors import (
     InvalidResponseError,
     NotKeptError,
 )
-from hubtui.core.batches import Intent, ListedAccess, Wanted
 from hubtui.core.people import Finding, PersonQuery, Progress, search_people
 from hubtui.core.presenting import access_cell, access_sentence
+from hubtui.core.workflows.engine import Intent, ListedAccess, Wanted
 from hubtui.text import inert
 from hubtui.tui.messages import Offboard, OpenProject, ProjectsLoaded, UsersReadAsSent
 from hubtui.tui.present import LIMITED_BADGE, hub_label, user_name

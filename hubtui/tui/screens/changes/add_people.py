@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Select, Static, TextArea
 
 from hubtui.core.access import email_problem
-from hubtui.core.batches import (
+from hubtui.core.workflows.engine import (
     ROLES,
 )
 from hubtui.text import inert

@@ -20,8 +20,14 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widgets import ProgressBar
 
-from hubtui.core.batches import (
+from hubtui.core.presenting import Cell
+from hubtui.core.workflows.engine import (
+    FILE_COLUMNS,
+    LIMITED_WORDS,
+    MADE_ON_COLUMNS,
+    SETTLING,
     TYPE_THE_COUNT_ABOVE,
+    Applied,
     Batch,
     ChangeSet,
     DecidedRow,
@@ -32,9 +38,6 @@ from hubtui.core.batches import (
     Verdict,
     prepare,
 )
-from hubtui.core.batches.applying import SETTLING, Applied
-from hubtui.core.batches.file import FILE_COLUMNS, LIMITED_WORDS, MADE_ON_COLUMNS
-from hubtui.core.presenting import Cell
 from hubtui.core.workflows.front import NotSent
 from hubtui.core.workflows.reviewed import Kept, send_reviewed
 from hubtui.text import inert

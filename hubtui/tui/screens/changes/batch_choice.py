@@ -15,7 +15,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from hubtui.core.access import ROLES
-from hubtui.core.batches import Intent
+from hubtui.core.workflows.engine import Intent
 from hubtui.tui.present import amount
 from hubtui.tui.widgets.chrome import KeyFooter
 

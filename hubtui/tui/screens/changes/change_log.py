@@ -14,11 +14,15 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from hubtui.core.batches import batches_in, batches_of, revert_of
-from hubtui.core.changes.history import changes_logged
-from hubtui.core.changes.log import ChangeLog
-from hubtui.core.changes.record import Change
 from hubtui.core.presenting import amount
+from hubtui.core.workflows.engine import (
+    Change,
+    ChangeLog,
+    batches_in,
+    batches_of,
+    changes_logged,
+    revert_of,
+)
 from hubtui.text import inert
 from hubtui.tui.glyphs import WARNING
 from hubtui.tui.messages import RevertBatch

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding, BindingType
 
-from hubtui.core.batches import (
+from hubtui.core.workflows.engine import (
     ChangeSet,
     Intent,
     Wanted,

@@ -27,10 +27,15 @@ from textual.worker import Worker
 
 from hubtui.api.errors import HubError
 from hubtui.core.access import ROLES, email_problem, find_person
-from hubtui.core.batches import Intent, Wanted
-from hubtui.core.changes.actions import Outcome
-from hubtui.core.changes.log import ChangeLogError
-from hubtui.core.changes.sending import ChangedSinceRead, EarlierAddUnknown, Sent
+from hubtui.core.workflows.engine import (
+    ChangedSinceRead,
+    ChangeLogError,
+    EarlierAddUnknown,
+    Intent,
+    Outcome,
+    Sent,
+    Wanted,
+)
 from hubtui.core.workflows.one_change import ReadOnly, one_change
 from hubtui.text import inert
 from hubtui.tui.glyphs import WARNING

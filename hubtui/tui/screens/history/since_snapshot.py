@@ -20,8 +20,7 @@ from hubtui.tui.widgets.record_table import Column, RecordTable, Row, cell_index
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
     from hubtui.core.people import Progress
-    from hubtui.core.store import SnapshotInfo
-    from hubtui.core.store.server_store import ServerStore
+    from hubtui.core.workflows.kept import ServerStore, SnapshotInfo
 
 CHANGE_COLUMNS = (
     Column("mark", "±", width=2, priority=0, keep=True),

@@ -17,7 +17,7 @@ from hubtui.text import inert
 from hubtui.tui.widgets.chrome import KeyFooter
 
 if TYPE_CHECKING:
-    from hubtui.core.store import SnapshotInfo
+    from hubtui.core.workflows.kept import SnapshotInfo
 
 
 class SnapshotChoiceScreen(ModalScreen["SnapshotInfo | None"]):

@@ -15,9 +15,9 @@ from textual.content import Content
 from hubtui.core.clock import minute
 from hubtui.core.people.campaign import Campaign, RowState
 from hubtui.core.people.review import Decision
-from hubtui.core.store import StoreError
 from hubtui.core.workflows import campaign as use
 from hubtui.core.workflows import team
+from hubtui.core.workflows.kept import StoreError
 from hubtui.core.workflows.team import RosterEntry
 from hubtui.core.workspace import StoreOff
 from hubtui.text import inert

@@ -11,7 +11,6 @@ from textual import work
 from textual.binding import Binding
 from textual.content import Content
 
-from hubtui.core.batches import ChangeSet
 from hubtui.core.clock import now
 from hubtui.core.people import (
     Decision,
@@ -21,6 +20,7 @@ from hubtui.core.people import (
     rows_of,
 )
 from hubtui.core.presenting import seen_words
+from hubtui.core.workflows.engine import ChangeSet
 from hubtui.core.workflows.resend import ReadOnly, Resending, prepare_resend, resend_all
 from hubtui.text import inert
 from hubtui.tui.messages import Offboard

@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from hubtui.core.store import ReviewInfo, StoreError
+from hubtui.core.workflows.kept import ReviewInfo, StoreError
 from hubtui.core.workspace import StoreOff
 from hubtui.text import inert
 from hubtui.tui.session import workspace_of
