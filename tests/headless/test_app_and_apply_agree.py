@@ -1,7 +1,7 @@
 """One engine: each workflow sends the same requests and ends the same way from the app and from
 its command: the people marked and a batch file (``b``/``a`` and ``hubtui apply``), invitations
-sent again (``i`` and ``resend-invite``), an offboarding (``O`` and ``offboard``) and a single
-change (``e`` and ``set-role``).
+sent again (``i`` and ``resend-invite``), an offboarding (``O`` and ``offboard``), a single
+change (``e`` and ``set-role``) and a campaign's close (``C`` and ``campaign close``).
 
 The app stages its marks and exports them (``x``) as a batch file before it sends them; that file
 is then applied headless to a second server holding the same people. Both servers answer the
@@ -382,3 +382,67 @@ def test_a_review_decided_in_the_app_and_a_decisions_file_send_the_same_requests
     assert [m for m, _, _ in fronts[0].bodies] == ["DELETE"]
     assert app_outcomes == [f"remove from hub {BJORN} done"]
     assert "Review #1 kept" in err
+
+
+def test_a_campaign_closed_by_the_app_s_c_and_by_campaign_close_sends_the_same_requests(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One close use case (core/workflows/campaign/closing.close_campaign) with two fronts: the
+    same campaign, decided the same way (Björn Reader, Chloé removed from the hub), closed by
+    ``C`` on its packets and by ``hubtui campaign close``, sends the same requests."""
+    from hubtui.core.people.review import Decision
+    from hubtui.core.workflows import campaign as use
+    from tests.harness.campaigns import decided, exported
+    from tests.harness.fronts import Front
+    from tests.tui.people.test_campaigns import start_campaign, to_packet
+
+    fronts = [Front(create_app(DemoStore(), Faults())) for _ in range(2)]
+    bjorn, chloe = "bjorn.lindqvist@acme-build.com", CHLOE
+    words = {bjorn: (Decision.READER, ""), chloe: (Decision.REMOVE, "left the company")}
+
+    async def from_the_app() -> None:
+        async with running(
+            server=fronts[0],
+            store_path=tmp_path / "app.sqlite3",
+            keeps="all",
+            operator="olive.owner",
+        ) as pilot:
+            await start_campaign(pilot)
+            server_store = pilot.app.workspace.review_store()  # type: ignore[attr-defined]
+            campaign = await use.open_campaign(server_store, 1)
+            for email, (decision, reason) in words.items():
+                [position] = [
+                    s.row.position
+                    for s in campaign.states.values()
+                    if (s.row.project, s.row.email) == ("1001", email)
+                ]
+                events = use.events_of(campaign, [position], decision, reason, "dana")
+                campaign = await use.decide(server_store, campaign, events, bulk=None)
+            await to_packet(pilot)
+            await press(pilot, "C")
+            await settle(pilot)
+            await press(pilot, "a", "y")
+            await settle(pilot)
+
+    asyncio.run(from_the_app())
+    monkeypatch.setenv("HUBTUI_OPERATOR", "olive.owner")
+    with serving(fronts[1]) as url:
+        base = ("--base-url", url)
+        assert run(capsys, *base, "campaign", "start", "acme-build")[0] == 0
+        mine = [
+            r
+            | {"decision": {Decision.READER: "reader", Decision.REMOVE: "remove"}[d], "reason": why}
+            for r in exported(capsys, base, "--packet", "1001")
+            for email, (d, why) in words.items()
+            if r["email"] == email
+        ]
+        monkeypatch.setenv("HUBTUI_OPERATOR", "dana")
+        status, _, err = run(
+            capsys, *base, "campaign", "decide", "1", decided(tmp_path / "d.csv", mine)
+        )
+        assert status == 0, err
+        monkeypatch.setenv("HUBTUI_OPERATOR", "olive.owner")
+        status, _, err = run(capsys, *base, "campaign", "close", "1", "--yes")
+    assert status == 0, err
+    assert sorted(fronts[0].bodies, key=repr) == sorted(fronts[1].bodies, key=repr)
+    assert sorted(m for m, _, _ in fronts[0].bodies) == ["DELETE", "PUT"]
