@@ -85,7 +85,7 @@ async def apply_rows(
 
 
 class CommandFront:
-    """A command as the front end of a workflow (:mod:`hubtui.core.workflows.front`): it
+    """A command as the front end of a workflow (:mod:`hubtui.core.workflows.ports`): it
     prints the preview, asks (unless ``--yes``), sends through :func:`send_batch`, writes the
     results file beside the file applied, keeps the reviews, and sets the exit status."""
 

@@ -21,8 +21,8 @@ from hubtui.core.workflows import campaign as use
 from hubtui.core.workflows import team
 from hubtui.core.workflows.campaign import closing
 from hubtui.core.workflows.campaign import reporting as report
-from hubtui.core.workflows.front import NotSent
 from hubtui.core.workflows.kept import StoreError, StoreOff
+from hubtui.core.workflows.ports import NotSent
 from hubtui.headless.batch import confirm, print_preview, send_batch
 from hubtui.headless.output import (
     NOT_SENT,

@@ -40,7 +40,7 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
 
 
 class _Command:
-    """The command's side of a ticket (:class:`~hubtui.core.workflows.front.TicketFront`)."""
+    """The command's side of a ticket (:class:`~hubtui.core.workflows.ports.TicketFront`)."""
 
     def __init__(self, client: HubClient) -> None:
         self.client = client

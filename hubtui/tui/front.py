@@ -65,7 +65,7 @@ class AppFront:
     async def sent_from_preview(self, preview: Preview, **staged: Any) -> Batch | None:
         """A use case's preview as the staged screen (``staged``: its options), where ``a``
         asks and sends it; what was sent (None: nothing to send), or
-        :class:`~hubtui.core.workflows.front.NotSent` when it is left without sending. The
+        :class:`~hubtui.core.workflows.ports.NotSent` when it is left without sending. The
         use case's worker waits meanwhile, and nothing of it runs until the person acts."""
         from hubtui.core.workflows.engine import ChangeSet
         from hubtui.tui.screens.changes.batch import StagedScreen
@@ -114,8 +114,8 @@ class AppFront:
 
     async def offboard(self, email: str, reason: str) -> None:
         """The one offboarding use case, with the app as its front end."""
-        from hubtui.core.workflows.front import NotSent
         from hubtui.core.workflows.offboard import offboard
+        from hubtui.core.workflows.ports import NotSent
 
         workspace = self.workspace
         try:
@@ -191,7 +191,7 @@ class AppFront:
     async def _close_campaign(self, number: int, on_ended: Callable[[], None] | None) -> None:
         from hubtui.core.workflows import campaign as use
         from hubtui.core.workflows.campaign import closing as close
-        from hubtui.core.workflows.front import NotSent
+        from hubtui.core.workflows.ports import NotSent
 
         try:
             client = await self.workspace.client()
@@ -405,7 +405,7 @@ class AppFront:
 
 
 class AppOffboarding:
-    """The app as the port of one offboarding (:class:`~hubtui.core.workflows.front.
+    """The app as the port of one offboarding (:class:`~hubtui.core.workflows.ports.
     OffboardFront`): where the person is said, the preview shown as the staged screen, sent
     from there; how it ended, said."""
 
@@ -445,7 +445,7 @@ class AppOffboarding:
 
     async def send(self, preview: Preview, reviews: Sequence[Review]) -> Batch | None:
         """The preview as the staged screen: ``a`` there asks and sends it; leaving it sends
-        nothing (:class:`~hubtui.core.workflows.front.NotSent`)."""
+        nothing (:class:`~hubtui.core.workflows.ports.NotSent`)."""
         return await self.front.sent_from_preview(
             preview,
             reviews=reviews,
@@ -502,7 +502,7 @@ class AppClose:
 
     async def send(self, run: CloseRun, preview: Preview, claim: Claim) -> Batch | None:
         """The preview as the staged screen: ``a`` there asks, claims and sends it; leaving it
-        sends nothing (:class:`~hubtui.core.workflows.front.NotSent`)."""
+        sends nothing (:class:`~hubtui.core.workflows.ports.NotSent`)."""
         return await self.front.sent_from_preview(
             preview,
             title=run.question.removesuffix(" and send"),

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from hubtui.api import HubClient
     from hubtui.core.batches.file import FileRow
     from hubtui.core.changes.log import ChangeLog
-    from hubtui.core.workflows.front import Front
+    from hubtui.core.workflows.ports import Front
 
 __all__ = ["apply_file"]
 

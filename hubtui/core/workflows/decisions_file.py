@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from hubtui.api import HubClient
     from hubtui.core.batches.file import FileRow
     from hubtui.core.changes.log import ChangeLog
-    from hubtui.core.workflows.front import Front, Keep
+    from hubtui.core.workflows.ports import Front, Keep
 
 __all__ = ["apply_decisions"]
 

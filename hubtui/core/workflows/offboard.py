@@ -20,7 +20,7 @@ from hubtui.core.workflows.reviewed import keep_reviews
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
     from hubtui.core.changes.log import ChangeLog
-    from hubtui.core.workflows.front import Keep, OffboardFront
+    from hubtui.core.workflows.ports import Keep, OffboardFront
 
 __all__ = ["offboard"]
 

@@ -17,6 +17,7 @@ from hubtui.core.batches.projects import decide, on_its_own
 from hubtui.core.batches.wanted import Intent, Verdict, Wanted
 from hubtui.core.changes.kinds import Undo, kind_of
 from hubtui.core.changes.sending import STOPPED, plan, send_change
+from hubtui.core.workflows.ports import ReadOnly
 
 if TYPE_CHECKING:
     from hubtui.api import ChangeRequest, HubClient, ProjectUser
@@ -25,10 +26,6 @@ if TYPE_CHECKING:
     from hubtui.core.changes.sending import Sent
 
 __all__ = ["OneChange", "ReadOnly", "one_change"]
-
-
-class ReadOnly(Exception):
-    """Read-only (or offline): no change is sent."""
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from hubtui.core.changes.log import ChangeLogError
 from hubtui.core.changes.sending import plan, send_change
 from hubtui.core.people.hub import pending_invitations, resend_change
 from hubtui.core.presenting import amount
+from hubtui.core.workflows.ports import ReadOnly
 from hubtui.text import inert
 
 if TYPE_CHECKING:
@@ -39,10 +40,6 @@ __all__ = [
     "resend_all",
     "resent_words",
 ]
-
-
-class ReadOnly(Exception):
-    """Read-only (or offline): no invitation is sent again."""
 
 
 @dataclass(frozen=True)

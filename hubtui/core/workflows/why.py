@@ -25,7 +25,7 @@ from hubtui.core.people.why import (
     project_named,
 )
 from hubtui.core.store import StoreError, StoreOff
-from hubtui.core.workflows.front import TicketFront
+from hubtui.core.workflows.ports import TicketFront
 from hubtui.text import inert
 
 if TYPE_CHECKING:

@@ -36,7 +36,7 @@ from hubtui.core.store.campaigns import (
 )
 from hubtui.core.workflows.campaign.population import read_population
 from hubtui.core.workflows.campaign.records import RecordChanged, Refused, open_campaign
-from hubtui.core.workflows.front import Port
+from hubtui.core.workflows.ports import Port
 from hubtui.text import command_line
 
 if TYPE_CHECKING:

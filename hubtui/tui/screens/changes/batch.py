@@ -38,7 +38,7 @@ from hubtui.core.workflows.engine import (
     Verdict,
     prepare,
 )
-from hubtui.core.workflows.front import NotSent
+from hubtui.core.workflows.ports import NotSent
 from hubtui.core.workflows.reviewed import Kept, send_reviewed
 from hubtui.text import inert
 from hubtui.tui.present import amount
@@ -160,7 +160,7 @@ class StagedScreen(ListScreen[Preview]):
         #: A preview a use case read already: shown first, not read again (``r`` reads again).
         self._given = preview
         #: Where a use case waits for what was sent: the batch, None (nothing to send), or
-        #: :class:`~hubtui.core.workflows.front.NotSent` (left without sending).
+        #: :class:`~hubtui.core.workflows.ports.NotSent` (left without sending).
         self._answer = answer
         self.reverts = reverts
         #: What the breadcrumb calls it (None: a revert, a review or the staged changes).

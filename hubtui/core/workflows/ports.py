@@ -23,10 +23,15 @@ if TYPE_CHECKING:
     from hubtui.core.people.search import Progress
     from hubtui.core.people.why import ProjectNamed
 
-__all__ = ["Front", "Keep", "NotSent", "OffboardFront", "Port", "TicketFront"]
+__all__ = ["Front", "Keep", "NotSent", "OffboardFront", "Port", "ReadOnly", "TicketFront"]
 
 #: How a review is kept in the store (its number; StoreOff or StoreError where it cannot be).
 Keep = Callable[[Review], Awaitable[int]]
+
+
+class ReadOnly(Exception):
+    """Read-only (or offline): a workflow that would send refuses before anything is asked
+    (its words say what is not sent)."""
 
 
 class NotSent(Exception):
