@@ -133,7 +133,11 @@ async def _start(args: argparse.Namespace, client: HubClient, workspace: Workspa
             workspace.change_log.operator,
             asked,
             concurrency=workspace.concurrency,
-            on_progress=lambda progress: status.say(progress.line()),
+            on_progress=lambda progress: status.say(
+                f"Reading hub {inert(hub.name)} whole: {progress.projects_done:,} / "
+                f"{progress.projects_total:,} projects"
+                + (f" · {progress.failures:,} could not be read" if progress.failures else "")
+            ),
         )
     except use.Incomplete as incomplete:
         status.clear()
@@ -141,9 +145,12 @@ async def _start(args: argparse.Namespace, client: HubClient, workspace: Workspa
     status.clear()
     campaign = started.campaign
     counts = campaign.counts
+    head = campaign.head
+    named = inert(head.name)
+    if head.name != f"Review of {head.hub_name}":  # a name of its own: its hub beside it
+        named += f" of hub {inert(head.hub_name)}"
     print(
-        f"Campaign {campaign.number}: {inert(campaign.head.name)} of hub "
-        f"{inert(campaign.head.hub_name)}, population read {campaign.head.read_at}: "
+        f"Campaign {campaign.number}: {named}, population read {head.read_at}: "
         f"{amount(counts.get('memberships', 0), 'membership')} of "
         f"{amount(counts.get('people', 0), 'person', 'people')} in "
         f"{amount(counts.get('projects', 0), 'project')} (sha256 {campaign.head.sha256})"
@@ -154,17 +161,21 @@ async def _start(args: argparse.Namespace, client: HubClient, workspace: Workspa
         who = ", ".join(inert(r) for r in packet.reviewers)
         print(
             f"  packet {inert(packet.name)} ({inert(packet.project)}): "
-            f"{len(packet.positions):,} rows, reviewers {who}"
+            f"{amount(len(packet.positions), 'row')}, reviewers {who}"
         )
     if campaign.default() is Decision.KEEP:
         print(f"If nobody answers: {len(campaign.rows):,} memberships keep their access.")
     else:
         changes = sum(
-            1 for s in campaign.states.values() if campaign.at_close(s)[0] is not Decision.KEEP
+            1
+            for s in campaign.states.values()
+            if campaign.at_close(s)[0] is not Decision.KEEP and s.row.role != "Reader"
         )
         print(
-            f"If nobody answers: {amount(changes, 'membership')} become Reader; "
-            f"{len(campaign.rows) - changes:,} keep their access (Admins keep theirs)."
+            f"If nobody answers: {amount(changes, 'membership')} "
+            f"{'becomes' if changes == 1 else 'become'} Reader; "
+            f"{len(campaign.rows) - changes:,} keep their access or are Readers already "
+            "(Admins keep theirs)."
         )
     if campaign.head.due:
         print(f"Due {inert(campaign.head.due)}.")

@@ -122,3 +122,24 @@ def test_the_report_names_each_bulk_act_resolution_and_a_decider_not_of_record(
     status, out, err = run(capsys, *base, "campaign", "report", "1", "--format", "json")
     diego_row = next(r for r in json.loads(out)["rows"] if r["email"] == diego["email"])
     assert diego_row["by_reviewer_of_record"] == "NO"
+
+
+def test_the_start_counts_what_nobody_answering_would_send_as_the_close_sends_it(
+    capsys: pytest.CaptureFixture[str], server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--if-no-answer reader``: the start counts the memberships the close would make
+    Reader, not the Readers already, the Admins or the limited readers; its dry run sends as
+    many; the start's words agree in number and name the hub once."""
+    base = ("--base-url", server)
+    monkeypatch.setenv("HUBTUI_OPERATOR", "olive.owner")
+    status, out, err = run(
+        capsys, *base, "campaign", "start", "acme-build", "--if-no-answer", "reader"
+    )
+    assert status == 0, err
+    assert out.startswith("Campaign 1: Review of acme-build, population read ")
+    assert "packet Depot 7 Fit-out (1003): 7 rows" in out
+    said = next(line for line in out.splitlines() if line.startswith("If nobody answers: "))
+    count = int(said.split()[3])
+    status, sent, err = run(capsys, *base, "campaign", "close", "1", "--dry-run")
+    assert status == 0, err
+    assert sent.count("Would send: ") == count

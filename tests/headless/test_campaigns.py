@@ -54,7 +54,7 @@ def test_a_campaign_is_frozen_decided_resolved_closed_once_and_reported(
     be(monkeypatch, OWNER)
     status, out, err = run(capsys, *base, "campaign", "start", "acme-build", "--due", "2026-12-15")
     assert status == 0, err
-    assert "Campaign 1: Review of acme-build of hub acme-build" in out
+    assert "Campaign 1: Review of acme-build, population read " in out
     assert "23 memberships of 13 people in 3 projects (sha256 " in out
     assert f"packet Harbour Bridge Retrofit (1001): 12 rows, reviewers {DANA}" in out
     assert "If nobody answers: 23 memberships keep their access." in out

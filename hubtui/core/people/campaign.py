@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING
 
-from hubtui.core.access import person_key
+from hubtui.core.access import LIMITED_CELL, person_key
 from hubtui.core.people.review import Decision, decision_named
 from hubtui.core.store.campaigns import Kind, chain_broken
 
@@ -300,6 +300,12 @@ class Campaign:
             return (
                 Decision.KEEP,
                 "no answer: an Admin keeps their access (a default takes no Admin's role)",
+            )
+        if default is Decision.READER and state.row.access == LIMITED_CELL:
+            return (
+                Decision.KEEP,
+                "no answer: a limited reader reads through the hub's domain, not as a member "
+                "(a default makes no one a member)",
             )
         return default, f"no answer: the campaign's default ({self.head.if_no_answer})"
 
