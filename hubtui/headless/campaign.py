@@ -337,8 +337,13 @@ def _rows_of(campaign: Campaign, server: str, packet: str | None) -> list[list[s
 
 def _export(args: argparse.Namespace, campaign: Campaign, workspace: Workspace) -> int:
     rows = _rows_of(campaign, workspace.identity.server, args.packet)
-    if args.packet is not None and not rows:
+    named = args.packet is not None and any(
+        args.packet in (p.project, p.name) for p in campaign.packets
+    )
+    if args.packet is not None and not rows and not named:
         raise Stop(NOTHING, f"no packet {inert(args.packet)} in campaign {campaign.number}.")
+    if args.packet is not None and not rows:  # a packet with nobody to decide: its header
+        print(f"Packet {inert(args.packet)} has no row to decide.", file=sys.stderr)
     write_csv(sys.stdout, {}, use.FILE_COLUMNS, rows)
     return OK
 

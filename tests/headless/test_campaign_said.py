@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from hubtui.core.people.campaign import population_sha256
+from hubtui.core.workflows import campaign as use
 from tests.harness.campaigns import decided, exported
 from tests.harness.commands import run
 
@@ -143,3 +145,57 @@ def test_the_start_counts_what_nobody_answering_would_send_as_the_close_sends_it
     status, sent, err = run(capsys, *base, "campaign", "close", "1", "--dry-run")
     assert status == 0, err
     assert sent.count("Would send: ") == count
+
+
+def test_an_empty_packet_is_exported_as_its_header_and_a_cross_packet_conflict_is_left(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A packet the status lists exports (its header, said empty), never "no packet"; and a
+    row in conflict counts as left wherever the conflict lies: a removal in one packet beside
+    a keep in another is the owner's to resolve, not decided (the keep is decided)."""
+    from hubtui.core.store import Store
+    from hubtui.core.store.campaigns import CampaignRow, save_campaign
+
+    monkeypatch.setenv("HUBTUI_OPERATOR", "olive.owner")
+    folder = tmp_path / "data" / "demo"
+    folder.mkdir(parents=True, mode=0o700)
+    packets = {
+        "1001": {"name": "Bridge", "reviewers": [DANA]},
+        "1002": {"name": "Tower", "reviewers": [DANA]},
+        "1003": {"name": "Depot", "reviewers": [DANA]},
+    }
+    rows = [
+        CampaignRow(0, "1001", "Bridge", "3", BJORN, "", "Editor", "Guest", "Editor", DANA, ""),
+        CampaignRow(1, "1002", "Tower", "3", BJORN, "", "Editor", "Guest", "Editor", DANA, ""),
+    ]
+    with Store.open(folder / "store.sqlite3") as store:
+        save_campaign(
+            store,
+            {
+                "origin": "demo",
+                "hub": "7d1f0c3e-4b8a-4f6e-9a51-acme00000001",
+                "hub_name": "acme-build",
+                "name": "Review of acme-build",
+                "owner": "olive.owner",
+                "counts": json.dumps({"memberships": 2, "packets": packets}),
+                "sha256": population_sha256(rows),
+            },
+            rows,
+        )
+    status, out, err = run(capsys, "--demo", "campaign", "export", "1", "--packet", "1003")
+    assert status == 0, err
+    assert out.splitlines() == [",".join(use.FILE_COLUMNS)]
+    assert "Packet 1003 has no row to decide." in err
+    status, _, err = run(capsys, "--demo", "campaign", "export", "1", "--packet", "9999")
+    assert status == 1
+    assert "no packet 9999 in campaign 1" in err
+    both = exported(capsys, ("--demo",))
+    both[0] |= {"decision": "remove", "reason": "left"}
+    both[1] |= {"decision": "keep"}
+    monkeypatch.setenv("HUBTUI_OPERATOR", DANA)
+    file = decided(tmp_path / "d.csv", both)
+    assert run(capsys, "--demo", "campaign", "decide", "1", file)[0] == 0
+    status, out, err = run(capsys, "--demo", "campaign", "status", "1", "--format", "json")
+    assert status == 0, err
+    said = {p["name"]: (p["decided"], p["left"]) for p in json.loads(out)["packets"]}
+    assert said == {"Bridge": (0, 1), "Tower": (1, 0), "Depot": (0, 0)}  # one rule: left

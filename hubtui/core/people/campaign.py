@@ -267,8 +267,9 @@ class Campaign:
     # What is asked of a campaign ----------------------------------------------------------------
 
     def left_of(self, positions: Iterable[int]) -> list[RowState]:
-        """The rows not decided yet (a conflict counts as not decided)."""
-        return [s for p in positions if (s := self.states[p]).decision is None]
+        """The rows not decided yet: one rule for every count, a conflict (in one packet or
+        across packets) is not decided until the owner resolves it."""
+        return [s for p in positions if not _decided(s := self.states[p])]
 
     def conflicts(self) -> list[RowState]:
         return [s for s in self.states.values() if s.conflict]
@@ -279,7 +280,7 @@ class Campaign:
         decided: Counter[str] = Counter()
         for state in self.states.values():
             assigned[state.row.reviewer] += 1
-            if state.decision is not None:
+            if _decided(state):
                 decided[state.row.reviewer] += 1
         return {who: (assigned[who], decided[who]) for who in sorted(assigned)}
 
@@ -308,6 +309,11 @@ class Campaign:
                 "(a default makes no one a member)",
             )
         return default, f"no answer: the campaign's default ({self.head.if_no_answer})"
+
+
+def _decided(state: RowState) -> bool:
+    """Whether a row is decided: a word on it, and no conflict the owner has to resolve."""
+    return state.decision is not None and not state.conflict
 
 
 def _order(event: CampaignEvent) -> int:
