@@ -21,6 +21,7 @@ from hubtui.core.store.server_store import ServerStore
 from hubtui.core.workflows import campaign as use
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults
 from hubtui.tui.screens.changes.batch import StagedScreen
+from hubtui.tui.screens.dialogs.reason_prompt import ReasonPromptScreen
 from hubtui.tui.screens.people.campaigns import PacketScreen, PacketsScreen
 from tests.harness.app import (
     burst,
@@ -357,3 +358,23 @@ async def test_the_app_starts_a_campaign_of_the_hub_it_shows(tmp_path: Path) -> 
         ServerStore(tmp_path / "store.sqlite3", "demo", None, "all"), 1
     )
     assert (campaign.head.owner, len(campaign.rows)) == ("olive.owner", 23)
+
+
+async def test_x_with_no_reason_keeps_the_dialog_open_and_says_a_reason_is_needed(
+    tmp_path: Path,
+) -> None:
+    async with running(
+        size=(80, 24), store=DemoStore(), store_path=tmp_path / "store.sqlite3", keeps="all"
+    ) as pilot:
+        await start_campaign(pilot)
+        await to_packet(pilot)
+        await press(pilot, "enter")
+        await settle(pilot)
+        await burst(pilot, ["down", "x", "enter"])  # no reason typed
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, ReasonPromptScreen)
+        assert "A removal needs a reason: type it, or escape to go back." in screen_words(pilot)
+        await burst(pilot, [*"left", "enter"])
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, PacketScreen)
+        assert "1 decision recorded (remove from hub); nothing was sent." in screen_words(pilot)

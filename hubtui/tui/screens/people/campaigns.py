@@ -441,14 +441,13 @@ class PacketScreen(MarkKeys, ListScreen[Loaded]):
             def answered(reason: str | None) -> None:
                 if reason:
                     self._record(campaign, chosen, decision, reason)
-                elif reason is not None:
-                    self.notify("A removal needs a reason: nothing was recorded.", markup=False)
 
             self.app.push_screen(
                 ReasonPromptScreen(
                     who,
                     "Remove from the hub ",
                     "Why? Kept with the decision. Nothing is sent until the campaign is closed.",
+                    required="A removal needs a reason: type it, or escape to go back.",
                 ),
                 answered,
             )
