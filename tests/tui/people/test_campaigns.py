@@ -378,3 +378,17 @@ async def test_x_with_no_reason_keeps_the_dialog_open_and_says_a_reason_is_neede
         await settle(pilot)
         assert isinstance(pilot.app.screen, PacketScreen)
         assert "1 decision recorded (remove from hub); nothing was sent." in screen_words(pilot)
+
+
+async def test_the_packet_s_help_lists_k_beside_r_and_x(tmp_path: Path) -> None:
+    async with running(
+        size=(120, 40), store=DemoStore(), store_path=tmp_path / "store.sqlite3", keeps="all"
+    ) as pilot:
+        await start_campaign(pilot)
+        await to_packet(pilot)
+        await press(pilot, "enter")
+        await settle(pilot)
+        await press(pilot, "question_mark")
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "k keep their access r Reader in this project x out of the hub" in words

@@ -55,6 +55,9 @@ GLOBAL_KEY_NAMES = frozenset(
         "super+c",
     }
 )
+#: The vim cursor keys, which a screen may take for its own (``k`` keeps in a campaign's
+#: packet): then its help lists them as the screen's.
+SCREENS_MAY_TAKE = frozenset({"j", "k"})
 KEY_NAMES = {
     "slash": "/",
     "question_mark": "?",
@@ -79,7 +82,8 @@ def screen_keys(
     by_action: dict[str, tuple[list[str], str]] = {}
     for key, active in bindings.items():
         binding = active.binding
-        if key in GLOBAL_KEY_NAMES:
+        taken = key in SCREENS_MAY_TAKE and binding.action.startswith("screen.")
+        if key in GLOBAL_KEY_NAMES and not taken:
             continue  # told above
         words = active.tooltip or binding.tooltip or binding.description
         if not active.enabled:
