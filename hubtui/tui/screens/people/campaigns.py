@@ -45,6 +45,7 @@ CAMPAIGN_COLUMNS = (
     Column("name", "Name", min_width=10, priority=1),
 )
 PACKET_COLUMNS = (
+    Column("id", "Id", min_width=4, priority=0, keep=True),
     Column("project", "Project", min_width=12, priority=0),
     Column("rows", "Rows", width=6, priority=0, numeric=True),
     Column("decided", "Decided", width=8, priority=0, numeric=True),
@@ -261,6 +262,7 @@ class PacketsScreen(ListScreen[Loaded]):
             left = len(campaign.left_of(packet.positions))
             return Row(
                 cells=(
+                    inert(packet.project),
                     inert(packet.name),
                     f"{len(packet.positions):,}",
                     f"{len(packet.positions) - left:,}",
