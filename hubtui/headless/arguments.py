@@ -410,6 +410,13 @@ def add_campaign_commands(commands: argparse._SubParsersAction[argparse.Argument
         "--resolve", action="store_true", help="the owner's word, which settles a conflict"
     )
     action("remind", "a message ready to send to each reviewer still behind")
+    mine = action(
+        "mine",
+        "the packets and rows waiting on you (the database role's account on the team store, "
+        "else the operator), across the open campaigns",
+        number=False,
+    )
+    mine.add_argument("--format", choices=("text", "json"), default="text")
     close = action(
         "close",
         "undecided rows take the default; the removals and Reader changes previewed against a "

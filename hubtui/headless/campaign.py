@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 
 def main(args: argparse.Namespace, workspace: Workspace) -> int:
-    """campaign start | status | export | decide | delegate | remind | close | report."""
+    """campaign start | status | export | decide | delegate | remind | mine | close | report."""
     if workspace.offline is not None:
         raise Stop(
             NOT_SENT,
@@ -69,6 +69,8 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
                 return await _close(args, client, workspace)
 
             return asyncio.run(with_client(args, workspace, run))
+        if action == "mine":
+            return _mine(args, workspace)
         campaign = asyncio.run(use.open_campaign(server_store, args.number))
         if changed := campaign.record_changed():
             # Said first, on every read: the record no longer holds what was written.
@@ -303,6 +305,53 @@ async def _remind(client: HubClient, workspace: Workspace, number: int) -> int:
             print(f"  {inert(name)}: {count:,} left")
         print(f"  Export: {export}")
         print()
+    return OK
+
+
+def _mine(args: argparse.Namespace, workspace: Workspace) -> int:
+    """What waits on the person at the store: each open campaign's packets with rows left for
+    them to decide, with the due date; exit 0 whether or not anything waits."""
+    server_store = workspace.review_store()
+    decider = asyncio.run(use.decider(server_store, workspace.change_log.operator))
+    if decider.team and not decider.accounts:
+        raise Stop(NOT_SENT, decider.refusal())
+    waiting = use.waiting_on(asyncio.run(use.campaigns_kept(server_store)), decider)
+    if args.format == "json":
+        print(
+            json.dumps(
+                [
+                    {
+                        "campaign": w.campaign.number,
+                        "name": w.campaign.head.name,
+                        "hub": w.campaign.head.hub_name,
+                        "due": w.campaign.head.due or None,
+                        "packet": w.project,
+                        "packet_name": w.name,
+                        "left": w.left,
+                    }
+                    for w in waiting
+                ],
+                ensure_ascii=True,
+                indent=2,
+            )
+        )
+        return OK
+    if not waiting:
+        print(f"Nothing waits on {inert(_named(decider))}.", file=sys.stderr)
+        return OK
+    today = now()[:10]
+    for w in waiting:
+        head = w.campaign.head
+        due = (
+            f", due {inert(head.due)}" + (" (OVERDUE)" if today > head.due else "")
+            if head.due
+            else ""
+        )
+        export = command_line("campaign", "export", str(w.campaign.number), "--packet", w.project)
+        print(
+            f"Campaign {w.campaign.number} ({inert(head.name)}){due}: packet {inert(w.name)} "
+            f"({inert(w.project)}): {amount(w.left, 'row')} left · {export}"
+        )
     return OK
 
 

@@ -199,3 +199,30 @@ def test_an_empty_packet_is_exported_as_its_header_and_a_cross_packet_conflict_i
     assert status == 0, err
     said = {p["name"]: (p["decided"], p["left"]) for p in json.loads(out)["packets"]}
     assert said == {"Bridge": (0, 1), "Tower": (1, 0), "Depot": (0, 0)}  # one rule: left
+
+
+def test_campaign_mine_lists_what_waits_on_the_reviewer_and_nothing_else(
+    capsys: pytest.CaptureFixture[str], server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = ("--base-url", server)
+    monkeypatch.setenv("HUBTUI_OPERATOR", "olive.owner")
+    assert run(capsys, *base, "campaign", "start", "acme-build", "--due", "2099-01-01")[0] == 0
+    monkeypatch.setenv("HUBTUI_OPERATOR", DANA)
+    status, out, err = run(capsys, *base, "campaign", "mine")
+    assert status == 0, err
+    assert out.splitlines() == [
+        "Campaign 1 (Review of acme-build), due 2099-01-01: packet Harbour Bridge Retrofit "
+        "(1001): 11 rows left · hubtui campaign export 1 --packet 1001",
+        "Campaign 1 (Review of acme-build), due 2099-01-01: packet Québec Office Tower (1002): "
+        "3 rows left · hubtui campaign export 1 --packet 1002",
+    ]  # her own rows are the owner's; Depot 7 is Aiko's
+    mine = [r | {"decision": "keep"} for r in exported(capsys, base, "--packet", "1001")]
+    mine = [r for r in mine if r["email"] != DANA]
+    assert run(capsys, *base, "campaign", "decide", "1", decided(tmp_path / "d.csv", mine))[0] == 0
+    status, out, err = run(capsys, *base, "campaign", "mine", "--format", "json")
+    assert status == 0, err
+    assert [(w["packet"], w["left"]) for w in json.loads(out)] == [("1002", 3)]
+    monkeypatch.setenv("HUBTUI_OPERATOR", "nobody@acme-build.com")
+    status, out, err = run(capsys, *base, "campaign", "mine")
+    assert (status, out) == (0, "")
+    assert "Nothing waits on nobody@acme-build.com." in err

@@ -173,6 +173,11 @@ def test_who_decides_is_the_role_and_its_account_never_the_operator_setting(
     )
     assert status == 0, err
     team.as_member(monkeypatch)
+    status, out, err = run(capsys, *team.base, "campaign", "mine", "--format", "json")
+    assert status == 0, err
+    waiting = {w["packet"]: w["left"] for w in json.loads(out)}
+    assert waiting["1003"] == len(depot)  # given to her role: hers now, by the database's rules
+    assert "1001" in waiting  # her own packet, as its reviewer's account
     status, _, err = run(capsys, *team.base, "campaign", "decide", "1", theirs)
     assert status == 0, err
     status, out, err = run(capsys, *team.base, "campaign", "report", "1", "--format", "json")

@@ -51,9 +51,11 @@ from hubtui.core.workflows.campaign.records import (
 )
 from hubtui.core.workflows.campaign.reminding import (
     Reminder,
+    Waiting,
     addresses_now,
     reminders,
     reviewers_now,
+    waiting_on,
 )
 from hubtui.core.workflows.campaign.starting import StartAsked, Started, freeze, start
 
@@ -72,6 +74,7 @@ __all__ = [
     "Reminder",
     "StartAsked",
     "Started",
+    "Waiting",
     "addresses_differ",
     "addresses_now",
     "campaigns_kept",
@@ -95,4 +98,5 @@ __all__ = [
     "reminders",
     "reviewers_now",
     "start",
+    "waiting_on",
 ]

@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hubtui.api import HubError
 from hubtui.core.access import person_key
 from hubtui.core.people.campaign import Campaign
+from hubtui.core.workflows.campaign.deciding import may_not_decide
 from hubtui.core.workflows.campaign.population import hub_member_of
+from hubtui.core.workflows.team import Decider
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient
+    from hubtui.core.store.campaigns import CampaignRow
 
 
 __all__ = [
     "Reminder",
+    "Waiting",
     "addresses_now",
     "reminders",
     "reviewers_now",
+    "waiting_on",
 ]
 
 
@@ -90,3 +96,41 @@ def reminders(campaign: Campaign, now_at: dict[str, str] | None) -> list[Reminde
             note = "no address is known: the campaign's owner, as the operator setting names them"
         said.append(Reminder(to, note, tuple(counts.items())))
     return sorted(said, key=lambda r: r.to.casefold())
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A packet waiting on someone: its campaign, its project and name, and the rows left that
+    are theirs to decide."""
+
+    campaign: Campaign
+    project: str
+    name: str
+    left: int
+
+
+def waiting_on(campaigns: Sequence[Campaign], decider: Decider) -> list[Waiting]:
+    """The packets of the open campaigns with rows left for ``decider`` to decide (its reviewer
+    of record, or a packet given to its role; never its own account's rows), oldest campaign
+    first: what ``campaign mine`` lists."""
+    found = []
+    for campaign in campaigns:
+        if campaign.takes_no_decision():
+            continue
+        for packet in campaign.packets:
+            left = [
+                s for s in campaign.left_of(packet.positions) if _theirs(campaign, decider, s.row)
+            ]
+            if left:
+                found.append(Waiting(campaign, packet.project, packet.name, len(left)))
+    return found
+
+
+def _theirs(campaign: Campaign, decider: Decider, row: CampaignRow) -> bool:
+    """Whether ``row`` waits on ``decider``: its reviewer of record (by account on the team
+    store, by address on a file), or in a packet given to its role; never its own access."""
+    if may_not_decide(campaign, decider, row):
+        return False
+    if decider.team:
+        return True  # may_not_decide holds it to its accounts and delegations
+    return person_key(row.reviewer) == person_key(decider.operator)
