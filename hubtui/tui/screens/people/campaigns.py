@@ -48,7 +48,7 @@ PACKET_COLUMNS = (
     Column("id", "Id", min_width=4, priority=0, keep=True),
     Column("project", "Project", min_width=12, priority=0),
     Column("rows", "Rows", width=6, priority=0, numeric=True),
-    Column("decided", "Decided", width=8, priority=0, numeric=True),
+    Column("decided", "Decided", width=7, priority=0, numeric=True),
     Column("left", "Left", width=6, priority=0, numeric=True),
     Column("reviewers", "Reviewers", min_width=16, priority=1, keep=True, meaning=True),
 )
