@@ -20,6 +20,7 @@ import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING
 
@@ -153,11 +154,25 @@ class Campaign:
         """Empty while the record holds as written: its population as frozen and each event
         chained to the one before; else what was changed, in words said before anything else
         (a close refuses)."""
-        return self.population_changed() or chain_broken(self.number, self.events)
+        return self.population_changed() or self.chain_changed()
+
+    def chain_changed(self) -> str:
+        """Empty while each event follows the one before it; else where the record was changed
+        (worked out once: a campaign read back does not change)."""
+        return self._chain_words
+
+    @cached_property
+    def _chain_words(self) -> str:
+        return chain_broken(self.number, self.events)
 
     def population_changed(self) -> str:
         """Empty while the population read back is the one frozen (its count and its sha256,
-        recomputed from the rows); else what differs, in words said before anything else."""
+        recomputed from the rows, once: a campaign read back does not change); else what
+        differs, in words said before anything else."""
+        return self._population_words
+
+    @cached_property
+    def _population_words(self) -> str:
         frozen = self.counts.get("memberships") if isinstance(self.counts, dict) else None
         if isinstance(frozen, int) and frozen != len(self.rows):
             return (

@@ -11,7 +11,7 @@ here is refused to the role's own ``psql`` too.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -138,7 +138,3 @@ async def remove_from_roster(server_store: ServerStore, role: str) -> int:
             return roster_remove(store, role)
 
     return await asyncio.to_thread(write)
-
-
-def accounts_named(entries: Sequence[RosterEntry], role: str) -> list[RosterEntry]:
-    return [e for e in entries if e.role == role]

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from hubtui.core.batches.running import Batch
     from hubtui.core.changes.log import ChangeLog
     from hubtui.core.changes.record import Change
+    from hubtui.core.store.campaigns import CampaignRow
     from hubtui.core.store.server_store import ServerStore
     from hubtui.core.workflows.campaign.population import Population
     from hubtui.core.workspace import Workspace
@@ -287,7 +288,7 @@ def verified(
     for state in closing.sent_rows:
         decision = campaign.at_close(state)[0]
         row = state.row
-        key = ("", row.user_id) if decision is Decision.REMOVE else (row.project, row.user_id)
+        key = _row_key(decision, row)
         change = by_row.get(key)
         holds, words = read_back(decision, state, after)
         if change is not None and change.outcome == Outcome.FAILED:
@@ -325,6 +326,12 @@ class Finishing:
     """Changes of the batch that took effect before the interruption."""
 
 
+def _row_key(decision: Decision, row: CampaignRow) -> tuple[str, str]:
+    """The key of the change that carries out ``row``'s decision (as :func:`_key` names a
+    change): a removal by its account, a Reader change by its project and account."""
+    return ("", row.user_id) if decision is Decision.REMOVE else (row.project, row.user_id)
+
+
 def _key(change: Change) -> tuple[str, str] | None:
     """The row a change of a close's batch carried out: a removal by its account, a Reader
     change by its project and account."""
@@ -350,7 +357,7 @@ def finishing(
         if decision is Decision.KEEP:
             continue
         row = state.row
-        key = ("", row.user_id) if decision is Decision.REMOVE else (row.project, row.user_id)
+        key = _row_key(decision, row)
         change = by_row.get(key)
         if change is None:
             found.never_sent.add(row.position)

@@ -73,11 +73,11 @@ def events_of(
             moment=moment,
         )
         for p in positions
-        if not may_not_decide(campaign, decider, campaign.rows[p])
-        or (
-            owner
-            and campaign.states[p].conflict
-            and not decider.acts_for(campaign.rows[p].user_id, campaign.rows[p].email)
+        if not may_not_decide(
+            campaign,
+            decider,
+            campaign.rows[p],
+            resolving=owner and bool(campaign.states[p].conflict),
         )
     ]
 
@@ -95,14 +95,17 @@ def delegated(campaign: Campaign, role: str) -> set[str]:
     return {e.reason for e in campaign.events if e.kind == Kind.DELEGATE and e.decision == role}
 
 
-def may_not_decide(campaign: Campaign, decider: Decider, row: CampaignRow) -> str:
+def may_not_decide(
+    campaign: Campaign, decider: Decider, row: CampaignRow, *, resolving: bool = False
+) -> str:
     """Why ``decider`` may not decide ``row`` (empty: it may): never their own account; on a
-    team store only as its reviewer of record, or given its packet by the owner."""
+    team store only as its reviewer of record, or given its packet by the owner; the owner
+    ``resolving`` a conflict decides any row but their own."""
     if decider.acts_for(row.user_id, row.email):
         return (
             f"{inert(row.email)} decides on their own access: their row is {inert(row.reviewer)}'s"
         )
-    if not decider.team or row.reviewer_id in decider.accounts:
+    if resolving or not decider.team or row.reviewer_id in decider.accounts:
         return ""
     if row.project in delegated(campaign, decider.role):
         return ""
@@ -268,8 +271,8 @@ def check_file(
         if (state.decision, state.reason) == (said.decision, said.reason):
             check.unchanged += 1
             continue  # what the row holds already: not recorded again, nor as this decider's
-        why = may_not_decide(campaign, decider, state.row)
-        if why and not (resolve and not decider.acts_for(state.row.user_id, state.row.email)):
+        why = may_not_decide(campaign, decider, state.row, resolving=resolve)
+        if why:
             read.refused.append((said.line, f"line {said.line}: {why}"))
             continue
         check.events.append(

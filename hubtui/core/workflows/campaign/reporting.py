@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import person_key
-from hubtui.core.store.campaigns import Kind, chain_broken
+from hubtui.core.store.campaigns import Kind
 from hubtui.core.workflows.campaign.deciding import delegated
 
 if TYPE_CHECKING:
@@ -151,9 +151,7 @@ def _population(campaign: Campaign) -> dict[str, Any]:
         "frozen_count": campaign.counts.get("memberships"),
         "not_read": head.not_read,
         "check": campaign.population_changed() or "as frozen",
-        "events_check": (
-            chain_broken(campaign.number, campaign.events) or "each follows the one before"
-        ),
+        "events_check": (campaign.chain_changed() or "each follows the one before"),
         "how_to_recompute": SHA256_RECIPE,
     }
 
