@@ -121,6 +121,7 @@ THE_FIRST_FRAME_LOADS = [
     "hubtui.core.store.trail",
     "hubtui.core.workflows",  # the fronts reach the store through it (its facade, lazy)
     "hubtui.core.workflows.kept",
+    "hubtui.core.workflows.ports",  # NotSent, what a workflow's question answered no raises
     "hubtui.core.workspace",
     "hubtui.core.workspace.connection",
     "hubtui.core.workspace.identity",

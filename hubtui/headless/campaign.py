@@ -23,7 +23,7 @@ from hubtui.core.workflows.campaign import closing
 from hubtui.core.workflows.campaign import reporting as report
 from hubtui.core.workflows.kept import StoreError, StoreOff
 from hubtui.core.workflows.ports import NotSent
-from hubtui.headless.batch import confirm, print_preview, send_batch
+from hubtui.headless.front import CommandFront
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,
@@ -38,9 +38,8 @@ from hubtui.headless.tables import resolve_hub
 from hubtui.text import command_line, inert
 
 if TYPE_CHECKING:
-    from hubtui.api import Hub, HubClient
+    from hubtui.api import HubClient
     from hubtui.core.people.campaign import Campaign
-    from hubtui.core.workflows.engine import Batch, Preview
     from hubtui.core.workflows.team import Decider
     from hubtui.core.workspace import Workspace
 
@@ -465,77 +464,13 @@ def _named(decider: Decider) -> str:
 # Close ------------------------------------------------------------------------------------------
 
 
-class CommandClose:
-    """The command as the front of a campaign's close
-    (:class:`~hubtui.core.workflows.campaign.closing.CloseFront`): the plan and the preview on
-    stderr and stdout, the question on the terminal (or ``--yes``), the batch sent through the
-    one engine, and how it ended."""
-
-    def __init__(self, args: argparse.Namespace, client: HubClient, workspace: Workspace) -> None:
-        self.args, self.client, self.workspace = args, client, workspace
-        self.status = StatusLine()
-
-    async def find_hub(self, given: str) -> Hub:
-        return await resolve_hub(self.client, given)
-
-    def reading(self, done: int, total: int) -> None:
-        self.status.say(f"Reading each project's users again: {done} / {total}")
-        if done == total:
-            self.status.clear()
-
-    def previewed(self, run: closing.CloseRun, preview: Preview) -> None:
-        campaign, found, plan = run.campaign, run.found, run.plan
-        if found is not None:
-            print(
-                f"Campaign {campaign.number} was closing (batch {inert(run.batch)}) and was "
-                f"interrupted: {amount(found.made, 'change')} of it took effect, "
-                f"{amount(len(found.settled), 'unknown outcome')} settled by reading the hub "
-                "again; only what was never sent is sent now.",
-                file=sys.stderr,
-            )
-        elif plan.defaults:
-            print(
-                f"{plan.defaults:,} rows had no answer: they take the default "
-                f"({inert(campaign.head.if_no_answer)}), said as such in the report.",
-                file=sys.stderr,
-            )
-        for state, why in plan.not_sent:
-            print(
-                f"Not sent: {inert(state.row.email)} in {inert(state.row.project_name)}: "
-                f"{inert(why)}",
-                file=sys.stderr,
-            )
-        for words in plan.no_admin:
-            print(f"Sent all the same (--allow-no-admin): {inert(words)}", file=sys.stderr)
-        print_preview(preview, [])
-
-    async def send(
-        self, run: closing.CloseRun, preview: Preview, claim: closing.Claim
-    ) -> Batch | None:
-        args = self.args
-        if args.dry_run:
-            return await send_batch(args, self.client, self.workspace, preview, reverts=None)
-        await confirm(
-            args,
-            len(preview.steps),
-            act=run.question,
-            without_terminal="add --yes to close.",
-            not_sent=run.not_sent_words,
-        )
-        await claim()
-        sending = argparse.Namespace(**{**vars(args), "yes": True})  # asked above
-        return await send_batch(
-            sending, self.client, self.workspace, preview, reverts=None, batch_id=run.batch
-        )
-
-
 async def _close(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     """The close as a journal (:func:`~hubtui.core.workflows.campaign.closing.close_campaign`),
     with the command as its front."""
     asked = closing.CloseAsked(args.number, args.allow_no_admin, args.dry_run)
     try:
         ended = await closing.close_campaign(
-            workspace, client, CommandClose(args, client, workspace), asked
+            workspace, client, CommandFront(args, client, workspace), asked
         )
     except NotSent:
         return NOT_SENT

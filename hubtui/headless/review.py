@@ -34,29 +34,26 @@ from hubtui.core.presenting import Column, seen_words
 from hubtui.core.workflows.decisions_file import apply_decisions
 from hubtui.core.workflows.engine import (
     USERS_CSV_COLUMNS,
-    Outcome,
-    RowOfFile,
     users_csv_cells,
     who_words,
 )
 from hubtui.core.workflows.kept import StoreError
 from hubtui.core.workflows.offboard import offboard
 from hubtui.core.workspace import StoreOff
-from hubtui.headless.batch import CommandFront
+from hubtui.headless.front import CommandFront
 from hubtui.headless.one_change import read_only_words
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,
     OK,
     REFUSED,
-    StatusLine,
     Stop,
     Table,
     print_answer,
     with_client,
 )
 from hubtui.headless.tables import resolve_hub
-from hubtui.text import command_line, inert
+from hubtui.text import inert
 
 if TYPE_CHECKING:
     import argparse
@@ -65,10 +62,7 @@ if TYPE_CHECKING:
 
     from hubtui.api import Hub, HubClient
     from hubtui.core.people import HubPerson
-    from hubtui.core.people.review import Offboarding
-    from hubtui.core.people.search import Progress
-    from hubtui.core.workflows.engine import Batch, FileRow
-    from hubtui.core.workflows.reviewed import Kept
+    from hubtui.core.workflows.engine import FileRow
     from hubtui.core.workspace import Workspace
 
 
@@ -197,7 +191,7 @@ async def apply_review(
     """apply of a decisions file: the one use case
     (:func:`~hubtui.core.workflows.decisions_file.apply_decisions`), this command its front end (the
     results file beside it, the review kept in the store)."""
-    front = CommandFront(args, client, workspace, path, header)
+    front = CommandFront(args, client, workspace, path=path, header=header)
     await apply_decisions(
         client,
         given,
@@ -319,7 +313,7 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
     hubs: list[Hub] = (
         [await resolve_hub(client, args.hub)] if args.hub else list(await client.list_hubs())
     )
-    front = OffboardFront(args, client, workspace, len(hubs))
+    front = CommandFront(args, client, workspace, hubs=len(hubs))
     await offboard(
         client,
         args.email,
@@ -333,57 +327,3 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
         keep=workspace.keep_review,
     )
     return front.status
-
-
-class OffboardFront(CommandFront):
-    """``offboard`` as the front end of an offboarding: it also follows the search, says where
-    the person was, prints how to put it back, and says an incomplete answer in its status."""
-
-    def __init__(
-        self, args: argparse.Namespace, client: HubClient, workspace: Workspace, hubs: int
-    ) -> None:
-        super().__init__(args, client, workspace)
-        self._hubs = hubs
-        self._searching = StatusLine()
-        self._not_read = False
-
-    def searching(self, progress: Progress) -> None:
-        self._searching.say(progress.line())
-
-    def found(self, answer: Offboarding) -> None:
-        self._searching.clear()
-        for hub, person in answer.places:
-            account = f"{inert(person.email)} (Id {inert(person.person.id)})"
-            print(
-                f"{inert(hub.name)}: {account}, {inert(person.hub_role or 'not a hub user')}, "
-                f"projects {inert(person.projects_words(), limit=None)}",
-                file=sys.stderr,
-            )
-        self._not_read = bool(answer.not_read)
-        if answer.not_read:
-            print("Incomplete: not read (they may have access there too):", file=sys.stderr)
-            for words in answer.not_read:
-                print(f"  {inert(words, limit=None)}", file=sys.stderr)
-        if not answer.rows:
-            raise Stop(
-                NOTHING,
-                f"{inert(answer.email)} has no access to remove in {self._hubs} hub(s).",
-            )
-
-    async def ended(
-        self, rows: Sequence[RowOfFile], batch: Batch | None, kept: Kept | None
-    ) -> None:
-        if self.args.dry_run:
-            self.status = REFUSED if self._not_read else OK
-            return
-        await super().ended(rows, batch, kept)
-        if batch is not None and any(
-            r.ended in (Outcome.DONE, Outcome.UNKNOWN) for r in batch.results.values()
-        ):
-            print(
-                f"To put it back: {command_line('revert', batch.id)} (an invitation first: "
-                "they get an email).",
-                file=sys.stderr,
-            )
-        if self._not_read and self.status == OK:
-            self.status = REFUSED

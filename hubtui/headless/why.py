@@ -11,15 +11,13 @@ import sys
 from typing import TYPE_CHECKING
 
 from hubtui.core.people import answers_text, offline_note
-from hubtui.core.presenting.names import match_hub
 from hubtui.core.workflows.why import Ending, answer_ticket
+from hubtui.headless.front import CommandFront
 from hubtui.headless.output import NOT_SENT, OK, REFUSED, Stop, with_client
-from hubtui.headless.tables import resolve_hub
-from hubtui.text import inert, lookalike
+from hubtui.text import inert
 
 if TYPE_CHECKING:
-    from hubtui.api import Hub, HubClient
-    from hubtui.core.people.why import ProjectNamed
+    from hubtui.api import HubClient
     from hubtui.core.workspace import Workspace
 
 #: How a ticket ended, as the command's exit status (the README's rules).
@@ -39,22 +37,14 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
     return status
 
 
-class _Command:
-    """The command's side of a ticket (:class:`~hubtui.core.workflows.ports.TicketFront`)."""
-
-    def __init__(self, client: HubClient) -> None:
-        self.client = client
-
-    async def find_hub(self, given: str) -> Hub:
-        return await _hub_named(self.client, given)
-
-    def several_projects(self, named: ProjectNamed) -> None:
-        return None  # said as the ticket's refusal: give one by its Id (exit 2)
-
-
 async def _why(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     ticket = await answer_ticket(
-        workspace, client, _Command(client), args.email, hub=args.hub, project=args.project
+        workspace,
+        client,
+        CommandFront(args, client, workspace, display_names=True),
+        args.email,
+        hub=args.hub,
+        project=args.project,
     )
     if ticket.refused is not None:
         raise Stop(NOT_SENT, ticket.refused)
@@ -75,25 +65,6 @@ async def _why(args: argparse.Namespace, client: HubClient, workspace: Workspace
     if ending is Ending.NO_PERSON and ticket.nobody is not None:
         print(f"hubtui: {ticket.nobody}", file=sys.stderr)
     return EXIT[ending]
-
-
-async def _hub_named(client: HubClient, given: str) -> Hub:
-    """The hub ``--hub`` names: its Name or Id, else the one hub displayed under exactly that
-    DisplayName (never a lookalike, never one of several); none: exit 2, naming it."""
-    try:
-        return await resolve_hub(client, given)
-    except Stop as stop:
-        found = match_hub(await client.list_hubs(), given)
-        hub = found.offer if found.by_display_name else None
-        shown = None if hub is None else hub.display_name
-        if hub is None or shown != given.strip() or lookalike(shown or "") is not None:
-            raise Stop(NOT_SENT, stop.message) from None
-        print(
-            f"hubtui: “{inert(given)}” is the DisplayName of hub {inert(hub.name)}: answering "
-            "for that hub.",
-            file=sys.stderr,
-        )
-        return hub
 
 
 __all__ = ["main"]

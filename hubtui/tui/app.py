@@ -29,7 +29,7 @@ from hubtui.text import inert
 from hubtui.tui import textual_patches
 from hubtui.tui.commands import LoadedRecords, Profiles, app_commands
 from hubtui.tui.ending import Ending
-from hubtui.tui.front import AppFront
+from hubtui.tui.front import AppFront, AppRun
 from hubtui.tui.glyphs import PLAIN, console_text, plain_keys
 from hubtui.tui.messages import (
     CloseCampaign,
@@ -43,6 +43,7 @@ from hubtui.tui.messages import (
     ProjectsLoaded,
     Reconnect,
     RevertBatch,
+    SendStaged,
     ShowChanges,
     UsersLoaded,
     UsersReadAsSent,
@@ -131,7 +132,10 @@ class HubTuiApp(App[None]):
         #: The app as the front end of the workflows.
         self.front = AppFront(self)
         #: What the app keeps beside the workspace: what was read, the staged changes.
-        self.session = Session(on_staged_changed=self.staged_changed)
+        self.session = Session(
+            on_staged_changed=self.staged_changed,
+            front=lambda **options: AppRun(self.front, **options),
+        )
         workspace.listen(
             not_logged=self._outcome_not_logged,
             team_note=self._team_note,
@@ -373,6 +377,9 @@ class HubTuiApp(App[None]):
 
     def on_prepare_fix(self, message: PrepareFix) -> None:
         self.front.prepare_fix(message.answer, message.step)
+
+    def on_send_staged(self, message: SendStaged) -> None:
+        self.front.send_staged(message.screen)
 
     def on_revert_batch(self, message: RevertBatch) -> None:
         self.front.revert_batch(message.batch)

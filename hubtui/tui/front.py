@@ -16,28 +16,31 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.content import Content
+from textual.screen import Screen
 from textual.worker import Worker, get_current_worker
 
 from hubtui.api.errors import HubError
 from hubtui.core.presenting import amount
 from hubtui.core.workflows.kept import StoreError
+from hubtui.core.workflows.ports import NotSent
 from hubtui.core.workspace import StoreOff, Workspace
 from hubtui.text import inert
 from hubtui.tui.session import workspace_of
 
 if TYPE_CHECKING:
-    from hubtui.api import Hub
+    from hubtui.api import ChangeRequest, Hub
     from hubtui.core.people.advice import NextStep
-    from hubtui.core.people.review import Offboarding, Review
+    from hubtui.core.people.review import Offboarding
     from hubtui.core.people.search import Progress
-    from hubtui.core.people.why import Answer
-    from hubtui.core.workflows.campaign.closing import Claim, CloseRun
-    from hubtui.core.workflows.engine import Batch, Preview, RowOfFile
+    from hubtui.core.people.why import Answer, ProjectNamed
+    from hubtui.core.workflows.engine import Applied, Batch, Preview, Result, RowOfFile
     from hubtui.core.workflows.kept import SnapshotInfo
+    from hubtui.core.workflows.ports import Question
     from hubtui.core.workflows.resend import Resending
     from hubtui.core.workflows.reviewed import Kept
+    from hubtui.tui.screens.changes.batch import StagedScreen
 
-__all__ = ["AppClose", "AppFront", "AppOffboarding"]
+__all__ = ["AppFront", "AppRun"]
 
 
 class AppFront:
@@ -62,24 +65,35 @@ class AppFront:
         expected said by the shell and never the end of the app."""
         self.app.run_worker(work, group=group, exclusive=exclusive, exit_on_error=False)
 
-    async def sent_from_preview(self, preview: Preview, **staged: Any) -> Batch | None:
-        """A use case's preview as the staged screen (``staged``: its options), where ``a``
-        asks and sends it; what was sent (None: nothing to send), or
-        :class:`~hubtui.core.workflows.ports.NotSent` when it is left without sending. The
-        use case's worker waits meanwhile, and nothing of it runs until the person acts."""
-        from hubtui.core.workflows.engine import ChangeSet
+    def send_staged(self, screen: Screen[Any]) -> None:
+        """A staged screen answered yes with no workflow waiting (the staged changes, a
+        review, a revert, a retry): its preview sent by the one run, on that screen."""
         from hubtui.tui.screens.changes.batch import StagedScreen
 
-        changes = ChangeSet()
-        changes.stage([step.wanted for step in preview.steps])
-        answer: asyncio.Future[Batch | None] = asyncio.get_running_loop().create_future()
-        waiting = get_current_worker()
-        self.waiting.add(waiting)
-        self.app.push_screen(StagedScreen(changes, preview=preview, answer=answer, **staged))
+        assert isinstance(screen, StagedScreen)
+        screen.run_worker(self._send_staged(screen), group="batch", exit_on_error=False)
+
+    async def _send_staged(self, screen: StagedScreen) -> None:
+        from hubtui.core.workflows.run import Sending, run_preview
+
+        workspace = self.workspace
+        preview = screen.preview
+        assert preview is not None  # answered yes on it
+        sending = Sending(
+            workspace.change_log,
+            workspace.concurrency,
+            reviews=tuple(screen.reviews),
+            keep=workspace.keep_review,
+            reverts=screen.reverts,
+            batch_id=screen.retry_of,  # a retry goes on under the batch it retries
+        )
         try:
-            return await answer
-        finally:
-            self.waiting.discard(waiting)
+            client = await workspace.client()
+            ran = await run_preview(AppRun(self, screen), client, preview, sending)
+        except NotSent:
+            return
+        if ran.batch is None and ran.kept is not None:
+            screen.said_kept(ran.kept)
 
     # Reviews --------------------------------------------------------------------------------
 
@@ -115,7 +129,6 @@ class AppFront:
     async def offboard(self, email: str, reason: str) -> None:
         """The one offboarding use case, with the app as its front end."""
         from hubtui.core.workflows.offboard import offboard
-        from hubtui.core.workflows.ports import NotSent
 
         workspace = self.workspace
         try:
@@ -126,7 +139,7 @@ class AppFront:
                 email,
                 hubs,
                 workspace.change_log,
-                AppOffboarding(self, email),
+                AppRun(self),
                 reason=reason,
                 concurrency=workspace.concurrency,
                 deadline=workspace.search_deadline,
@@ -191,12 +204,11 @@ class AppFront:
     async def _close_campaign(self, number: int, on_ended: Callable[[], None] | None) -> None:
         from hubtui.core.workflows import campaign as use
         from hubtui.core.workflows.campaign import closing as close
-        from hubtui.core.workflows.ports import NotSent
 
         try:
             client = await self.workspace.client()
             ended = await close.close_campaign(
-                self.workspace, client, AppClose(self), close.CloseAsked(number)
+                self.workspace, client, AppRun(self), close.CloseAsked(number)
             )
         except NotSent:
             self.say(f"Campaign {number}: nothing was sent.")
@@ -404,31 +416,45 @@ class AppFront:
         self.say(words, severity="warning" if counts["not_read"] else "information", timeout=15)
 
 
-class AppOffboarding:
-    """The app as the port of one offboarding (:class:`~hubtui.core.workflows.ports.
-    OffboardFront`): where the person is said, the preview shown as the staged screen, sent
-    from there; how it ended, said."""
+class AppRun:
+    """The app as the front of a workflow's run (:class:`~hubtui.core.workflows.ports.Front`),
+    implemented once: the preview shown as the staged screen, whose ``a`` answers the question;
+    its progress and outcome shown there; what a workflow says before and after, notified.
+    ``screen``: the staged screen the run's preview is on already (a run of its own);
+    ``choose``: what lists several projects a ticket names to choose from (the why screen)."""
 
-    def __init__(self, front: AppFront, email: str) -> None:
-        self.front, self.email = front, email
-        self._not_read = ""
+    def __init__(
+        self,
+        front: AppFront,
+        screen: StagedScreen | None = None,
+        *,
+        choose: Callable[[ProjectNamed], None] | None = None,
+    ) -> None:
+        self.front, self.screen, self._choose = front, screen, choose
 
     async def find_hub(self, given: str) -> Hub:
-        raise LookupError("an offboarding is given its hubs")
+        client = await self.front.workspace.client()
+        found = next((h for h in await client.list_hubs() if given in (h.id, h.name)), None)
+        if found is None:
+            raise LookupError(f"no hub {given} among those the token sees")
+        return found
+
+    def several_projects(self, named: ProjectNamed) -> None:
+        if self._choose is not None:
+            self._choose(named)
 
     def searching(self, progress: Progress) -> None:
         """The notification said it is being found; the preview opens once read."""
 
     def found(self, answer: Offboarding) -> None:
-        self._not_read = "; ".join(answer.not_read)
         if answer.rows:
-            return
-        # With rows, the preview's counts say what was not read; without, this is all.
+            return  # the preview's counts say what was not read
+        not_read = "; ".join(answer.not_read)
         self.front.say(
-            f"{inert(self.email)} has no access to remove"
+            f"{inert(answer.email)} has no access to remove"
             + (
                 ". Incomplete: not read, they may have access there too: "
-                + inert(self._not_read, limit=400)
+                + inert(not_read, limit=400)
                 if answer.not_read
                 else "."
             ),
@@ -440,72 +466,69 @@ class AppOffboarding:
     def reading(self, done: int, total: int) -> None:
         """Read again before the preview opens: it shows what was read."""
 
-    def previewed(self, preview: Preview, refused: Sequence[RowOfFile]) -> None:
-        """Shown as the staged screen, where it is sent from (:meth:`send`)."""
+    def previewed(self, preview: Preview, refused: Sequence[RowOfFile], question: Question) -> None:
+        """The preview as the staged screen (unless it is on one already), what the workflow
+        says before it notified."""
+        if question.notes:
+            more = len(question.notes) - 3
+            words = " ".join(inert(note, limit=300) for note in question.notes[:3])
+            if more > 0:
+                words += f" (and {more:,} more: the report keeps each)"
+            self.front.say(words, severity="warning", timeout=20)
+        if self.screen is not None:
+            return
+        from hubtui.core.workflows.engine import ChangeSet
+        from hubtui.tui.screens.changes.batch import StagedScreen
 
-    async def send(self, preview: Preview, reviews: Sequence[Review]) -> Batch | None:
-        """The preview as the staged screen: ``a`` there asks and sends it; leaving it sends
-        nothing (:class:`~hubtui.core.workflows.ports.NotSent`)."""
-        return await self.front.sent_from_preview(
-            preview,
-            reviews=reviews,
-            title=f"Offboarding of {self.email}",  # the breadcrumb shows it inert
-            incomplete=self._not_read,
+        changes = ChangeSet()
+        changes.stage([step.wanted for step in preview.steps])
+        self.screen = StagedScreen(
+            changes, preview=preview, title=question.title, incomplete=question.incomplete
         )
+        self.front.app.push_screen(self.screen)
+
+    async def ask(self, preview: Preview, question: Question) -> Preview:
+        """``a`` on the staged screen answers (leaving it: :class:`NotSent`); the workflow's
+        worker waits meanwhile, and nothing of it runs until the person acts."""
+        assert self.screen is not None  # previewed first
+        waiting = get_current_worker()
+        self.front.waiting.add(waiting)
+        try:
+            return await self.screen.answer()
+        finally:
+            self.front.waiting.discard(waiting)
+
+    def would_send(self, requests: Sequence[ChangeRequest]) -> None:
+        """The app has no dry run: read-only shows what would change, and sends nothing."""
+
+    def nothing_to_send(self, preview: Preview) -> None:
+        if self.screen is not None:
+            self.screen.nothing_to_send()
+
+    def sending(self, batch: Batch, stop: asyncio.Event) -> None:
+        if self.screen is not None:
+            self.screen.sending(batch, stop)
+
+    def came(self, batch: Batch, result: Result) -> None:
+        if self.screen is not None:
+            self.screen.came(batch, result)
+
+    def settling(self) -> None:
+        if self.screen is not None:
+            self.screen.settling()
+
+    def interrupted(self, batch: Batch, error: BaseException) -> None:
+        if self.screen is not None:
+            self.screen.interrupted()
+
+    def sent(self, applied: Applied, kept: Kept | None) -> None:
+        if self.screen is not None:
+            self.screen.sent(applied, kept)
 
     async def ended(
         self, rows: Sequence[RowOfFile], batch: Batch | None, kept: Kept | None
     ) -> None:
         """The batch said itself on its screen; what was kept with nothing sent is said here."""
-        if kept is not None:
+        if kept is not None and batch is None:
             severity = "warning" if kept.problem is not None else "information"
             self.front.say(kept.words(), severity=severity, timeout=15)
-
-
-class AppClose:
-    """The app as the front of a campaign's close
-    (:class:`~hubtui.core.workflows.campaign.closing.CloseFront`): the preview shown as the staged
-    screen, whose ``a`` asks, records the close's claim and sends; why each other decided row
-    is not sent, said."""
-
-    def __init__(self, front: AppFront) -> None:
-        self.front = front
-
-    async def find_hub(self, given: str) -> Hub:
-        client = await self.front.workspace.client()
-        found = next((h for h in await client.list_hubs() if given in (h.id, h.name)), None)
-        if found is None:
-            raise LookupError(f"no hub {given} among those the token sees")
-        return found
-
-    def reading(self, done: int, total: int) -> None:
-        """The staged screen opens once read: it shows what was read."""
-
-    def previewed(self, run: CloseRun, preview: Preview) -> None:
-        plan = run.plan
-        words = []
-        if run.found is not None:
-            words.append(
-                f"Campaign {run.campaign.number} was closing (batch {run.batch}) and was "
-                f"interrupted: {amount(run.found.made, 'change')} of it took effect; only "
-                "what was never sent is sent now."
-            )
-        if plan.not_sent:
-            state, why = plan.not_sent[0]
-            words.append(
-                f"{amount(len(plan.not_sent), 'decided row')} not sent, "
-                f"e.g. {inert(state.row.email)} in {inert(state.row.project_name)}: "
-                f"{inert(why)} (the report keeps each)."
-            )
-        if words:
-            self.front.say(" ".join(words), severity="warning", timeout=20)
-
-    async def send(self, run: CloseRun, preview: Preview, claim: Claim) -> Batch | None:
-        """The preview as the staged screen: ``a`` there asks, claims and sends it; leaving it
-        sends nothing (:class:`~hubtui.core.workflows.ports.NotSent`)."""
-        return await self.front.sent_from_preview(
-            preview,
-            title=run.question.removesuffix(" and send"),
-            batch_id=run.batch,
-            before_send=claim,
-        )

@@ -33,6 +33,7 @@ __all__ = [
     "ProjectsLoaded",
     "Reconnect",
     "RevertBatch",
+    "SendStaged",
     "UsersLoaded",
     "WorkerFailed",
 ]
@@ -62,6 +63,15 @@ class CloseCampaign(Message):
 
     def __init__(self, number: int, on_ended: Callable[[], None] | None = None) -> None:
         self.number, self.on_ended = number, on_ended
+        super().__init__()
+
+
+class SendStaged(Message):
+    """Send the preview this staged screen was answered yes on, as a run of its own (the
+    staged changes, a review, a revert, a retry): the app's front runs it on the screen."""
+
+    def __init__(self, screen: Screen[Any]) -> None:
+        self.screen = screen
         super().__init__()
 
 

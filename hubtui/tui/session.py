@@ -16,14 +16,21 @@ from hubtui.tui.catalog import Catalog
 if TYPE_CHECKING:
     from textual.app import App
 
+    from hubtui.core.people.why import ProjectNamed
     from hubtui.core.workflows.engine import Change, ChangeSet
+    from hubtui.core.workflows.ports import Front
     from hubtui.core.workspace import Workspace
 
 
 class Session:
     """What only the app keeps, for the Workspace it runs: a headless command has none."""
 
-    def __init__(self, on_staged_changed: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        on_staged_changed: Callable[[], None] | None = None,
+        front: Callable[..., Front] | None = None,
+    ) -> None:
+        self._front = front
         #: What was read in this session, to jump to (ctrl+p).
         self.catalog = Catalog()
         self._staged: ChangeSet | None = None
@@ -46,6 +53,12 @@ class Session:
     def staged_count(self) -> int:
         """How many changes are staged (none staged yet: the batch engine is not loaded)."""
         return 0 if self._staged is None else len(self._staged)
+
+    def front(self, *, choose: Callable[[ProjectNamed], None]) -> Front:
+        """The app's front (:class:`~hubtui.tui.front.AppRun`) for a workflow a screen runs
+        itself (a ticket, whose several projects ``choose`` lists)."""
+        assert self._front is not None  # the app gives it
+        return self._front(choose=choose)
 
     def staged_changed(self) -> None:
         """The staged changes changed: the app's status line follows."""

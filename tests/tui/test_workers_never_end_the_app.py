@@ -23,7 +23,7 @@ async def raising(*args: Any, **kwargs: Any) -> Any:
 async def test_a_batch_send_that_raises_leaves_the_app_running(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("hubtui.tui.screens.changes.batch.send_reviewed", raising)
+    monkeypatch.setattr("hubtui.core.workflows.run.apply_reviewed", raising)
     async with running(store=DemoStore(), start=project_users()) as pilot:
         await mark(pilot, CHLOE)
         await press(pilot, "m", "down", "enter", "b", "a", "y")  # Set role: Editor, sent

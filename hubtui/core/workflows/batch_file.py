@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from hubtui.core.batches.file_rows import mark_ended, prepare_file
+from hubtui.core.workflows.run import Sending, run_preview
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient
@@ -26,7 +27,8 @@ async def apply_file(
     concurrency: int,
     settle: bool,
 ) -> None:
-    """A batch file's rows: found, previewed, sent on the front end's word, each row ended."""
+    """A batch file's rows: found, previewed, asked, sent, each row ended (``settle`` False:
+    a dry run)."""
     found = await prepare_file(
         client,
         given,
@@ -36,8 +38,8 @@ async def apply_file(
         settle=settle,
         on_read=front.reading,
     )
-    front.previewed(found.preview, found.refused)
-    batch = await front.send(found.preview, ())
-    if batch is not None:
-        mark_ended(found.rows, batch)
-    await front.ended(found.rows, batch, None)
+    sending = Sending(log, concurrency, dry_run=not settle)
+    ran = await run_preview(front, client, found.preview, sending, refused=found.refused)
+    if ran.batch is not None:
+        mark_ended(found.rows, ran.batch)
+    await front.ended(found.rows, ran.batch, None)

@@ -12,6 +12,7 @@ from hubtui.core.batches.projects import prepare
 from hubtui.core.clock import now
 from hubtui.core.people.decisions import review_of_file, rows_of_decisions
 from hubtui.core.workflows.reviewed import keep_reviews
+from hubtui.core.workflows.run import Sending, run_preview
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient
@@ -41,8 +42,11 @@ async def apply_decisions(
         client, wanted_of(rows), log, concurrency=concurrency, settle=settle, on_read=front.reading
     )
     mark_decided(rows, preview)
-    front.previewed(preview, [row for row in rows if row.wanted is None and row.verdict])
-    batch = await front.send(preview, ())
+    refused = [row for row in rows if row.wanted is None and row.verdict]
+    ran = await run_preview(
+        front, client, preview, Sending(log, concurrency, dry_run=not settle), refused=refused
+    )
+    batch = ran.batch
     if batch is not None:
         mark_ended(rows, batch)
     review = review_of_file(rows, decisions, given, started, batch, criteria, log.operator)

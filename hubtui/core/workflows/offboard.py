@@ -9,18 +9,14 @@ from typing import TYPE_CHECKING
 from hubtui.core.batches.file_rows import rows_of_preview
 from hubtui.core.batches.projects import prepare
 from hubtui.core.clock import now
-from hubtui.core.people.review import (
-    Offboarding,
-    offboarding,
-    offboarding_reviews,
-    outcomes,
-)
-from hubtui.core.workflows.reviewed import keep_reviews
+from hubtui.core.people.review import Offboarding, offboarding, offboarding_reviews
+from hubtui.core.workflows.ports import Question
+from hubtui.core.workflows.run import Sending, run_preview
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
     from hubtui.core.changes.log import ChangeLog
-    from hubtui.core.workflows.ports import Keep, OffboardFront
+    from hubtui.core.workflows.ports import Front, Keep
 
 __all__ = ["offboard"]
 
@@ -30,7 +26,7 @@ async def offboard(
     email: str,
     hubs: Sequence[Hub],
     log: ChangeLog,
-    front: OffboardFront,
+    front: Front,
     *,
     reason: str,
     concurrency: int,
@@ -49,14 +45,11 @@ async def offboard(
     preview = await prepare(
         client, answer.rows, log, concurrency=concurrency, settle=settle, on_read=front.reading
     )
-    front.previewed(preview, [])
     reviews = offboarding_reviews(answer, reason, started, log.operator)
-    batch = await front.send(preview, reviews)
-    rows = rows_of_preview(preview, batch)
-    # Sent, the reviews were kept after the batch; not sent, they are kept as decided here
-    # (not on a dry run).
-    kept = None
-    if batch is None and settle and reviews:
-        kept = await keep_reviews([outcomes(r, preview) for r in reviews], None, None, keep)
-    await front.ended(rows, batch, kept)
+    sending = Sending(log, concurrency, dry_run=not settle, reviews=reviews, keep=keep)
+    question = Question(title=f"Offboarding of {email}", incomplete="; ".join(answer.not_read))
+    ran = await run_preview(front, client, preview, sending, question=question)
+    # Sent, the reviews were kept after the batch; nothing to send, as decided.
+    kept = ran.kept if ran.batch is None else None
+    await front.ended(rows_of_preview(ran.preview, ran.batch), ran.batch, kept)
     return answer

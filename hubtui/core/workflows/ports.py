@@ -1,32 +1,33 @@
-"""The port every workflow asks of its front end, one module: :class:`Port` (a hub found by
-what was typed), :class:`TicketFront` (a ticket: several projects to choose from),
-:class:`Front` (a workflow of batches) and :class:`OffboardFront`. The command and the app each
-implement it, once per workflow. A workflow reads, decides and previews; the front shows, asks,
-sends through the one engine (:func:`~hubtui.core.workflows.reviewed.apply_reviewed`) and says how
-each row ended. Read-only is refused by the front before it starts one (a dry run still
-previews).
+"""The one port every workflow drives: :class:`Front`. The command implements it once
+(:mod:`hubtui.headless.front`), the app once (:mod:`hubtui.tui.front`). A workflow owns its whole
+run (:mod:`hubtui.core.workflows.run`): it reads, decides, previews, asks, sends, reads back,
+keeps and ends; the front shows what it is handed, answers what a person must answer, says
+progress and how each row ended. Read-only is refused by the front before it starts one (a dry
+run still previews).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from hubtui.core.people.review import Offboarding, Review
-from hubtui.core.workflows.reviewed import Kept
-
 if TYPE_CHECKING:
-    from hubtui.api import Hub
-    from hubtui.core.batches import Batch
+    from hubtui.api import ChangeRequest, Hub
+    from hubtui.core.batches import Batch, Result
+    from hubtui.core.batches.applying import Applied
     from hubtui.core.batches.file_rows import RowOfFile
     from hubtui.core.batches.projects import Preview
+    from hubtui.core.people.review import Offboarding, Review
     from hubtui.core.people.search import Progress
     from hubtui.core.people.why import ProjectNamed
+    from hubtui.core.workflows.reviewed import Kept
 
-__all__ = ["Front", "Keep", "NotSent", "OffboardFront", "Port", "ReadOnly", "TicketFront"]
+__all__ = ["Front", "Keep", "NotSent", "Question", "ReadOnly"]
 
 #: How a review is kept in the store (its number; StoreOff or StoreError where it cannot be).
-Keep = Callable[[Review], Awaitable[int]]
+Keep = Callable[["Review"], Awaitable[int]]
 
 
 class ReadOnly(Exception):
@@ -39,52 +40,79 @@ class NotSent(Exception):
     is kept; the workflow ends there."""
 
 
-class Port(Protocol):
-    """What every workflow asks of the front end that runs it."""
+@dataclass(frozen=True)
+class Question:
+    """What a front asks before a batch leaves, in the workflow's words."""
+
+    act: str = "Send"
+    """What the question asks (``Close campaign 3 and send``)."""
+    title: str | None = None
+    """What the app's breadcrumb calls the preview (None: the staged changes, a revert…)."""
+    incomplete: str = ""
+    """What could not be read, said on the preview and in the question."""
+    without_terminal: str = "add --yes to send the batch."
+    """The command's words where nobody can be asked."""
+    not_sent: str = "nothing was sent."
+    """What is said when the answer is no."""
+    notes: tuple[str, ...] = ()
+    """Lines said before the preview (why each decided row is not sent, an interrupted close)."""
+
+
+class Front(Protocol):
+    """What every workflow asks of the front end that runs it: find a hub by what was typed,
+    show a preview, ask, say progress, say the outcome."""
 
     async def find_hub(self, given: str) -> Hub:
         """A hub by its exact Name or Id (the command also takes an exact DisplayName, and
         says so); ``LookupError`` says why none was taken."""
         ...
 
-
-class TicketFront(Port, Protocol):
-    """What a ticket (:func:`~hubtui.core.workflows.why.answer_ticket`) also asks."""
-
     def several_projects(self, named: ProjectNamed) -> None:
-        """The text names several projects: the app lists them to choose from; the command
-        says them (the ticket's :attr:`~hubtui.core.workflows.why.Ticket.refused` words)."""
-
-
-class Front(Port, Protocol):
-    """What a workflow of batches also asks: progress, a preview, a question, what was sent,
-    how it ended."""
-
-    def reading(self, done: int, total: int) -> None:
-        """How far reading each project's users again has come."""
-
-    def previewed(self, preview: Preview, refused: Sequence[RowOfFile]) -> None:
-        """Show the preview, and the rows not read as changes."""
-
-    async def send(self, preview: Preview, reviews: Sequence[Review]) -> Batch | None:
-        """Ask, then send the preview as one batch with the reviews it carries kept after it
-        (None: nothing sent: a dry run, nothing to send; :class:`NotSent`: asked, and not
-        sent)."""
-        ...
-
-    async def ended(
-        self, rows: Sequence[RowOfFile], batch: Batch | None, kept: Kept | None
-    ) -> None:
-        """Say how each row ended, and how the reviews nothing sent were kept (``kept`` None:
-        there were none, or this was a dry run)."""
-
-
-class OffboardFront(Front, Protocol):
-    """An offboarding's front end also follows the search and says where the person was."""
+        """A ticket names several projects: the app lists them to choose from; the command
+        says them (the ticket's refused words)."""
 
     def searching(self, progress: Progress) -> None:
-        """How far the search across the hubs has come."""
+        """How far a search across the hubs has come."""
 
     def found(self, answer: Offboarding) -> None:
         """Where the person is, and what could not be read; ``LookupError`` ends the workflow
         when they have no access to remove."""
+
+    def reading(self, done: int, total: int) -> None:
+        """How far reading each project's users again has come."""
+
+    def previewed(self, preview: Preview, refused: Sequence[RowOfFile], question: Question) -> None:
+        """Show the preview, the rows not read as changes, and the question's notes."""
+
+    async def ask(self, preview: Preview, question: Question) -> Preview:
+        """Ask before anything leaves; the preview to send (the app's may have been read
+        again meanwhile). :class:`NotSent`: answered no, or the preview was left."""
+        ...
+
+    def would_send(self, requests: Sequence[ChangeRequest]) -> None:
+        """A dry run's answer: exactly the requests, nothing sent."""
+
+    def nothing_to_send(self, preview: Preview) -> None:
+        """No row of the preview differs from the server."""
+
+    def sending(self, batch: Batch, stop: asyncio.Event) -> None:
+        """The batch is about to leave; setting ``stop`` sends no more of it."""
+
+    def came(self, batch: Batch, result: Result) -> None:
+        """A row's outcome."""
+
+    def settling(self) -> None:
+        """The unknown outcomes are being read back."""
+
+    def interrupted(self, batch: Batch, error: BaseException) -> None:
+        """Sending ended by ``error``: cancelled (the rows in flight are logged unknown, the
+        rest not sent), or a failure the run raises on."""
+
+    def sent(self, applied: Applied, kept: Kept | None) -> None:
+        """How the batch ended, and how the reviews it carries were kept."""
+
+    async def ended(
+        self, rows: Sequence[RowOfFile], batch: Batch | None, kept: Kept | None
+    ) -> None:
+        """The workflow's end: how each row ended, and how the reviews nothing sent were kept
+        (``kept`` None: there were none, or this was a dry run)."""

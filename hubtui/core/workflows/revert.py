@@ -1,23 +1,27 @@
 """A batch put back: one use case for the app's ``R`` and ``hubtui revert``. It finds the batch
 in this server's change log (and the team's trail), plans its inverse by the one revert rule
 (:func:`~hubtui.core.batches.reverting.plan_revert`) and says, once for both front ends, what
-cannot be put back and what another revert already did; the front previews and sends the rest
-the way every batch is previewed and sent."""
+cannot be put back and what another revert already did; the rest is previewed, asked and sent
+by the one run (:func:`revert_batch`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from hubtui.core.batches import batches_in, batches_of, plan_revert
+from hubtui.core.batches import batches_in, batches_of, plan_revert, prepare
 from hubtui.core.changes.kinds import kind_of
+from hubtui.core.workflows.ports import Question
+from hubtui.core.workflows.run import Ran, Sending, run_preview
 from hubtui.text import inert
 
 if TYPE_CHECKING:
+    from hubtui.api import HubClient
     from hubtui.core.batches import RevertPlan, Wanted
+    from hubtui.core.workflows.ports import Front
     from hubtui.core.workspace import Workspace
 
-__all__ = ["Revert", "find_revert"]
+__all__ = ["Revert", "find_revert", "revert_batch"]
 
 
 @dataclass
@@ -57,6 +61,15 @@ class Revert:
         ]
         return by, rows
 
+    def notes(self) -> list[str]:
+        """What is said before its preview: what cannot be put back, what already was."""
+        notes = [f"Cannot be put back: {words}." for words in self.cannot()]
+        by, already = self.already()
+        if already:
+            notes.append(f"Already put back by batch {by} (nothing is sent for these):")
+            notes.extend(f"  {words}" for words in already)
+        return notes
+
     def nothing_words(self) -> str:
         """What is said when nothing is left to send."""
         if self.plan is not None and self.plan.already:
@@ -72,3 +85,22 @@ def find_revert(workspace: Workspace, batch_id: str) -> Revert:
     if batch_id not in batches:
         batches = batches_of(log.changes) | batches
     return Revert(batch_id, plan_revert(batches, batch_id), list(batches)[-5:])
+
+
+async def revert_batch(
+    workspace: Workspace, client: HubClient, front: Front, revert: Revert, *, dry_run: bool
+) -> Ran:
+    """``revert``'s rows (some, :attr:`Revert.wanted`) read again, previewed, asked and sent as
+    a batch that reverts it, by the one run."""
+    log = workspace.change_log
+    preview = await prepare(
+        client,
+        revert.wanted,
+        log,
+        concurrency=workspace.concurrency,
+        settle=not dry_run,
+        on_read=front.reading,
+    )
+    sending = Sending(log, workspace.concurrency, dry_run=dry_run, reverts=revert.batch)
+    question = Question(title=f"Revert of batch {revert.batch}", notes=tuple(revert.notes()))
+    return await run_preview(front, client, preview, sending, question=question)

@@ -25,7 +25,7 @@ from hubtui.core.people.why import (
     project_named,
 )
 from hubtui.core.store import StoreError, StoreOff
-from hubtui.core.workflows.ports import TicketFront
+from hubtui.core.workflows.ports import Front
 from hubtui.text import inert
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ class Ticket:
 async def answer_ticket(
     workspace: Workspace,
     client: HubClient,
-    front: TicketFront,
+    front: Front,
     email: str,
     *,
     hubs: Sequence[Hub] | None = None,

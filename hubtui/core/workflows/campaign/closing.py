@@ -13,9 +13,9 @@ recorded), and why each decided change was not sent is kept with the outcomes.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence, Set
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from hubtui.core.access import person_key
 from hubtui.core.batches import Evidence, Intent, Wanted, batches_in, prepare
@@ -36,24 +36,24 @@ from hubtui.core.store.campaigns import (
 )
 from hubtui.core.workflows.campaign.population import read_population
 from hubtui.core.workflows.campaign.records import RecordChanged, Refused, open_campaign
-from hubtui.core.workflows.ports import Port
+from hubtui.core.workflows.ports import Question
+from hubtui.core.workflows.run import Sending, run_preview
 from hubtui.text import command_line
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
-    from hubtui.core.batches.projects import Preview
     from hubtui.core.batches.running import Batch
     from hubtui.core.changes.log import ChangeLog
     from hubtui.core.changes.record import Change
     from hubtui.core.store.campaigns import CampaignRow
     from hubtui.core.store.server_store import ServerStore
     from hubtui.core.workflows.campaign.population import Population
+    from hubtui.core.workflows.ports import Front
     from hubtui.core.workspace import Workspace
 
 __all__ = [
     "CloseAsked",
     "CloseEnded",
-    "CloseFront",
     "CloseRun",
     "Closing",
     "close_campaign",
@@ -455,6 +455,40 @@ class CloseRun:
         act = "Finish closing" if self.found is not None else "Close"
         return f"{act} campaign {self.campaign.number} and send"
 
+    def asking(self) -> Question:
+        """The question the front asks, and what it says before it."""
+        return Question(
+            act=self.question,
+            title=self.question.removesuffix(" and send"),
+            without_terminal="add --yes to close.",
+            not_sent=self.not_sent_words,
+            notes=tuple(self.notes()),
+        )
+
+    def notes(self) -> list[str]:
+        """What is said before the preview: an interrupted close found, the rows that take the
+        default, each decided row not sent and why, what is sent although it leaves no Admin."""
+        campaign, found, plan = self.campaign, self.found, self.plan
+        notes = []
+        if found is not None:
+            notes.append(
+                f"Campaign {campaign.number} was closing (batch {self.batch}) and was "
+                f"interrupted: {_changes(found.made)} of it took effect, "
+                f"{len(found.settled):,} unknown outcome{'s' if len(found.settled) != 1 else ''} "
+                "settled by reading the hub again; only what was never sent is sent now."
+            )
+        elif plan.defaults:
+            notes.append(
+                f"{plan.defaults:,} rows had no answer: they take the default "
+                f"({campaign.head.if_no_answer}), said as such in the report."
+            )
+        notes.extend(
+            f"Not sent: {state.row.email} in {state.row.project_name}: {why}"
+            for state, why in plan.not_sent
+        )
+        notes.extend(f"Sent all the same (--allow-no-admin): {words}" for words in plan.no_admin)
+        return notes
+
     @property
     def not_sent_words(self) -> str:
         """What is said when the question is answered no."""
@@ -490,28 +524,8 @@ class CloseEnded:
         return sum(1 for e in self.outcomes if e.detail.startswith("verified"))
 
 
-#: The journal's claim, awaited by the front once the person said yes, before anything leaves.
-Claim = Callable[[], Awaitable[None]]
-
-
-class CloseFront(Port, Protocol):
-    """What a campaign's close asks of its front end (the command, the app)."""
-
-    def reading(self, done: int, total: int) -> None:
-        """How far reading each project's users again has come."""
-
-    def previewed(self, run: CloseRun, preview: Preview) -> None:
-        """Show what is sent, and why each other decided row is not."""
-
-    async def send(self, run: CloseRun, preview: Preview, claim: Claim) -> Batch | None:
-        """Ask; on yes, ``await claim()`` (the journal's claim: if it fails nothing is sent),
-        then send the preview as one batch under ``run.batch``. None: nothing was sent (a dry
-        run, or nothing to send after the claim); :class:`NotSent`: asked, and not sent."""
-        ...
-
-
 async def close_campaign(
-    workspace: Workspace, client: HubClient, front: CloseFront, asked: CloseAsked
+    workspace: Workspace, client: HubClient, front: Front, asked: CloseAsked
 ) -> CloseEnded:
     """A campaign's close, the whole run, for every front end: the record checked, the hub read
     again, what an interrupted close did found, the plan previewed, asked, claimed (the
@@ -531,7 +545,6 @@ async def close_campaign(
         settle=not asked.dry_run,
         on_read=front.reading,
     )
-    front.previewed(run, preview)
     detail = f"{len(preview.steps)} changes"
     if run.plan.no_admin:
         detail += f"; --allow-no-admin: {'; '.join(run.plan.no_admin)}"
@@ -542,7 +555,10 @@ async def close_campaign(
         else:
             settle(log, run.found)
 
-    sent = await front.send(run, preview, claimed)
+    sending = Sending(
+        log, workspace.concurrency, dry_run=asked.dry_run, batch_id=run.batch, claim=claimed
+    )
+    sent = (await run_preview(front, client, preview, sending, question=run.asking())).batch
     if asked.dry_run:
         return CloseEnded(None)
     again = command_line("campaign", "close", str(campaign.number))

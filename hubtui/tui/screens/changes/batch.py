@@ -39,8 +39,9 @@ from hubtui.core.workflows.engine import (
     prepare,
 )
 from hubtui.core.workflows.ports import NotSent
-from hubtui.core.workflows.reviewed import Kept, send_reviewed
+from hubtui.core.workflows.reviewed import Kept
 from hubtui.text import inert
+from hubtui.tui.messages import SendStaged
 from hubtui.tui.present import amount
 from hubtui.tui.screens.base import ListScreen
 from hubtui.tui.screens.dialogs.type_count import TypeCountScreen
@@ -48,7 +49,7 @@ from hubtui.tui.widgets.chrome import AccessPanel, Breadcrumb, Summary
 from hubtui.tui.widgets.record_table import Column, RecordTable, Row
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable, Sequence
+    from collections.abc import Callable, Sequence
 
     from hubtui.api import HubClient
     from hubtui.core.people import Review
@@ -146,22 +147,15 @@ class StagedScreen(ListScreen[Preview]):
         title: str | None = None,
         incomplete: str = "",
         preview: Preview | None = None,
-        answer: asyncio.Future[Batch | None] | None = None,
-        batch_id: str | None = None,
-        before_send: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         super().__init__()
         self.changes = changes
-        #: The batch's id where a journal named it before sending (a campaign's close), and
-        #: what it records once the question is answered yes, before anything leaves (its
-        #: failure sends nothing).
-        self._batch_id = batch_id
-        self._before_send = before_send
         #: A preview a use case read already: shown first, not read again (``r`` reads again).
         self._given = preview
-        #: Where a use case waits for what was sent: the batch, None (nothing to send), or
-        #: :class:`~hubtui.core.workflows.ports.NotSent` (left without sending).
-        self._answer = answer
+        #: Where a workflow's run waits for the answer (:meth:`answer`), and the answer given
+        #: before a run of this screen's own asked for it.
+        self._asked: asyncio.Future[Preview] | None = None
+        self._given_yes: Preview | None = None
         self.reverts = reverts
         #: What the breadcrumb calls it (None: a revert, a review or the staged changes).
         self.title = title
@@ -175,10 +169,13 @@ class StagedScreen(ListScreen[Preview]):
         self.preview: Preview | None = None
         self.sent_batch: Batch | None = None
         self.lines: list[Line] = []
-        self._sending: asyncio.Future[tuple[Applied | None, Kept | None]] | None = None
+        #: The batch being sent (None: none is).
+        self._sending: Batch | None = None
+        self._by_step: dict[int, Line] = {}
         #: Whether escape stopped the batch being sent (not the screen or app going away).
         self._stop = asyncio.Event()
-        self._retry_of: str | None = None
+        #: The batch ``r`` then ``a`` retries (its failed and unknown rows), under its id.
+        self.retry_of: str | None = None
         self._summary = ""
 
     def compose_body(self) -> ComposeResult:
@@ -328,29 +325,26 @@ class StagedScreen(ListScreen[Preview]):
         return super().check_action(action, parameters)
 
     def action_apply(self) -> None:
+        """Ask before the preview is sent; yes hands it to the run that waits for it (a
+        workflow's), else to a run of its own (the staged changes, a revert, a retry)."""
         if self.preview is None or self.is_loading or self._sending is not None:
             return
         if self.sent_batch is not None:
             self.notify("This batch was applied: r reads again (and retries).", markup=False)
             return
-        batch = Batch(self.preview.steps, batch_id=self._retry_of or self._batch_id)
-        batch.reverts = self.reverts
-        count = len(batch.steps)
+        preview = self.preview
+        count = sum(1 for step in preview.steps if step.verdict is Verdict.SEND)
         if not count:
-            if self.reviews or self._answer is not None:
-                self.run_worker(
-                    self._send(batch), group="batch", exclusive=True, exit_on_error=False
-                )
+            if self.reviews:  # kept as decided, by the run
+                self._yes(preview)
                 return
             self.notify("Nothing to send: no row differs from the server.", markup=False)
             return
-        words = self.preview.summary()
+        words = preview.summary()
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.run_worker(
-                    self._send(batch), group="batch", exclusive=True, exit_on_error=False
-                )
+                self._yes(preview)
 
         if count > TYPE_THE_COUNT_ABOVE:
             self.app.push_screen(TypeCountScreen(count, words), answered)
@@ -371,28 +365,34 @@ class StagedScreen(ListScreen[Preview]):
         )
         self.app.push_screen(ConfirmScreen(question), answered)
 
-    async def _send(self, batch: Batch) -> None:
-        if self._before_send is not None:
-            try:
-                await self._before_send()
-            except Exception as error:  # the journal's step failed: nothing is sent
-                self.notify(
-                    f"Nothing was sent: {inert(str(error), limit=None)}",
-                    severity="error",
-                    markup=False,
-                    timeout=15,
-                )
-                if self._answer is not None and not self._answer.done():
-                    self._answer.set_exception(NotSent(str(error)))
-                return
-            self._before_send = None  # once: a retry of this batch is the same journal's
-        if not batch.steps:
-            await self._nothing_sent(batch)
+    def _yes(self, preview: Preview) -> None:
+        """Answered yes: to the run waiting for it, else to a new run of this preview."""
+        if self._asked is not None and not self._asked.done():
+            self._asked.set_result(preview)
             return
-        preview = self.preview
-        assert preview is not None  # a batch is made of the preview shown
+        self._given_yes = preview
+        self.post_message(SendStaged(self))
+
+    async def answer(self) -> Preview:
+        """The preview to send, once the person says yes here (at once, when they did before
+        the run asked); :class:`~hubtui.core.workflows.ports.NotSent` when it is left."""
+        if self._given_yes is not None:
+            given, self._given_yes = self._given_yes, None
+            return given
+        self._asked = asyncio.get_running_loop().create_future()
+        return await self._asked
+
+    # The run's progress, shown -----------------------------------------------------------------
+
+    def nothing_to_send(self) -> None:
+        self.notify("Nothing to send: no row differs from the server.", markup=False)
+
+    def sending(self, batch: Batch, stop: asyncio.Event) -> None:
+        """The batch leaves: its rows follow it, escape sets ``stop``."""
         self.sent_batch = batch
-        by_step = {id(line.step): line for line in self.lines}
+        self._sending = batch
+        self._stop = stop
+        self._by_step = {id(line.step): line for line in self.lines}
         bar = self.query_one(ProgressBar)
         bar.update(total=len(batch.steps), progress=0)
         bar.display = True
@@ -401,51 +401,39 @@ class StagedScreen(ListScreen[Preview]):
         self.refresh_status()
         self.refresh_bindings()
 
-        def came(_: int, result: Result) -> None:
-            line = by_step.get(id(result.step))
-            if line is not None:
-                line.result = result
-                self.table.update_record(line, key=line.key)
-                self._explain(self.table.highlighted_record)
-            bar.advance(1)
-            self._summary = f"Sending batch {batch.id}: {batch.summary()}"
-            self.refresh_summary()
+    def came(self, batch: Batch, result: Result) -> None:
+        line = self._by_step.get(id(result.step))
+        if line is not None:
+            line.result = result
+            self.table.update_record(line, key=line.key)
+            self._explain(self.table.highlighted_record)
+        self.query_one(ProgressBar).advance(1)
+        self._summary = f"Sending batch {batch.id}: {batch.summary()}"
+        self.refresh_summary()
 
-        def settling() -> None:
-            self._summary = SETTLING
-            self.refresh_summary()
+    def settling(self) -> None:
+        self._summary = SETTLING
+        self.refresh_summary()
 
-        client = await self.client()
-        self._stop = asyncio.Event()
-        self._sending = asyncio.ensure_future(
-            send_reviewed(
-                batch,
-                client,
-                self.workspace.change_log,
-                self.reviews,
-                preview,
-                self.workspace.keep_review,
-                concurrency=self.workspace.concurrency,
-                on_result=came,
-                on_settling=settling,
-                stop=self._stop,
-            )
-        )
-        try:
-            sent, kept = await self._sending
-        finally:
-            self._sending = None
-        assert sent is not None  # the batch had steps
-        applied = sent
-        self._answered(batch)
-        bar.display = False
+    def interrupted(self) -> None:
+        """Sending ended without an outcome (the screen going away, a failure said by the
+        app): no longer "Sending…"; what the rows show stays, the change log has each."""
+        self._sending = None
+        if self.is_attached:
+            self.query_one(ProgressBar).display = False
+            self.refresh_bindings()
+
+    def sent(self, applied: Applied, kept: Kept | None) -> None:
+        """How the batch ended; what is left staged is what ``r`` sends again."""
+        batch = applied.batch
+        self._sending = None
+        self.query_one(ProgressBar).display = False
         self.session.batches_sent += 1
-        # What is left staged: the rows r sends again (failed, unknown, not sent).
         again = applied.again
         self.changes.drop([line.step.wanted for line in self.lines])
         self.changes.stage(again)
         self.session.staged_changed()
-        self._retry_of = batch.id if again else None
+        self.retry_of = batch.id if again else None
         ended = "Stopped. " if applied.stopped else ""
         self._summary = f"{ended}Batch {batch.id}: {batch.summary()}" + (
             " · r retries the failed and unknown rows" if again else ""
@@ -454,38 +442,13 @@ class StagedScreen(ListScreen[Preview]):
         self.refresh_bindings()
         self.notify(inert(self._summary), markup=False, timeout=10)
         if kept is not None:
-            self._said_kept(kept)
-
-    async def _nothing_sent(self, batch: Batch) -> None:
-        """Nothing to send: each review kept as decided (or why it was not), by the use case
-        that waits for this preview, else here by the one rule."""
-        if self._answer is not None:
-            self.reviews = []
-            self._answered(None)
-            return
-        assert self.preview is not None
-        workspace = self.workspace
-        _, kept = await send_reviewed(
-            batch,
-            await self.client(),
-            workspace.change_log,
-            self.reviews,
-            self.preview,
-            workspace.keep_review,
-        )
-        if kept is not None:
-            self._said_kept(kept)
-
-    def _answered(self, batch: Batch | None) -> None:
-        """The use case waiting for this preview told what was sent (once)."""
-        if self._answer is not None and not self._answer.done():
-            self._answer.set_result(batch)
+            self.said_kept(kept)
 
     def on_unmount(self) -> None:
-        if self._answer is not None and not self._answer.done():
-            self._answer.set_exception(NotSent("left without sending"))
+        if self._asked is not None and not self._asked.done():
+            self._asked.set_exception(NotSent("left without sending"))
 
-    def _said_kept(self, kept: Kept) -> None:
+    def said_kept(self, kept: Kept) -> None:
         if kept.problem is not None:
             self.notify(kept.words(), severity="warning", markup=False, timeout=15)
             return

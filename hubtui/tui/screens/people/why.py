@@ -33,7 +33,7 @@ from hubtui.text import inert
 from hubtui.tui.messages import PrepareFix
 from hubtui.tui.present import copy_lines_for_a_ticket
 from hubtui.tui.screens.recovering import RecoveringScreen
-from hubtui.tui.session import workspace_of
+from hubtui.tui.session import session_of, workspace_of
 from hubtui.tui.widgets.chrome import KeyFooter
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
             ticket = await answer_ticket(
                 workspace,
                 client,
-                self,
+                session_of(self.app).front(choose=self.several_projects),
                 self.email,
                 hubs=self.hubs,
                 project=self.project,
@@ -158,9 +158,6 @@ class WhyScreen(ModalScreen[None], RecoveringScreen[None]):
         self._say(describe(self.answers, self.email, note, self.fixes, self.account))
         self.refresh_bindings()
         self.call_after_refresh(self.query_one(_WhyBox).moved_while_reading)
-
-    async def find_hub(self, given: str) -> Hub:
-        raise LookupError("the app answers in the hubs it was given")  # never asked: it gives
 
     def several_projects(self, named: ProjectNamed) -> None:
         self.call_later(self._choose_project, named)
