@@ -39,68 +39,8 @@ class Snapshots(StoreBase):
         encoded before the transaction begins, and each step writes every list at once (a team
         store's round trips a snapshot, not a list), so the store is held the least time."""
         counts = snapshot.counts()
-        lists = sorted(snapshot.lists.items())
-        read_lists = {key: records for key, (ok, _, records) in lists if ok}
-        #: Each list's records in the order sent, named by one digest: a list found as its
-        #: latest state holds is not encoded and written again (the daily snapshot's lists).
-        named = {key: list_fingerprint(records) for key, records in read_lists.items()}
-        as_kept = self._latest_named(snapshot.origin, snapshot.profile)
-        # A list found as the last snapshot that read it read it (the daily snapshot finds most
-        # so) holds the same records: they are not hashed again, and nothing of it is written
-        # but its new read. Checked again inside the write, where it is hashed after all if
-        # another snapshot, a prune or the app moved it meanwhile.
-        found_as_read = {
-            key for key, digest in named.items() if _still_read(as_kept.get(key), digest)
-        }
-        # A record these lists held at their last snapshot is in the store, so only the others
-        # are compressed, which after the first snapshot of a hub is the few that changed. They
-        # go into packs as they are hashed: no list's canonical text is held beyond a pack's.
-        held = self._held(
-            snapshot.origin, snapshot.profile, [k for k in read_lists if k not in found_as_read]
-        )
-        packed: dict[bytes, bytes] = {}
-        #: The new records, compressed many together (schema step 8): their rows.
-        packer = Packer(self._pack)
-        new: set[bytes] = set()
-        #: The records held, not compressed here: one pruned meanwhile is made from its record.
-        unpacked: dict[bytes, Mapping[str, Any]] = {}
-
-        def hashed(
-            records: Iterable[Mapping[str, Any]], held: set[bytes], order: list[bytes] | None
-        ) -> set[bytes]:
-            """A list's records by hash (a snapshot keeps a set), in ``order`` too when given;
-            each not ``held`` by the store packed once."""
-            hashes = set()
-            for record in records:
-                body = canonical(record)
-                digest = body_digest(body)
-                if order is not None:
-                    order.append(digest)
-                hashes.add(digest)
-                if digest in held:
-                    unpacked[digest] = record
-                elif digest not in new:
-                    new.add(digest)
-                    packer.add(digest, body)
-            return hashes
-
-        # Each list hashed.
-        encoded: dict[ListKey, set[bytes]] = {}
-        for key, records in read_lists.items():
-            if key in found_as_read:
-                continue
-            # The records' hashes in order name a list only where its fingerprint cannot.
-            order: list[bytes] | None = [] if named[key] is None else None
-            encoded[key] = hashed(records, held, order)
-            if order is not None:
-                named[key] = body_digest(b"".join(order))
-        packer.close()  # before the store is taken: a list moved meanwhile packs the rest
-        # Its latest state in the order sent: what is read offline is the list as sent.
-        bodies = {
-            key: list_body(records)
-            for key, records in read_lists.items()
-            if (state := as_kept.get(key)) is None or state[0] != named[key]
-        }
+        writing = _SnapshotWrite(self, snapshot)
+        writing.encode()
         with self.writing() as db:
             snapshot_id = db.insert(
                 "INSERT INTO snapshots (taken, origin, profile, scope, counts) VALUES (?,?,?,?,?)",
@@ -112,78 +52,7 @@ class Snapshots(StoreBase):
                     json.dumps(counts),
                 ),
             )
-            ids = {
-                key: self._list_id(db, snapshot.origin, snapshot.profile, key) for key, _ in lists
-            }
-            db.add_rows(
-                "reads",
-                ("snapshot", "list", "ok", "why"),
-                [(snapshot_id, ids[key], int(ok), why) for key, (ok, why, _) in lists],
-                keep=False,
-            )
-            previous = self._previous(db, [ids[key] for key in read_lists], snapshot_id)
-            now_named = self._named_now(db, [ids[key] for key in read_lists])
-            moved = [
-                key
-                for key in found_as_read
-                if not _still_read(_with_previous(now_named, previous, ids[key]), named[key])
-            ]
-            read = [ids[key] for key in [*encoded, *moved]]
-            present = self._present(db, read)
-            for key in moved:  # hashed after all: packed unless the list holds it now
-                encoded[key] = hashed(read_lists[key], present.get(ids[key], set()), None)
-            packer.close()  # what those lists brought
-            # What the lists held has moved since it was read above (another snapshot, a
-            # prune): each record held then and not now is compressed here.
-            for h in unpacked.keys() - set().union(*present.values()):
-                packed[h] = self._pack(canonical(unpacked[h]))
-            # In key order: the pages of the tables fill up instead of splitting half-empty.
-            rows = sorted([*packed.items(), *packer.rows])
-            db.add_rows("records", ("hash", "body"), rows, keep=True)
-            gone = []
-            for key, kept in encoded.items():
-                list_id = ids[key]
-                now_in = present.get(list_id, set())
-                gone += [(previous.get(list_id), list_id, h) for h in sorted(now_in - kept)]
-            if gone:
-                db.run_many(
-                    "UPDATE members SET until = ? WHERE list = ? AND record = ? AND until IS NULL",
-                    gone,
-                )
-
-            def came() -> Iterator[tuple[int, int, bytes]]:
-                """Each list's records new to it, made as they are written (a new store's
-                200,000 rows are not held at once)."""
-                for key, kept in encoded.items():
-                    list_id = ids[key]
-                    for h in sorted(kept - present.get(list_id, set())):
-                        yield (list_id, snapshot_id, h)
-
-            db.add_rows("members", ("list", "since", "record"), came(), keep=False)
-            # A list found unchanged before the write may have been replaced meanwhile (the
-            # app keeping what it read): its state is written after all.
-            for key, records in read_lists.items():
-                if key not in bodies and (now_named.get(ids[key]) or (None,))[0] != named[key]:
-                    bodies[key] = list_body(records)
-            db.run_many(
-                "INSERT INTO latest (list, read_at, body, records_digest, read_by) "
-                "VALUES (?,?,?,?,?) ON CONFLICT (list) DO UPDATE SET "
-                "read_at = excluded.read_at, body = excluded.body, "
-                "records_digest = excluded.records_digest, read_by = excluded.read_by "
-                "WHERE excluded.read_at >= latest.read_at",
-                [
-                    (ids[key], snapshot.taken, body, named[key], snapshot_id)
-                    for key, body in bodies.items()
-                ],
-            )
-            db.run_many(
-                "UPDATE latest SET read_at = ?, read_by = ? WHERE list = ? AND read_at <= ?",
-                [
-                    (snapshot.taken, snapshot_id, ids[key], snapshot.taken)
-                    for key in read_lists
-                    if key not in bodies
-                ],
-            )
+            writing.write(db, snapshot_id)
         return SnapshotInfo(
             snapshot_id, snapshot.taken, snapshot.origin, snapshot.profile, snapshot.scope, counts
         )
@@ -290,6 +159,187 @@ class Snapshots(StoreBase):
             info = _snapshot_info(snapshot)
             found.append((info, self._members(list_id, info.id)))
         return found
+
+
+class _SnapshotWrite:
+    """One snapshot's write, step by step: its lists named and hashed before the store is
+    taken (:meth:`encode`), then in the transaction (:meth:`write`) its reads, its new
+    records, the intervals of membership that ended and began, and each list's latest
+    state."""
+
+    def __init__(self, store: Snapshots, snapshot: Snapshot) -> None:
+        self.store, self.snapshot = store, snapshot
+        self.lists = sorted(snapshot.lists.items())
+        self.read_lists = {key: records for key, (ok, _, records) in self.lists if ok}
+        #: Each list's records in the order sent, named by one digest: a list found as its
+        #: latest state holds is not encoded and written again (the daily snapshot's lists).
+        self.named = {key: list_fingerprint(records) for key, records in self.read_lists.items()}
+        self.as_kept = store._latest_named(snapshot.origin, snapshot.profile)
+        # A list found as the last snapshot that read it read it (the daily snapshot finds
+        # most so) holds the same records: they are not hashed again, and nothing of it is
+        # written but its new read. Checked again inside the write, where it is hashed after
+        # all if another snapshot, a prune or the app moved it meanwhile.
+        self.found_as_read = {
+            key for key, digest in self.named.items() if _still_read(self.as_kept.get(key), digest)
+        }
+        self.packed: dict[bytes, bytes] = {}
+        #: The new records, compressed many together (schema step 8): their rows.
+        self.packer = Packer(store._pack)
+        self.new: set[bytes] = set()
+        #: The records held, not compressed here: one pruned meanwhile is made from its record.
+        self.unpacked: dict[bytes, Mapping[str, Any]] = {}
+        self.encoded: dict[ListKey, set[bytes]] = {}
+        self.bodies: dict[ListKey, bytes] = {}
+
+    def hashed(
+        self, records: Iterable[Mapping[str, Any]], held: set[bytes], order: list[bytes] | None
+    ) -> set[bytes]:
+        """A list's records by hash (a snapshot keeps a set), in ``order`` too when given;
+        each not ``held`` by the store packed once."""
+        hashes = set()
+        for record in records:
+            body = canonical(record)
+            digest = body_digest(body)
+            if order is not None:
+                order.append(digest)
+            hashes.add(digest)
+            if digest in held:
+                self.unpacked[digest] = record
+            elif digest not in self.new:
+                self.new.add(digest)
+                self.packer.add(digest, body)
+        return hashes
+
+    def encode(self) -> None:
+        """Each list not found as read hashed, its new records packed, before the store is
+        taken. A record these lists held at their last snapshot is in the store, so only the
+        others are compressed, which after the first snapshot of a hub is the few that
+        changed. They go into packs as they are hashed: no list's canonical text is held
+        beyond a pack's."""
+        snapshot = self.snapshot
+        held = self.store._held(
+            snapshot.origin,
+            snapshot.profile,
+            [k for k in self.read_lists if k not in self.found_as_read],
+        )
+        for key, records in self.read_lists.items():
+            if key in self.found_as_read:
+                continue
+            # The records' hashes in order name a list only where its fingerprint cannot.
+            order: list[bytes] | None = [] if self.named[key] is None else None
+            self.encoded[key] = self.hashed(records, held, order)
+            if order is not None:
+                self.named[key] = body_digest(b"".join(order))
+        self.packer.close()  # before the store is taken: a list moved meanwhile packs the rest
+        # Its latest state in the order sent: what is read offline is the list as sent.
+        self.bodies = {
+            key: list_body(records)
+            for key, records in self.read_lists.items()
+            if (state := self.as_kept.get(key)) is None or state[0] != self.named[key]
+        }
+
+    def write(self, db: Engine, snapshot_id: int) -> None:
+        """The snapshot's rows, in the transaction that inserted it as ``snapshot_id``."""
+        snapshot, store = self.snapshot, self.store
+        ids = {
+            key: store._list_id(db, snapshot.origin, snapshot.profile, key) for key, _ in self.lists
+        }
+        db.add_rows(
+            "reads",
+            ("snapshot", "list", "ok", "why"),
+            [(snapshot_id, ids[key], int(ok), why) for key, (ok, why, _) in self.lists],
+            keep=False,
+        )
+        previous = store._previous(db, [ids[key] for key in self.read_lists], snapshot_id)
+        now_named = store._named_now(db, [ids[key] for key in self.read_lists])
+        present = self._records(db, ids, previous, now_named)
+        self._members(db, ids, previous, present, snapshot_id)
+        self._latest(db, ids, now_named, snapshot_id)
+
+    def _records(
+        self,
+        db: Engine,
+        ids: dict[ListKey, int],
+        previous: dict[int, int | None],
+        now_named: dict[int, tuple[bytes, int | None]],
+    ) -> dict[int, set[bytes]]:
+        """The records new to the store written; what each list read holds now returned."""
+        moved = [
+            key
+            for key in self.found_as_read
+            if not _still_read(_with_previous(now_named, previous, ids[key]), self.named[key])
+        ]
+        present = self.store._present(db, [ids[key] for key in [*self.encoded, *moved]])
+        for key in moved:  # hashed after all: packed unless the list holds it now
+            self.encoded[key] = self.hashed(
+                self.read_lists[key], present.get(ids[key], set()), None
+            )
+        self.packer.close()  # what those lists brought
+        # What the lists held has moved since it was read above (another snapshot, a prune):
+        # each record held then and not now is compressed here.
+        for h in self.unpacked.keys() - set().union(*present.values()):
+            self.packed[h] = self.store._pack(canonical(self.unpacked[h]))
+        # In key order: the pages of the tables fill up instead of splitting half-empty.
+        rows = sorted([*self.packed.items(), *self.packer.rows])
+        db.add_rows("records", ("hash", "body"), rows, keep=True)
+        return present
+
+    def _members(
+        self,
+        db: Engine,
+        ids: dict[ListKey, int],
+        previous: dict[int, int | None],
+        present: dict[int, set[bytes]],
+        snapshot_id: int,
+    ) -> None:
+        """Each interval of membership that ended closed, each that began opened."""
+        gone = []
+        for key, kept in self.encoded.items():
+            list_id = ids[key]
+            now_in = present.get(list_id, set())
+            gone += [(previous.get(list_id), list_id, h) for h in sorted(now_in - kept)]
+        if gone:
+            db.run_many(
+                "UPDATE members SET until = ? WHERE list = ? AND record = ? AND until IS NULL",
+                gone,
+            )
+
+        def came() -> Iterator[tuple[int, int, bytes]]:
+            """Each list's records new to it, made as they are written (a new store's
+            200,000 rows are not held at once)."""
+            for key, kept in self.encoded.items():
+                list_id = ids[key]
+                for h in sorted(kept - present.get(list_id, set())):
+                    yield (list_id, snapshot_id, h)
+
+        db.add_rows("members", ("list", "since", "record"), came(), keep=False)
+
+    def _latest(
+        self,
+        db: Engine,
+        ids: dict[ListKey, int],
+        now_named: dict[int, tuple[bytes, int | None]],
+        snapshot_id: int,
+    ) -> None:
+        """Each list's latest state: written where it changed, else only its new read."""
+        taken, bodies = self.snapshot.taken, self.bodies
+        # A list found unchanged before the write may have been replaced meanwhile (the app
+        # keeping what it read): its state is written after all.
+        for key, records in self.read_lists.items():
+            if key not in bodies and (now_named.get(ids[key]) or (None,))[0] != self.named[key]:
+                bodies[key] = list_body(records)
+        db.run_many(
+            "INSERT INTO latest (list, read_at, body, records_digest, read_by) "
+            "VALUES (?,?,?,?,?) ON CONFLICT (list) DO UPDATE SET "
+            "read_at = excluded.read_at, body = excluded.body, "
+            "records_digest = excluded.records_digest, read_by = excluded.read_by "
+            "WHERE excluded.read_at >= latest.read_at",
+            [(ids[key], taken, body, self.named[key], snapshot_id) for key, body in bodies.items()],
+        )
+        db.run_many(
+            "UPDATE latest SET read_at = ?, read_by = ? WHERE list = ? AND read_at <= ?",
+            [(taken, snapshot_id, ids[key], taken) for key in self.read_lists if key not in bodies],
+        )
 
 
 def _still_read(kept: LatestNamed | None, digest: bytes | None) -> bool:
