@@ -342,48 +342,79 @@ async def read_hub_people(
     before have been taken in (a screen still indexing them is not given more: the reading goes
     on meanwhile).
     """
-    memberships: list[tuple[Project, ProjectUser]] = []
-    not_read: list[tuple[Project | None, HubError]] = []
-    seen: SeenKept = {}  # each hub user's last sign-in worked out once, for every join
-    last_progress: Progress | None = None
-    all_read = asyncio.Event()
+    reading = _HubReading(client, hub, on_first, on_so_far, so_far_wanted)
+    listing, progress = await asyncio.gather(
+        reading.hub_users(),
+        reading.project_users(concurrency, deadline, on_progress),
+    )
+    return reading.answer(*listing, progress)
 
-    #: Each hub user's summary by their Id, once the hub's list is read: a project's user of
-    #: the same account holds that one from the moment it is read (the duplicate is freed
-    #: while the rest is read, not after).
-    summaries: dict[object, UserSummary] = {}
-    #: The people told so far, joined as the memberships came (each telling joins only those
-    #: read since the last, and the answer those read since the last telling).
-    join: PeopleJoin | None = None
-    joined = 0
 
-    def found(finding: Finding) -> None:
+class _HubReading:
+    """One reading of a hub's people (:func:`read_hub_people`): the hub's users and every
+    project's users read at once, the people told so far as they come, then joined."""
+
+    def __init__(
+        self,
+        client: HubClient,
+        hub: Hub,
+        on_first: Callable[[list[HubPerson]], object] | None,
+        on_so_far: Callable[[list[HubPerson], Progress | None], object] | None,
+        so_far_wanted: Callable[[], bool],
+    ) -> None:
+        self.client, self.hub = client, hub
+        self.on_first, self.on_so_far, self.so_far_wanted = on_first, on_so_far, so_far_wanted
+        self.memberships: list[tuple[Project, ProjectUser]] = []
+        self.not_read: list[tuple[Project | None, HubError]] = []
+        self.seen: SeenKept = {}  # each hub user's last sign-in worked out once, for every join
+        self.last_progress: Progress | None = None
+        self.all_read = asyncio.Event()
+        #: Each hub user's summary by their Id, once the hub's list is read: a project's user
+        #: of the same account holds that one from the moment it is read (the duplicate is
+        #: freed while the rest is read, not after).
+        self.summaries: dict[object, UserSummary] = {}
+        #: The people told so far, joined as the memberships came (each telling joins only
+        #: those read since the last, and the answer those read since the last telling).
+        self.join: PeopleJoin | None = None
+        self.joined = 0
+
+    def found(self, finding: Finding) -> None:
         if finding.error is not None:
-            not_read.append((finding.project, finding.error))
+            self.not_read.append((finding.project, finding.error))
         elif finding.user is not None and finding.project is not None:
-            summary = summaries.get(finding.user.user.id)
+            summary = self.summaries.get(finding.user.user.id)
             if summary is not None:
                 hold_once(finding.user, "user", summary)
-            memberships.append((finding.project, finding.user))
+            self.memberships.append((finding.project, finding.user))
 
-    def progressed(progress: Progress) -> None:
-        nonlocal last_progress
-        last_progress = progress
-        on_progress(progress)
-
-    async def hub_users() -> tuple[Sequence[HubUser] | None, str | None]:
+    async def hub_users(self) -> tuple[Sequence[HubUser] | None, str | None]:
+        """The hub's users (None, and why: not offered, or not read), then the people so far
+        told until every project is read."""
+        on_first = self.on_first
         try:
             first = None if on_first is None else lambda head: on_first(hub_people(head, ()))
-            users = await client.list_hub_users(hub.id, first=first)
+            users = await self.client.list_hub_users(self.hub.id, first=first)
         except HubError as error:
             if not_offered(error):
                 return None, "this server does not list a hub's users"
             return None, str(error)
-        summaries.update((u.user.id, u.user) for u in users)
+        self.summaries.update((u.user.id, u.user) for u in users)
+        if self.on_so_far is not None:
+            await self._tell_so_far(users, self.on_so_far)
+        return users, None
+
+    async def _tell_so_far(
+        self,
+        users: Sequence[HubUser],
+        on_so_far: Callable[[list[HubPerson], Progress | None], object],
+    ) -> None:
+        """Every hub user joined with the projects read so far, told at 1, 2, 4… seconds
+        apart and at least :data:`SO_FAR_SPACING` times as long as the last telling took to
+        be taken in, while what was told before has been taken in."""
         gap, told, told_at, cost, pending = 0.5, -1, 0.0, 0.0, False
-        while on_so_far is not None and not all_read.is_set():
+        while not self.all_read.is_set():
             moment = time.perf_counter()
-            ready = so_far_wanted()
+            ready = self.so_far_wanted()
             if pending and ready:  # taken in: what the telling cost, to the screen's index
                 pending, cost = False, moment - told_at
             due = told_at + max(gap, cost * SO_FAR_SPACING)
@@ -391,57 +422,66 @@ async def read_hub_people(
                 ready
                 and not pending
                 and moment >= due
-                and len(memberships) != told  # nothing new: those shown stand
-                and not (cost >= SO_FAR_COSTLY and nearly_read(last_progress))
+                and len(self.memberships) != told  # nothing new: those shown stand
+                and not (cost >= SO_FAR_COSTLY and nearly_read(self.last_progress))
             ):
-                told, told_at, gap = len(memberships), moment, gap * 2
-                on_so_far(joined_until(users, told), last_progress)
-                pending = not so_far_wanted()
+                told, told_at, gap = len(self.memberships), moment, gap * 2
+                on_so_far(self.joined_until(users, told), self.last_progress)
+                pending = not self.so_far_wanted()
                 if not pending:  # taken in at once (a short list)
                     cost = time.perf_counter() - told_at
             # While a telling is being taken in, and past the time one is due, asked again a
             # tenth of a second later; until then, not before it is due.
             wait = max(due - time.perf_counter(), SO_FAR_POLL)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(all_read.wait(), SO_FAR_POLL if pending else wait)
-        return users, None
+                await asyncio.wait_for(self.all_read.wait(), SO_FAR_POLL if pending else wait)
 
-    def joined_until(users: Sequence[HubUser] | None, count: int) -> list[HubPerson]:
+    def joined_until(self, users: Sequence[HubUser] | None, count: int) -> list[HubPerson]:
         """Everyone joined with the first ``count`` memberships read (the hub's users are those
         of the first call: the one list read)."""
-        nonlocal join, joined
-        if join is None:
-            join = PeopleJoin(users, seen)
-        join.add(memberships[joined:count])
-        joined = count
-        return join.people()
+        if self.join is None:
+            self.join = PeopleJoin(users, self.seen)
+        self.join.add(self.memberships[self.joined : count])
+        self.joined = count
+        return self.join.people()
 
-    async def project_users() -> Progress:
+    async def project_users(
+        self,
+        concurrency: int,
+        deadline: float | None,
+        on_progress: Callable[[Progress], None],
+    ) -> Progress:
+        def progressed(progress: Progress) -> None:
+            self.last_progress = progress
+            on_progress(progress)
+
         try:
             return await search_people(
-                client,
+                self.client,
                 EVERY_USER,
-                [hub],
-                on_finding=found,
+                [self.hub],
+                on_finding=self.found,
                 on_progress=progressed,
                 concurrency=concurrency,
                 deadline=deadline,
             )
         finally:
-            all_read.set()  # the people so far are no longer told, however the reading ended
+            self.all_read.set()  # the people so far are no longer told, however it ended
 
-    listing, progress = await asyncio.gather(hub_users(), project_users())
-    users, missing = listing
-    projects = list(progress.listed.get(hub.id, {}).values())
-    lists: dict[int, list[ProjectUser]] = {
-        p.id: [] for p in projects if (hub.id, p.id) in progress.answered
-    }
-    for project, user in memberships:
-        if project.id in lists:
-            lists[project.id].append(user)
-    people = joined_until(users, len(memberships))
-    kept = None if users is None else list(users)
-    return HubPeople(hub, people, projects, not_read, missing, kept, lists)
+    def answer(
+        self, users: Sequence[HubUser] | None, missing: str | None, progress: Progress
+    ) -> HubPeople:
+        hub = self.hub
+        projects = list(progress.listed.get(hub.id, {}).values())
+        lists: dict[int, list[ProjectUser]] = {
+            p.id: [] for p in projects if (hub.id, p.id) in progress.answered
+        }
+        for project, user in self.memberships:
+            if project.id in lists:
+                lists[project.id].append(user)
+        people = self.joined_until(users, len(self.memberships))
+        kept = None if users is None else list(users)
+        return HubPeople(hub, people, projects, self.not_read, missing, kept, lists)
 
 
 class MatrixRow(Sequence[str]):

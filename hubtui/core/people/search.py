@@ -265,86 +265,145 @@ async def search_people(
     as sent (beside the search, which still validates only its matches), each hub's projects.
     """
     hubs = list({hub.id: hub for hub in hubs}.values())
-    progress = resume or Progress(hubs_total=len(hubs))
-    only = progress.unanswered(hubs) if resume is not None else None
-    if resume is not None:
-        progress.stopped = False
-        progress.finished_after = None
-        progress.failures = 0
-        progress.projects_done = len(progress.answered)
-        progress.hubs_listed = len(progress.listed)
-    limiter = asyncio.Semaphore(max(1, concurrency))
+    progress, only = _progress_of(hubs, resume)
+    search = _Search(
+        client,
+        query,
+        progress,
+        only,
+        on_finding=on_finding,
+        on_progress=on_progress,
+        concurrency=concurrency,
+        api_version=api_version,
+        loaded=loaded,
+        on_sent=on_sent,
+        on_read=on_read,
+        on_listed=on_listed,
+    )
+    with client.within(deadline):
+        async with asyncio.TaskGroup() as group:
+            asked = None if only is None else {hub_id for hub_id, _ in only}
+            for hub in hubs:
+                if asked is None or hub.id in asked:
+                    group.create_task(search.one_hub(hub, group))
+    progress.finished_after = time.monotonic() - progress.started
+    on_progress(progress)
+    return progress
 
-    def report(finding: Finding) -> None:
+
+def _progress_of(
+    hubs: Sequence[Hub], resume: Progress | None
+) -> tuple[Progress, set[tuple[str, int | None]] | None]:
+    """A new search's progress, or the one it resumes (counting on), with what it has no
+    answer to (None: a new search asks everything)."""
+    if resume is None:
+        return Progress(hubs_total=len(hubs)), None
+    only = resume.unanswered(hubs)
+    resume.stopped = False
+    resume.finished_after = None
+    resume.failures = 0
+    resume.projects_done = len(resume.answered)
+    resume.hubs_listed = len(resume.listed)
+    return resume, only
+
+
+class _Search:
+    """One search's fan-out: each hub's projects listed, each project's users read (or
+    reused, or handed over as sent) under one limiter, each finding reported and counted."""
+
+    def __init__(
+        self,
+        client: HubClient,
+        query: PersonQuery | EveryUser,
+        progress: Progress,
+        only: set[tuple[str, int | None]] | None,
+        *,
+        on_finding: Callable[[Finding], None],
+        on_progress: Callable[[Progress], None],
+        concurrency: int,
+        api_version: ApiVersion | None,
+        loaded: Loaded | None,
+        on_sent: Callable[[Hub, Project, list[dict[str, Any]]], None] | None,
+        on_read: Callable[[Hub, Project, list[dict[str, Any]]], None] | None,
+        on_listed: Callable[[Hub, Sequence[Project]], None] | None,
+    ) -> None:
+        self.client, self.query, self.progress, self.only = client, query, progress, only
+        self.on_finding, self.on_progress = on_finding, on_progress
+        self.limiter = asyncio.Semaphore(max(1, concurrency))
+        self.api_version, self.loaded = api_version, loaded
+        self.on_sent, self.on_read, self.on_listed = on_sent, on_read, on_listed
+
+    def report(self, finding: Finding) -> None:
+        progress = self.progress
         if finding.failed:
             progress.failures += 1
         elif finding.user is not None and finding.project is not None:
             if progress.first_match_after is None:
                 progress.first_match_after = time.monotonic() - progress.started
             progress.matches += 1
-        on_finding(finding)
+        self.on_finding(finding)
 
-    async def one_project(hub: Hub, project: Project) -> None:
-        reused = loaded(hub.id, str(project.id)) if loaded is not None else None
+    async def one_project(self, hub: Hub, project: Project) -> None:
+        progress = self.progress
         try:
-            if reused is not None:
-                users, loaded_at = reused
-                progress.reused += 1
-                progress.oldest_reuse = min(progress.oldest_reuse or loaded_at, loaded_at)
-            elif on_sent is not None:
-                async with limiter:
-                    sent = await client.list_project_users_as_sent(
-                        hub.id, project.id, api_version=api_version
-                    )
-                on_sent(hub, project, [record.root for record in sent])
-                users, loaded_at = [], None
-            else:
-                async with limiter:
-                    users = await _matches_read(client, query, hub, project, api_version, on_read)
-                loaded_at = None
+            users, loaded_at = await self._users(hub, project)
         except HubError as error:
-            report(Finding(hub, project, error=error))
+            self.report(Finding(hub, project, error=error))
         else:
             progress.answered.add((hub.id, project.id))
             for user in users:
-                if query.matches(user):
-                    report(Finding(hub, project, user, loaded_at=loaded_at))
+                if self.query.matches(user):
+                    self.report(Finding(hub, project, user, loaded_at=loaded_at))
         progress.projects_done += 1
-        on_progress(progress)
+        self.on_progress(progress)
 
-    async def one_hub(hub: Hub, group: asyncio.TaskGroup) -> None:
+    async def _users(self, hub: Hub, project: Project) -> tuple[Sequence[ProjectUser], Any]:
+        """A project's users to search, and when they were loaded: reused from the session,
+        handed over as sent (none to search), or read."""
+        reused = self.loaded(hub.id, str(project.id)) if self.loaded is not None else None
+        if reused is not None:
+            users, loaded_at = reused
+            self.progress.reused += 1
+            self.progress.oldest_reuse = min(self.progress.oldest_reuse or loaded_at, loaded_at)
+            return users, loaded_at
+        if self.on_sent is not None:
+            async with self.limiter:
+                sent = await self.client.list_project_users_as_sent(
+                    hub.id, project.id, api_version=self.api_version
+                )
+            self.on_sent(hub, project, [record.root for record in sent])
+            return [], None
+        async with self.limiter:
+            read = await _matches_read(
+                self.client, self.query, hub, project, self.api_version, self.on_read
+            )
+        return read, None
+
+    async def one_hub(self, hub: Hub, group: asyncio.TaskGroup) -> None:
+        progress = self.progress
         if hub.id not in progress.listed:  # a resumed search has listed it already
             try:
-                async with limiter:
-                    projects = await client.list_projects(hub.id)
+                async with self.limiter:
+                    projects = await self.client.list_projects(hub.id)
             except HubError as error:
                 progress.hubs_listed += 1
-                report(Finding(hub, None, error=error))
-                on_progress(progress)
+                self.report(Finding(hub, None, error=error))
+                self.on_progress(progress)
                 return
             progress.listed[hub.id] = {p.id: p for p in projects}
-            if on_listed is not None:
-                on_listed(hub, projects)
+            if self.on_listed is not None:
+                self.on_listed(hub, projects)
             progress.projects_total += len(progress.listed[hub.id])
             progress.hubs_listed += 1
+        only = self.only
         chosen = [
             project
             for key, project in progress.listed[hub.id].items()
             if only is None or (hub.id, key) in only or (hub.id, None) in only
         ]
-        on_progress(progress)
+        self.on_progress(progress)
         for project in chosen:
-            group.create_task(one_project(hub, project))
-
-    with client.within(deadline):
-        async with asyncio.TaskGroup() as group:
-            asked = None if only is None else {hub_id for hub_id, _ in only}
-            for hub in hubs:
-                if asked is None or hub.id in asked:
-                    group.create_task(one_hub(hub, group))
-    progress.finished_after = time.monotonic() - progress.started
-    on_progress(progress)
-    return progress
+            group.create_task(self.one_project(hub, project))
 
 
 async def _matches_read(
