@@ -52,6 +52,7 @@ from hubtui.headless.output import (
     print_answer,
     with_client,
 )
+from hubtui.headless.people import read_people, seen_cell
 from hubtui.headless.tables import resolve_hub
 from hubtui.text import inert
 
@@ -87,8 +88,6 @@ async def _review(
 ) -> tuple[Table, int]:
     """review: the decisions file, which ``apply`` takes back (the columns ``apply`` reads
     first, what the reviewer decides on after them, then the decision and its reason)."""
-    from hubtui.headless.people import read_people, seen_cell
-
     hub = await resolve_hub(client, args.hub)
     answer = await read_people(client, hub, workspace)
     today = datetime.now(UTC)
@@ -100,9 +99,7 @@ async def _review(
         return bool(person.marks(today, days))
 
     chosen = [p for p in answer.people if needs(p)]
-    made_on = (hub.id, workspace.identity.server)
-    Item = tuple[Any, Any, Any]
-    rows: list[Item] = []
+    rows: list[_Item] = []
     for person in chosen:
         rows.extend((person, project, user) for project, user in person.memberships)
         if not person.memberships:
@@ -117,67 +114,86 @@ async def _review(
     )
     if not answer.complete:
         print(f"Incomplete: {inert(answer.incomplete_words())}.", file=sys.stderr)
+    shown = _DecisionsFile(hub, today, days, (hub.id, workspace.identity.server))
+    table = Table(
+        DECISIONS_SHOWN,
+        rows,
+        shown.row,
+        shown.dump,  # type: ignore[arg-type]
+        empty=f"nobody in hub {inert(hub.name)} needs a decision",
+        csv=(
+            (*USERS_CSV_COLUMNS, *EVIDENCE_COLUMNS, "needs a look", *DECISION_COLUMNS),
+            shown.cells,
+        ),
+    )
+    if not answer.complete:
+        return table, REFUSED
+    return table, OK if rows else NOTHING
 
-    def row(item: Item) -> tuple[str, ...]:
+
+#: A row of the decisions file: the person, the project (None: the hub only), their user there.
+_Item = tuple[Any, Any, Any]
+
+#: What ``review`` shows on a terminal.
+DECISIONS_SHOWN = (
+    Column("email", "Email", min_width=18, keep=True),
+    Column("project", "Project", min_width=12),
+    Column("role", "Role", min_width=7),
+    Column("seen", "Last sign-in", min_width=13, keep=True),
+    Column("marks", "Needs a look", min_width=16, meaning=True),
+)
+
+
+class _DecisionsFile:
+    """A review's rows as shown, as the file's cells and as JSON."""
+
+    def __init__(self, hub: Hub, today: datetime, days: int, made_on: tuple[str, str]) -> None:
+        self.hub, self.today, self.days, self.made_on = hub, today, days, made_on
+
+    def row(self, item: _Item) -> tuple[str, ...]:
         person, project, user = item
         role = "" if user is None else "LIMITED" if user.is_limited else inert(user.role)
         return (
             inert(person.email),
             "(the hub only)" if project is None else inert(project.name),
             role,
-            seen_words(person.seen, today),
-            inert(", ".join(person.marks(today, days))),
+            seen_words(person.seen, self.today),
+            inert(", ".join(person.marks(self.today, self.days))),
         )
 
-    def cells(item: Item) -> tuple[Any, ...]:
+    def cells(self, item: _Item) -> tuple[Any, ...]:
         person, project, user = item
-        seen = person.seen
+        hub, seen = self.hub, person.seen
         moment = NEVER if seen is not None and seen.never else seen_cell(seen)
         if project is None:
             given: tuple[Any, ...] = (hub.name, "", person.email, "", "", "", person.name, "")
-            given += (str(person.person.id), "", *made_on)
+            given += (str(person.person.id), "", *self.made_on)
         else:
-            given = users_csv_cells(hub.name, str(project.id), project.name, user, made_on=made_on)
+            given = users_csv_cells(
+                hub.name, str(project.id), project.name, user, made_on=self.made_on
+            )
         return (
             *given,
             person.hub_role or "",
             invitation_cell(person),
             moment,
-            "; ".join(person.marks(today, days)),
+            "; ".join(person.marks(self.today, self.days)),
             Decision.KEEP.value,
             "",
         )
 
-    def dump(items: list[Item]) -> list[dict[str, Any]]:
+    def dump(self, items: list[_Item]) -> list[dict[str, Any]]:
         return [
             {
-                "Hub": hub.name,
+                "Hub": self.hub.name,
                 "Project": None if project is None else project.as_sent(),
                 "User": person.person.as_sent() if user is None else user.as_sent(),
-                "NeedsALook": person.marks(today, days),
+                "NeedsALook": person.marks(self.today, self.days),
                 "Decision": Decision.KEEP.value,
                 "Reason": "",
             }
             for person, project, user in items
         ]
-
-    table = Table(
-        (
-            Column("email", "Email", min_width=18, keep=True),
-            Column("project", "Project", min_width=12),
-            Column("role", "Role", min_width=7),
-            Column("seen", "Last sign-in", min_width=13, keep=True),
-            Column("marks", "Needs a look", min_width=16, meaning=True),
-        ),
-        rows,
-        row,
-        dump,  # type: ignore[arg-type]
-        empty=f"nobody in hub {inert(hub.name)} needs a decision",
-        csv=((*USERS_CSV_COLUMNS, *EVIDENCE_COLUMNS, "needs a look", *DECISION_COLUMNS), cells),
-    )
-    if not answer.complete:
-        return table, REFUSED
-    return table, OK if rows else NOTHING
 
 
 async def apply_review(
