@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from types import FrameType
 
     from hubtui.api import HubClient
+    from hubtui.core.workspace import Workspace
 
 
 class _NoTokenFlag(argparse.Action):
@@ -244,19 +245,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         demo = demo_connector if args.demo else None
         return headless.run(args, open_workspace(settings, demo=demo))
-    if args.offline and (args.command == "snapshot" or getattr(args, "until", "") == "now"):
-        print(
-            f"hubtui: {args.command} reads the server now, which --offline never does (hubtui "
-            "diff --since #M --until #N compares two snapshots kept).",
-            file=sys.stderr,
-        )
-        return 2
-    if not args.demo and not settings.base_url:
-        print(
-            "hubtui: no server given. Use --base-url, HUBTUI_BASE_URL or base_url in the "
-            "config file, or try the demo with: hubtui --demo",
-            file=sys.stderr,
-        )
+    refused = _no_server_words(args, settings)
+    if refused:
+        print(f"hubtui: {refused}", file=sys.stderr)
         return 2
     if args.command == "serve":
         return run_web(args)  # each page's app checks and logs for itself
@@ -287,6 +278,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         from hubtui import headless
 
         return headless.run(args, workspace)
+    return run_app(workspace)
+
+
+def _no_server_words(args: argparse.Namespace, settings: Settings) -> str:
+    """Why this command cannot reach a server (empty: it can)."""
+    if args.offline and (args.command == "snapshot" or getattr(args, "until", "") == "now"):
+        return (
+            f"{args.command} reads the server now, which --offline never does (hubtui diff "
+            "--since #M --until #N compares two snapshots kept)."
+        )
+    if not args.demo and not settings.base_url:
+        return (
+            "no server given. Use --base-url, HUBTUI_BASE_URL or base_url in the config file, "
+            "or try the demo with: hubtui --demo"
+        )
+    return ""
+
+
+def run_app(workspace: Workspace) -> int:
+    """The app on this terminal, or why it cannot run here (exit 2)."""
     if os.environ.get("TERM") == "dumb":
         print(
             "hubtui: this terminal (TERM=dumb) cannot show the app. The same answers come "
