@@ -22,7 +22,7 @@ from hubtui.core.workflows.engine import (
     Outcome,
     Wanted,
 )
-from hubtui.core.workflows.one_change import ReadOnly, one_change
+from hubtui.core.workflows.one_change import OneChange, ReadOnly, one_change
 from hubtui.text import command_line, inert
 
 if TYPE_CHECKING:
@@ -119,7 +119,6 @@ async def change_command(args: argparse.Namespace, client: HubClient, workspace:
             raise Stop(NOT_SENT, f"“{inert(email)}”: {problem} Nothing was sent.")
     hub = await resolve_hub(client, args.hub)
     users = await client.list_project_users(hub.id, args.project)
-
     user = find_person(users, email)
     wish = Wanted(
         hub.id,
@@ -137,9 +136,33 @@ async def change_command(args: argparse.Namespace, client: HubClient, workspace:
     except ReadOnly:
         raise Stop(NOT_SENT, read_only_words(args)) from None
     log = workspace.change_log
-    sends = not (args.dry_run or args.curl)
-    _check_unknown_adds(log, hub.id, str(args.project), users, dry_run=not sends)
+    _check_unknown_adds(log, hub.id, str(args.project), users, dry_run=args.dry_run or args.curl)
     where = f"project {inert(args.project)} of hub {inert(hub.name)}"
+    _refuse_who_is_not(adding, email, user, where)
+    if one.so_already:
+        print("Nothing to change, so nothing was sent.", file=sys.stderr)
+        return OK
+    change = one.change
+    if change is None:
+        raise Stop(NOT_SENT, f"{inert(email)} in {where}: {inert(one.words)}. Nothing was sent.")
+    # The preview is the answer (stdout), but for --curl, whose answer is the command alone.
+    preview = sys.stderr if args.curl else sys.stdout
+    print(f"{change.action} {inert(email)} in {where}: {inert(change.summary)}", file=preview)
+    if args.curl or args.dry_run:
+        await _not_sent(args, client, one)
+        return OK
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise Stop(NOT_SENT, "not asking without a terminal: add --yes to send the change.")
+        if not await confirm("Send this change? [y/N] "):
+            print("Nothing was sent.", file=sys.stderr)
+            return NOT_SENT
+    return await _sent(client, log, one)
+
+
+def _refuse_who_is_not(adding: bool, email: str, user: ProjectUser | None, where: str) -> None:
+    """Refused when the person is not who the command changes: a member added again, someone
+    not in the project, a limited reader given a role (a limited reader added is said)."""
     if adding and user is not None and user.is_direct_member:
         raise Stop(
             NOT_SENT,
@@ -160,33 +183,24 @@ async def change_command(args: argparse.Namespace, client: HubClient, workspace:
             "direct member.",
             file=sys.stderr,
         )
-    if one.so_already:
-        print("Nothing to change, so nothing was sent.", file=sys.stderr)
-        return OK
-    change = one.change
-    if change is None:
-        raise Stop(NOT_SENT, f"{inert(email)} in {where}: {inert(one.words)}. Nothing was sent.")
-    # The preview is the answer (stdout), but for --curl, whose answer is the command alone.
-    preview = sys.stderr if args.curl else sys.stdout
-    print(f"{change.action} {inert(email)} in {where}: {inert(change.summary)}", file=preview)
+
+
+async def _not_sent(args: argparse.Namespace, client: HubClient, one: OneChange) -> None:
+    """``--curl``: the command that would send it; a dry run: exactly the request."""
     if args.curl:
         print(as_curl(client.planned_exchange(await one.plan(client))))
         print("(nothing was sent)", file=sys.stderr)
-        return OK
-    if args.dry_run:
-        request = await one.plan(client)
-        print(  # the dry run's answer: exactly the request, on stdout
-            f"Would send: {request.method} {inert(request.url, limit=None)}\n"
-            f"{inert(json.dumps(request.body, ensure_ascii=False), limit=None)}"
-        )
-        print("(dry run: nothing was sent)", file=sys.stderr)
-        return OK
-    if not args.yes:
-        if not sys.stdin.isatty():
-            raise Stop(NOT_SENT, "not asking without a terminal: add --yes to send the change.")
-        if not await confirm("Send this change? [y/N] "):
-            print("Nothing was sent.", file=sys.stderr)
-            return NOT_SENT
+        return
+    request = await one.plan(client)
+    print(  # the dry run's answer: exactly the request, on stdout
+        f"Would send: {request.method} {inert(request.url, limit=None)}\n"
+        f"{inert(json.dumps(request.body, ensure_ascii=False), limit=None)}"
+    )
+    print("(dry run: nothing was sent)", file=sys.stderr)
+
+
+async def _sent(client: HubClient, log: ChangeLog, one: OneChange) -> int:
+    """The change sent once, the one way, and how it ended said."""
     try:
         sent = await one.send(client, log)
     except (ChangeLogError, EarlierAddUnknown, ChangedSinceRead) as error:
@@ -195,7 +209,7 @@ async def change_command(args: argparse.Namespace, client: HubClient, workspace:
         print(inert(str(sent.error), limit=1000), file=sys.stderr)
     if sent.outcome == Outcome.DONE:
         if sent.user is not None:
-            print(f"Done: {inert(email)} is {inert(sent.user.role)}.", file=sys.stderr)
+            print(f"Done: {inert(one.wish.email)} is {inert(sent.user.role)}.", file=sys.stderr)
         if one.revertible:  # an add is not: nobody leaves a project through the API
             print(f"({command_line('revert', sent.change.batch)} puts it back)", file=sys.stderr)
         return OK
