@@ -465,17 +465,7 @@ def answer_of(
     )
     answer = Answer(email, hub, project_id, project.name if project else None, UNKNOWN)
     if account is not None:
-        answer.user_id, answer.account = account
-        of = of or [account]
-        named = ", ".join(f"Id {i} {inert(e or '(no email)')}" for i, e in of)
-        answer.facts.append(
-            Fact(
-                "accounts",
-                f"{len(of)} accounts have this address ({named}); this answer is for Id "
-                f"{account[0]}",
-                "the project's users and the hub's users",
-            )
-        )
+        _for_account(answer, account, of or [account])
     member = None
     if project_id is None:
         answer.verdict = NO_PROJECT
@@ -503,17 +493,7 @@ def answer_of(
         history=history,
         kept=kept or Kept(),
     )
-    for held in facts.former:
-        if held.now is None:  # no longer a user of the hub: what it had, and until when
-            had = f" ({inert(held.had)})" if held.had else ""
-            answer.facts.append(
-                Fact(
-                    "hub user before",
-                    f"account Id {held.user_id} was a user of the hub{had} until {held.until}; "
-                    "it is not one now",
-                    _KEPT,
-                )
-            )
+    _former_accounts(answer, facts)
     answer.steps = next_steps(facts)
     answer.hub_user = person
     found = member or person
@@ -711,6 +691,49 @@ async def explain_everywhere(
     return answers
 
 
+def _for_account(answer: Answer, account: tuple[str, str | None], of: Accounts) -> None:
+    """The answer is for ``account`` of the several (``of``) that have its address: said."""
+    answer.user_id, answer.account = account
+    named = ", ".join(f"Id {i} {inert(e or '(no email)')}" for i, e in of)
+    answer.facts.append(
+        Fact(
+            "accounts",
+            f"{len(of)} accounts have this address ({named}); this answer is for Id "
+            f"{account[0]}",
+            "the project's users and the hub's users",
+        )
+    )
+
+
+def _former_accounts(answer: Answer, facts: Facts) -> None:
+    """Each account of the address no longer a user of the hub: what it had, until when."""
+    for held in facts.former:
+        if held.now is None:
+            had = f" ({inert(held.had)})" if held.had else ""
+            answer.facts.append(
+                Fact(
+                    "hub user before",
+                    f"account Id {held.user_id} was a user of the hub{had} until {held.until}; "
+                    "it is not one now",
+                    _KEPT,
+                )
+            )
+
+
+def _not_read(email: str, hub: Hub, finding: Finding) -> Answer:
+    """A project (or the hub's projects) not read: unknown, and why."""
+    project = finding.project
+    what = "its projects" if project is None else "the project's users"
+    return Answer(
+        email,
+        hub,
+        None if project is None else str(project.id),
+        None if project is None else project.name,
+        UNKNOWN,
+        not_read=[f"{what}: {finding.error}"],
+    )
+
+
 def _answers_in_hub(
     email: str,
     hub: Hub,
@@ -741,18 +764,7 @@ def _answers_in_hub(
     several = accounts if len(accounts) > 1 else None
     for finding in mine:
         if finding.error is not None:
-            project = finding.project
-            what = "its projects" if project is None else "the project's users"
-            answers.append(
-                Answer(
-                    email,
-                    hub,
-                    None if project is None else str(project.id),
-                    None if project is None else project.name,
-                    UNKNOWN,
-                    not_read=[f"{what}: {finding.error}"],
-                )
-            )
+            answers.append(_not_read(email, hub, finding))
         elif finding.user is not None and person_key(finding.user.user.email) == key:
             assert finding.project is not None
             user = finding.user.user
