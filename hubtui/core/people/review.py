@@ -34,7 +34,7 @@ from hubtui.core.people.search import Finding, PersonQuery, search_people
 from hubtui.core.presenting.words import seen_stamp
 
 if TYPE_CHECKING:
-    from hubtui.api import Hub, HubClient
+    from hubtui.api import Hub, HubClient, Project, ProjectUser
     from hubtui.api.models import HubUser
     from hubtui.core.batches import Preview
     from hubtui.core.people.hub import HubPerson
@@ -334,55 +334,69 @@ async def offboarding(
     ]
     found = [f for f in findings if f.user is not None and f.project is not None]
     hub_users = await read_hub_users(client, (h.id for h in hubs))
-    key = person_key(email)
     for hub in hubs:
-        users = hub_users[hub.id]
-        held = [(f.project, f.user) for f in found if f.hub.id == hub.id]
-        found_accounts: list[HubUser] = []
-        if isinstance(users, HubError):
-            if not not_offered(users):
-                answer.not_read.append(f"{hub.name}: the hub's users ({users})")
-        else:
-            found_accounts = accounts_of(users, email)
-        for account in found_accounts:
-            # Each account of the address, on its own: its projects by its Id.
-            mine = [(p, u) for p, u in held if u is not None and u.user.id == account.user.id]
-            person = HubPerson(key, account.user, account, mine)  # type: ignore[arg-type]
-            answer.places.append((hub, person))
-            answer.rows.append(
-                Wanted.hub_removal(
-                    hub.id,
-                    hub.name,
-                    account.user.email or email,
-                    tuple((str(p.id), p.name) for p, _ in mine if p is not None),
-                    user_id=str(account.user.id),
-                    evidence=evidence_of_person(person),
-                )
-            )
-        ids = {a.user.id for a in found_accounts}
-        held = [(p, u) for p, u in held if u is not None and u.user.id not in ids]
-        if not held:
-            continue
-        if found_accounts:
-            answer.not_read.append(
-                f"{hub.name}: {len(held)} project memberships of this address belong to no "
-                f"account of the hub's users ({accounts_words([u for _, u in held if u])})"
-            )
-            continue
-        person = HubPerson(key, held[0][1].user, None, list(held))  # type: ignore[union-attr, arg-type]
-        answer.places.append((hub, person))
-        answer.rows.extend(
-            Wanted(
-                hub_id=hub.id,
-                hub_name=hub.name,
-                project_id=str(p.id),
-                project_name=p.name,
-                email=email,
-                intent=Intent.SET,
-                role="Reader",
-                reviewer=False,
-            )
-            for p, u in held
-            if p is not None and u is not None and not u.is_limited
-        )
+        held = [
+            (f.project, f.user)
+            for f in found
+            if f.hub.id == hub.id and f.project is not None and f.user is not None
+        ]
+        _offboard_in(answer, hub, hub_users[hub.id], held)
     return answer
+
+
+def _offboard_in(
+    answer: Offboarding,
+    hub: Hub,
+    users: Sequence[HubUser] | HubError,
+    held: list[tuple[Project, ProjectUser]],
+) -> None:
+    """``answer``'s rows in ``hub``: each account of the address removed from the hub, by its
+    Id; where the hub's users are not offered, Reader in each project held instead."""
+    email, key = answer.email, person_key(answer.email)
+    found_accounts: list[HubUser] = []
+    if isinstance(users, HubError):
+        if not not_offered(users):
+            answer.not_read.append(f"{hub.name}: the hub's users ({users})")
+    else:
+        found_accounts = accounts_of(users, email)
+    for account in found_accounts:
+        # Each account of the address, on its own: its projects by its Id.
+        mine = [(p, u) for p, u in held if u.user.id == account.user.id]
+        person = HubPerson(key, account.user, account, mine)
+        answer.places.append((hub, person))
+        answer.rows.append(
+            Wanted.hub_removal(
+                hub.id,
+                hub.name,
+                account.user.email or email,
+                tuple((str(p.id), p.name) for p, _ in mine),
+                user_id=str(account.user.id),
+                evidence=evidence_of_person(person),
+            )
+        )
+    ids = {a.user.id for a in found_accounts}
+    held = [(p, u) for p, u in held if u.user.id not in ids]
+    if not held:
+        return
+    if found_accounts:
+        answer.not_read.append(
+            f"{hub.name}: {len(held)} project memberships of this address belong to no "
+            f"account of the hub's users ({accounts_words([u for _, u in held])})"
+        )
+        return
+    person = HubPerson(key, held[0][1].user, None, list(held))
+    answer.places.append((hub, person))
+    answer.rows.extend(
+        Wanted(
+            hub_id=hub.id,
+            hub_name=hub.name,
+            project_id=str(p.id),
+            project_name=p.name,
+            email=email,
+            intent=Intent.SET,
+            role="Reader",
+            reviewer=False,
+        )
+        for p, u in held
+        if not u.is_limited
+    )
