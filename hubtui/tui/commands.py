@@ -157,24 +157,7 @@ def app_commands(app: Shell, screen: Screen[Any]) -> Iterable[SystemCommand]:
     listing = screen if isinstance(screen, ListScreen) else None
     hub = None if listing is None else listing.scope_hub
     if hub is not None:
-        from hubtui.tui.screens.people.hub_people import HubPeopleScreen
-
-        yield SystemCommand(
-            f"People of this hub ({inert(hub.name, limit=40)})",
-            "Everyone with access to the hub: last sign-in, inactive, invitations not accepted (P)",
-            lambda: app.push_screen(HubPeopleScreen(hub)),
-        )
-        yield SystemCommand(
-            f"Start a review campaign of this hub ({inert(hub.name, limit=40)})",
-            "Read the hub whole and freeze its population: a packet per project for its Admins "
-            "(the undecided keep their access at the close)",
-            lambda: app.front.start_campaign(hub),
-        )
-        yield SystemCommand(
-            f"Record a snapshot of this hub ({inert(hub.name, limit=40)})",
-            "Read every project's users of this hub and keep them, to see later what changed",
-            lambda: app.front.record_snapshot(hub),
-        )
+        yield from _of_the_hub(app, hub)
     yield SystemCommand(
         "Why can't … get in?",
         "Type an email and a project (or none): the verdict, the facts behind it, the next step"
@@ -210,16 +193,7 @@ def app_commands(app: Shell, screen: Screen[Any]) -> Iterable[SystemCommand]:
             app.go_offline,
         )
     if app.session.staged_count:
-        yield SystemCommand(
-            f"Staged changes ({app.session.staged_count:,})",
-            "Every staged change as one preview, read again now, then applied (b)",
-            app.action_staged,
-        )
-        yield SystemCommand(
-            "Drop every staged change",
-            "Forget the staged changes; nothing of them is sent",
-            app.drop_staged,
-        )
+        yield from _staged(app)
     yield SystemCommand(
         "Record a snapshot of all hubs",
         "Read every project's users of every hub and keep them, to see later what changed",
@@ -231,3 +205,39 @@ def app_commands(app: Shell, screen: Screen[Any]) -> Iterable[SystemCommand]:
             "What changed in access here since a snapshot kept (D)",
             listing.action_changes_since,
         )
+
+
+def _of_the_hub(app: Shell, hub: Hub) -> Iterable[SystemCommand]:
+    """What the palette offers on a screen of one hub."""
+    from hubtui.tui.screens.people.hub_people import HubPeopleScreen
+
+    yield SystemCommand(
+        f"People of this hub ({inert(hub.name, limit=40)})",
+        "Everyone with access to the hub: last sign-in, inactive, invitations not accepted (P)",
+        lambda: app.push_screen(HubPeopleScreen(hub)),
+    )
+    yield SystemCommand(
+        f"Start a review campaign of this hub ({inert(hub.name, limit=40)})",
+        "Read the hub whole and freeze its population: a packet per project for its Admins "
+        "(the undecided keep their access at the close)",
+        lambda: app.front.start_campaign(hub),
+    )
+    yield SystemCommand(
+        f"Record a snapshot of this hub ({inert(hub.name, limit=40)})",
+        "Read every project's users of this hub and keep them, to see later what changed",
+        lambda: app.front.record_snapshot(hub),
+    )
+
+
+def _staged(app: Shell) -> Iterable[SystemCommand]:
+    """What the palette offers while changes are staged."""
+    yield SystemCommand(
+        f"Staged changes ({app.session.staged_count:,})",
+        "Every staged change as one preview, read again now, then applied (b)",
+        app.action_staged,
+    )
+    yield SystemCommand(
+        "Drop every staged change",
+        "Forget the staged changes; nothing of them is sent",
+        app.drop_staged,
+    )
