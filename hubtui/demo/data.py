@@ -360,6 +360,13 @@ class DemoStore:
         return self._new_user(first, last, email)
 
     def _build_showcase(self, rng: random.Random) -> None:
+        acme_staff = self._build_acme(rng)
+        nordic, malmo = self._build_other_hubs(rng, acme_staff)
+        self._build_triage_showcase(rng, nordic, malmo)
+
+    def _build_acme(self, rng: random.Random) -> list[DemoUser]:
+        """acme-build, every case the app shows: its staff, a partner domain's member and
+        limited readers, an outsider, a name made of markup and terminal control."""
         acme_staff = [
             self._new_user("Dana", "Whitfield", "dana.whitfield@acme-build.com"),
             self._new_user("Aiko", "Tanaka", "aiko.tanaka@acme-build.com"),
@@ -413,7 +420,13 @@ class DemoStore:
         depot = self._add_project(acme, rng, "Depot 7 Fit-out", access=LIMITED, status="Completed")
         self._join(acme, depot, acme_staff[1], "Admin")
         self._join(acme, depot, partners[0], "Reader")
+        return acme_staff
 
+    def _build_other_hubs(
+        self, rng: random.Random, acme_staff: list[DemoUser]
+    ) -> tuple[DemoHub, DemoProject]:
+        """riverside-infra (no DisplayName), nordic-rail (limited readers of a partner domain)
+        and skyline-dev (a DisplayName of markup); nordic-rail and its project returned."""
         river = self._add_hub(
             DemoHub(
                 id="3c9e8f10-2a6b-4d7c-b1e2-river0000002",
@@ -459,7 +472,7 @@ class DemoStore:
         loft = self._add_project(skyline, rng, "Göteborg Loft Conversion", access="Private")
         for role in ("Admin", "Reader"):
             self._join(skyline, loft, self._person(rng, "skyline.dev"), role)
-        self._build_triage_showcase(rng, nordic, malmo)
+        return nordic, malmo
 
     def _build_triage_showcase(
         self, rng: random.Random, nordic: DemoHub, malmo: DemoProject
