@@ -25,7 +25,7 @@ from json.encoder import encode_basestring
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import LIMITED_CELL, person_key
-from hubtui.core.people.review import Decision, decision_named
+from hubtui.core.people.review import Decision, decision_named, disagreeing
 from hubtui.core.store.campaigns import Kind, chain_broken
 
 if TYPE_CHECKING:
@@ -235,8 +235,8 @@ class Campaign:
             chosen = resolved.get(position)
             words = latest.get(position, {})
             if chosen is None and words:
-                decisions = {decision_named(e.decision) for e in words.values()}
-                if len(decisions) > 1:
+                said = [(position, decision_named(e.decision)) for e in words.values()]
+                if disagreeing([(where, d) for where, d in said if d is not None]):
                     names = ", ".join(
                         f"{e.operator}: {e.decision}" for e in sorted(words.values(), key=_order)
                     )
@@ -270,10 +270,11 @@ class Campaign:
             if who in removed:
                 by_person[who].append(state)
         for held in by_person.values():
+            decided = [(s.row.project, s.decision) for s in held if s.decision is not None]
+            if disagreeing(decided) is None:
+                continue
             removing = [s for s in held if s.decision is Decision.REMOVE]
             keeping = [s for s in held if s.decision in (Decision.KEEP, Decision.READER)]
-            if not keeping:
-                continue
             where = ", ".join(s.row.project_name or s.row.project for s in keeping)
             for state in removing:
                 if state.row.position not in resolved:

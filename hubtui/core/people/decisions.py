@@ -10,10 +10,18 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import LIMITED_CELL, person_key
-from hubtui.core.batches import Evidence, Intent, ListedAccess, Verdict, Wanted
+from hubtui.core.batches import Evidence, Intent, ListedAccess, Verdict
 from hubtui.core.batches.file_rows import FindHub, RowOfFile, wanted_of_file
 from hubtui.core.clock import now
-from hubtui.core.people.review import Decision, Review, ReviewRow, decision_named, outcome_of
+from hubtui.core.people.review import (
+    Decision,
+    Review,
+    ReviewRow,
+    decision_named,
+    disagreeing,
+    outcome_of,
+    wanted_of_decision,
+)
 from hubtui.text import inert
 
 if TYPE_CHECKING:
@@ -92,22 +100,10 @@ def conflicts(given: Sequence[FileRow], decisions: dict[int, Decision]) -> dict[
         people.setdefault(account_of_row(given[index]), []).append(index)
     refused: dict[int, str] = {}
     for indexes in people.values():
-        clash: tuple[int, int] | None = None
-        removal = next((i for i in indexes if decisions[i] is Decision.REMOVE), None)
-        if removal is not None:
-            other = next((i for i in indexes if decisions[i] is not Decision.REMOVE), None)
-            if other is not None:
-                clash = (removal, other)
-        if clash is None:
-            seen: dict[str, int] = {}
-            for i in indexes:
-                earlier = seen.setdefault(given[i].project, i)
-                if earlier != i and decisions[earlier] is not decisions[i]:
-                    clash = (earlier, i)
-                    break
-        if clash is None:
+        found = disagreeing([(given[i].project, decisions[i]) for i in indexes])
+        if found is None:
             continue
-        a, b = clash
+        a, b = indexes[found[0]], indexes[found[1]]
         words = (
             f"conflicting decisions: line {given[a].line} says {decisions[a].value}, line "
             f"{given[b].line} says {decisions[b].value}; nothing of theirs is sent until the "
@@ -192,11 +188,12 @@ async def rows_of_decisions(
         projects = tuple(
             (row.project, row.cells.get("project name") or None) for _, row in held if row.project
         )
-        wanted = Wanted.hub_removal(
+        [wanted] = wanted_of_decision(
+            Decision.REMOVE,
             hub.id,
             hub.name,
             first.email,
-            projects,
+            memberships=projects,
             line=first.line,
             user_id=user_id or None,
             evidence=evidence_in_file([row for _, row in held]),

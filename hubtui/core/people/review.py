@@ -79,6 +79,67 @@ def decision_named(text: str) -> Decision | None:
     return _SPELLINGS.get(" ".join(text.split()).casefold())
 
 
+def disagreeing(decided: Sequence[tuple[object, Decision]]) -> tuple[int, int] | None:
+    """The one conflict rule: of one person's decisions (each with the membership it is of),
+    the first two that disagree: a removal from the hub beside any other decision (the API
+    removes no one from one project alone), or one membership decided twice, differently.
+    None: they agree."""
+    removal = next((i for i, (_, d) in enumerate(decided) if d is Decision.REMOVE), None)
+    if removal is not None:
+        other = next((i for i, (_, d) in enumerate(decided) if d is not Decision.REMOVE), None)
+        if other is not None:
+            return removal, other
+    seen: dict[object, int] = {}
+    for i, (where, decision) in enumerate(decided):
+        earlier = seen.setdefault(where, i)
+        if earlier != i and decided[earlier][1] is not decision:
+            return earlier, i
+    return None
+
+
+def wanted_of_decision(
+    decision: Decision,
+    hub_id: str,
+    hub_name: str,
+    email: str,
+    *,
+    reader_in: Sequence[tuple[str, str | None]] = (),
+    memberships: Sequence[tuple[str, str | None]] = (),
+    user_id: str | None = None,
+    evidence: Evidence | None = None,
+    line: int | None = None,
+) -> list[Wanted]:
+    """The one translation of a decision into a batch's rows: keep sends nothing; reader sets
+    Reader in each project of ``reader_in`` (their reviewer flag kept); remove takes the
+    account out of the hub, saying the ``memberships`` it ends."""
+    if decision is Decision.READER:
+        return [
+            Wanted(
+                hub_id=hub_id,
+                hub_name=hub_name,
+                project_id=project_id,
+                project_name=name,
+                email=email,
+                intent=Intent.SET,
+                role="Reader",
+                user_id=user_id,
+            )
+            for project_id, name in reader_in
+        ]
+    if decision is Decision.REMOVE:
+        removal = Wanted.hub_removal(
+            hub_id,
+            hub_name,
+            email,
+            tuple(memberships),
+            line=line,
+            user_id=user_id,
+            evidence=evidence,
+        )
+        return [removal]
+    return []
+
+
 @dataclass(frozen=True)
 class ReviewRow:
     """One person's decision, and, once sent, its outcome in words."""
@@ -153,34 +214,20 @@ class Review:
 
 
 def rows_of(hub: Hub, rows: Iterable[ReviewRow]) -> list[Wanted]:
-    """The batch's rows of the decisions: Reader in each project (their reviewer flag kept),
-    or a removal from the hub that says what it ends; keep sends nothing."""
+    """The batch's rows of the decisions (:func:`wanted_of_decision`): Reader in each
+    project they are a direct member of, or a removal from the hub by their account."""
     wanted: list[Wanted] = []
     for row in rows:
-        if row.decision is Decision.READER:
-            wanted.extend(
-                Wanted(
-                    hub_id=hub.id,
-                    hub_name=hub.name,
-                    project_id=project_id,
-                    project_name=name,
-                    email=row.email,
-                    intent=Intent.SET,
-                    role="Reader",
-                )
-                for project_id, name in row.direct
-            )
-        elif row.decision is Decision.REMOVE:
-            wanted.append(
-                Wanted.hub_removal(
-                    hub.id,
-                    hub.name,
-                    row.email,
-                    row.memberships,
-                    user_id=row.user_id or None,
-                    evidence=row.evidence,
-                )
-            )
+        wanted += wanted_of_decision(
+            row.decision,
+            hub.id,
+            hub.name,
+            row.email,
+            reader_in=row.direct,
+            memberships=row.memberships,
+            user_id=(row.user_id or None) if row.decision is Decision.REMOVE else None,
+            evidence=row.evidence,
+        )
     return wanted
 
 

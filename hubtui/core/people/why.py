@@ -698,8 +698,7 @@ def _for_account(answer: Answer, account: tuple[str, str | None], of: Accounts) 
     answer.facts.append(
         Fact(
             "accounts",
-            f"{len(of)} accounts have this address ({named}); this answer is for Id "
-            f"{account[0]}",
+            f"{len(of)} accounts have this address ({named}); this answer is for Id {account[0]}",
             "the project's users and the hub's users",
         )
     )

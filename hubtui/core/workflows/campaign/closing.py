@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import person_key
-from hubtui.core.batches import Evidence, Intent, Wanted, batches_in, prepare
+from hubtui.core.batches import Evidence, Wanted, batches_in, prepare
 from hubtui.core.batches.projects import new_batch_id
 from hubtui.core.changes.actions import Action, Outcome
 from hubtui.core.clock import now
 from hubtui.core.people.campaign import Campaign, RowState
-from hubtui.core.people.review import Decision
+from hubtui.core.people.review import Decision, wanted_of_decision
 from hubtui.core.store import StoreError
 from hubtui.core.store.campaigns import (
     CampaignEvent,
@@ -157,14 +157,12 @@ def _checked_sends(
             if access == "Reader":
                 closing.not_sent.append((state, "Reader already"))
                 continue
-            wanted = Wanted(
-                hub_id=hub.hub,
-                hub_name=hub.hub_name,
-                project_id=row.project,
-                project_name=row.project_name,
-                email=row.email,
-                intent=Intent.SET,
-                role="Reader",
+            [wanted] = wanted_of_decision(
+                Decision.READER,
+                hub.hub,
+                hub.hub_name,
+                row.email,
+                reader_in=[(row.project, row.project_name)],
                 user_id=row.user_id,
             )
             sends.append(_Send([state], wanted, removal=False))
@@ -185,11 +183,12 @@ def _checked_sends(
                 for s in states
             )
             continue
-        wanted = Wanted.hub_removal(
+        [wanted] = wanted_of_decision(
+            Decision.REMOVE,
             hub.hub,
             hub.hub_name,
             first.email,
-            tuple((s.row.project, s.row.project_name) for s in states),
+            memberships=[(s.row.project, s.row.project_name) for s in states],
             user_id=user_id,
             evidence=Evidence(hub_role=first.hub_role),
         )
