@@ -131,19 +131,7 @@ async def rows_of_decisions(
     that is not keep, reader or remove and rows that disagree are refused; a removal from the
     hub covers every row of the person in that hub (with the evidence its rows were decided
     on); reader sets Reader where they were what the file says they were, and nowhere else."""
-    found: dict[int, RowOfFile] = {}
-    decisions: dict[int, Decision] = {}
-    for index, row in enumerate(given):
-        written = row.cells.get("decision", "")
-        decision = decision_named(written or Decision.KEEP.value)
-        if decision is None:
-            why = f"the decision “{inert(written)}” is not keep, reader or remove"
-            found[index] = RowOfFile(row, None, Verdict.SKIP, why)
-        else:
-            decisions[index] = decision
-    for index, why in conflicts(given, decisions).items():
-        found[index] = RowOfFile(given[index], None, Verdict.SKIP, why)
-        del decisions[index]
+    found, decisions = _decided(given)
     # A removal from the hub covers every row of the person in that hub.
     removals: dict[tuple[str, str, str], list[tuple[int, FileRow]]] = {}
     for index, decision in decisions.items():
@@ -175,31 +163,62 @@ async def rows_of_decisions(
             elif was and reviewer is not None:
                 done.wanted = replace(done.wanted, seen=ListedAccess(True, False, was, reviewer))
         found[index] = done
-    for (hub_cell, _, user_id), held in removals.items():
-        first_index, first = held[0]
-        covered = f"with the removal from the hub (line {first.line})"
-        for index, row in held[1:]:
-            found[index] = RowOfFile(row, None, None, covered)
-        try:
-            hub = await find_hub(hub_cell)
-        except LookupError as why:
-            found[first_index] = RowOfFile(first, None, Verdict.SKIP, str(why))
-            continue
-        projects = tuple(
-            (row.project, row.cells.get("project name") or None) for _, row in held if row.project
-        )
-        [wanted] = wanted_of_decision(
-            Decision.REMOVE,
-            hub.id,
-            hub.name,
-            first.email,
-            memberships=projects,
-            line=first.line,
-            user_id=user_id or None,
-            evidence=evidence_in_file([row for _, row in held]),
-        )
-        found[first_index] = RowOfFile(first, wanted, None, "")
+    for person, held in removals.items():
+        await _removal(found, person, held, find_hub)
     return [found[index] for index in range(len(given))], decisions
+
+
+def _decided(given: Sequence[FileRow]) -> tuple[dict[int, RowOfFile], dict[int, Decision]]:
+    """Each row's decision; a row whose decision is not keep, reader or remove, and the rows
+    of a person that disagree, ended as skipped with why."""
+    found: dict[int, RowOfFile] = {}
+    decisions: dict[int, Decision] = {}
+    for index, row in enumerate(given):
+        written = row.cells.get("decision", "")
+        decision = decision_named(written or Decision.KEEP.value)
+        if decision is None:
+            why = f"the decision “{inert(written)}” is not keep, reader or remove"
+            found[index] = RowOfFile(row, None, Verdict.SKIP, why)
+        else:
+            decisions[index] = decision
+    for index, why in conflicts(given, decisions).items():
+        found[index] = RowOfFile(given[index], None, Verdict.SKIP, why)
+        del decisions[index]
+    return found, decisions
+
+
+async def _removal(
+    found: dict[int, RowOfFile],
+    person: tuple[str, str, str],
+    held: list[tuple[int, FileRow]],
+    find_hub: FindHub,
+) -> None:
+    """A person's removal from the hub, on the first of their rows; the others covered by it
+    (with the evidence every row was decided on)."""
+    hub_cell, _, user_id = person
+    first_index, first = held[0]
+    covered = f"with the removal from the hub (line {first.line})"
+    for index, row in held[1:]:
+        found[index] = RowOfFile(row, None, None, covered)
+    try:
+        hub = await find_hub(hub_cell)
+    except LookupError as why:
+        found[first_index] = RowOfFile(first, None, Verdict.SKIP, str(why))
+        return
+    projects = tuple(
+        (row.project, row.cells.get("project name") or None) for _, row in held if row.project
+    )
+    [wanted] = wanted_of_decision(
+        Decision.REMOVE,
+        hub.id,
+        hub.name,
+        first.email,
+        memberships=projects,
+        line=first.line,
+        user_id=user_id or None,
+        evidence=evidence_in_file([row for _, row in held]),
+    )
+    found[first_index] = RowOfFile(first, wanted, None, "")
 
 
 def review_of_file(

@@ -127,7 +127,6 @@ def _checked_sends(
     rows that are not, in ``closing.not_sent`` with why."""
     hub = campaign.head
     now_in = fresh.members()
-    hub_users = fresh.hub_users or {}
     sends: list[_Send] = []
     removing: dict[str, list[RowState]] = {}
     for state in campaign.states.values():
@@ -168,6 +167,18 @@ def _checked_sends(
             sends.append(_Send([state], wanted, removal=False))
         else:
             removing.setdefault(row.user_id, []).append(state)
+    sends += _removals(campaign, fresh, closing, removing)
+    return sends
+
+
+def _removals(
+    campaign: Campaign, fresh: Population, closing: Closing, removing: dict[str, list[RowState]]
+) -> list[_Send]:
+    """Each account's removal from the hub, one for every packet that decided it, while the
+    hub's users read now show it as it was frozen; the others in ``closing.not_sent``."""
+    hub = campaign.head
+    hub_users = fresh.hub_users or {}
+    sends: list[_Send] = []
     for user_id, states in removing.items():
         hub_user = hub_users.get(user_id)
         first = states[0].row
