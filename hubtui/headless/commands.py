@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hubtui.api import HubError
 from hubtui.api.exchanges import as_curl
@@ -13,9 +13,11 @@ from hubtui.text import fold, inert
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
 
     from hubtui.api import Hub, HubClient
     from hubtui.config import Settings
+    from hubtui.core.people import Finding
     from hubtui.core.workspace import Workspace
 
 from hubtui.headless.output import (
@@ -135,7 +137,7 @@ async def _project_name(client: HubClient, hub: Hub, project_id: str) -> str | N
 async def _who(
     args: argparse.Namespace, client: HubClient, settings: Settings, hub: Hub | None
 ) -> tuple[Table, int]:
-    from hubtui.core.people import Finding, PersonQuery, Progress, search_people
+    from hubtui.core.people import PersonQuery, Progress, search_people
 
     hubs = [hub] if hub is not None else list(await client.list_hubs())
     findings: list[Finding] = []
@@ -156,10 +158,36 @@ async def _who(
     )
     status.clear()
     print(inert(progress.summary(query, findings), limit=None), file=sys.stderr)
-    rows, records = [], []
+    rows, records = _found_rows(findings)
+    table = Table(
+        (
+            Column("hub", "Hub", min_width=12, keep=True),
+            Column("project", "Project", min_width=14),
+            Column("name", "Name", min_width=12, priority=2),
+            Column("email", "Email", min_width=18, keep=True),
+            Column("access", "Access", min_width=8, meaning=True),
+            Column("role", "Role", min_width=6, priority=1),
+            Column("reason", "not_read_reason", min_width=16),
+        ),
+        list(zip(rows, records, strict=True)),
+        lambda pair: pair[0],
+        lambda pairs: [pair[1] for pair in pairs],
+        empty=f"nobody matched {inert(args.query)}",
+        note=6,
+    )
+    # Completeness first: an answer with a project not read is not the whole answer.
+    if any(finding.failed for finding in findings):
+        return table, REFUSED
+    return table, OK if progress.matches else NOTHING
+
+
+def _found_rows(findings: Sequence[Finding]) -> tuple[list[tuple[str, ...]], list[dict[str, Any]]]:
+    """Each finding as a row shown and as its JSON record, in the same order on every run
+    (hub, project, person), as the app's list shows them."""
+    rows: list[tuple[str, ...]] = []
+    records: list[dict[str, Any]] = []
 
     def order(finding: Finding) -> tuple[str, str, str]:
-        """Hub, project, person: the same order on every run, as the app's list shows them."""
         project = finding.project
         email = finding.user.user.email if finding.user is not None else None
         return (fold(finding.hub.name), fold(project.name if project else ""), fold(email or ""))
@@ -192,23 +220,4 @@ async def _who(
                 )
             )
             records.append({**base, "User": user.as_sent()})
-    table = Table(
-        (
-            Column("hub", "Hub", min_width=12, keep=True),
-            Column("project", "Project", min_width=14),
-            Column("name", "Name", min_width=12, priority=2),
-            Column("email", "Email", min_width=18, keep=True),
-            Column("access", "Access", min_width=8, meaning=True),
-            Column("role", "Role", min_width=6, priority=1),
-            Column("reason", "not_read_reason", min_width=16),
-        ),
-        list(zip(rows, records, strict=True)),
-        lambda pair: pair[0],
-        lambda pairs: [pair[1] for pair in pairs],
-        empty=f"nobody matched {inert(args.query)}",
-        note=6,
-    )
-    # Completeness first: an answer with a project not read is not the whole answer.
-    if any(finding.failed for finding in findings):
-        return table, REFUSED
-    return table, OK if progress.matches else NOTHING
+    return rows, records
