@@ -118,6 +118,18 @@ def freeze(
                     reviewer_id,
                 )
             )
+    return _head(read, asked, owner, rows, packets), rows
+
+
+def _head(
+    read: Population,
+    asked: StartAsked,
+    owner: str,
+    rows: list[CampaignRow],
+    packets: dict[str, dict[str, object]],
+) -> dict[str, str]:
+    """The campaign's head: what was asked, when and by whom, its counts and the sha256 its
+    rows are checked against on every read."""
     counts = {
         "memberships": len(rows),
         "people": len({r.user_id for r in rows}),
@@ -138,7 +150,7 @@ def freeze(
         "sha256": population_sha256(rows),
         "not_read": read.incomplete_words(),
     }
-    return head, rows
+    return head
 
 
 def _reviewer_of(
