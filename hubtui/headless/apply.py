@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from hubtui.core.files import read_bounded, refusal_words
 from hubtui.core.workflows.engine import BATCH_FILE_BYTES, BatchFileError, MadeOn, read_batch_file
 from hubtui.headless.batch import apply_rows
-from hubtui.headless.one_change import read_only_words
+from hubtui.headless.front import read_only_words
 from hubtui.headless.output import NOT_SENT, NOTHING, Stop, with_client
 from hubtui.headless.review import apply_review
 from hubtui.headless.tables import resolve_hub

@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING
 from hubtui.core.workflows.batch_file import apply_file
 from hubtui.core.workflows.engine import FileRow, rows_of_preview
 from hubtui.core.workflows.revert import find_revert, revert_batch
-from hubtui.headless.front import CommandFront, status_of
-from hubtui.headless.one_change import read_only_words
+from hubtui.headless.front import CommandFront, read_only_words, status_of
 from hubtui.headless.output import NOT_SENT, NOTHING, OK, Stop, with_client
 from hubtui.text import inert
 

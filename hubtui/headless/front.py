@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,7 +29,6 @@ from hubtui.core.workflows.engine import (
     Verdict,
     write_results,
 )
-from hubtui.headless.one_change import ask
 from hubtui.headless.output import NOT_SENT, NOTHING, OK, REFUSED, UNKNOWN_OUTCOME, StatusLine, Stop
 from hubtui.headless.tables import resolve_hub
 from hubtui.text import command_line, inert, lookalike
@@ -44,7 +45,15 @@ if TYPE_CHECKING:
     from hubtui.core.workflows.reviewed import Kept
     from hubtui.core.workspace import Workspace
 
-__all__ = ["CommandFront", "confirm", "print_preview", "status_of"]
+__all__ = [
+    "CommandFront",
+    "ask",
+    "confirm",
+    "print_preview",
+    "read_only_words",
+    "said_yes",
+    "status_of",
+]
 
 
 class CommandFront:
@@ -341,3 +350,42 @@ def status_of(rows: Sequence[RowOfFile], batch: Batch | None, *, dry_run: bool) 
     if verdicts & refused:
         return NOT_SENT
     return OK
+
+
+async def said_yes(question: str) -> bool:
+    """Ask on the terminal; True for yes."""
+    return (await ask(question)).lower() in ("y", "yes")
+
+
+def read_only_words(args: argparse.Namespace) -> str:
+    """Why no change is sent: offline, or read-only and where it was asked for."""
+    if getattr(args, "offline", False):
+        return "offline: the store answers every read, and nothing is sent to the server."
+    return (
+        "read-only is on (--read-only, HUBTUI_READ_ONLY or read_only in the config file): "
+        "no change is sent."
+    )
+
+
+async def ask(question: str) -> str:
+    """Ask on the terminal; the line typed, stripped. Ctrl+C ends the command at once: the
+    answer is read on a thread of its own that nothing waits for at exit."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[bytes] = loop.create_future()
+
+    def read() -> None:
+        try:
+            line = os.read(sys.stdin.fileno(), 1024)
+        except OSError:
+            line = b""
+
+        def give() -> None:
+            if not answer.done():
+                answer.set_result(line)
+
+        loop.call_soon_threadsafe(give)
+
+    print(question, end="", file=sys.stderr, flush=True)
+    threading.Thread(target=read, daemon=True, name="hubtui-answer").start()
+    reply = await answer
+    return reply.decode(errors="replace").strip()

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
-import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -31,6 +29,7 @@ if TYPE_CHECKING:
     from hubtui.api import HubClient, ProjectUser
     from hubtui.core.workspace import Workspace
 
+from hubtui.headless.front import read_only_words, said_yes
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,
@@ -41,45 +40,6 @@ from hubtui.headless.output import (
     with_client,
 )
 from hubtui.headless.tables import resolve_hub
-
-
-async def confirm(question: str) -> bool:
-    """Ask on the terminal; True for yes."""
-    return (await ask(question)).lower() in ("y", "yes")
-
-
-def read_only_words(args: argparse.Namespace) -> str:
-    """Why no change is sent: offline, or read-only and where it was asked for."""
-    if getattr(args, "offline", False):
-        return "offline: the store answers every read, and nothing is sent to the server."
-    return (
-        "read-only is on (--read-only, HUBTUI_READ_ONLY or read_only in the config file): "
-        "no change is sent."
-    )
-
-
-async def ask(question: str) -> str:
-    """Ask on the terminal; the line typed, stripped. Ctrl+C ends the command at once: the
-    answer is read on a thread of its own that nothing waits for at exit."""
-    loop = asyncio.get_running_loop()
-    answer: asyncio.Future[bytes] = loop.create_future()
-
-    def read() -> None:
-        try:
-            line = os.read(sys.stdin.fileno(), 1024)
-        except OSError:
-            line = b""
-
-        def give() -> None:
-            if not answer.done():
-                answer.set_result(line)
-
-        loop.call_soon_threadsafe(give)
-
-    print(question, end="", file=sys.stderr, flush=True)
-    threading.Thread(target=read, daemon=True, name="hubtui-answer").start()
-    reply = await answer
-    return reply.decode(errors="replace").strip()
 
 
 def _check_unknown_adds(
@@ -154,7 +114,7 @@ async def change_command(args: argparse.Namespace, client: HubClient, workspace:
     if not args.yes:
         if not sys.stdin.isatty():
             raise Stop(NOT_SENT, "not asking without a terminal: add --yes to send the change.")
-        if not await confirm("Send this change? [y/N] "):
+        if not await said_yes("Send this change? [y/N] "):
             print("Nothing was sent.", file=sys.stderr)
             return NOT_SENT
     return await _sent(client, log, one)

@@ -31,6 +31,7 @@ from hubtui.core.workflows.resend import ReadOnly, Resent, prepare_resend
 from hubtui.core.workspace import StoreOff
 from hubtui.core.workspace.connection import DEMO_BASE_URL, configured_client
 from hubtui.core.workspace.offline import OFFLINE_TOKEN, StoredAnswers
+from hubtui.headless.front import read_only_words, said_yes
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,
@@ -278,7 +279,6 @@ async def _access_at(args: argparse.Namespace, workspace: Workspace) -> int:
 async def _resend(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
     """resend-invite: each pending invitation named (or every one) sent again, by the one use
     case (:mod:`hubtui.core.workflows.resend`); this asks and says what came back."""
-    from hubtui.headless.one_change import confirm, read_only_words
 
     hub = await resolve_hub(client, args.hub)
     try:
@@ -322,7 +322,7 @@ async def _resend(args: argparse.Namespace, client: HubClient, workspace: Worksp
             raise Stop(NOT_SENT, "not asking without a terminal: add --yes to send them.")
         count = len(resending.changes)
         question = f"Send {count} invitation{'s' if count != 1 else ''} again? [y/N] "
-        if not await confirm(question):
+        if not await said_yes(question):
             print("Nothing was sent.", file=sys.stderr)
             return NOT_SENT
     worst = OK

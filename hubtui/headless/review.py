@@ -40,8 +40,7 @@ from hubtui.core.workflows.engine import (
 from hubtui.core.workflows.kept import StoreError
 from hubtui.core.workflows.offboard import offboard
 from hubtui.core.workspace import StoreOff
-from hubtui.headless.front import CommandFront
-from hubtui.headless.one_change import read_only_words
+from hubtui.headless.front import CommandFront, read_only_words
 from hubtui.headless.output import (
     NOT_SENT,
     NOTHING,
