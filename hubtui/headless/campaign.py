@@ -39,7 +39,7 @@ from hubtui.text import command_line, inert
 
 if TYPE_CHECKING:
     from hubtui.api import HubClient
-    from hubtui.core.people.campaign import Campaign
+    from hubtui.core.people.campaign_record import Campaign
     from hubtui.core.workflows.team import Decider
     from hubtui.core.workspace import Workspace
 

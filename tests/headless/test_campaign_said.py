@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from hubtui.core.people.campaign import population_sha256
+from hubtui.core.people.campaign_record import population_sha256
 from hubtui.core.workflows import campaign as use
 from tests.harness.campaigns import decided, exported
 from tests.harness.commands import run

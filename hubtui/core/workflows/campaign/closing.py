@@ -22,7 +22,7 @@ from hubtui.core.batches import Evidence, Wanted, batches_in, prepare
 from hubtui.core.batches.projects import new_batch_id
 from hubtui.core.changes.actions import Action, Outcome
 from hubtui.core.clock import now
-from hubtui.core.people.campaign import Campaign, RowState
+from hubtui.core.people.campaign_record import Campaign, RowState
 from hubtui.core.people.review import Decision, wanted_of_decision
 from hubtui.core.store import StoreError
 from hubtui.core.store.campaigns import (

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from hubtui.core.access import person_key
 from hubtui.core.batches.file import BatchFileError, read_table
 from hubtui.core.clock import now
-from hubtui.core.people.campaign import Campaign
+from hubtui.core.people.campaign_record import Campaign
 from hubtui.core.people.review import Decision, decision_named
 from hubtui.core.store.campaigns import (
     CampaignEvent,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from hubtui.core.people.campaign import Campaign
+from hubtui.core.people.campaign_record import Campaign
 from hubtui.core.store.campaigns import (
     campaign_events,
     campaign_head,

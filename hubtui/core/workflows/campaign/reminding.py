@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from hubtui.api import HubError
 from hubtui.core.access import person_key
-from hubtui.core.people.campaign import Campaign
+from hubtui.core.people.campaign_record import Campaign
 from hubtui.core.workflows.campaign.deciding import may_not_decide
 from hubtui.core.workflows.campaign.population import hub_member_of
 from hubtui.core.workflows.team import Decider

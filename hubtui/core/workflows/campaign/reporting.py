@@ -16,7 +16,7 @@ from hubtui.core.store.campaigns import Kind
 from hubtui.core.workflows.campaign.deciding import delegated
 
 if TYPE_CHECKING:
-    from hubtui.core.people.campaign import Campaign, RowState
+    from hubtui.core.people.campaign_record import Campaign, RowState
     from hubtui.core.store.campaigns import CampaignEvent, RosterEntry
 
 __all__ = [
@@ -29,7 +29,7 @@ __all__ = [
 ]
 
 #: How an auditor recomputes the population's sha256 from the report's rows (as
-#: :func:`~hubtui.core.people.campaign.population_sha256` computes it).
+#: :func:`~hubtui.core.people.campaign_record.population_sha256` computes it).
 SHA256_RECIPE = (
     "for each row, json.dumps([project, user_id, email, role, hub_role, access], "
     'ensure_ascii=False, separators=(",", ":")); sort those lines, join them with a newline, '

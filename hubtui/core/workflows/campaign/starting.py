@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from hubtui.core.access import person_key
 from hubtui.core.clock import now
-from hubtui.core.people.campaign import Campaign, population_sha256
+from hubtui.core.people.campaign_record import Campaign, population_sha256
 from hubtui.core.people.review import Decision
 from hubtui.core.store.campaigns import (
     CampaignHead,

@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 
 from hubtui.core.clock import minute
-from hubtui.core.people.campaign import Campaign, RowState
+from hubtui.core.people.campaign_record import Campaign, RowState
 from hubtui.core.people.review import Decision
 from hubtui.core.workflows import campaign as use
 from hubtui.core.workflows import team
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
     from hubtui.api import HubClient
     from hubtui.core.clock import minute
-from hubtui.core.people.campaign import Packet
+from hubtui.core.people.campaign_record import Packet
 
 CAMPAIGN_COLUMNS = (
     Column("number", "#", width=4, priority=0, keep=True, numeric=True),

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from hubtui.api import Hub
-from hubtui.core.people.campaign import Campaign, population_sha256
+from hubtui.core.people.campaign_record import Campaign, population_sha256
 from hubtui.core.people.review import Decision
 from hubtui.core.store.campaigns import CampaignEvent, CampaignHead, CampaignRow
 from hubtui.core.workflows.campaign import (
