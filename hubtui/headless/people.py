@@ -25,7 +25,12 @@ from hubtui.core.people.hub import MatrixRow
 from hubtui.core.presenting import DATE_UNKNOWN, Column, seen_stamp, seen_words, when_both
 from hubtui.core.presenting.export import SparseCsvRow, csv_cells
 from hubtui.core.signins import LastSeen, last_seen, utc_moment
-from hubtui.core.workflows.engine import Action, Outcome, changes_logged, last_invitation
+from hubtui.core.workflows.engine import (
+    Outcome,
+    changes_logged,
+    kind_of,
+    last_invitation,
+)
 from hubtui.core.workflows.kept import StoreError
 from hubtui.core.workflows.resend import ReadOnly, Resent, prepare_resend
 from hubtui.core.workspace import StoreOff
@@ -357,6 +362,6 @@ def last_sent_words(logged: list[Change], change: Change) -> str:
     )
     if last is None:
         return "hubtui has not sent it before (the server does not say when it went out)"
-    again = " again" if last.action == Action.RESEND else ""
+    went = {"sent": "went out", "sent again": "went out again"}[kind_of(last).invitation]
     by = inert(last.operator or "someone")
-    return f"the last one went out{again} on {minute(last.time)} UTC, sent by {by}"
+    return f"the last one {went} on {minute(last.time)} UTC, sent by {by}"

@@ -7,7 +7,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from hubtui.core.access import person_key
-from hubtui.core.changes.actions import PENDING, UNKNOWN, Action, Outcome
+from hubtui.core.changes.actions import PENDING, UNKNOWN, Outcome
+from hubtui.core.changes.kinds import kind_of
 from hubtui.core.changes.record import Change, parse_line, unfinished_as_unknown
 from hubtui.core.files import open_reading
 
@@ -112,9 +113,5 @@ def changes_of_person(log: ChangeLog, email: str) -> list[Change]:
 def last_invitation(changes: Iterable[Change]) -> Change | None:
     """The latest invitation to a hub hubtui sent that took effect, first or again, of these
     changes (oldest first); None: none."""
-    sent = [
-        c
-        for c in changes
-        if c.action in (Action.HUB_INVITE, Action.RESEND) and c.outcome == Outcome.DONE
-    ]
+    sent = [c for c in changes if kind_of(c).invitation and c.outcome == Outcome.DONE]
     return sent[-1] if sent else None

@@ -134,6 +134,11 @@ class Kind:
     """The person's project rows in the same batch are sent only once this ended done."""
     settled_words: ClassVar[tuple[str, str]] = SET_WORDS
     """What the list read back showed, when it settles an unknown outcome (took, did not)."""
+    invitation: ClassVar[str] = ""
+    """How it sends the hub's invitation email: ``sent``, ``sent again`` (empty: it does not)."""
+    carries: ClassVar[str] = ""
+    """What a review's decision it carries out: ``remove`` (the account out of the hub, by
+    its Id), ``role`` (a role set in a project) (empty: none)."""
 
     def summary(self, change: Change) -> str:
         """``Role: Reader → Editor`` style, one line."""
@@ -344,6 +349,7 @@ class ProjectUpdate(_ProjectKind):
     counted = ("updates", "updates")
     always_counted = True
     undo = Undo.ROLE
+    carries = "role"
 
     async def plan(self, client: HubClient, change: Change) -> ChangeRequest:
         return await self._call(client.plan_update, change)
@@ -434,6 +440,7 @@ class HubInvitation(_HubKind):
     phase = 0
     counted = ("invitation", "invitations")
     undo = Undo.REMOVAL
+    invitation = "sent"
     others_wait_on_it = True
     settled_words = ADDED_WORDS
 
@@ -496,6 +503,7 @@ class HubRemoval(_HubKind):
     phase = 2
     counted = ("removal from the hub", "removals from the hub")
     undo = Undo.INVITATION
+    carries = "remove"
 
     def summary(self, change: Change) -> str:
         role = None if change.before is None else change.before.get("Role")
@@ -531,6 +539,7 @@ class InvitationResend(_HubKind):
     action = Action.RESEND
     counted = ("invitation sent again", "invitations sent again")
     undo = Undo.NOTHING
+    invitation = "sent again"
 
     def summary(self, change: Change) -> str:
         return f"invitation to the hub sent again (hub role {change.after.get('Role')})"

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 
 from hubtui.api.identity import email_domain
 from hubtui.core.access import person_key
-from hubtui.core.changes.actions import Action
 from hubtui.core.changes.kinds import Undo, kind_of
 from hubtui.core.changes.operator import who_words
 from hubtui.core.clock import minute
@@ -253,7 +252,7 @@ def _had(change: Change) -> str:
     """``; they had Editor and reviewer in Harbour Bridge Retrofit``: what a removal from the
     hub took, as its line kept it."""
     projects = (change.before or {}).get("Projects")
-    if change.action != Action.HUB_REMOVE or not isinstance(projects, list):
+    if kind_of(change).carries != "remove" or not isinstance(projects, list):
         return ""
     had = []
     for project in projects:

@@ -19,8 +19,8 @@ from hubtui.api.errors import not_offered
 from hubtui.api.identity import email_domain
 from hubtui.api.models import as_sent_value
 from hubtui.core.access import find_person, person_key
-from hubtui.core.changes.actions import Action
 from hubtui.core.changes.history import last_invitation
+from hubtui.core.changes.kinds import kind_of
 from hubtui.core.clock import minute
 from hubtui.core.people.advice import Facts, Former, Kept, NextStep, ReviewNote, next_steps
 from hubtui.core.people.hub import INACTIVE_AFTER_DAYS
@@ -528,8 +528,8 @@ def _invited(facts: Facts) -> str:
     last = last_invitation(facts.history)
     if last is None:
         return "the hub's users do not say when it was sent"
-    again = "sent again" if last.action == Action.RESEND else "sent"
-    return f"{again} by hubtui on {minute(last.time)} UTC by {last.operator or 'someone'}"
+    sent = kind_of(last).invitation
+    return f"{sent} by hubtui on {minute(last.time)} UTC by {last.operator or 'someone'}"
 
 
 def _find(records: Sequence[Listed], answer: Answer) -> Listed | None:

@@ -56,6 +56,9 @@ if TYPE_CHECKING:
         changes_logged,
         last_invitation,
     )
+    from hubtui.core.changes.kinds import (
+        kind_of,
+    )
     from hubtui.core.changes.log import (
         ChangeLog,
         ChangeLogError,
@@ -108,6 +111,7 @@ _EXPORTS: dict[str, str] = {
     "Action": "hubtui.core.changes.actions",
     "changes_logged": "hubtui.core.changes.history",
     "last_invitation": "hubtui.core.changes.history",
+    "kind_of": "hubtui.core.changes.kinds",
     "ChangeLog": "hubtui.core.changes.log",
     "ChangeLogError": "hubtui.core.changes.log",
     "who_words": "hubtui.core.changes.operator",
@@ -152,6 +156,7 @@ __all__ = [
     "batches_in",
     "batches_of",
     "changes_logged",
+    "kind_of",
     "last_invitation",
     "plan",
     "prepare",

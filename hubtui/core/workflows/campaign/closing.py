@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from hubtui.core.access import person_key
 from hubtui.core.batches import Evidence, Wanted, batches_in, prepare
 from hubtui.core.batches.projects import new_batch_id
-from hubtui.core.changes.actions import Action, Outcome
+from hubtui.core.changes.actions import Outcome
+from hubtui.core.changes.kinds import kind_of
 from hubtui.core.clock import now
 from hubtui.core.people.campaign_record import Campaign, RowState
 from hubtui.core.people.review import Decision, wanted_of_decision
@@ -345,9 +346,10 @@ def _row_key(decision: Decision, row: CampaignRow) -> tuple[str, str]:
 def _key(change: Change) -> tuple[str, str] | None:
     """The row a change of a close's batch carried out: a removal by its account, a Reader
     change by its project and account."""
-    if change.action == Action.HUB_REMOVE:
+    carries = kind_of(change).carries
+    if carries == "remove":
         return ("", str(change.user_id or ""))
-    if change.action == Action.UPDATE:
+    if carries == "role":
         return (change.project_id, str(change.user_id or ""))
     return None
 
