@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from datetime import UTC, datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.people import (
@@ -37,6 +38,7 @@ from hubtui.core.workflows.engine import (
     users_csv_cells,
     who_words,
 )
+from hubtui.core.workflows.keeping import keep_review, review_kept, reviews_kept
 from hubtui.core.workflows.kept import StoreError
 from hubtui.core.workflows.offboard import offboard
 from hubtui.core.workspace import StoreOff
@@ -215,7 +217,7 @@ async def apply_review(
         criteria=f"decisions file {path.name}",
         concurrency=workspace.concurrency,
         settle=not args.dry_run,
-        keep=workspace.keep_review,
+        keep=partial(keep_review, workspace),
     )
     return front.status
 
@@ -226,9 +228,9 @@ async def apply_review(
 async def _reviews(args: argparse.Namespace, workspace: Workspace) -> int:
     try:
         if args.number is not None:
-            info, kept = await workspace.review_kept(args.number)
+            info, kept = await review_kept(workspace, args.number)
         else:
-            infos = await workspace.reviews_kept()
+            infos = await reviews_kept(workspace)
     except StoreOff as error:
         raise Stop(NOTHING, inert(str(error), limit=None)) from None
     except StoreError as error:  # unreadable is said, never "no review is kept"
@@ -339,6 +341,6 @@ async def _offboard(args: argparse.Namespace, client: HubClient, workspace: Work
         concurrency=workspace.concurrency,
         deadline=workspace.search_deadline,
         settle=not args.dry_run,
-        keep=workspace.keep_review,
+        keep=partial(keep_review, workspace),
     )
     return front.status

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
@@ -74,6 +75,7 @@ class AppFront:
         screen.run_worker(self._send_staged(screen), group="batch", exit_on_error=False)
 
     async def _send_staged(self, screen: StagedScreen) -> None:
+        from hubtui.core.workflows.keeping import keep_review
         from hubtui.core.workflows.run import Sending, run_preview
 
         workspace = self.workspace
@@ -83,7 +85,7 @@ class AppFront:
             workspace.change_log,
             workspace.concurrency,
             reviews=tuple(screen.reviews),
-            keep=workspace.keep_review,
+            keep=partial(keep_review, workspace),
             reverts=screen.reverts,
             batch_id=screen.retry_of,  # a retry goes on under the batch it retries
         )
@@ -102,10 +104,11 @@ class AppFront:
 
     async def _show_reviews(self) -> None:
         """The access reviews kept of this server (or why there are none to read)."""
+        from hubtui.core.workflows.keeping import reviews_kept
         from hubtui.tui.screens.people.reviews import ReviewsScreen
 
         try:
-            kept = await self.workspace.reviews_kept()
+            kept = await reviews_kept(self.workspace)
         except (StoreOff, StoreError) as error:
             self.say(f"No review can be read: {inert(str(error))}", severity="warning")
             return
@@ -128,6 +131,7 @@ class AppFront:
 
     async def offboard(self, email: str, reason: str) -> None:
         """The one offboarding use case, with the app as its front end."""
+        from hubtui.core.workflows.keeping import keep_review
         from hubtui.core.workflows.offboard import offboard
 
         workspace = self.workspace
@@ -144,7 +148,7 @@ class AppFront:
                 concurrency=workspace.concurrency,
                 deadline=workspace.search_deadline,
                 settle=True,
-                keep=workspace.keep_review,
+                keep=partial(keep_review, workspace),
             )
         except HubError as error:
             self.say(f"Not read, nothing staged: {inert(str(error))}", severity="error")
@@ -357,8 +361,10 @@ class AppFront:
 
     async def _show_changes(self, hub: Hub | None, project_id: str | None, scope: str) -> None:
         """Choose a snapshot of this server, then show what changed since it in ``scope``."""
+        from hubtui.core.workflows.keeping import snapshots_kept
+
         try:
-            server_store, kept = await self.workspace.snapshots_kept()
+            server_store, kept = await snapshots_kept(self.workspace)
         except StoreOff as why:
             self.say(str(why), severity="warning")
             return
@@ -387,6 +393,8 @@ class AppFront:
 
     async def _record_snapshot(self, hub: Hub | None) -> None:
         """Read every project's users of ``hub`` (or of all hubs) and keep them as a snapshot."""
+        from hubtui.core.workflows.keeping import record_snapshot
+
         scope = "all hubs" if hub is None else f"hub {inert(hub.name)}"
         try:
             self.workspace.snapshot_store()
@@ -395,7 +403,7 @@ class AppFront:
             return
         self.say(f"Recording a snapshot of {scope}…")
         try:
-            info = await self.workspace.record_snapshot(hub)
+            info = await record_snapshot(self.workspace, hub)
         except StoreOff as why:
             self.say(str(why), severity="warning")
             return

@@ -25,6 +25,7 @@ from hubtui.core.people.why import (
     project_named,
 )
 from hubtui.core.store import StoreError, StoreOff
+from hubtui.core.workflows.keeping import snapshots_kept
 from hubtui.core.workflows.ports import Front
 from hubtui.text import inert
 
@@ -195,7 +196,7 @@ async def former_accounts(workspace: Workspace, hub_id: str, email: str) -> list
     from hubtui.core.history.since import former_accounts
 
     try:
-        server_store, kept = await workspace.snapshots_kept()
+        server_store, kept = await snapshots_kept(workspace)
     except StoreOff:
         return []
     if not kept:
@@ -244,7 +245,7 @@ async def tell_since(workspace: Workspace, answers: Sequence[Answer]) -> None:
             return f"not read (a snapshot's row is not as hubtui keeps it: {error!r})"
 
     try:
-        server_store, kept = await workspace.snapshots_kept()
+        server_store, kept = await snapshots_kept(workspace)
         if not kept:
             return
         told: list[str | None] = await asyncio.to_thread(read, server_store)

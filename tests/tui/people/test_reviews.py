@@ -11,6 +11,7 @@ import pytest
 from textual.pilot import Pilot
 
 from hubtui.core.store.server_store import ServerStore
+from hubtui.core.workflows.keeping import review_kept, reviews_kept
 from hubtui.demo import DemoStore
 from hubtui.tui.screens.changes.batch import StagedScreen
 from hubtui.tui.screens.dialogs.reason_prompt import ReasonPromptScreen
@@ -71,9 +72,9 @@ async def test_a_review_is_decided_previewed_applied_and_kept(
         await settle(pilot)
         words = screen_words(pilot)
         assert "Review #1 kept: hubtui reviews 1" in words
-        kept = await pilot.app.workspace.reviews_kept()
+        kept = await reviews_kept(pilot.app.workspace)
         assert [r.counts for r in kept] == [{"remove from hub": 1, "set Reader": 1}]
-        _, rows = await pilot.app.workspace.review_kept(kept[0].id)
+        _, rows = await review_kept(pilot.app.workspace, kept[0].id)
         by_email = {r["email"]: r for r in rows}
         assert by_email[BJORN]["reason"] == "left the company"
         assert by_email[BJORN]["outcome"] == "done"

@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from hubtui.core.workflows.keeping import review_kept
 from hubtui.core.workflows.kept import ReviewInfo, StoreError
 from hubtui.core.workspace import StoreOff
 from hubtui.text import inert
@@ -66,7 +67,7 @@ class ReviewsScreen(ModalScreen[None]):
     @on(OptionList.OptionSelected, "#reviews")
     async def _chosen(self, event: OptionList.OptionSelected) -> None:
         try:
-            info, rows = await workspace_of(self.app).review_kept(int(event.option.id or 0))
+            info, rows = await review_kept(workspace_of(self.app), int(event.option.id or 0))
         except (StoreOff, StoreError) as error:
             self.query_one("#review-rows", Static).update(Content(inert(str(error))))
             return

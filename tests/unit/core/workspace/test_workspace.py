@@ -16,6 +16,7 @@ from hubtui.cli import demo_connector
 from hubtui.config import Settings
 from hubtui.core.batches import Intent, Wanted, prepare
 from hubtui.core.store import Store
+from hubtui.core.workflows.keeping import record_snapshot, snapshots_kept
 from hubtui.core.workspace import DataPlaces, StoreOff, Workspace, open_workspace
 from tests.harness.harness import free_port
 from tests.harness.postgres import OWNER, PostgresServer
@@ -32,8 +33,8 @@ async def test_a_snapshot_recorded_is_among_the_snapshots_kept() -> None:
     workspace = demo_workspace()
     client = await workspace.client()
     hub = await client.get_hub_by_name("acme-build")
-    info = await workspace.record_snapshot(hub)
-    server_store, kept = await workspace.snapshots_kept()
+    info = await record_snapshot(workspace, hub)
+    server_store, kept = await snapshots_kept(workspace)
     assert server_store.origin == "demo"
     assert kept[-1].id == info.id  # the newest, after the demo's week-old one
     assert len(kept) == 2
@@ -44,7 +45,7 @@ async def test_a_snapshot_recorded_is_among_the_snapshots_kept() -> None:
 async def test_no_snapshot_offline_or_with_the_store_off_and_the_reason_says_which() -> None:
     off = demo_workspace(store="off")
     with pytest.raises(StoreOff, match="The store is off"):
-        await off.record_snapshot(None)
+        await record_snapshot(off, None)
     await off.close()
 
 
