@@ -8,11 +8,10 @@ Textual-free.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
-from pydantic.alias_generators import to_snake
-
+from hubtui.api.as_sent import sent_field
 from hubtui.api.identity import KNOWN_ROLES, email_key
 from hubtui.text import hidden_character
 
@@ -81,14 +80,6 @@ def find_person(users: Iterable[Person], email: str) -> Person | None:
 def access_cell(user: ProjectUser) -> str:
     """A person's access in one project in one word: their role, or ``LIMITED``."""
     return LIMITED_CELL if user.is_limited else user.role
-
-
-def sent_field(record: Mapping[str, Any], name: str) -> Any:
-    """A field of a record as the server sent it, by its API name (``Email``) or by the name
-    the records also accept (``email``), as the typed records read it."""
-    if name in record:
-        return record[name]
-    return record.get(to_snake(name))
 
 
 def accounts_of(users: Sequence[HubUser], email: str) -> list[HubUser]:

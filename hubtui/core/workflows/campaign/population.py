@@ -10,8 +10,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
 from hubtui.api import HubError
+from hubtui.api.as_sent import hub_user_as_sent, project_user_as_sent
 from hubtui.api.models import HubUser
-from hubtui.core.access import LIMITED_CELL, sent_field
+from hubtui.core.access import LIMITED_CELL
 from hubtui.core.clock import now
 from hubtui.core.people.search import EVERY_USER, Finding, search_people
 from hubtui.core.signins import last_seen
@@ -86,51 +87,29 @@ class Population:
         return "; ".join(parts)
 
 
-def _text(value: object) -> str:
-    """A value as sent, as text (None: empty); never an error, whatever its type."""
-    if type(value) is str:
-        return value
-    return "" if value is None else str(value)
-
-
 def member_of(sent: object) -> Member | None:
     """A project's user as sent, as a :class:`Member` (None: not a record at all)."""
-    if not isinstance(sent, dict):
+    found = project_user_as_sent(sent)
+    if found is None:
         return None
-    try:  # each field under its API name, as nearly every record sends it
-        user = sent["User"]
-        found = (user["Id"], user["Email"], user["FirstName"], user["LastName"])
-        role, limited = sent["Role"], sent["IsLimited"]
-    except (KeyError, TypeError):  # a field absent, or sent under the name records accept too
-        user = sent_field(sent, "User")
-        user = user if isinstance(user, dict) else {}
-        found = tuple(sent_field(user, n) for n in ("Id", "Email", "FirstName", "LastName"))
-        role, limited = sent_field(sent, "Role"), sent_field(sent, "IsLimited")
-    user_id, email, first, last = map(_text, found)
-    role = _text(role)
+    first, last, role = found.first, found.last, found.role
     name = f"{first} {last}" if first and last else first or last
-    return Member(user_id, email, name, role, LIMITED_CELL if limited is True else role)
+    access = LIMITED_CELL if found.is_limited is True else role
+    return Member(found.user_id, found.email, name, role, access)
 
 
 def hub_member_of(sent: object, *, seen: bool) -> tuple[str, HubMember] | None:
     """A hub user as sent: their Id and :class:`HubMember` (None: not a record at all)."""
-    if not isinstance(sent, dict):
+    found = hub_user_as_sent(sent)
+    if found is None:
         return None
-    try:  # as in member_of
-        user = sent["User"]
-        user_id, email, role = user["Id"], user["Email"], sent["Role"]
-    except (KeyError, TypeError):
-        user = sent_field(sent, "User")
-        user = user if isinstance(user, dict) else {}
-        user_id, email = sent_field(user, "Id"), sent_field(user, "Email")
-        role = sent_field(sent, "Role")
     moment = None
     if seen:
         try:
             moment = last_seen(HubUser.model_validate(sent)).moment
         except ValueError:
             moment = None  # unreadable: never seen, as far as anyone can tell
-    return _text(user_id), HubMember(_text(email), _text(role), moment)
+    return found.user_id, HubMember(found.email, found.role, moment)
 
 
 async def read_population(

@@ -1,0 +1,86 @@
+"""A record's fields as the server sent it, read without validating it: a firm's 100,000 project
+users are read for a campaign at a tuple's cost, each field under its API name (``Email``) or
+the name the typed records also accept (``email``). Nothing here raises on what a server sends:
+a record that is not an object reads as None, a field absent as None."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from pydantic.alias_generators import to_snake
+
+__all__ = [
+    "SentHubUser",
+    "SentProjectUser",
+    "hub_user_as_sent",
+    "project_user_as_sent",
+    "sent_field",
+]
+
+
+def sent_field(record: Mapping[str, Any], name: str) -> Any:
+    """A field of a record as the server sent it, by its API name (``Email``) or by the name
+    the records also accept (``email``), as the typed records read it."""
+    if name in record:
+        return record[name]
+    return record.get(to_snake(name))
+
+
+def text_of(value: object) -> str:
+    """A value as sent, as text (None: empty); never an error, whatever its type."""
+    if type(value) is str:
+        return value
+    return "" if value is None else str(value)
+
+
+class SentProjectUser(NamedTuple):
+    """A project's user as sent: its account's Id, address and names, its role, and whether it
+    is a limited reader (``IsLimited`` as sent: only True is one)."""
+
+    user_id: str
+    email: str
+    first: str
+    last: str
+    role: str
+    is_limited: object
+
+
+class SentHubUser(NamedTuple):
+    """A hub's user as sent: its account's Id and address, and its role in the hub."""
+
+    user_id: str
+    email: str
+    role: str
+
+
+def project_user_as_sent(sent: object) -> SentProjectUser | None:
+    """A project's user as sent (None: not a record at all)."""
+    if not isinstance(sent, dict):
+        return None
+    try:  # each field under its API name, as nearly every record sends it
+        user = sent["User"]
+        found = (user["Id"], user["Email"], user["FirstName"], user["LastName"])
+        role, limited = sent["Role"], sent["IsLimited"]
+    except (KeyError, TypeError):  # a field absent, or sent under the name records accept too
+        user = sent_field(sent, "User")
+        user = user if isinstance(user, dict) else {}
+        found = tuple(sent_field(user, n) for n in ("Id", "Email", "FirstName", "LastName"))
+        role, limited = sent_field(sent, "Role"), sent_field(sent, "IsLimited")
+    user_id, email, first, last = map(text_of, found)
+    return SentProjectUser(user_id, email, first, last, text_of(role), limited)
+
+
+def hub_user_as_sent(sent: object) -> SentHubUser | None:
+    """A hub's user as sent (None: not a record at all)."""
+    if not isinstance(sent, dict):
+        return None
+    try:  # as in project_user_as_sent
+        user = sent["User"]
+        user_id, email, role = user["Id"], user["Email"], sent["Role"]
+    except (KeyError, TypeError):
+        user = sent_field(sent, "User")
+        user = user if isinstance(user, dict) else {}
+        user_id, email = sent_field(user, "Id"), sent_field(user, "Email")
+        role = sent_field(sent, "Role")
+    return SentHubUser(text_of(user_id), text_of(email), text_of(role))
