@@ -2,8 +2,8 @@
 the use case, and shows what came of it (a notification, a screen, a preview). It holds no
 decision of its own: what a ticket's step does is the fix the step carries, what a revert sends
 is :func:`~hubtui.core.workflows.revert.find_revert`'s, an offboarding is
-:func:`~hubtui.core.workflows.offboard.offboard` with the app as its port
-(:class:`AppOffboarding`).
+:func:`~hubtui.core.workflows.offboard.offboard`. Every run is driven through
+:class:`AppRun`, the app's one implementation of :class:`~hubtui.core.workflows.ports.Front`.
 
 The app's shell (``tui.app``) posts to it; it is not a part of the app's class.
 """
