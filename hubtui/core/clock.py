@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-__all__ = ["minute", "now", "stamp"]
+__all__ = ["minute", "now", "stamp", "utc_now"]
 
 
 def now() -> str:
-    return stamp(datetime.now(UTC))
+    return stamp(utc_now())
+
+
+def utc_now() -> datetime:
+    """This moment, in UTC."""
+    return datetime.now(UTC)
 
 
 def stamp(moment: datetime) -> str:

@@ -385,6 +385,12 @@ def add_campaign_commands(commands: argparse._SubParsersAction[argparse.Argument
     )
     start.add_argument("--name", metavar="TEXT", help="what the campaign is called")
     start.add_argument(
+        "--inactive-after",
+        metavar="DAYS",
+        type=_days,
+        help="recommend removing who has not signed in for DAYS (default: inactive_after)",
+    )
+    start.add_argument(
         "--since-last",
         action="store_true",
         help="mark memberships kept in the hub's last closed campaign and unchanged since",

@@ -125,6 +125,7 @@ async def _start(args: argparse.Namespace, client: HubClient, workspace: Workspa
         since_last=args.since_last,
         allow_incomplete=args.allow_incomplete,
         allow_empty=args.allow_empty,
+        inactive_after=args.inactive_after or workspace.settings.inactive_after,
     )
     try:
         started = await use.start(
@@ -164,6 +165,7 @@ async def _start(args: argparse.Namespace, client: HubClient, workspace: Workspa
             f"  packet {inert(packet.name)} ({inert(packet.project)}): "
             f"{amount(len(packet.positions), 'row')}, reviewers {who}"
         )
+    print(f"Recommended, by why's table: {campaign.recommended()}.")
     if campaign.default() is Decision.KEEP:
         print(f"If nobody answers: {len(campaign.rows):,} memberships keep their access.")
     else:
@@ -376,6 +378,7 @@ def _rows_of(campaign: Campaign, server: str, packet: str | None) -> list[list[s
                 r.access,
                 r.reviewer,
                 r.earlier,
+                *use.row_facts(r),
                 "" if s.decision is None else s.decision.value,
                 s.reason,
             ]

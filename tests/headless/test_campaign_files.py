@@ -216,9 +216,10 @@ def test_a_population_changed_after_the_freeze_is_said_first_and_the_close_refus
     store = tmp_path / "data" / "store.sqlite3"
     with sqlite3.connect(store) as db:
         db.execute(
-            "INSERT INTO campaign_rows VALUES (1, 23, '1001', 'Harbour Bridge Retrofit', '99', "
-            "'mallory@acme-build.com', 'Mallory', 'Admin', 'Member', 'Admin', 'olive.owner', '', "
-            "'')"
+            "INSERT INTO campaign_rows (campaign, position, project, project_name, user_id, email, "
+            "name, role, hub_role, access, reviewer, earlier, reviewer_id) VALUES (1, 23, '1001', "
+            "'Harbour Bridge Retrofit', '99', 'mallory@acme-build.com', 'Mallory', 'Admin', "
+            "'Member', 'Admin', 'olive.owner', '', '')"
         )
     status, out, err = run(capsys, *base, "campaign", "status", "1")
     assert status == 3

@@ -211,11 +211,12 @@ def test_store_migrate_applies_each_step_once_and_refuses_a_newer_store(
     assert "Applied schema step 7: each list's latest state says which snapshot read it" in err
     assert "Applied schema step 8: a snapshot's new records compressed many together" in err
     assert "Applied schema step 9: the team roster" in err
-    assert "(schema 9)" in out
+    assert "Applied schema step 10: each campaign row's facts as read at the start" in err
+    assert "(schema 10)" in out
     status, _, err = run(capsys, "--demo", "store", "migrate")
-    assert "Schema 9: up to date, nothing to apply." in err
+    assert "Schema 10: up to date, nothing to apply." in err
     with sqlite3.connect(path) as newer:
-        newer.execute("PRAGMA user_version = 10")
+        newer.execute("PRAGMA user_version = 11")
     status, _, err = run(capsys, "--demo", "store", "migrate")
     assert status == 2
-    assert "schema 10; this one reads 9" in err
+    assert "schema 11; this one reads 10" in err

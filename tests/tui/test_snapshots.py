@@ -127,6 +127,8 @@ def test_campaign(
 
     for clocked in (starting, deciding):  # the freeze's time, and each decision's
         monkeypatch.setattr(clocked, "now", lambda: "2026-11-25T12:00:00Z")
+    # The moment each row's recommendation is decided against (the demo's sign-ins are fixed).
+    monkeypatch.setattr(starting, "utc_now", lambda: datetime(2026, 11, 25, 12, tzinfo=UTC))
 
     async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AddToProject",
+    "Advice",
     "Fix",
     "OpenAddress",
     "ResendInvitation",
@@ -45,6 +46,7 @@ __all__ = [
     "NextStep",
     "ReviewNote",
     "near_accounts",
+    "advice_of",
     "near_addresses",
     "next_steps",
     "outside_tenant",
@@ -91,6 +93,16 @@ NEAR_MOST = 5
 
 
 @dataclass(frozen=True)
+class Advice:
+    """What a reviewer is recommended of a person, from the same facts and the same rule that
+    give a ticket its next step: ``keep``, ``reader``, ``remove``, or ``""`` (nothing to decide
+    here), and why in words."""
+
+    decision: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class NextStep:
     """One next step: a stable code (for a script), its words, and the command that does it
     (None: there is none to run, or it is a key in the app)."""
@@ -100,6 +112,10 @@ class NextStep:
     command: str | None = None
     fix: Fix | None = None
     """What a key prepares for this step (None: there is nothing to prepare)."""
+    advice: Advice | None = None
+    """What the rule recommends a reviewer (None: it recommends nothing)."""
+    shown: bool = True
+    """Whether a ticket shows it (a rule that only advises a reviewer is not a next step)."""
 
     @property
     def fixable(self) -> bool:
@@ -392,6 +408,9 @@ def _limited_reader(facts: Facts) -> list[NextStep]:
             "To let them edit, add them as a direct member (or e on the project's users)",
             command_line("add-user", facts.hub.name, facts.project_id, facts.email, "Editor"),
             fix=AddToProject("Editor"),
+            advice=Advice(
+                "", f"reads through @{facts.domain}: the domain, not the person, gives access"
+            ),
         )
     ]
 
@@ -409,6 +428,7 @@ def _invitation(facts: Facts) -> list[NextStep]:
             "i on the hub's people)",
             command_line("resend-invite", facts.hub.name, facts.email),
             fix=ResendInvitation(),
+            advice=Advice("remove", "invited to the hub, never accepted"),
         )
     ]
 
@@ -446,17 +466,25 @@ def _sign_ins(facts: Facts) -> list[NextStep]:
         return []
     seen = last_seen(facts.person)
     days = seen.days_before(facts.now)
+    after = facts.inactive_after
     if seen.never:
-        return [NextStep("never_signed_in", "They have never signed in")]
-    if days is not None and days > facts.inactive_after:
+        return [NextStep("never_signed_in", "They have never signed in", advice=_NEVER_SIGNED_IN)]
+    if days is not None and days > after:
         return [
             NextStep(
                 "inactive",
                 f"Inactive: last seen {days:,} days ago, counted from {seen.counted_from()} "
-                f"(inactive after {facts.inactive_after:,} days, the inactive_after setting)",
+                f"(inactive after {after:,} days, the inactive_after setting)",
+                advice=Advice("remove", f"last seen {days:,} days ago (over {after:,})"),
             )
         ]
+    if days is not None:  # active: nothing to do for a ticket, keep for a reviewer
+        words = f"last seen {days:,} days ago (within {after:,})"
+        return [NextStep("active", words, advice=Advice("keep", words), shown=False)]
     return []
+
+
+_NEVER_SIGNED_IN = Advice("remove", "never signed in")
 
 
 #: The table: each rule, in the order its steps are given, with when it holds (the words
@@ -484,13 +512,28 @@ TABLE: tuple[tuple[str, str, Rule], ...] = (
         "seen in the last 30 days",
         _sso_tenant,
     ),
-    ("never_signed_in / inactive", "a user of the hub never seen, or not for long", _sign_ins),
+    (
+        "never_signed_in / inactive",
+        "a user of the hub never seen, or not for long (seen lately: nothing for a ticket, keep "
+        "for a reviewer)",
+        _sign_ins,
+    ),
 )
 
 
 def next_steps(facts: Facts) -> list[NextStep]:
     """The next steps the facts support, from :data:`TABLE`, in its order."""
-    return [step for _, _, rule in TABLE for step in rule(facts)]
+    return [step for _, _, rule in TABLE for step in rule(facts) if step.shown]
+
+
+def advice_of(facts: Facts) -> Advice | None:
+    """What a reviewer is recommended of the person, from the same :data:`TABLE`: the advice of
+    the first step that carries one (None: the facts support none)."""
+    for _, _, rule in TABLE:
+        for step in rule(facts):
+            if step.advice is not None:
+                return step.advice
+    return None
 
 
 def near_addresses(email: str, known: Sequence[tuple[str, str]]) -> list[str]:

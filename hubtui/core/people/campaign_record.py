@@ -287,6 +287,18 @@ class Campaign:
         across packets) is not decided until the owner resolves it."""
         return [s for p in positions if not _decided(s := self.states[p])]
 
+    def recommended(self) -> str:
+        """``12 remove, 40 keep, 3 with no recommendation (…)``: how many rows each of why's
+        recommendations covers."""
+        counted = Counter(row.advice for row in self.rows)
+        words = [f"{counted[key]:,} {key}" for key in ("remove", "reader", "keep") if counted[key]]
+        if counted[""]:
+            words.append(
+                f"{counted['']:,} with no recommendation (limited readers, the hub's record not "
+                "read)"
+            )
+        return ", ".join(words) or "none"
+
     def conflicts(self) -> list[RowState]:
         return [s for s in self.states.values() if s.conflict]
 

@@ -92,6 +92,21 @@ class CampaignRow(NamedTuple):
     """``kept in campaign N by X`` (``--since-last``), else empty."""
     reviewer_id: str = ""
     """The reviewer of record's account Id (empty: known only by address)."""
+    seen: str = ""
+    """When last seen, as read at the start (``their last web sign-in, 2026-05-01``,
+    ``never``, ``unknown``; empty: not a user of the hub, or a campaign started before)."""
+    invitation: str = ""
+    """``accepted``, ``not accepted`` (empty: not sent, or not known)."""
+    through: str = ""
+    """The domain a limited reader reads through (``partner.example``)."""
+    projects: str = ""
+    """How many projects of the hub the person was in at the start (empty: not kept)."""
+    outside: str = ""
+    """The tenant the hub restricts sign-in to, when the address is outside it."""
+    advice: str = ""
+    """What why's table recommends: ``keep``, ``reader``, ``remove`` (empty: nothing)."""
+    advice_reason: str = ""
+    """Why, in words (``last seen 200 days ago (over 90)``)."""
 
 
 class Kind(StrEnum):
@@ -277,7 +292,7 @@ def add_events(
                     kind=Kind.BULK,
                     operator=first.operator,
                     moment=first.moment,
-                    detail=f"{len(events)} rows · {bulk}",
+                    detail=f"{len(events):,} row{'s' if len(events) != 1 else ''} · {bulk}",
                 ),
             )
         _insert(db, number, events, act)

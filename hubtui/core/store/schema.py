@@ -210,6 +210,16 @@ CREATE INDEX IF NOT EXISTS campaign_delegations ON campaign_events (campaign, re
     WHERE kind = 'delegate'
 """
 
+_ROW_FACTS = """
+ALTER TABLE campaign_rows ADD COLUMN seen TEXT NOT NULL DEFAULT '';
+ALTER TABLE campaign_rows ADD COLUMN invitation TEXT NOT NULL DEFAULT '';
+ALTER TABLE campaign_rows ADD COLUMN through TEXT NOT NULL DEFAULT '';
+ALTER TABLE campaign_rows ADD COLUMN projects TEXT NOT NULL DEFAULT '';
+ALTER TABLE campaign_rows ADD COLUMN outside TEXT NOT NULL DEFAULT '';
+ALTER TABLE campaign_rows ADD COLUMN advice TEXT NOT NULL DEFAULT '';
+ALTER TABLE campaign_rows ADD COLUMN advice_reason TEXT NOT NULL DEFAULT ''
+"""
+
 #: The schema as ordered steps (sqlite-utils' migrations are the anchor): a new table or column
 #: is a new step at the end, never an edit of a step a store may already have applied. Each
 #: step is written once, in the SQL both engines speak; :meth:`Engine.ddl` says it in an
@@ -253,6 +263,13 @@ MIGRATIONS: tuple[Migration, ...] = (
         "row's reviewer by account, each campaign event chained to the one before; on "
         "PostgreSQL the campaign's rules kept by the database itself",
         _ROSTER,
+    ),
+    Migration(
+        10,
+        "each campaign row's facts as read at the start (last sign-in, invitation, the domain "
+        "a limited reader reads through, how many projects, outside the SSO tenant) and the "
+        "recommendation why's table gives, with its reason",
+        _ROW_FACTS,
     ),
 )
 #: The step from which the trail is attributed by the database and append-only for the team.

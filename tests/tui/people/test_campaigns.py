@@ -392,3 +392,41 @@ async def test_the_packet_s_help_lists_k_beside_r_and_x(tmp_path: Path) -> None:
         await settle(pilot)
         words = screen_words(pilot)
         assert "k keep their access r Reader in this project x out of the hub" in words
+
+
+async def test_a_packet_shows_why_s_recommendation_and_r_takes_it_as_one_act(
+    tmp_path: Path,
+) -> None:
+    """Each row says what why's table recommends, and the panel the facts it stands on; ``R``
+    on the marked rows records each recommendation with its reason as one act that says so,
+    and leaves a limited reader (nothing to decide: the domain gives the access), saying so."""
+    diego, grace = "diego.garcia@acme-build.com", "grace.osei@northwind-eng.com"
+    async with running(
+        size=(80, 24), store=DemoStore(), store_path=tmp_path / "store.sqlite3", keeps="all"
+    ) as pilot:
+        await start_campaign(pilot)
+        await to_packet(pilot)
+        await press(pilot, "enter")  # Harbour Bridge Retrofit
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, PacketScreen)
+        await press(pilot, "down", "down", "down", "down")  # Diego, who never signed in
+        words = screen_words(pilot)
+        assert "Email Access Decision Advised Last seen" in words
+        assert f"{diego} Reader (undecided) remove never" in words
+        assert "Advised: remove: never signed in" in words  # the panel: why
+        await press(pilot, "space", "down", "down", "space")  # Diego and Grace marked
+        await press(pilot, "R")
+        await settle(pilot)
+        words = screen_words(pilot)
+        assert "1 row with no recommendation left as it is" in words
+        assert "1 decision recorded (as recommended); nothing was sent." in words
+        server_store = pilot.app.workspace.review_store()  # type: ignore[attr-defined]
+        campaign = await use.open_campaign(server_store, 1)
+    states = {(s.row.project, s.row.email): s for s in campaign.states.values()}
+    taken = states[("1001", diego)]
+    assert (taken.decision, taken.reason) == (Decision.REMOVE, "never signed in")
+    assert states[("1001", grace)].decision is None
+    with Store.open(tmp_path / "store.sqlite3", read_only=True) as store:
+        bulk = [e.detail for e in campaign_events(store, 1) if e.kind == "bulk"]
+    assert len(bulk) == 1
+    assert bulk[0] == "1 row · accepted the recommendation: 1 row marked"

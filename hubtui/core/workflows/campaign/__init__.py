@@ -19,6 +19,7 @@ from hubtui.core.workflows.campaign.deciding import (
     DECISIONS_FILE_BYTES,
     DECISIONS_FILE_ROWS,
     FILE_COLUMNS,
+    ROW_FACTS,
     FileCheck,
     addresses_differ,
     check_file,
@@ -31,6 +32,7 @@ from hubtui.core.workflows.campaign.deciding import (
     is_owner,
     may_not_decide,
     read_file,
+    row_facts,
 )
 from hubtui.core.workflows.campaign.population import (
     HubMember,
@@ -63,6 +65,8 @@ __all__ = [
     "DECISIONS_FILE_BYTES",
     "DECISIONS_FILE_ROWS",
     "FILE_COLUMNS",
+    "ROW_FACTS",
+    "row_facts",
     "Closed",
     "FileCheck",
     "HubMember",

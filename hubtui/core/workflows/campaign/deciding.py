@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "ROW_FACTS",
+    "row_facts",
     "DECISIONS_FILE_BYTES",
     "DECISIONS_FILE_ROWS",
     "FILE_COLUMNS",
@@ -135,6 +137,34 @@ async def decider(server_store: ServerStore, operator: str) -> Decider:
 #: 100,000 memberships, several times over).
 DECISIONS_FILE_BYTES = 64 * 1024 * 1024
 DECISIONS_FILE_ROWS = 500_000
+#: What a reviewer decides a row on, as read at the start, and why's recommendation: the
+#: columns the export and the report carry for each row (:func:`row_facts`).
+ROW_FACTS = (
+    "hub_role",
+    "last_sign_in",
+    "invitation",
+    "limited_through",
+    "projects",
+    "outside_tenant",
+    "recommendation",
+    "recommendation_reason",
+)
+
+
+def row_facts(row: CampaignRow) -> list[str]:
+    """A row's :data:`ROW_FACTS`, in order."""
+    return [
+        row.hub_role,
+        row.seen,
+        row.invitation,
+        row.through,
+        row.projects,
+        row.outside,
+        row.advice,
+        row.advice_reason,
+    ]
+
+
 #: The columns of a campaign's decisions file, in order.
 FILE_COLUMNS = (
     "campaign",
@@ -148,6 +178,7 @@ FILE_COLUMNS = (
     "access",
     "reviewer",
     "earlier",
+    *ROW_FACTS,
     "decision",
     "reason",
 )
@@ -366,9 +397,11 @@ async def decide(
     events: Sequence[CampaignEvent],
     *,
     bulk: str | None,
+    one_act: bool = False,
 ) -> Campaign:
-    """The decisions recorded (nothing sent), as one act when many; the campaign read again.
-    A resolution only from the owner (on a team store its role, which the database checks
+    """The decisions recorded (nothing sent), as one act when many (``one_act``: even one, an
+    act that says what it was: recommendations accepted); the campaign read again. A
+    resolution only from the owner (on a team store its role, which the database checks
     too)."""
     if shut := campaign.takes_no_decision():
         raise Closed(shut)
@@ -382,7 +415,8 @@ async def decide(
                         raise Refused(
                             f"only the campaign's owner ({inert(owner)}) resolves a conflict."
                         )
-            add_events(store, campaign.number, events, bulk=bulk if len(events) > 1 else None)
+            as_act = len(events) > 1 or one_act
+            add_events(store, campaign.number, events, bulk=bulk if as_act else None)
             return events_again(store, campaign)
 
     return await asyncio.to_thread(write)

@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from hubtui.api import HubError
 from hubtui.api.as_sent import hub_user_as_sent, project_user_as_sent
-from hubtui.api.models import HubUser
+from hubtui.api.models import HubUser, ProjectUser
 from hubtui.core.access import LIMITED_CELL
 from hubtui.core.clock import now
+from hubtui.core.people.advice import Advice, Facts, Kept, advice_of, outside_tenant
 from hubtui.core.people.search import EVERY_USER, Finding, search_people
 from hubtui.core.signins import last_seen
 
@@ -24,12 +25,16 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "Advising",
     "HubMember",
+    "PersonFacts",
     "Incomplete",
     "Member",
     "Population",
     "hub_member_of",
+    "limited_advice",
     "member_of",
+    "person_facts",
     "read_population",
 ]
 
@@ -49,12 +54,39 @@ class Member(NamedTuple):
     access: str
 
 
+class PersonFacts(NamedTuple):
+    """What a reviewer decides a hub user on, as read at the start: when last seen, whether
+    the invitation was accepted, whether the address is outside the hub's SSO tenant, and the
+    recommendation why's table gives (:func:`~hubtui.core.people.advice.advice_of`)."""
+
+    seen: str
+    """``their last web sign-in, 2026-05-01``, ``never``, or ``unknown`` (unreadable)."""
+    invitation: str
+    """``accepted``, ``not accepted``, or empty (not sent)."""
+    outside: str
+    """The tenant the hub restricts sign-in to, when the address is outside it (else empty)."""
+    advice: str
+    """``keep``, ``reader``, ``remove``, or empty (none)."""
+    reason: str
+
+
 class HubMember(NamedTuple):
-    """One user of the hub as read: their role and, when asked (``--stale``), when seen."""
+    """One user of the hub as read: their role and, when asked, when seen (``--stale``) and
+    what a reviewer decides them on."""
 
     email: str
     role: str
     seen: datetime | None = None
+    facts: PersonFacts | None = None
+
+
+@dataclass(frozen=True)
+class Advising:
+    """What a row's recommendation is decided against: now, and the days without a sign-in
+    after which a person counts as inactive."""
+
+    now: datetime
+    inactive_after: int
 
 
 @dataclass
@@ -98,18 +130,53 @@ def member_of(sent: object) -> Member | None:
     return Member(found.user_id, found.email, name, role, access)
 
 
-def hub_member_of(sent: object, *, seen: bool) -> tuple[str, HubMember] | None:
-    """A hub user as sent: their Id and :class:`HubMember` (None: not a record at all)."""
+def hub_member_of(
+    sent: object, *, seen: bool, hub: Hub | None = None, advising: Advising | None = None
+) -> tuple[str, HubMember] | None:
+    """A hub user as sent: their Id and :class:`HubMember` (None: not a record at all); with
+    ``advising`` (and ``hub``), what a reviewer decides them on."""
     found = hub_user_as_sent(sent)
     if found is None:
         return None
-    moment = None
-    if seen:
-        try:
-            moment = last_seen(HubUser.model_validate(sent)).moment
-        except ValueError:
-            moment = None  # unreadable: never seen, as far as anyone can tell
-    return found.user_id, HubMember(found.email, found.role, moment)
+    if not seen and advising is None:
+        return found.user_id, HubMember(found.email, found.role)
+    try:
+        user: HubUser | None = HubUser.model_validate(sent)
+    except ValueError:
+        user = None  # unreadable: never seen, as far as anyone can tell
+    moment = None if user is None else last_seen(user).moment
+    facts = None
+    if advising is not None and hub is not None:
+        facts = person_facts(hub, found.email, user, advising)
+    return found.user_id, HubMember(found.email, found.role, moment, facts)
+
+
+def person_facts(hub: Hub, email: str, user: HubUser | None, advising: Advising) -> PersonFacts:
+    """A hub user's facts, and the recommendation why's table gives them (no project: the
+    hub's own rules, the sign-ins and the invitation)."""
+    if user is None:
+        return PersonFacts("unknown", "", "", "", "the hub's record of them could not be read")
+    seen = last_seen(user)
+    when = "unknown" if seen.unknown else seen.counted_from()
+    activated = user.is_activated
+    invitation = "accepted" if activated is True else "not accepted" if activated is False else ""
+    outside = hub.restricted_tenant_domain or "" if outside_tenant(hub, email) else ""
+    facts = Facts(
+        email, hub, advising.now, person=user, kept=Kept(inactive_after=advising.inactive_after)
+    )
+    advice = advice_of(facts)
+    if advice is None:
+        return PersonFacts(when, invitation, outside, "", "")
+    return PersonFacts(when, invitation, outside, advice.decision, advice.reason)
+
+
+def limited_advice(hub: Hub, email: str, advising: Advising) -> Advice | None:
+    """What why's table recommends of a limited reader of a project (their domain gives the
+    access, not the person)."""
+    sent = {"User": {"Id": 0, "Email": email}, "Role": "Reader", "IsLimited": True}
+    member = ProjectUser.model_validate(sent)
+    facts = Facts(email, hub, advising.now, project_id="-", member=member)
+    return advice_of(facts)
 
 
 async def read_population(
@@ -118,6 +185,7 @@ async def read_population(
     *,
     concurrency: int,
     seen: bool = False,
+    advising: Advising | None = None,
     on_progress: Callable[[Progress], None] = lambda progress: None,
 ) -> Population:
     """The hub's users and every project's users, every page, each kept as the few strings a
@@ -146,7 +214,9 @@ async def read_population(
             read.hub_users_missing = str(error)
             return
         read.hub_users = dict(
-            found for u in sent if (found := hub_member_of(u.root, seen=seen)) is not None
+            found
+            for u in sent
+            if (found := hub_member_of(u.root, seen=seen, hub=hub, advising=advising)) is not None
         )
 
     _, progress = await asyncio.gather(

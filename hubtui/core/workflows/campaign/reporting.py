@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import person_key
+from hubtui.core.people.review import Decision, decision_named
 from hubtui.core.store.campaigns import Kind
-from hubtui.core.workflows.campaign.deciding import delegated
+from hubtui.core.workflows.campaign.deciding import ROW_FACTS, delegated, row_facts
 
 if TYPE_CHECKING:
     from hubtui.core.people.campaign_record import Campaign, RowState
@@ -57,6 +58,8 @@ REPORT_COLUMNS = (
     "outcome",
     "verified",
     "outcome_db_role",
+    *(column for column in ROW_FACTS if column != "hub_role"),
+    "followed",
 )
 
 
@@ -111,9 +114,21 @@ def report_rows(campaign: Campaign, roster: Sequence[RosterEntry]) -> list[list[
                 s.outcome,
                 s.verified,
                 s.outcome_role,
+                *row_facts(r)[1:],
+                followed(r.advice, decision, by_default=by_default),
             ]
         )
     return rows
+
+
+def followed(advice: str, decision: Decision, *, by_default: bool) -> str:
+    """Whether the decision followed why's recommendation: ``yes``, ``no``, ``default`` (no
+    one decided), or empty (there was none)."""
+    if not advice:
+        return ""
+    if by_default:
+        return "default"
+    return "yes" if decision_named(advice) is decision else "no"
 
 
 def report_of(

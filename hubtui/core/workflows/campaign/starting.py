@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from hubtui.core.access import person_key
-from hubtui.core.clock import now
+from hubtui.api.identity import email_domain
+from hubtui.core.access import LIMITED_CELL, person_key
+from hubtui.core.clock import now, utc_now
 from hubtui.core.people.campaign_record import Campaign, population_sha256
+from hubtui.core.people.hub import INACTIVE_AFTER_DAYS
 from hubtui.core.people.review import Decision
 from hubtui.core.store.campaigns import (
     CampaignHead,
@@ -20,7 +23,14 @@ from hubtui.core.store.campaigns import (
     campaigns_of,
     save_campaign,
 )
-from hubtui.core.workflows.campaign.population import Incomplete, Population, read_population
+from hubtui.core.workflows.campaign.population import (
+    Advising,
+    HubMember,
+    Incomplete,
+    Population,
+    limited_advice,
+    read_population,
+)
 from hubtui.core.workflows.campaign.records import Refused, read_campaign
 from hubtui.core.workflows.team import decider_in
 
@@ -52,6 +62,8 @@ class StartAsked:
     since_last: bool = False
     allow_incomplete: bool = False
     allow_empty: bool = False
+    inactive_after: int = INACTIVE_AFTER_DAYS
+    """The days without a sign-in after which a row is recommended for removal."""
 
 
 @dataclass
@@ -67,6 +79,7 @@ def freeze(
     earlier: Campaign | None = None,
     *,
     owner_account: str = "",
+    advising: Advising | None = None,
 ) -> tuple[dict[str, str], list[CampaignRow]]:
     """The population as a campaign's head and rows: one row a membership (within ``--stale``,
     when asked), each with its reviewer of record (by address, and by account Id where the
@@ -82,6 +95,7 @@ def freeze(
     )
     named = [(r, by_email.get(person_key(r), "")) for r in asked.reviewers]
     kept_before = _kept_before(earlier)
+    facts = _RowFacts(read, advising)
     rows: list[CampaignRow] = []
     packets: dict[str, dict[str, object]] = {}
     for project_id, project_name in read.projects:
@@ -102,23 +116,58 @@ def freeze(
                 if hub_user.seen is not None and hub_user.seen >= stale_before:
                     continue
             reviewer, reviewer_id = reviewer_of(m.email, m.user_id)
-            rows.append(
-                CampaignRow(
-                    len(rows),
-                    project_id,
-                    project_name,
-                    m.user_id,
-                    m.email,
-                    m.name,
-                    m.role,
-                    "" if hub_user is None else hub_user.role,
-                    m.access,
-                    reviewer,
-                    kept_before.get((project_id, m.user_id, m.access), "") if kept_before else "",
-                    reviewer_id,
-                )
+            row = CampaignRow(
+                len(rows),
+                project_id,
+                project_name,
+                m.user_id,
+                m.email,
+                m.name,
+                m.role,
+                "" if hub_user is None else hub_user.role,
+                m.access,
+                reviewer,
+                kept_before.get((project_id, m.user_id, m.access), "") if kept_before else "",
+                reviewer_id,
             )
+            rows.append(facts.of(row, hub_user))
     return _head(read, asked, owner, rows, packets), rows
+
+
+class _RowFacts:
+    """Each row's facts as read at the start, and its recommendation: the person's (their
+    sign-ins, their invitation: why's table for the hub), a limited reader's (the domain gives
+    the access: why's table for the project), once per person and per domain."""
+
+    def __init__(self, read: Population, advising: Advising | None) -> None:
+        self.hub, self.advising = read.hub, advising
+        self.projects = Counter(m.user_id for members in read.lists.values() for m in members)
+        self.limited: dict[str, tuple[str, str]] = {}
+
+    def of(self, row: CampaignRow, hub_user: HubMember | None) -> CampaignRow:
+        person = None if hub_user is None else hub_user.facts
+        seen, invitation, outside, advice, reason = person or ("", "", "", "", "")
+        through = ""
+        if row.access == LIMITED_CELL:
+            through = email_domain(row.email) or ""
+            advice, reason = self._limited(row.email, through)
+        return row._replace(
+            seen=seen,
+            invitation=invitation,
+            through=through,
+            projects=str(self.projects[row.user_id]),
+            outside=outside,
+            advice=advice,
+            advice_reason=reason,
+        )
+
+    def _limited(self, email: str, through: str) -> tuple[str, str]:
+        if self.advising is None:
+            return "", ""
+        if through not in self.limited:
+            found = limited_advice(self.hub, email, self.advising)
+            self.limited[through] = ("", "") if found is None else (found.decision, found.reason)
+        return self.limited[through]
 
 
 def _head(
@@ -195,11 +244,13 @@ async def start(
 ) -> Started:
     """A campaign started: the hub read whole and frozen in the store. Read in part, it is
     refused (:class:`Incomplete`) unless ``allow_incomplete``, which the campaign records."""
+    advising = Advising(utc_now(), asked.inactive_after)
     read = await read_population(
         client,
         hub,
         concurrency=concurrency,
         seen=asked.stale_days is not None,
+        advising=advising,
         on_progress=on_progress,
     )
     if not read.complete and not asked.allow_incomplete:
@@ -216,7 +267,12 @@ async def start(
             if asked.since_last:
                 earlier = _last_closed(store, server_store, hub.id)
             head, rows = freeze(
-                read, asked, owner, earlier, owner_account=min(decider.accounts, default="")
+                read,
+                asked,
+                owner,
+                earlier,
+                owner_account=min(decider.accounts, default=""),
+                advising=advising,
             )
             if not rows and not asked.allow_empty:
                 scope = (

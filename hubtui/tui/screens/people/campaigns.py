@@ -14,7 +14,7 @@ from textual.content import Content
 
 from hubtui.core.clock import minute
 from hubtui.core.people.campaign_record import Campaign, RowState
-from hubtui.core.people.review import Decision
+from hubtui.core.people.review import Decision, decision_named
 from hubtui.core.workflows import campaign as use
 from hubtui.core.workflows import team
 from hubtui.core.workflows.kept import StoreError
@@ -56,9 +56,10 @@ ROW_COLUMNS = (
     Column("email", "Email", min_width=18, priority=0, keep=True),
     Column("access", "Access", width=8, priority=0),
     Column("decision", "Decision", min_width=14, priority=0, meaning=True),
-    Column("by", "By", min_width=6, priority=2, keep=True),
-    Column("reviewer", "Reviewer", min_width=12, priority=3, keep=True),
-    Column("name", "Name", min_width=8, priority=4),
+    Column("advice", "Advised", width=7, priority=1, keep=True),
+    Column("seen", "Last seen", width=10, priority=2, keep=True),
+    Column("by", "By", min_width=6, priority=3, keep=True),
+    Column("name", "Name", min_width=8, priority=5),
 )
 
 
@@ -330,6 +331,12 @@ class PacketScreen(MarkKeys, ListScreen[Loaded]):
         Binding(
             "x", "decide('remove')", "Remove", tooltip="out of the hub (asked why): at the close"
         ),
+        Binding(
+            "R",
+            "accept",
+            "Advised",
+            tooltip="take why's recommendation for the marked rows, or this one (one bulk act)",
+        ),
         *MARK_KEYS,
         Binding("ctrl+r", "reload", "Reload", show=False, tooltip="read the campaign again"),
     ]
@@ -339,6 +346,8 @@ class PacketScreen(MarkKeys, ListScreen[Loaded]):
         "one bulk act, with the filter if one is set. Nothing is sent until the campaign is "
         "closed (C on the packets, or hubtui campaign close), and a decision can be changed "
         "until then.",
+        "Advised: why's recommendation from the facts read at the start (the panel says "
+        "why); R takes it, as one act that says so.",
     )
 
     def __init__(self, number: int, project: str, name: str) -> None:
@@ -377,7 +386,7 @@ class PacketScreen(MarkKeys, ListScreen[Loaded]):
             lines.append(
                 Content(f"{inert(state.row.email)}: undecided; {inert(state.row.reviewer)} decides")
             )
-        panel.explain(Content("\n").join(lines))
+        panel.explain(Content("\n").join([*_facts_lines(state), *lines]))
 
     def start(self) -> None:
         self.table.can_open = False  # a row is decided here, not opened
@@ -400,8 +409,9 @@ class PacketScreen(MarkKeys, ListScreen[Loaded]):
                     inert(s.row.email),
                     inert(s.row.access),
                     inert(_decision_words(campaign, s), limit=200),
+                    inert(s.row.advice),
+                    inert(_seen_short(s.row.seen)),
                     inert(s.by),
-                    inert(s.row.reviewer),
                     inert(s.row.name),
                 ),
                 # LIMITED keeps its one tone; a conflict is loud; undecided is hubtui's word.
@@ -456,6 +466,30 @@ class PacketScreen(MarkKeys, ListScreen[Loaded]):
             return
         self._record(campaign, chosen, decision, "")
 
+    def action_accept(self) -> None:
+        """Why's recommendation taken for the marked rows (or the highlighted one), each with
+        its reason, as one act recorded as such; a row with none is left, and said."""
+        campaign = self.campaign
+        if campaign is None:
+            return
+        chosen: list[RowState] = self.table.marked_records() or [
+            r for r in [self.table.highlighted_record] if r is not None
+        ]
+        advised = [s for s in chosen if decision_named(s.row.advice) is not None]
+        if len(advised) < len(chosen):
+            self.notify(
+                f"{amount(len(chosen) - len(advised), 'row')} with no recommendation left as "
+                "it is (a limited reader: the domain gives the access).",
+                markup=False,
+            )
+        if advised:
+            self.run_worker(
+                self._recording(campaign, advised, None, ""),
+                group="decide",
+                exclusive=True,
+                exit_on_error=False,
+            )
+
     def _record(
         self, campaign: Campaign, chosen: list[RowState], decision: Decision, reason: str
     ) -> None:
@@ -467,8 +501,10 @@ class PacketScreen(MarkKeys, ListScreen[Loaded]):
         )
 
     async def _recording(
-        self, campaign: Campaign, chosen: list[RowState], decision: Decision, reason: str
+        self, campaign: Campaign, chosen: list[RowState], decision: Decision | None, reason: str
     ) -> None:
+        """``decision`` for each row of ``chosen`` with ``reason`` (None: each row's
+        recommendation, with its reason), recorded as one act when many."""
         operator = self.workspace.change_log.operator
         try:
             decider = await use.decider(self.workspace.review_store(), operator)
@@ -482,9 +518,19 @@ class PacketScreen(MarkKeys, ListScreen[Loaded]):
                 f"Nothing recorded: {inert(decider.refusal())}", severity="error", markup=False
             )
             return
-        events = use.events_of(
-            campaign, [s.row.position for s in chosen], decision, reason, decider
-        )
+        if decision is None:
+            events = [
+                event
+                for s in chosen
+                if (advised := decision_named(s.row.advice)) is not None
+                for event in use.events_of(
+                    campaign, [s.row.position], advised, s.row.advice_reason, decider
+                )
+            ]
+        else:
+            events = use.events_of(
+                campaign, [s.row.position for s in chosen], decision, reason, decider
+            )
         taken = {e.position for e in events}
         left_out = [
             words
@@ -501,17 +547,55 @@ class PacketScreen(MarkKeys, ListScreen[Loaded]):
         if not events:
             return
         filtered = self.table.filter_text
-        bulk = f"{len(events):,} rows marked" + (f", filter {filtered}" if filtered else "")
+        bulk = f"{amount(len(events), 'row')} marked" + (f", filter {filtered}" if filtered else "")
+        if decision is None:
+            bulk = f"accepted the recommendation: {bulk}"
         try:
-            await use.decide(self.workspace.review_store(), campaign, events, bulk=bulk)
+            await use.decide(
+                self.workspace.review_store(), campaign, events, bulk=bulk, one_act=decision is None
+            )
         except (use.Closed, use.Refused, StoreOff, StoreError) as error:
             self.notify(
                 f"Nothing recorded: {inert(str(error), limit=None)}", severity="error", markup=False
             )
             return
         self.table.clear_marks()
+        said = "as recommended" if decision is None else decision.value
         self.notify(
-            f"{amount(len(events), 'decision')} recorded ({decision.value}); nothing was sent.",
+            f"{amount(len(events), 'decision')} recorded ({said}); nothing was sent.",
             markup=False,
         )
         self.load()
+
+
+def _seen_short(seen: str) -> str:
+    """``2025-07-18``, ``never``, ``unknown`` (empty: not read at the start)."""
+    return seen.rsplit(", ", 1)[-1]
+
+
+def _facts_lines(state: RowState) -> list[Content]:
+    """What the reviewer decides on, as read at the start, and why's recommendation."""
+    row = state.row
+    if not (row.seen or row.advice or row.advice_reason):
+        return []  # a campaign started before hubtui kept them
+    facts = [
+        f"reviewer {row.reviewer}",
+        f"hub role {row.hub_role or 'none'}",
+        f"last seen: {row.seen or 'not read'}",
+    ]
+    if row.invitation:
+        facts.append(f"invitation {row.invitation}")
+    if row.projects.isdigit():
+        facts.append(f"in {amount(int(row.projects), 'project')} of the hub")
+    if row.through:
+        facts.append(f"a limited reader through @{row.through}")
+    if row.outside:
+        facts.append(f"outside the hub's SSO tenant {row.outside}")
+    advised = (
+        Content.assemble(("Advised: ", "bold"), f"{inert(row.advice)}: {inert(row.advice_reason)}")
+        if row.advice
+        else Content(f"Advised: nothing to decide here ({inert(row.advice_reason)})")
+        if row.advice_reason
+        else Content("Advised: no recommendation (the hub's record of them was not read)")
+    )
+    return [Content(inert(" · ".join(facts), limit=None)), advised]

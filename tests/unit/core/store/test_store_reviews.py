@@ -47,7 +47,19 @@ def a_first_schema_store(store_at: StoreAt) -> None:
         "DROP TABLE audit; DROP TABLE review_rows; DROP TABLE reviews; "
         "ALTER TABLE latest DROP COLUMN records_digest; ALTER TABLE latest DROP COLUMN read_by; "
         "DROP TABLE team_roster; ALTER TABLE campaign_rows DROP COLUMN reviewer_id; "
-        "ALTER TABLE campaign_events DROP COLUMN chain"
+        "ALTER TABLE campaign_events DROP COLUMN chain; "
+        + "; ".join(
+            f"ALTER TABLE campaign_rows DROP COLUMN {column}"
+            for column in (
+                "seen",
+                "invitation",
+                "through",
+                "projects",
+                "outside",
+                "advice",
+                "advice_reason",
+            )
+        )  # fmt: skip
     )
     if store_at.engine == "sqlite":
         store_at.run_as_owner(f"{later}; PRAGMA user_version = 1")
@@ -76,7 +88,7 @@ def test_a_first_schema_store_is_migrated_once_while_another_process_opens_it(
     for other in others:
         other.join()
         assert other.exitcode == 0
-    assert schema_of(target) == SCHEMA == 9
+    assert schema_of(target) == SCHEMA == 10
 
 
 def test_a_review_is_kept_whole_and_read_back_only_by_its_server_and_profile(
