@@ -141,6 +141,12 @@ def _campaigns() -> Screen[Any]:
     return CampaignsScreen()
 
 
+def _mine() -> Screen[Any]:
+    from hubtui.tui.screens.people.campaigns import MyPacketsScreen
+
+    return MyPacketsScreen()
+
+
 def _roster() -> Screen[Any]:
     from hubtui.tui.screens.people.campaigns import RosterScreen
 
@@ -174,6 +180,12 @@ def app_commands(app: Shell, screen: Screen[Any]) -> Iterable[SystemCommand]:
         "The review campaigns of this server: each packet's progress, a packet's people decided "
         "with k, r and x",
         lambda: app.push_screen(_campaigns()),
+    )
+    yield SystemCommand(
+        "My packets",
+        "The campaigns' packets with rows waiting on you to decide, with what is left and when "
+        "it is due",
+        lambda: app.push_screen(_mine()),
     )
     yield SystemCommand(
         "Team roster",

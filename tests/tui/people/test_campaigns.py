@@ -430,3 +430,33 @@ async def test_a_packet_shows_why_s_recommendation_and_r_takes_it_as_one_act(
         bulk = [e.detail for e in campaign_events(store, 1) if e.kind == "bulk"]
     assert len(bulk) == 1
     assert bulk[0] == "1 row · accepted the recommendation: 1 row marked"
+
+
+async def test_my_packets_lists_what_waits_on_the_operator_and_opens_a_packet(
+    tmp_path: Path,
+) -> None:
+    """ctrl+p "My packets": the packets with rows left for the person at the store (here the
+    operator, Dana: Harbour Bridge Retrofit and Québec Office Tower, never a packet that is
+    not theirs), and enter opens one to decide."""
+    async with running(
+        size=(80, 24),
+        store=DemoStore(),
+        store_path=tmp_path / "store.sqlite3",
+        keeps="all",
+        operator="dana.whitfield@acme-build.com",
+    ) as pilot:
+        await start_campaign(pilot)
+        await press(pilot, "ctrl+p")
+        await type_text(pilot, "My packets")
+        await press(pilot, "enter")
+        await settle(pilot)
+        words = screen_words(pilot)
+        # Her own row in each is another's to decide: 11 of 12, and 3 of 4.
+        assert "14 rows in 2 packets wait on dana.whitfield@acme-build.com" in words
+        assert "1 1001 Harbour Bridge Retrofit 11 acme-build" in words
+        assert "1 1002 Québec Office Tower 3 acme-build" in words
+        assert "Depot 7 Fit-out" not in words  # Aiko's packet
+        await press(pilot, "enter")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, PacketScreen)
+        assert "Harbour Bridge Retrofit · 12 memberships" in screen_words(pilot)

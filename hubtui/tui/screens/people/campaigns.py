@@ -144,6 +144,86 @@ class CampaignsScreen(ListScreen[Loaded]):
             self.app.push_screen(PacketsScreen(event.record.number))
 
 
+MINE_COLUMNS = (
+    Column("number", "#", width=4, priority=0, keep=True, numeric=True),
+    Column("id", "Id", min_width=4, priority=0, keep=True),
+    Column("packet", "Packet", min_width=12, priority=0, meaning=True),
+    Column("left", "Left", width=6, priority=0, numeric=True),
+    Column("due", "Due", width=10, priority=1, keep=True),
+    Column("hub", "Hub", min_width=10, priority=2, keep=True),
+)
+
+
+class Mine:
+    """What waits on the person at the store, or why it could not be read."""
+
+    def __init__(self, waiting: list[use.Waiting], who: str, problem: str = "") -> None:
+        self.waiting, self.who, self.problem = waiting, who, problem
+
+
+class MyPacketsScreen(ListScreen[Mine]):
+    """The packets and rows waiting on the person at the store (``hubtui campaign mine``):
+    the account the database role acts for on the team store, else the operator; ``enter``
+    opens one to decide."""
+
+    NOUN = "packet"
+    LEGEND = (
+        "The packets of the open campaigns with rows left for you to decide (on the team "
+        "store, the account your database role acts for; never your own access), with what is "
+        "left and when it is due. enter opens one: k, r, x decide, R takes the recommendations.",
+    )
+
+    def compose_body(self) -> ComposeResult:
+        yield RecordTable(MINE_COLUMNS, id="records", empty_text="Nothing waits on you.")
+
+    def start(self) -> None:
+        self.query_one(Breadcrumb).show_path("Campaigns › My packets")
+        self.load()
+
+    async def fetch(self, client: HubClient) -> Mine:
+        try:
+            server_store = self.workspace.review_store()
+            decider = await use.decider(server_store, self.workspace.change_log.operator)
+            if decider.team and not decider.accounts:
+                return Mine([], "", inert(decider.refusal(), limit=None))
+            waiting = use.waiting_on(await use.campaigns_kept(server_store), decider)
+            return Mine(waiting, decider.role or decider.operator)
+        except (StoreOff, StoreError, use.Refused) as error:
+            return Mine([], "", inert(str(error), limit=None))
+
+    def show_loaded(self, loaded: Mine) -> None:
+        if loaded.problem:
+            self.show_problem(loaded.problem, hint="")
+            return
+        self.table.set_records(
+            loaded.waiting,
+            lambda w: Row(
+                cells=(
+                    str(w.campaign.number),
+                    inert(w.project),
+                    inert(w.name),
+                    f"{w.left:,}",
+                    inert(w.campaign.head.due),
+                    inert(w.campaign.head.hub_name),
+                )
+            ),
+            key=lambda w: f"{w.campaign.number}/{w.project}",
+        )
+        left = sum(w.left for w in loaded.waiting)
+        self.query_one(Summary).say(
+            f"{amount(left, 'row')} in {amount(len(loaded.waiting), 'packet')} wait on "
+            f"{inert(loaded.who)}"
+        )
+
+    @on(RecordTable.Selected, "#records")
+    def _open(self, event: RecordTable.Selected) -> None:
+        waiting = event.record
+        if isinstance(waiting, use.Waiting):
+            self.app.push_screen(
+                PacketScreen(waiting.campaign.number, waiting.project, waiting.name)
+            )
+
+
 class Roster:
     """The team roster as read, or why it could not be."""
 
