@@ -6,14 +6,19 @@ a record that is not an object reads as None, a field absent as None."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from pydantic.alias_generators import to_snake
 
+from hubtui.api.models import HubUser, read_moment
+
 __all__ = [
     "SentHubUser",
+    "SignedIn",
     "SentProjectUser",
     "hub_user_as_sent",
+    "hub_user_signed_in",
     "project_user_as_sent",
     "sent_field",
 ]
@@ -84,3 +89,61 @@ def hub_user_as_sent(sent: object) -> SentHubUser | None:
         user_id, email = sent_field(user, "Id"), sent_field(user, "Email")
         role = sent_field(sent, "Role")
     return SentHubUser(text_of(user_id), text_of(email), text_of(role))
+
+
+#: A hub user's fields its sign-ins and invitation are read from: (API name, the record's).
+_SIGNED_IN = (
+    ("IsActivated", "is_activated"),
+    ("LastWebLogin", "last_web_login"),
+    ("LastAddinLogin", "last_addin_login"),
+    ("LastHubProjectActivity", "last_hub_project_activity"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """A hub user's sign-ins and invitation as sent, each date read by the typed record's own
+    rule (:data:`~hubtui.api.models.read_moment`): what a firm's 100,000 are judged on, read
+    without validating the rest of each record."""
+
+    fields: Mapping[str, Any]
+    """The fields sent, under the record's names (absent: not sent)."""
+
+    @property
+    def is_activated(self) -> Any:
+        return self.fields.get("is_activated")
+
+    @property
+    def last_web_login(self) -> Any:
+        return self.fields.get("last_web_login")
+
+    @property
+    def last_addin_login(self) -> Any:
+        return self.fields.get("last_addin_login")
+
+    @property
+    def last_hub_project_activity(self) -> Any:
+        return self.fields.get("last_hub_project_activity")
+
+    def record(self, user_id: int | str) -> HubUser | None:
+        """The typed record of what was sent (None: the record refuses it)."""
+        try:
+            return HubUser.model_validate({"user": {"id": user_id}, **self.fields})
+        except ValueError:
+            return None
+
+
+def hub_user_signed_in(sent: object) -> SignedIn | None:
+    """A hub user's :class:`SignedIn` (None: not a record)."""
+    if not isinstance(sent, dict):
+        return None
+    fields: dict[str, Any] = {}
+    for wire, name in _SIGNED_IN:
+        if wire in sent:
+            value = sent[wire]
+        elif name in sent:
+            value = sent[name]
+        else:
+            continue
+        fields[name] = value if name == "is_activated" else read_moment(value)
+    return SignedIn(fields)

@@ -490,6 +490,10 @@ def _moment(value: Any) -> Any:
     return value
 
 
+#: The one reading of a date-time a server sent, for a record read without validating it
+#: (:func:`hubtui.api.as_sent.hub_user_signed_in`).
+read_moment = _moment
+
 #: A date-time a server sent: a ``datetime``, or None (null: never), or whatever else it sent
 #: (text that is no date, a number…), kept as sent and read as unknown: a value of the wrong
 #: kind costs nobody their row. Absent stays absent (``as_sent``); a date prints as its text.

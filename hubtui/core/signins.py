@@ -12,10 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from hubtui.api.models import HubUser
+from typing import Any, Protocol
 
 __all__ = ["FUTURE_SLACK", "LastSeen", "last_seen", "utc_moment"]
 
@@ -70,7 +67,20 @@ _WHAT = {
 }
 
 
-def last_seen(user: HubUser) -> LastSeen:
+class SignIns(Protocol):
+    """What a hub user's last sign-in is read from: a typed record, or its fields as sent."""
+
+    @property
+    def last_web_login(self) -> Any: ...
+
+    @property
+    def last_addin_login(self) -> Any: ...
+
+    @property
+    def last_hub_project_activity(self) -> Any: ...
+
+
+def last_seen(user: SignIns) -> LastSeen:
     """When ``user`` was last seen (see the module for the rule)."""
     latest: tuple[datetime, str] | None = None
     unreadable: list[str] = []

@@ -24,7 +24,7 @@ from hubtui.core.changes.kinds import Undo, kind_of
 from hubtui.core.changes.operator import who_words
 from hubtui.core.clock import minute
 from hubtui.core.people.hub import INACTIVE_AFTER_DAYS
-from hubtui.core.signins import last_seen
+from hubtui.core.signins import LastSeen, last_seen
 from hubtui.text import command_line, fold, inert, lookalike
 
 if TYPE_CHECKING:
@@ -154,6 +154,14 @@ class Facts:
     audit trail), oldest first."""
     kept: Kept = field(default_factory=lambda: Kept())
     """What hubtui keeps that the answer stands on beside the lists read."""
+    seen: LastSeen | None = None
+    """When the person was last seen, worked out already (None: from :attr:`person`)."""
+
+    @property
+    def person_seen(self) -> LastSeen:
+        """When the person (a user of the hub) was last seen."""
+        assert self.person is not None
+        return self.seen if self.seen is not None else last_seen(self.person)
 
     @property
     def inactive_after(self) -> int:
@@ -440,7 +448,7 @@ def _sso_tenant(facts: Facts) -> list[NextStep]:
     hub, person = facts.hub, facts.person
     if person is None or not _outside(hub, facts.email):
         return []
-    seen = last_seen(person)
+    seen = facts.person_seen
     days = seen.days_before(facts.now)
     if days is not None and days <= SSO_SEEN_DAYS:
         return []  # they got in lately: the restriction does not keep them out
@@ -464,7 +472,7 @@ def _sso_tenant(facts: Facts) -> list[NextStep]:
 def _sign_ins(facts: Facts) -> list[NextStep]:
     if facts.person is None:
         return []
-    seen = last_seen(facts.person)
+    seen = facts.person_seen
     days = seen.days_before(facts.now)
     after = facts.inactive_after
     if seen.never:

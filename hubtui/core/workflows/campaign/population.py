@@ -10,13 +10,19 @@ from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
 from hubtui.api import HubError
-from hubtui.api.as_sent import hub_user_as_sent, project_user_as_sent
+from hubtui.api.as_sent import (
+    SentHubUser,
+    SignedIn,
+    hub_user_as_sent,
+    hub_user_signed_in,
+    project_user_as_sent,
+)
 from hubtui.api.models import HubUser, ProjectUser
 from hubtui.core.access import LIMITED_CELL
 from hubtui.core.clock import now
 from hubtui.core.people.advice import Advice, Facts, Kept, advice_of, outside_tenant
 from hubtui.core.people.search import EVERY_USER, Finding, search_people
-from hubtui.core.signins import last_seen
+from hubtui.core.signins import LastSeen, last_seen
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
@@ -87,6 +93,9 @@ class Advising:
 
     now: datetime
     inactive_after: int
+    memo: dict[tuple[object, ...], PersonFacts] = field(default_factory=dict, compare=False)
+    """The facts of each kind of person worked out once: people alike in every fact the
+    recommendation stands on (a firm's 100,000 fall into a few thousand kinds)."""
 
 
 @dataclass
@@ -140,29 +149,59 @@ def hub_member_of(
         return None
     if not seen and advising is None:
         return found.user_id, HubMember(found.email, found.role)
-    try:
-        user: HubUser | None = HubUser.model_validate(sent)
-    except ValueError:
-        user = None  # unreadable: never seen, as far as anyone can tell
-    moment = None if user is None else last_seen(user).moment
+    signed_in = hub_user_signed_in(sent)
+    when = None if signed_in is None else last_seen(signed_in)
     facts = None
-    if advising is not None and hub is not None:
-        facts = person_facts(hub, found.email, user, advising)
+    if advising is not None and hub is not None and signed_in is not None and when is not None:
+        facts = person_facts(hub, found, signed_in, when, advising)
+    moment = None if when is None else when.moment
     return found.user_id, HubMember(found.email, found.role, moment, facts)
 
 
-def person_facts(hub: Hub, email: str, user: HubUser | None, advising: Advising) -> PersonFacts:
+def person_facts(
+    hub: Hub, found: SentHubUser, signed_in: SignedIn, seen: LastSeen, advising: Advising
+) -> PersonFacts:
     """A hub user's facts, and the recommendation why's table gives them (no project: the
-    hub's own rules, the sign-ins and the invitation)."""
+    hub's own rules, the sign-ins and the invitation), worked out once for each kind of
+    person: alike in the invitation, the day and field last seen, the days since, and whether
+    outside the SSO tenant."""
+    outside = hub.restricted_tenant_domain or "" if outside_tenant(hub, found.email) else ""
+    moment = seen.moment
+    days = seen.days_before(advising.now)
+    key = (
+        "is_activated" in signed_in.fields,
+        repr(signed_in.is_activated),
+        seen.latest,
+        None if moment is None else moment.date(),
+        days,
+        seen.unreadable,
+        outside,
+    )
+    known = advising.memo.get(key)
+    if known is not None:
+        return known
+    user = signed_in.record(found.user_id)
     if user is None:
-        return PersonFacts("unknown", "", "", "", "the hub's record of them could not be read")
-    seen = last_seen(user)
+        facts = PersonFacts("unknown", "", "", "", "the hub's record of them could not be read")
+    else:
+        facts = _facts_of(hub, found.email, user, seen, outside, advising)
+    advising.memo[key] = facts
+    return facts
+
+
+def _facts_of(
+    hub: Hub, email: str, user: HubUser, seen: LastSeen, outside: str, advising: Advising
+) -> PersonFacts:
     when = "unknown" if seen.unknown else seen.counted_from()
     activated = user.is_activated
     invitation = "accepted" if activated is True else "not accepted" if activated is False else ""
-    outside = hub.restricted_tenant_domain or "" if outside_tenant(hub, email) else ""
     facts = Facts(
-        email, hub, advising.now, person=user, kept=Kept(inactive_after=advising.inactive_after)
+        email,
+        hub,
+        advising.now,
+        person=user,
+        kept=Kept(inactive_after=advising.inactive_after),
+        seen=seen,
     )
     advice = advice_of(facts)
     if advice is None:
@@ -213,11 +252,18 @@ async def read_population(
         except HubError as error:
             read.hub_users_missing = str(error)
             return
-        read.hub_users = dict(
-            found
-            for u in sent
-            if (found := hub_member_of(u.root, seen=seen, hub=hub, advising=advising)) is not None
-        )
+
+        def members() -> dict[str, HubMember]:
+            return dict(
+                found
+                for u in sent
+                if (found := hub_member_of(u.root, seen=seen, hub=hub, advising=advising))
+                is not None
+            )
+
+        # Each user's facts worked out beside the projects' reads, not in their way (a firm's
+        # 100,000 take seconds of the interpreter; the reads wait on the server meanwhile).
+        read.hub_users = await asyncio.to_thread(members) if advising else members()
 
     _, progress = await asyncio.gather(
         hub_users(),
