@@ -57,7 +57,7 @@ ROW_COLUMNS = (
     Column("access", "Access", width=8, priority=0),
     Column("decision", "Decision", min_width=14, priority=0, meaning=True),
     Column("advice", "Advised", width=7, priority=1, keep=True),
-    Column("seen", "Last seen", width=10, priority=2, keep=True),
+    Column("seen", "Last seen", width=10, priority=2),
     Column("by", "By", min_width=6, priority=3, keep=True),
     Column("name", "Name", min_width=8, priority=5),
 )
