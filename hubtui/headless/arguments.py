@@ -440,6 +440,10 @@ def add_campaign_commands(commands: argparse._SubParsersAction[argparse.Argument
     )
     delegate.add_argument("--packet", metavar="PROJECT", required=True, help="Id or name")
     delegate.add_argument("--to", metavar="ROLE", required=True, help="a role of the roster")
+    reassign = action("reassign", "the owner gives a packet another reviewer of record")
+    reassign.add_argument("--packet", metavar="PROJECT", required=True, help="Id or name")
+    reassign.add_argument("--to", metavar="EMAIL", required=True, help="a user of the hub")
+    reassign.add_argument("--note", metavar="TEXT", required=True, help="why (kept with it)")
     report = action("report", "the record for an auditor: the population and every decision")
     report.add_argument("--format", choices=("csv", "json"), default="csv")
 

@@ -58,11 +58,13 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
         raise Stop(NOT_SENT, f"{off} A campaign lives in the store: nothing was done.") from None
     action = args.campaign_command
     try:
-        if action in ("start", "close", "remind"):
+        if action in ("start", "close", "remind", "reassign"):
 
             async def run(client: HubClient) -> int:
                 if action == "start":
                     return await _start(args, client, workspace)
+                if action == "reassign":
+                    return await _reassign(args, client, workspace)
                 if action == "remind":
                     return await _remind(client, workspace, args.number)
                 return await _close(args, client, workspace)
@@ -106,6 +108,32 @@ def main(args: argparse.Namespace, workspace: Workspace) -> int:
         raise Stop(
             NOT_SENT, f"{inert(str(error), limit=None)} Nothing was recorded, nothing sent."
         ) from None
+
+
+async def _reassign(args: argparse.Namespace, client: HubClient, workspace: Workspace) -> int:
+    """reassign: the new reviewer found by address among the hub's users (kept by Id), then
+    the owner's event recorded."""
+    server_store = workspace.review_store()
+    campaign = await use.open_campaign(server_store, args.number)
+    account = use.account_named(await client.list_hub_users(campaign.head.hub), args.to)
+    if account is None:
+        raise Stop(
+            NOT_SENT,
+            f"{inert(args.to)} is not one account of hub {inert(campaign.head.hub_name)}'s "
+            "users: a reviewer of record is a user of the hub; nothing was recorded.",
+        )
+    email, user_id = account
+    await use.reassign(
+        server_store, campaign, args.packet, (email, user_id), args.note,
+        workspace.change_log.operator,
+    )  # fmt: skip
+    print(
+        f"Packet {inert(args.packet)} of campaign {campaign.number} is now "
+        f"{inert(email)}'s (account {inert(user_id)}) to decide; the decisions made stay "
+        "their deciders' (kept with who, when and the note).",
+        file=sys.stderr,
+    )
+    return OK
 
 
 # Start ------------------------------------------------------------------------------------------

@@ -88,3 +88,52 @@ def test_the_report_says_whether_each_decision_followed_the_recommendation(
     assert report[("1001", DANA)]["followed"] == "default"  # nobody decided
     assert report[("1001", GRACE)]["followed"] == ""  # nothing was advised
     assert report[("1001", CHLOE)]["recommendation"] == "keep"
+
+
+AIKO = "aiko.tanaka@acme-build.com"
+
+
+def test_the_owner_reassigns_a_packet_and_its_earlier_decisions_stay_their_deciders(
+    capsys: pytest.CaptureFixture[str],
+    server: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``campaign reassign 1 --packet 1001 --to aiko --note …``: the packet's rows are Aiko's
+    to decide from then (her own row stays Dana's), kept with who, when and the note; Dana's
+    decision made before stays hers, by the reviewer of record of its time; only the owner
+    reassigns."""
+    base = ("--base-url", server)
+    monkeypatch.setenv("HUBTUI_OPERATOR", "olive.owner")
+    started(capsys, base)
+    chloe = [
+        r | {"decision": "keep", "reason": ""}
+        for r in exported(capsys, base, "--packet", "1001")
+        if r["email"] == CHLOE
+    ]
+    monkeypatch.setenv("HUBTUI_OPERATOR", DANA)
+    file = decided(tmp_path / "d.csv", chloe)
+    assert run(capsys, *base, "campaign", "decide", "1", file)[0] == 0
+    move = ("campaign", "reassign", "1", "--packet", "1001", "--to", AIKO)
+    status, _, err = run(capsys, *base, *move, "--note", "Dana is on leave")
+    assert status == 2  # not the owner
+    assert "only the campaign's owner (olive.owner) reassigns a packet" in err
+    monkeypatch.setenv("HUBTUI_OPERATOR", "olive.owner")
+    status, _, err = run(capsys, *base, *move, "--note", "Dana is on leave")
+    assert status == 0, err
+    assert f"Packet 1001 of campaign 1 is now {AIKO}'s (account 2) to decide" in err
+    reviewers = {r["email"]: r["reviewer"] for r in exported(capsys, base, "--packet", "1001")}
+    assert reviewers[CHLOE] == AIKO
+    assert reviewers[AIKO] == DANA  # never her own row
+    monkeypatch.setenv("HUBTUI_OPERATOR", AIKO)
+    status, out, _ = run(capsys, *base, "campaign", "mine")
+    assert "packet Harbour Bridge Retrofit (1001): 10 rows left" in out
+    monkeypatch.setenv("HUBTUI_OPERATOR", "olive.owner")
+    status, out, err = run(capsys, *base, "campaign", "report", "1", "--format", "json")
+    report = json.loads(out)
+    [moved] = report["reassignments"]
+    assert (moved["packet"], moved["to"], moved["note"]) == ("1001", AIKO, "Dana is on leave")
+    rows = {(r["project"], r["email"]): r for r in report["rows"]}
+    assert rows[("1001", CHLOE)]["decided_by"] == DANA
+    assert rows[("1001", CHLOE)]["by_reviewer_of_record"] == "yes"  # hers when she decided
+    assert rows[("1001", CHLOE)]["reviewer"] == AIKO

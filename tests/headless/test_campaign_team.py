@@ -284,3 +284,42 @@ def test_an_event_the_owner_edits_behind_hubtui_s_back_is_found_and_the_close_re
     status, out, err = run(capsys, *team.base, "campaign", "close", "1", "--yes")
     assert status == 3
     assert "it is not closed, and nothing was sent" in err
+
+
+def test_a_packet_reassigned_by_the_owner_is_its_new_reviewer_s_in_the_database_too(
+    capsys: pytest.CaptureFixture[str],
+    team: Team,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Depot 7 Fit-out is Aiko's packet: the member's role (Dana's account) may not decide it,
+    through hubtui or its own connection, until the owner reassigns it to Dana; a member's own
+    reassignment is refused by the database as by hubtui."""
+    started(capsys, team, monkeypatch)
+    status, out, err = run(capsys, *team.base, "campaign", "report", "1", "--format", "json")
+    assert status == 0, err
+    depot = next(n for n, r in enumerate(json.loads(out)["rows"]) if r["project"] == "1003")
+    event = (
+        "INSERT INTO campaign_events (campaign, position, kind, decision, reason, operator, "
+        "moment, act, detail) VALUES (1, %s, %s, %s, %s, 'x', 't', 0, %s)"
+    )
+    with team.connect_member() as db:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="reviewer of record"):
+            db.execute(event, (depot, "decide", "keep", "", ""))
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only the campaign"):
+            db.execute(event, (-1, "reassign", "1", "1003", f"{DANA} · mine now"))
+    team.as_member(monkeypatch)
+    move = ("campaign", "reassign", "1", "--packet", "1003", "--to", DANA, "--note", "cover")
+    status, _, err = run(capsys, *team.base, *move)
+    assert status == 2
+    assert "only the campaign's owner" in err
+    team.as_owner(monkeypatch)
+    status, _, err = run(capsys, *team.base, *move)
+    assert status == 0, err
+    with team.connect_member() as db:
+        db.execute(event, (depot, "decide", "keep", "", ""))  # hers to decide now
+    status, out, err = run(capsys, *team.base, "campaign", "report", "1", "--format", "json")
+    assert status == 0, err
+    report = json.loads(out)
+    [moved] = report["reassignments"]
+    assert (moved["packet"], moved["to"], moved["db_role"]) == ("1003", DANA, DB_OWNER)
+    assert report["rows"][depot]["reviewer"] == DANA

@@ -110,6 +110,15 @@ class Campaign:
         self.claimed = next((e for e in events if e.kind == Kind.CLOSING), None)
         """The close's claim: its batch (``reason``), made before anything was sent."""
         self._default = DEFAULTS.get(head.if_no_answer, Decision.KEEP)
+        #: Each packet's reviewer of record given by the owner since the start: the latest
+        #: reassignment's event, by project.
+        self.reassigned: dict[str, CampaignEvent] = {
+            e.reason: e for e in events if e.kind == Kind.REASSIGN
+        }
+        #: The reviewer of record each row had before its packet was reassigned.
+        self.reviewer_before: dict[int, tuple[str, str]] = {}
+        if self.reassigned:
+            self.rows = [self._reassigned(row) for row in self.rows]
         self.packets = self._packets()
         self.states = self._states()
 
@@ -193,6 +202,27 @@ class Campaign:
             )
         return ""
 
+    def _reassigned(self, row: CampaignRow) -> CampaignRow:
+        """``row`` with its packet's reviewer of record now (never the person themselves:
+        their own row stays with the reviewer it had)."""
+        event = self.reassigned.get(row.project)
+        if event is None:
+            return row
+        email, _ = reassignment(event)
+        if event.decision == row.user_id or person_key(email) == person_key(row.email):
+            return row
+        self.reviewer_before[row.position] = (row.reviewer, row.reviewer_id)
+        return row._replace(reviewer=email, reviewer_id=event.decision)
+
+    def reviewer_at(self, row: CampaignRow, event_id: int) -> tuple[str, str]:
+        """The reviewer of record (address, account) ``row`` had when event ``event_id`` was
+        recorded: before its packet's reassignment, the one it had then."""
+        event = self.reassigned.get(row.project)
+        before = self.reviewer_before.get(row.position)
+        if event is not None and before is not None and event_id < event.id:
+            return before
+        return row.reviewer, row.reviewer_id
+
     def _packets(self) -> list[Packet]:
         by_project: dict[str, list[int]] = defaultdict(list)
         for row in self.rows:
@@ -202,6 +232,8 @@ class Campaign:
         for project, kept in said.items() if isinstance(said, dict) else []:
             kept = kept if isinstance(kept, dict) else {}
             reviewers = tuple(str(r) for r in kept.get("reviewers", []) if isinstance(r, str))
+            if (event := self.reassigned.get(str(project))) is not None:
+                reviewers = (reassignment(event)[0],)
             packets.append(
                 Packet(
                     str(project),
@@ -346,3 +378,9 @@ def _decided(state: RowState) -> bool:
 
 def _order(event: CampaignEvent) -> int:
     return event.id
+
+
+def reassignment(event: CampaignEvent) -> tuple[str, str]:
+    """A reassignment's new reviewer's address and the owner's note."""
+    email, _, note = event.detail.partition(" · ")
+    return email, note

@@ -119,6 +119,9 @@ class Kind(StrEnum):
     BULK = "bulk"
     """Many decided at once: its size and filter or source in ``detail``."""
     DELEGATE = "delegate"
+    REASSIGN = "reassign"
+    """The owner's: a packet's reviewer of record changed (``decision``: the account's Id,
+    ``reason``: the project, ``detail``: ``address · note``)."""
     """A packet (``reason``: its project) given to a role (``decision``) by the owner."""
     CLOSING = "closing"
     """The close claimed before anything is sent: its batch in ``reason``."""

@@ -21,6 +21,7 @@ from hubtui.core.workflows.campaign.deciding import (
     FILE_COLUMNS,
     ROW_FACTS,
     FileCheck,
+    account_named,
     addresses_differ,
     check_file,
     decide,
@@ -32,6 +33,7 @@ from hubtui.core.workflows.campaign.deciding import (
     is_owner,
     may_not_decide,
     read_file,
+    reassign,
     row_facts,
 )
 from hubtui.core.workflows.campaign.population import (
@@ -88,6 +90,8 @@ __all__ = [
     "decider",
     "decisions_text",
     "delegate",
+    "account_named",
+    "reassign",
     "delegated",
     "events_of",
     "freeze",

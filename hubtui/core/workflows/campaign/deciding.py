@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from hubtui.core.access import person_key
+from hubtui.core.access import account_of, person_key
 from hubtui.core.batches.file import BatchFileError, read_table
 from hubtui.core.clock import now
 from hubtui.core.people.campaign_record import Campaign
@@ -27,6 +27,7 @@ from hubtui.core.workflows.team import Decider, decider_in
 from hubtui.text import command_line, inert
 
 if TYPE_CHECKING:
+    from hubtui.api.models import HubUser
     from hubtui.core.store.server_store import ServerStore
 
 
@@ -417,6 +418,58 @@ async def decide(
                         )
             as_act = len(events) > 1 or one_act
             add_events(store, campaign.number, events, bulk=bulk if as_act else None)
+            return events_again(store, campaign)
+
+    return await asyncio.to_thread(write)
+
+
+def account_named(users: Sequence[HubUser], email: str) -> tuple[str, str] | None:
+    """The one account of the hub's users with address ``email``: its address as listed and
+    its Id (None: none, or several)."""
+    found = account_of(users, email, None)
+    if found is None:
+        return None
+    return found.user.email or email, str(found.user.id)
+
+
+async def reassign(
+    server_store: ServerStore,
+    campaign: Campaign,
+    packet: str,
+    to: tuple[str, str],
+    note: str,
+    operator: str,
+) -> Campaign:
+    """The owner makes ``to`` (address, account Id) the reviewer of record of a packet (its
+    project's Id or name), with a note; kept as an event (who, when, the note). The decisions
+    already made stay their deciders'; from now the packet's rows are the new reviewer's (on
+    the team store the database holds the same rule)."""
+    if shut := campaign.takes_no_decision():
+        raise Closed(shut)
+    found = [p for p in campaign.packets if packet in (p.project, p.name)]
+    if len(found) != 1:
+        raise Refused(
+            f"campaign {campaign.number} has {'no' if not found else 'more than one'} packet "
+            f"{inert(packet)}: name it by its project's Id."
+        )
+    if not note.strip():
+        raise Refused("a reassignment is kept with why: give --note TEXT.")
+    email, account = to
+
+    def write() -> Campaign:
+        with server_store.open() as store:
+            if not is_owner(campaign, decider_in(store, server_store.origin, operator)):
+                owner = campaign.head.db_role or campaign.head.owner
+                raise Refused(f"only the campaign's owner ({inert(owner)}) reassigns a packet.")
+            event = CampaignEvent(
+                kind=Kind.REASSIGN,
+                decision=account,
+                reason=found[0].project,
+                operator=operator,
+                moment=now(),
+                detail=f"{email} · {note.strip()}",
+            )
+            add_events(store, campaign.number, [event])
             return events_again(store, campaign)
 
     return await asyncio.to_thread(write)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import person_key
+from hubtui.core.people.campaign_record import reassignment
 from hubtui.core.people.review import Decision, decision_named
 from hubtui.core.store.campaigns import Kind
 from hubtui.core.workflows.campaign.deciding import ROW_FACTS, delegated, row_facts
@@ -73,14 +74,14 @@ def by_reviewer(campaign: Campaign, state: RowState, accounts: dict[str, set[str
         return ""
     if chosen.kind == Kind.RESOLVE:
         return "resolved by the owner"
-    row = state.row
+    reviewer, reviewer_id = campaign.reviewer_at(state.row, chosen.id)
     if chosen.db_role:
-        if row.reviewer_id and row.reviewer_id in accounts.get(chosen.db_role, set()):
+        if reviewer_id and reviewer_id in accounts.get(chosen.db_role, set()):
             return "yes"
-        if row.project in delegated(campaign, chosen.db_role):
+        if state.row.project in delegated(campaign, chosen.db_role):
             return "delegated"
         return "NO"
-    return "yes" if person_key(chosen.operator) == person_key(row.reviewer) else "NO"
+    return "yes" if person_key(chosen.operator) == person_key(reviewer) else "NO"
 
 
 def report_rows(campaign: Campaign, roster: Sequence[RosterEntry]) -> list[list[str]]:
@@ -216,6 +217,17 @@ def _acts(campaign: Campaign) -> dict[str, Any]:
         ],
         "delegations": [
             said(e, packet=e.reason, to=e.decision) for e in events if e.kind == Kind.DELEGATE
+        ],
+        "reassignments": [
+            said(
+                e,
+                packet=e.reason,
+                to=reassignment(e)[0],
+                account=e.decision,
+                note=reassignment(e)[1],
+            )
+            for e in events
+            if e.kind == Kind.REASSIGN
         ],
         "conflicts_open": [
             {**about(s.row.position), "conflict": s.conflict} for s in campaign.conflicts()
