@@ -253,17 +253,11 @@ async def read_population(
             read.hub_users_missing = str(error)
             return
 
-        def members() -> dict[str, HubMember]:
-            return dict(
-                found
-                for u in sent
-                if (found := hub_member_of(u.root, seen=seen, hub=hub, advising=advising))
-                is not None
-            )
-
-        # Each user's facts worked out beside the projects' reads, not in their way (a firm's
-        # 100,000 take seconds of the interpreter; the reads wait on the server meanwhile).
-        read.hub_users = await asyncio.to_thread(members) if advising else members()
+        read.hub_users = dict(
+            found
+            for u in sent
+            if (found := hub_member_of(u.root, seen=seen, hub=hub, advising=advising)) is not None
+        )
 
     _, progress = await asyncio.gather(
         hub_users(),

@@ -27,6 +27,7 @@ from hubtui.core.workflows.campaign.population import (
     Advising,
     HubMember,
     Incomplete,
+    Member,
     Population,
     limited_advice,
     read_population,
@@ -116,22 +117,27 @@ def freeze(
                 if hub_user.seen is not None and hub_user.seen >= stale_before:
                     continue
             reviewer, reviewer_id = reviewer_of(m.email, m.user_id)
-            row = CampaignRow(
-                len(rows),
-                project_id,
-                project_name,
-                m.user_id,
-                m.email,
-                m.name,
-                m.role,
-                "" if hub_user is None else hub_user.role,
-                m.access,
-                reviewer,
-                kept_before.get((project_id, m.user_id, m.access), "") if kept_before else "",
-                reviewer_id,
+            rows.append(
+                CampaignRow(
+                    len(rows),
+                    project_id,
+                    project_name,
+                    m.user_id,
+                    m.email,
+                    m.name,
+                    m.role,
+                    "" if hub_user is None else hub_user.role,
+                    m.access,
+                    reviewer,
+                    kept_before.get((project_id, m.user_id, m.access), "") if kept_before else "",
+                    reviewer_id,
+                    *facts.of(m, hub_user),
+                )
             )
-            rows.append(facts.of(row, hub_user))
     return _head(read, asked, owner, rows, packets), rows
+
+
+_NO_FACTS = ("", "", "", "", "")
 
 
 class _RowFacts:
@@ -144,22 +150,16 @@ class _RowFacts:
         self.projects = Counter(m.user_id for members in read.lists.values() for m in members)
         self.limited: dict[str, tuple[str, str]] = {}
 
-    def of(self, row: CampaignRow, hub_user: HubMember | None) -> CampaignRow:
+    def of(self, member: Member, hub_user: HubMember | None) -> tuple[str, ...]:
+        """A row's facts, in :class:`CampaignRow`'s order (``seen`` to ``advice_reason``)."""
         person = None if hub_user is None else hub_user.facts
-        seen, invitation, outside, advice, reason = person or ("", "", "", "", "")
+        seen, invitation, outside, advice, reason = person or _NO_FACTS
         through = ""
-        if row.access == LIMITED_CELL:
-            through = email_domain(row.email) or ""
-            advice, reason = self._limited(row.email, through)
-        return row._replace(
-            seen=seen,
-            invitation=invitation,
-            through=through,
-            projects=str(self.projects[row.user_id]),
-            outside=outside,
-            advice=advice,
-            advice_reason=reason,
-        )
+        if member.access == LIMITED_CELL:
+            through = email_domain(member.email) or ""
+            advice, reason = self._limited(member.email, through)
+        projects = str(self.projects[member.user_id])
+        return (seen, invitation, through, projects, outside, advice, reason)
 
     def _limited(self, email: str, through: str) -> tuple[str, str]:
         if self.advising is None:
