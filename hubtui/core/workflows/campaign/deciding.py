@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from hubtui.core.access import account_of, person_key
 from hubtui.core.batches.file import BatchFileError, read_table
 from hubtui.core.clock import now
-from hubtui.core.people.campaign_record import Campaign
+from hubtui.core.people.campaign_record import Campaign, Packet
 from hubtui.core.people.review import Decision, decision_named
 from hubtui.core.store.campaigns import (
     CampaignEvent,
@@ -423,6 +423,20 @@ async def decide(
     return await asyncio.to_thread(write)
 
 
+def _open_packet(campaign: Campaign, packet: str) -> Packet:
+    """The one packet ``packet`` names (its project's Id or name) of a campaign that still
+    takes decisions; :class:`Closed` or :class:`Refused` says why not."""
+    if shut := campaign.takes_no_decision():
+        raise Closed(shut)
+    found = [p for p in campaign.packets if packet in (p.project, p.name)]
+    if len(found) != 1:
+        raise Refused(
+            f"campaign {campaign.number} has {'no' if not found else 'more than one'} packet "
+            f"{inert(packet)}: name it by its project's Id."
+        )
+    return found[0]
+
+
 def account_named(users: Sequence[HubUser], email: str) -> tuple[str, str] | None:
     """The one account of the hub's users with address ``email``: its address as listed and
     its Id (None: none, or several)."""
@@ -444,14 +458,7 @@ async def reassign(
     project's Id or name), with a note; kept as an event (who, when, the note). The decisions
     already made stay their deciders'; from now the packet's rows are the new reviewer's (on
     the team store the database holds the same rule)."""
-    if shut := campaign.takes_no_decision():
-        raise Closed(shut)
-    found = [p for p in campaign.packets if packet in (p.project, p.name)]
-    if len(found) != 1:
-        raise Refused(
-            f"campaign {campaign.number} has {'no' if not found else 'more than one'} packet "
-            f"{inert(packet)}: name it by its project's Id."
-        )
+    found = _open_packet(campaign, packet)
     if not note.strip():
         raise Refused("a reassignment is kept with why: give --note TEXT.")
     email, account = to
@@ -464,7 +471,7 @@ async def reassign(
             event = CampaignEvent(
                 kind=Kind.REASSIGN,
                 decision=account,
-                reason=found[0].project,
+                reason=found.project,
                 operator=operator,
                 moment=now(),
                 detail=f"{email} · {note.strip()}",
@@ -481,14 +488,7 @@ async def delegate(
     """The owner gives a packet (its project's Id or name) to ``role``, a role of the team
     roster, to decide; kept as an event of the campaign (who, when). Only the owner's role may
     (the database refuses any other)."""
-    if shut := campaign.takes_no_decision():
-        raise Closed(shut)
-    found = [p for p in campaign.packets if packet in (p.project, p.name)]
-    if len(found) != 1:
-        raise Refused(
-            f"campaign {campaign.number} has {'no' if not found else 'more than one'} packet "
-            f"{inert(packet)}: name it by its project's Id."
-        )
+    found = _open_packet(campaign, packet)
 
     def write() -> Campaign:
         with server_store.open() as store:
@@ -508,10 +508,10 @@ async def delegate(
             event = CampaignEvent(
                 kind=Kind.DELEGATE,
                 decision=role,
-                reason=found[0].project,
+                reason=found.project,
                 operator=operator,
                 moment=now(),
-                detail=found[0].name,
+                detail=found.name,
             )
             add_events(store, campaign.number, [event])
             return events_again(store, campaign)
