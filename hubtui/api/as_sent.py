@@ -6,7 +6,6 @@ a record that is not an object reads as None, a field absent as None."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from pydantic.alias_generators import to_snake
@@ -100,30 +99,38 @@ _SIGNED_IN = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class SignedIn:
+class SignedIn(NamedTuple):
     """A hub user's sign-ins and invitation as sent, each date read by the typed record's own
     rule (:data:`~hubtui.api.models.read_moment`): what a firm's 100,000 are judged on, read
-    without validating the rest of each record."""
+    without validating the rest of each record (a tuple: made and read at a tuple's cost)."""
 
-    fields: Mapping[str, Any]
-    """The fields sent, under the record's names (absent: not sent)."""
+    sent: Mapping[str, Any]
+    """The record as sent."""
+    last_web_login: Any = None
+    """Each date as read (a ``datetime``), or as sent where it cannot be (None: not sent)."""
+    last_addin_login: Any = None
+    last_hub_project_activity: Any = None
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """The sign-ins and the invitation as sent, under the record's names (absent: not
+        sent)."""
+        fields: dict[str, Any] = {}
+        for wire, name in _SIGNED_IN:
+            if wire in self.sent:
+                fields[name] = self.sent[wire]
+            elif name in self.sent:
+                fields[name] = self.sent[name]
+        return fields
 
     @property
     def is_activated(self) -> Any:
-        return self.fields.get("is_activated")
+        return _sent(self.sent, "IsActivated", "is_activated")
 
     @property
-    def last_web_login(self) -> Any:
-        return self.fields.get("last_web_login")
-
-    @property
-    def last_addin_login(self) -> Any:
-        return self.fields.get("last_addin_login")
-
-    @property
-    def last_hub_project_activity(self) -> Any:
-        return self.fields.get("last_hub_project_activity")
+    def activation_sent(self) -> bool:
+        """Whether the invitation's state was sent at all."""
+        return "IsActivated" in self.sent or "is_activated" in self.sent
 
     def record(self, user_id: int | str) -> HubUser | None:
         """The typed record of what was sent (None: the record refuses it)."""
@@ -133,17 +140,18 @@ class SignedIn:
             return None
 
 
+def _sent(sent: Mapping[str, Any], wire: str, name: str) -> Any:
+    """A field as sent under its API name, else under the record's (None: absent)."""
+    return sent[wire] if wire in sent else sent.get(name)
+
+
 def hub_user_signed_in(sent: object) -> SignedIn | None:
-    """A hub user's :class:`SignedIn` (None: not a record)."""
+    """A hub user's :class:`SignedIn` (None: not a record): each date read once, here."""
     if not isinstance(sent, dict):
         return None
-    fields: dict[str, Any] = {}
-    for wire, name in _SIGNED_IN:
-        if wire in sent:
-            value = sent[wire]
-        elif name in sent:
-            value = sent[name]
-        else:
-            continue
-        fields[name] = value if name == "is_activated" else read_moment(value)
-    return SignedIn(fields)
+    return SignedIn(
+        sent,
+        read_moment(_sent(sent, "LastWebLogin", "last_web_login")),
+        read_moment(_sent(sent, "LastAddinLogin", "last_addin_login")),
+        read_moment(_sent(sent, "LastHubProjectActivity", "last_hub_project_activity")),
+    )

@@ -201,13 +201,19 @@ class HubClient:
         return await self._get_list(operation, url, ProjectUser, where=where, first=first)
 
     async def list_project_users_as_sent(
-        self, hub_id: Id, project_id: Id, *, api_version: ApiVersion | None = None
+        self,
+        hub_id: Id,
+        project_id: Id,
+        *,
+        api_version: ApiVersion | None = None,
+        held: bool = True,
     ) -> Records[SentRecord]:
         """The project's users exactly as the server sent them (``record.root``), each only
         checked to be a JSON object: for keeping them, where validating each would cost more
-        than reading it."""
+        than reading it. ``held``: False where each is read once and let go (see
+        :func:`~hubtui.api.parsing.parse_list`)."""
         operation, url = await self._list_call(hub_id, project_id, api_version)
-        return await self._get_list(operation, url, SentRecord)
+        return await self._get_list(operation, url, SentRecord, held=held)
 
     async def get_project_user(
         self, hub_id: Id, project_id: Id, user_id: Id, *, api_version: ApiVersion | None = None
@@ -306,12 +312,12 @@ class HubClient:
         url = await self._hub_url(hub_id, "v3", USERS)
         return await self._get_list(f"list users of hub {hub_id!r}", url, HubUser, first=first)
 
-    async def list_hub_users_as_sent(self, hub_id: Id) -> Records[SentRecord]:
+    async def list_hub_users_as_sent(self, hub_id: Id, *, held: bool = True) -> Records[SentRecord]:
         """The hub's users exactly as the server sent them (``record.root``), each only checked
         to be a JSON object: for keeping them (a snapshot), where a model of each would be
-        built only to be written back."""
+        built only to be written back. ``held``: as in :meth:`list_project_users_as_sent`."""
         url = await self._hub_url(hub_id, "v3", USERS)
-        return await self._get_list(f"list users of hub {hub_id!r}", url, SentRecord)
+        return await self._get_list(f"list users of hub {hub_id!r}", url, SentRecord, held=held)
 
     async def plan_invite(self, hub_id: Id, *, email: str, role: str) -> ChangeRequest:
         """The request :meth:`invite_hub_user` sends (nothing is sent)."""
@@ -436,13 +442,14 @@ class HubClient:
         *,
         where: RawFilter | None = None,
         first: Callable[[Records[M]], object] | None = None,
+        held: bool = True,
     ) -> Records[M]:
         """The whole list: a list the server sends in pages (``@odata.nextLink``) is read page
         after page, each link followed only on the server that sent the page, within
         :attr:`max_pages` pages and :attr:`max_records` records in all. A list that cannot be
         read whole (a page that fails, a link elsewhere or seen before, past a bound) raises
         :class:`IncompleteListError`: never a short list taken for the whole."""
-        records = await self._get_page(operation, url, model, where, first)
+        records = await self._get_page(operation, url, model, where, first, held)
         seen = {url}
         page = 1
         while records.next_link is not None:
@@ -452,7 +459,7 @@ class HubClient:
                 raise IncompleteListError(operation=operation, problem=problem, read=len(records))
             seen.add(link)
             try:
-                more = await self._get_page(operation, link, model, where, None)
+                more = await self._get_page(operation, link, model, where, None, held)
             except HubError as error:
                 raise IncompleteListError(
                     operation=operation, problem=f"page {page} failed ({error})", read=len(records)
@@ -479,6 +486,7 @@ class HubClient:
         model: type[M],
         where: RawFilter | None,
         first: Callable[[Records[M]], object] | None,
+        held: bool = True,
     ) -> Records[M]:
         def show_first(content: bytes | bytearray) -> None:
             assert first is not None
@@ -487,7 +495,9 @@ class HubClient:
                 first(head)
 
         def parse(content: bytes | bytearray | GrowingBody) -> Records[M]:
-            return parse_list(content, operation, model, max_records=self.max_records, where=where)
+            return parse_list(
+                content, operation, model, max_records=self.max_records, where=where, held=held
+            )
 
         reader = ListReader(parse, show_first if first is not None and where is None else None)
         try:

@@ -474,15 +474,18 @@ def _date_time(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
 DateTime = Annotated[datetime, WrapValidator(_date_time), PlainSerializer(as_sent_value)]
 
 
+def _iso(text: str) -> str:
+    """A date-time's text as ISO 8601 is read: white space around it left out, ``Z`` as UTC."""
+    text = text.strip()
+    return text[:-1] + "+00:00" if text.endswith("Z") else text
+
+
 def _moment(value: Any) -> Any:
     """A date-time as sent: read when it can be (ISO 8601), kept as the text sent when it
     cannot (it then says "unknown", never "never" and never "now")."""
     if isinstance(value, str):
-        text = value.strip()
         try:  # read straight into the kind that keeps the text (one step, not two)
-            moment = SentDateTime.fromisoformat(
-                text[:-1] + "+00:00" if text.endswith("Z") else text
-            )
+            moment = SentDateTime.fromisoformat(_iso(value))
         except ValueError:
             return value
         moment.sent = value
@@ -490,9 +493,17 @@ def _moment(value: Any) -> Any:
     return value
 
 
-#: The one reading of a date-time a server sent, for a record read without validating it
-#: (:func:`hubtui.api.as_sent.hub_user_signed_in`).
-read_moment = _moment
+def read_moment(value: Any) -> Any:
+    """A date-time as sent, read by :func:`_moment`'s rule into a plain ``datetime`` (a sixth
+    of the time: nothing is printed from it), for a record read without validating it
+    (:func:`hubtui.api.as_sent.hub_user_signed_in`): what cannot be read is kept as sent."""
+    if isinstance(value, str):
+        try:
+            return datetime.fromisoformat(_iso(value))
+        except ValueError:
+            return value
+    return value
+
 
 #: A date-time a server sent: a ``datetime``, or None (null: never), or whatever else it sent
 #: (text that is no date, a number…), kept as sent and read as unknown: a value of the wrong

@@ -71,14 +71,18 @@ def _pydantic(model: type[M]) -> type[BaseModel]:
     return model  # type: ignore[return-value]
 
 
-def _validated(model: type[M], item: Any) -> M:
+def _validated(model: type[M], item: Any, held: bool = True) -> M:
     """One record: a model validated, or a record as sent only checked to be a JSON object
-    (a :class:`NotAnObject` if not)."""
+    (a :class:`NotAnObject` if not), held compactly unless not ``held``."""
     if model is SentRecord:
         if not isinstance(item, dict):
             raise NotAnObject
-        return SentRecord(held_compactly(item))  # type: ignore[return-value]
+        return SentRecord(held_compactly(item) if held else item)  # type: ignore[return-value]
     return _pydantic(model).model_validate(item)  # type: ignore[return-value]
+
+
+def _as_decoded(item: dict[str, Any]) -> dict[str, Any]:
+    return item
 
 
 class NotAnObject(ValueError):
@@ -93,6 +97,7 @@ def parse_list(
     max_records: int = DEFAULT_MAX_RECORDS,
     batched_above: int = BATCHED_LIST_BYTES,
     where: RawFilter | None = None,
+    held: bool = True,
 ) -> Records[M]:
     """A bare JSON array, or an OData ``{"value": [...]}`` wrapper, of records; a wrapper's
     ``@odata.nextLink`` (the next page) is kept as :attr:`Records.next_link`, not followed here.
@@ -100,8 +105,12 @@ def parse_list(
     ``where``, when given, keeps only the records it accepts as sent, before any is validated:
     a search that wants a few records of many validates only those. A :class:`GrowingBody`
     that holds an array is read as it arrives (anything else is read once it has ended).
+
+    ``held``: records as sent are held compactly (:func:`~hubtui.api.models.held_compactly`),
+    which saves memory only for what is kept; False where the caller reads each once and lets
+    it go (a campaign's start: 0.45 s of a firm's 200,000 records).
     """
-    builder = _Builder(operation, model, max_records, where)
+    builder = _Builder(operation, model, max_records, where, held)
     if isinstance(content, GrowingBody):
         if _first_byte(content.read) == b"[":
             with _read_as_json(operation):
@@ -171,9 +180,15 @@ class _Builder:
     """Collects a list's records, batch by batch, skipping the unreadable and counting all."""
 
     def __init__(
-        self, operation: str, model: type[M], max_records: int, where: RawFilter | None = None
+        self,
+        operation: str,
+        model: type[M],
+        max_records: int,
+        where: RawFilter | None = None,
+        held: bool = True,
     ) -> None:
         self.where = where
+        self.held = held
         self.operation = operation
         self.model = model
         self.max_records = max_records
@@ -208,7 +223,8 @@ class _Builder:
             self._validate_each(chosen)
             return
         if self.model is SentRecord:
-            sent = [SentRecord(held_compactly(item)) for item in items if type(item) is dict]
+            hold = held_compactly if self.held else _as_decoded
+            sent = [SentRecord(hold(item)) for item in items if type(item) is dict]
             if len(sent) == len(items):
                 self.records.extend(sent)
                 return
@@ -223,7 +239,7 @@ class _Builder:
     def _validate_each(self, items: list[tuple[int, Any]]) -> None:
         for index, item in items:
             try:
-                self.records.append(_validated(self.model, item))
+                self.records.append(_validated(self.model, item, self.held))
             except NotAnObject:
                 self._skip_problem(index, NOT_AN_OBJECT, None)
             except ValidationError as exc:

@@ -9,6 +9,7 @@ implementation. Faults (latency, error statuses, malformed or truncated bodies) 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import datetime
@@ -484,12 +485,15 @@ def _json_list(items: Sequence[T], render: Callable[[T], Any]) -> Response:
     if len(items) < STREAMED_LIST_AT_LEAST:
         return _json([render(item) for item in items])
 
+    def part(start: int) -> bytes:
+        written = ",".join([_dumps(render(item)) for item in items[start : start + _STREAMED_PART]])
+        return f"{',' if start else '['}{written}".encode()
+
     async def parts() -> AsyncIterator[bytes]:
         for start in range(0, len(items), _STREAMED_PART):
-            part = ",".join(
-                [_dumps(render(item)) for item in items[start : start + _STREAMED_PART]]
-            )
-            yield f"{',' if start else '['}{part}".encode()
+            # Written on a thread: other requests are answered meanwhile, as a service answers
+            # them beside a large list (its loop would otherwise wait for the whole list).
+            yield await asyncio.to_thread(part, start)
         yield b"]"
 
     return StreamingResponse(parts(), media_type="application/json")

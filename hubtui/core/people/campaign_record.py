@@ -18,11 +18,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from json.encoder import encode_basestring
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hubtui.core.access import LIMITED_CELL, person_key
 from hubtui.core.people.review import Decision, decision_named, disagreeing
@@ -43,17 +43,23 @@ __all__ = [
 DEFAULTS = {"keep": Decision.KEEP, "reader": Decision.READER}
 
 
-def population_sha256(rows: Iterable[CampaignRow]) -> str:
+def population_sha256(rows: Sequence[CampaignRow]) -> str:
     """The sha256 of the population's content: each membership as read, in a canonical order
     (an auditor recomputes it from the report): the lines, sorted and joined by a newline, of
     ``json.dumps([project, user_id, email, role, hub_role, access], ensure_ascii=False,
     separators=(",", ":"))``, encoded as UTF-8."""
-    lines = sorted(
-        f"[{quote(r.project)},{quote(r.user_id)},{quote(r.email)},{quote(r.role)},"
-        f"{quote(r.hub_role)},{quote(r.access)}]"
+    try:  # every field a text, as a row is made: its encoder straight
+        lines = _lines(rows, encode_basestring)
+    except TypeError:  # a row the store holds otherwise
+        lines = _lines(rows, quote)
+    return hashlib.sha256("\n".join(sorted(lines)).encode()).hexdigest()
+
+
+def _lines(rows: Sequence[CampaignRow], q: Callable[[Any], str]) -> list[str]:
+    return [
+        f"[{q(r.project)},{q(r.user_id)},{q(r.email)},{q(r.role)},{q(r.hub_role)},{q(r.access)}]"
         for r in rows
-    )
-    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+    ]
 
 
 def quote(value: str) -> str:

@@ -250,6 +250,7 @@ async def search_people(
     on_sent: Callable[[Hub, Project, list[dict[str, Any]]], None] | None = None,
     on_read: Callable[[Hub, Project, list[dict[str, Any]]], None] | None = None,
     on_listed: Callable[[Hub, Sequence[Project]], None] | None = None,
+    sent_held: bool = True,
 ) -> Progress:
     """Search the projects of ``hubs`` for ``query``; report each finding as it comes.
 
@@ -260,7 +261,8 @@ async def search_people(
     "not read" finding saying so, and a server's wait beyond it is not waited out.
     A project the server lists twice is searched once. Cancelling the task cancels every
     request under way. ``on_sent``, for keeping every user (a snapshot): each project's users
-    are handed over as the server sent them, unvalidated, instead of being searched.
+    are handed over as the server sent them, unvalidated, instead of being searched (held
+    compactly, unless not ``sent_held``: ``on_sent`` reads each once and lets it go).
     ``on_read`` and ``on_listed``, for keeping every list a search reads: each project's users
     as sent (beside the search, which still validates only its matches), each hub's projects.
     """
@@ -279,6 +281,7 @@ async def search_people(
         on_sent=on_sent,
         on_read=on_read,
         on_listed=on_listed,
+        sent_held=sent_held,
     )
     with client.within(deadline):
         async with asyncio.TaskGroup() as group:
@@ -326,7 +329,9 @@ class _Search:
         on_sent: Callable[[Hub, Project, list[dict[str, Any]]], None] | None,
         on_read: Callable[[Hub, Project, list[dict[str, Any]]], None] | None,
         on_listed: Callable[[Hub, Sequence[Project]], None] | None,
+        sent_held: bool = True,
     ) -> None:
+        self.sent_held = sent_held
         self.client, self.query, self.progress, self.only = client, query, progress, only
         self.on_finding, self.on_progress = on_finding, on_progress
         self.limiter = asyncio.Semaphore(max(1, concurrency))
@@ -369,7 +374,7 @@ class _Search:
         if self.on_sent is not None:
             async with self.limiter:
                 sent = await self.client.list_project_users_as_sent(
-                    hub.id, project.id, api_version=self.api_version
+                    hub.id, project.id, api_version=self.api_version, held=self.sent_held
                 )
             self.on_sent(hub, project, [record.root for record in sent])
             return [], None

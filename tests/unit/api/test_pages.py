@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from hubtui.api import HubClient, IncompleteListError, InvalidResponseError
-from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
+from hubtui.demo import DEMO_TOKEN, DemoSize, DemoStore, Faults, create_app
 from tests.harness.demo_api import DEMO_URL
 
 ACME = "acme-build"
@@ -22,6 +22,12 @@ LISTS: dict[str, Callable[[HubClient, str], Any]] = {
     "projects": lambda client, hub: client.list_projects(hub),
     "project users": lambda client, hub: client.list_project_users(hub, "1001"),
     "project users as sent": lambda client, hub: client.list_project_users_as_sent(hub, "1001"),
+    "project users as sent, read once": lambda client, hub: client.list_project_users_as_sent(
+        hub, "1001", held=False
+    ),
+    "hub users as sent, read once": lambda client, hub: client.list_hub_users_as_sent(
+        hub, held=False
+    ),
     "hub users": lambda client, hub: client.list_hub_users(hub),
 }
 
@@ -155,3 +161,22 @@ async def test_pages_are_bounded_in_count_and_in_records() -> None:
         client.max_records = 3
         with pytest.raises(IncompleteListError, match="more than 3 records"):
             await client.list_hubs()
+
+
+async def test_a_list_read_once_is_the_same_list_as_sent_in_parts_or_whole() -> None:
+    """``held=False`` (a campaign's start reads each record once) changes how a record is held,
+    never what it holds: a large list, streamed and read in batches, comes back record for
+    record as when held compactly, in order."""
+    store = DemoStore(DemoSize(big_project_users=3000))
+    hub = store.hub_by_name("load-test")
+    assert hub is not None
+    project = next(iter(hub.projects))
+    async with configured_client(create_app(store, Faults())) as client:
+        held = await client.list_project_users_as_sent(hub.id, project)
+        once = await client.list_project_users_as_sent(hub.id, project, held=False)
+        hub_held = await client.list_hub_users_as_sent(hub.id)
+        hub_once = await client.list_hub_users_as_sent(hub.id, held=False)
+    assert len(once) == 3000
+    assert [r.root for r in once] == [r.root for r in held]
+    assert [list(r.root) for r in once] == [list(r.root) for r in held]  # keys in order
+    assert [r.root for r in hub_once] == [r.root for r in hub_held]

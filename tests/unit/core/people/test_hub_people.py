@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from hubtui.api import HubClient
+from hubtui.api.as_sent import hub_user_signed_in
 from hubtui.api.models import HubUser, Project, ProjectUser
 from hubtui.core.people.hub import (
     NEVER_SIGNED_IN,
@@ -380,3 +381,31 @@ def test_what_a_last_sign_in_is_counted_from_is_the_latest_date_sent(
     fields: dict[str, Any], counted_from: str
 ) -> None:
     assert last_seen(hub_user(**fields)).counted_from() == counted_from
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"LastWebLogin": "2026-11-20T10:00:00Z", "LastAddinLogin": "2026-11-21T10:00:00+02:00"},
+        {"LastWebLogin": " 2026-11-20T10:00:00.1234567Z ", "IsActivated": True},
+        {"LastHubProjectActivity": "2026-11-20T10:00:00", "IsActivated": False},  # no offset
+        {"LastWebLogin": "last Tuesday", "LastAddinLogin": 20261120},  # no date: unknown
+        {"LastWebLogin": "0001-01-01T00:00:00+14:00"},  # no moment in UTC
+        {"LastWebLogin": "2999-01-01T00:00:00Z"},  # the future
+        {"last_web_login": "2026-10-01T00:00:00Z", "LastWebLogin": None},  # both names sent
+        {"last_addin_login": "2026-10-01T00:00:00Z"},  # the record's own name
+        {},
+    ],
+)
+def test_a_hub_user_read_as_sent_is_judged_as_its_typed_record_is(fields: dict[str, Any]) -> None:
+    """A campaign reads a firm's 100,000 hub users without validating each: their last
+    sign-in, the field it is from, and the invitation come out as the typed record's."""
+    sent = {"User": {"Id": 7, "Email": "a.b@example.com"}, "Role": "Guest", **fields}
+    typed = HubUser.model_validate(sent)
+    signed_in = hub_user_signed_in(sent)
+    assert signed_in is not None
+    assert last_seen(signed_in, datetime.now(UTC)) == last_seen(typed)
+    assert signed_in.is_activated == typed.is_activated
+    record = signed_in.record(7)  # the record why's table is given on a kind's first row
+    assert record is not None
+    assert (last_seen(record), record.is_activated) == (last_seen(typed), typed.is_activated)
