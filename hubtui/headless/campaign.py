@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import json
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,7 @@ from hubtui.core.workflows import campaign as use
 from hubtui.core.workflows import team
 from hubtui.core.workflows.campaign import closing
 from hubtui.core.workflows.campaign import reporting as report
+from hubtui.core.workflows.engine import changes_logged
 from hubtui.core.workflows.kept import StoreError, StoreOff
 from hubtui.core.workflows.ports import NotSent
 from hubtui.headless.front import CommandFront
@@ -163,6 +165,7 @@ async def _start(args: argparse.Namespace, client: HubClient, workspace: Workspa
             workspace.change_log.operator,
             asked,
             concurrency=workspace.concurrency,
+            logged=partial(changes_logged, workspace.change_log),
             on_progress=lambda progress: status.say(
                 f"Reading hub {inert(hub.name)} whole: {progress.projects_done:,} / "
                 f"{progress.projects_total:,} projects"

@@ -165,6 +165,7 @@ class AppFront:
 
     async def _start_campaign(self, hub: Hub) -> None:
         from hubtui.core.workflows import campaign as use
+        from hubtui.core.workflows.engine import changes_logged
         from hubtui.tui.screens.people.campaigns import PacketsScreen
 
         workspace = self.workspace
@@ -177,6 +178,7 @@ class AppFront:
                 workspace.change_log.operator,
                 use.StartAsked(),
                 concurrency=workspace.concurrency,
+                logged=partial(changes_logged, workspace.change_log),
             )
         except (use.Incomplete, use.Refused, StoreOff, StoreError, HubError) as error:
             self.say(

@@ -8,10 +8,12 @@ one side of the line whatever day the suite runs."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from hubtui.core.workflows.campaign import starting
 from tests.harness.campaigns import decided, exported
 from tests.harness.commands import run
 
@@ -137,3 +139,35 @@ def test_the_owner_reassigns_a_packet_and_its_earlier_decisions_stay_their_decid
     assert rows[("1001", CHLOE)]["decided_by"] == DANA
     assert rows[("1001", CHLOE)]["by_reviewer_of_record"] == "yes"  # hers when she decided
     assert rows[("1001", CHLOE)]["reviewer"] == AIKO
+
+
+JONAS = "jonas.osei@lakeshore-partners.example"  # invited to the hub, never accepted
+
+
+def test_an_invitation_hubtui_sent_says_when_and_counts_its_days_from_then(
+    capsys: pytest.CaptureFixture[str], server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server does not say when an invitation went out; hubtui's change log does: the row
+    says when hubtui sent it, and it is recommended for removal only once it has waited past
+    the inactive days, counted from then."""
+    monkeypatch.setenv("HUBTUI_OPERATOR", "olive.owner")
+    base = ("--base-url", server)
+    status, _, err = run(capsys, *base, "resend-invite", "lakeshore-partners-1", JONAS, "--yes")
+    assert status == 0, err
+    sent_on = datetime.now(UTC).date().isoformat()
+    status, _, err = run(capsys, *base, "campaign", "start", "lakeshore-partners-1")
+    assert status == 0, err
+    (jonas,) = (r for r in exported(capsys, base) if r["email"] == JONAS)
+    assert jonas["invitation"] == f"not accepted (sent by hubtui {sent_on})"
+    assert jonas["recommendation"] == ""
+    assert jonas["recommendation_reason"] == "invited 0 days ago, not accepted yet (within 90)"
+    # The same invitation 120 days on: past the line, to remove.
+    later = datetime.now(UTC) + timedelta(days=120)
+    monkeypatch.setattr(starting, "utc_now", lambda: later)
+    status, _, err = run(capsys, *base, "campaign", "start", "lakeshore-partners-1")
+    assert status == 0, err
+    (jonas,) = (r for r in exported(capsys, base, number="2") if r["email"] == JONAS)
+    assert (jonas["recommendation"], jonas["recommendation_reason"]) == (
+        "remove",
+        "invited 120 days ago, never accepted",
+    )

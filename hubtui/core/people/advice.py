@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from hubtui.api.identity import email_domain
 from hubtui.core.access import person_key
+from hubtui.core.changes.history import last_invitation
 from hubtui.core.changes.kinds import Undo, kind_of
 from hubtui.core.changes.operator import who_words
 from hubtui.core.clock import minute
@@ -436,9 +437,34 @@ def _invitation(facts: Facts) -> list[NextStep]:
             "i on the hub's people)",
             command_line("resend-invite", facts.hub.name, facts.email),
             fix=ResendInvitation(),
-            advice=Advice("remove", "invited to the hub, never accepted"),
+            advice=_invitation_advice(facts),
         )
     ]
+
+
+def _invitation_advice(facts: Facts) -> Advice:
+    """An invitation never accepted: remove, unless hubtui sent it within the inactive days
+    (the server does not say when it went out; the change log says when hubtui sent it)."""
+    last = last_invitation(facts.history)
+    days = None if last is None else _days_since(last.time, facts.now)
+    if days is None:
+        return Advice("remove", "invited to the hub, never accepted")
+    if days > facts.inactive_after:
+        return Advice("remove", f"invited {days:,} days ago, never accepted")
+    return Advice(
+        "", f"invited {days:,} days ago, not accepted yet (within {facts.inactive_after:,})"
+    )
+
+
+def _days_since(stamped: str, now: datetime) -> int | None:
+    """Whole days from a moment the change log wrote to ``now`` (None: no such moment)."""
+    try:
+        moment = datetime.fromisoformat(stamped)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        return None
+    return max(0, (now - moment).days)
 
 
 def _sso_tenant(facts: Facts) -> list[NextStep]:

@@ -4,9 +4,9 @@ kept as the few strings a campaign needs as soon as they are read."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, NamedTuple
 
 from hubtui.api import HubError
@@ -18,7 +18,8 @@ from hubtui.api.as_sent import (
     project_user_as_sent,
 )
 from hubtui.api.models import HubUser, ProjectUser
-from hubtui.core.access import LIMITED_CELL
+from hubtui.core.access import LIMITED_CELL, person_key
+from hubtui.core.changes.history import last_invitation
 from hubtui.core.clock import now
 from hubtui.core.people.advice import Advice, Facts, Kept, advice_of, outside_tenant
 from hubtui.core.people.search import EVERY_USER, Finding, search_people
@@ -27,6 +28,7 @@ from hubtui.core.signins import LastSeen, last_seen
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
     from hubtui.api.models import Project
+    from hubtui.core.changes.record import Change
     from hubtui.core.people.search import Progress
 
 
@@ -93,6 +95,12 @@ class Advising:
 
     now: datetime
     inactive_after: int
+    clock: datetime = field(default_factory=lambda: datetime.now(UTC), compare=False)
+    """This machine's clock as the read began: a sign-in dated past it (with the slack) is
+    unknown (:func:`~hubtui.core.signins.last_seen`), read once for a firm's 100,000."""
+    invitations: Mapping[str, Sequence[Change]] = field(default_factory=dict, compare=False)
+    """The invitations to the hub hubtui sent, by the address's key (the change log's: the
+    server does not say when one went out), oldest first."""
     memo: dict[tuple[object, ...], PersonFacts] = field(default_factory=dict, compare=False)
     """The facts of each kind of person worked out once: people alike in every fact the
     recommendation stands on (a firm's 100,000 fall into a few thousand kinds)."""
@@ -150,7 +158,8 @@ def hub_member_of(
     if not seen and advising is None:
         return found.user_id, HubMember(found.email, found.role)
     signed_in = hub_user_signed_in(sent)
-    when = None if signed_in is None else last_seen(signed_in)
+    clock = None if advising is None else advising.clock
+    when = None if signed_in is None else last_seen(signed_in, clock)
     facts = None
     if advising is not None and hub is not None and signed_in is not None and when is not None:
         facts = person_facts(hub, found, signed_in, when, advising)
@@ -168,9 +177,11 @@ def person_facts(
     outside = hub.restricted_tenant_domain or "" if outside_tenant(hub, found.email) else ""
     moment = seen.moment
     days = seen.days_before(advising.now)
+    invited = _invitations_of(found, signed_in, advising)
     key = (
-        "is_activated" in signed_in.fields,
+        signed_in.activation_sent,
         repr(signed_in.is_activated),
+        invited[-1].time if invited else None,
         seen.latest,
         None if moment is None else moment.date(),
         days,
@@ -184,22 +195,44 @@ def person_facts(
     if user is None:
         facts = PersonFacts("unknown", "", "", "", "the hub's record of them could not be read")
     else:
-        facts = _facts_of(hub, found.email, user, seen, outside, advising)
+        facts = _facts_of(hub, found.email, user, seen, outside, advising, invited)
     advising.memo[key] = facts
     return facts
 
 
+def _invitations_of(
+    found: SentHubUser, signed_in: SignedIn, advising: Advising
+) -> Sequence[Change]:
+    """The invitations hubtui sent that took effect, of a person whose invitation is not
+    accepted (their address's, of their account or of none named yet), oldest first."""
+    if signed_in.is_activated is not False or not advising.invitations:
+        return ()
+    theirs = advising.invitations.get(person_key(found.email), ())
+    sent = [c for c in theirs if c.user_id in (None, "", found.user_id)]
+    last = last_invitation(sent)
+    return () if last is None else (last,)
+
+
 def _facts_of(
-    hub: Hub, email: str, user: HubUser, seen: LastSeen, outside: str, advising: Advising
+    hub: Hub,
+    email: str,
+    user: HubUser,
+    seen: LastSeen,
+    outside: str,
+    advising: Advising,
+    invited: Sequence[Change] = (),
 ) -> PersonFacts:
     when = "unknown" if seen.unknown else seen.counted_from()
     activated = user.is_activated
     invitation = "accepted" if activated is True else "not accepted" if activated is False else ""
+    if invited and activated is False:
+        invitation += f" (sent by hubtui {invited[-1].time[:10]})"
     facts = Facts(
         email,
         hub,
         advising.now,
         person=user,
+        history=invited,
         kept=Kept(inactive_after=advising.inactive_after),
         seen=seen,
     )
@@ -248,7 +281,7 @@ async def read_population(
 
     async def hub_users() -> None:
         try:
-            sent = await client.list_hub_users_as_sent(hub.id)
+            sent = await client.list_hub_users_as_sent(hub.id, held=False)
         except HubError as error:
             read.hub_users_missing = str(error)
             return
@@ -270,6 +303,7 @@ async def read_population(
             concurrency=concurrency,
             deadline=None,
             on_sent=keep,
+            sent_held=False,  # each record read once, as the few strings kept
         ),
     )
     read.read_at = now()

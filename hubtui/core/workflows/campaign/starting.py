@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from hubtui.api.identity import email_domain
 from hubtui.core.access import LIMITED_CELL, person_key
+from hubtui.core.changes.kinds import kind_of
 from hubtui.core.clock import now, utc_now
 from hubtui.core.people.campaign_record import Campaign, population_sha256
 from hubtui.core.people.hub import INACTIVE_AFTER_DAYS
@@ -37,6 +38,7 @@ from hubtui.core.workflows.team import decider_in
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
+    from hubtui.core.changes.record import Change
     from hubtui.core.people.search import Progress
     from hubtui.core.store.repository import Store
     from hubtui.core.store.server_store import ServerStore
@@ -90,11 +92,10 @@ def freeze(
     if asked.stale_days is not None:
         stale_before = datetime.now(UTC) - timedelta(days=asked.stale_days)
     hub_users = read.hub_users or {}
-    by_email = {person_key(u.email): uid for uid, u in hub_users.items() if u.email}
     hub_admins = sorted(
         (u.email, uid) for uid, u in hub_users.items() if u.role == "Admin" and u.email
     )
-    named = [(r, by_email.get(person_key(r), "")) for r in asked.reviewers]
+    named = _named(asked.reviewers, hub_users)
     kept_before = _kept_before(earlier)
     facts = _RowFacts(read, advising)
     rows: list[CampaignRow] = []
@@ -117,27 +118,26 @@ def freeze(
                 if hub_user.seen is not None and hub_user.seen >= stale_before:
                     continue
             reviewer, reviewer_id = reviewer_of(m.email, m.user_id)
-            rows.append(
-                CampaignRow(
-                    len(rows),
-                    project_id,
-                    project_name,
-                    m.user_id,
-                    m.email,
-                    m.name,
-                    m.role,
-                    "" if hub_user is None else hub_user.role,
-                    m.access,
-                    reviewer,
-                    kept_before.get((project_id, m.user_id, m.access), "") if kept_before else "",
-                    reviewer_id,
-                    *facts.of(m, hub_user),
-                )
+            row = (
+                len(rows),
+                project_id,
+                project_name,
+                m.user_id,
+                m.email,
+                m.name,
+                m.role,
+                "" if hub_user is None else hub_user.role,
+                m.access,
+                reviewer,
+                kept_before.get((project_id, m.user_id, m.access), "") if kept_before else "",
+                reviewer_id,
             )
+            rows.append(_make_row(row + facts.of(m, hub_user)))  # a tuple's cost: 100,000
     return _head(read, asked, owner, rows, packets), rows
 
 
 _NO_FACTS = ("", "", "", "", "")
+_make_row = CampaignRow._make
 
 
 class _RowFacts:
@@ -147,7 +147,10 @@ class _RowFacts:
 
     def __init__(self, read: Population, advising: Advising | None) -> None:
         self.hub, self.advising = read.hub, advising
-        self.projects = Counter(m.user_id for members in read.lists.values() for m in members)
+        counted = Counter(m.user_id for members in read.lists.values() for m in members)
+        # each count's text made once (a firm's 100,000 rows share a few dozen)
+        texts: dict[int, str] = {}
+        self.projects = {u: texts.setdefault(n, str(n)) for u, n in counted.items()}
         self.limited: dict[str, tuple[str, str]] = {}
 
     def of(self, member: Member, hub_user: HubMember | None) -> tuple[str, ...]:
@@ -158,7 +161,7 @@ class _RowFacts:
         if member.access == LIMITED_CELL:
             through = email_domain(member.email) or ""
             advice, reason = self._limited(member.email, through)
-        projects = str(self.projects[member.user_id])
+        projects = self.projects[member.user_id]
         return (seen, invitation, through, projects, outside, advice, reason)
 
     def _limited(self, email: str, through: str) -> tuple[str, str]:
@@ -202,6 +205,14 @@ def _head(
     return head
 
 
+def _named(reviewers: Sequence[str], hub_users: dict[str, HubMember]) -> list[tuple[str, str]]:
+    """The reviewers named, each with their account Id where the hub's users name one."""
+    if not reviewers:
+        return []
+    by_email = {person_key(u.email): uid for uid, u in hub_users.items() if u.email}
+    return [(r, by_email.get(person_key(r), "")) for r in reviewers]
+
+
 def _reviewer_of(
     reviewers: Sequence[tuple[str, str]], owner: tuple[str, str]
 ) -> Callable[[str, str], tuple[str, str]]:
@@ -213,7 +224,11 @@ def _reviewer_of(
             return reviewer[1] == user_id
         return person_key(reviewer[0]) == person_key(email)
 
+    first = reviewers[0] if reviewers else owner
+
     def reviewer_of(email: str, user_id: str) -> tuple[str, str]:
+        if reviewers and not same(first, email, user_id):  # nearly every member
+            return first
         return next((r for r in reviewers if not same(r, email, user_id)), owner)
 
     return reviewer_of
@@ -241,10 +256,14 @@ async def start(
     *,
     concurrency: int,
     on_progress: Callable[[Progress], None] = lambda progress: None,
+    logged: Callable[[], Sequence[Change]] = tuple,
 ) -> Started:
     """A campaign started: the hub read whole and frozen in the store. Read in part, it is
-    refused (:class:`Incomplete`) unless ``allow_incomplete``, which the campaign records."""
-    advising = Advising(utc_now(), asked.inactive_after)
+    refused (:class:`Incomplete`) unless ``allow_incomplete``, which the campaign records.
+    ``logged``: the changes hubtui made on this server (blocking; when it sent an invitation,
+    which the server does not say)."""
+    invitations = _invitations(await asyncio.to_thread(logged), hub.id)
+    advising = Advising(utc_now(), asked.inactive_after, invitations=invitations)
     read = await read_population(
         client,
         hub,
@@ -291,6 +310,15 @@ async def start(
 
     campaign = await asyncio.to_thread(write)
     return Started(campaign, read.incomplete_words())
+
+
+def _invitations(changes: Sequence[Change], hub: str) -> dict[str, list[Change]]:
+    """The invitations to ``hub`` among ``changes``, by the address's key, oldest first."""
+    found: dict[str, list[Change]] = defaultdict(list)
+    for change in changes:
+        if change.hub_id == hub and change.email and kind_of(change).invitation:
+            found[person_key(change.email)].append(change)
+    return found
 
 
 def _last_closed(store: Store, server_store: ServerStore, hub: str) -> Campaign | None:

@@ -9,6 +9,8 @@ from datetime import UTC, datetime
 import pytest
 
 from hubtui.api.models import Hub, HubUser
+from hubtui.core.changes.actions import Action
+from hubtui.core.changes.record import Change
 from hubtui.core.people import advice
 from hubtui.core.people.advice import Advice, Facts, Kept, NextStep, next_steps
 from hubtui.core.workflows.campaign.population import (
@@ -75,3 +77,47 @@ def test_a_limited_reader_has_nothing_to_decide_by_the_same_table() -> None:
     assert found == Advice(
         "", "reads through @partner.example: the domain, not the person, gives access"
     )
+
+
+def invited_on(time: str, *, user_id: str | None = None, outcome: str = "done") -> Change:
+    """An invitation to the hub hubtui sent, as the change log keeps it."""
+    return Change(
+        time, Action.HUB_INVITE, "h1", "acme-build", "", None, user_id, "Cai@acme.example", None,
+        {"Role": "Guest"}, outcome,
+    )  # fmt: skip
+
+
+NOT_ACCEPTED = {
+    "User": {"Id": 9, "Email": "cai@acme.example"},
+    "Role": "Guest",
+    "IsActivated": False,
+}
+
+
+def invitee(*invitations: Change) -> PersonFacts:
+    """A person invited, never accepted, as a campaign's start reads them beside the log."""
+    advising = Advising(NOW, 90, invitations={"cai@acme.example": list(invitations)})
+    found = hub_member_of(NOT_ACCEPTED, seen=False, hub=HUB, advising=advising)
+    assert found is not None
+    assert found[1].facts is not None
+    return found[1].facts
+
+
+def test_an_invitation_never_accepted_is_removed_past_the_days_from_when_hubtui_sent_it() -> None:
+    old = invitee(invited_on("2026-07-28T09:00:00Z"))
+    assert (old.advice, old.reason) == ("remove", "invited 120 days ago, never accepted")
+    assert old.invitation == "not accepted (sent by hubtui 2026-07-28)"
+    # Sent again lately: the latest sending counts, and it is not past the days yet.
+    again = invitee(invited_on("2026-07-28T09:00:00Z"), invited_on("2026-11-15T09:00:00Z"))
+    assert (again.advice, again.reason) == (
+        "",
+        "invited 10 days ago, not accepted yet (within 90)",
+    )
+    # Nothing hubtui sent that took effect, or sent to another account: the server's word only.
+    for unknown in (
+        invitee(),
+        invitee(invited_on("2026-11-15T09:00:00Z", outcome="failed")),
+        invitee(invited_on("2026-11-15T09:00:00Z", user_id="44")),
+    ):
+        assert (unknown.advice, unknown.reason) == ("remove", "invited to the hub, never accepted")
+        assert unknown.invitation == "not accepted"
