@@ -8,6 +8,8 @@ its time and its own peak memory), in the same run as its floor:
 - `who nobody@nowhere.example --hub HUB` reads every project's users and keeps nothing: the
   floor the issue names for `campaign start`; `hub-users` reads the hub's users, which a
   campaign reads too (beside the projects'): their sum is the floor of both reads;
+- `campaign close --dry-run` with nothing decided reads the hub again and compares: against
+  `who` + `hub-users`, its peak against `hub-users`' (issue 78);
 - `campaign status`, `export --packet`, `decide` of a packet (its file, every row kept) and
   `report` read the campaign from the store alone: each against a second.
 
@@ -74,8 +76,9 @@ def main() -> None:
         common = ["--base-url", url, "--concurrency", str(args.concurrency)]
         who = ["who", "nobody@nowhere.example", "--hub", HUB]
         export = ["campaign", "export", "1"]
-        run_alone([*hubtui, *common, *who], env)  # the server's warm-up
         hub_users = ["hub-users", HUB, "--format", "jsonl"]
+        for warm_up in (who, hub_users):  # each read once first: the server has made its lists
+            run_alone([*hubtui, *common, *warm_up], env)
         start = ["campaign", "start", HUB]
         rounds = [
             [run_alone([*hubtui, *common, *command], env) for command in (who, hub_users, start)]
@@ -101,6 +104,9 @@ def main() -> None:
             ("campaign start", *middle[2]),
         ]
         rows.append(("campaign export (all)", *run_alone([*hubtui, *common, *export], env)))
+        # Nothing decided yet: the close reads the hub again and compares (issue 78).
+        close = ["campaign", "close", "1", "--dry-run"]
+        rows.append(("campaign close --dry-run", *run_alone([*hubtui, *common, *close], env)))
         every = subprocess.run(
             [*hubtui, *common, *export], env=env, capture_output=True, text=True, check=False
         ).stdout
@@ -119,12 +125,16 @@ def main() -> None:
         }.items():
             rows.append((name, *run_alone([*hubtui, *common, *command], env)))
         floor, both = rows[0][1], rows[0][1] + rows[1][1]
-        print(f"{'command':<30} {'s':>7} {'peak MB':>8} {'÷ who':>6} {'÷ who+hub-users':>16}")
+        peak_floor = rows[1][2]  # hub-users' peak: the hub's users held
+        print(
+            f"{'command':<30} {'s':>7} {'peak MB':>8} {'÷ who':>6} {'÷ who+hub-users':>16} "
+            f"{'peak ÷ hub-users':>17}"
+        )
         for name, took, peak, status in rows:
             note = "" if status in (0, 1) else f"  (exit {status})"
             print(
                 f"{name:<30} {took:>7.2f} {peak:>8.0f} {took / floor:>6.2f} "
-                f"{took / both:>16.2f}{note}"
+                f"{took / both:>16.2f} {peak / peak_floor:>17.2f}{note}"
             )
 
 
