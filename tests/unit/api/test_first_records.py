@@ -294,13 +294,14 @@ def test_records_held_as_sent_are_as_sent_in_less_memory(size: int) -> None:
     for held in (last, last["User"], last["Deep"]):
         assert sys.getsizeof(held) < sys.getsizeof(dict(held))
     # A short text the list repeats is held once for many records (once for each time the
-    # reader's bounded store of texts lately read let it go), not once for each.
+    # reader's bounded store of texts lately read let it go: its slots are placed by a hash
+    # seeded for each process, so another text may take a slot once), not once for each.
     for texts in (
         [r.root["User"]["FirstName"] for r in records],
         [r.root["Role"] for r in records],
         [r.root["Teams"][0]["Name"] for r in records],
     ):
-        assert len({id(text) for text in texts}) <= max(1, size // 100)
+        assert len({id(text) for text in texts}) <= max(2, size // 100)
 
 
 @pytest.mark.usefixtures("no_shapes_yet")
