@@ -6,6 +6,7 @@ a record that is not an object reads as None, a field absent as None."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from pydantic.alias_generators import to_snake
@@ -28,7 +29,11 @@ def sent_field(record: Mapping[str, Any], name: str) -> Any:
     the records also accept (``email``), as the typed records read it."""
     if name in record:
         return record[name]
-    return record.get(to_snake(name))
+    return record.get(_snake(name))
+
+
+#: An API name's other name, worked out once (the names are this module's own: a handful).
+_snake = lru_cache(maxsize=64)(to_snake)
 
 
 def text_of(value: object) -> str:
@@ -125,7 +130,7 @@ class SignedIn(NamedTuple):
 
     @property
     def is_activated(self) -> Any:
-        return _sent(self.sent, "IsActivated", "is_activated")
+        return sent_field(self.sent, "IsActivated")
 
     @property
     def activation_sent(self) -> bool:
@@ -140,18 +145,13 @@ class SignedIn(NamedTuple):
             return None
 
 
-def _sent(sent: Mapping[str, Any], wire: str, name: str) -> Any:
-    """A field as sent under its API name, else under the record's (None: absent)."""
-    return sent[wire] if wire in sent else sent.get(name)
-
-
 def hub_user_signed_in(sent: object) -> SignedIn | None:
     """A hub user's :class:`SignedIn` (None: not a record): each date read once, here."""
     if not isinstance(sent, dict):
         return None
     return SignedIn(
         sent,
-        read_moment(_sent(sent, "LastWebLogin", "last_web_login")),
-        read_moment(_sent(sent, "LastAddinLogin", "last_addin_login")),
-        read_moment(_sent(sent, "LastHubProjectActivity", "last_hub_project_activity")),
+        read_moment(sent_field(sent, "LastWebLogin")),
+        read_moment(sent_field(sent, "LastAddinLogin")),
+        read_moment(sent_field(sent, "LastHubProjectActivity")),
     )

@@ -71,18 +71,27 @@ def _pydantic(model: type[M]) -> type[BaseModel]:
     return model  # type: ignore[return-value]
 
 
-def _validated(model: type[M], item: Any, held: bool = True) -> M:
-    """One record: a model validated, or a record as sent only checked to be a JSON object
-    (a :class:`NotAnObject` if not), held compactly unless not ``held``."""
-    if model is SentRecord:
-        if not isinstance(item, dict):
-            raise NotAnObject
-        return SentRecord(held_compactly(item) if held else item)  # type: ignore[return-value]
-    return _pydantic(model).model_validate(item)  # type: ignore[return-value]
+#: How a record as sent is held: compactly (:func:`~hubtui.api.models.held_compactly`), or as
+#: decoded where it is read once and let go.
+Hold = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def _holding(held: bool) -> Hold:
+    return held_compactly if held else _as_decoded
 
 
 def _as_decoded(item: dict[str, Any]) -> dict[str, Any]:
     return item
+
+
+def _validated(model: type[M], item: Any, hold: Hold = held_compactly) -> M:
+    """One record: a model validated, or a record as sent only checked to be a JSON object
+    (a :class:`NotAnObject` if not), held by ``hold``."""
+    if model is SentRecord:
+        if not isinstance(item, dict):
+            raise NotAnObject
+        return SentRecord(hold(item))  # type: ignore[return-value]
+    return _pydantic(model).model_validate(item)  # type: ignore[return-value]
 
 
 class NotAnObject(ValueError):
@@ -188,7 +197,7 @@ class _Builder:
         held: bool = True,
     ) -> None:
         self.where = where
-        self.held = held
+        self.hold = _holding(held)
         self.operation = operation
         self.model = model
         self.max_records = max_records
@@ -223,7 +232,7 @@ class _Builder:
             self._validate_each(chosen)
             return
         if self.model is SentRecord:
-            hold = held_compactly if self.held else _as_decoded
+            hold = self.hold
             sent = [SentRecord(hold(item)) for item in items if type(item) is dict]
             if len(sent) == len(items):
                 self.records.extend(sent)
@@ -239,7 +248,7 @@ class _Builder:
     def _validate_each(self, items: list[tuple[int, Any]]) -> None:
         for index, item in items:
             try:
-                self.records.append(_validated(self.model, item, self.held))
+                self.records.append(_validated(self.model, item, self.hold))
             except NotAnObject:
                 self._skip_problem(index, NOT_AN_OBJECT, None)
             except ValidationError as exc:
