@@ -173,8 +173,11 @@ def save_campaign(store: Store, head: dict[str, str], rows: Sequence[CampaignRow
         db.add_rows(
             "campaign_rows",
             ["campaign", *_ROW],
-            [(number, *row) for row in rows],  # a row is a tuple in _ROW's order
+            # each row a plain tuple in _ROW's order, made as it is written: SQLite reads a
+            # plain tuple's values faster than a named one's, and no second list is held
+            map(tuple, rows),
             keep=False,
+            first=number,
         )
     return number
 

@@ -55,10 +55,18 @@ class Engine(Protocol):
         ...
 
     def add_rows(
-        self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, keep: bool
+        self,
+        table: str,
+        columns: Sequence[str],
+        rows: Iterable[Sequence[Any]],
+        *,
+        keep: bool,
+        first: int | None = None,
     ) -> None:
         """Add many rows to a table at once; with ``keep``, a row whose key is there already is
-        left as it is (``ON CONFLICT DO NOTHING``)."""
+        left as it is (``ON CONFLICT DO NOTHING``). ``first``: the number the first of
+        ``columns`` holds in every row, the rows holding the rest (a campaign's 100,000 rows
+        not made again, each with its campaign's number in front)."""
         ...
 
     def writing(self) -> AbstractContextManager[None]:
@@ -114,9 +122,17 @@ class SQLiteEngine:
         return int(self.db.execute(sql, args).lastrowid or 0)
 
     def add_rows(
-        self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, keep: bool
+        self,
+        table: str,
+        columns: Sequence[str],
+        rows: Iterable[Sequence[Any]],
+        *,
+        keep: bool,
+        first: int | None = None,
     ) -> None:
         marks = ",".join("?" * len(columns))
+        if first is not None:  # a number, written as one: never a text in the statement
+            marks = ",".join([str(int(first)), *"?" * (len(columns) - 1)])
         conflict = " ON CONFLICT DO NOTHING" if keep else ""
         self.db.executemany(
             f"INSERT INTO {table} ({','.join(columns)}) VALUES ({marks}){conflict}", rows

@@ -59,13 +59,20 @@ class PostgresEngine:
                 cursor.executemany(_pg(sql), [_params(row) for row in rows])
 
     def add_rows(
-        self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, keep: bool
+        self,
+        table: str,
+        columns: Sequence[str],
+        rows: Iterable[Sequence[Any]],
+        *,
+        keep: bool,
+        first: int | None = None,
     ) -> None:
         """By ``COPY`` (many times faster than one INSERT a row); with ``keep``, into a
         temporary table first, then the rows not there yet."""
-        remaining = iter(rows)
-        first = next(remaining, None)
-        if first is None:
+        number = first
+        remaining = iter(rows if number is None else ((number, *row) for row in rows))
+        head = next(remaining, None)
+        if head is None:
             return
         named = ", ".join(columns)
         target = table
@@ -76,7 +83,7 @@ class PostgresEngine:
                 f"SELECT {named} FROM {table} WITH NO DATA"
             )
         with self.db.cursor() as cursor, cursor.copy(f"COPY {target} ({named}) FROM STDIN") as copy:
-            copy.write_row(_params(first))
+            copy.write_row(_params(head))
             for row in remaining:
                 copy.write_row(_params(row))
         if keep:
