@@ -115,6 +115,10 @@ class SignedIn(NamedTuple):
     """Each date as read (a ``datetime``), or as sent where it cannot be (None: not sent)."""
     last_addin_login: Any = None
     last_hub_project_activity: Any = None
+    is_activated: Any = None
+    """The invitation's state as sent (None: null, or not sent)."""
+    activation_sent: bool = False
+    """Whether the invitation's state was sent at all."""
 
     @property
     def fields(self) -> dict[str, Any]:
@@ -128,15 +132,6 @@ class SignedIn(NamedTuple):
                 fields[name] = self.sent[name]
         return fields
 
-    @property
-    def is_activated(self) -> Any:
-        return sent_field(self.sent, "IsActivated")
-
-    @property
-    def activation_sent(self) -> bool:
-        """Whether the invitation's state was sent at all."""
-        return "IsActivated" in self.sent or "is_activated" in self.sent
-
     def record(self, user_id: int | str) -> HubUser | None:
         """The typed record of what was sent (None: the record refuses it)."""
         try:
@@ -146,12 +141,16 @@ class SignedIn(NamedTuple):
 
 
 def hub_user_signed_in(sent: object) -> SignedIn | None:
-    """A hub user's :class:`SignedIn` (None: not a record): each date read once, here."""
+    """A hub user's :class:`SignedIn` (None: not a record): each field read once, here."""
     if not isinstance(sent, dict):
         return None
-    return SignedIn(
-        sent,
-        read_moment(sent_field(sent, "LastWebLogin")),
-        read_moment(sent_field(sent, "LastAddinLogin")),
-        read_moment(sent_field(sent, "LastHubProjectActivity")),
-    )
+    try:  # each under its API name, as nearly every record sends them
+        dates = (sent["LastWebLogin"], sent["LastAddinLogin"], sent["LastHubProjectActivity"])
+    except KeyError:
+        dates = tuple(sent_field(sent, wire) for wire, _ in _SIGNED_IN[1:])
+    web, addin, activity = map(read_moment, dates)
+    if "IsActivated" in sent:
+        return SignedIn(sent, web, addin, activity, sent["IsActivated"], True)
+    if "is_activated" in sent:
+        return SignedIn(sent, web, addin, activity, sent["is_activated"], True)
+    return SignedIn(sent, web, addin, activity)

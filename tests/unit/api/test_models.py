@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import pickle
 import sys
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -286,3 +287,33 @@ def test_a_last_sign_in_prints_as_the_text_sent_in_every_shape(sent: str) -> Non
     user = HubUser.model_validate({"User": {"Id": 1}, "LastWebLogin": sent})
     assert user.as_sent()["LastWebLogin"] == sent
     assert json.loads(user.model_dump_json(by_alias=True))["LastWebLogin"] == sent
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        "2026-09-04T10:00:00Z",
+        " 2026-09-04T10:00:00Z ",
+        "\t2026-09-04\n",
+        "2026-09-04Z",
+        "2026-09-04T10:00:00+02:00",
+        "2026-09-04T10:00:00.123456Z",
+        "20260904T100000Z",
+        "2026-09-04T10:00:00z",
+        "2026-13-01",
+        "yesterday",
+    ],
+)
+def test_a_date_reads_alike_by_either_reader_and_as_iso_8601_reads_it(sent: str) -> None:
+    """The quick reader (a firm's records read without validating) and the record's own reach
+    the same date as ISO 8601 read after white space is left out and ``Z`` is UTC; what is no
+    date is kept as sent by both, so a row says "unknown", never "never"."""
+    try:
+        expected: object = datetime.fromisoformat(models._iso(sent))
+    except ValueError:
+        expected = sent
+    assert models.read_moment(sent) == expected
+    read = models._moment(sent)
+    assert read == expected
+    if read is not sent:
+        assert read.sent == sent  # printed as the text sent
