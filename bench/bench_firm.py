@@ -8,11 +8,14 @@ run:
 
 - `who nobody@nowhere.example --hub HUB` reads every project's users and keeps nothing: the
   floor of anything that reads them all;
+- `hub-users HUB` reads the hub's users, which `snapshot` and `access` read beside every
+  project's: `who` + `hub-users` is the floor of what those two read (issue 78), and
+  `hub-users`' peak the floor of their memory;
 - a bare httpx client reading the same lists and the hub's users (``json.loads`` only, the same
   concurrency): the floor of what the commands read, below hubtui's code.
 
-Goal: each command within 2× the time to read its lists, in memory that grows with the
-memberships.
+Goals (issue 78): a snapshot into a new store ≤ 1.5× `who` + `hub-users`, the daily one ≤ 1.0×;
+memory ≤ 1.5× `hub-users`' peak.
 
     python -m bench.bench_firm                 # about two minutes
     python -m bench.bench_firm --projects 200  # a tenth of it
@@ -169,7 +172,7 @@ def main() -> None:
     with a_firm(args.projects, args.users, args.concurrency, args.people) as (url, env, common):
         commands = {
             "who (the read's floor)": ["who", "nobody@nowhere.example", "--hub", HUB],
-            "hub-users --format jsonl": ["hub-users", HUB, "--format", "jsonl"],
+            "hub-users (the hub's users)": ["hub-users", HUB],
             "snapshot (a new store)": ["snapshot", HUB],
             "snapshot (a second, same store)": ["snapshot", HUB],
             "access --format csv": ["access", HUB, "--format", "csv"],
@@ -179,14 +182,18 @@ def main() -> None:
         rows = []
         for name, command in commands.items():
             rows.append((name, *run_alone([*hubtui, *command, *common], env)))
-        floor = rows[0][1]
-        print(f"{'command':<34} {'s':>7} {'peak MB':>8} {'÷ who':>6} {'÷ bare':>7}")
-        print(f"{'bare httpx + json.loads, all lists':<34} {bare:>7.2f} {'':>8} {'':>6} {'':>7}")
+        floor, hub_users, hub_peak = rows[0][1], rows[1][1], rows[1][2]
+        both = floor + hub_users  # what snapshot and access read (issue 78)
+        print(
+            f"{'command':<34} {'s':>7} {'peak MB':>8} {'÷ who':>6} {'÷ who+hub-users':>16} "
+            f"{'peak ÷ hub-users':>17} {'÷ bare':>7}"
+        )
+        print(f"{'bare httpx + json.loads, all lists':<34} {bare:>7.2f}")
         for name, took, peak, status in rows:
             note = "" if status in (0, 1) else f"  (exit {status})"
             print(
                 f"{name:<34} {took:>7.2f} {peak:>8.0f} {took / floor:>6.2f} "
-                f"{took / bare:>7.2f}{note}"
+                f"{took / both:>16.2f} {peak / hub_peak:>17.2f} {took / bare:>7.2f}{note}"
             )
         if args.apart:
             read, write = asyncio.run(snapshot_apart(url, args.concurrency))
