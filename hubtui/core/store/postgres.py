@@ -69,8 +69,7 @@ class PostgresEngine:
     ) -> None:
         """By ``COPY`` (many times faster than one INSERT a row); with ``keep``, into a
         temporary table first, then the rows not there yet."""
-        number = first
-        remaining = iter(rows if number is None else ((number, *row) for row in rows))
+        remaining = iter(rows if first is None else ((first, *row) for row in rows))
         head = next(remaining, None)
         if head is None:
             return
