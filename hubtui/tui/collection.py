@@ -15,30 +15,9 @@ import gc
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
-from hubtui.core.collection import collected_rarely, give_back_freed
+from hubtui.core.collection import collected_rarely, collector_paused
 
 __all__ = ["collected_rarely_then_frozen", "collector_paused", "release_frozen"]
-
-_held = 0
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """No automatic collection inside; what was built is frozen at the end (nests)."""
-    global _held
-    if _held == 0 and not gc.isenabled():
-        yield  # someone else (a test, an embedding program) turned the collector off
-        return
-    _held += 1
-    gc.disable()
-    try:
-        yield
-    finally:
-        _held -= 1
-        if _held == 0:
-            gc.freeze()
-            gc.enable()
-            give_back_freed()
 
 
 @contextmanager

@@ -126,7 +126,12 @@ class Campaign:
         if self.reassigned:
             self.rows = [self._reassigned(row) for row in self.rows]
         self.packets = self._packets()
-        self.states = self._states()
+
+    @cached_property
+    def states(self) -> dict[int, RowState]:
+        """Each row's state by its position, made when first asked (a start asks for none of
+        a firm's 100,000)."""
+        return self._states()
 
     @property
     def number(self) -> int:
@@ -289,7 +294,6 @@ class Campaign:
         self._cross_packet(states, resolved)
         return states
 
-    @staticmethod
     @staticmethod
     def _cross_packet(states: dict[int, RowState], resolved: dict[int, CampaignEvent]) -> None:
         """A removal decided in one packet while another keeps the person: the owner's to

@@ -15,6 +15,7 @@ from hubtui.api.identity import email_domain
 from hubtui.core.access import LIMITED_CELL, person_key
 from hubtui.core.changes.kinds import kind_of
 from hubtui.core.clock import now, utc_now
+from hubtui.core.collection import collector_paused
 from hubtui.core.people.campaign_record import Campaign, population_sha256
 from hubtui.core.people.hub import INACTIVE_AFTER_DAYS
 from hubtui.core.people.review import Decision
@@ -290,7 +291,7 @@ async def start(
         )
 
     def write() -> Campaign:
-        with server_store.open() as store:
+        with server_store.open() as store, collector_paused():
             decider = decider_in(store, server_store.origin, owner)
             if decider.team and not decider.accounts:
                 raise Refused(f"{decider.refusal()}; no campaign was made.")
