@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, NamedTuple
 from hubtui.api import HubError
 from hubtui.api.as_sent import (
     SentHubUser,
+    SentProjectUser,
     SignedIn,
     hub_user_as_sent,
     hub_user_signed_in,
     project_user_as_sent,
+    text_of,
 )
 from hubtui.api.models import HubUser, ProjectUser
 from hubtui.core.access import LIMITED_CELL, person_key
@@ -138,7 +140,33 @@ class Population:
 
 def member_of(sent: object) -> Member | None:
     """A project's user as sent, as a :class:`Member` (None: not a record at all)."""
-    found = project_user_as_sent(sent)
+    if type(sent) is dict:
+        try:  # as nearly every record is sent: each field under its API name, each a text
+            user = sent["User"]
+            user_id, email, first, last = (
+                user["Id"],
+                user["Email"],
+                user["FirstName"],
+                user["LastName"],
+            )
+            role, limited = sent["Role"], sent["IsLimited"]
+        except (KeyError, TypeError):
+            pass
+        else:
+            texts = type(email) is str and type(first) is str and type(last) is str
+            if texts and type(role) is str:  # read once, no record between (a firm's 100,000)
+                name = f"{first} {last}" if first and last else first or last
+                access = LIMITED_CELL if limited is True else role
+                return _new_member(Member, (text_of(user_id), email, name, role, access))
+    return _member_read(project_user_as_sent(sent))
+
+
+#: A member of its values, as ``Member._make`` makes it without the call's checks.
+_new_member = tuple.__new__
+
+
+def _member_read(found: SentProjectUser | None) -> Member | None:
+    """:func:`member_of` of a record read field by field (any name, any kind of value)."""
     if found is None:
         return None
     first, last, role = found.first, found.last, found.role

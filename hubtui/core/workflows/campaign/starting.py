@@ -9,6 +9,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from itertools import chain
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from hubtui.api.identity import email_domain
@@ -145,6 +147,8 @@ def freeze(
 
 
 _NO_FACTS = ("", "", "", "", "")
+#: A membership's account Id (:attr:`Member.user_id`).
+_USER_ID = itemgetter(Member._fields.index("user_id"))
 
 
 def _new_row(values: tuple[object, ...]) -> CampaignRow:
@@ -160,7 +164,8 @@ class _RowFacts:
 
     def __init__(self, read: Population, advising: Advising | None) -> None:
         self.hub, self.advising = read.hub, advising
-        counted = Counter(m.user_id for members in read.lists.values() for m in members)
+        # each membership's account Id, counted in C (a firm's 100,000: 50 ms in a generator)
+        counted = Counter(map(_USER_ID, chain.from_iterable(read.lists.values())))
         # each count's text made once (a firm's 100,000 rows share a few dozen)
         texts: dict[int, str] = {}
         self.projects = {u: texts.setdefault(n, str(n)) for u, n in counted.items()}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
 import pytest
 
@@ -180,6 +181,45 @@ def test_nothing_is_verified_from_a_list_not_read_back() -> None:
 )
 def test_a_membership_is_read_the_same_under_either_name(sent: dict[str, object]) -> None:
     assert member_of(sent) == Member("7", "b@x.example", "Bo Ek", "Editor", "Editor")
+
+
+def test_a_membership_reads_alike_as_nearly_every_server_sends_it_and_field_by_field() -> None:
+    """The read of a record as sent in one step gives what reading it field by field gives, for
+    each field absent, null, or of another kind, under either name."""
+    sent: dict[str, Any] = {
+        "User": {"Id": 7, "Email": "b@x.example", "FirstName": "Bo", "LastName": "Ek"},
+        "Role": "Editor",
+        "IsLimited": False,
+    }
+    odd: list[object] = [None, 3, "", "Vi", ["Admin"], {"a": 1}, True]
+    variants: list[object] = [sent, [sent], "text", None]
+    for field_name in ("Role", "IsLimited", "User"):
+        variants.append({k: v for k, v in sent.items() if k != field_name})
+        variants += [{**sent, field_name: value} for value in odd]
+    for field_name in ("Id", "Email", "FirstName", "LastName"):
+        user = sent["User"]
+        variants.append({**sent, "User": {k: v for k, v in user.items() if k != field_name}})
+        variants += [{**sent, "User": {**user, field_name: value}} for value in odd]
+    variants.append({**sent, "is_limited": True, "IsLimited": None})
+    read_in_one_step = [v for v in variants if member_of(v) == member_of_field_by_field(v)]
+    assert read_in_one_step == variants
+    assert member_of(sent) == Member("7", "b@x.example", "Bo Ek", "Editor", "Editor")
+    assert member_of({**sent, "IsLimited": True}) == Member(
+        "7", "b@x.example", "Bo Ek", "Editor", "LIMITED"
+    )
+
+
+def member_of_field_by_field(sent: object) -> Member | None:
+    """:func:`member_of` by its rule for any record: each field read by name."""
+    from hubtui.api.as_sent import project_user_as_sent
+
+    found = project_user_as_sent(sent)
+    if found is None:
+        return None
+    first, last = found.first, found.last
+    name = f"{first} {last}" if first and last else first or last
+    access = "LIMITED" if found.is_limited is True else found.role
+    return Member(found.user_id, found.email, name, found.role, access)
 
 
 def test_a_membership_sent_oddly_is_kept_as_text_and_costs_no_one_their_row() -> None:
