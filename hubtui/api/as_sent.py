@@ -140,6 +140,10 @@ class SignedIn(NamedTuple):
             return None
 
 
+#: A record's tuple made of its values in its fields' order (``_make`` without the call's checks).
+_new = tuple.__new__
+
+
 def hub_user_signed_in(sent: object) -> SignedIn | None:
     """A hub user's :class:`SignedIn` (None: not a record): each field read once, here."""
     if not isinstance(sent, dict):
@@ -149,8 +153,9 @@ def hub_user_signed_in(sent: object) -> SignedIn | None:
     except KeyError:
         dates = tuple(sent_field(sent, wire) for wire, _ in _SIGNED_IN[1:])
     web, addin, activity = map(read_moment, dates)
+    # each made as SignedIn._make makes it, without the call's checks (a firm's 100,000)
     if "IsActivated" in sent:
-        return SignedIn(sent, web, addin, activity, sent["IsActivated"], True)
+        return _new(SignedIn, (sent, web, addin, activity, sent["IsActivated"], True))
     if "is_activated" in sent:
-        return SignedIn(sent, web, addin, activity, sent["is_activated"], True)
-    return SignedIn(sent, web, addin, activity)
+        return _new(SignedIn, (sent, web, addin, activity, sent["is_activated"], True))
+    return _new(SignedIn, (sent, web, addin, activity, None, False))

@@ -94,7 +94,10 @@ def last_seen(user: SignIns, clock: datetime | None = None) -> LastSeen:
         if isinstance(value, datetime):
             if limit is None:  # one clock read for the three dates (a firm's 300,000)
                 limit = datetime.now(UTC) + FUTURE_SLACK
-            moment = _in_utc(value, limit)
+            if value.tzinfo is UTC:  # as nearly every date is read: in UTC already
+                moment = None if value > limit else value
+            else:
+                moment = _in_utc(value, limit)
             if moment is None:  # past the calendar's ends in UTC, or in the future
                 unreadable.append(wire)
             elif latest is None or (moment, wire) > latest:

@@ -4,7 +4,7 @@ hub-user operations."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -409,3 +409,25 @@ def test_a_hub_user_read_as_sent_is_judged_as_its_typed_record_is(fields: dict[s
     record = signed_in.record(7)  # the record why's table is given on a kind's first row
     assert record is not None
     assert (last_seen(record), record.is_activated) == (last_seen(typed), typed.is_activated)
+
+
+@pytest.mark.parametrize(
+    ("sent", "moment"),
+    [
+        ("2026-11-26T00:00:00Z", datetime(2026, 11, 26, tzinfo=UTC)),  # within a day's slack
+        ("2026-11-26T02:00:00+02:00", datetime(2026, 11, 26, tzinfo=UTC)),
+        ("2026-11-26T00:00:00", datetime(2026, 11, 26, tzinfo=UTC)),  # no offset: UTC
+        ("2026-11-27T12:00:01Z", None),  # past the slack: unknown, never "today"
+        ("2026-11-27T14:00:01+02:00", None),
+    ],
+)
+def test_a_date_ahead_of_the_clock_is_read_within_the_slack_and_unknown_past_it(
+    sent: str, moment: datetime | None
+) -> None:
+    clock = datetime(2026, 11, 25, 12, tzinfo=UTC)
+    signed_in = hub_user_signed_in({"LastWebLogin": sent})
+    assert signed_in is not None
+    seen = last_seen(signed_in, clock)
+    assert seen.moment == moment
+    assert seen.unreadable == (() if moment is not None else ("LastWebLogin",))
+    assert seen.moment is None or seen.moment.utcoffset() == timedelta(0)
