@@ -115,15 +115,27 @@ def freeze(
         )
         packets[project_id] = {"name": project_name, "reviewers": [r for r, _ in reviewers]}
         reviewer_of = _reviewer_of(reviewers, (owner, owner_account))
+        first = reviewers[0]
+        first_id = first[1]
         for m in members:
             user_id, email, name, role, access = m
             hub_user = hub_users.get(user_id)
             if stale_before is not None and hub_user is not None:
                 if hub_user.seen is not None and hub_user.seen >= stale_before:
                     continue
-            reviewer, reviewer_id = reviewer_of(email, user_id)
+            if first_id and user_id and user_id != first_id:  # reviewer_of's, for nearly all
+                reviewer, reviewer_id = first
+            else:
+                reviewer, reviewer_id = reviewer_of(email, user_id)
             kept = kept_before.get((project_id, user_id, access), "") if kept_before else ""
-            # one tuple a row, made once (a firm's 100,000)
+            # the row's facts (_RowFacts.of's, in the loop: a firm's 100,000)
+            person = None if hub_user is None else hub_user.facts
+            seen, invitation, outside, advice, reason = person or _NO_FACTS
+            through = ""
+            if access == LIMITED_CELL:
+                through = email_domain(email) or ""
+                advice, reason = facts.limited(email, through)
+            # one tuple a row, made once
             rows.append(
                 _new_row(
                     (
@@ -139,7 +151,13 @@ def freeze(
                         reviewer,
                         kept,
                         reviewer_id,
-                        *facts.of(m, hub_user),
+                        seen,
+                        invitation,
+                        through,
+                        facts.projects[user_id],
+                        outside,
+                        advice,
+                        reason,
                     )
                 )
             )
@@ -158,9 +176,10 @@ def _new_row(values: tuple[object, ...]) -> CampaignRow:
 
 
 class _RowFacts:
-    """Each row's facts as read at the start, and its recommendation: the person's (their
-    sign-ins, their invitation: why's table for the hub), a limited reader's (the domain gives
-    the access: why's table for the project), once per person and per domain."""
+    """What a row's facts are made of beside the person's own (their sign-ins and invitation,
+    judged by why's table for the hub as their hub record is read): how many projects each
+    person is in, and a limited reader's recommendation (the domain gives the access: why's
+    table for the project), once per domain."""
 
     def __init__(self, read: Population, advising: Advising | None) -> None:
         self.hub, self.advising = read.hub, advising
@@ -169,26 +188,17 @@ class _RowFacts:
         # each count's text made once (a firm's 100,000 rows share a few dozen)
         texts: dict[int, str] = {}
         self.projects = {u: texts.setdefault(n, str(n)) for u, n in counted.items()}
-        self.limited: dict[str, tuple[str, str]] = {}
+        self.limited_by: dict[str, tuple[str, str]] = {}
 
-    def of(self, member: Member, hub_user: HubMember | None) -> tuple[str, ...]:
-        """A row's facts, in :class:`CampaignRow`'s order (``seen`` to ``advice_reason``)."""
-        person = None if hub_user is None else hub_user.facts
-        seen, invitation, outside, advice, reason = person or _NO_FACTS
-        through = ""
-        if member.access == LIMITED_CELL:
-            through = email_domain(member.email) or ""
-            advice, reason = self._limited(member.email, through)
-        projects = self.projects[member.user_id]
-        return (seen, invitation, through, projects, outside, advice, reason)
-
-    def _limited(self, email: str, through: str) -> tuple[str, str]:
+    def limited(self, email: str, through: str) -> tuple[str, str]:
+        """A limited reader's recommendation and its reason (the domain gives the access: why's
+        table for the project), once per domain."""
         if self.advising is None:
             return "", ""
-        if through not in self.limited:
+        if through not in self.limited_by:
             found = limited_advice(self.hub, email, self.advising)
-            self.limited[through] = ("", "") if found is None else (found.decision, found.reason)
-        return self.limited[through]
+            self.limited_by[through] = ("", "") if found is None else (found.decision, found.reason)
+        return self.limited_by[through]
 
 
 def _head(
