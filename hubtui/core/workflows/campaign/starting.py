@@ -123,12 +123,12 @@ def freeze(
             if stale_before is not None and hub_user is not None:
                 if hub_user.seen is not None and hub_user.seen >= stale_before:
                     continue
-            if first_id and user_id and user_id != first_id:  # reviewer_of's, for nearly all
+            if first_id and user_id and user_id != first_id:  # reviewer_of says so: nearly all
                 reviewer, reviewer_id = first
             else:
                 reviewer, reviewer_id = reviewer_of(email, user_id)
             kept = kept_before.get((project_id, user_id, access), "") if kept_before else ""
-            # the row's facts (_RowFacts.of's, in the loop: a firm's 100,000)
+            # the row's facts: the person's own, or a limited reader's by their domain
             person = None if hub_user is None else hub_user.facts
             seen, invitation, outside, advice, reason = person or _NO_FACTS
             through = ""
