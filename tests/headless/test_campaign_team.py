@@ -14,6 +14,7 @@ import pytest
 
 from tests.harness.campaigns import decided, exported
 from tests.harness.commands import run
+from tests.harness.demo_api import calls_made
 from tests.harness.postgres import MEMBER, PostgresServer
 from tests.harness.postgres import OWNER as DB_OWNER
 
@@ -111,13 +112,21 @@ def test_the_roster_is_the_owner_s_and_says_who_acts_for_which_account(
             "VALUES (%s, %s, '6', %s, '', 't')",
             (MEMBER, team.base[1], EVE),
         )
-    # A role not in the roster decides nothing, and starts nothing.
+    # A role not in the roster decides nothing, and starts nothing: told before the hub's
+    # projects and users are read (a firm's hub is seconds of reading).
     team.as_owner(monkeypatch)
     assert run(capsys, *team.base, "team", "remove", MEMBER)[0] == 0
     team.as_member(monkeypatch)
+    before = calls_made(team.base[1])
     status, _, err = run(capsys, *team.base, "campaign", "start", "acme-build")
     assert status == 2
     assert f"the database role {MEMBER} is not in the team roster of this server" in err
+    read = {
+        route: count - before.get(route, 0)
+        for route, count in calls_made(team.base[1]).items()
+        if count != before.get(route, 0)
+    }
+    assert not [route for route in read if "/projects" in route or route.endswith("/users")]
 
 
 def test_who_decides_is_the_role_and_its_account_never_the_operator_setting(

@@ -37,7 +37,7 @@ from hubtui.core.workflows.campaign.population import (
     read_population,
 )
 from hubtui.core.workflows.campaign.records import Refused, read_campaign
-from hubtui.core.workflows.team import decider_in
+from hubtui.core.workflows.team import Decider, decider_in
 
 if TYPE_CHECKING:
     from hubtui.api import Hub, HubClient
@@ -290,6 +290,8 @@ async def start(
     refused (:class:`Incomplete`) unless ``allow_incomplete``, which the campaign records.
     ``logged``: the changes hubtui made on this server (blocking; when it sent an invitation,
     which the server does not say)."""
+    if server_store.team is not None:  # a role the roster does not name: told before the read
+        await asyncio.to_thread(_may_start, server_store, owner)
     invitations = _invitations(await asyncio.to_thread(logged), hub.id)
     advising = Advising(utc_now(), asked.inactive_after, invitations=invitations)
     read = await read_population(
@@ -307,9 +309,7 @@ async def start(
 
     def write() -> Campaign:
         with server_store.open() as store, collector_paused():
-            decider = decider_in(store, server_store.origin, owner)
-            if decider.team and not decider.accounts:
-                raise Refused(f"{decider.refusal()}; no campaign was made.")
+            decider = _decider(store, server_store, owner)  # again: the roster may have moved
             earlier = None
             if asked.since_last:
                 earlier = _last_closed(store, server_store, hub.id)
@@ -338,6 +338,20 @@ async def start(
 
     campaign = await asyncio.to_thread(write)
     return Started(campaign, read.incomplete_words())
+
+
+def _may_start(server_store: ServerStore, owner: str) -> None:
+    """:class:`Refused` when the database role is not in the team roster of this server."""
+    with server_store.open() as store:
+        _decider(store, server_store, owner)
+
+
+def _decider(store: Store, server_store: ServerStore, owner: str) -> Decider:
+    """Who starts the campaign (:class:`Refused`: a role the team roster does not name)."""
+    decider = decider_in(store, server_store.origin, owner)
+    if decider.team and not decider.accounts:
+        raise Refused(f"{decider.refusal()}; no campaign was made.")
+    return decider
 
 
 def _invitations(changes: Sequence[Change], hub: str) -> dict[str, list[Change]]:
