@@ -19,6 +19,7 @@ __all__ = [
     "SentProjectUser",
     "hub_user_as_sent",
     "hub_user_signed_in",
+    "new_record",
     "project_user_as_sent",
     "sent_field",
 ]
@@ -140,8 +141,9 @@ class SignedIn(NamedTuple):
             return None
 
 
-#: A record's tuple made of its values in its fields' order (``_make`` without the call's checks).
-_new = tuple.__new__
+#: A named tuple of its values in its fields' order, as ``Kind._make`` makes it without the
+#: call's checks: ``new_record(Kind, values)`` (a firm's 100,000 records).
+new_record = tuple.__new__
 
 
 def hub_user_signed_in(sent: object) -> SignedIn | None:
@@ -153,9 +155,8 @@ def hub_user_signed_in(sent: object) -> SignedIn | None:
     except KeyError:
         dates = tuple(sent_field(sent, wire) for wire, _ in _SIGNED_IN[1:])
     web, addin, activity = map(read_moment, dates)
-    # each made as SignedIn._make makes it, without the call's checks (a firm's 100,000)
     if "IsActivated" in sent:
-        return _new(SignedIn, (sent, web, addin, activity, sent["IsActivated"], True))
+        return new_record(SignedIn, (sent, web, addin, activity, sent["IsActivated"], True))
     if "is_activated" in sent:
-        return _new(SignedIn, (sent, web, addin, activity, sent["is_activated"], True))
-    return _new(SignedIn, (sent, web, addin, activity, None, False))
+        return new_record(SignedIn, (sent, web, addin, activity, sent["is_activated"], True))
+    return new_record(SignedIn, (sent, web, addin, activity, None, False))

@@ -16,6 +16,7 @@ from hubtui.api.as_sent import (
     SignedIn,
     hub_user_as_sent,
     hub_user_signed_in,
+    new_record,
     project_user_as_sent,
     text_of,
 )
@@ -157,12 +158,8 @@ def member_of(sent: object) -> Member | None:
             if texts and type(role) is str:  # read once, no record between (a firm's 100,000)
                 name = f"{first} {last}" if first and last else first or last
                 access = LIMITED_CELL if limited is True else role
-                return _new_member(Member, (text_of(user_id), email, name, role, access))
+                return new_record(Member, (text_of(user_id), email, name, role, access))
     return _member_read(project_user_as_sent(sent))
-
-
-#: A member of its values, as ``Member._make`` makes it without the call's checks.
-_new_member = tuple.__new__
 
 
 def _member_read(found: SentProjectUser | None) -> Member | None:

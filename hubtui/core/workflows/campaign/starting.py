@@ -13,6 +13,7 @@ from itertools import chain
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
+from hubtui.api.as_sent import new_record
 from hubtui.api.identity import email_domain
 from hubtui.core.access import LIMITED_CELL, person_key
 from hubtui.core.changes.kinds import kind_of
@@ -137,7 +138,8 @@ def freeze(
                 advice, reason = facts.limited(email, through)
             # one tuple a row, made once
             rows.append(
-                _new_row(
+                new_record(
+                    CampaignRow,
                     (
                         len(rows),
                         project_id,
@@ -158,7 +160,7 @@ def freeze(
                         outside,
                         advice,
                         reason,
-                    )
+                    ),
                 )
             )
     return _head(read, asked, owner, rows, packets), rows
@@ -167,12 +169,6 @@ def freeze(
 _NO_FACTS = ("", "", "", "", "")
 #: A membership's account Id (:attr:`Member.user_id`).
 _USER_ID = itemgetter(Member._fields.index("user_id"))
-
-
-def _new_row(values: tuple[object, ...]) -> CampaignRow:
-    """A row of its values in :class:`CampaignRow`'s order, as ``CampaignRow._make`` makes it
-    without the call's checks (a firm's 100,000)."""
-    return tuple.__new__(CampaignRow, values)
 
 
 class _RowFacts:
