@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Literal, overload
 
 from hubtui.api import HubError
 from hubtui.api.errors import not_offered
-from hubtui.api.models import hold_once
+from hubtui.api.models import hold_once, one_summary_a_person
 from hubtui.core.access import LIMITED_CELL, LIMITED_READER, ROLES, access_cell, person_key
 from hubtui.core.changes.actions import Action
 from hubtui.core.changes.record import Change
@@ -343,10 +343,11 @@ async def read_hub_people(
     on meanwhile).
     """
     reading = _HubReading(client, hub, on_first, on_so_far, so_far_wanted)
-    listing, progress = await asyncio.gather(
-        reading.hub_users(),
-        reading.project_users(concurrency, deadline, on_progress),
-    )
+    with one_summary_a_person():  # for both lists, and every task and thread they start
+        listing, progress = await asyncio.gather(
+            reading.hub_users(),
+            reading.project_users(concurrency, deadline, on_progress),
+        )
     return reading.answer(*listing, progress)
 
 
@@ -369,10 +370,6 @@ class _HubReading:
         self.seen: SeenKept = {}  # each hub user's last sign-in worked out once, for every join
         self.last_progress: Progress | None = None
         self.all_read = asyncio.Event()
-        #: Each hub user's summary by their Id, once the hub's list is read: a project's user
-        #: of the same account holds that one from the moment it is read (the duplicate is
-        #: freed while the rest is read, not after).
-        self.summaries: dict[object, UserSummary] = {}
         #: The people told so far, joined as the memberships came (each telling joins only
         #: those read since the last, and the answer those read since the last telling).
         self.join: PeopleJoin | None = None
@@ -382,9 +379,6 @@ class _HubReading:
         if finding.error is not None:
             self.not_read.append((finding.project, finding.error))
         elif finding.user is not None and finding.project is not None:
-            summary = self.summaries.get(finding.user.user.id)
-            if summary is not None:
-                hold_once(finding.user, "user", summary)
             self.memberships.append((finding.project, finding.user))
 
     async def hub_users(self) -> tuple[Sequence[HubUser] | None, str | None]:
@@ -398,7 +392,6 @@ class _HubReading:
             if not_offered(error):
                 return None, "this server does not list a hub's users"
             return None, str(error)
-        self.summaries.update((u.user.id, u.user) for u in users)
         if self.on_so_far is not None:
             await self._tell_so_far(users, self.on_so_far)
         return users, None

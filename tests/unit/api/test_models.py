@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import pickle
 import sys
@@ -216,6 +217,31 @@ def test_repeated_values_are_held_once_and_read_as_sent() -> None:
     hubs = [Hub.model_validate(hub_payload(Id=f"hub-{n}")) for n in (1, 2)]
     assert hubs[0].region_summary is hubs[1].region_summary
     assert hubs[0].region_name == "US East"
+
+
+async def test_within_one_reading_a_person_sent_alike_by_two_lists_holds_one_summary() -> None:
+    """The hub's users and a project's, read at once on threads of their own: the same account
+    sent the same way is one summary from the moment each is read; sent otherwise (another
+    address, a field more), or read after the reading, it is its own; each prints as sent."""
+    person = {"Id": 7, "Email": "ann@example.com", "FirstName": "Ann"}
+    other_address = {**person, "Email": "ann@elsewhere.example"}
+    a_field_more = {**person, "LastName": None}
+
+    def read(model: type[Any], users: list[dict[str, Any]]) -> list[Any]:
+        return [model.model_validate({"User": user, "Role": "Editor"}) for user in users]
+
+    with models.one_summary_a_person():
+        hub_users, project_users = await asyncio.gather(
+            asyncio.to_thread(read, models.HubUser, [person, other_address]),
+            asyncio.to_thread(read, ProjectUser, [person, {**person}, a_field_more]),
+        )
+    after = read(ProjectUser, [person])[0]
+    ann = hub_users[0].user
+    assert [user.user is ann for user in project_users] == [True, True, False]
+    assert hub_users[1].user is not ann
+    assert after.user is not ann
+    assert project_users[2].as_sent()["User"] == a_field_more
+    assert hub_users[1].as_sent()["User"] == other_address
 
 
 def test_shared_values_keep_absent_apart_from_null_and_unknown_fields() -> None:
