@@ -8,7 +8,7 @@ size is counted while it grows: a few kilobytes of nested gzip never become giga
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import httpx
@@ -48,12 +48,14 @@ class _Inflater:
         self.encoding = encoding
         self._raw_fallback = encoding == "deflate"
         self._decompressor = zlib.decompressobj(_GZIP if encoding != "deflate" else zlib.MAX_WBITS)
+        #: How many bytes it has given so far.
+        self.size = 0
 
     def feed(self, data: bytes, into: bytearray, limit: int) -> None:
         try:
             self._inflate(data, into, limit)
         except zlib.error:
-            if not (self._raw_fallback and not into):
+            if not (self._raw_fallback and not self.size):
                 raise UnreadableEncoding(f"its {self.encoding} encoding is broken") from None
             # Some servers send raw deflate without the zlib header; httpx accepts both.
             self._raw_fallback = False
@@ -63,18 +65,20 @@ class _Inflater:
     def _inflate(self, data: bytes, into: bytearray, limit: int) -> None:
         pending = data
         while pending:
-            room = limit - len(into) + 1
-            into += self._decompressor.decompress(pending, room)
-            if len(into) > limit:
-                raise BodyTooLarge
+            self._add(self._decompressor.decompress(pending, limit - self.size + 1), into, limit)
             pending = self._decompressor.unconsumed_tail
 
     def finish(self, into: bytearray, limit: int) -> None:
         try:
-            into += self._decompressor.flush(limit - len(into) + 1)
+            rest = self._decompressor.flush(limit - self.size + 1)
         except zlib.error:
             raise UnreadableEncoding(f"its {self.encoding} encoding is broken") from None
-        if len(into) > limit:
+        self._add(rest, into, limit)
+
+    def _add(self, part: bytes, into: bytearray, limit: int) -> None:
+        into += part
+        self.size += len(part)
+        if self.size > limit:
             raise BodyTooLarge
 
 
@@ -98,13 +102,14 @@ async def read_body(
     *,
     limit: int,
     into: bytearray | None = None,
-    grew: Callable[[bytearray], object] | None = None,
+    grew: Callable[[bytearray], Awaitable[object]] | None = None,
 ) -> bytearray:
     """The decoded body, refused (:class:`BodyTooLarge`) as soon as it grows past ``limit``.
 
     One growing buffer, parsed as it is: a large list is held in memory once, not twice.
     ``into``, when given, is the buffer it is read into, and ``grew`` is called with it after
-    each part: a large list is shown and parsed while the rest of it arrives.
+    each part and awaited: a large list is shown and parsed while the rest of it arrives, and
+    its parse may let go of what it has read (the limit counts every byte received).
     """
     if response.is_stream_consumed:
         # Built in memory (a mock transport): httpx has read and decoded it already.
@@ -115,10 +120,13 @@ async def read_body(
     content = bytearray() if into is None else into
     append: Callable[[bytes], None]
     if inflater is None:
+        received = 0
 
         def append(chunk: bytes) -> None:
+            nonlocal received
             content.extend(chunk)
-            if len(content) > limit:
+            received += len(chunk)
+            if received > limit:
                 raise BodyTooLarge
 
     else:
@@ -129,7 +137,7 @@ async def read_body(
     async for chunk in response.aiter_raw():
         append(chunk)
         if grew is not None:
-            grew(content)
+            await grew(content)
     if inflater is not None:
         inflater.finish(content, limit)
     return content
@@ -175,7 +183,8 @@ def _one_copy(value: _T) -> _T:
     return kept
 
 
-def preview(body: bytes) -> str:
-    """The start of a body, for the debug log."""
+def preview(body: bytes, size: int | None = None) -> str:
+    """The start of a body, for the debug log (``size``: the whole body's, where ``body`` is
+    its start only)."""
     text = body[:_PREVIEW_BYTES].decode("utf-8", "replace")
-    return text + ("…" if len(body) > _PREVIEW_BYTES else "")
+    return text + ("…" if (len(body) if size is None else size) > _PREVIEW_BYTES else "")

@@ -123,7 +123,7 @@ def parse_list(
     if isinstance(content, GrowingBody):
         if _first_byte(content.read) == b"[":
             with _read_as_json(operation):
-                _parse_in_batches(content.read, builder)
+                _parse_in_batches(content.read, builder, content.let_go_before)
             return builder.finish()
         content = content.whole()
     head = content.lstrip()[:1]
@@ -296,14 +296,17 @@ def _first_byte(read: ReadAt) -> bytes:
         start += len(chunk)
 
 
-def _parse_in_batches(read: ReadAt, builder: _Builder) -> None:
+def _parse_in_batches(
+    read: ReadAt, builder: _Builder, let_go: Callable[[int], object] | None = None
+) -> None:
     """Decode the array a window of text at a time and validate it a batch at a time.
 
     Validating the whole body at once holds a parse tree of all of it; this holds one batch,
     and counts the records as it goes, so that a flood of tiny records is refused early. The
-    body is turned into text a window at a time, so its text is never held whole either.
+    body is turned into text a window at a time, so its text is never held whole either;
+    ``let_go`` is told each time how far the body has been turned into text (never read again).
     """
-    text = _TextWindows(read, _WINDOW)
+    text = _TextWindows(read, _WINDOW, let_go)
     decoder = json.JSONDecoder()
     batch: list[Any] = []
     position, char = text.after_space(0)
@@ -337,9 +340,12 @@ _SEAM = re.compile(r'\}[ \t\n\r]*,[ \t\n\r]*\{[ \t\n\r]*"[^"\\]{1,64}"[ \t\n\r]*
 class _TextWindows:
     """A body's UTF-8 text, decoded a window at a time as the reading moves along it."""
 
-    def __init__(self, read: ReadAt, window: int) -> None:
+    def __init__(
+        self, read: ReadAt, window: int, let_go: Callable[[int], object] | None = None
+    ) -> None:
         self._read_at = read
         self._window = window
+        self._let_go = let_go
         self._decoder = codecs.getincrementaldecoder("utf-8")()
         self._read = 0
         self._ended = False
@@ -360,6 +366,8 @@ class _TextWindows:
         self._read += len(chunk)
         self._ended = len(chunk) < size
         self.text = self.text[keep_from:] + self._decoder.decode(chunk, final=self._ended)
+        if self._let_go is not None:
+            self._let_go(self._read)  # what was read is text now (or in the decoder)
         return 0
 
     def after_space(self, position: int) -> tuple[int, str]:

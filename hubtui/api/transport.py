@@ -137,6 +137,17 @@ class _Seen:
 
     response: httpx.Response | None = None
     content: bytes | bytearray = b""
+    reader: ListReader[Any] | None = None
+    """What read the body as it arrived (its parse may have let go of the body's start)."""
+
+    def kept(self) -> tuple[bytes, int]:
+        """The body's first :data:`BODY_KEPT` bytes, and its size in all."""
+        head: bytes | bytearray
+        if self.reader is not None:
+            head, size = self.reader.kept(self.content)
+        else:
+            head, size = self.content, len(self.content)
+        return bytes(head[:BODY_KEPT]), size
 
 
 class Transport:
@@ -370,7 +381,8 @@ class Transport:
             return outcome
         finally:
             # Kept however the attempt ended: an answer, an error, or a cancel (unknown).
-            response, content = seen.response, seen.content
+            response = seen.response
+            head, size = seen.kept()
             if outcome is None:
                 error = "stopped before the answer came"
             elif isinstance(outcome, HubError) and not isinstance(outcome, ApiStatusError):
@@ -383,8 +395,8 @@ class Transport:
                     status=None if response is None else response.status_code,
                     reason="" if response is None else response.reason_phrase,
                     response_headers=() if response is None else kept_headers(response.headers),
-                    response_body=bytes(content[:BODY_KEPT]),
-                    response_size=len(content),
+                    response_body=head,
+                    response_size=size,
                     seconds=time.perf_counter() - started,
                     error=error,
                 )
@@ -405,7 +417,7 @@ class Transport:
                     into=into,
                     grew=None if reader is None else reader.grew,
                 )
-                seen.content = content
+                seen.content, seen.reader = content, reader if into is not None else None
             finally:
                 await response.aclose()
         except httpx.TimeoutException as exc:
@@ -434,6 +446,7 @@ class Transport:
             )
         elapsed_ms = (time.perf_counter() - started) * 1000
         if logger.isEnabledFor(logging.DEBUG):
+            head, size = seen.kept()
             logger.debug(
                 "%s %s %s body=%s -> %s in %.0f ms, %d bytes %s body=%r",
                 method,
@@ -442,9 +455,9 @@ class Transport:
                 preview(request.content),
                 response.status_code,
                 elapsed_ms,
-                len(content),
+                size,
                 redacted(response.headers),
-                preview(bytes(content)),
+                preview(head, size),
             )
         if response.is_success:
             return Received(response.status_code, content)

@@ -14,9 +14,11 @@ from typing import Any
 import httpx
 import pytest
 
-from hubtui.api import HubClient, ProjectUser, models
+from hubtui.api import HubClient, ProjectUser, models, streaming
 from hubtui.api import client as client_module
 from hubtui.api.client import FIRST_RECORDS
+from hubtui.api.errors import InvalidResponseError
+from hubtui.api.exchanges import BODY_KEPT
 from hubtui.api.models import SentRecord
 from hubtui.api.parsing import Records, parse_first, parse_list
 from hubtui.api.streaming import FIRST_BYTES, Abandoned, GrowingBody
@@ -334,3 +336,80 @@ def test_a_record_of_more_keys_than_python_shares_is_held_as_decoded_its_shape_n
 )
 def test_what_the_faster_reader_refuses_is_read_as_it_always_was(body: bytes, read: Any) -> None:
     assert [r.root for r in parse_list(body, "list users", SentRecord)] == read
+
+
+class InParts(httpx.AsyncBaseTransport):
+    """The demo API, but the users list: ``body``, sent in parts of 64 KB as a network would."""
+
+    def __init__(self, body: bytes) -> None:
+        self.demo = httpx.ASGITransport(app=create_app())
+        self.body = body
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if not request.url.path.endswith("/users"):
+            return await self.demo.handle_async_request(request)
+        return httpx.Response(200, content=self._parts())
+
+    async def _parts(self) -> AsyncIterator[bytes]:
+        for start in range(0, len(self.body), 64 * 1024):
+            yield self.body[start : start + 64 * 1024]
+            await asyncio.sleep(0)
+
+
+def long_user(n: int, name_length: int = 2000) -> dict[str, object]:
+    return {**user(n), "User": {"Id": n, "UserName": "u" * name_length}}
+
+
+async def read_in_parts(body: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[int]]:
+    """The project's users read from ``body`` sent in parts, with how much of the body was
+    held each time a part had come (and the download had waited for the parse, if it did)."""
+    held: list[int] = []
+    grew = streaming.ListReader.grew
+
+    async def watched(self: Any, content: bytearray) -> None:
+        await grew(self, content)
+        held.append(len(content))
+
+    monkeypatch.setattr(streaming.ListReader, "grew", watched)
+    async with HubClient(DEMO_URL, token=DEMO_TOKEN, transport=InParts(body)) as client:
+        users = await asyncio.wait_for(
+            client.list_project_users("7d1f0c3e-4b8a-4f6e-9a51-acme00000001", 1001), 60
+        )
+        return (users, client.exchanges.last_for("list users of project 1001")), held
+
+
+async def test_a_large_list_is_never_held_whole_and_its_log_says_all_that_came(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its parse lets go of what it has read, and the download waits while it is far ahead:
+    what is held of a 10 MB body stays near READ_AHEAD_BYTES; the request log still keeps the
+    body's start and says how large it was."""
+    body = json.dumps([long_user(n) for n in range(5000)]).encode()
+    assert len(body) > 2 * streaming.READ_AHEAD_BYTES
+    (users, exchange), held = await read_in_parts(body, monkeypatch)
+    assert [u.user.id for u in users] == list(range(5000))
+    assert max(held) <= streaming.READ_AHEAD_BYTES + streaming.LET_GO_BYTES + 128 * 1024
+    assert exchange is not None
+    assert exchange.response_size == len(body)
+    assert exchange.response_body == body[:BODY_KEPT]
+
+
+async def test_a_record_larger_than_the_read_ahead_is_read_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The parse waiting for the rest of one long record is never left waiting by a download
+    that waits for the parse."""
+    huge = 3 * streaming.READ_AHEAD_BYTES  # its parse asks for more than that at once
+    body = json.dumps([user(1), long_user(2, huge), user(3)]).encode()
+    (users, _), _ = await read_in_parts(body, monkeypatch)
+    assert [u.user.id for u in users] == [1, 2, 3]
+    assert users[1].user.user_name == "u" * huge
+
+
+async def test_a_body_past_the_cap_is_refused_though_its_start_was_let_go_of(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("hubtui.api.transport.MAX_RESPONSE_BYTES", 6 * 1024 * 1024)
+    body = json.dumps([long_user(n) for n in range(5000)]).encode()
+    with pytest.raises(InvalidResponseError, match="larger than 6 MB"):
+        await read_in_parts(body, monkeypatch)
