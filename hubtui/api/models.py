@@ -475,12 +475,37 @@ class SentRecord:
         return f"SentRecord({self.root!r})"
 
 
+#: The places of a date-time's separators in the one shape of its text that the date writes
+#: again exactly: ``2026-10-27T10:27:00Z`` (UTC, to the second, twenty ASCII characters).
+_PLAIN_SEPARATORS = "--T::Z"
+
+
 class SentDateTime(datetime):
     """A date-time read from the text a server sent, keeping that text: what is printed as sent
-    is the text itself (``…29.1234567Z``, ``…22.0Z``), never the date written again."""
+    is the text itself (``…29.1234567Z``, ``…22.0Z``), never the date written again; but for
+    the one shape nearly every server sends, ``2026-10-27T10:27:00Z``, which is the date written
+    again character for character and not kept twice (a firm's 300,000 dates, 21 MB)."""
 
-    __slots__ = ("sent",)  # no dict for each: three a hub user, 60,000 in a hub of 20,000
-    sent: str
+    __slots__ = ("_sent",)  # no dict for each: three a hub user, 60,000 in a hub of 20,000
+    _sent: str | None
+
+    @property
+    def sent(self) -> str:
+        """The text the server sent."""
+        text = self._sent
+        if text is None:
+            return (
+                f"{self.year:04d}-{self.month:02d}-{self.day:02d}T"
+                f"{self.hour:02d}:{self.minute:02d}:{self.second:02d}Z"
+            )
+        return text
+
+    @sent.setter
+    def sent(self, text: str) -> None:
+        # Read as a date already (Python's reader takes digits only, ASCII ones, where these
+        # separators leave room for them): in that shape the text is the date written again.
+        plain = len(text) == 20 and text[4::3] == _PLAIN_SEPARATORS and text.isascii()
+        self._sent = None if plain else text
 
 
 def _kept(moment: datetime, text: str) -> SentDateTime:

@@ -318,6 +318,44 @@ def test_a_last_sign_in_prints_as_the_text_sent_in_every_shape(sent: str) -> Non
 @pytest.mark.parametrize(
     "sent",
     [
+        "0001-01-01T00:00:00Z",
+        "0999-02-03T04:05:06Z",
+        "2026-12-31T23:59:59Z",
+        "9999-12-31T23:59:59Z",
+        "2026-09-04t13:07:00Z",  # a small t: read, and kept as sent
+        "2026-09-04T13:07:00z",  # a small z: no date
+        "2026-09-04T13:07:00.5Z",
+        "2026-W36-5T13:07:00Z",  # a week date of the same length
+        "2026-09-04 13:07:00Z",
+    ],
+)
+def test_a_date_in_the_shape_nearly_every_server_sends_is_not_held_twice(sent: str) -> None:
+    """``2026-09-04T13:07:00Z`` is the date written again character for character: the record
+    holds the date alone (a firm's 300,000 dates, 21 MB), and prints the text sent, as every
+    other shape, whose text is kept, prints its own."""
+    from hubtui.api.models import Hub, HubUser
+
+    user = HubUser.model_validate({"User": {"Id": 1}, "LastWebLogin": sent})
+    assert user.as_sent()["LastWebLogin"] == sent
+    assert json.loads(user.model_dump_json(by_alias=True))["LastWebLogin"] == sent
+    read = [user.last_web_login]
+    try:  # a hub's own dates are read by pydantic's reader, which refuses what is no date
+        hub = Hub.model_validate({"Id": "h", "Name": "n", "CreationDate": sent})
+    except ValidationError:
+        pass
+    else:
+        assert hub.as_sent()["CreationDate"] == sent
+        read.append(hub.creation_date)
+    plain = len(sent) == 20 and sent[10] == "T" and sent[19] == "Z" and "W" not in sent
+    for moment in read:
+        if isinstance(moment, models.SentDateTime):
+            assert moment.sent == sent
+            assert (moment._sent is None) == plain
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
         "2026-09-04T10:00:00Z",
         " 2026-09-04T10:00:00Z ",
         "\t2026-09-04\n",
