@@ -134,14 +134,7 @@ def _first_made(summary: UserSummary) -> UserSummary:
     if held is None:
         return summary
     first = held.setdefault(summary.id, summary)
-    if (
-        first is summary
-        or first.__dict__ != summary.__dict__
-        or first.__pydantic_fields_set__ != summary.__pydantic_fields_set__
-        or first.__pydantic_extra__ != summary.__pydantic_extra__
-    ):
-        return summary
-    return first
+    return first if first is not summary and _sent_alike(first, summary) else summary
 
 
 def hold_once(record: ApiModel, field: str, same: ApiModel) -> None:
@@ -151,14 +144,18 @@ def hold_once(record: ApiModel, field: str, same: ApiModel) -> None:
     changes the one held in place; the record as sent is the same."""
     values = record.__dict__
     mine = values.get(field)
-    if (
-        mine is not same
-        and type(mine) is type(same)
-        and mine.__dict__ == same.__dict__
-        and mine.__pydantic_fields_set__ == same.__pydantic_fields_set__
-        and mine.__pydantic_extra__ == same.__pydantic_extra__
-    ):
+    if mine is not same and type(mine) is type(same) and _sent_alike(mine, same):
         values[field] = same
+
+
+def _sent_alike(one: ApiModel, other: ApiModel) -> bool:
+    """Two records of a kind sent the same way: the same values, the same fields sent, no
+    others (what :func:`hold_once` and a reading's one summary a person hold as one)."""
+    return (
+        one.__dict__ == other.__dict__
+        and one.__pydantic_fields_set__ == other.__pydantic_fields_set__
+        and one.__pydantic_extra__ == other.__pydantic_extra__
+    )
 
 
 #: How many records of a kind keep pydantic's own dict before the kind's values object is made:
