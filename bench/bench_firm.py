@@ -107,17 +107,27 @@ def run_alone(command: list[str], env: dict[str, str]) -> tuple[float, float, in
     """Seconds, peak MB and exit status of one command, its output thrown away. The peak is
     GNU time's (``%M``): a child forked from this process would count this process's memory
     as its own until it runs the command."""
-    with tempfile.NamedTemporaryFile("r") as peak:
+    took, peak, status, _ = run_alone_with_processor(command, env)
+    return took, peak, status
+
+
+def run_alone_with_processor(
+    command: list[str], env: dict[str, str]
+) -> tuple[float, float, int, float]:
+    """:func:`run_alone`'s figures, and the processor seconds the command used (user and
+    system, GNU time's ``%U`` and ``%S``)."""
+    with tempfile.NamedTemporaryFile("r") as measured:
         started = time.perf_counter()
         status = subprocess.run(
-            [TIME, "-f", "%M", "-o", peak.name, *command],
+            [TIME, "-f", "%M %U %S", "-o", measured.name, *command],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             check=False,
         ).returncode
         took = time.perf_counter() - started
-        return took, int(peak.read().split()[-1]) / 1024, status
+        peak, user, system = measured.read().split()[-3:]
+        return took, int(peak) / 1024, status, float(user) + float(system)
 
 
 async def bare_read(url: str, concurrency: int) -> float:

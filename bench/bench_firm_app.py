@@ -31,8 +31,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-from bench.bench_firm import HUB, a_firm, app_on, run_alone
+from bench.bench_firm import HUB, a_firm, app_on, run_alone, run_alone_with_processor
+from bench.where_time_goes import WhereTimeGoes, report
 from tests.harness.harness import hubtui_command
 
 
@@ -42,7 +44,40 @@ def resident_mb() -> float:
     return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
 
 
-async def in_the_app(url: str, data: str) -> dict[str, float]:
+#: The stages of ``P``'s processor time (:class:`~bench.where_time_goes.WhereTimeGoes`): the
+#: innermost frame whose file names one decides.
+P_STAGES = (
+    (
+        "records decoded and validated (pydantic-core)",
+        ("hubtui/api/parsing.py", "hubtui/api/models.py", "/pydantic/", "/pydantic_core/"),
+    ),
+    (
+        "people joined (the join, sign-ins, addresses)",
+        ("hubtui/core/people/hub.py", "hubtui/core/signins.py", "hubtui/api/identity.py"),
+    ),
+    (
+        "the HTTP exchange (httpx, httpcore, h11, sockets)",
+        (
+            "/httpx/",
+            "/httpcore/",
+            "/h11/",
+            "/anyio/",
+            "hubtui/api/transport.py",
+            "hubtui/api/bodies.py",
+            "hubtui/api/streaming.py",
+            "hubtui/api/client.py",
+            "/asyncio/selector_events.py",
+            "/selectors.py",
+            "/socket.py",
+            "/ssl.py",
+        ),
+    ),
+    ("the fan-out over the projects", ("hubtui/core/people/search.py",)),
+    ("the screen (Textual, Rich, its rows)", ("/textual/", "/rich/", "hubtui/tui/")),
+)
+
+
+async def in_the_app(url: str, data: str) -> dict[str, Any]:
     """``P`` then ``M`` in the app, as :func:`main` reports them."""
     from bench.bench_tui import settle
     from hubtui.tui.screens.browsing.access_matrix import AccessMatrixScreen
@@ -55,15 +90,17 @@ async def in_the_app(url: str, data: str) -> dict[str, float]:
         client = await workspace.client()
         hub = await client.get_hub_by_name(HUB)
         before = resident_mb()
-        started = time.perf_counter()
-        people = HubPeopleScreen(hub)
-        app.push_screen(people)
-        # Until its load has ended (all read, counted), looked at every 10 ms by a bare sleep:
-        # the pilot's pause repaints the screen each time it is asked (a hundred repaints a
-        # second the app would not make for a person, 0.3-0.5 s of P's figure).
-        while people.answer is None or people.is_loading:  # noqa: ASYNC110 (the screen's state)
-            await asyncio.sleep(0.01)
-        counted = time.perf_counter() - started  # the summary counted: what a person reads
+        with WhereTimeGoes(P_STAGES) as profile:
+            started, processor = time.perf_counter(), time.process_time()
+            people = HubPeopleScreen(hub)
+            app.push_screen(people)
+            # Until its load has ended (all read, counted), looked at every 10 ms by a bare
+            # sleep: the pilot's pause repaints the screen each time it is asked (a hundred
+            # repaints a second the app would not make for a person, 0.3-0.5 s of P's figure).
+            while people.answer is None or people.is_loading:  # noqa: ASYNC110 (its state)
+                await asyncio.sleep(0.01)
+            counted = time.perf_counter() - started  # the summary counted: what a person reads
+            counted_processor = time.process_time() - processor
         await settle(pilot)  # and every worker ended: the rows' search keys made too
         took = time.perf_counter() - started
         await workspace.all_kept()  # settled: what it read is kept (the store's thread ended)
@@ -78,6 +115,9 @@ async def in_the_app(url: str, data: str) -> dict[str, float]:
     return {
         "p_seconds": took,
         "p_counted_seconds": counted,
+        "p_counted_processor": counted_processor,
+        "p_stages": dict(profile.seconds),
+        "p_profile_missing": profile.missing,
         "m_seconds": matrix,
         "before_mb": before,
         "after_p_mb": after_p,
@@ -108,8 +148,8 @@ def main() -> None:
         hub_users = [*hubtui, *common, "hub-users", HUB, "--format", "jsonl"]
         run_alone(who, env)  # the server's warm-up: it makes each list at its first ask
         run_alone(hub_users, env)
-        who_s, who_mb, _ = run_alone(who, env)
-        hub_s, hub_mb, _ = run_alone(hub_users, env)
+        who_s, who_mb, _, who_cpu = run_alone_with_processor(who, env)
+        hub_s, hub_mb, _, hub_cpu = run_alone_with_processor(hub_users, env)
         child = subprocess.run(
             [sys.executable, "-m", "bench.bench_firm_app", "--child", url],
             env=env,
@@ -142,6 +182,15 @@ def main() -> None:
     )
     print(f"{'  the app before P (resident)':<44} {'':>7} {app['before_mb']:>7.0f}")
     print(f"people read: {app['people']:,}")
+    print(
+        f"processor: P until counted {app['p_counted_processor']:.2f} s, who + hub-users "
+        f"{who_cpu + hub_cpu:.2f} s ({who_cpu:.2f} + {hub_cpu:.2f}), "
+        f"{app['p_counted_processor'] / (who_cpu + hub_cpu):.2f}×; "
+        f"P's wall time {app['p_counted_seconds'] / max(app['p_counted_processor'], 1e-9):.2f}× "
+        "its processor time"
+    )
+    print("where P's processor time goes until counted (sampled every 10 ms):")
+    print(app["p_profile_missing"] or report(app["p_stages"]))
 
 
 if __name__ == "__main__":
