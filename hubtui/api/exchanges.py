@@ -2,9 +2,10 @@
 
 Each attempt of a call is one :class:`Exchange`: what was sent (the token never: its header is
 kept as ``Bearer ***``), what came back and how long it took. :class:`ExchangeLog` keeps the
-newest :data:`KEPT` of them; each body is cut at :data:`BODY_KEPT` bytes, and once the bodies
-kept pass :data:`BODIES_BUDGET` bytes in all, the oldest lose theirs (the line stays, saying
-so): whatever a session does, the log stays within a few tens of megabytes.
+newest :data:`KEPT` of them; each body is cut at :data:`BODY_KEPT` bytes and held compressed
+when long (:class:`KeptBody`), and once the bodies kept pass :data:`BODIES_BUDGET` bytes in all,
+the oldest lose theirs (the line stays, saying so): whatever a session does, the log stays
+within a few tens of megabytes.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import shlex
+import zlib
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -21,8 +23,11 @@ __all__ = [
     "BODIES_BUDGET",
     "BODY_KEPT",
     "KEPT",
+    "NO_BODY",
+    "PACKED_FROM",
     "Exchange",
     "ExchangeLog",
+    "KeptBody",
     "as_curl",
 ]
 
@@ -37,7 +42,40 @@ HIDDEN = "Bearer ***"
 #: Headers a ``curl`` command leaves to curl: it sets them itself (or ``--compressed`` does).
 _CURL_SETS = frozenset({"host", "content-length", "accept-encoding", "connection"})
 
+#: A body this long or longer is held compressed (zlib at its fastest level): a project's 50
+#: users, 17 KB as a firm's server sends them, in 2.5 KB, 33 µs to pack and 16 to unpack.
+PACKED_FROM = 1024
+
 _ids = itertools.count(1)
+
+
+@dataclass(frozen=True, slots=True)
+class KeptBody:
+    """A body as the log holds it: as it came when short, compressed when long, unpacked only
+    when read (the request log of `P` on a firm's hub, 2,000 bodies: 17 MB held as 3)."""
+
+    data: bytes = b""
+    packed: bool = False
+
+    @classmethod
+    def of(cls, body: bytes | bytearray | memoryview) -> KeptBody:
+        if len(body) < PACKED_FROM:
+            return cls(bytes(body))
+        return cls(zlib.compress(body, 1), packed=True)
+
+    @property
+    def body(self) -> bytes:
+        """The body as it came (cut at :data:`BODY_KEPT` bytes, as it was kept)."""
+        return zlib.decompress(self.data) if self.packed else self.data
+
+    @property
+    def held(self) -> int:
+        """The bytes it holds."""
+        return len(self.data)
+
+
+#: No body (none sent, none come, or one let go).
+NO_BODY = KeptBody()
 
 
 @dataclass(frozen=True)
@@ -52,15 +90,16 @@ class Exchange:
     method: str
     url: str
     request_headers: tuple[tuple[str, str], ...]
-    request_body: bytes = b""
+    request_kept: KeptBody = field(default=NO_BODY, repr=False)
+    """The request's body as kept (:attr:`request_body` reads it)."""
     attempt: int = 0
     """0 for the first try, 1 for the first retry …"""
     status: int | None = None
     """None: no answer (a connection error or a timeout, said in ``error``)."""
     reason: str = ""
     response_headers: tuple[tuple[str, str], ...] = ()
-    response_body: bytes = b""
-    """The start of the body (:data:`BODY_KEPT` bytes at most), as decoded."""
+    response_kept: KeptBody = field(default=NO_BODY, repr=False)
+    """The answer's body as kept (:attr:`response_body` reads it)."""
     response_size: int = 0
     """The whole body's size, decoded."""
     seconds: float = 0.0
@@ -69,8 +108,19 @@ class Exchange:
     """The body was let go to keep the log within :data:`BODIES_BUDGET`."""
 
     @property
+    def request_body(self) -> bytes:
+        """The start of the request's body (:data:`BODY_KEPT` bytes at most)."""
+        return self.request_kept.body
+
+    @property
+    def response_body(self) -> bytes:
+        """The start of the answer's body (:data:`BODY_KEPT` bytes at most), as decoded."""
+        return self.response_kept.body
+
+    @property
     def kept_bytes(self) -> int:
-        return len(self.request_body) + len(self.response_body)
+        """The bytes its bodies hold."""
+        return self.request_kept.held + self.response_kept.held
 
 
 def new_id() -> str:
@@ -91,14 +141,14 @@ class ExchangeLog:
     _entries: deque[Exchange] = field(default_factory=deque)
     _bytes: int = 0
     #: Each distinct body kept, and how many exchanges keep it.
-    _bodies: dict[bytes, bytes] = field(default_factory=dict)
-    _uses: Counter[bytes] = field(default_factory=Counter)
+    _bodies: dict[KeptBody, KeptBody] = field(default_factory=dict)
+    _uses: Counter[KeptBody] = field(default_factory=Counter)
 
     def add(self, exchange: Exchange) -> None:
         exchange = replace(
             exchange,
-            request_body=self._share(exchange.request_body),
-            response_body=self._share(exchange.response_body),
+            request_kept=self._share(exchange.request_kept),
+            response_kept=self._share(exchange.response_kept),
         )
         self._entries.append(exchange)
         while len(self._entries) > self.kept:
@@ -108,27 +158,27 @@ class ExchangeLog:
         for listener in list(self.listeners):
             listener(exchange)
 
-    def _share(self, body: bytes) -> bytes:
-        if not body:
-            return body
+    def _share(self, body: KeptBody) -> KeptBody:
+        if not body.data:
+            return NO_BODY
         kept = self._bodies.setdefault(body, body)
         if not self._uses[kept]:
-            self._bytes += len(kept)
+            self._bytes += kept.held
         self._uses[kept] += 1
         return kept
 
-    def _let_go(self, body: bytes) -> None:
-        if not body:
+    def _let_go(self, body: KeptBody) -> None:
+        if not body.data:
             return
         self._uses[body] -= 1
         if self._uses[body] <= 0:
             del self._uses[body]
             self._bodies.pop(body, None)
-            self._bytes -= len(body)
+            self._bytes -= body.held
 
     def _release(self, exchange: Exchange) -> None:
-        self._let_go(exchange.request_body)
-        self._let_go(exchange.response_body)
+        self._let_go(exchange.request_kept)
+        self._let_go(exchange.response_kept)
 
     def _drop_oldest_bodies(self) -> None:
         for index, old in enumerate(self._entries):
@@ -137,7 +187,7 @@ class ExchangeLog:
             if old.kept_bytes:
                 self._release(old)
                 self._entries[index] = replace(
-                    old, request_body=b"", response_body=b"", body_dropped=True
+                    old, request_kept=NO_BODY, response_kept=NO_BODY, body_dropped=True
                 )
 
     def __iter__(self) -> Iterator[Exchange]:
@@ -149,7 +199,7 @@ class ExchangeLog:
 
     @property
     def body_bytes(self) -> int:
-        """The bytes of bodies kept now."""
+        """The bytes the bodies kept now hold (compressed, where they are)."""
         return self._bytes
 
     def find(self, exchange_id: str) -> Exchange | None:

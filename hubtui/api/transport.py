@@ -48,7 +48,7 @@ from hubtui.api.errors import (
     UnsafeUrlError,
     status_error_from_response,
 )
-from hubtui.api.exchanges import BODY_KEPT, Exchange, ExchangeLog, new_id, stamp
+from hubtui.api.exchanges import BODY_KEPT, Exchange, ExchangeLog, KeptBody, new_id, stamp
 from hubtui.api.routing import origin
 
 if TYPE_CHECKING:
@@ -244,7 +244,7 @@ class Transport:
             method=call.method,
             url=str(request.url),
             request_headers=kept_headers(request.headers),
-            request_body=bytes(request.content[:BODY_KEPT]),
+            request_kept=KeptBody.of(request.content[:BODY_KEPT]),
             attempt=attempt,
         )
         return request, exchange
@@ -395,7 +395,7 @@ class Transport:
                     status=None if response is None else response.status_code,
                     reason="" if response is None else response.reason_phrase,
                     response_headers=() if response is None else kept_headers(response.headers),
-                    response_body=head,
+                    response_kept=KeptBody.of(head),
                     response_size=size,
                     seconds=time.perf_counter() - started,
                     error=error,
