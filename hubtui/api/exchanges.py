@@ -59,6 +59,8 @@ class KeptBody:
 
     @classmethod
     def of(cls, body: bytes | bytearray | memoryview) -> KeptBody:
+        """The body held as the log holds it: compressed when :data:`PACKED_FROM` bytes or
+        longer."""
         if len(body) < PACKED_FROM:
             return cls(bytes(body))
         return cls(zlib.compress(body, 1), packed=True)
@@ -91,7 +93,8 @@ class Exchange:
     url: str
     request_headers: tuple[tuple[str, str], ...]
     request_kept: KeptBody = field(default=NO_BODY, repr=False)
-    """The request's body as kept (:attr:`request_body` reads it)."""
+    """The request's body as kept (:attr:`request_body` reads it): as it came until the log
+    holds it (:meth:`ExchangeLog.add` packs it)."""
     attempt: int = 0
     """0 for the first try, 1 for the first retry …"""
     status: int | None = None
@@ -137,6 +140,9 @@ class ExchangeLog:
 
     kept: int = KEPT
     budget: int = BODIES_BUDGET
+    keeps_bodies: bool = True
+    """False: each exchange is kept without its bodies (a headless command, which never shows
+    one: 2,000 of a firm's hub packed cost its ``who`` 5% of its time)."""
     listeners: list[Callable[[Exchange], None]] = field(default_factory=list)
     _entries: deque[Exchange] = field(default_factory=deque)
     _bytes: int = 0
@@ -159,8 +165,10 @@ class ExchangeLog:
             listener(exchange)
 
     def _share(self, body: KeptBody) -> KeptBody:
-        if not body.data:
+        if not body.data or not self.keeps_bodies:
             return NO_BODY
+        if not body.packed:
+            body = KeptBody.of(body.data)  # held compressed where long
         kept = self._bodies.setdefault(body, body)
         if not self._uses[kept]:
             self._bytes += kept.held

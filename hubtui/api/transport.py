@@ -140,14 +140,15 @@ class _Seen:
     reader: ListReader[Any] | None = None
     """What read the body as it arrived (its parse may have let go of the body's start)."""
 
-    def kept(self) -> tuple[bytes, int]:
-        """The body's first :data:`BODY_KEPT` bytes, and its size in all."""
+    def kept(self, body: bool = True) -> tuple[bytes, int]:
+        """The body's first :data:`BODY_KEPT` bytes (``body`` False: none), and its size in
+        all."""
         head: bytes | bytearray
         if self.reader is not None:
             head, size = self.reader.kept(self.content)
         else:
             head, size = self.content, len(self.content)
-        return bytes(head[:BODY_KEPT]), size
+        return bytes(head[:BODY_KEPT]) if body else b"", size
 
 
 class Transport:
@@ -244,7 +245,7 @@ class Transport:
             method=call.method,
             url=str(request.url),
             request_headers=kept_headers(request.headers),
-            request_kept=KeptBody.of(request.content[:BODY_KEPT]),
+            request_kept=KeptBody(request.content[:BODY_KEPT]),
             attempt=attempt,
         )
         return request, exchange
@@ -382,7 +383,7 @@ class Transport:
         finally:
             # Kept however the attempt ended: an answer, an error, or a cancel (unknown).
             response = seen.response
-            head, size = seen.kept()
+            head, size = seen.kept(self.exchanges.keeps_bodies)
             if outcome is None:
                 error = "stopped before the answer came"
             elif isinstance(outcome, HubError) and not isinstance(outcome, ApiStatusError):
@@ -395,7 +396,7 @@ class Transport:
                     status=None if response is None else response.status_code,
                     reason="" if response is None else response.reason_phrase,
                     response_headers=() if response is None else kept_headers(response.headers),
-                    response_kept=KeptBody.of(head),
+                    response_kept=KeptBody(head),
                     response_size=size,
                     seconds=time.perf_counter() - started,
                     error=error,

@@ -244,6 +244,7 @@ async def with_client(
     """Run ``body`` with the Workspace's client (each request on stderr with ``--verbose``); a
     server's refusal ends the command with the table's status."""
     client = workspace.connect()
+    client.exchanges.keeps_bodies = False  # no command shows a body from the log
     if getattr(args, "verbose", False):
         client.exchanges.listeners.append(print_exchange)
     async with client:

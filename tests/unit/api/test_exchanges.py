@@ -123,6 +123,31 @@ def test_a_long_body_is_held_compressed_and_read_back_as_it_came() -> None:
     assert log.body_bytes < sum(map(len, bodies)) / 4
 
 
+def test_a_log_that_keeps_no_bodies_keeps_every_line() -> None:
+    """A headless command's log: each exchange stays (a change's line names the one that
+    carried it), its bodies not held."""
+    log = ExchangeLog(keeps_bodies=False)
+    told: list[Exchange] = []
+    log.listeners.append(told.append)
+    body = b'[{"Id": "h1", "Name": "acme-build"}]' * 100
+    log.add(
+        Exchange(
+            id="r1",
+            started=stamp(),
+            operation="list hubs",
+            method="GET",
+            url="https://api.example/v3/hubs",
+            request_headers=(),
+            response_kept=KeptBody(body),
+            response_size=len(body),
+        )
+    )
+    (kept,) = list(log)
+    assert (kept.id, kept.response_size, kept.response_body) == ("r1", len(body), b"")
+    assert told == [kept]
+    assert log.body_bytes == 0
+
+
 def test_a_curl_command_holds_no_token_and_no_control_character() -> None:
     exchange = Exchange(
         id=new_id(),
