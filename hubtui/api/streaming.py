@@ -194,7 +194,9 @@ class ListReader(Generic[M]):
         if self._show_first is not None and not self._shown and len(content) > FIRST_BYTES:
             self._shown = True
             self._show_first(content)
-        if self._parsing is None and len(content) > THREADED_PARSE_BYTES:
+        if self._parsing is None:
+            if len(content) <= THREADED_PARSE_BYTES:
+                return  # nobody reads it yet: no thread to wake (a project's list, each time)
             self._parsing = asyncio.ensure_future(asyncio.to_thread(self._parse, self._body))
         self._body.grew()
         await self._keep_pace(self._body)
@@ -223,7 +225,9 @@ class ListReader(Generic[M]):
 
     def close(self) -> None:
         """Stop reading an answer given up (a failed attempt, a cancelled call)."""
-        if self._body is not None:
+        if self._body is not None and self._parsing is not None:
+            # Only a parse on a thread reads the body as it grows: nothing else to stop (and
+            # no wake-up sent across threads at the end of each of 2,000 projects' reads).
             self._body.abandon()
         if self._parsing is not None:
             if self._parsing.done() and not self._parsing.cancelled():
