@@ -225,11 +225,11 @@ class ListReader(Generic[M]):
 
     def close(self) -> None:
         """Stop reading an answer given up (a failed attempt, a cancelled call)."""
-        if self._body is not None and self._parsing is not None:
+        if self._parsing is not None:
             # Only a parse on a thread reads the body as it grows: nothing else to stop (and
             # no wake-up sent across threads at the end of each of 2,000 projects' reads).
-            self._body.abandon()
-        if self._parsing is not None:
+            if self._body is not None:
+                self._body.abandon()
             if self._parsing.done() and not self._parsing.cancelled():
                 self._parsing.exception()  # seen: an abandoned parse ends in Abandoned
             else:
