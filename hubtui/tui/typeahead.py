@@ -10,6 +10,11 @@ the ``m`` read before the ``space`` had marked a row.
 each after what the key before it set going has happened (a dialog opened and took focus, a
 row was marked). A character typed into a field is handed on at once: it cannot change where
 the next key goes. No key is dropped, and none waits longer than :data:`LONGEST_HOLD`.
+
+The command palette searches as it is typed into, and shows the hits of the text before the
+last key until the search of all of it ends: Enter typed behind ``Team roster`` ran the first
+line shown for ``Team rost``. A key that is not typed into the palette's field waits, itself,
+until the palette has searched what was typed.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual import events
+from textual.command import CommandPalette
 from textual.widgets import Input
 
 if TYPE_CHECKING:
@@ -73,11 +79,21 @@ class TypeAhead:
             isinstance(event, events.Paste) or event.is_printable
         )
         if isinstance(event, events.Key) and not typed:
+            if isinstance(self.app.screen, CommandPalette) and not self._quiet():
+                # The key itself waits for the palette's hits of what was typed.
+                self._held, self._key = [event], None
+                self._begin()
+                self._settle()
+                return True
             self._held, self._key = [], event
-            self._screen, self._waits = self.app.screen, 0
-            self._hold += 1
-            self._timer = self.app.set_timer(LONGEST_HOLD, self._give_up)
+            self._begin()
         return False
+
+    def _begin(self) -> None:
+        """A hold begins: keys wait until what was on the screen now has settled."""
+        self._screen, self._waits = self.app.screen, 0
+        self._hold += 1
+        self._timer = self.app.set_timer(LONGEST_HOLD, self._give_up)
 
     def handled(self, event: events.Event) -> None:
         """The app handled ``event`` from the terminal (forwarded it to what has focus, or ran
@@ -120,6 +136,8 @@ class TypeAhead:
             nodes += [screen, *screen.walk_children()]
         if getattr(self.app.screen, "focus_pending", False):
             return False  # focus is promised to a list still loading: the keys are for it
+        if _searching(self.app.screen):
+            return False  # the palette's hits are of the text before the last key
         return all(node.message_queue_size == 0 for node in nodes)
 
     def _settle(self) -> None:
@@ -153,6 +171,18 @@ class TypeAhead:
             self._timer = None
         for event in held or ():
             await self.app.on_event(event)
+
+
+def _searching(screen: object) -> bool:
+    """Whether ``screen`` is the command palette searching what was typed into it."""
+    if not isinstance(screen, CommandPalette):
+        return False
+    group = CommandPalette._GATHER_COMMANDS_GROUP
+    return any(
+        worker.group == group and not worker.is_finished
+        for worker in screen.app.workers
+        if worker.node is screen
+    )
 
 
 def _takes_text(widget: object) -> bool:

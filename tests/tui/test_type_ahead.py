@@ -59,3 +59,31 @@ async def test_each_key_makes_the_lists_being_kept_wait() -> None:
         assert not app.workspace.making_way
         await send_key(pilot, "/")  # handed, and handled (settling after could take longer)
         assert app.workspace.making_way
+
+
+async def test_enter_typed_while_the_palette_searches_runs_what_was_typed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``ctrl+p``, ``Team roster`` and Enter in one read: the Enter runs what was typed finds,
+    not the first line the palette showed before the search of it ended. The palette's search
+    of what is loaded is slowed here, as a large catalog slows it."""
+    from textual.command import CommandPalette
+
+    from hubtui.tui.commands import LoadedRecords
+    from hubtui.tui.screens.people.campaigns import RosterScreen
+
+    searched = LoadedRecords.search
+
+    async def slow_search(self: LoadedRecords, query: str):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(0.3)
+        async for hit in searched(self, query):
+            yield hit
+
+    monkeypatch.setattr(LoadedRecords, "search", slow_search)
+    async with running() as pilot:
+        await press(pilot, "ctrl+p")
+        assert isinstance(pilot.app.screen, CommandPalette)
+        for key in [*"Team roster", "enter"]:
+            hand_key(pilot, key)
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, RosterScreen)
