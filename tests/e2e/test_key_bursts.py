@@ -24,6 +24,8 @@ BURSTS = [
     (HUB_LIST, "/nordic", ("1 match “nordic”",)),
     (HUB_LIST, "gnordic-rail\r", ("Oslo Freight Link",)),
     (HUB_LIST, "keys:C-p n o r d i c - r", ("nordic-r",)),
+    # Enter runs what the whole text finds, not the first hit shown for the text before it.
+    (HUB_LIST, "keys:C-p T e a m Space r o s t e r Enter", ("The team roster lives",)),
     (HUB_LIST, "y\r", ("Sent the Name",)),
     (HUB_LIST, "\rPM", ("access matrix: 13 people × 3 projects",)),
     (HUB_LIST, "\rPl", ("shown: those that need a look (l)",)),
