@@ -9,6 +9,8 @@ app's own work per filter keystroke on the people and on the users list of the s
 
     python -m bench.bench_people [--users N] [--cold]
 
+Last, where the people's peak is, by stage, in process (bench/where_memory_goes.py).
+
 Before either is measured, the server is asked once for each list they read (``--cold``: not),
 so that the first rows are the reader's time: the demo server makes a hub's users at the first
 ask, 0.3 s before its first byte.
@@ -18,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
+import sys
 import tempfile
 
 import anyio
@@ -102,6 +106,13 @@ def main() -> None:
         ours = people_in_a_terminal(url)
         anchor = stock_keystrokes_in_a_terminal(anyio.run(users_url, url), args.users, TEXT)
         people_work, users_work = anyio.run(filter_work_in_process, url)
+        # In a process of its own: nothing the measures above held stands in its start.
+        where = subprocess.run(
+            [sys.executable, "-m", "bench.where_memory_goes", url],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
     floor = echo_keystrokes_in_a_terminal(TEXT)
     mine, theirs = ours[2:-2], anchor[2:-2]
     keystroke, stock_keystroke = statistics.median(mine), statistics.median(theirs)
@@ -129,6 +140,7 @@ def main() -> None:
         f"{statistics.median(people_work) * 1000:>9.1f} (the users list, same 20,000: "
         f"{statistics.median(users_work) * 1000:.1f})"
     )
+    print(where.stdout.rstrip() or f"where the peak is: not measured ({where.stderr.strip()})")
 
 
 if __name__ == "__main__":
