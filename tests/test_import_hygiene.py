@@ -95,6 +95,7 @@ THE_FIRST_FRAME_LOADS = [
     "hubtui",
     "hubtui.api",
     "hubtui.api.errors",
+    "hubtui.api.memory",  # giving back what a load freed (core.collection's, since a parse's too)
     "hubtui.api.retries",
     "hubtui.api.versions",
     "hubtui.cli",

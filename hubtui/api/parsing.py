@@ -18,6 +18,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import from_json
 
 from hubtui.api.errors import InvalidResponseError
+from hubtui.api.memory import give_back_freed
 from hubtui.api.models import SentRecord, held_compactly
 from hubtui.api.records import Records, SkippedRecord
 from hubtui.api.streaming import FIRST_BYTES, GrowingBody
@@ -305,6 +306,8 @@ def _parse_in_batches(
     and counts the records as it goes, so that a flood of tiny records is refused early. The
     body is turned into text a window at a time, so its text is never held whole either;
     ``let_go`` is told each time how far the body has been turned into text (never read again).
+    A body read as it arrives is parsed on a thread of its own: what each batch freed is given
+    back to the system before the next (see :mod:`hubtui.api.memory`).
     """
     text = _TextWindows(read, _WINDOW, let_go)
     decoder = json.JSONDecoder()
@@ -319,6 +322,8 @@ def _parse_in_batches(
         if len(batch) >= _BATCH:
             builder.add(batch)
             batch = []
+            if let_go is not None:
+                give_back_freed()
         position, char = text.after_space(position)
         if char == ",":
             position, char = text.after_space(position + 1)

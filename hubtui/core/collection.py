@@ -9,11 +9,11 @@ in all. Cycles are still collected (a pause would keep them to its end).
 from __future__ import annotations
 
 import gc
-import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import cache
+
+from hubtui.api.memory import give_back_freed
 
 __all__ = ["READING_COLLECTION", "collected_rarely", "collector_paused", "give_back_freed"]
 
@@ -65,27 +65,3 @@ def collector_paused() -> Iterator[None]:
                 gc.enable()
         if last:
             give_back_freed()
-
-
-def give_back_freed() -> None:
-    """The pages the heap holds free given back to the system, where the C library can (glibc's
-    ``malloc_trim``, 2 ms after a firm's `P`); elsewhere nothing."""
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
-
-
-@cache
-def _malloc_trim() -> Callable[[int], int] | None:
-    """glibc's ``malloc_trim``, looked up once (ctypes is loaded only for it, after a load)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-
-    try:
-        trim = ctypes.CDLL(None).malloc_trim  # the process's own C library: musl has none
-    except (OSError, AttributeError):
-        return None
-    trim.argtypes = [ctypes.c_size_t]
-    trim.restype = ctypes.c_int
-    return trim
