@@ -174,15 +174,11 @@ class TypeAhead:
 
 
 def _searching(screen: object) -> bool:
-    """Whether ``screen`` is the command palette searching what was typed into it."""
+    """Whether ``screen`` is the command palette searching what was typed into it (its one
+    kind of worker)."""
     if not isinstance(screen, CommandPalette):
         return False
-    group = CommandPalette._GATHER_COMMANDS_GROUP
-    return any(
-        worker.group == group and not worker.is_finished
-        for worker in screen.app.workers
-        if worker.node is screen
-    )
+    return any(worker.node is screen and not worker.is_finished for worker in screen.app.workers)
 
 
 def _takes_text(widget: object) -> bool:

@@ -64,9 +64,9 @@ async def test_each_key_makes_the_lists_being_kept_wait() -> None:
 async def test_enter_typed_while_the_palette_searches_runs_what_was_typed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """``ctrl+p``, ``Team roster`` and Enter in one read: the Enter runs what was typed finds,
-    not the first line the palette showed before the search of it ended. The palette's search
-    of what is loaded is slowed here, as a large catalog slows it."""
+    """``ctrl+p``, ``Team roster`` and Enter in one read: the Enter runs what the text typed
+    finds, not the first line the palette showed before the search of it ended. The palette's
+    search of what is loaded is slowed here, as a large catalog slows it."""
     from textual.command import CommandPalette
 
     from hubtui.tui.commands import LoadedRecords
