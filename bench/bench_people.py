@@ -63,33 +63,21 @@ def people_in_a_terminal(base_url: str) -> list[float]:
 async def filter_work_in_process(base_url: str) -> tuple[list[float], list[float]]:
     """The app's own work per filter keystroke (re-filter, then render every visible line), on
     the hub's people and, as the anchor, on the users list of the same 20,000, in one app."""
-    from bench.bench_tui import filter_work, settle
-    from hubtui.api import HubClient
-    from hubtui.config import Settings
-    from hubtui.core.workspace import open_workspace
-    from hubtui.demo import DEMO_TOKEN
-    from hubtui.tui.app import HubTuiApp
+    from bench.bench_firm import app_on
+    from bench.bench_tui import filter_work, settle, to_the_load_test_hub
     from hubtui.tui.widgets.record_table import RecordTable
 
-    def connect() -> HubClient:
-        return HubClient(base_url, token=DEMO_TOKEN, timeout=120)
-
-    settings = Settings(base_url=base_url, token=DEMO_TOKEN, allow_insecure_http=True, store="off")
-    app = HubTuiApp(open_workspace(settings, server_clients=lambda _: connect))
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("g")
-        await pilot.pause()
-        await pilot.press(*"load-test", "enter")
-        await settle(pilot)
-        await pilot.press("P")
-        await settle(pilot)
-        people = filter_work(app.screen.query_one(RecordTable), TEXT)
-        await pilot.press("escape")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
-        users = filter_work(app.screen.query_one(RecordTable), TEXT)
+    with tempfile.TemporaryDirectory() as data:
+        async with app_on(base_url, data, store="off").run_test(size=(120, 40)) as pilot:
+            await to_the_load_test_hub(pilot)
+            await pilot.press("P")
+            await settle(pilot)
+            people = filter_work(pilot.app.screen.query_one(RecordTable), TEXT)
+            await pilot.press("escape")
+            await settle(pilot)
+            await pilot.press("enter")
+            await settle(pilot)
+            users = filter_work(pilot.app.screen.query_one(RecordTable), TEXT)
     return people, users
 
 

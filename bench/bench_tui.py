@@ -86,6 +86,16 @@ async def settle(pilot: Pilot[None]) -> None:
         return
 
 
+async def to_the_load_test_hub(pilot: Pilot[None]) -> None:
+    """The app in Textual's headless driver, settled, gone to the hub ``load-test`` by its URL
+    name (``g``), its projects shown."""
+    await settle(pilot)
+    await pilot.press("g")
+    await pilot.pause()
+    await pilot.press(*"load-test", "enter")
+    await settle(pilot)
+
+
 def filter_work(table: RecordTable[Any], text: str) -> list[float]:
     """The app's own work per keystroke: re-filter, then render every visible line.
 
@@ -122,10 +132,7 @@ async def scale(base_url: str, users: int) -> dict[str, float]:
         keys = filter_work(table, "harbor")
         figures["hubs: filter work per keystroke, median ms"] = statistics.median(keys) * 1000
         figures["hubs: filter work per keystroke, max ms"] = max(keys) * 1000
-        await pilot.press("g")
-        await pilot.pause()
-        await pilot.press(*"load-test", "enter")
-        await settle(pilot)
+        await to_the_load_test_hub(pilot)
         # Watch for the paint while the key is being handled: the pilot's press itself waits.
         watcher = asyncio.create_task(first_rows_painted(pilot, timed, "list_project_users"))
         await pilot.press("enter")

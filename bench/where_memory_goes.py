@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import os
 import threading
 import tracemalloc
 from collections import defaultdict
@@ -34,6 +33,10 @@ from typing import Any
 
 import anyio
 
+from bench.bench_firm import app_on
+from bench.bench_firm_app import resident_mb
+from bench.bench_tui import settle, to_the_load_test_hub
+
 READ, JOINED, SHOWN, AFTER = (
     "both lists read",
     "the answer's join",
@@ -43,12 +46,6 @@ READ, JOINED, SHOWN, AFTER = (
 ROOT = Path(__file__).resolve().parents[1]
 EVERY = 0.005  # seconds between two readings of the resident set
 TOP = 6  # files named beside the traced total
-
-
-def resident_mb() -> float:
-    """This process's resident set now, in MB."""
-    pages = int(Path("/proc/self/statm").read_text().split()[1])
-    return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
 
 
 class Stages:
@@ -98,25 +95,8 @@ def around_the_join(before: Callable[[], None], after: Callable[[], None]) -> It
 
 
 async def _p_on_the_load_test_hub(base_url: str, data: str, at_the_key: Callable[[], None]) -> None:
-    from bench.bench_tui import settle
-    from hubtui.api import HubClient
-    from hubtui.config import Settings
-    from hubtui.core.workspace import open_workspace
-    from hubtui.demo import DEMO_TOKEN
-    from hubtui.tui.app import HubTuiApp
-
-    def connect() -> HubClient:
-        return HubClient(base_url, token=DEMO_TOKEN, timeout=120)
-
-    os.environ["HUBTUI_DATA_DIR"] = data
-    settings = Settings(base_url=base_url, token=DEMO_TOKEN, allow_insecure_http=True, store="off")
-    app = HubTuiApp(open_workspace(settings, server_clients=lambda _: connect))
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("g")
-        await pilot.pause()
-        await pilot.press(*"load-test", "enter")
-        await settle(pilot)
+    async with app_on(base_url, data, store="off").run_test(size=(120, 40)) as pilot:
+        await to_the_load_test_hub(pilot)
         gc.collect()
         at_the_key()
         await pilot.press("P")
