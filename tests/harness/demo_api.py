@@ -14,7 +14,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hubtui.demo import DEMO_TOKEN, DemoStore, Faults, create_app
 from tests.harness.fronts import answer_rewritten
-from tests.harness.harness import free_port, wait_for_port
+from tests.harness.harness import loopback_socket, start_in_thread
 
 DEMO_URL = "http://localhost"
 
@@ -76,19 +76,16 @@ def serve_tls(
     key_file, cert_file = cert_dir / "key.pem", cert_dir / "cert.pem"
     certificate.private_key_pem.write_to_path(str(key_file))
     certificate.cert_chain_pems[0].write_to_path(str(cert_file))
-    port = free_port()
+    sock = loopback_socket()
     config = uvicorn.Config(
         app if app is not None else create_app(),
-        host="127.0.0.1",
-        port=port,
         ssl_keyfile=str(key_file),
         ssl_certfile=str(cert_file),
         log_level="warning",
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_for_port(port)
+    thread = start_in_thread(server, sock)
+    port = sock.getsockname()[1]
     return f"https://{host}:{port}", server, thread
 
 

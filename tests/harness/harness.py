@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import glob
 import os
+import re
+import select
 import shutil
 import socket
 import subprocess
@@ -57,27 +59,45 @@ def wait_for_port(
 def running_demo_server(
     *flags: str, host: str = "127.0.0.1", port: int | None = None, own_core: bool = False
 ) -> Iterator[str]:
-    """Run `hubtui demo-server` with these flags on a loopback address and port (a free one
-    by default); yield its URL. ``own_core``: as :func:`server_process`."""
-    port = port or free_port()
-    command = [*hubtui_command(), "demo-server", "--host", host, "--port", str(port), *flags]
-    with server_process(command, own_core=own_core) as process:
-        wait_for_port(port, process, host=host)
-        yield f"http://{host}:{port}"
+    """Run `hubtui demo-server` with these flags on a loopback address and port (by default one
+    it picks itself); yield its URL. ``own_core``: as :func:`server_process`.
+
+    The URL is the one its banner names, printed once it holds the port: a port picked here
+    and handed over could be taken by another test's server in between, and this server's
+    requests would then reach that one."""
+    command = [*hubtui_command(), "demo-server", "--host", host, "--port", str(port or 0), *flags]
+    with server_process(command, own_core=own_core, banner=True) as process:
+        url = _banner_url(process)
+        wait_for_port(int(url.rsplit(":", 1)[1]), process, host=host)
+        yield url
+
+
+def _banner_url(process: subprocess.Popen[bytes], timeout: float = 20.0) -> str:
+    """The URL a demo server's banner names (it prints it once its port is bound)."""
+    assert process.stdout is not None
+    ready, _, _ = select.select([process.stdout], [], [], timeout)
+    line = process.stdout.readline().decode(errors="replace") if ready else ""
+    found = re.search(r"http://\S+:\d+", line)
+    if found is None:
+        errors = process.stderr if process.poll() is not None else None
+        why = errors.read().decode(errors="replace") if errors is not None else ""
+        raise RuntimeError(f"demo-server named no address: {line!r} {why}".strip())
+    return found.group()
 
 
 @contextmanager
 def server_process(
-    command: list[str], *, own_core: bool = False
+    command: list[str], *, own_core: bool = False, banner: bool = False
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """``command`` run as a server (its output thrown away, its errors kept in a pipe) until
-    the block ends. ``own_core``: where this process may run on two cores or more, the server
-    runs on one of them and this process on the others, until the server ends."""
+    """``command`` run as a server (its output thrown away, or kept in a pipe with ``banner``,
+    its errors kept in a pipe) until the block ends. ``own_core``: where this process may run
+    on two cores or more, the server runs on one of them and this process on the others, until
+    the server ends."""
     ours = os.sched_getaffinity(0)
     server_core = {max(ours)} if own_core and len(ours) >= 2 else None
     process = subprocess.Popen(
         command,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE if banner else subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         preexec_fn=None if server_core is None else lambda: os.sched_setaffinity(0, server_core),
     )
@@ -94,8 +114,9 @@ def server_process(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-        if process.stderr:
-            process.stderr.close()
+        for pipe in (process.stdout, process.stderr):
+            if pipe:
+                pipe.close()
 
 
 def wait_in_flight(url: str, count: int, timeout: float = 30.0) -> None:
@@ -152,21 +173,38 @@ def every_core_busy() -> Iterator[int]:
             burner.wait()
 
 
+def loopback_socket() -> socket.socket:
+    """A TCP socket bound to a free loopback port, for a server run in this process: bound here
+    and handed to the server, no other test's server can take its port in between."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.bind(("127.0.0.1", 0))
+    return sock
+
+
+def start_in_thread(server: uvicorn.Server, sock: socket.socket) -> threading.Thread:
+    """``server`` run in a thread on ``sock``, once it accepts connections."""
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the server did not start")
+        time.sleep(0.01)
+    return thread
+
+
 @contextmanager
 def serving(app: Any) -> Iterator[str]:
     """``app`` over real HTTP on a free loopback port, in a thread; its URL."""
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    wait_for_port(port)
+    sock = loopback_socket()
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = start_in_thread(server, sock)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+        sock.close()
 
 
 #: What the real-terminal, SSH, browser and team-store tests drive, by the Debian package that
