@@ -15,7 +15,7 @@ from contextlib import contextmanager
 
 from hubtui.api.memory import give_back_freed
 
-__all__ = ["READING_COLLECTION", "collected_rarely", "collector_paused", "give_back_freed"]
+__all__ = ["READING_COLLECTION", "collected_rarely", "collector_paused"]
 
 #: The collector's thresholds while a large read goes on.
 READING_COLLECTION = (50_000, 50, 10)

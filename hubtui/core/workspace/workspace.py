@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from hubtui.api.memory import give_back_freed
 from hubtui.config import Settings
-from hubtui.core.collection import give_back_freed
 from hubtui.core.places import default_team_cursor_path
 from hubtui.core.store import StoreError, StoreOff
 from hubtui.core.workspace.identity import DataPlaces, Identity

@@ -19,8 +19,8 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Static
 
+from hubtui.api.memory import give_back_freed
 from hubtui.core.access import LIMITED_CELL
-from hubtui.core.collection import give_back_freed
 from hubtui.core.people import HubPeople, Matrix, access_matrix
 from hubtui.core.presenting import seen_words
 from hubtui.text import inert
