@@ -471,7 +471,9 @@ def run_demo_server(args: argparse.Namespace) -> int:
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
-    """A TCP socket bound to ``host:port`` whose every accepted connection sends at once.
+    """A TCP socket listening on ``host:port`` whose every accepted connection sends at once.
+    Listening before the banner names it: a connection made as soon as the banner is read
+    waits in its queue until the server accepts it, rather than being refused.
 
     IPPROTO_TCP by name: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on sockets that
     say they are TCP, and a socket made with protocol 0 (and every connection it accepts) does
@@ -484,6 +486,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
+        sock.listen()  # uvicorn sets its own backlog when it starts serving
     except OSError:
         sock.close()
         raise

@@ -98,6 +98,9 @@ def test_demo_server_names_its_real_port_and_refuses_a_busy_one() -> None:
         banner = server.stdout.readline()
         assert banner.startswith("hubtui demo API on http://127.0.0.1:")
         assert ":0 " not in banner
+        named = int(banner.split(" on ", 1)[1].split(" ", 1)[0].rsplit(":", 1)[1])
+        # Listening once it is named: a connection made at once is not refused.
+        socket.create_connection(("127.0.0.1", named), timeout=10).close()
     finally:
         server.terminate()
         server.wait(timeout=10)

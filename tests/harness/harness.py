@@ -62,18 +62,16 @@ def running_demo_server(
     """Run `hubtui demo-server` with these flags on a loopback address and port (by default one
     it picks itself); yield its URL. ``own_core``: as :func:`server_process`.
 
-    The URL is the one its banner names, printed once it holds the port: a port picked here
-    and handed over could be taken by another test's server in between, and this server's
+    The URL is the one its banner names, printed once it listens: a port picked here and
+    handed over could be taken by another test's server in between, and this server's
     requests would then reach that one."""
     command = [*hubtui_command(), "demo-server", "--host", host, "--port", str(port or 0), *flags]
     with server_process(command, own_core=own_core, banner=True) as process:
-        url = _banner_url(process)
-        wait_for_port(int(url.rsplit(":", 1)[1]), process, host=host)
-        yield url
+        yield _banner_url(process)
 
 
 def _banner_url(process: subprocess.Popen[bytes], timeout: float = 20.0) -> str:
-    """The URL a demo server's banner names (it prints it once its port is bound)."""
+    """The URL a demo server's banner names (it prints it once it listens)."""
     assert process.stdout is not None
     ready, _, _ = select.select([process.stdout], [], [], timeout)
     line = process.stdout.readline().decode(errors="replace") if ready else ""
